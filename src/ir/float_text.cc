@@ -1,0 +1,185 @@
+#include "ir/float_text.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace jft::ir {
+namespace {
+
+// How a format spends its top encodings: IEEE keeps an all-ones exponent for
+// inf/NaN; FN keeps only all-ones (exponent and mantissa) for NaN; FNUZ uses
+// the negative-zero pattern as its one NaN; Finite has no specials at all.
+enum class Specials { Ieee, Fn, Fnuz, Finite, ExponentOnly };
+
+struct FloatFormat {
+  int exponent_bits;
+  int mantissa_bits;
+  int bias;
+  Specials specials;
+};
+
+FloatFormat formatOf(ElementType type) {
+  switch (type) {
+    case ElementType::F4E2M1FN:
+      return {2, 1, 1, Specials::Finite};
+    case ElementType::F6E2M3FN:
+      return {2, 3, 1, Specials::Finite};
+    case ElementType::F6E3M2FN:
+      return {3, 2, 3, Specials::Finite};
+    case ElementType::F8E3M4:
+      return {3, 4, 3, Specials::Ieee};
+    case ElementType::F8E4M3:
+      return {4, 3, 7, Specials::Ieee};
+    case ElementType::F8E4M3FN:
+      return {4, 3, 7, Specials::Fn};
+    case ElementType::F8E4M3FNUZ:
+      return {4, 3, 8, Specials::Fnuz};
+    case ElementType::F8E4M3B11FNUZ:
+      return {4, 3, 11, Specials::Fnuz};
+    case ElementType::F8E5M2:
+      return {5, 2, 15, Specials::Ieee};
+    case ElementType::F8E5M2FNUZ:
+      return {5, 2, 16, Specials::Fnuz};
+    case ElementType::F8E8M0FNU:
+      return {8, 0, 127, Specials::ExponentOnly};
+    case ElementType::F16:
+      return {5, 10, 15, Specials::Ieee};
+    case ElementType::BF16:
+      return {8, 7, 127, Specials::Ieee};
+    case ElementType::F32:
+      return {8, 23, 127, Specials::Ieee};
+    default:
+      return {11, 52, 1023, Specials::Ieee};
+  }
+}
+
+double decodeSmall(const FloatFormat& f, uint64_t bits) {
+  const uint64_t exponent_mask = (uint64_t{1} << f.exponent_bits) - 1;
+  const uint64_t mantissa_mask = (uint64_t{1} << f.mantissa_bits) - 1;
+  if (f.specials == Specials::ExponentOnly) {
+    bits &= exponent_mask;
+    if (bits == exponent_mask) return std::nan("");
+    return std::ldexp(1.0, static_cast<int>(bits) - f.bias);
+  }
+  const int sign_shift = f.exponent_bits + f.mantissa_bits;
+  const bool negative = (bits >> sign_shift) & 1;
+  const uint64_t exponent = (bits >> f.mantissa_bits) & exponent_mask;
+  const uint64_t mantissa = bits & mantissa_mask;
+  switch (f.specials) {
+    case Specials::Ieee:
+      if (exponent == exponent_mask)
+        return mantissa ? std::nan("") : (negative ? -HUGE_VAL : HUGE_VAL);
+      break;
+    case Specials::Fn:
+      if (exponent == exponent_mask && mantissa == mantissa_mask) return std::nan("");
+      break;
+    case Specials::Fnuz:
+      if (negative && exponent == 0 && mantissa == 0) return std::nan("");
+      break;
+    default:
+      break;
+  }
+  double magnitude =
+      exponent == 0
+          ? std::ldexp(static_cast<double>(mantissa), 1 - f.bias - f.mantissa_bits)
+          : std::ldexp(static_cast<double>(mantissa | (mantissa_mask + 1)),
+                       static_cast<int>(exponent) - f.bias - f.mantissa_bits);
+  return negative ? -magnitude : magnitude;
+}
+
+// Sorted distinct non-negative finite values of a type of at most 16 bits:
+// the reference for "does this decimal read back to the same value".
+const std::vector<double>& valueTable(ElementType type) {
+  static std::mutex mutex;
+  static std::map<ElementType, std::vector<double>> tables;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, inserted] = tables.try_emplace(type);
+  if (!inserted) return it->second;
+  const uint64_t count = uint64_t{1} << bitWidth(type);
+  for (uint64_t bits = 0; bits < count; ++bits) {
+    double v = decodeFloat(type, bits);
+    if (std::isfinite(v) && v >= 0) it->second.push_back(v);
+  }
+  std::sort(it->second.begin(), it->second.end());
+  it->second.erase(std::unique(it->second.begin(), it->second.end()), it->second.end());
+  return it->second;
+}
+
+// Whether `text` is nearer to `value` than to either neighbour in `table`.
+bool readsBackAs(const std::string& text, double value,
+                 const std::vector<double>& table) {
+  double parsed = 0;
+  std::from_chars(text.data(), text.data() + text.size(), parsed);
+  auto it = std::lower_bound(table.begin(), table.end(), value);
+  const double distance = std::fabs(parsed - value);
+  if (it != table.begin() && std::fabs(parsed - *(it - 1)) <= distance) return false;
+  if (it + 1 != table.end() && std::fabs(parsed - *(it + 1)) <= distance) return false;
+  return true;
+}
+
+std::string looksLikeFloat(std::string text) {
+  if (text.find_first_of(".en") == std::string::npos) text += ".0";
+  return text;
+}
+
+template <typename T>
+std::string shortest(T value) {
+  char buffer[64];
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string nonFinite(double value) {
+  if (std::isnan(value)) return "nan";
+  return value < 0 ? "-inf" : "inf";
+}
+
+}  // namespace
+
+double decodeFloat(ElementType type, uint64_t bits) {
+  if (type == ElementType::F64) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+  }
+  if (type == ElementType::F32) {
+    uint32_t narrow = static_cast<uint32_t>(bits);
+    float f;
+    std::memcpy(&f, &narrow, sizeof f);
+    return f;
+  }
+  return decodeSmall(formatOf(type), bits);
+}
+
+std::string formatDouble(double value) {
+  if (!std::isfinite(value)) return nonFinite(value);
+  return looksLikeFloat(shortest(value));
+}
+
+std::string formatFloatBits(ElementType type, uint64_t bits) {
+  const double value = decodeFloat(type, bits);
+  if (!std::isfinite(value)) return nonFinite(value);
+  if (type == ElementType::F64) return formatDouble(value);
+  if (type == ElementType::F32)
+    return looksLikeFloat(shortest(static_cast<float>(value)));
+  const std::string sign = std::signbit(value) ? "-" : "";
+  const double magnitude = std::fabs(value);
+  const std::vector<double>& table = valueTable(type);
+  // Every value of these types has at most 9 significant digits' worth of
+  // precision need (they are exact in f32), so the loop always ends.
+  for (int digits = 1; digits < 17; ++digits) {
+    char buffer[64];
+    auto result = std::to_chars(buffer, buffer + sizeof buffer, magnitude,
+                                std::chars_format::general, digits);
+    std::string text(buffer, result.ptr);
+    if (readsBackAs(text, magnitude, table)) return sign + looksLikeFloat(text);
+  }
+  return sign + looksLikeFloat(shortest(magnitude));
+}
+
+}  // namespace jft::ir
