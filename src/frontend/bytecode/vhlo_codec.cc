@@ -1,0 +1,564 @@
+// The VHLO dialect's attribute and type encodings (StableHLO's
+// VhloBytecode.cpp): a varint code, then the members in order. Codes are
+// stable across StableHLO versions; unknown codes are errors, as they are
+// for the reference reader.
+#include "frontend/bytecode/attr_type_table.h"
+#include "frontend/bytecode/values.h"
+
+namespace jft::frontend::bytecode {
+namespace {
+
+enum VhloAttrCode : uint64_t {
+  kArrayV1 = 1,
+  kBooleanV1 = 2,
+  kComparisonDirectionV1 = 3,
+  kComparisonTypeV1 = 4,
+  kCustomCallApiVersionV1 = 5,
+  kDictionaryV1 = 6,
+  kFftTypeV1 = 7,
+  kFloatV1 = 8,
+  kIntegerV1 = 9,
+  kOutputOperandAliasV1 = 10,
+  kPrecisionV1 = 11,
+  kRngAlgorithmV1 = 12,
+  kRngDistributionV1 = 13,
+  kStringV1 = 14,
+  kTensorV1 = 15,
+  kTransposeV1 = 16,
+  kTypeV1 = 17,
+  kTypeExtensionsV1 = 18,
+  kResultAccuracyModeV1 = 19,
+  kResultAccuracyV1 = 20,
+  kSubAxisInfoV1 = 21,
+  kAxisRefV1 = 22,
+  kReplicaGroupMeshAxesV1 = 23,
+  kMeshAxisV1 = 24,
+  kMeshV1 = 25,
+};
+
+enum VhloTypeCode : uint64_t {
+  kBooleanV1Type = 0,
+  kComplexV1Type = 1,
+  kFunctionV1Type = 8,
+  kIndexV1Type = 9,
+  kRankedTensorV1Type = 20,
+  kRankedTensorV1TypeWithEncoding = 21,
+  kTokenV1Type = 22,
+  kTupleV1Type = 23,
+  kUniformQuantizedV1Type = 24,
+  kUnrankedTensorV1Type = 25,
+  kWitnessV1Type = 26,
+  kUniformQuantizedPerAxisV1Type = 30,
+  kNoneV1Type = 33,
+  kRankedBufferV1Type = 41,
+  kFutureV1Type = 42,
+};
+
+struct EnumInfo {
+  uint64_t code;
+  const char* name;                // the attribute's mnemonic, "vhlo." prefixed
+  std::vector<const char*> cases;  // index = encoded value; nullptr = unused
+};
+
+const std::vector<EnumInfo>& enumInfos() {
+  static const std::vector<EnumInfo> infos = {
+      {kComparisonDirectionV1,
+       "vhlo.comparison_direction_v1",
+       {"EQ", "NE", "GE", "GT", "LE", "LT"}},
+      {kComparisonTypeV1,
+       "vhlo.comparison_type_v1",
+       {"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"}},
+      {kCustomCallApiVersionV1,
+       "vhlo.api_version_v1",
+       {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+        "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"}},
+      {kFftTypeV1, "vhlo.fft_type_v1", {"FFT", "IFFT", "RFFT", "IRFFT"}},
+      {kPrecisionV1, "vhlo.precision_v1", {"DEFAULT", "HIGH", "HIGHEST"}},
+      {kRngAlgorithmV1, "vhlo.rng_algorithm_v1", {"DEFAULT", "THREE_FRY", "PHILOX"}},
+      {kRngDistributionV1, "vhlo.rng_distribution_v1", {nullptr, "UNIFORM", "NORMAL"}},
+      {kTransposeV1,
+       "vhlo.transpose_v1",
+       {"TRANSPOSE_INVALID", "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}},
+      {kResultAccuracyModeV1,
+       "vhlo.result_accuracy_mode_v1",
+       {"DEFAULT", "HIGHEST", "TOLERANCE"}},
+  };
+  return infos;
+}
+
+const char* vhloFloatName(uint64_t code) {
+  switch (code) {
+    case 2:
+      return "bf16";
+    case 3:
+      return "f16";
+    case 4:
+      return "f32";
+    case 5:
+      return "f64";
+    case 6:
+      return "f8E4M3FN";
+    case 7:
+      return "f8E5M2";
+    case 27:
+      return "f8E4M3FNUZ";
+    case 28:
+      return "f8E5M2FNUZ";
+    case 29:
+      return "f8E4M3B11FNUZ";
+    case 34:
+      return "tf32";
+    case 35:
+      return "f8E4M3";
+    case 36:
+      return "f8E3M4";
+    case 37:
+      return "f4E2M1FN";
+    case 38:
+      return "f6E2M3FN";
+    case 39:
+      return "f6E3M2FN";
+    case 40:
+      return "f8E8M0FNU";
+    default:
+      return nullptr;
+  }
+}
+
+// VHLO's "SI" integers are signless (StableHLO has no signed integers).
+bool vhloIntegerType(uint64_t code, unsigned& width, MType::Signedness& signedness) {
+  struct Entry {
+    uint64_t code;
+    unsigned width;
+    bool is_unsigned;
+  };
+  static constexpr Entry kEntries[] = {
+      {31, 2, false},  {10, 4, false},  {11, 8, false}, {12, 16, false},
+      {13, 32, false}, {14, 64, false}, {32, 2, true},  {15, 4, true},
+      {16, 8, true},   {17, 16, true},  {18, 32, true}, {19, 64, true},
+  };
+  for (const Entry& entry : kEntries) {
+    if (entry.code != code) continue;
+    width = entry.width;
+    signedness =
+        entry.is_unsigned ? MType::Signedness::Unsigned : MType::Signedness::Signless;
+    return true;
+  }
+  return false;
+}
+
+std::shared_ptr<MAttr> newAttr(MAttr::Kind kind, std::string name = "") {
+  auto attr = std::make_shared<MAttr>();
+  attr->kind = kind;
+  attr->dialect = "vhlo";
+  attr->name = std::move(name);
+  return attr;
+}
+
+std::shared_ptr<MType> newType(MType::Kind kind) {
+  auto type = std::make_shared<MType>();
+  type->kind = kind;
+  type->dialect = "vhlo";
+  return type;
+}
+
+MAttrPtr intList(std::vector<int64_t> ints) {
+  auto attr = newAttr(MAttr::Kind::IntList);
+  attr->ints = std::move(ints);
+  return attr;
+}
+
+MAttrPtr intField(int64_t value) {
+  auto attr = newAttr(MAttr::Kind::Integer);
+  attr->int_value = value;
+  return attr;
+}
+
+MAttrPtr f64Field(const std::vector<uint64_t>& words) {
+  auto attr = newAttr(MAttr::Kind::Float);
+  attr->float_value = floatBitsToDouble("f64", words);
+  attr->ints.assign(words.begin(), words.end());
+  return attr;
+}
+
+Status readEnum(const EnumInfo& info, EntryReader& r, MAttrPtr& out) {
+  size_t at = r.in.fileOffset();
+  uint64_t value = 0;
+  JFT_RETURN_IF_ERROR(r.varint(value));
+  if (value >= info.cases.size() || !info.cases[value]) {
+    return r.in.errorAt(at, std::string("expected a ") + info.name + " value, found " +
+                                std::to_string(value));
+  }
+  auto attr = newAttr(MAttr::Kind::Enum, info.name);
+  attr->int_value = static_cast<int64_t>(value);
+  attr->str = info.cases[value];
+  out = attr;
+  return Status::ok();
+}
+
+Status readTensor(EntryReader& r, MAttrPtr& out) {
+  auto attr = newAttr(MAttr::Kind::DenseElements);
+  size_t type_at = r.in.fileOffset();
+  JFT_RETURN_IF_ERROR(r.type(attr->type));
+  if (attr->type->kind != MType::Kind::RankedTensor)
+    return r.in.errorAt(type_at, "expected a ranked tensor type, found " +
+                                     typeToString(attr->type.get()));
+  const uint8_t* bytes = nullptr;
+  size_t size = 0;
+  JFT_RETURN_IF_ERROR(r.blob(bytes, size));
+  attr->data.assign(bytes, bytes + size);
+  const MType* element = tensorElementType(*attr->type);
+  auto count = staticElementCount(*attr->type);
+  if (element && isI1(*element)) {
+    // Booleans: 0xff alone is a splat of true; a blob of ceil(n/8) bytes
+    // (n != its size) is bit-packed; anything else is one byte per element.
+    if (size == 1 && bytes[0] == 0xff) {
+      attr->data = {1};
+    } else if (count && size == (*count + 7) / 8 && size != *count) {
+      attr->data.assign(*count, 0);
+      for (uint64_t i = 0; i < *count; ++i) attr->data[i] = (bytes[i / 8] >> (i % 8)) & 1;
+    } else {
+      for (uint8_t& byte : attr->data) byte = byte ? 1 : 0;
+    }
+  }
+  out = attr;
+  return Status::ok();
+}
+
+Status readInteger(EntryReader& r, MAttrPtr& out) {
+  auto attr = newAttr(MAttr::Kind::Integer);
+  size_t type_at = r.in.fileOffset();
+  JFT_RETURN_IF_ERROR(r.type(attr->type));
+  auto width = integerStorageWidth(*attr->type);
+  if (!width || *width < 2)
+    return r.in.errorAt(type_at, "expected an integer or index type, found " +
+                                     typeToString(attr->type.get()));
+  std::vector<uint64_t> words;
+  JFT_RETURN_IF_ERROR(r.apInt(*width, words));
+  attr->int_value = extendInteger(words[0], *width, attr->type->signedness);
+  out = attr;
+  return Status::ok();
+}
+
+Status readFloat(EntryReader& r, MAttrPtr& out) {
+  auto attr = newAttr(MAttr::Kind::Float);
+  size_t type_at = r.in.fileOffset();
+  JFT_RETURN_IF_ERROR(r.type(attr->type));
+  auto width = attr->type->kind == MType::Kind::Float
+                   ? floatBitWidth(attr->type->float_name)
+                   : std::nullopt;
+  if (!width)
+    return r.in.errorAt(type_at,
+                        "expected a float type, found " + typeToString(attr->type.get()));
+  std::vector<uint64_t> words;
+  JFT_RETURN_IF_ERROR(r.apInt(*width, words));
+  attr->float_value = floatBitsToDouble(attr->type->float_name, words);
+  attr->ints.assign(words.begin(), words.end());
+  out = attr;
+  return Status::ok();
+}
+
+Status readDictionary(EntryReader& r, MAttrPtr& out) {
+  auto attr = newAttr(MAttr::Kind::Dictionary);
+  uint64_t count = 0;
+  JFT_RETURN_IF_ERROR(r.in.readCount(count, "dictionary entries", 2));
+  for (uint64_t i = 0; i < count; ++i) {
+    size_t at = r.in.fileOffset();
+    MAttrPtr name, value;
+    JFT_RETURN_IF_ERROR(r.attr(name));
+    if (name->kind != MAttr::Kind::String)
+      return r.in.errorAt(at, "expected a string key");
+    JFT_RETURN_IF_ERROR(r.attr(value));
+    attr->entries.emplace_back(name->str, std::move(value));
+  }
+  out = attr;
+  return Status::ok();
+}
+
+Status readStructAttr(uint64_t code, EntryReader& r, MAttrPtr& out) {
+  std::shared_ptr<MAttr> attr;
+  switch (code) {
+    case kOutputOperandAliasV1: {
+      attr = newAttr(MAttr::Kind::Struct, "vhlo.output_operand_alias_v1");
+      std::vector<int64_t> output_tuple, operand_tuple;
+      int64_t operand_index = 0;
+      JFT_RETURN_IF_ERROR(r.svarints(output_tuple));
+      JFT_RETURN_IF_ERROR(r.svarint(operand_index));
+      JFT_RETURN_IF_ERROR(r.svarints(operand_tuple));
+      attr->entries = {{"output_tuple_indices", intList(std::move(output_tuple))},
+                       {"operand_index", intField(operand_index)},
+                       {"operand_tuple_indices", intList(std::move(operand_tuple))}};
+      break;
+    }
+    case kTypeExtensionsV1: {
+      attr = newAttr(MAttr::Kind::Struct, "vhlo.type_extensions_v1");
+      std::vector<int64_t> bounds;
+      JFT_RETURN_IF_ERROR(r.svarints(bounds));
+      attr->entries = {{"bounds", intList(std::move(bounds))}};
+      break;
+    }
+    case kResultAccuracyV1: {
+      attr = newAttr(MAttr::Kind::Struct, "vhlo.result_accuracy_v1");
+      std::vector<uint64_t> atol, rtol;
+      int64_t ulps = 0;
+      MAttrPtr mode;
+      JFT_RETURN_IF_ERROR(r.apInt(64, atol));
+      JFT_RETURN_IF_ERROR(r.apInt(64, rtol));
+      JFT_RETURN_IF_ERROR(r.svarint(ulps));
+      size_t mode_at = r.in.fileOffset();
+      JFT_RETURN_IF_ERROR(r.attr(mode));
+      if (mode->kind != MAttr::Kind::Enum || mode->name != "vhlo.result_accuracy_mode_v1")
+        return r.in.errorAt(mode_at, "expected a result accuracy mode");
+      attr->entries = {{"atol", f64Field(atol)},
+                       {"rtol", f64Field(rtol)},
+                       {"ulps", intField(ulps)},
+                       {"mode", mode}};
+      break;
+    }
+    case kSubAxisInfoV1: {
+      attr = newAttr(MAttr::Kind::Struct, "vhlo.sub_axis_info_v1");
+      int64_t pre_size = 0, size = 0;
+      JFT_RETURN_IF_ERROR(r.svarint(pre_size));
+      JFT_RETURN_IF_ERROR(r.svarint(size));
+      attr->entries = {{"pre_size", intField(pre_size)}, {"size", intField(size)}};
+      break;
+    }
+    case kAxisRefV1: {
+      attr = newAttr(MAttr::Kind::Struct, "vhlo.axis_ref_v1");
+      MAttrPtr name, sub_axis_info;
+      uint64_t has_sub_axis_info = 0;
+      JFT_RETURN_IF_ERROR(r.attr(name));
+      JFT_RETURN_IF_ERROR(r.varint(has_sub_axis_info));
+      attr->entries = {{"name", name}};
+      if (has_sub_axis_info) {
+        JFT_RETURN_IF_ERROR(r.attr(sub_axis_info));
+        attr->entries.emplace_back("sub_axis_info", sub_axis_info);
+      }
+      break;
+    }
+    case kReplicaGroupMeshAxesV1: {
+      attr = newAttr(MAttr::Kind::Struct, "vhlo.replica_group_mesh_axes_v1");
+      MAttrPtr mesh, axes;
+      JFT_RETURN_IF_ERROR(r.attr(mesh));
+      JFT_RETURN_IF_ERROR(r.attr(axes));
+      attr->entries = {{"mesh", mesh}, {"axes", axes}};
+      break;
+    }
+    case kMeshAxisV1: {
+      attr = newAttr(MAttr::Kind::Struct, "vhlo.mesh_axis_v1");
+      MAttrPtr name;
+      int64_t size = 0;
+      JFT_RETURN_IF_ERROR(r.attr(name));
+      JFT_RETURN_IF_ERROR(r.svarint(size));
+      attr->entries = {{"name", name}, {"size", intField(size)}};
+      break;
+    }
+    case kMeshV1: {
+      attr = newAttr(MAttr::Kind::Struct, "vhlo.mesh_v1");
+      MAttrPtr axes, device_ids;
+      JFT_RETURN_IF_ERROR(r.attr(axes));
+      JFT_RETURN_IF_ERROR(r.optionalAttr(device_ids));
+      attr->entries = {{"axes", axes}};
+      if (device_ids) attr->entries.emplace_back("device_ids", device_ids);
+      break;
+    }
+    default:
+      return r.in.error("expected a vhlo struct attribute code");
+  }
+  out = attr;
+  return Status::ok();
+}
+
+Status readQuantized(uint64_t code, EntryReader& r, MTypePtr& out) {
+  auto type = newType(MType::Kind::Quantized);
+  uint64_t flags = 0;
+  MTypePtr storage, expressed;
+  JFT_RETURN_IF_ERROR(r.varint(flags));
+  JFT_RETURN_IF_ERROR(r.type(storage));
+  JFT_RETURN_IF_ERROR(r.type(expressed));
+  type->elements = {storage, expressed};
+  std::string text = (flags & 1 ? "u" : "") + std::string("!quant.uniform<") +
+                     typeToString(storage.get()) + ":" + typeToString(expressed.get());
+  if (code == kUniformQuantizedV1Type) {
+    std::vector<uint64_t> scale;
+    int64_t zero_point = 0, storage_min = 0, storage_max = 0;
+    JFT_RETURN_IF_ERROR(r.apInt(64, scale));
+    JFT_RETURN_IF_ERROR(r.svarint(zero_point));
+    JFT_RETURN_IF_ERROR(r.svarint(storage_min));
+    JFT_RETURN_IF_ERROR(r.svarint(storage_max));
+    text += ", " + std::to_string(floatBitsToDouble("f64", scale)) + ":" +
+            std::to_string(zero_point) + ">";
+  } else {
+    uint64_t quantized_dimension = 0, count = 0;
+    int64_t storage_min = 0, storage_max = 0;
+    JFT_RETURN_IF_ERROR(r.varint(quantized_dimension));
+    JFT_RETURN_IF_ERROR(r.svarint(storage_min));
+    JFT_RETURN_IF_ERROR(r.svarint(storage_max));
+    text += ":" + std::to_string(quantized_dimension) + ", {";
+    JFT_RETURN_IF_ERROR(r.in.readCount(count, "scales"));
+    std::vector<std::string> scales;
+    for (uint64_t i = 0; i < count; ++i) {
+      std::vector<uint64_t> scale;
+      JFT_RETURN_IF_ERROR(r.apInt(64, scale));
+      scales.push_back(std::to_string(floatBitsToDouble("f64", scale)));
+    }
+    JFT_RETURN_IF_ERROR(r.in.readCount(count, "zero points"));
+    if (count != scales.size()) return r.in.error("expected one zero point per scale");
+    for (uint64_t i = 0; i < count; ++i) {
+      int64_t zero_point = 0;
+      JFT_RETURN_IF_ERROR(r.svarint(zero_point));
+      text += (i ? "," : "") + scales[i] + ":" + std::to_string(zero_point);
+    }
+    text += "}>";
+  }
+  type->text = std::move(text);
+  out = type;
+  return Status::ok();
+}
+
+}  // namespace
+
+Status decodeVhloAttr(EntryReader& r, MAttrPtr& out) {
+  size_t code_at = r.in.fileOffset();
+  uint64_t code = 0;
+  JFT_RETURN_IF_ERROR(r.varint(code));
+  for (const EnumInfo& info : enumInfos())
+    if (info.code == code) return readEnum(info, r, out);
+  switch (code) {
+    case kArrayV1: {
+      auto attr = newAttr(MAttr::Kind::Array);
+      JFT_RETURN_IF_ERROR(r.attrs(attr->elements));
+      out = attr;
+      return Status::ok();
+    }
+    case kBooleanV1: {
+      size_t at = r.in.fileOffset();
+      uint64_t value = 0;
+      JFT_RETURN_IF_ERROR(r.varint(value));
+      if (value > 1)
+        return r.in.errorAt(
+            at, "expected a boolean (0 or 1), found " + std::to_string(value));
+      auto attr = newAttr(MAttr::Kind::Bool);
+      attr->int_value = static_cast<int64_t>(value);
+      out = attr;
+      return Status::ok();
+    }
+    case kDictionaryV1:
+      return readDictionary(r, out);
+    case kFloatV1:
+      return readFloat(r, out);
+    case kIntegerV1:
+      return readInteger(r, out);
+    case kStringV1: {
+      auto attr = newAttr(MAttr::Kind::String);
+      JFT_RETURN_IF_ERROR(r.string(attr->str));
+      out = attr;
+      return Status::ok();
+    }
+    case kTensorV1:
+      return readTensor(r, out);
+    case kTypeV1: {
+      auto attr = newAttr(MAttr::Kind::TypeAttr);
+      JFT_RETURN_IF_ERROR(r.type(attr->type));
+      out = attr;
+      return Status::ok();
+    }
+    case kOutputOperandAliasV1:
+    case kTypeExtensionsV1:
+    case kResultAccuracyV1:
+    case kSubAxisInfoV1:
+    case kAxisRefV1:
+    case kReplicaGroupMeshAxesV1:
+    case kMeshAxisV1:
+    case kMeshV1:
+      return readStructAttr(code, r, out);
+  }
+  return r.in.errorAt(
+      code_at, "expected a vhlo attribute code (1..25), found " + std::to_string(code));
+}
+
+Status decodeVhloType(EntryReader& r, MTypePtr& out) {
+  size_t code_at = r.in.fileOffset();
+  uint64_t code = 0;
+  JFT_RETURN_IF_ERROR(r.varint(code));
+  if (const char* float_name = vhloFloatName(code)) {
+    out = makeFloatType("vhlo", float_name);
+    return Status::ok();
+  }
+  unsigned width = 0;
+  MType::Signedness signedness = MType::Signedness::Signless;
+  if (vhloIntegerType(code, width, signedness)) {
+    out = makeIntegerType("vhlo", width, signedness);
+    return Status::ok();
+  }
+  switch (code) {
+    case kBooleanV1Type:
+      out = makeIntegerType("vhlo", 1, MType::Signedness::Signless);
+      return Status::ok();
+    case kIndexV1Type:
+      out = makeSimpleType("vhlo", MType::Kind::Index);
+      return Status::ok();
+    case kTokenV1Type:
+      out = makeSimpleType("vhlo", MType::Kind::Token);
+      return Status::ok();
+    case kNoneV1Type:
+      out = makeSimpleType("vhlo", MType::Kind::None);
+      return Status::ok();
+    case kWitnessV1Type:
+      out = makeOpaqueType("vhlo", "witness_v1");
+      return Status::ok();
+    case kComplexV1Type:
+    case kUnrankedTensorV1Type: {
+      auto type = newType(code == kComplexV1Type ? MType::Kind::Complex
+                                                 : MType::Kind::UnrankedTensor);
+      type->elements.resize(1);
+      JFT_RETURN_IF_ERROR(r.type(type->elements[0]));
+      out = type;
+      return Status::ok();
+    }
+    case kFunctionV1Type: {
+      auto type = newType(MType::Kind::Function);
+      std::vector<MTypePtr> results;
+      JFT_RETURN_IF_ERROR(r.types(type->elements));
+      JFT_RETURN_IF_ERROR(r.types(results));
+      type->num_inputs = type->elements.size();
+      type->elements.insert(type->elements.end(), results.begin(), results.end());
+      out = type;
+      return Status::ok();
+    }
+    case kRankedTensorV1Type:
+    case kRankedTensorV1TypeWithEncoding:
+    case kRankedBufferV1Type: {
+      auto type = newType(MType::Kind::RankedTensor);
+      if (code == kRankedTensorV1TypeWithEncoding)
+        JFT_RETURN_IF_ERROR(r.attr(type->encoding));
+      type->elements.resize(1);
+      JFT_RETURN_IF_ERROR(r.svarints(type->shape));
+      JFT_RETURN_IF_ERROR(r.type(type->elements[0]));
+      if (code == kRankedBufferV1Type) {
+        type->kind = MType::Kind::Opaque;
+        type->text = "buffer_v1";
+      }
+      out = type;
+      return Status::ok();
+    }
+    case kTupleV1Type:
+    case kFutureV1Type: {
+      auto type = newType(MType::Kind::Tuple);
+      JFT_RETURN_IF_ERROR(r.types(type->elements));
+      if (code == kFutureV1Type) {
+        type->kind = MType::Kind::Opaque;
+        type->text = "future_v1";
+      }
+      out = type;
+      return Status::ok();
+    }
+    case kUniformQuantizedV1Type:
+    case kUniformQuantizedPerAxisV1Type:
+      return readQuantized(code, r, out);
+  }
+  return r.in.errorAt(code_at,
+                      "expected a vhlo type code (0..42), found " + std::to_string(code));
+}
+
+}  // namespace jft::frontend::bytecode
