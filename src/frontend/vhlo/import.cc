@@ -1,2 +1,0 @@
-// Placeholder until the importer lands; keeps the library non-empty.
-namespace jft::frontend {}
