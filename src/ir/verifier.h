@@ -1,0 +1,31 @@
+// The verifier: checks a module against the structural rules of the IR and
+// the shape/type constraints of the StableHLO specification
+// (openxla/stablehlo docs/spec.md, "Constraints" of each op).
+//
+// Structural rules, for every op: operands refer to values defined earlier
+// in the same region or an enclosing one (results of an op are not visible
+// inside its own regions); every value is defined once; every region and
+// function body is non-empty and ends in its one `return`; function names
+// are unique.
+//
+// Op rules: elementwise unary/binary ops (equal shapes and types, the
+// element type classes the spec allows), compare, select, clamp, convert,
+// bitcast_convert, complex/real/imag, broadcast_in_dim, reshape, transpose,
+// slice, dynamic_slice, dynamic_update_slice, concatenate, pad, iota,
+// reverse, constant, reduce, sort, dot_general, convolution, gather,
+// scatter, while, if, case, call, return, tuple, get_tuple_element. Other
+// ops get the structural checks only. Quantized types are not modelled.
+//
+// All errors are collected (in the order ops appear), one per line, in an
+// INVALID_ARGUMENT status: "<op> at <location>: <rule broken>", e.g.
+//   stablehlo.add at zoo.py:17:20: operand shapes differ: tensor<4xf32> vs tensor<8xf32>
+#pragma once
+
+#include "ir/module.h"
+#include "support/status.h"
+
+namespace jft::ir {
+
+Status verifyModule(const Module& module);
+
+}  // namespace jft::ir

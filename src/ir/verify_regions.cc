@@ -1,0 +1,207 @@
+// Ops that carry regions (reduce, sort, while, if, case) and the ops that
+// connect values across functions and tuples (call, tuple,
+// get_tuple_element). Region argument and result types follow the spec's
+// "has type (...) -> (...)" constraints.
+#include <string>
+
+#include "ir/verify_op.h"
+
+namespace jft::ir {
+namespace {
+
+std::vector<Type> operandTypes(const OpVerifier& v, size_t begin, size_t end) {
+  std::vector<Type> types;
+  for (size_t i = begin; i < end; ++i) types.push_back(v.operand(i));
+  return types;
+}
+
+std::vector<Type> resultTypes(const OpVerifier& v) {
+  std::vector<Type> types;
+  for (size_t i = 0; i < v.numResults(); ++i) types.push_back(v.result(i));
+  return types;
+}
+
+bool isScalarOf(const Type& type, ElementType element) {
+  return type.isTensor() && type.rank() == 0 && type.element == element;
+}
+
+// A region taking `args` and returning `results`; `what` names it in messages.
+bool checkRegionSignature(OpVerifier& v, const Region& region,
+                          const std::vector<Type>& args, const std::vector<Type>& results,
+                          const std::string& what) {
+  const std::vector<Type> actual_args = regionArgTypes(v.module(), region);
+  if (actual_args != args)
+    return v.fail(what + " takes " + typesText(actual_args) + ", expected " +
+                  typesText(args));
+  auto actual_results = regionResultTypes(v.module(), region);
+  if (actual_results && *actual_results != results)
+    return v.fail(what + " returns " + typesText(*actual_results) + ", expected " +
+                  typesText(results));
+  return true;
+}
+
+void verifyReduce(OpVerifier& v) {
+  if (!v.expectTensors()) return;
+  const size_t n = v.numResults();
+  if (n == 0 || v.numOperands() != 2 * n)
+    return (void)v.fail("expects N inputs and N init values for N results, got " +
+                        std::to_string(v.numOperands()) + " operands and " +
+                        std::to_string(n) + " results");
+  if (v.op().regions.size() != 1) return (void)v.fail("expects one body region");
+  auto dims = v.intsAttr("dimensions");
+  if (!dims) return;
+  const Type& first = v.operand(0);
+  std::vector<ElementType> elements;
+  for (size_t i = 0; i < n; ++i) {
+    const Type& input = v.operand(i);
+    const Type& init = v.operand(n + i);
+    if (input.dims != first.dims)
+      return (void)v.fail("input shapes differ: " + first.str() + " vs " + input.str());
+    if (init.rank() != 0 || init.element != input.element)
+      return (void)v.fail("init value #" + std::to_string(i) + " " + init.str() +
+                          " must be a 0-d tensor of the input's element type (" +
+                          input.str() + ")");
+    elements.push_back(input.element);
+  }
+  if (!checkDimsInRange(v, *dims, first.rank(), "dimensions") ||
+      !checkUnique(v, *dims, "dimensions"))
+    return;
+  auto body_elements = checkCombiner(v, v.op().regions[0], elements);
+  if (!body_elements) return;
+  std::vector<int64_t> kept;
+  for (int64_t d = 0; d < first.rank(); ++d) {
+    bool reduced = false;
+    for (int64_t r : *dims) reduced = reduced || r == d;
+    if (!reduced) kept.push_back(first.dims[d]);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const Type expected = Type::tensor((*body_elements)[i], kept);
+    if (v.result(i) != expected)
+      return (void)v.fail("result #" + std::to_string(i) + " " + v.result(i).str() +
+                          " should be " + expected.str());
+  }
+}
+
+void verifySort(OpVerifier& v) {
+  if (!v.expectTensors()) return;
+  if (v.numOperands() == 0) return (void)v.fail("expects at least one input");
+  if (resultTypes(v) != operandTypes(v, 0, v.numOperands()))
+    return (void)v.fail("result types " + typesText(resultTypes(v)) +
+                        " differ from input types " +
+                        typesText(operandTypes(v, 0, v.numOperands())));
+  const Type& first = v.operand(0);
+  for (size_t i = 1; i < v.numOperands(); ++i)
+    if (v.operand(i).dims != first.dims)
+      return (void)v.fail("input shapes differ: " + first.str() + " vs " +
+                          v.operand(i).str());
+  const int64_t dim = v.intAttr("dimension", false).value_or(-1);
+  if (dim < -first.rank() || dim >= first.rank())
+    return (void)v.fail("dimension " + std::to_string(dim) + " outside [" +
+                        std::to_string(-first.rank()) + ", " +
+                        std::to_string(first.rank()) + ")");
+  if (v.op().regions.size() != 1) return (void)v.fail("expects one comparator region");
+  std::vector<Type> args;
+  for (size_t i = 0; i < v.numOperands(); ++i) {
+    args.push_back(Type::scalar(v.operand(i).element));
+    args.push_back(Type::scalar(v.operand(i).element));
+  }
+  checkRegionSignature(v, v.op().regions[0], args, {Type::scalar(ElementType::PRED)},
+                       "comparator");
+}
+
+void verifyWhile(OpVerifier& v) {
+  const std::vector<Type> carried = operandTypes(v, 0, v.numOperands());
+  if (resultTypes(v) != carried)
+    return (void)v.fail("result types " + typesText(resultTypes(v)) +
+                        " differ from operand types " + typesText(carried));
+  if (v.op().regions.size() != 2) return (void)v.fail("expects cond and body regions");
+  checkRegionSignature(v, v.op().regions[0], carried, {Type::scalar(ElementType::PRED)},
+                       "cond");
+  checkRegionSignature(v, v.op().regions[1], carried, carried, "body");
+}
+
+void verifyBranches(OpVerifier& v, ElementType selector, const char* selector_name) {
+  if (!v.expectCounts(1, -1)) return;
+  if (!isScalarOf(v.operand(0), selector))
+    return (void)v.fail(std::string(selector_name) + " must be a 0-d tensor of " +
+                        std::string(elementTypeName(selector)) + ", got " +
+                        v.operand(0).str());
+  const auto& regions = v.op().regions;
+  if (v.op().kind == OpKind::If && regions.size() != 2)
+    return (void)v.fail("expects true and false branches, got " +
+                        std::to_string(regions.size()) + " regions");
+  if (regions.empty()) return (void)v.fail("expects at least one branch");
+  for (size_t i = 0; i < regions.size(); ++i)
+    checkRegionSignature(v, regions[i], {}, resultTypes(v),
+                         "branch #" + std::to_string(i));
+}
+
+void verifyCall(OpVerifier& v) {
+  const auto* callee = v.requiredAttr<SymbolRef>("callee");
+  if (!callee) return;
+  const Function* function = v.module().findFunction(callee->name);
+  if (!function) return (void)v.fail("callee @" + callee->name + " does not exist");
+  const std::vector<Type> params = regionArgTypes(v.module(), function->body);
+  if (operandTypes(v, 0, v.numOperands()) != params)
+    return (void)v.fail(
+        "operand types " + typesText(operandTypes(v, 0, v.numOperands())) +
+        " do not match @" + callee->name + " arguments " + typesText(params));
+  if (resultTypes(v) != function->result_types)
+    v.fail("result types " + typesText(resultTypes(v)) + " do not match @" +
+           callee->name + " results " + typesText(function->result_types));
+}
+
+void verifyTuple(OpVerifier& v) {
+  if (!v.expectCounts(-1, 1)) return;
+  const Type expected = Type::makeTuple(operandTypes(v, 0, v.numOperands()));
+  if (v.result(0) != expected)
+    v.fail("result type " + v.result(0).str() + " should be " + expected.str());
+}
+
+void verifyGetTupleElement(OpVerifier& v) {
+  if (!v.expectCounts(1, 1)) return;
+  const Type& tuple = v.operand(0);
+  if (!tuple.isTuple())
+    return (void)v.fail("operand must be a tuple, got " + tuple.str());
+  auto index = v.intAttr("index");
+  if (!index) return;
+  if (*index < 0 || *index >= static_cast<int64_t>(tuple.tuple.size()))
+    return (void)v.fail("index " + std::to_string(*index) + " outside " + tuple.str());
+  if (v.result(0) != tuple.tuple[*index])
+    v.fail("result type " + v.result(0).str() + " should be " +
+           tuple.tuple[*index].str());
+}
+
+}  // namespace
+
+void verifyRegionOp(OpVerifier& v) {
+  switch (v.op().kind) {
+    case OpKind::Reduce:
+      return verifyReduce(v);
+    case OpKind::Sort:
+      return verifySort(v);
+    case OpKind::While:
+      return verifyWhile(v);
+    case OpKind::If:
+      return verifyBranches(v, ElementType::PRED, "predicate");
+    case OpKind::Case:
+      return verifyBranches(v, ElementType::I32, "index");
+    default:
+      return;
+  }
+}
+
+void verifyCallOrTuple(OpVerifier& v) {
+  switch (v.op().kind) {
+    case OpKind::Call:
+      return verifyCall(v);
+    case OpKind::Tuple:
+      return verifyTuple(v);
+    case OpKind::GetTupleElement:
+      return verifyGetTupleElement(v);
+    default:
+      return;
+  }
+}
+
+}  // namespace jft::ir
