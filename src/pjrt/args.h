@@ -1,0 +1,50 @@
+// Argument checks and the exception fence shared by every entry point.
+//
+// Each entry point: `return boundary("PJRT_X", [&]() -> Status { ... });` with
+// `checkArgs` first. A caller built against an older header sends a smaller
+// `struct_size`; we accept it when it covers every field the call touches and
+// refuse it otherwise. Larger sizes (newer callers) are always fine.
+#pragma once
+
+#include <exception>
+#include <new>
+#include <string>
+
+#include "pjrt/abi.h"
+#include "pjrt/error.h"
+#include "support/status.h"
+
+namespace jft::pjrt {
+
+template <typename Args>
+Status checkArgs(const Args* args, size_t neededSize, const char* function) {
+  if (args == nullptr) return invalidArgument(std::string(function) + ": args is null");
+  if (args->struct_size < neededSize) {
+    return invalidArgument(std::string(function) + ": args struct_size " +
+                           std::to_string(args->struct_size) + " is smaller than the " +
+                           std::to_string(neededSize) + " bytes this call needs");
+  }
+  return Status::ok();
+}
+
+inline Status requireNonNull(const void* pointer, const char* field,
+                             const char* function) {
+  if (pointer != nullptr) return Status::ok();
+  return invalidArgument(std::string(function) + ": " + field + " is null");
+}
+
+// Runs `body`, converting its Status (and any escaping exception) to PJRT_Error.
+template <typename Body>
+PJRT_Error* boundary(const char* function, Body&& body) noexcept {
+  try {
+    return toPjrtError(body());
+  } catch (const std::bad_alloc&) {
+    return toPjrtError(resourceExhausted(std::string(function) + ": out of host memory"));
+  } catch (const std::exception& e) {
+    return toPjrtError(internalError(std::string(function) + ": " + e.what()));
+  } catch (...) {
+    return toPjrtError(internalError(std::string(function) + ": unknown exception"));
+  }
+}
+
+}  // namespace jft::pjrt

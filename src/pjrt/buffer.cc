@@ -1,0 +1,111 @@
+// Buffer queries and lifetime.
+#include "pjrt/buffer.h"
+
+#include "pjrt/args.h"
+#include "pjrt/device.h"
+#include "pjrt/event.h"
+
+void PJRT_Buffer::release() {
+  uint64_t toFree = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (deleted) return;
+    deleted = true;
+    toFree = address;
+    address = 0;
+  }
+  if (toFree != 0) device->runtime->deallocate(toFree, byteSize);
+}
+
+bool PJRT_Buffer::isDeleted() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return deleted;
+}
+
+namespace jft::pjrt {
+
+PJRT_Error* bufferDestroy(PJRT_Buffer_Destroy_Args* args) {
+  return boundary("PJRT_Buffer_Destroy", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(args,
+                                  JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_Destroy_Args, buffer),
+                                  "PJRT_Buffer_Destroy"));
+    if (args->buffer == nullptr) return Status::ok();
+    args->buffer->release();
+    delete args->buffer;
+    return Status::ok();
+  });
+}
+
+#define JFT_BUFFER_ENTRY(Function, Name, lastField, body)                              \
+  PJRT_Error* Function(PJRT_##Name##_Args* args) {                                     \
+    constexpr const char* kName = "PJRT_" #Name;                                       \
+    return boundary(kName, [&]() -> Status {                                           \
+      JFT_RETURN_IF_ERROR(                                                             \
+          checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
+      JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));              \
+      [[maybe_unused]] PJRT_Buffer& buffer = *args->buffer;                            \
+      body;                                                                            \
+      return Status::ok();                                                             \
+    });                                                                                \
+  }
+
+JFT_BUFFER_ENTRY(bufferElementType, Buffer_ElementType, type, args->type = buffer.type)
+JFT_BUFFER_ENTRY(bufferDimensions, Buffer_Dimensions, num_dims, {
+  args->dims = buffer.dims.data();
+  args->num_dims = buffer.dims.size();
+})
+JFT_BUFFER_ENTRY(bufferUnpaddedDimensions, Buffer_UnpaddedDimensions, num_dims, {
+  args->unpadded_dims = buffer.dims.data();
+  args->num_dims = buffer.dims.size();
+})
+JFT_BUFFER_ENTRY(bufferDynamicDimensionIndices, Buffer_DynamicDimensionIndices,
+                 num_dynamic_dims, {
+                   args->dynamic_dim_indices = nullptr;
+                   args->num_dynamic_dims = 0;
+                 })
+JFT_BUFFER_ENTRY(bufferOnDeviceSizeInBytes, Buffer_OnDeviceSizeInBytes,
+                 on_device_size_in_bytes, args->on_device_size_in_bytes = buffer.byteSize)
+JFT_BUFFER_ENTRY(bufferDevice, Buffer_Device, device, args->device = buffer.device)
+JFT_BUFFER_ENTRY(bufferMemory, Buffer_Memory, memory, args->memory = buffer.memory)
+JFT_BUFFER_ENTRY(bufferDelete, Buffer_Delete, buffer, buffer.release())
+JFT_BUFFER_ENTRY(bufferIsDeleted, Buffer_IsDeleted, is_deleted,
+                 args->is_deleted = buffer.isDeleted())
+JFT_BUFFER_ENTRY(bufferIsOnCpu, Buffer_IsOnCpu, is_on_cpu, args->is_on_cpu = false)
+JFT_BUFFER_ENTRY(bufferReadyEvent, Buffer_ReadyEvent, event, {
+  if (buffer.isDeleted()) {
+    args->event = wrapEvent(runtime::Event::ready(
+        failedPrecondition("PJRT_Buffer_ReadyEvent: the buffer has been deleted")));
+  } else {
+    args->event = wrapEvent(buffer.ready);
+  }
+})
+JFT_BUFFER_ENTRY(bufferUnsafePointer, Buffer_UnsafePointer, buffer_pointer, {
+  if (buffer.isDeleted())
+    return failedPrecondition("PJRT_Buffer_UnsafePointer: deleted buffer");
+  args->buffer_pointer = static_cast<uintptr_t>(buffer.address);
+})
+JFT_BUFFER_ENTRY(bufferOpaqueDeviceMemoryDataPointer,
+                 Buffer_OpaqueDeviceMemoryDataPointer, device_memory_ptr, {
+                   if (buffer.isDeleted())
+                     return failedPrecondition(
+                         "PJRT_Buffer_OpaqueDeviceMemoryDataPointer: deleted buffer");
+                   args->device_memory_ptr =
+                       reinterpret_cast<void*>(static_cast<uintptr_t>(buffer.address));
+                 })
+JFT_BUFFER_ENTRY(bufferIncreaseExternalReferenceCount,
+                 Buffer_IncreaseExternalReferenceCount, buffer, {
+                   std::lock_guard<std::mutex> lock(buffer.mutex);
+                   ++buffer.externalReferences;
+                 })
+JFT_BUFFER_ENTRY(bufferDecreaseExternalReferenceCount,
+                 Buffer_DecreaseExternalReferenceCount, buffer, {
+                   std::lock_guard<std::mutex> lock(buffer.mutex);
+                   if (buffer.externalReferences == 0)
+                     return failedPrecondition(
+                         "PJRT_Buffer_DecreaseExternalReferenceCount: the count is "
+                         "already zero");
+                   --buffer.externalReferences;
+                 })
+#undef JFT_BUFFER_ENTRY
+
+}  // namespace jft::pjrt

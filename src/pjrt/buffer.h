@@ -1,0 +1,63 @@
+// PJRT_Buffer: an array in one device's memory.
+//
+// `ready` completes when the data is on the device (or carries the transfer's
+// error). Delete returns the memory through the device, which defers the free
+// until queued work that may read it has finished; Destroy also frees the handle.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "pjrt/abi.h"
+#include "runtime/event.h"
+
+struct PJRT_Buffer {
+  PJRT_Client* client = nullptr;
+  PJRT_Device* device = nullptr;
+  PJRT_Memory* memory = nullptr;
+  PJRT_Buffer_Type type = PJRT_Buffer_Type_INVALID;
+  std::vector<int64_t> dims;
+  uint64_t byteSize = 0;
+  uint64_t address = 0;
+  jft::runtime::EventPtr ready;
+
+  std::mutex mutex;
+  bool deleted = false;
+  int externalReferences = 0;
+
+  // Frees the device memory once; later calls do nothing.
+  void release();
+  bool isDeleted();
+};
+
+namespace jft::pjrt {
+
+PJRT_Error* bufferDestroy(PJRT_Buffer_Destroy_Args* args);
+PJRT_Error* bufferElementType(PJRT_Buffer_ElementType_Args* args);
+PJRT_Error* bufferDimensions(PJRT_Buffer_Dimensions_Args* args);
+PJRT_Error* bufferUnpaddedDimensions(PJRT_Buffer_UnpaddedDimensions_Args* args);
+PJRT_Error* bufferDynamicDimensionIndices(PJRT_Buffer_DynamicDimensionIndices_Args* args);
+PJRT_Error* bufferOnDeviceSizeInBytes(PJRT_Buffer_OnDeviceSizeInBytes_Args* args);
+PJRT_Error* bufferDevice(PJRT_Buffer_Device_Args* args);
+PJRT_Error* bufferMemory(PJRT_Buffer_Memory_Args* args);
+PJRT_Error* bufferDelete(PJRT_Buffer_Delete_Args* args);
+PJRT_Error* bufferIsDeleted(PJRT_Buffer_IsDeleted_Args* args);
+PJRT_Error* bufferIsOnCpu(PJRT_Buffer_IsOnCpu_Args* args);
+PJRT_Error* bufferReadyEvent(PJRT_Buffer_ReadyEvent_Args* args);
+PJRT_Error* bufferUnsafePointer(PJRT_Buffer_UnsafePointer_Args* args);
+PJRT_Error* bufferOpaqueDeviceMemoryDataPointer(
+    PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args* args);
+PJRT_Error* bufferIncreaseExternalReferenceCount(
+    PJRT_Buffer_IncreaseExternalReferenceCount_Args* args);
+PJRT_Error* bufferDecreaseExternalReferenceCount(
+    PJRT_Buffer_DecreaseExternalReferenceCount_Args* args);
+
+// Transfers (transfer.cc).
+PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* args);
+PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args);
+PJRT_Error* bufferCopyRawToHost(PJRT_Buffer_CopyRawToHost_Args* args);
+PJRT_Error* bufferCopyToDevice(PJRT_Buffer_CopyToDevice_Args* args);
+PJRT_Error* bufferCopyToMemory(PJRT_Buffer_CopyToMemory_Args* args);
+
+}  // namespace jft::pjrt

@@ -1,0 +1,179 @@
+// Client creation, destruction and queries.
+#include "pjrt/client.h"
+
+#include <algorithm>
+
+#include "pjrt/args.h"
+#include "pjrt/xla_flags.h"
+#include "runtime/gpu/cuda_platform.h"
+
+bool PJRT_Client::ownsDevice(const PJRT_Device* device) const {
+  return std::find(devices.begin(), devices.end(), device) != devices.end();
+}
+
+bool PJRT_Client::ownsMemory(const PJRT_Memory* memory) const {
+  return std::find(memories.begin(), memories.end(), memory) != memories.end();
+}
+
+namespace jft::pjrt {
+
+std::unique_ptr<PJRT_Client> makeClient(std::unique_ptr<runtime::Platform> platform,
+                                        ClientOptions options,
+                                        std::string dumpDirectory) {
+  auto client = std::make_unique<PJRT_Client>();
+  client->platformName = platform->name();
+  client->platformVersion = platform->version();
+  client->options = std::move(options);
+  client->dump = std::make_unique<CompileDump>(std::move(dumpDirectory));
+  for (int i = 0; i < platform->deviceCount(); ++i) {
+    runtime::Device& runtimeDevice = platform->device(i);
+    auto device = std::make_unique<PJRT_Device>();
+    device->client = client.get();
+    device->runtime = &runtimeDevice;
+    device->localHardwareId = runtimeDevice.info().ordinal;
+    describeDevice(i, runtimeDevice.info(), device->description);
+
+    auto memory = std::make_unique<MemorySpace>();
+    memory->id = i;
+    memory->kindId = 0;
+    memory->kind = "device";
+    memory->debugString = "DeviceMemory(device=" + std::to_string(i) + ")";
+    memory->toString = "MEMORY_SPACE_" + std::to_string(i);
+    memory->devices.push_back(device.get());
+    device->memories.push_back(wrap(memory.get()));
+    device->defaultMemory = wrap(memory.get());
+
+    client->devices.push_back(device.get());
+    client->memories.push_back(wrap(memory.get()));
+    client->deviceStorage.push_back(std::move(device));
+    client->memoryStorage.push_back(std::move(memory));
+  }
+  auto topology = std::make_unique<PJRT_TopologyDescription>();
+  topology->owner = client.get();
+  topology->platformName = client->platformName;
+  topology->platformVersion = client->platformVersion;
+  for (PJRT_Device* device : client->devices) {
+    topology->descriptions.push_back(&device->description);
+  }
+  client->topology = std::move(topology);
+  client->platform = std::move(platform);
+  return client;
+}
+
+namespace {
+
+constexpr const char* kCreate = "PJRT_Client_Create";
+
+}  // namespace
+
+PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
+  return boundary(kCreate, [&]() -> Status {
+    JFT_RETURN_IF_ERROR(
+        checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Client_Create_Args, client), kCreate));
+    JFT_ASSIGN_OR_RETURN(ClientOptions options,
+                         parseClientOptions(args->create_options, args->num_options));
+    auto platform = runtime::gpu::openCudaPlatform(options.visibleDevices);
+    if (!platform.isOk()) {
+      return platform.status().withContext("jax-flagtree cannot create a CUDA client");
+    }
+    XlaFlags flags = xlaFlagsFromEnvironment();
+    args->client =
+        makeClient(std::move(platform).value(), std::move(options), flags.dumpTo)
+            .release();
+    return Status::ok();
+  });
+}
+
+PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args) {
+  return boundary("PJRT_Client_Destroy", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(args,
+                                  JFT_PJRT_SIZE_UP_TO(PJRT_Client_Destroy_Args, client),
+                                  "PJRT_Client_Destroy"));
+    delete args->client;
+    return Status::ok();
+  });
+}
+
+#define JFT_CLIENT_ENTRY(Function, Name, lastField, body)                              \
+  PJRT_Error* Function(PJRT_##Name##_Args* args) {                                     \
+    constexpr const char* kName = "PJRT_" #Name;                                       \
+    return boundary(kName, [&]() -> Status {                                           \
+      JFT_RETURN_IF_ERROR(                                                             \
+          checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
+      JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));              \
+      [[maybe_unused]] PJRT_Client& client = *args->client;                            \
+      body;                                                                            \
+      return Status::ok();                                                             \
+    });                                                                                \
+  }
+
+JFT_CLIENT_ENTRY(clientPlatformName, Client_PlatformName, platform_name_size, {
+  args->platform_name = client.platformName.c_str();
+  args->platform_name_size = client.platformName.size();
+})
+JFT_CLIENT_ENTRY(clientProcessIndex, Client_ProcessIndex, process_index,
+                 args->process_index = 0)
+JFT_CLIENT_ENTRY(clientPlatformVersion, Client_PlatformVersion, platform_version_size, {
+  args->platform_version = client.platformVersion.c_str();
+  args->platform_version_size = client.platformVersion.size();
+})
+JFT_CLIENT_ENTRY(clientDevices, Client_Devices, num_devices, {
+  args->devices = client.devices.data();
+  args->num_devices = client.devices.size();
+})
+JFT_CLIENT_ENTRY(clientAddressableDevices, Client_AddressableDevices,
+                 num_addressable_devices, {
+                   args->addressable_devices = client.devices.data();
+                   args->num_addressable_devices = client.devices.size();
+                 })
+JFT_CLIENT_ENTRY(clientAddressableMemories, Client_AddressableMemories,
+                 num_addressable_memories, {
+                   args->addressable_memories = client.memories.data();
+                   args->num_addressable_memories = client.memories.size();
+                 })
+JFT_CLIENT_ENTRY(clientTopologyDescription, Client_TopologyDescription, topology,
+                 args->topology = client.topology.get())
+JFT_CLIENT_ENTRY(clientLookupDevice, Client_LookupDevice, device, {
+  args->device = nullptr;
+  for (PJRT_Device* device : client.devices) {
+    if (device->description.id == args->id) args->device = device;
+  }
+  if (args->device == nullptr)
+    return notFound("PJRT_Client_LookupDevice: no device with id " +
+                    std::to_string(args->id));
+})
+JFT_CLIENT_ENTRY(clientLookupAddressableDevice, Client_LookupAddressableDevice,
+                 addressable_device, {
+                   args->addressable_device = nullptr;
+                   for (PJRT_Device* device : client.devices) {
+                     if (device->localHardwareId == args->local_hardware_id)
+                       args->addressable_device = device;
+                   }
+                   if (args->addressable_device == nullptr)
+                     return notFound(
+                         "PJRT_Client_LookupAddressableDevice: no device with local "
+                         "hardware id " +
+                         std::to_string(args->local_hardware_id));
+                 })
+JFT_CLIENT_ENTRY(
+    clientDefaultDeviceAssignment, Client_DefaultDeviceAssignment, default_assignment, {
+      if (args->num_replicas < 1 || args->num_partitions < 1)
+        return invalidArgument(
+            "PJRT_Client_DefaultDeviceAssignment: replicas and partitions "
+            "must be positive");
+      size_t needed = static_cast<size_t>(args->num_replicas) *
+                      static_cast<size_t>(args->num_partitions);
+      if (needed > client.devices.size())
+        return invalidArgument("PJRT_Client_DefaultDeviceAssignment: " +
+                               std::to_string(needed) + " devices requested but only " +
+                               std::to_string(client.devices.size()) + " exist");
+      if (args->default_assignment_size < needed || args->default_assignment == nullptr)
+        return invalidArgument(
+            "PJRT_Client_DefaultDeviceAssignment: the output array is too "
+            "small");
+      for (size_t i = 0; i < needed; ++i)
+        args->default_assignment[i] = client.devices[i]->description.id;
+    })
+#undef JFT_CLIENT_ENTRY
+
+}  // namespace jft::pjrt

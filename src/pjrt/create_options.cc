@@ -1,0 +1,58 @@
+// Create-option parsing.
+#include "pjrt/create_options.h"
+
+#include <limits>
+
+namespace jft::pjrt {
+namespace {
+
+Status expectType(const PJRT_NamedValue& value, const std::string& name,
+                  PJRT_NamedValue_Type type, const char* typeName) {
+  if (value.type == type) return Status::ok();
+  return invalidArgument("create option '" + name + "' must be " + typeName);
+}
+
+StatusOr<std::string> stringValue(const PJRT_NamedValue& value, const std::string& name) {
+  JFT_RETURN_IF_ERROR(expectType(value, name, PJRT_NamedValue_kString, "a string"));
+  if (value.value_size > 0 && value.string_value == nullptr)
+    return invalidArgument("create option '" + name + "' has a null string");
+  return std::string(value.string_value != nullptr ? value.string_value : "",
+                     value.value_size);
+}
+
+}  // namespace
+
+StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_t count) {
+  ClientOptions parsed;
+  if (count > 0 && options == nullptr)
+    return invalidArgument("create_options is null but num_options is " +
+                           std::to_string(count));
+  for (size_t i = 0; i < count; ++i) {
+    const PJRT_NamedValue& value = options[i];
+    if (value.name == nullptr && value.name_size > 0)
+      return invalidArgument("create option " + std::to_string(i) + " has a null name");
+    std::string name(value.name != nullptr ? value.name : "", value.name_size);
+    if (name == "python_executable") {
+      JFT_ASSIGN_OR_RETURN(parsed.pythonExecutable, stringValue(value, name));
+    } else if (name == "worker_module") {
+      JFT_ASSIGN_OR_RETURN(parsed.workerModule, stringValue(value, name));
+    } else if (name == "visible_devices") {
+      JFT_RETURN_IF_ERROR(
+          expectType(value, name, PJRT_NamedValue_kInt64List, "a list of integers"));
+      if (value.value_size > 0 && value.int64_array_value == nullptr)
+        return invalidArgument("create option 'visible_devices' has a null list");
+      for (size_t j = 0; j < value.value_size; ++j) {
+        int64_t ordinal = value.int64_array_value[j];
+        if (ordinal < 0 || ordinal > std::numeric_limits<int>::max())
+          return invalidArgument("visible_devices holds an invalid ordinal " +
+                                 std::to_string(ordinal));
+        parsed.visibleDevices.push_back(static_cast<int>(ordinal));
+      }
+    } else {
+      parsed.ignored.push_back(std::move(name));
+    }
+  }
+  return parsed;
+}
+
+}  // namespace jft::pjrt

@@ -1,0 +1,116 @@
+// Device and device-description entry points.
+#include "pjrt/device.h"
+
+#include "pjrt/args.h"
+
+namespace jft::pjrt {
+
+void describeDevice(int id, const runtime::DeviceInfo& info,
+                    PJRT_DeviceDescription& out) {
+  out.id = id;
+  out.processIndex = 0;
+  out.kind = info.name;
+  out.toString = "CudaDevice(id=" + std::to_string(id) + ")";
+  out.debugString = "cuda:" + std::to_string(id);
+  out.attributes.addString("compute_capability", std::to_string(info.computeMajor) + "." +
+                                                     std::to_string(info.computeMinor));
+  out.attributes.addInt64("core_count", info.coreCount);
+  out.attributes.addString("device_vendor", info.vendor);
+  out.attributes.addString("pci_bus_id", info.pciBusId);
+}
+
+#define JFT_DESCRIPTION_ENTRY(Function, Name, lastField, body)                         \
+  PJRT_Error* Function(PJRT_##Name##_Args* args) {                                     \
+    constexpr const char* kName = "PJRT_" #Name;                                       \
+    return boundary(kName, [&]() -> Status {                                           \
+      JFT_RETURN_IF_ERROR(                                                             \
+          checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
+      JFT_RETURN_IF_ERROR(                                                             \
+          requireNonNull(args->device_description, "device_description", kName));      \
+      const PJRT_DeviceDescription& d = *args->device_description;                     \
+      body;                                                                            \
+      return Status::ok();                                                             \
+    });                                                                                \
+  }
+
+JFT_DESCRIPTION_ENTRY(deviceDescriptionId, DeviceDescription_Id, id, args->id = d.id)
+JFT_DESCRIPTION_ENTRY(deviceDescriptionProcessIndex, DeviceDescription_ProcessIndex,
+                      process_index, args->process_index = d.processIndex)
+JFT_DESCRIPTION_ENTRY(deviceDescriptionAttributes, DeviceDescription_Attributes,
+                      attributes, {
+                        args->attributes = d.attributes.data();
+                        args->num_attributes = d.attributes.size();
+                      })
+JFT_DESCRIPTION_ENTRY(deviceDescriptionKind, DeviceDescription_Kind, device_kind_size, {
+  args->device_kind = d.kind.c_str();
+  args->device_kind_size = d.kind.size();
+})
+JFT_DESCRIPTION_ENTRY(deviceDescriptionDebugString, DeviceDescription_DebugString,
+                      debug_string_size, {
+                        args->debug_string = d.debugString.c_str();
+                        args->debug_string_size = d.debugString.size();
+                      })
+JFT_DESCRIPTION_ENTRY(deviceDescriptionToString, DeviceDescription_ToString,
+                      to_string_size, {
+                        args->to_string = d.toString.c_str();
+                        args->to_string_size = d.toString.size();
+                      })
+#undef JFT_DESCRIPTION_ENTRY
+
+#define JFT_DEVICE_ENTRY(Function, Name, lastField, body)                              \
+  PJRT_Error* Function(PJRT_##Name##_Args* args) {                                     \
+    constexpr const char* kName = "PJRT_" #Name;                                       \
+    return boundary(kName, [&]() -> Status {                                           \
+      JFT_RETURN_IF_ERROR(                                                             \
+          checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
+      JFT_RETURN_IF_ERROR(requireNonNull(args->device, "device", kName));              \
+      [[maybe_unused]] PJRT_Device& device = *args->device;                            \
+      body;                                                                            \
+      return Status::ok();                                                             \
+    });                                                                                \
+  }
+
+JFT_DEVICE_ENTRY(deviceGetDescription, Device_GetDescription, device_description,
+                 args->device_description = &device.description)
+JFT_DEVICE_ENTRY(deviceIsAddressable, Device_IsAddressable, is_addressable,
+                 args->is_addressable = true)
+JFT_DEVICE_ENTRY(deviceLocalHardwareId, Device_LocalHardwareId, local_hardware_id,
+                 args->local_hardware_id = device.localHardwareId)
+JFT_DEVICE_ENTRY(deviceAddressableMemories, Device_AddressableMemories, num_memories, {
+  args->memories = device.memories.data();
+  args->num_memories = device.memories.size();
+})
+JFT_DEVICE_ENTRY(deviceDefaultMemory, Device_DefaultMemory, memory,
+                 args->memory = device.defaultMemory)
+JFT_DEVICE_ENTRY(deviceClearMemoryStats, Device_ClearMemoryStats, device,
+                 device.runtime->resetPeakMemory())
+JFT_DEVICE_ENTRY(deviceGetAttributes, Device_GetAttributes, attributes_deleter, {
+  args->attributes = device.description.attributes.data();
+  args->num_attributes = device.description.attributes.size();
+  // The attributes live as long as the device, so there is nothing to delete.
+  args->device_attributes = nullptr;
+  args->attributes_deleter = [](PJRT_Device_Attributes*) {};
+})
+
+// Older callers know fewer statistics; only bytes_in_use is mandatory.
+JFT_DEVICE_ENTRY(deviceMemoryStats, Device_MemoryStats, bytes_in_use, {
+  runtime::MemoryStats stats = device.runtime->memoryStats();
+  args->bytes_in_use = stats.bytesInUse;
+  auto set = [&](size_t endOfField, int64_t& field, bool& isSet, int64_t value) {
+    if (args->struct_size < endOfField) return;
+    field = value;
+    isSet = true;
+  };
+  using A = PJRT_Device_MemoryStats_Args;
+  set(JFT_PJRT_SIZE_UP_TO(A, peak_bytes_in_use_is_set), args->peak_bytes_in_use,
+      args->peak_bytes_in_use_is_set, stats.peakBytesInUse);
+  set(JFT_PJRT_SIZE_UP_TO(A, num_allocs_is_set), args->num_allocs,
+      args->num_allocs_is_set, stats.numAllocs);
+  set(JFT_PJRT_SIZE_UP_TO(A, largest_alloc_size_is_set), args->largest_alloc_size,
+      args->largest_alloc_size_is_set, stats.largestAlloc);
+  set(JFT_PJRT_SIZE_UP_TO(A, bytes_limit_is_set), args->bytes_limit,
+      args->bytes_limit_is_set, stats.bytesLimit);
+})
+#undef JFT_DEVICE_ENTRY
+
+}  // namespace jft::pjrt

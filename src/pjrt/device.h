@@ -1,0 +1,54 @@
+// PJRT_Device and PJRT_DeviceDescription: one GPU of the client.
+//
+// Ids are dense (0..n-1, the order of the client's device list); the local
+// hardware id is the driver's ordinal. Attributes carry only strings and
+// integers: compute_capability ("9.0"), core_count, device_vendor, pci_bus_id.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pjrt/abi.h"
+#include "pjrt/named_values.h"
+#include "runtime/device.h"
+
+struct PJRT_DeviceDescription {
+  int id = 0;
+  int processIndex = 0;
+  std::string kind;
+  std::string debugString;
+  std::string toString;
+  jft::pjrt::NamedValues attributes;
+};
+
+struct PJRT_Device {
+  PJRT_Client* client = nullptr;
+  jft::runtime::Device* runtime = nullptr;
+  PJRT_DeviceDescription description;
+  int localHardwareId = 0;
+  std::vector<PJRT_Memory*> memories;
+  PJRT_Memory* defaultMemory = nullptr;
+};
+
+namespace jft::pjrt {
+
+// Fills the description from the runtime's view of the device.
+void describeDevice(int id, const runtime::DeviceInfo& info, PJRT_DeviceDescription& out);
+
+PJRT_Error* deviceDescriptionId(PJRT_DeviceDescription_Id_Args* args);
+PJRT_Error* deviceDescriptionProcessIndex(PJRT_DeviceDescription_ProcessIndex_Args* args);
+PJRT_Error* deviceDescriptionAttributes(PJRT_DeviceDescription_Attributes_Args* args);
+PJRT_Error* deviceDescriptionKind(PJRT_DeviceDescription_Kind_Args* args);
+PJRT_Error* deviceDescriptionDebugString(PJRT_DeviceDescription_DebugString_Args* args);
+PJRT_Error* deviceDescriptionToString(PJRT_DeviceDescription_ToString_Args* args);
+
+PJRT_Error* deviceGetDescription(PJRT_Device_GetDescription_Args* args);
+PJRT_Error* deviceIsAddressable(PJRT_Device_IsAddressable_Args* args);
+PJRT_Error* deviceLocalHardwareId(PJRT_Device_LocalHardwareId_Args* args);
+PJRT_Error* deviceAddressableMemories(PJRT_Device_AddressableMemories_Args* args);
+PJRT_Error* deviceDefaultMemory(PJRT_Device_DefaultMemory_Args* args);
+PJRT_Error* deviceMemoryStats(PJRT_Device_MemoryStats_Args* args);
+PJRT_Error* deviceClearMemoryStats(PJRT_Device_ClearMemoryStats_Args* args);
+PJRT_Error* deviceGetAttributes(PJRT_Device_GetAttributes_Args* args);
+
+}  // namespace jft::pjrt

@@ -1,0 +1,107 @@
+// PJRT_Error: a status with a function table in front.
+#include "pjrt/error.h"
+
+#include <new>
+
+#include "pjrt/args.h"
+
+namespace jft::pjrt {
+namespace {
+
+struct ErrorObject {
+  PJRT_Error base;  // must stay first: callers see only this
+  PJRT_Error_Code code;
+  std::string message;
+};
+
+const ErrorObject* unwrap(const PJRT_Error* error) {
+  return reinterpret_cast<const ErrorObject*>(error);
+}
+
+void destroyError(PJRT_Error* error) {
+  delete reinterpret_cast<ErrorObject*>(error);
+}
+
+void errorText(const PJRT_Error* error, const char** message, size_t* size) {
+  *message = unwrap(error)->message.c_str();
+  *size = unwrap(error)->message.size();
+}
+
+PJRT_Error_Code errorCode(const PJRT_Error* error) {
+  return unwrap(error)->code;
+}
+
+void visitNoPayload(const PJRT_Error*, PJRT_Error_PayloadVisitor, void*) {}
+
+constexpr PJRT_Error_FunctionTable kErrorTable = {
+    sizeof(PJRT_Error_FunctionTable),
+    sizeof(ErrorObject),
+    nullptr,
+    &destroyError,
+    &errorText,
+    &errorCode,
+    &visitNoPayload,
+};
+
+}  // namespace
+
+PJRT_Error_Code toPjrtCode(StatusCode code) {
+  return static_cast<PJRT_Error_Code>(code);
+}
+StatusCode fromPjrtCode(PJRT_Error_Code code) {
+  return static_cast<StatusCode>(code);
+}
+
+PJRT_Error* toPjrtError(const Status& status) {
+  if (status.isOk()) return nullptr;
+  auto* error = new (std::nothrow)
+      ErrorObject{{&kErrorTable}, toPjrtCode(status.code()), status.message()};
+  return error != nullptr ? &error->base : nullptr;
+}
+
+Status toStatus(const PJRT_Error* error) {
+  if (error == nullptr) return Status::ok();
+  return Status(fromPjrtCode(unwrap(error)->code), unwrap(error)->message);
+}
+
+// Error_Destroy and Error_Message return nothing, so bad arguments can only be
+// ignored; a null error is explicitly allowed.
+void errorDestroy(PJRT_Error_Destroy_Args* args) {
+  if (args == nullptr ||
+      args->struct_size < JFT_PJRT_SIZE_UP_TO(PJRT_Error_Destroy_Args, error))
+    return;
+  if (args->error != nullptr) args->error->vtable->destroy(args->error);
+}
+
+void errorMessage(PJRT_Error_Message_Args* args) {
+  if (args == nullptr ||
+      args->struct_size < JFT_PJRT_SIZE_UP_TO(PJRT_Error_Message_Args, message_size))
+    return;
+  if (args->error == nullptr) {
+    args->message = "";
+    args->message_size = 0;
+    return;
+  }
+  errorText(args->error, &args->message, &args->message_size);
+}
+
+PJRT_Error* errorGetCode(PJRT_Error_GetCode_Args* args) {
+  return boundary("PJRT_Error_GetCode", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(
+        args, JFT_PJRT_SIZE_UP_TO(PJRT_Error_GetCode_Args, code), "PJRT_Error_GetCode"));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->error, "error", "PJRT_Error_GetCode"));
+    args->code = errorCode(args->error);
+    return Status::ok();
+  });
+}
+
+PJRT_Error* errorForEachPayload(PJRT_Error_ForEachPayload_Args* args) {
+  return boundary("PJRT_Error_ForEachPayload", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(
+        checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Error_ForEachPayload_Args, user_arg),
+                  "PJRT_Error_ForEachPayload"));
+    return requireNonNull(args->error, "error", "PJRT_Error_ForEachPayload");
+  });
+}
+
+}  // namespace jft::pjrt

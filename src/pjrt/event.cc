@@ -1,0 +1,103 @@
+// Event entry points.
+#include "pjrt/event.h"
+
+#include "pjrt/args.h"
+
+namespace jft::pjrt {
+
+PJRT_Event* wrapEvent(runtime::EventPtr event) {
+  return new PJRT_Event{std::move(event)};
+}
+
+PJRT_Error* eventDestroy(PJRT_Event_Destroy_Args* args) {
+  return boundary("PJRT_Event_Destroy", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(
+        args, JFT_PJRT_SIZE_UP_TO(PJRT_Event_Destroy_Args, event), "PJRT_Event_Destroy"));
+    delete args->event;
+    return Status::ok();
+  });
+}
+
+PJRT_Error* eventIsReady(PJRT_Event_IsReady_Args* args) {
+  return boundary("PJRT_Event_IsReady", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(args,
+                                  JFT_PJRT_SIZE_UP_TO(PJRT_Event_IsReady_Args, is_ready),
+                                  "PJRT_Event_IsReady"));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", "PJRT_Event_IsReady"));
+    args->is_ready = args->event->event->isReady();
+    return Status::ok();
+  });
+}
+
+// The event's own failure is the *result* here, so it is returned as the error.
+PJRT_Error* eventError(PJRT_Event_Error_Args* args) {
+  return boundary("PJRT_Event_Error", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Event_Error_Args, event),
+                                  "PJRT_Event_Error"));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", "PJRT_Event_Error"));
+    if (!args->event->event->isReady())
+      return failedPrecondition("PJRT_Event_Error: the event is not ready yet");
+    return args->event->event->status();
+  });
+}
+
+PJRT_Error* eventAwait(PJRT_Event_Await_Args* args) {
+  return boundary("PJRT_Event_Await", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Event_Await_Args, event),
+                                  "PJRT_Event_Await"));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", "PJRT_Event_Await"));
+    return args->event->event->await();
+  });
+}
+
+PJRT_Error* eventOnReady(PJRT_Event_OnReady_Args* args) {
+  return boundary("PJRT_Event_OnReady", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(args,
+                                  JFT_PJRT_SIZE_UP_TO(PJRT_Event_OnReady_Args, user_arg),
+                                  "PJRT_Event_OnReady"));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", "PJRT_Event_OnReady"));
+    if (args->callback == nullptr)
+      return invalidArgument("PJRT_Event_OnReady: callback is null");
+    PJRT_Event_OnReadyCallback callback = args->callback;
+    void* userArg = args->user_arg;
+    args->event->event->onReady([callback, userArg](const Status& status) {
+      callback(toPjrtError(status), userArg);
+    });
+    return Status::ok();
+  });
+}
+
+PJRT_Error* eventCreate(PJRT_Event_Create_Args* args) {
+  return boundary("PJRT_Event_Create", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(
+        args, JFT_PJRT_SIZE_UP_TO(PJRT_Event_Create_Args, event), "PJRT_Event_Create"));
+    args->event = wrapEvent(runtime::Event::create());
+    return Status::ok();
+  });
+}
+
+PJRT_Error* eventSet(PJRT_Event_Set_Args* args) {
+  return boundary("PJRT_Event_Set", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(
+        checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Event_Set_Args, error_message_size),
+                  "PJRT_Event_Set"));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", "PJRT_Event_Set"));
+    if (args->error_code < PJRT_Error_Code_OK ||
+        args->error_code > PJRT_Error_Code_UNAUTHENTICATED)
+      return invalidArgument("PJRT_Event_Set: unknown error code " +
+                             std::to_string(args->error_code));
+    if (args->error_code == PJRT_Error_Code_OK) {
+      args->event->event->complete(Status::ok());
+      return Status::ok();
+    }
+    if (args->error_message == nullptr && args->error_message_size > 0)
+      return invalidArgument("PJRT_Event_Set: error_message is null");
+    std::string message(args->error_message != nullptr ? args->error_message : "",
+                        args->error_message_size);
+    args->event->event->complete(
+        Status(fromPjrtCode(args->error_code), std::move(message)));
+    return Status::ok();
+  });
+}
+
+}  // namespace jft::pjrt

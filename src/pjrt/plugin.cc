@@ -1,0 +1,46 @@
+// Plugin initialisation and attributes.
+#include "pjrt/plugin.h"
+
+#include "pjrt/args.h"
+#include "pjrt/named_values.h"
+
+namespace jft::pjrt {
+namespace {
+
+const NamedValues& attributes() {
+  static const NamedValues* values = [] {
+    auto* built = new NamedValues();
+    built->addInt64("xla_version", 2);
+    built->addInt64List(
+        "stablehlo_current_version",
+        {kStablehloCurrent[0], kStablehloCurrent[1], kStablehloCurrent[2]});
+    built->addInt64List(
+        "stablehlo_minimum_version",
+        {kStablehloMinimum[0], kStablehloMinimum[1], kStablehloMinimum[2]});
+    return built;
+  }();
+  return *values;
+}
+
+}  // namespace
+
+PJRT_Error* pluginInitialize(PJRT_Plugin_Initialize_Args* args) {
+  return boundary("PJRT_Plugin_Initialize", [&]() -> Status {
+    return checkArgs(args,
+                     JFT_PJRT_SIZE_UP_TO(PJRT_Plugin_Initialize_Args, extension_start),
+                     "PJRT_Plugin_Initialize");
+  });
+}
+
+PJRT_Error* pluginAttributes(PJRT_Plugin_Attributes_Args* args) {
+  return boundary("PJRT_Plugin_Attributes", [&]() -> Status {
+    JFT_RETURN_IF_ERROR(
+        checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Plugin_Attributes_Args, num_attributes),
+                  "PJRT_Plugin_Attributes"));
+    args->attributes = attributes().data();
+    args->num_attributes = attributes().size();
+    return Status::ok();
+  });
+}
+
+}  // namespace jft::pjrt

@@ -1,0 +1,247 @@
+// Transfers between host and device, and between devices.
+#include <cstring>
+#include <memory>
+
+#include "pjrt/args.h"
+#include "pjrt/buffer.h"
+#include "pjrt/client.h"
+#include "pjrt/element_types.h"
+#include "pjrt/event.h"
+#include "pjrt/shape.h"
+
+namespace jft::pjrt {
+namespace {
+
+constexpr const char* kFromHost = "PJRT_Client_BufferFromHostBuffer";
+
+struct Target {
+  PJRT_Device* device;
+  PJRT_Memory* memory;
+};
+
+StatusOr<Target> resolveTarget(PJRT_Client& client, PJRT_Device* device,
+                               PJRT_Memory* memory, const char* function) {
+  if (memory != nullptr) {
+    if (!client.ownsMemory(memory))
+      return invalidArgument(std::string(function) +
+                             ": memory does not belong to the client");
+    MemorySpace* space = unwrap(memory);
+    if (space->devices.empty())
+      return invalidArgument(std::string(function) + ": memory has no device");
+    return Target{space->devices.front(), memory};
+  }
+  if (device == nullptr)
+    return invalidArgument(std::string(function) + ": neither device nor memory is set");
+  if (!client.ownsDevice(device))
+    return invalidArgument(std::string(function) +
+                           ": device does not belong to the client");
+  return Target{device, device->defaultMemory};
+}
+
+// A new buffer on `target` with memory allocated for `byteSize` bytes.
+StatusOr<std::unique_ptr<PJRT_Buffer>> allocateBuffer(PJRT_Client& client, Target target,
+                                                      PJRT_Buffer_Type type,
+                                                      std::vector<int64_t> dims,
+                                                      uint64_t byteSize) {
+  auto buffer = std::make_unique<PJRT_Buffer>();
+  buffer->client = &client;
+  buffer->device = target.device;
+  buffer->memory = target.memory;
+  buffer->type = type;
+  buffer->dims = std::move(dims);
+  buffer->byteSize = byteSize;
+  JFT_ASSIGN_OR_RETURN(buffer->address, target.device->runtime->allocate(byteSize));
+  return buffer;
+}
+
+Status checkSemantics(PJRT_HostBufferSemantics semantics) {
+  if (semantics < PJRT_HostBufferSemantics_kImmutableOnlyDuringCall ||
+      semantics > PJRT_HostBufferSemantics_kMutableZeroCopy) {
+    return invalidArgument(std::string(kFromHost) + ": unknown host buffer semantics " +
+                           std::to_string(static_cast<int>(semantics)));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* args) {
+  return boundary(kFromHost, [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(
+        args, JFT_PJRT_SIZE_UP_TO(PJRT_Client_BufferFromHostBuffer_Args, buffer),
+        kFromHost));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kFromHost));
+    PJRT_Client& client = *args->client;
+    JFT_RETURN_IF_ERROR(checkSemantics(args->host_buffer_semantics));
+    auto elementBytes = transferableElementBytes(args->type);
+    if (!elementBytes.isOk()) return elementBytes.status().withContext(kFromHost);
+    Status dimsOk = validateDims(args->dims, args->num_dims);
+    if (!dimsOk.isOk()) return dimsOk.withContext(kFromHost);
+    std::vector<int64_t> dims(args->dims, args->dims + args->num_dims);
+    auto byteSize = denseByteSize(dims, *elementBytes);
+    if (!byteSize.isOk()) return byteSize.status().withContext(kFromHost);
+    if (*byteSize > 0 && args->data == nullptr)
+      return invalidArgument(std::string(kFromHost) + ": data is null");
+    if (args->num_byte_strides != 0 && args->num_byte_strides != args->num_dims)
+      return invalidArgument(
+          std::string(kFromHost) + ": " + std::to_string(args->num_byte_strides) +
+          " byte strides for " + std::to_string(args->num_dims) + " dimensions");
+    if (args->num_byte_strides != 0 && args->byte_strides == nullptr)
+      return invalidArgument(std::string(kFromHost) + ": byte_strides is null");
+    if (!isDefaultLayout(args->device_layout, dims, *elementBytes))
+      return unimplemented(std::string(kFromHost) +
+                           ": only the dense major-to-minor device layout is supported");
+    JFT_ASSIGN_OR_RETURN(Target target,
+                         resolveTarget(client, args->device, args->memory, kFromHost));
+
+    // Strided host data is packed into a dense staging copy first.
+    const void* source = args->data;
+    std::shared_ptr<std::vector<unsigned char>> staging;
+    if (args->num_byte_strides != 0) {
+      std::span<const int64_t> strides(args->byte_strides, args->num_byte_strides);
+      if (!stridesAreDense(dims, strides, *elementBytes)) {
+        staging = std::make_shared<std::vector<unsigned char>>(*byteSize);
+        packStrided(args->data, dims, strides, *elementBytes, staging->data());
+        source = staging->data();
+      }
+    }
+
+    JFT_ASSIGN_OR_RETURN(auto buffer,
+                         allocateBuffer(client, target, args->type, dims, *byteSize));
+    auto copied =
+        target.device->runtime->copyToDevice(buffer->address, source, *byteSize);
+    if (!copied.isOk()) {
+      buffer->release();
+      return copied.status().withContext(kFromHost);
+    }
+    runtime::EventPtr done = *copied;
+    if (staging) done->onReady([staging](const Status&) {});  // keep it alive until then
+    if (args->host_buffer_semantics ==
+            PJRT_HostBufferSemantics_kImmutableOnlyDuringCall &&
+        !staging) {
+      // The caller may reuse `data` as soon as we return.
+      Status status = done->await();
+      if (!status.isOk()) {
+        buffer->release();
+        return status.withContext(kFromHost);
+      }
+    }
+    buffer->ready = done;
+    args->done_with_host_buffer = wrapEvent(staging ? runtime::Event::ready() : done);
+    args->buffer = buffer.release();
+    return Status::ok();
+  });
+}
+
+PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args) {
+  constexpr const char* kName = "PJRT_Buffer_ToHostBuffer";
+  return boundary(kName, [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(
+        args, JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_ToHostBuffer_Args, event), kName));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->src, "src", kName));
+    PJRT_Buffer& buffer = *args->src;
+    auto elementBytes = transferableElementBytes(buffer.type);
+    if (!elementBytes.isOk()) return elementBytes.status().withContext(kName);
+    if (!isDefaultLayout(args->host_layout, buffer.dims, *elementBytes))
+      return unimplemented(std::string(kName) +
+                           ": only the dense major-to-minor host layout is supported");
+    if (args->dst == nullptr) {
+      args->dst_size = buffer.byteSize;
+      args->event = nullptr;
+      return Status::ok();
+    }
+    if (args->dst_size < buffer.byteSize)
+      return invalidArgument(std::string(kName) + ": dst_size " +
+                             std::to_string(args->dst_size) + " is smaller than the " +
+                             std::to_string(buffer.byteSize) + " bytes of the buffer");
+    if (buffer.isDeleted())
+      return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
+    if (buffer.ready->isReady() && !buffer.ready->status().isOk()) {
+      args->event = wrapEvent(buffer.ready);
+      return Status::ok();
+    }
+    JFT_ASSIGN_OR_RETURN(
+        runtime::EventPtr copied,
+        buffer.device->runtime->copyToHost(args->dst, buffer.address, buffer.byteSize));
+    args->event = wrapEvent(runtime::whenAll({buffer.ready, copied}));
+    return Status::ok();
+  });
+}
+
+PJRT_Error* bufferCopyRawToHost(PJRT_Buffer_CopyRawToHost_Args* args) {
+  constexpr const char* kName = "PJRT_Buffer_CopyRawToHost";
+  return boundary(kName, [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(
+        args, JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_CopyRawToHost_Args, event), kName));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
+    PJRT_Buffer& buffer = *args->buffer;
+    if (args->offset < 0 || args->transfer_size < 0 ||
+        static_cast<uint64_t>(args->offset) > buffer.byteSize ||
+        static_cast<uint64_t>(args->transfer_size) >
+            buffer.byteSize - static_cast<uint64_t>(args->offset))
+      return invalidArgument(
+          std::string(kName) + ": range [" + std::to_string(args->offset) + ", +" +
+          std::to_string(args->transfer_size) + ") is outside the buffer of " +
+          std::to_string(buffer.byteSize) + " bytes");
+    if (args->transfer_size > 0 && args->dst == nullptr)
+      return invalidArgument(std::string(kName) + ": dst is null");
+    if (buffer.isDeleted())
+      return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
+    JFT_ASSIGN_OR_RETURN(
+        runtime::EventPtr copied,
+        buffer.device->runtime->copyToHost(
+            args->dst, buffer.address + static_cast<uint64_t>(args->offset),
+            static_cast<uint64_t>(args->transfer_size)));
+    args->event = wrapEvent(runtime::whenAll({buffer.ready, copied}));
+    return Status::ok();
+  });
+}
+
+namespace {
+
+StatusOr<PJRT_Buffer*> copyBuffer(PJRT_Buffer& source, Target target,
+                                  const char* function) {
+  if (source.isDeleted())
+    return failedPrecondition(std::string(function) + ": the buffer has been deleted");
+  JFT_ASSIGN_OR_RETURN(auto copy, allocateBuffer(*source.client, target, source.type,
+                                                 source.dims, source.byteSize));
+  auto copied = target.device->runtime->copyFromDevice(
+      copy->address, *source.device->runtime, source.address, source.byteSize);
+  if (!copied.isOk()) {
+    copy->release();
+    return copied.status().withContext(function);
+  }
+  copy->ready = runtime::whenAll({source.ready, *copied});
+  return copy.release();
+}
+
+}  // namespace
+
+PJRT_Error* bufferCopyToDevice(PJRT_Buffer_CopyToDevice_Args* args) {
+  constexpr const char* kName = "PJRT_Buffer_CopyToDevice";
+  return boundary(kName, [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(
+        args, JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_CopyToDevice_Args, dst_buffer), kName));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
+    JFT_ASSIGN_OR_RETURN(Target target, resolveTarget(*args->buffer->client,
+                                                      args->dst_device, nullptr, kName));
+    JFT_ASSIGN_OR_RETURN(args->dst_buffer, copyBuffer(*args->buffer, target, kName));
+    return Status::ok();
+  });
+}
+
+PJRT_Error* bufferCopyToMemory(PJRT_Buffer_CopyToMemory_Args* args) {
+  constexpr const char* kName = "PJRT_Buffer_CopyToMemory";
+  return boundary(kName, [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(
+        args, JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_CopyToMemory_Args, dst_buffer), kName));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->dst_memory, "dst_memory", kName));
+    JFT_ASSIGN_OR_RETURN(Target target, resolveTarget(*args->buffer->client, nullptr,
+                                                      args->dst_memory, kName));
+    JFT_ASSIGN_OR_RETURN(args->dst_buffer, copyBuffer(*args->buffer, target, kName));
+    return Status::ok();
+  });
+}
+
+}  // namespace jft::pjrt

@@ -1,0 +1,69 @@
+// The device interface: everything above `runtime/gpu` talks to a GPU through
+// these two classes, so a HIP backend is one more implementation of them.
+//
+// Addresses are opaque 64-bit device addresses. Every operation is ordered on
+// the device's own queue and returns an Event that completes when the GPU has
+// finished it; nothing here blocks the caller on the GPU except where noted.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "runtime/event.h"
+#include "support/status.h"
+
+namespace jft::runtime {
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;      // as the driver reports it, e.g. "NVIDIA H200"
+  std::string vendor;    // "NVIDIA"
+  int computeMajor = 0;  // compute capability (CUDA) or gfx major (HIP)
+  int computeMinor = 0;
+  int coreCount = 0;         // streaming multiprocessors / compute units
+  uint64_t totalMemory = 0;  // bytes
+  std::string pciBusId;      // "0000:3b:00.0"
+};
+
+struct MemoryStats {
+  int64_t bytesInUse = 0;
+  int64_t peakBytesInUse = 0;
+  int64_t numAllocs = 0;
+  int64_t largestAlloc = 0;
+  int64_t bytesLimit = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const DeviceInfo& info() const = 0;
+
+  // Device memory of `bytes` (0 is allowed and yields address 0);
+  // RESOURCE_EXHAUSTED when the device is full.
+  virtual StatusOr<uint64_t> allocate(uint64_t bytes) = 0;
+  // Returns the memory once all work queued so far has finished with it.
+  virtual void deallocate(uint64_t address, uint64_t bytes) = 0;
+
+  // The event completes when the data is on the device and `src` is free again.
+  virtual StatusOr<EventPtr> copyToDevice(uint64_t dst, const void* src,
+                                          uint64_t bytes) = 0;
+  virtual StatusOr<EventPtr> copyToHost(void* dst, uint64_t src, uint64_t bytes) = 0;
+  // Copies from `src` on `srcDevice` (this device or another of the platform).
+  virtual StatusOr<EventPtr> copyFromDevice(uint64_t dst, Device& srcDevice, uint64_t src,
+                                            uint64_t bytes) = 0;
+
+  virtual MemoryStats memoryStats() const = 0;
+  virtual void resetPeakMemory() = 0;
+};
+
+class Platform {
+ public:
+  virtual ~Platform() = default;
+  virtual std::string name() const = 0;     // "cuda"
+  virtual std::string version() const = 0;  // "cuda 13.0 (driver 13000)"
+  virtual int deviceCount() const = 0;
+  virtual Device& device(int ordinal) = 0;
+};
+
+}  // namespace jft::runtime

@@ -1,0 +1,186 @@
+// CudaDevice implementation.
+#include "runtime/gpu/cuda_device.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace jft::runtime::gpu {
+namespace {
+
+StatusOr<DeviceInfo> describe(const Driver& driver, CUdevice device, int ordinal) {
+  DeviceInfo info;
+  info.ordinal = ordinal;
+  info.vendor = "NVIDIA";
+  char name[256] = {};
+  JFT_RETURN_IF_ERROR(driver.check(driver.deviceGetName(name, sizeof(name) - 1, device),
+                                   "cuDeviceGetName"));
+  info.name = name;
+  auto attribute = [&](int which, int* out) {
+    return driver.check(driver.deviceGetAttribute(out, which, device),
+                        "cuDeviceGetAttribute");
+  };
+  JFT_RETURN_IF_ERROR(attribute(kAttrComputeCapabilityMajor, &info.computeMajor));
+  JFT_RETURN_IF_ERROR(attribute(kAttrComputeCapabilityMinor, &info.computeMinor));
+  JFT_RETURN_IF_ERROR(attribute(kAttrMultiprocessorCount, &info.coreCount));
+  int domain = 0, bus = 0, slot = 0;
+  JFT_RETURN_IF_ERROR(attribute(kAttrPciDomainId, &domain));
+  JFT_RETURN_IF_ERROR(attribute(kAttrPciBusId, &bus));
+  JFT_RETURN_IF_ERROR(attribute(kAttrPciDeviceId, &slot));
+  char pci[32];
+  std::snprintf(pci, sizeof(pci), "%04x:%02x:%02x.0", domain, bus, slot);
+  info.pciBusId = pci;
+  size_t total = 0;
+  JFT_RETURN_IF_ERROR(
+      driver.check(driver.deviceTotalMem(&total, device), "cuDeviceTotalMem"));
+  info.totalMemory = total;
+  return info;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::open(const Driver& driver,
+                                                       int ordinal) {
+  CUdevice handle = 0;
+  JFT_RETURN_IF_ERROR(driver.check(driver.deviceGet(&handle, ordinal), "cuDeviceGet"));
+  JFT_ASSIGN_OR_RETURN(DeviceInfo info, describe(driver, handle, ordinal));
+  std::unique_ptr<CudaDevice> device(new CudaDevice(driver, handle, std::move(info)));
+  JFT_RETURN_IF_ERROR(driver.check(driver.primaryCtxRetain(&device->context_, handle),
+                                   "cuDevicePrimaryCtxRetain"));
+  JFT_RETURN_IF_ERROR(device->makeCurrent());
+  JFT_RETURN_IF_ERROR(driver.check(
+      driver.streamCreate(&device->stream_, kStreamNonBlocking), "cuStreamCreate"));
+  size_t freeBytes = 0, totalBytes = 0;
+  JFT_RETURN_IF_ERROR(
+      driver.check(driver.memGetInfo(&freeBytes, &totalBytes), "cuMemGetInfo"));
+  device->stats_.bytesLimit = static_cast<int64_t>(totalBytes);
+  device->completions_ = std::make_unique<CompletionThread>(driver, device->context_);
+  return device;
+}
+
+CudaDevice::CudaDevice(const Driver& driver, CUdevice device, DeviceInfo info)
+    : driver_(driver), device_(device), info_(std::move(info)) {}
+
+CudaDevice::~CudaDevice() {
+  if (context_ == nullptr) return;
+  driver_.ctxSetCurrent(context_);
+  if (stream_ != nullptr) driver_.streamSynchronize(stream_);
+  completions_.reset();  // drains pending frees, joins the thread
+  if (stream_ != nullptr) driver_.streamDestroy(stream_);
+  driver_.primaryCtxRelease(device_);
+}
+
+Status CudaDevice::makeCurrent() const {
+  return driver_.check(driver_.ctxSetCurrent(context_), "cuCtxSetCurrent");
+}
+
+StatusOr<EventPtr> CudaDevice::fence(std::function<void()> followUp) {
+  CUevent cudaEvent = nullptr;
+  JFT_RETURN_IF_ERROR(driver_.check(
+      driver_.eventCreate(&cudaEvent, kEventBlockingSync | kEventDisableTiming),
+      "cuEventCreate"));
+  Status recorded =
+      driver_.check(driver_.eventRecord(cudaEvent, stream_), "cuEventRecord");
+  if (!recorded.isOk()) {
+    driver_.eventDestroy(cudaEvent);
+    return recorded;
+  }
+  EventPtr done = Event::create();
+  completions_->watch(cudaEvent, done, std::move(followUp));
+  return done;
+}
+
+StatusOr<uint64_t> CudaDevice::allocate(uint64_t bytes) {
+  if (bytes == 0) return uint64_t{0};
+  JFT_RETURN_IF_ERROR(makeCurrent());
+  CUdeviceptr address = 0;
+  Status status = driver_.check(driver_.memAlloc(&address, bytes), "cuMemAlloc");
+  if (!status.isOk()) {
+    return Status(status.code(), "allocating " + std::to_string(bytes) + " bytes on " +
+                                     info_.name + ": " + status.message());
+  }
+  std::lock_guard<std::mutex> lock(statsMutex_);
+  stats_.bytesInUse += static_cast<int64_t>(bytes);
+  stats_.peakBytesInUse = std::max(stats_.peakBytesInUse, stats_.bytesInUse);
+  stats_.numAllocs += 1;
+  stats_.largestAlloc = std::max(stats_.largestAlloc, static_cast<int64_t>(bytes));
+  return static_cast<uint64_t>(address);
+}
+
+void CudaDevice::noteFreed(uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(statsMutex_);
+  stats_.bytesInUse -= static_cast<int64_t>(bytes);
+}
+
+void CudaDevice::deallocate(uint64_t address, uint64_t bytes) {
+  if (address == 0) return;
+  if (!makeCurrent().isOk()) return;
+  auto release = [this, address, bytes] {
+    driver_.memFree(static_cast<CUdeviceptr>(address));
+    noteFreed(bytes);
+  };
+  // An idle stream has no pending use: free now so the stats are exact at once.
+  if (driver_.streamQuery(stream_) == kCudaSuccess) {
+    release();
+    return;
+  }
+  auto fenced = fence(release);
+  if (!fenced.isOk()) {
+    driver_.streamSynchronize(stream_);
+    release();
+  }
+}
+
+StatusOr<EventPtr> CudaDevice::copyToDevice(uint64_t dst, const void* src,
+                                            uint64_t bytes) {
+  if (bytes == 0) return Event::ready();
+  JFT_RETURN_IF_ERROR(makeCurrent());
+  JFT_RETURN_IF_ERROR(driver_.check(
+      driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(dst), src, bytes, stream_),
+      "cuMemcpyHtoDAsync"));
+  return fence();
+}
+
+StatusOr<EventPtr> CudaDevice::copyToHost(void* dst, uint64_t src, uint64_t bytes) {
+  if (bytes == 0) return Event::ready();
+  JFT_RETURN_IF_ERROR(makeCurrent());
+  JFT_RETURN_IF_ERROR(driver_.check(
+      driver_.memcpyDtoHAsync(dst, static_cast<CUdeviceptr>(src), bytes, stream_),
+      "cuMemcpyDtoHAsync"));
+  return fence();
+}
+
+StatusOr<EventPtr> CudaDevice::copyFromDevice(uint64_t dst, Device& srcDevice,
+                                              uint64_t src, uint64_t bytes) {
+  if (bytes == 0) return Event::ready();
+  auto* source = dynamic_cast<CudaDevice*>(&srcDevice);
+  if (source == nullptr) return invalidArgument("source device is not a CUDA device");
+  JFT_RETURN_IF_ERROR(makeCurrent());
+  if (source == this) {
+    JFT_RETURN_IF_ERROR(driver_.check(
+        driver_.memcpyDtoDAsync(static_cast<CUdeviceptr>(dst),
+                                static_cast<CUdeviceptr>(src), bytes, stream_),
+        "cuMemcpyDtoDAsync"));
+    return fence();
+  }
+  // The source's queue must have produced the data before our queue reads it.
+  JFT_RETURN_IF_ERROR(
+      driver_.check(driver_.streamSynchronize(source->stream_), "cuStreamSynchronize"));
+  JFT_RETURN_IF_ERROR(
+      driver_.check(driver_.memcpyPeerAsync(static_cast<CUdeviceptr>(dst), context_,
+                                            static_cast<CUdeviceptr>(src),
+                                            source->context_, bytes, stream_),
+                    "cuMemcpyPeerAsync"));
+  return fence();
+}
+
+MemoryStats CudaDevice::memoryStats() const {
+  std::lock_guard<std::mutex> lock(statsMutex_);
+  return stats_;
+}
+
+void CudaDevice::resetPeakMemory() {
+  std::lock_guard<std::mutex> lock(statsMutex_);
+  stats_.peakBytesInUse = stats_.bytesInUse;
+}
+
+}  // namespace jft::runtime::gpu

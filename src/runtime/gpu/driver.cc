@@ -1,0 +1,64 @@
+// Driver loading: dlopen + dlsym of each entry point, then cuInit.
+#include "runtime/gpu/driver.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include <string>
+
+namespace jft::runtime::gpu {
+namespace {
+
+StatusOr<Driver*> openDriver() {
+  void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* reason = dlerror();
+    return failedPrecondition(
+        std::string("cannot load the CUDA driver (libcuda.so.1): ") +
+        (reason != nullptr ? reason : "unknown reason") +
+        "; is an NVIDIA driver installed on this machine?");
+  }
+  auto* driver = new Driver();  // lives for the process, like the library
+#define JFT_RESOLVE_DRIVER_FN(member, symbol, signature)                       \
+  driver->member = reinterpret_cast<signature>(dlsym(handle, symbol));         \
+  if (driver->member == nullptr) {                                             \
+    delete driver;                                                             \
+    dlclose(handle);                                                           \
+    return failedPrecondition(std::string("the CUDA driver lacks ") + symbol + \
+                              "; the installed driver is too old");            \
+  }
+  JFT_CUDA_DRIVER_FUNCTIONS(JFT_RESOLVE_DRIVER_FN)
+#undef JFT_RESOLVE_DRIVER_FN
+  Status init = driver->check(driver->init(0), "cuInit");
+  if (!init.isOk()) {
+    delete driver;
+    dlclose(handle);
+    return failedPrecondition(init.message());
+  }
+  return driver;
+}
+
+}  // namespace
+
+StatusOr<const Driver*> Driver::load() {
+  static std::once_flag once;
+  static StatusOr<Driver*>* loaded = nullptr;
+  std::call_once(once, [] { loaded = new StatusOr<Driver*>(openDriver()); });
+  if (!loaded->isOk()) return loaded->status();
+  return static_cast<const Driver*>(loaded->value());
+}
+
+Status Driver::check(CUresult result, const char* what) const {
+  if (result == kCudaSuccess) return Status::ok();
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (getErrorName != nullptr) getErrorName(result, &name);
+  if (getErrorString != nullptr) getErrorString(result, &text);
+  std::string message =
+      std::string(what) + " failed: " + (name != nullptr ? name : "CUDA error") + " (" +
+      std::to_string(result) + ")" + (text != nullptr ? std::string(": ") + text : "");
+  if (result == kCudaErrorOutOfMemory) return resourceExhausted(message);
+  return internalError(message);
+}
+
+}  // namespace jft::runtime::gpu

@@ -1,0 +1,76 @@
+// Our own minimal declarations of the CUDA driver API entry points we call.
+//
+// The plugin must build where no CUDA toolkit is installed (CI), so we never
+// include cuda.h; libcuda.so.1 is opened at run time and each entry point is
+// looked up by its exported (versioned) symbol name. Values of the enums below
+// are ABI of the driver and are checked against cuda.h by a test wherever the
+// toolkit is present.
+#pragma once
+
+#include <cstddef>
+
+namespace jft::runtime::gpu {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+struct CUctx_st;
+using CUcontext = CUctx_st*;
+struct CUstream_st;
+using CUstream = CUstream_st*;
+struct CUevent_st;
+using CUevent = CUevent_st*;
+
+inline constexpr CUresult kCudaSuccess = 0;
+inline constexpr CUresult kCudaErrorOutOfMemory = 2;
+inline constexpr CUresult kCudaErrorNotInitialized = 3;
+inline constexpr CUresult kCudaErrorNoDevice = 100;
+inline constexpr CUresult kCudaErrorNotReady = 600;
+
+inline constexpr int kAttrClockRate = 13;
+inline constexpr int kAttrMultiprocessorCount = 16;
+inline constexpr int kAttrPciBusId = 33;
+inline constexpr int kAttrPciDeviceId = 34;
+inline constexpr int kAttrPciDomainId = 50;
+inline constexpr int kAttrComputeCapabilityMajor = 75;
+inline constexpr int kAttrComputeCapabilityMinor = 76;
+
+inline constexpr unsigned kStreamNonBlocking = 0x1;
+inline constexpr unsigned kEventBlockingSync = 0x1;
+inline constexpr unsigned kEventDisableTiming = 0x2;
+
+// The entry points, in the order they are resolved. X(name, symbol, signature).
+#define JFT_CUDA_DRIVER_FUNCTIONS(X)                                                  \
+  X(init, "cuInit", CUresult (*)(unsigned))                                           \
+  X(driverGetVersion, "cuDriverGetVersion", CUresult (*)(int*))                       \
+  X(getErrorName, "cuGetErrorName", CUresult (*)(CUresult, const char**))             \
+  X(getErrorString, "cuGetErrorString", CUresult (*)(CUresult, const char**))         \
+  X(deviceGetCount, "cuDeviceGetCount", CUresult (*)(int*))                           \
+  X(deviceGet, "cuDeviceGet", CUresult (*)(CUdevice*, int))                           \
+  X(deviceGetName, "cuDeviceGetName", CUresult (*)(char*, int, CUdevice))             \
+  X(deviceGetAttribute, "cuDeviceGetAttribute", CUresult (*)(int*, int, CUdevice))    \
+  X(deviceTotalMem, "cuDeviceTotalMem_v2", CUresult (*)(size_t*, CUdevice))           \
+  X(primaryCtxRetain, "cuDevicePrimaryCtxRetain", CUresult (*)(CUcontext*, CUdevice)) \
+  X(primaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", CUresult (*)(CUdevice))        \
+  X(ctxSetCurrent, "cuCtxSetCurrent", CUresult (*)(CUcontext))                        \
+  X(streamCreate, "cuStreamCreate", CUresult (*)(CUstream*, unsigned))                \
+  X(streamDestroy, "cuStreamDestroy_v2", CUresult (*)(CUstream))                      \
+  X(streamQuery, "cuStreamQuery", CUresult (*)(CUstream))                             \
+  X(streamSynchronize, "cuStreamSynchronize", CUresult (*)(CUstream))                 \
+  X(eventCreate, "cuEventCreate", CUresult (*)(CUevent*, unsigned))                   \
+  X(eventRecord, "cuEventRecord", CUresult (*)(CUevent, CUstream))                    \
+  X(eventSynchronize, "cuEventSynchronize", CUresult (*)(CUevent))                    \
+  X(eventDestroy, "cuEventDestroy_v2", CUresult (*)(CUevent))                         \
+  X(memAlloc, "cuMemAlloc_v2", CUresult (*)(CUdeviceptr*, size_t))                    \
+  X(memFree, "cuMemFree_v2", CUresult (*)(CUdeviceptr))                               \
+  X(memGetInfo, "cuMemGetInfo_v2", CUresult (*)(size_t*, size_t*))                    \
+  X(memcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                                          \
+    CUresult (*)(CUdeviceptr, const void*, size_t, CUstream))                         \
+  X(memcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                                          \
+    CUresult (*)(void*, CUdeviceptr, size_t, CUstream))                               \
+  X(memcpyDtoDAsync, "cuMemcpyDtoDAsync_v2",                                          \
+    CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream))                         \
+  X(memcpyPeerAsync, "cuMemcpyPeerAsync",                                             \
+    CUresult (*)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream))
+
+}  // namespace jft::runtime::gpu
