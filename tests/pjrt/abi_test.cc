@@ -1,0 +1,227 @@
+// The built plugin as JAX sees it: dlopen, GetPjrtApi, and calls through the
+// table. Checks the version, that no slot is null, that unimplemented slots
+// name themselves, and that bad arguments never crash.
+#include "pjrt/abi.h"
+
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+const PJRT_Api* loadApi() {
+  static const PJRT_Api* api = [] {
+    void* handle = dlopen(JFT_PJRT_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    EXPECT_NE(handle, nullptr) << dlerror();
+    if (handle == nullptr) return static_cast<const PJRT_Api*>(nullptr);
+    auto get = reinterpret_cast<const PJRT_Api* (*)()>(dlsym(handle, "GetPjrtApi"));
+    EXPECT_NE(get, nullptr);
+    return get != nullptr ? get() : nullptr;
+  }();
+  return api;
+}
+
+template <typename Args>
+PJRT_Error* call(PJRT_SlotFn slot, Args* args) {
+  return reinterpret_cast<PJRT_Error* (*)(Args*)>(slot)(args);
+}
+
+struct ErrorInfo {
+  PJRT_Error_Code code;
+  std::string message;
+};
+
+ErrorInfo takeError(const PJRT_Api* api, PJRT_Error* error) {
+  EXPECT_NE(error, nullptr);
+  if (error == nullptr) return {PJRT_Error_Code_OK, ""};
+  PJRT_Error_GetCode_Args code{};
+  code.struct_size = sizeof(code);
+  code.error = error;
+  EXPECT_EQ(call(api->PJRT_Error_GetCode, &code), nullptr);
+  PJRT_Error_Message_Args message{};
+  message.struct_size = sizeof(message);
+  message.error = error;
+  reinterpret_cast<void (*)(PJRT_Error_Message_Args*)>(api->PJRT_Error_Message)(&message);
+  ErrorInfo info{code.code, std::string(message.message, message.message_size)};
+  PJRT_Error_Destroy_Args destroy{};
+  destroy.struct_size = sizeof(destroy);
+  destroy.error = error;
+  reinterpret_cast<void (*)(PJRT_Error_Destroy_Args*)>(api->PJRT_Error_Destroy)(&destroy);
+  return info;
+}
+
+TEST(PjrtAbi, VersionAndSize) {
+  const PJRT_Api* api = loadApi();
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(api->pjrt_api_version.major_version, 0);
+  EXPECT_EQ(api->pjrt_api_version.minor_version, 110);
+  // 40 bytes of header, then one pointer per slot.
+  EXPECT_EQ(api->struct_size, 40u + 8u * 138u);
+  EXPECT_EQ(api->pjrt_api_version.struct_size, 24u);
+}
+
+TEST(PjrtAbi, EverySlotIsFilled) {
+  const PJRT_Api* api = loadApi();
+  ASSERT_NE(api, nullptr);
+  const auto* slots = reinterpret_cast<const PJRT_SlotFn*>(
+      reinterpret_cast<const char*>(api) + offsetof(PJRT_Api, PJRT_Error_Destroy));
+  size_t count =
+      (api->struct_size - offsetof(PJRT_Api, PJRT_Error_Destroy)) / sizeof(void*);
+  ASSERT_EQ(count, 138u);
+  for (size_t i = 0; i < count; ++i) EXPECT_NE(slots[i], nullptr) << "slot " << i;
+}
+
+TEST(PjrtAbi, UnimplementedSlotsNameTheirFunction) {
+  const PJRT_Api* api = loadApi();
+  ASSERT_NE(api, nullptr);
+  struct {
+    PJRT_SlotFn slot;
+    const char* name;
+  } cases[] = {
+      {api->PJRT_LoadedExecutable_Execute, "PJRT_LoadedExecutable_Execute"},
+      {api->PJRT_Executable_Serialize, "PJRT_Executable_Serialize"},
+      {api->PJRT_CopyToDeviceStream_AddChunk, "PJRT_CopyToDeviceStream_AddChunk"},
+      {api->PJRT_TopologyDescription_GetMemorySpaceKindIds,
+       "PJRT_TopologyDescription_GetMemorySpaceKindIds"},
+  };
+  for (const auto& c : cases) {
+    char dummy[256] = {};
+    ErrorInfo info = takeError(api, call(c.slot, dummy));
+    EXPECT_EQ(info.code, PJRT_Error_Code_UNIMPLEMENTED) << c.name;
+    EXPECT_NE(info.message.find(c.name), std::string::npos) << info.message;
+  }
+}
+
+TEST(PjrtAbi, ErrorDestroyAcceptsNull) {
+  const PJRT_Api* api = loadApi();
+  ASSERT_NE(api, nullptr);
+  auto destroy =
+      reinterpret_cast<void (*)(PJRT_Error_Destroy_Args*)>(api->PJRT_Error_Destroy);
+  PJRT_Error_Destroy_Args args{};
+  args.struct_size = sizeof(args);
+  args.error = nullptr;
+  destroy(&args);
+  destroy(nullptr);
+}
+
+TEST(PjrtAbi, ErrorsCarryTheirOwnFunctionTable) {
+  const PJRT_Api* api = loadApi();
+  ASSERT_NE(api, nullptr);
+  PJRT_Error* error = call<PJRT_Client_Create_Args>(api->PJRT_Client_Create, nullptr);
+  ASSERT_NE(error, nullptr);
+  ASSERT_NE(error->vtable, nullptr);
+  EXPECT_EQ(error->vtable->get_code(error), PJRT_Error_Code_INVALID_ARGUMENT);
+  const char* text = nullptr;
+  size_t size = 0;
+  error->vtable->message(error, &text, &size);
+  EXPECT_NE(std::string(text, size).find("PJRT_Client_Create"), std::string::npos);
+  error->vtable->destroy(error);
+}
+
+TEST(PjrtAbi, NullAndShortArgsAreInvalidArgument) {
+  const PJRT_Api* api = loadApi();
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(
+      takeError(api, call<PJRT_Client_Create_Args>(api->PJRT_Client_Create, nullptr))
+          .code,
+      PJRT_Error_Code_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      takeError(api, call<PJRT_Event_Await_Args>(api->PJRT_Event_Await, nullptr)).code,
+      PJRT_Error_Code_INVALID_ARGUMENT);
+  PJRT_Buffer_Dimensions_Args dims{};
+  dims.struct_size = 8;  // far too short
+  EXPECT_EQ(takeError(api, call(api->PJRT_Buffer_Dimensions, &dims)).code,
+            PJRT_Error_Code_INVALID_ARGUMENT);
+  dims.struct_size = sizeof(dims);
+  dims.buffer = nullptr;
+  ErrorInfo info = takeError(api, call(api->PJRT_Buffer_Dimensions, &dims));
+  EXPECT_EQ(info.code, PJRT_Error_Code_INVALID_ARGUMENT);
+  EXPECT_NE(info.message.find("buffer is null"), std::string::npos) << info.message;
+  PJRT_Client_Devices_Args devices{};
+  devices.struct_size = sizeof(devices);
+  EXPECT_EQ(takeError(api, call(api->PJRT_Client_Devices, &devices)).code,
+            PJRT_Error_Code_INVALID_ARGUMENT);
+  PJRT_Client_BufferFromHostBuffer_Args fromHost{};
+  fromHost.struct_size = sizeof(fromHost);
+  EXPECT_EQ(takeError(api, call(api->PJRT_Client_BufferFromHostBuffer, &fromHost)).code,
+            PJRT_Error_Code_INVALID_ARGUMENT);
+}
+
+TEST(PjrtAbi, PluginAttributesAdvertiseStablehlo) {
+  const PJRT_Api* api = loadApi();
+  ASSERT_NE(api, nullptr);
+  PJRT_Plugin_Initialize_Args init{};
+  init.struct_size = sizeof(init);
+  EXPECT_EQ(call(api->PJRT_Plugin_Initialize, &init), nullptr);
+  PJRT_Plugin_Attributes_Args args{};
+  args.struct_size = sizeof(args);
+  ASSERT_EQ(call(api->PJRT_Plugin_Attributes, &args), nullptr);
+  bool sawCurrent = false;
+  for (size_t i = 0; i < args.num_attributes; ++i) {
+    const PJRT_NamedValue& v = args.attributes[i];
+    EXPECT_TRUE(v.type == PJRT_NamedValue_kString || v.type == PJRT_NamedValue_kInt64 ||
+                v.type == PJRT_NamedValue_kInt64List);
+    if (std::string(v.name, v.name_size) == "stablehlo_current_version") {
+      sawCurrent = true;
+      ASSERT_EQ(v.type, PJRT_NamedValue_kInt64List);
+      ASSERT_EQ(v.value_size, 3u);
+      EXPECT_EQ(v.int64_array_value[0], 1);
+      EXPECT_EQ(v.int64_array_value[1], 20);
+      EXPECT_EQ(v.int64_array_value[2], 0);
+    }
+  }
+  EXPECT_TRUE(sawCurrent);
+}
+
+TEST(PjrtAbi, ClientCreateWithoutDriverFailsClearly) {
+  void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (driver != nullptr) {
+    dlclose(driver);
+    GTEST_SKIP() << "a CUDA driver is installed here";
+  }
+  const PJRT_Api* api = loadApi();
+  ASSERT_NE(api, nullptr);
+  PJRT_Client_Create_Args args{};
+  args.struct_size = sizeof(args);
+  ErrorInfo info = takeError(api, call(api->PJRT_Client_Create, &args));
+  EXPECT_EQ(info.code, PJRT_Error_Code_FAILED_PRECONDITION);
+  EXPECT_NE(info.message.find("libcuda.so.1"), std::string::npos) << info.message;
+}
+
+TEST(PjrtAbi, CompileSaysTheRouteIsMissingAndDumpsTheInput) {
+  const PJRT_Api* api = loadApi();
+  ASSERT_NE(api, nullptr);
+  auto dir = std::filesystem::temp_directory_path() / "jft_abi_compile_dump";
+  std::filesystem::remove_all(dir);
+  std::string flags = "--xla_dump_to=" + dir.string();
+  setenv("XLA_FLAGS", flags.c_str(), 1);
+  char code[] = "ML\xEFR-program";
+  PJRT_Program program{};
+  program.struct_size = sizeof(program);
+  program.code = code;
+  program.code_size = sizeof(code) - 1;
+  program.format = "mlir";
+  program.format_size = 4;
+  PJRT_Compile_Args args{};
+  args.struct_size = sizeof(args);
+  args.program = &program;
+  args.compile_options = "opts";
+  args.compile_options_size = 4;
+  ErrorInfo info = takeError(api, call(api->PJRT_Compile, &args));
+  unsetenv("XLA_FLAGS");
+  EXPECT_EQ(info.code, PJRT_Error_Code_UNIMPLEMENTED);
+  EXPECT_NE(info.message.find("compiler route"), std::string::npos) << info.message;
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    (void)entry;
+    ++files;
+  }
+  EXPECT_EQ(files, 2u);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace

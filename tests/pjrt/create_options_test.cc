@@ -1,0 +1,60 @@
+// Create-option parsing.
+#include "pjrt/create_options.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace jft::pjrt {
+namespace {
+
+PJRT_NamedValue stringOption(const char* name, const char* value) {
+  PJRT_NamedValue v{};
+  v.struct_size = sizeof(v);
+  v.name = name;
+  v.name_size = std::strlen(name);
+  v.type = PJRT_NamedValue_kString;
+  v.string_value = value;
+  v.value_size = std::strlen(value);
+  return v;
+}
+
+TEST(CreateOptions, ParsesKnownAndCollectsUnknown) {
+  int64_t devices[] = {0, 2};
+  PJRT_NamedValue options[4] = {stringOption("python_executable", "/usr/bin/python3"),
+                                stringOption("worker_module", "jax_flagtree.worker"),
+                                stringOption("allocator", "default"),
+                                {}};
+  options[3].struct_size = sizeof(PJRT_NamedValue);
+  options[3].name = "visible_devices";
+  options[3].name_size = std::strlen("visible_devices");
+  options[3].type = PJRT_NamedValue_kInt64List;
+  options[3].int64_array_value = devices;
+  options[3].value_size = 2;
+  auto parsed = parseClientOptions(options, 4);
+  ASSERT_TRUE(parsed.isOk()) << parsed.status().toString();
+  EXPECT_EQ(parsed->pythonExecutable, "/usr/bin/python3");
+  EXPECT_EQ(parsed->workerModule, "jax_flagtree.worker");
+  EXPECT_EQ(parsed->visibleDevices, (std::vector<int>{0, 2}));
+  EXPECT_EQ(parsed->ignored, (std::vector<std::string>{"allocator"}));
+}
+
+TEST(CreateOptions, RejectsWrongTypesAndNulls) {
+  PJRT_NamedValue wrongType = stringOption("visible_devices", "0,1");
+  EXPECT_EQ(parseClientOptions(&wrongType, 1).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(parseClientOptions(nullptr, 3).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(parseClientOptions(nullptr, 0).isOk());
+  PJRT_NamedValue negative{};
+  int64_t bad[] = {-1};
+  negative.name = "visible_devices";
+  negative.name_size = std::strlen("visible_devices");
+  negative.type = PJRT_NamedValue_kInt64List;
+  negative.int64_array_value = bad;
+  negative.value_size = 1;
+  EXPECT_EQ(parseClientOptions(&negative, 1).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace jft::pjrt

@@ -1,0 +1,297 @@
+// The PJRT buffer and client entry points over a host-memory fake device, so
+// the ABI translation runs (and is sanitised) without a GPU. The reference for
+// every transfer is the host data itself.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <numeric>
+
+#include "pjrt/buffer.h"
+#include "pjrt/client.h"
+#include "pjrt/error.h"
+#include "pjrt/event.h"
+
+namespace jft::pjrt {
+namespace {
+
+class FakeDevice final : public runtime::Device {
+ public:
+  FakeDevice(int ordinal, uint64_t limit) : limit_(limit) {
+    info_.ordinal = ordinal;
+    info_.name = "Fake GPU";
+    info_.vendor = "Test";
+    info_.computeMajor = 9;
+    info_.coreCount = 4;
+  }
+  const runtime::DeviceInfo& info() const override { return info_; }
+  StatusOr<uint64_t> allocate(uint64_t bytes) override {
+    if (bytes == 0) return uint64_t{0};
+    if (stats_.bytesInUse + static_cast<int64_t>(bytes) > static_cast<int64_t>(limit_))
+      return resourceExhausted("fake device is full");
+    void* memory = std::malloc(bytes);
+    stats_.bytesInUse += static_cast<int64_t>(bytes);
+    sizes_[memory] = bytes;
+    return reinterpret_cast<uint64_t>(memory);
+  }
+  void deallocate(uint64_t address, uint64_t bytes) override {
+    void* memory = reinterpret_cast<void*>(address);
+    EXPECT_EQ(sizes_.at(memory), bytes);
+    sizes_.erase(memory);
+    stats_.bytesInUse -= static_cast<int64_t>(bytes);
+    std::free(memory);
+  }
+  StatusOr<runtime::EventPtr> copyToDevice(uint64_t dst, const void* src,
+                                           uint64_t bytes) override {
+    if (bytes) std::memcpy(reinterpret_cast<void*>(dst), src, bytes);
+    return runtime::Event::ready();
+  }
+  StatusOr<runtime::EventPtr> copyToHost(void* dst, uint64_t src,
+                                         uint64_t bytes) override {
+    if (bytes) std::memcpy(dst, reinterpret_cast<const void*>(src), bytes);
+    return runtime::Event::ready();
+  }
+  StatusOr<runtime::EventPtr> copyFromDevice(uint64_t dst, Device&, uint64_t src,
+                                             uint64_t bytes) override {
+    if (bytes)
+      std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<void*>(src), bytes);
+    return runtime::Event::ready();
+  }
+  runtime::MemoryStats memoryStats() const override { return stats_; }
+  void resetPeakMemory() override {}
+
+ private:
+  runtime::DeviceInfo info_;
+  uint64_t limit_;
+  runtime::MemoryStats stats_;
+  std::map<void*, uint64_t> sizes_;
+};
+
+class FakePlatform final : public runtime::Platform {
+ public:
+  explicit FakePlatform(uint64_t limit) {
+    devices_.push_back(std::make_unique<FakeDevice>(0, limit));
+    devices_.push_back(std::make_unique<FakeDevice>(1, limit));
+  }
+  std::string name() const override { return "cuda"; }
+  std::string version() const override { return "fake"; }
+  int deviceCount() const override { return 2; }
+  runtime::Device& device(int i) override { return *devices_.at(i); }
+
+ private:
+  std::vector<std::unique_ptr<FakeDevice>> devices_;
+};
+
+class FakeClientTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    client_ = makeClient(std::make_unique<FakePlatform>(1 << 20), ClientOptions{}, "");
+  }
+  void TearDown() override { client_.reset(); }
+
+  PJRT_Client_BufferFromHostBuffer_Args fromHostArgs(const void* data,
+                                                     PJRT_Buffer_Type type,
+                                                     const std::vector<int64_t>& dims) {
+    PJRT_Client_BufferFromHostBuffer_Args args{};
+    args.struct_size = sizeof(args);
+    args.client = client_.get();
+    args.data = data;
+    args.type = type;
+    args.dims = dims.data();
+    args.num_dims = dims.size();
+    args.host_buffer_semantics =
+        PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes;
+    args.device = client_->devices[0];
+    return args;
+  }
+
+  static StatusCode codeOf(PJRT_Error* error) {
+    StatusCode code = toStatus(error).code();
+    PJRT_Error_Destroy_Args destroy{sizeof(destroy), nullptr, error};
+    errorDestroy(&destroy);
+    return code;
+  }
+
+  std::vector<unsigned char> readBack(PJRT_Buffer* buffer) {
+    PJRT_Buffer_ToHostBuffer_Args args{};
+    args.struct_size = sizeof(args);
+    args.src = buffer;
+    EXPECT_EQ(bufferToHostBuffer(&args), nullptr);  // size query
+    // A real destination pointer even for zero bytes: null means "size query".
+    std::vector<unsigned char> out(args.dst_size + 1);
+    args.dst = out.data();
+    EXPECT_EQ(bufferToHostBuffer(&args), nullptr);
+    EXPECT_NE(args.event, nullptr);
+    if (args.event == nullptr) return {};
+    EXPECT_TRUE(args.event->event->await().isOk());
+    delete args.event;
+    out.pop_back();
+    return out;
+  }
+
+  static void destroy(PJRT_Buffer* buffer) {
+    PJRT_Buffer_Destroy_Args args{sizeof(args), nullptr, buffer};
+    EXPECT_EQ(bufferDestroy(&args), nullptr);
+  }
+
+  std::unique_ptr<PJRT_Client> client_;
+};
+
+TEST_F(FakeClientTest, RoundTripIsByteExact) {
+  std::vector<float> host(6 * 7);
+  std::iota(host.begin(), host.end(), -3.5f);
+  std::vector<int64_t> dims = {6, 7};
+  auto args = fromHostArgs(host.data(), PJRT_Buffer_Type_F32, dims);
+  ASSERT_EQ(clientBufferFromHostBuffer(&args), nullptr);
+  ASSERT_NE(args.buffer, nullptr);
+  ASSERT_NE(args.done_with_host_buffer, nullptr);
+  EXPECT_TRUE(args.done_with_host_buffer->event->await().isOk());
+  delete args.done_with_host_buffer;
+  EXPECT_EQ(args.buffer->byteSize, host.size() * sizeof(float));
+  auto bytes = readBack(args.buffer);
+  ASSERT_EQ(bytes.size(), host.size() * sizeof(float));
+  EXPECT_EQ(std::memcmp(bytes.data(), host.data(), bytes.size()), 0);
+  EXPECT_EQ(client_->devices[0]->runtime->memoryStats().bytesInUse, 168);
+  destroy(args.buffer);
+  EXPECT_EQ(client_->devices[0]->runtime->memoryStats().bytesInUse, 0);
+}
+
+TEST_F(FakeClientTest, StridedHostDataIsPacked) {
+  // 2x3 int16 stored column-major; the device copy must be row-major.
+  std::vector<int16_t> columnMajor = {1, 4, 2, 5, 3, 6};
+  std::vector<int64_t> dims = {2, 3};
+  std::vector<int64_t> strides = {2, 4};
+  auto args = fromHostArgs(columnMajor.data(), PJRT_Buffer_Type_S16, dims);
+  args.byte_strides = strides.data();
+  args.num_byte_strides = strides.size();
+  ASSERT_EQ(clientBufferFromHostBuffer(&args), nullptr);
+  delete args.done_with_host_buffer;
+  auto bytes = readBack(args.buffer);
+  std::vector<int16_t> rowMajor(6);
+  std::memcpy(rowMajor.data(), bytes.data(), bytes.size());
+  EXPECT_EQ(rowMajor, (std::vector<int16_t>{1, 2, 3, 4, 5, 6}));
+  destroy(args.buffer);
+}
+
+TEST_F(FakeClientTest, ZeroElementsAndScalars) {
+  std::vector<int64_t> empty = {0, 5};
+  auto args = fromHostArgs(nullptr, PJRT_Buffer_Type_F64, empty);
+  ASSERT_EQ(clientBufferFromHostBuffer(&args), nullptr);
+  delete args.done_with_host_buffer;
+  EXPECT_EQ(args.buffer->byteSize, 0u);
+  EXPECT_TRUE(readBack(args.buffer).empty());
+  destroy(args.buffer);
+
+  double scalar = 2.25;
+  auto scalarArgs = fromHostArgs(&scalar, PJRT_Buffer_Type_F64, {});
+  ASSERT_EQ(clientBufferFromHostBuffer(&scalarArgs), nullptr);
+  delete scalarArgs.done_with_host_buffer;
+  auto bytes = readBack(scalarArgs.buffer);
+  ASSERT_EQ(bytes.size(), sizeof(double));
+  double back = 0;
+  std::memcpy(&back, bytes.data(), sizeof(back));
+  EXPECT_EQ(back, scalar);
+  destroy(scalarArgs.buffer);
+}
+
+TEST_F(FakeClientTest, BadArgumentsAreInvalidArgument) {
+  std::vector<int64_t> dims = {4};
+  int32_t data[4] = {};
+  EXPECT_EQ(codeOf(clientBufferFromHostBuffer(nullptr)), StatusCode::kInvalidArgument);
+  auto unknownType = fromHostArgs(data, static_cast<PJRT_Buffer_Type>(77), dims);
+  EXPECT_EQ(codeOf(clientBufferFromHostBuffer(&unknownType)),
+            StatusCode::kInvalidArgument);
+  auto shortArgs = fromHostArgs(data, PJRT_Buffer_Type_S32, dims);
+  shortArgs.struct_size = 16;
+  EXPECT_EQ(codeOf(clientBufferFromHostBuffer(&shortArgs)), StatusCode::kInvalidArgument);
+  std::vector<int64_t> huge = {int64_t{1} << 40, int64_t{1} << 40};
+  auto overflow = fromHostArgs(data, PJRT_Buffer_Type_S32, huge);
+  EXPECT_EQ(codeOf(clientBufferFromHostBuffer(&overflow)), StatusCode::kInvalidArgument);
+  auto nullData = fromHostArgs(nullptr, PJRT_Buffer_Type_S32, dims);
+  EXPECT_EQ(codeOf(clientBufferFromHostBuffer(&nullData)), StatusCode::kInvalidArgument);
+  auto noTarget = fromHostArgs(data, PJRT_Buffer_Type_S32, dims);
+  noTarget.device = nullptr;
+  EXPECT_EQ(codeOf(clientBufferFromHostBuffer(&noTarget)), StatusCode::kInvalidArgument);
+  auto badSemantics = fromHostArgs(data, PJRT_Buffer_Type_S32, dims);
+  badSemantics.host_buffer_semantics = static_cast<PJRT_HostBufferSemantics>(9);
+  EXPECT_EQ(codeOf(clientBufferFromHostBuffer(&badSemantics)),
+            StatusCode::kInvalidArgument);
+}
+
+TEST_F(FakeClientTest, FullDeviceIsResourceExhausted) {
+  std::vector<int64_t> dims = {1 << 19};
+  std::vector<int32_t> data(1 << 19);
+  auto args = fromHostArgs(data.data(), PJRT_Buffer_Type_S32, dims);  // 2 MiB > 1 MiB
+  EXPECT_EQ(codeOf(clientBufferFromHostBuffer(&args)), StatusCode::kResourceExhausted);
+}
+
+TEST_F(FakeClientTest, CopyToOtherDeviceKeepsBytes) {
+  std::vector<uint8_t> host = {9, 8, 7, 6, 5};
+  std::vector<int64_t> dims = {5};
+  auto args = fromHostArgs(host.data(), PJRT_Buffer_Type_U8, dims);
+  ASSERT_EQ(clientBufferFromHostBuffer(&args), nullptr);
+  delete args.done_with_host_buffer;
+  PJRT_Buffer_CopyToDevice_Args copy{};
+  copy.struct_size = sizeof(copy);
+  copy.buffer = args.buffer;
+  copy.dst_device = client_->devices[1];
+  ASSERT_EQ(bufferCopyToDevice(&copy), nullptr);
+  EXPECT_EQ(copy.dst_buffer->device, client_->devices[1]);
+  EXPECT_EQ(readBack(copy.dst_buffer), host);
+  destroy(copy.dst_buffer);
+  destroy(args.buffer);
+}
+
+TEST_F(FakeClientTest, DeletedBufferReportsItself) {
+  uint32_t value = 5;
+  auto args = fromHostArgs(&value, PJRT_Buffer_Type_U32, {});
+  ASSERT_EQ(clientBufferFromHostBuffer(&args), nullptr);
+  delete args.done_with_host_buffer;
+  PJRT_Buffer_Delete_Args del{sizeof(del), nullptr, args.buffer};
+  ASSERT_EQ(bufferDelete(&del), nullptr);
+  PJRT_Buffer_IsDeleted_Args isDeleted{sizeof(isDeleted), nullptr, args.buffer, false};
+  ASSERT_EQ(bufferIsDeleted(&isDeleted), nullptr);
+  EXPECT_TRUE(isDeleted.is_deleted);
+  PJRT_Buffer_ReadyEvent_Args ready{sizeof(ready), nullptr, args.buffer, nullptr};
+  ASSERT_EQ(bufferReadyEvent(&ready), nullptr);
+  EXPECT_FALSE(ready.event->event->await().isOk());
+  delete ready.event;
+  destroy(args.buffer);
+}
+
+TEST_F(FakeClientTest, DevicesAndMemoriesDescribeTheClient) {
+  ASSERT_EQ(client_->devices.size(), 2u);
+  PJRT_Device_DefaultMemory_Args memory{sizeof(memory), nullptr, client_->devices[1],
+                                        nullptr};
+  ASSERT_EQ(deviceDefaultMemory(&memory), nullptr);
+  PJRT_Memory_Kind_Args kind{sizeof(kind), nullptr, memory.memory, nullptr, 0};
+  ASSERT_EQ(memoryKind(&kind), nullptr);
+  EXPECT_EQ(std::string(kind.kind, kind.kind_size), "device");
+  PJRT_DeviceDescription_Attributes_Args attributes{};
+  attributes.struct_size = sizeof(attributes);
+  attributes.device_description = &client_->devices[0]->description;
+  ASSERT_EQ(deviceDescriptionAttributes(&attributes), nullptr);
+  bool sawCapability = false;
+  for (size_t i = 0; i < attributes.num_attributes; ++i) {
+    const PJRT_NamedValue& v = attributes.attributes[i];
+    EXPECT_TRUE(v.type == PJRT_NamedValue_kString || v.type == PJRT_NamedValue_kInt64 ||
+                v.type == PJRT_NamedValue_kInt64List);
+    if (std::string(v.name, v.name_size) == "compute_capability") {
+      sawCapability = true;
+      EXPECT_EQ(std::string(v.string_value, v.value_size), "9.0");
+    }
+  }
+  EXPECT_TRUE(sawCapability);
+  int assignment[2] = {-1, -1};
+  PJRT_Client_DefaultDeviceAssignment_Args assign{
+      sizeof(assign), nullptr, client_.get(), 2, 1, 2, assignment};
+  ASSERT_EQ(clientDefaultDeviceAssignment(&assign), nullptr);
+  EXPECT_EQ(assignment[0], 0);
+  EXPECT_EQ(assignment[1], 1);
+  assign.num_replicas = 3;
+  EXPECT_EQ(codeOf(clientDefaultDeviceAssignment(&assign)), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace jft::pjrt
