@@ -3,7 +3,7 @@
 namespace jft::frontend {
 
 const MAttr* MAttr::get(std::string_view key) const {
-  if (kind != Kind::Dictionary) return nullptr;
+  if (kind != Kind::Dictionary && kind != Kind::Struct) return nullptr;
   for (const auto& [name, value] : entries)
     if (name == key) return value.get();
   return nullptr;

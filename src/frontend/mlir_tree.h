@@ -96,7 +96,7 @@ struct MAttr {
   // metadata in entries[0] if any.
   LocKind loc_kind = LocKind::Unknown;
 
-  // Dictionary lookup; nullptr when absent or not a dictionary.
+  // Dictionary (or Struct field) lookup; nullptr when absent or neither.
   const MAttr* get(std::string_view key) const;
 };
 
