@@ -18,10 +18,12 @@ std::string plural(size_t n, const char* noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
-std::string describeCount(Count count) {
-  if (count.max == Count::kUnbounded) return "at least " + std::to_string(count.min);
-  if (count.min == count.max) return std::to_string(count.min);
-  return std::to_string(count.min) + " to " + std::to_string(count.max);
+// "2 operands", "1 region", "at least 1 operand".
+std::string describeCount(Count count, const char* noun) {
+  std::string n = std::to_string(count.min);
+  if (count.max == Count::kUnbounded) return "at least " + plural(count.min, noun);
+  if (count.min == count.max) return plural(count.min, noun);
+  return n + " to " + plural(count.max, noun);
 }
 
 bool isFunctionOp(std::string_view name) {
@@ -203,13 +205,13 @@ StatusOr<ir::Region> TreeImporter::importRegion(const MRegion& region,
 Status TreeImporter::checkCounts(const MOp& op, const VhloOpInfo& info,
                                  const OpSite& site) const {
   if (!info.operands.admits(op.operands.size()))
-    return site.invalid("expects " + describeCount(info.operands) + " operands, got " +
+    return site.invalid("expects " + describeCount(info.operands, "operand") + ", got " +
                         std::to_string(op.operands.size()));
   if (!info.results.admits(op.results.size()))
-    return site.invalid("expects " + describeCount(info.results) + " results, got " +
+    return site.invalid("expects " + describeCount(info.results, "result") + ", got " +
                         std::to_string(op.results.size()));
   if (!info.regions.admits(op.regions.size()))
-    return site.invalid("expects " + describeCount(info.regions) + " regions, got " +
+    return site.invalid("expects " + describeCount(info.regions, "region") + ", got " +
                         std::to_string(op.regions.size()));
   if (op.result_types.size() != op.results.size())
     return site.invalid("has " + plural(op.results.size(), "result") + " but " +
