@@ -38,6 +38,8 @@ ir::Module buildSmoke() {
   b.setLoc(script);
   b.ret({result});
   b.endFunction();
+  m.functions[0].result_attrs = {{{"jax.result_info", std::string("result")}}};
+  m.attrs = {{"mhlo.num_partitions", int64_t{1}}, {"mhlo.num_replicas", int64_t{1}}};
   return m;
 }
 
@@ -79,6 +81,8 @@ TEST(StrictCompare, ReportsEveryPlantedDefect) {
   ops[6].loc = m.locations.add({ir::Location::Kind::File, "zoo.py", 18, 11});  // tanh
   ops[2].attrs[0].second = std::vector<int64_t>{0};  // broadcast dims
   m.functions[0].is_public = false;
+  m.functions[0].result_attrs[0][0].second = std::string("out");
+  m.attrs.pop_back();
   std::vector<std::string> problems =
       compareStrict(readFixture("artifact.generic.mlir"), m);
   EXPECT_TRUE(mentions(problems, "stablehlo.multiply", "operand 0 (%arg0)"))
@@ -92,7 +96,11 @@ TEST(StrictCompare, ReportsEveryPlantedDefect) {
   EXPECT_TRUE(mentions(problems, "broadcast_dimensions", "import has [0]"))
       << joined(problems);
   EXPECT_TRUE(mentions(problems, "@main", "text says public")) << joined(problems);
-  EXPECT_EQ(problems.size(), 6u) << joined(problems);
+  EXPECT_TRUE(mentions(problems, "@main result 0: jax.result_info", "\"result\""))
+      << joined(problems);
+  EXPECT_TRUE(mentions(problems, "module attribute mhlo.num_replicas missing"))
+      << joined(problems);
+  EXPECT_EQ(problems.size(), 8u) << joined(problems);
 }
 
 TEST(StrictCompare, ReportsTypesCountsAndMissingFunctions) {

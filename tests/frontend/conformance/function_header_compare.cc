@@ -1,7 +1,9 @@
 #include "function_header_compare.h"
 
+#include "attr_compare.h"
 #include "ir_match.h"
 #include "text_attr.h"
+#include "text_split.h"
 
 namespace jft::conformance {
 
@@ -24,6 +26,14 @@ void compareModuleName(const TextModule& text, const ir::Module& module,
   if (expected != module.name)
     out.push_back("module name: text \"" + expected + "\", import \"" + module.name +
                   "\"");
+  for (const TextAttr& attr : op->attributes) {
+    const ir::Attribute* got = ir::findAttr(module.attrs, attr.name);
+    if (!got) {
+      out.push_back("module attribute " + attr.name + " missing from the import");
+    } else if (std::optional<std::string> problem = attributeMismatch(attr.value, *got)) {
+      out.push_back("module attribute " + attr.name + ": " + *problem);
+    }
+  }
 }
 
 namespace {
@@ -39,6 +49,38 @@ void compareTypeLists(const std::string& what, const std::vector<TextType>& text
     if (!typeMatches(text[i], types[i]))
       out.push_back(what + " " + std::to_string(i) + ": text " + text[i].text +
                     ", import " + types[i].str());
+}
+
+// arg_attrs / res_attrs: "[{jax.result_info = \"result\"}, {}]", one
+// dictionary per argument or result, each entry checked by value.
+void comparePerValueAttrs(const std::string& what, const TextAttr* text,
+                          const std::vector<ir::NamedAttrs>& attrs,
+                          std::vector<std::string>& out) {
+  if (!text) return;
+  std::string_view list = trimSpace(text->value);
+  if (!list.starts_with("[") || !list.ends_with("]")) {
+    out.push_back(what + ": cannot read " + text->value);
+    return;
+  }
+  std::vector<std::string_view> dicts = splitTopLevel(list.substr(1, list.size() - 2));
+  for (size_t i = 0; i < dicts.size(); ++i) {
+    std::string_view dict = dicts[i];
+    if (dict.size() < 2 || dict == "{}") continue;
+    for (std::string_view entry : splitTopLevel(dict.substr(1, dict.size() - 2))) {
+      size_t eq = entry.find('=');
+      std::string name(trimSpace(entry.substr(0, eq)));
+      std::string value(eq == std::string_view::npos ? ""
+                                                     : trimSpace(entry.substr(eq + 1)));
+      const ir::Attribute* got =
+          i < attrs.size() ? ir::findAttr(attrs[i], name) : nullptr;
+      if (!got) {
+        out.push_back(what + " " + std::to_string(i) + ": " + name +
+                      " missing from the import");
+      } else if (std::optional<std::string> problem = attributeMismatch(value, *got)) {
+        out.push_back(what + " " + std::to_string(i) + ": " + name + ": " + *problem);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -67,6 +109,10 @@ void compareFunctionHeader(const TextOp& text, const ir::Function& function,
   }
   compareTypeLists(where + " argument types", type->inputs, arg_types, out);
   compareTypeLists(where + " result types", type->results, function.result_types, out);
+  comparePerValueAttrs(where + " argument", text.property("arg_attrs"),
+                       function.arg_attrs, out);
+  comparePerValueAttrs(where + " result", text.property("res_attrs"),
+                       function.result_attrs, out);
   if (!text.regions.empty()) {
     std::vector<TextType> block_types;
     for (const TextBlockArg& arg : text.regions[0].args) block_types.push_back(arg.type);
