@@ -1,0 +1,277 @@
+"""Unit tests of python/jax_flagtree/worker.py and compile_protocol.py that need no triton.
+
+Run by ctest as `python3 test_worker_protocol.py` (JFT_PYTHON_DIR points at the
+project's python/ folder; by default it is found relative to this file). Plain
+unittest, no pytest. Exit status 77 means skipped (ctest SKIP_RETURN_CODE).
+"""
+
+import io
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON_DIR = os.environ.get("JFT_PYTHON_DIR") or os.path.join(HERE, "..", "..", "python")
+DATA_DIR = os.path.join(HERE, "data")
+sys.path.insert(0, PYTHON_DIR)
+
+from jax_flagtree import compile_protocol as protocol  # noqa: E402
+from jax_flagtree import worker  # noqa: E402
+
+FAKE_IDENTITY = {"name": "triton", "version": "3.6.0", "triton_version": "3.6.0", "detected_by": "test"}
+
+
+def hand_frame(header_text, payload=b""):
+    """The documented layout, written out independently of encode_frame."""
+    header = header_text.encode()
+    return b"JFTW" + struct.pack("<I", len(header)) + struct.pack("<Q", len(payload)) + header + payload
+
+
+def ttir_param_count(ttir):
+    """Counts %arg: declarations in the tt.func signature of reference TTIR."""
+    signature = re.search(r"tt\.func\s+public\s+@\w+\((.*?)\)\s+attributes", ttir, re.S).group(1)
+    return len(re.findall(r"%\w+:", signature))
+
+
+def frames_in(data):
+    stream = io.BytesIO(data)
+    frames = []
+    while True:
+        frame = protocol.read_frame(stream)
+        if frame is None:
+            return frames
+        frames.append(frame)
+
+
+class FramingTest(unittest.TestCase):
+    def test_encoding_matches_the_documented_layout(self):
+        encoded = protocol.encode_frame({"type": "shutdown"}, b"\x00\x01")
+        self.assertEqual(encoded, hand_frame('{"type": "shutdown"}', b"\x00\x01"))
+
+    def test_reads_hand_made_frames_back_to_back(self):
+        data = hand_frame('{"type":"a","id":1}', b"xyz") + hand_frame('{"type":"b"}')
+        self.assertEqual(frames_in(data), [({"type": "a", "id": 1}, b"xyz"), ({"type": "b"}, b"")])
+
+    def test_clean_end_of_stream_is_none(self):
+        self.assertIsNone(protocol.read_frame(io.BytesIO(b"")))
+
+    def test_truncated_frames_raise(self):
+        whole = hand_frame('{"type":"a"}', b"payload")
+        for cut in (3, 10, 16, 20, len(whole) - 1):
+            with self.assertRaises(protocol.ProtocolError, msg=f"cut at {cut}"):
+                protocol.read_frame(io.BytesIO(whole[:cut]))
+
+    def test_bad_magic_and_bad_header_raise(self):
+        with self.assertRaises(protocol.ProtocolError):
+            protocol.read_frame(io.BytesIO(b"XXXX" + hand_frame("{}")[4:]))
+        with self.assertRaises(protocol.ProtocolError):
+            protocol.read_frame(io.BytesIO(hand_frame("[1, 2]")))
+        with self.assertRaises(protocol.ProtocolError):
+            protocol.read_frame(io.BytesIO(hand_frame("{not json")))
+
+    def test_oversized_lengths_raise_before_reading(self):
+        prefix = b"JFTW" + struct.pack("<I", 10) + struct.pack("<Q", 1 << 40)
+        with self.assertRaises(protocol.ProtocolError):
+            protocol.read_frame(io.BytesIO(prefix))
+
+
+class ServeTest(unittest.TestCase):
+    def run_serve(self, requests, identity=FAKE_IDENTITY, compile_fn=None):
+        data = b"".join(hand_frame(json.dumps(h), p) for h, p in requests)
+        out = io.BytesIO()
+        kwargs = {"compile_fn": compile_fn} if compile_fn else {}
+        status = worker.serve(io.BytesIO(data), out, identity, **kwargs)
+        return status, frames_in(out.getvalue())
+
+    def test_hello_first_then_one_answer_per_request(self):
+        def fake_compile(header, ttir, identity):
+            return {"type": "result", "id": header["id"], "ok": True, "echo": ttir}, b"BIN"
+
+        compile_request = {"type": "compile", "id": 9, "target": {"backend": "cuda", "arch": "90",
+                                                                   "warp_size": 32}}
+        status, frames = self.run_serve([(compile_request, b"module {}"), ({"type": "shutdown"}, b""),
+                                         (compile_request, b"never read")], compile_fn=fake_compile)
+        self.assertEqual(status, 0)
+        self.assertEqual(len(frames), 2)
+        hello, answer = frames
+        self.assertEqual(hello[0]["type"], "hello")
+        self.assertEqual(hello[0]["protocol"], protocol.PROTOCOL_VERSION)
+        self.assertEqual(hello[0]["compiler"], FAKE_IDENTITY)
+        self.assertEqual(answer, ({"type": "result", "id": 9, "ok": True, "echo": "module {}"}, b"BIN"))
+
+    def test_compiler_exceptions_become_error_answers_and_serving_goes_on(self):
+        calls = []
+
+        def failing_compile(header, ttir, identity):
+            calls.append(header["id"])
+            if header["id"] == 1:
+                raise RuntimeError("PassManager::run failed")
+            raise worker.StageError("ttgir", "layout mismatch")
+
+        target = {"backend": "cuda", "arch": "90", "warp_size": 32}
+        status, frames = self.run_serve([({"type": "compile", "id": 1, "target": target}, b"x"),
+                                         ({"type": "compile", "id": 2, "target": target}, b"y")],
+                                        compile_fn=failing_compile)
+        self.assertEqual(status, 0)  # end of input
+        self.assertEqual(calls, [1, 2])
+        first, second = frames[1][0], frames[2][0]
+        self.assertEqual((first["id"], first["ok"], first["stage"]), (1, False, "compile"))
+        self.assertIn("RuntimeError: PassManager::run failed", first["error"])
+        self.assertEqual((second["id"], second["ok"], second["stage"]), (2, False, "ttgir"))
+        self.assertEqual(second["error"], "layout mismatch")
+
+    def test_unknown_requests_and_missing_targets_are_answered(self):
+        status, frames = self.run_serve([({"type": "frobnicate", "id": 4}, b""),
+                                         ({"type": "compile", "id": 5}, b"module {}")],
+                                        compile_fn=lambda *a: self.fail("must not compile"))
+        self.assertEqual(frames[1][0]["stage"], "request")
+        self.assertIn("frobnicate", frames[1][0]["error"])
+        self.assertEqual((frames[2][0]["id"], frames[2][0]["ok"]), (5, False))
+
+    def test_without_a_compiler_every_compile_says_why(self):
+        identity = {"name": "none", "version": "", "triton_version": "", "detected_by": "import failed",
+                    "error": "ModuleNotFoundError: No module named 'triton'"}
+        status, frames = self.run_serve([({"type": "compile", "id": 1, "target": {}}, b"m")],
+                                        identity=identity)
+        self.assertEqual(frames[0][0]["error"], identity["error"])
+        self.assertNotIn("error", frames[0][0]["compiler"])
+        self.assertIn("No module named 'triton'", frames[1][0]["error"])
+        self.assertEqual(frames[1][0]["stage"], "import")
+
+    def test_garbled_input_ends_the_worker_with_status_2(self):
+        out = io.BytesIO()
+        status = worker.serve(io.BytesIO(b"garbage that is no frame"), out, FAKE_IDENTITY)
+        self.assertEqual(status, 2)
+
+
+class ParameterListTest(unittest.TestCase):
+    """The parameter list is read from the reference PTX Triton 3.6 produced."""
+
+    def test_reference_kernels_get_their_params_plus_two_scratch_pointers(self):
+        for name in ("add_exp", "softmax_rows", "mm"):
+            with open(os.path.join(DATA_DIR, name + ".ptx")) as f:
+                ptx = f.read()
+            with open(os.path.join(DATA_DIR, name + ".ttir")) as f:
+                ttir_params = ttir_param_count(f.read())
+            binary_params = worker.ptx_kernel_params(ptx, name)
+            self.assertEqual(len(binary_params), ttir_params + 2, name)
+            self.assertEqual(binary_params[-2:], [(8, True), (8, True)], name)
+
+    def test_sizes_and_roles_for_add_exp(self):
+        with open(os.path.join(DATA_DIR, "add_exp.ptx")) as f:
+            params = worker.describe_params(["*fp32", "*fp32", "*fp32", "i32"],
+                                            worker.ptx_kernel_params(f.read(), "add_exp"))
+        self.assertEqual([p["size"] for p in params], [8, 8, 8, 4, 8, 8])
+        self.assertEqual([p["role"] for p in params],
+                         ["arg", "arg", "arg", "arg", "global_scratch", "profile_scratch"])
+        self.assertEqual([p["pointer"] for p in params], [True, True, True, False, True, True])
+
+    def test_struct_parameters_and_unknown_kernels(self):
+        ptx = ".visible .entry k(\n .param .align 64 .b8 k_param_0[128],\n .param .f64 k_param_1\n)\n{\n}"
+        self.assertEqual(worker.ptx_kernel_params(ptx, "k"), [(128, False), (8, False)])
+        with self.assertRaises(ValueError):
+            worker.ptx_kernel_params(ptx, "other")
+
+    def test_amdgcn_metadata_skips_hidden_arguments(self):
+        amdgcn = textwrap.dedent("""\
+            amdhsa.kernels:
+              - .args:
+                  - .address_space: global
+                    .offset: 0
+                    .size: 8
+                    .value_kind: global_buffer
+                  - .offset: 8
+                    .size: 4
+                    .value_kind: by_value
+                  - .address_space: global
+                    .offset: 16
+                    .size: 8
+                    .value_kind: global_buffer
+                  - .offset: 24
+                    .size: 4
+                    .value_kind: hidden_block_count_x
+                .group_segment_fixed_size: 0
+            """)
+        self.assertEqual(worker.amdgcn_kernel_params(amdgcn), [(8, True), (4, False), (8, True)])
+
+
+class CompilerDetectionTest(unittest.TestCase):
+    """detect_compiler() against fake `triton` packages, in a child interpreter."""
+
+    def detect_with(self, files):
+        with tempfile.TemporaryDirectory() as root:
+            for path, text in files.items():
+                full = os.path.join(root, path)
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                with open(full, "w") as f:
+                    f.write(text)
+            code = "import json; from jax_flagtree import worker; print(json.dumps(worker.detect_compiler()))"
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, PYTHON_DIR]))
+            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                 check=True)
+            return json.loads(out.stdout)
+
+    def test_plain_triton(self):
+        identity = self.detect_with({"triton/__init__.py": "__version__ = '3.6.0'\n"})
+        if identity["name"] == "flagtree" and "provides triton" not in identity["detected_by"]:
+            self.skipTest("a FlagTree distribution is installed in this interpreter")
+        self.assertEqual((identity["name"], identity["version"]), ("triton", "3.6.0"))
+
+    def test_flagtree_marker_file(self):
+        identity = self.detect_with({"triton/__init__.py": "__version__ = '3.5.1'\n",
+                                     "triton/compiler/__init__.py": "",
+                                     "triton/compiler/hint_manager.py": ""})
+        self.assertEqual((identity["name"], identity["version"], identity["triton_version"]),
+                         ("flagtree", "3.5.1", "3.5.1"))
+
+    def test_flagtree_distribution_metadata(self):
+        identity = self.detect_with({
+            "triton/__init__.py": "__version__ = '3.5.1'\n",
+            "flagtree-0.4.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: flagtree\nVersion: 0.4.0\n",
+            "flagtree-0.4.0.dist-info/top_level.txt": "triton\n",
+        })
+        self.assertEqual((identity["name"], identity["version"], identity["triton_version"]),
+                         ("flagtree", "0.4.0", "3.5.1"))
+
+
+class WorkerProcessTest(unittest.TestCase):
+    """The worker as the plugin starts it: a module and a plain script."""
+
+    def talk(self, argv):
+        env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+        request = hand_frame(json.dumps({"type": "compile", "id": 1, "target": {"backend": "cuda", "arch": "90",
+                                                                               "warp_size": 32}}),
+                             b"not ttir at all") + hand_frame('{"type": "shutdown"}')
+        done = subprocess.run(argv, input=request, env=env, capture_output=True, timeout=300)
+        return done.returncode, frames_in(done.stdout), done.stderr.decode(errors="replace")
+
+    def check(self, argv):
+        status, frames, stderr = self.talk(argv)
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual([f[0]["type"] for f in frames], ["hello", "result"], stderr)
+        result = frames[1][0]
+        self.assertEqual((result["id"], result["ok"]), (1, False))
+        if frames[0][0]["compiler"]["name"] == "none":
+            self.assertIn("no compiler available", result["error"])
+        else:  # a compiler is installed: it must reject the bad TTIR, not crash
+            self.assertIn(result["stage"], ("parse", "compile", "ttir"))
+
+    def test_runs_as_a_module(self):
+        self.check([sys.executable, "-m", "jax_flagtree.worker"])
+
+    def test_runs_as_a_script(self):
+        self.check([sys.executable, os.path.join(PYTHON_DIR, "jax_flagtree", "worker.py")])
+
+
+if __name__ == "__main__":
+    if not os.path.isdir(os.path.join(PYTHON_DIR, "jax_flagtree")):
+        print(f"SKIP: no jax_flagtree package under {PYTHON_DIR}")
+        sys.exit(77)
+    result = unittest.main(exit=False, verbosity=2).result
+    sys.exit(0 if result.wasSuccessful() else 1)
