@@ -197,5 +197,33 @@ TEST(StrictCompare, DotIotaAndCompareAttributes) {
   EXPECT_EQ(problems.size(), 3u) << joined(problems);
 }
 
+TEST(StrictCompare, DiscardableAttributesMustSurvive) {
+  StatusOr<TextModule> text = parseGenericText(R"(
+"builtin.module"() <{sym_name = "cc"}> ({
+  "func.func"() <{function_type = (tensor<4xi32>) -> tensor<4xi32>, sym_name = "main"}> ({
+  ^bb0(%arg0: tensor<4xi32>):
+    %0 = "stablehlo.custom_call"(%arg0) <{call_target_name = "foo"}> {mhlo.backend_config = {}, mhlo.note = "kept"} : (tensor<4xi32>) -> tensor<4xi32>
+    "func.return"(%0) : (tensor<4xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+)");
+  ASSERT_TRUE(text.isOk()) << text.status().toString();
+  Type v = Type::tensor(ir::ElementType::I32, {4});
+  ir::Module m;
+  m.name = "cc";
+  ir::Builder b(m);
+  auto args = b.beginFunction("main", {v}, {v});
+  ir::ValueId r = b.op1(
+      OpKind::CustomCall, {args[0]}, v,
+      {{"call_target_name", std::string("foo")}, {"mhlo.note", std::string("changed")}});
+  b.ret({r});
+  b.endFunction();
+  std::vector<std::string> problems = compareStrict(*text, m);
+  EXPECT_TRUE(mentions(problems, "attribute mhlo.backend_config missing"))
+      << joined(problems);
+  EXPECT_TRUE(mentions(problems, "attribute mhlo.note", "\"kept\"")) << joined(problems);
+  EXPECT_EQ(problems.size(), 2u) << joined(problems);
+}
+
 }  // namespace
 }  // namespace jft::conformance

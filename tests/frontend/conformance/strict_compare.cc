@@ -124,6 +124,17 @@ class StrictComparer {
       if (std::optional<std::string> problem = attributeMismatch(prop.value, *attr))
         out_.push_back(where + ": property " + prop.name + ": " + *problem);
     }
+    // Discardable attributes (mhlo.frontend_attributes, sdy.sharding_rule...)
+    // are kept by the import, opaque where not interpreted.
+    for (const TextAttr& attr : text.attributes) {
+      const ir::Attribute* got = ir::findAttr(op.attrs, attr.name);
+      if (!got) {
+        out_.push_back(where + ": attribute " + attr.name + " missing from the import");
+        continue;
+      }
+      if (std::optional<std::string> problem = attributeMismatch(attr.value, *got))
+        out_.push_back(where + ": attribute " + attr.name + ": " + *problem);
+    }
     compareLoc(where, text.loc, op.loc);
     if (text.regions.size() != op.regions.size()) {
       out_.push_back(where + ": " + std::to_string(text.regions.size()) +
