@@ -91,7 +91,7 @@ bool floatMatches(const std::string& text, const uint8_t* p, ir::ElementType typ
                           ? halfToDouble(static_cast<uint16_t>(raw))
                           : bfloat16ToDouble(static_cast<uint16_t>(raw));
       double half_ulp =
-          std::ldexp(std::fabs(value), type == ir::ElementType::F16 ? -11 : -8);
+          std::ldexp(std::fabs(value), type == ir::ElementType::F16 ? -12 : -9);
       return stored == value || std::fabs(stored - value) <= half_ulp;
     }
     default:
