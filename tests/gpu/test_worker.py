@@ -255,8 +255,12 @@ def main():
             except RuntimeError as e:
                 check(f"{name}: launched with the reported params, results match", False, e)
 
-    answer, _ = worker.compile("module { this is not ttir }")
-    check("bad TTIR answers an error", answer.get("ok") is False and answer.get("error"), answer)
+    try:
+        answer, _ = worker.compile("module { this is not ttir }")
+        check("bad TTIR answers an error", answer.get("ok") is False and answer.get("error"), answer)
+    except (EOFError, ValueError, BrokenPipeError) as e:
+        check("bad TTIR answers an error", False, f"the worker died instead: {e}")
+        worker = Worker()
     answer, binary = worker.compile(open(os.path.join(DATA_DIR, "add_exp.ttir")).read())
     check("worker still compiles after an error", answer.get("ok") and binary[:4] == b"\x7fELF", answer.get("error"))
     check("worker exits cleanly on shutdown", worker.close() == 0)

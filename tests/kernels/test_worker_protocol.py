@@ -240,6 +240,139 @@ class CompilerDetectionTest(unittest.TestCase):
                          ("flagtree", "0.4.0", "3.5.1"))
 
 
+# A stand-in for the parts of Triton 3.6's Python API that worker.run_pipeline
+# touches (names and call shapes as in triton/compiler/compiler.py and the
+# backends' add_stages). Each stage logs its name so the test can prove that
+# make_ttir runs, and the ptx stage returns the reference PTX of add_exp.
+MOCK_TRITON = {
+    "triton/__init__.py": "__version__ = '3.6.0'\n",
+    "triton/_C/__init__.py": "",
+    "triton/_C/libtriton.py": textwrap.dedent("""\
+        class ir:
+            class context:
+                pass
+        """),
+    "triton/backends/__init__.py": "",
+    "triton/backends/compiler.py": textwrap.dedent("""\
+        import enum
+        from dataclasses import dataclass
+
+        class Language(enum.Enum):
+            TRITON = 0
+
+        @dataclass(frozen=True)
+        class GPUTarget:
+            backend: str
+            arch: object
+            warp_size: int
+        """),
+    "triton/compiler/__init__.py": "",
+    "triton/compiler/compiler.py": textwrap.dedent("""\
+        import os, re
+        from dataclasses import dataclass
+        from triton.backends.compiler import Language
+
+        STAGES_RUN = []
+
+        def get_cache_invalidating_env_vars():
+            return {"TRITON_MOCK": "1"}
+
+        @dataclass(frozen=True)
+        class Options:
+            num_warps: int = 4
+            num_stages: int = 3
+            num_ctas: int = 1
+
+        class StageResult:
+            def __init__(self, value, artifact):
+                self.value, self.artifact = value, artifact
+
+        class Backend:
+            binary_ext = "cubin"
+            def __init__(self, target):
+                self.target = target
+            def parse_options(self, opts):
+                return Options(**opts)
+            def add_stages(self, stages, options, language):
+                assert language == Language.TRITON
+                def stage(name, fn):
+                    def run(src, metadata):
+                        STAGES_RUN.append(name)
+                        return fn(src, metadata)
+                    stages[name] = run
+                stage("ttir", lambda src, md: src)
+                stage("ttgir", lambda src, md: StageResult(src, "ttgir text"))
+                stage("llir", lambda src, md: md.update(shared=4096, global_scratch_size=0) or "llir text")
+                stage("ptx", lambda src, md: md.update(name="add_exp") or open(os.environ["MOCK_PTX"]).read())
+                stage("cubin", lambda src, md: b"\\x7fELF" + md["triton_version"].encode())
+
+        def make_backend(target):
+            assert target.backend == "cuda" and target.arch == 90, target
+            return Backend(target)
+
+        class IRSource:
+            def __init__(self, path, context, backend):
+                text = open(path).read()
+                if "tt.func" not in text:
+                    raise RuntimeError("Parse MLIR file failed.")
+                self.language = Language.TRITON
+                self.module = object()
+                types = re.findall(r"%\\w+: !tt.ptr<(\\w+)>|%\\w+: (i32)", text)
+                self.signature = {i: ("*" + p if p else s) for i, (p, s) in enumerate(types)}
+            def parse_options(self):
+                return {}
+            def make_ir(self, target, options, codegen_fns, module_map, context):
+                return self.module
+        """),
+}
+
+
+class MockTritonPipelineTest(unittest.TestCase):
+    """worker.compile_request's glue against a stand-in Triton API, in a child interpreter."""
+
+    def compile_with_mock(self, ttir):
+        with tempfile.TemporaryDirectory() as root:
+            for path, text in MOCK_TRITON.items():
+                os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+                with open(os.path.join(root, path), "w") as f:
+                    f.write(text)
+            code = textwrap.dedent("""\
+                import json, sys
+                from jax_flagtree import worker
+                from triton.compiler import compiler
+                header = {"id": 3, "target": {"backend": "cuda", "arch": "90", "warp_size": 32},
+                          "options": {"num_warps": 8, "num_stages": 2, "num_ctas": 1}}
+                try:
+                    answer, binary = worker.compile_request(header, sys.stdin.read(), {"name": "triton"})
+                    print(json.dumps({"answer": answer, "binary": binary.hex(), "stages": compiler.STAGES_RUN}))
+                except worker.StageError as e:
+                    print(json.dumps({"stage": e.stage, "error": str(e)}))
+                """)
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, PYTHON_DIR]),
+                       MOCK_PTX=os.path.join(DATA_DIR, "add_exp.ptx"))
+            done = subprocess.run([sys.executable, "-c", code], input=ttir, env=env, capture_output=True,
+                                  text=True)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            return json.loads(done.stdout)
+
+    def test_every_stage_from_make_ttir_runs_and_the_answer_is_complete(self):
+        with open(os.path.join(DATA_DIR, "add_exp.ttir")) as f:
+            out = self.compile_with_mock(f.read())
+        self.assertEqual(out["stages"], ["ttir", "ttgir", "llir", "ptx", "cubin"])
+        answer = out["answer"]
+        self.assertEqual(bytes.fromhex(out["binary"]), b"\x7fELF3.6.0")
+        self.assertEqual((answer["kernel_name"], answer["binary_format"]), ("add_exp", "cubin"))
+        self.assertEqual((answer["shared_mem"], answer["num_warps"]), (4096, 8))
+        self.assertEqual([p["type"] for p in answer["params"]], ["*f32", "*f32", "*f32", "i32", "*i8", "*i8"])
+        self.assertEqual([p["role"] for p in answer["params"]][-2:], ["global_scratch", "profile_scratch"])
+        self.assertEqual((answer["global_scratch_size"], answer["profile_scratch_size"]), (0, 0))
+
+    def test_parse_failure_names_the_parse_stage(self):
+        out = self.compile_with_mock("module { garbage }")
+        self.assertEqual(out["stage"], "parse")
+        self.assertIn("Parse MLIR file failed", out["error"])
+
+
 class WorkerProcessTest(unittest.TestCase):
     """The worker as the plugin starts it: a module and a plain script."""
 

@@ -251,5 +251,36 @@ TEST(WorkerPool, RealWorkerModuleStartsWithoutTriton) {
   EXPECT_EQ(pool.restarts(), 0);
 }
 
+// Runs only where the real compiler is installed (the GPU machine; no GPU is
+// needed to compile): the reference TTIR through the real worker.
+TEST(WorkerPool, RealWorkerCompilesTheReferenceKernels) {
+  TempDir dir;
+  WorkerPoolOptions options = fakePoolOptions(2, dir.path());
+  options.command = pythonWorkerCommand(JFT_PYTHON3, JFT_PYTHON_DIR);
+  options.compile_timeout = std::chrono::milliseconds(300000);
+  WorkerPool pool(options);
+  auto identity = pool.identity();
+  if (!identity.isOk()) GTEST_SKIP() << identity.status().toString();
+  std::vector<std::string> names = {"add_exp", "softmax_rows", "mm"};
+  std::vector<CompileRequest> requests;
+  for (const std::string& name : names) {
+    requests.push_back(requestFor(
+        *readWholeFile(std::string(JFT_KERNELS_DATA_DIR) + "/" + name + ".ttir")));
+  }
+  auto results = pool.compileAll(requests);
+  const size_t ttir_params[] = {4, 3, 6};
+  for (size_t i = 0; i < names.size(); ++i) {
+    ASSERT_TRUE(results[i].isOk()) << names[i] << ": " << results[i].status().toString();
+    EXPECT_EQ(results[i]->binary.substr(0, 4),
+              "\x7f"
+              "ELF")
+        << names[i];
+    EXPECT_EQ(results[i]->name, names[i]);
+    EXPECT_EQ(results[i]->params.size(), ttir_params[i] + 2) << names[i];
+    EXPECT_EQ(results[i]->compiler, *identity);
+  }
+  EXPECT_GT(results[2]->shared_mem, 0u);
+}
+
 }  // namespace
 }  // namespace jft::kernels
