@@ -1,0 +1,158 @@
+#include "passes/canonicalize.h"
+
+#include <optional>
+#include <vector>
+
+#include "passes/integer_fold.h"
+#include "passes/known_values.h"
+#include "passes/local_rewriter.h"
+
+namespace jft::passes {
+namespace {
+
+using ir::OpKind;
+using ir::ValueId;
+
+const std::vector<int64_t>* intsAttr(const ir::Op& op, std::string_view name) {
+  return ir::findAttrAs<std::vector<int64_t>>(op.attrs, name);
+}
+
+bool isIdentityPermutation(const std::vector<int64_t>& dims) {
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+
+bool allEqualTo(const std::vector<int64_t>* values, int64_t expected) {
+  if (!values) return false;
+  for (int64_t v : *values)
+    if (v != expected) return false;
+  return true;
+}
+
+class Canonicalizer : public LocalRewriter {
+ public:
+  bool rewrite(RewriteContext& context, ir::Op& op) override {
+    if (op.results.size() != 1) return false;
+    if (std::optional<ValueId> same = noOpSource(context, op)) {
+      context.replaceOp(op, {*same});
+      return true;
+    }
+    if (shortenChain(context, op)) return true;
+    return foldConstant(context, op);
+  }
+
+ private:
+  // The operand an op passes through unchanged, if it does nothing.
+  std::optional<ValueId> noOpSource(const RewriteContext& context, const ir::Op& op) {
+    if (op.operands.empty()) return std::nullopt;
+    const ValueId source = op.operands[0];
+    const ir::Type& in = context.typeOf(source);
+    const ir::Type& out = context.typeOf(op.results[0]);
+    if (in != out) return std::nullopt;
+    switch (op.kind) {
+      case OpKind::Reshape:
+      case OpKind::Convert:
+        return source;
+      case OpKind::Transpose:
+      case OpKind::BroadcastInDim: {
+        const char* name =
+            op.kind == OpKind::Transpose ? "permutation" : "broadcast_dimensions";
+        const std::vector<int64_t>* dims = intsAttr(op, name);
+        if (dims && isIdentityPermutation(*dims)) return source;
+        return std::nullopt;
+      }
+      case OpKind::Slice: {
+        const std::vector<int64_t>* start = intsAttr(op, "start_indices");
+        const std::vector<int64_t>* limit = intsAttr(op, "limit_indices");
+        const std::vector<int64_t>* strides = intsAttr(op, "strides");
+        if (allEqualTo(start, 0) && limit && *limit == in.dims && allEqualTo(strides, 1))
+          return source;
+        return std::nullopt;
+      }
+      case OpKind::Concatenate:
+        if (op.operands.size() == 1) return source;
+        return std::nullopt;
+      case OpKind::Pad:
+        if (allEqualTo(intsAttr(op, "edge_padding_low"), 0) &&
+            allEqualTo(intsAttr(op, "edge_padding_high"), 0) &&
+            allEqualTo(intsAttr(op, "interior_padding"), 0))
+          return source;
+        return std::nullopt;
+      case OpKind::Reverse: {
+        const std::vector<int64_t>* dims = intsAttr(op, "dimensions");
+        if (!dims) return std::nullopt;
+        for (int64_t dim : *dims)
+          if (dim < 0 || dim >= in.rank() || in.dims[dim] > 1) return std::nullopt;
+        return source;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  // reshape(reshape(x)) -> reshape(x); transpose(transpose(x)) -> transpose(x).
+  bool shortenChain(RewriteContext& context, ir::Op& op) {
+    if (op.kind != OpKind::Reshape && op.kind != OpKind::Transpose) return false;
+    if (op.operands.size() != 1) return false;
+    const ir::Op* inner = context.definingOp(op.operands[0]);
+    if (!inner || inner->kind != op.kind || inner->operands.size() != 1) return false;
+    const ValueId source = inner->operands[0];
+    if (op.kind == OpKind::Reshape) {
+      if (context.typeOf(source) == context.typeOf(op.results[0])) {
+        context.replaceOp(op, {source});
+      } else {
+        op.operands[0] = source;
+      }
+      return true;
+    }
+    const std::vector<int64_t>* outer_perm = intsAttr(op, "permutation");
+    const std::vector<int64_t>* inner_perm = intsAttr(*inner, "permutation");
+    if (!outer_perm || !inner_perm || outer_perm->size() != inner_perm->size())
+      return false;
+    // Result dim i is the inner result's dim outer[i], which is source dim
+    // inner[outer[i]].
+    std::vector<int64_t> composed;
+    for (int64_t dim : *outer_perm) {
+      if (dim < 0 || dim >= static_cast<int64_t>(inner_perm->size())) return false;
+      composed.push_back((*inner_perm)[dim]);
+    }
+    if (isIdentityPermutation(composed)) {
+      context.replaceOp(op, {source});
+      return true;
+    }
+    op.operands[0] = source;
+    for (auto& [name, value] : op.attrs)
+      if (name == "permutation") value = composed;
+    return true;
+  }
+
+  bool foldConstant(RewriteContext& context, ir::Op& op) {
+    if (op.operands.empty() || !op.regions.empty()) return false;
+    const ir::Type& result_type = context.typeOf(op.results[0]);
+    if (!result_type.isTensor() || result_type.numElements() > kMaxFoldedElements)
+      return false;
+    std::vector<ir::DenseElements> literals;
+    for (ValueId operand : op.operands) {
+      std::optional<ir::DenseElements> literal =
+          knownSmallLiteral(context, operand, kMaxFoldedElements);
+      if (!literal) return false;
+      literals.push_back(std::move(*literal));
+    }
+    std::optional<ir::DenseElements> folded = foldIntegerOp(op, literals, result_type);
+    if (!folded) return false;
+    op.kind = OpKind::Constant;
+    op.operands.clear();
+    op.attrs = {{"value", std::move(*folded)}};
+    return true;
+  }
+};
+
+}  // namespace
+
+bool canonicalize(ir::Module& module) {
+  Canonicalizer canonicalizer;
+  return RewriteContext(module).run(canonicalizer);
+}
+
+}  // namespace jft::passes

@@ -1,0 +1,91 @@
+#include "passes/pipeline.h"
+
+#include <cstdio>
+
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "passes/canonicalize.h"
+#include "passes/cse.h"
+#include "passes/dce.h"
+#include "passes/simplify.h"
+
+namespace jft::passes {
+namespace {
+
+class PassRunner {
+ public:
+  PassRunner(ir::Module& module, const PipelineOptions& options)
+      : module_(module), options_(options) {}
+
+  // Runs `pass` (returning StatusOr<bool> or bool), then records, verifies
+  // and dumps.
+  template <typename Pass>
+  StatusOr<bool> run(const std::string& name, int round, Pass&& pass) {
+    const auto start = std::chrono::steady_clock::now();
+    bool changed = false;
+    if constexpr (std::is_same_v<decltype(pass(module_)), bool>) {
+      changed = pass(module_);
+    } else {
+      JFT_ASSIGN_OR_RETURN(changed, pass(module_));
+    }
+    PassRecord record{name, round, changed, std::chrono::steady_clock::now() - start};
+    report_.passes.push_back(record);
+    if (options_.verify) {
+      Status verified = ir::verifyModule(module_);
+      if (!verified.isOk())
+        return internalError("the module no longer verifies after pass " + name + ": " +
+                             verified.message());
+    }
+    if (options_.dump) options_.dump(record, changed ? ir::printModule(module_) : "");
+    return changed;
+  }
+
+  PipelineReport& report() { return report_; }
+
+ private:
+  ir::Module& module_;
+  const PipelineOptions& options_;
+  PipelineReport report_;
+};
+
+}  // namespace
+
+StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& options) {
+  if (options.verify) JFT_RETURN_IF_ERROR(ir::verifyModule(module));
+  PassRunner runner(module, options);
+  JFT_ASSIGN_OR_RETURN(bool inlined, runner.run("inline", 0, [&](ir::Module& m) {
+    return inlineCalls(m, options.inlining);
+  }));
+  (void)inlined;
+  PipelineReport& report = runner.report();
+  for (int round = 1; round <= options.max_rounds; ++round) {
+    report.rounds = round;
+    bool changed = false;
+    JFT_ASSIGN_OR_RETURN(bool canonicalized,
+                         runner.run("canonicalize", round, canonicalize));
+    JFT_ASSIGN_OR_RETURN(bool simplified, runner.run("simplify", round, simplifyAlgebra));
+    JFT_ASSIGN_OR_RETURN(bool merged,
+                         runner.run("cse", round, eliminateCommonSubexpressions));
+    JFT_ASSIGN_OR_RETURN(bool removed, runner.run("dce", round, eliminateDeadCode));
+    changed = canonicalized || simplified || merged || removed;
+    if (!changed) {
+      report.reached_fixed_point = true;
+      break;
+    }
+  }
+  return std::move(report);
+}
+
+std::string describeReport(const PipelineReport& report) {
+  std::string text;
+  for (const PassRecord& record : report.passes) {
+    char line[160];
+    const double ms = std::chrono::duration<double, std::milli>(record.duration).count();
+    std::snprintf(line, sizeof line, "round %d %s: %s (%.3f ms)\n", record.round,
+                  record.pass.c_str(), record.changed ? "changed" : "unchanged", ms);
+    text += line;
+  }
+  return text;
+}
+
+}  // namespace jft::passes

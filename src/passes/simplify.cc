@@ -1,0 +1,127 @@
+#include "passes/simplify.h"
+
+#include <optional>
+
+#include "passes/known_values.h"
+#include "passes/literal_elements.h"
+#include "passes/local_rewriter.h"
+
+namespace jft::passes {
+namespace {
+
+using ir::OpKind;
+using ir::ValueId;
+
+bool isIntegral(ir::ElementType element) {
+  return ir::isInteger(element) || ir::isPred(element);
+}
+
+// Does the splat `c` leave x unchanged as the right operand of op `kind`?
+bool isRightIdentity(OpKind kind, const SplatValue& c) {
+  const bool integral = isIntegral(c.element);
+  switch (kind) {
+    case OpKind::Multiply:
+      return (integral && !ir::isPred(c.element) && isIntegerSplatOf(c, 1)) ||
+             isFloatOne(c);
+    case OpKind::Add:
+      return (integral && !ir::isPred(c.element) && isIntegerSplatOf(c, 0)) ||
+             isFloatZero(c, /*negative=*/true);
+    case OpKind::Subtract:
+      return (integral && isIntegerSplatOf(c, 0)) || isFloatZero(c, /*negative=*/false);
+    default:
+      return false;
+  }
+}
+
+bool isCommutative(OpKind kind) {
+  return kind == OpKind::Multiply || kind == OpKind::Add;
+}
+
+bool isIdempotent(OpKind kind) {
+  return kind == OpKind::And || kind == OpKind::Or || kind == OpKind::Minimum ||
+         kind == OpKind::Maximum;
+}
+
+class Simplifier : public LocalRewriter {
+ public:
+  bool rewrite(RewriteContext& context, ir::Op& op) override {
+    if (op.results.size() != 1) return false;
+    if (!context.typeOf(op.results[0]).isTensor()) return false;
+    if (std::optional<ValueId> same = equivalentValue(context, op)) {
+      context.replaceOp(op, {*same});
+      return true;
+    }
+    return foldSelfCompare(context, op);
+  }
+
+ private:
+  std::optional<ValueId> equivalentValue(const RewriteContext& context,
+                                         const ir::Op& op) {
+    const std::vector<ValueId>& in = op.operands;
+    if (in.size() == 2 && isIdempotent(op.kind) && in[0] == in[1]) return in[0];
+    if (in.size() == 2) {
+      if (std::optional<SplatValue> c = knownSplat(context, in[1]))
+        if (isRightIdentity(op.kind, *c)) return in[0];
+      if (isCommutative(op.kind))
+        if (std::optional<SplatValue> c = knownSplat(context, in[0]))
+          if (isRightIdentity(op.kind, *c)) return in[1];
+    }
+    if (op.kind == OpKind::Select && in.size() == 3) return selected(context, in);
+    if ((op.kind == OpKind::Negate || op.kind == OpKind::Not) && in.size() == 1) {
+      const ir::Op* inner = context.definingOp(in[0]);
+      if (inner && inner->kind == op.kind && inner->operands.size() == 1)
+        return inner->operands[0];
+    }
+    return std::nullopt;
+  }
+
+  std::optional<ValueId> selected(const RewriteContext& context,
+                                  const std::vector<ValueId>& in) {
+    if (in[1] == in[2]) return in[1];
+    std::optional<SplatValue> predicate = knownSplat(context, in[0]);
+    if (!predicate || !ir::isPred(predicate->element)) return std::nullopt;
+    return predicate->bits != 0 ? in[1] : in[2];
+  }
+
+  // compare(x, x) on integers is decided by the direction alone.
+  bool foldSelfCompare(RewriteContext& context, ir::Op& op) {
+    if (op.kind != OpKind::Compare || op.operands.size() != 2 ||
+        op.operands[0] != op.operands[1])
+      return false;
+    if (!isIntegral(context.typeOf(op.operands[0]).element)) return false;
+    const auto* direction =
+        ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction");
+    if (!direction) return false;
+    const bool truth = *direction == ir::ComparisonDirection::EQ ||
+                       *direction == ir::ComparisonDirection::LE ||
+                       *direction == ir::ComparisonDirection::GE;
+    const ir::Type result_type = context.typeOf(op.results[0]);
+    const ir::Type scalar = ir::Type::scalar(result_type.element);
+    if (result_type == scalar) {
+      op.kind = OpKind::Constant;
+      op.operands.clear();
+      op.attrs = {{"value", splatLiteral(scalar, truth ? 1 : 0)}};
+      return true;
+    }
+    // A splat of any size costs one scalar constant and a broadcast.
+    ir::Op constant;
+    constant.kind = OpKind::Constant;
+    constant.results = {context.module().newValue(scalar)};
+    constant.attrs = {{"value", splatLiteral(scalar, truth ? 1 : 0)}};
+    constant.loc = op.loc;
+    const ValueId splat = context.insertBefore(std::move(constant)).results[0];
+    op.kind = OpKind::BroadcastInDim;
+    op.operands = {splat};
+    op.attrs = {{"broadcast_dimensions", std::vector<int64_t>{}}};
+    return true;
+  }
+};
+
+}  // namespace
+
+bool simplifyAlgebra(ir::Module& module) {
+  Simplifier simplifier;
+  return RewriteContext(module).run(simplifier);
+}
+
+}  // namespace jft::passes
