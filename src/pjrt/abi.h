@@ -726,6 +726,13 @@ struct PJRT_Buffer_DynamicDimensionIndices_Args {
   size_t num_dynamic_dims;            // out
 };
 
+struct PJRT_Buffer_GetMemoryLayout_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  PJRT_Buffer* buffer;
+  PJRT_Buffer_MemoryLayout layout;  // out, data owned by the buffer
+};
+
 struct PJRT_Buffer_ToHostBuffer_Args {
   size_t struct_size;
   PJRT_Extension_Base* extension_start;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pjrt/abi.h"
+#include "pjrt/args.h"
 #include "pjrt/buffer.h"
 #include "pjrt/client.h"
 #include "pjrt/compile.h"
@@ -18,6 +19,7 @@ namespace jft::pjrt {
 namespace {
 
 PJRT_Error* notImplemented(const char* function) {
+  if (traceCalls()) traceCall(function);
   return toPjrtError(
       unimplemented(std::string(function) + " is not implemented by jax-flagtree"));
 }
@@ -108,6 +110,7 @@ PJRT_Api buildApi() {
   api.PJRT_Buffer_Delete = slot(&bufferDelete);
   api.PJRT_Buffer_IsDeleted = slot(&bufferIsDeleted);
   api.PJRT_Buffer_IsOnCpu = slot(&bufferIsOnCpu);
+  api.PJRT_Buffer_GetMemoryLayout = slot(&bufferGetMemoryLayout);
   api.PJRT_Buffer_ReadyEvent = slot(&bufferReadyEvent);
   api.PJRT_Buffer_UnsafePointer = slot(&bufferUnsafePointer);
   api.PJRT_Buffer_OpaqueDeviceMemoryDataPointer =

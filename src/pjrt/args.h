@@ -33,9 +33,14 @@ inline Status requireNonNull(const void* pointer, const char* field,
   return invalidArgument(std::string(function) + ": " + field + " is null");
 }
 
+// JFT_PJRT_TRACE=1 prints each entry point as it is called (to stderr).
+bool traceCalls();
+void traceCall(const char* function);
+
 // Runs `body`, converting its Status (and any escaping exception) to PJRT_Error.
 template <typename Body>
 PJRT_Error* boundary(const char* function, Body&& body) noexcept {
+  if (traceCalls()) traceCall(function);
   try {
     return toPjrtError(body());
   } catch (const std::bad_alloc&) {

@@ -70,6 +70,23 @@ JFT_BUFFER_ENTRY(bufferMemory, Buffer_Memory, memory, args->memory = buffer.memo
 JFT_BUFFER_ENTRY(bufferDelete, Buffer_Delete, buffer, buffer.release())
 JFT_BUFFER_ENTRY(bufferIsDeleted, Buffer_IsDeleted, is_deleted,
                  args->is_deleted = buffer.isDeleted())
+JFT_BUFFER_ENTRY(bufferGetMemoryLayout, Buffer_GetMemoryLayout, layout, {
+  {
+    std::lock_guard<std::mutex> lock(buffer.mutex);
+    if (buffer.minorToMajor.size() != buffer.dims.size()) {
+      buffer.minorToMajor.clear();
+      for (size_t i = buffer.dims.size(); i-- > 0;)
+        buffer.minorToMajor.push_back(static_cast<int64_t>(i));
+    }
+  }
+  args->layout = PJRT_Buffer_MemoryLayout{};
+  args->layout.struct_size = JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_MemoryLayout, type);
+  args->layout.type = PJRT_Buffer_MemoryLayout_Type_Tiled;
+  args->layout.tiled.struct_size =
+      JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_MemoryLayout_Tiled, num_tiles);
+  args->layout.tiled.minor_to_major = buffer.minorToMajor.data();
+  args->layout.tiled.minor_to_major_size = buffer.minorToMajor.size();
+})
 JFT_BUFFER_ENTRY(bufferIsOnCpu, Buffer_IsOnCpu, is_on_cpu, args->is_on_cpu = false)
 JFT_BUFFER_ENTRY(bufferReadyEvent, Buffer_ReadyEvent, event, {
   if (buffer.isDeleted()) {

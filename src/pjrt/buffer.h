@@ -18,6 +18,7 @@ struct PJRT_Buffer {
   PJRT_Memory* memory = nullptr;
   PJRT_Buffer_Type type = PJRT_Buffer_Type_INVALID;
   std::vector<int64_t> dims;
+  std::vector<int64_t> minorToMajor;  // always the dense order: rank-1 ... 0
   uint64_t byteSize = 0;
   uint64_t address = 0;
   jft::runtime::EventPtr ready;
@@ -43,6 +44,7 @@ PJRT_Error* bufferDevice(PJRT_Buffer_Device_Args* args);
 PJRT_Error* bufferMemory(PJRT_Buffer_Memory_Args* args);
 PJRT_Error* bufferDelete(PJRT_Buffer_Delete_Args* args);
 PJRT_Error* bufferIsDeleted(PJRT_Buffer_IsDeleted_Args* args);
+PJRT_Error* bufferGetMemoryLayout(PJRT_Buffer_GetMemoryLayout_Args* args);
 PJRT_Error* bufferIsOnCpu(PJRT_Buffer_IsOnCpu_Args* args);
 PJRT_Error* bufferReadyEvent(PJRT_Buffer_ReadyEvent_Args* args);
 PJRT_Error* bufferUnsafePointer(PJRT_Buffer_UnsafePointer_Args* args);

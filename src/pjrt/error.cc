@@ -1,6 +1,8 @@
 // PJRT_Error: a status with a function table in front.
 #include "pjrt/error.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <new>
 
 #include "pjrt/args.h"
@@ -44,6 +46,18 @@ constexpr PJRT_Error_FunctionTable kErrorTable = {
 };
 
 }  // namespace
+
+bool traceCalls() {
+  static const bool enabled = [] {
+    const char* value = std::getenv("JFT_PJRT_TRACE");
+    return value != nullptr && value[0] != '\0' && value[0] != '0';
+  }();
+  return enabled;
+}
+
+void traceCall(const char* function) {
+  std::fprintf(stderr, "pjrt: %s\n", function);
+}
 
 PJRT_Error_Code toPjrtCode(StatusCode code) {
   return static_cast<PJRT_Error_Code>(code);

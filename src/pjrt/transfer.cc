@@ -108,24 +108,18 @@ PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* ar
 
     JFT_ASSIGN_OR_RETURN(auto buffer,
                          allocateBuffer(client, target, args->type, dims, *byteSize));
-    auto copied =
-        target.device->runtime->copyToDevice(buffer->address, source, *byteSize);
+    // Under this semantics the caller may reuse `data` as soon as we return.
+    bool waitForSource = args->host_buffer_semantics ==
+                             PJRT_HostBufferSemantics_kImmutableOnlyDuringCall &&
+                         !staging;
+    auto copied = target.device->runtime->copyToDevice(buffer->address, source, *byteSize,
+                                                       waitForSource);
     if (!copied.isOk()) {
       buffer->release();
       return copied.status().withContext(kFromHost);
     }
     runtime::EventPtr done = *copied;
     if (staging) done->onReady([staging](const Status&) {});  // keep it alive until then
-    if (args->host_buffer_semantics ==
-            PJRT_HostBufferSemantics_kImmutableOnlyDuringCall &&
-        !staging) {
-      // The caller may reuse `data` as soon as we return.
-      Status status = done->await();
-      if (!status.isOk()) {
-        buffer->release();
-        return status.withContext(kFromHost);
-      }
-    }
     buffer->ready = done;
     args->done_with_host_buffer = wrapEvent(staging ? runtime::Event::ready() : done);
     args->buffer = buffer.release();

@@ -46,8 +46,10 @@ class Device {
   virtual void deallocate(uint64_t address, uint64_t bytes) = 0;
 
   // The event completes when the data is on the device and `src` is free again.
-  virtual StatusOr<EventPtr> copyToDevice(uint64_t dst, const void* src,
-                                          uint64_t bytes) = 0;
+  // With `waitForSource` the call itself returns only once `src` has been read,
+  // waiting on the calling thread (never on the completion machinery).
+  virtual StatusOr<EventPtr> copyToDevice(uint64_t dst, const void* src, uint64_t bytes,
+                                          bool waitForSource = false) = 0;
   virtual StatusOr<EventPtr> copyToHost(void* dst, uint64_t src, uint64_t bytes) = 0;
   // Copies from `src` on `srcDevice` (this device or another of the platform).
   virtual StatusOr<EventPtr> copyFromDevice(uint64_t dst, Device& srcDevice, uint64_t src,

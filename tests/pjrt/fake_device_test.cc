@@ -42,8 +42,8 @@ class FakeDevice final : public runtime::Device {
     stats_.bytesInUse -= static_cast<int64_t>(bytes);
     std::free(memory);
   }
-  StatusOr<runtime::EventPtr> copyToDevice(uint64_t dst, const void* src,
-                                           uint64_t bytes) override {
+  StatusOr<runtime::EventPtr> copyToDevice(uint64_t dst, const void* src, uint64_t bytes,
+                                           bool) override {
     if (bytes) std::memcpy(reinterpret_cast<void*>(dst), src, bytes);
     return runtime::Event::ready();
   }

@@ -130,13 +130,17 @@ void CudaDevice::deallocate(uint64_t address, uint64_t bytes) {
   }
 }
 
-StatusOr<EventPtr> CudaDevice::copyToDevice(uint64_t dst, const void* src,
-                                            uint64_t bytes) {
+StatusOr<EventPtr> CudaDevice::copyToDevice(uint64_t dst, const void* src, uint64_t bytes,
+                                            bool waitForSource) {
   if (bytes == 0) return Event::ready();
   JFT_RETURN_IF_ERROR(makeCurrent());
   JFT_RETURN_IF_ERROR(driver_.check(
       driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(dst), src, bytes, stream_),
       "cuMemcpyHtoDAsync"));
+  if (waitForSource) {
+    JFT_RETURN_IF_ERROR(
+        driver_.check(driver_.streamSynchronize(stream_), "cuStreamSynchronize"));
+  }
   return fence();
 }
 

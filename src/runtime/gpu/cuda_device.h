@@ -24,7 +24,8 @@ class CudaDevice final : public Device {
   const DeviceInfo& info() const override { return info_; }
   StatusOr<uint64_t> allocate(uint64_t bytes) override;
   void deallocate(uint64_t address, uint64_t bytes) override;
-  StatusOr<EventPtr> copyToDevice(uint64_t dst, const void* src, uint64_t bytes) override;
+  StatusOr<EventPtr> copyToDevice(uint64_t dst, const void* src, uint64_t bytes,
+                                  bool waitForSource) override;
   StatusOr<EventPtr> copyToHost(void* dst, uint64_t src, uint64_t bytes) override;
   StatusOr<EventPtr> copyFromDevice(uint64_t dst, Device& srcDevice, uint64_t src,
                                     uint64_t bytes) override;

@@ -1,0 +1,96 @@
+"""Registers jax-flagtree with JAX as the platform plugin named "cuda".
+
+JAX imports every module under the `jax_plugins` namespace package (and every
+`jax_plugins` entry point) and calls its `initialize()`. Ours loads
+`libjax_flagtree_pjrt.so`, which sits next to this file, so that JAX runs on the
+GPU through our runtime.
+
+Two plugins wanting the name "cuda" cannot both load: the C++ side refuses a
+second library under a name already taken, and JAX keeps one backend factory
+per name. Discovery order is a set's iteration order, so either may come first:
+
+* if we run first, we load under "cuda" and replace the upstream module's
+  `initialize` with a no-op, so it never registers;
+* if upstream already ran, we load our library under a name of its own and
+  take over the "cuda" backend factory with a higher priority.
+
+Either way JAX creates exactly one "cuda" client, ours.
+
+`JAX_FLAGTREE_DISABLE=1` makes this module register nothing, so the upstream
+plugin runs in the same environment for comparison.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import logging
+import os
+import pathlib
+import sys
+
+logger = logging.getLogger(__name__)
+
+PLUGIN_NAME = "cuda"
+# The upstream CUDA plugin registers with priority 500.
+PRIORITY = 600
+LIBRARY_NAME = "libjax_flagtree_pjrt.so"
+WORKER_MODULE = "jax_flagtree.worker"
+# The C API name used when an upstream plugin already holds "cuda".
+FALLBACK_C_API_NAME = "flagtree"
+UPSTREAM_MODULES = ("jax_plugins.xla_cuda13", "jax_plugins.xla_cuda12", "jax_plugins.cuda")
+
+
+def disabled() -> bool:
+  return os.environ.get("JAX_FLAGTREE_DISABLE", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def library_path() -> pathlib.Path | None:
+  override = os.environ.get("JAX_FLAGTREE_LIBRARY")
+  path = pathlib.Path(override) if override else pathlib.Path(__file__).parent / LIBRARY_NAME
+  return path if path.exists() else None
+
+
+def create_options() -> dict[str, str]:
+  """Options handed to PJRT_Client_Create (strings become PJRT_NamedValues)."""
+  return {"python_executable": sys.executable, "worker_module": WORKER_MODULE}
+
+
+def _skipped_upstream_initialize(module_name: str) -> None:
+  logger.debug("jax-flagtree provides the 'cuda' platform; %s is not registered", module_name)
+
+
+def _silence_upstream() -> None:
+  for name in UPSTREAM_MODULES:
+    try:
+      module = importlib.import_module(name)
+    except Exception:  # not installed, or broken: either way it cannot compete
+      continue
+    module.initialize = functools.partial(_skipped_upstream_initialize, name)
+
+
+def initialize() -> None:
+  if disabled():
+    logger.info("JAX_FLAGTREE_DISABLE is set: jax-flagtree registers nothing")
+    return
+  path = library_path()
+  if path is None:
+    logger.warning("jax-flagtree: %s not found next to %s", LIBRARY_NAME, __file__)
+    return
+
+  from jax._src import xla_bridge
+  from jax._src.lib import xla_client
+
+  _silence_upstream()
+  options = create_options()
+  if not xla_client.pjrt_plugin_loaded(PLUGIN_NAME):
+    xla_bridge.register_plugin(
+        PLUGIN_NAME, priority=PRIORITY, library_path=str(path), options=options)
+    return
+
+  c_api = xla_client.load_pjrt_plugin_dynamically(FALLBACK_C_API_NAME, str(path))
+  factory = functools.partial(
+      xla_bridge.make_pjrt_c_api_client, FALLBACK_C_API_NAME, options=options)
+  xla_bridge.register_backend_factory(
+      PLUGIN_NAME, factory, priority=PRIORITY, fail_quietly=False, experimental=False,
+      c_api=c_api)

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds the wheel, installs it into a scratch directory, and runs every plugin
+# GPU test plus the 1 GiB bandwidth comparison (ours, then upstream with
+# JAX_FLAGTREE_DISABLE=1). Logs go to $OUT (default ./gpu-out):
+#   build.log, tests.log, trace.log, summary.txt
+# The last line of tests.log and summary.txt is "N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+JOBS=${JOBS:-$(nproc)}
+TESTS="pjrt_devices pjrt_roundtrip pjrt_memory_cycles pjrt_compile_route pjrt_upstream"
+
+{
+  echo "== machine"; nvidia-smi -L 2>&1 | head -4; uname -m
+  python3 -c 'import sys, jax, jaxlib; print(sys.version.split()[0], "jax", jax.__version__, "jaxlib", jaxlib.__version__)' 2>&1
+  python3 -c 'import pytest; print("pytest", pytest.__version__)' 2>&1 | tail -1
+  echo "== wheel"
+  python3 scripts/build_wheel.py --build-dir build-dev --out dist --jobs "$JOBS" 2>&1 | tail -5
+} > "$OUT/build.log" 2>&1
+WHEEL=$(ls dist/jax_flagtree-*.whl 2>/dev/null | head -1)
+if [ -z "$WHEEL" ]; then
+  echo "0 passed, 1 failed, 0 skipped (wheel build failed)" | tee "$OUT/summary.txt"
+  exit 1
+fi
+SITE=$(mktemp -d)
+python3 -m pip install -q --no-deps --no-index --target "$SITE" "$WHEEL" >> "$OUT/build.log" 2>&1
+echo "installed $WHEEL into $SITE" >> "$OUT/build.log"
+export PYTHONPATH="$SITE:$PWD/tests/gpu${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONUNBUFFERED=1
+
+pass=0; fail=0; skip=0
+run_test() {  # name, then extra environment assignments
+  local name=$1; shift
+  echo "== $name $*" >> "$OUT/tests.log"
+  env "$@" timeout 300 python3 "tests/gpu/$name.py" > "$OUT/$name.tmp" 2>&1
+  local rc=$?
+  cat "$OUT/$name.tmp" >> "$OUT/tests.log"
+  local p f s
+  p=$(grep -c '^PASS ' "$OUT/$name.tmp"); f=$(grep -c '^FAIL ' "$OUT/$name.tmp")
+  s=$(grep -c '^SKIP ' "$OUT/$name.tmp")
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    f=1; echo "FAIL $name: exited with status $rc" >> "$OUT/tests.log"
+  fi
+  pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+  rm -f "$OUT/$name.tmp"
+}
+for t in $TESTS; do run_test "$t"; done
+run_test pjrt_bandwidth
+run_test pjrt_bandwidth JAX_FLAGTREE_DISABLE=1
+
+# Which entry points JAX calls on the plugin for one put/get (for debugging).
+JFT_PJRT_TRACE=1 timeout 120 python3 -c '
+import jax, numpy as np
+x = jax.device_put(np.arange(6, dtype=np.float32).reshape(2, 3))
+print(np.asarray(x)); print(jax.devices()[0].memory_stats())
+' > "$OUT/trace.log" 2>&1
+
+summary="$pass passed, $fail failed, $skip skipped"
+grep '^BANDWIDTH' "$OUT/tests.log" > "$OUT/summary.txt"
+echo "$summary" | tee -a "$OUT/tests.log" >> "$OUT/summary.txt"
+cat "$OUT/summary.txt"
+[ "$fail" -eq 0 ]
