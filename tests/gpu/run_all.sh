@@ -16,6 +16,7 @@ TESTS="pjrt_devices pjrt_roundtrip pjrt_memory_cycles pjrt_compile_route pjrt_up
   python3 -c 'import sys, jax, jaxlib; print(sys.version.split()[0], "jax", jax.__version__, "jaxlib", jaxlib.__version__)' 2>&1
   python3 -c 'import pytest; print("pytest", pytest.__version__)' 2>&1 | tail -1
   echo "== wheel"
+  python3 tests/gpu/pjrt_probe_upstream.py 2>&1
   python3 scripts/build_wheel.py --build-dir build-dev --out dist --jobs "$JOBS" 2>&1 | tail -5
 } > "$OUT/build.log" 2>&1
 WHEEL=$(ls dist/jax_flagtree-*.whl 2>/dev/null | head -1)
