@@ -319,9 +319,12 @@ std::string locationText(const LocationTable& table, LocId id, int depth) {
     case Location::Kind::File: {
       std::string out = quoteString(loc.text) + ":" + std::to_string(loc.line) + ":" +
                         std::to_string(loc.col);
-      if (loc.end_line != 0 || loc.end_col != 0)
-        out += " to " + std::to_string(loc.end_line) + ":" + std::to_string(loc.end_col);
-      return out;
+      // MLIR's range spelling: the end line is left out when it is the start's.
+      if (loc.end_line == 0 && loc.end_col == 0) return out;
+      if (loc.end_line == loc.line && loc.end_col == loc.col) return out;
+      if (loc.end_line == loc.line) return out + " to :" + std::to_string(loc.end_col);
+      return out + " to " + std::to_string(loc.end_line) + ":" +
+             std::to_string(loc.end_col);
     }
     case Location::Kind::Name: {
       std::string out = quoteString(loc.text);
@@ -348,6 +351,13 @@ std::string locationText(const LocationTable& table, LocId id, int depth) {
 
 std::string printLocation(const LocationTable& table, LocId id) {
   return locationText(table, id, 0);
+}
+
+std::string printUserFrame(const LocationTable& table, LocId id) {
+  auto frame = table.userFrame(id);
+  if (!frame) return "unknown";
+  return quoteString(frame->file) + ":" + std::to_string(frame->line) + ":" +
+         std::to_string(frame->col);
 }
 
 std::string quoteString(const std::string& text) {

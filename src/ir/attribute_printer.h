@@ -29,6 +29,9 @@ std::string printAttrDict(const NamedAttrs& attrs, const PrintOptions& options =
 // The text inside `loc(...)`: `"zoo.py":17:20`, `"name"("zoo.py":1:2)`,
 // `callsite(A at B)`, `fused[A, B]`, `unknown`.
 std::string printLocation(const LocationTable& table, LocId id);
+// Only the frame a user looks at (LocationTable::userFrame): `"zoo.py":17:20`
+// or `unknown`.
+std::string printUserFrame(const LocationTable& table, LocId id);
 
 // A double-quoted string with MLIR escapes (\" \\ \n and \XX for the rest).
 std::string quoteString(const std::string& text);

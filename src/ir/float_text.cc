@@ -118,8 +118,11 @@ bool readsBackAs(const std::string& text, double value,
   auto it = std::lower_bound(table.begin(), table.end(), value);
   const double distance = std::fabs(parsed - value);
   if (it != table.begin() && std::fabs(parsed - *(it - 1)) <= distance) return false;
-  if (it + 1 != table.end() && std::fabs(parsed - *(it + 1)) <= distance) return false;
-  return true;
+  if (it + 1 != table.end()) return std::fabs(parsed - *(it + 1)) > distance;
+  // Past the largest finite value a reader may round to inf or NaN: treat
+  // one more step of the same size as the neighbour.
+  const double step = it != table.begin() ? *it - *(it - 1) : *it;
+  return parsed - *it < step / 2;
 }
 
 std::string looksLikeFloat(std::string text) {
@@ -170,16 +173,20 @@ std::string formatFloatBits(ElementType type, uint64_t bits) {
   const std::string sign = std::signbit(value) ? "-" : "";
   const double magnitude = std::fabs(value);
   const std::vector<double>& table = valueTable(type);
-  // Every value of these types has at most 9 significant digits' worth of
-  // precision need (they are exact in f32), so the loop always ends.
-  for (int digits = 1; digits < 17; ++digits) {
+  // Every value of these types is exact in f32, so f32's shortest text is
+  // always a correct answer; fewer significant digits may do for the narrow
+  // type, unless %g's exponent form makes them longer ("4.5e+02" vs "448").
+  std::string best = shortest(static_cast<float>(magnitude));
+  for (int digits = 1; digits < 9; ++digits) {
     char buffer[64];
     auto result = std::to_chars(buffer, buffer + sizeof buffer, magnitude,
                                 std::chars_format::general, digits);
     std::string text(buffer, result.ptr);
-    if (readsBackAs(text, magnitude, table)) return sign + looksLikeFloat(text);
+    if (!readsBackAs(text, magnitude, table)) continue;
+    if (text.size() < best.size()) best = text;
+    break;
   }
-  return sign + looksLikeFloat(shortest(magnitude));
+  return sign + looksLikeFloat(best);
 }
 
 }  // namespace jft::ir

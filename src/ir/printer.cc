@@ -215,8 +215,11 @@ class TextPrinter {
   }
 
   void appendLocation(LocId loc) {
-    if (options_.print_locations)
-      out_ += " loc(" + printLocation(module_.locations, loc) + ")";
+    if (!options_.print_locations) return;
+    out_ += " loc(" +
+            (options_.full_locations ? printLocation(module_.locations, loc)
+                                     : printUserFrame(module_.locations, loc)) +
+            ")";
   }
 
   std::string useList(const std::vector<ValueId>& values) const {

@@ -112,5 +112,68 @@ TEST(Printer, LocationsWhenAsked) {
   EXPECT_EQ(printOp(m, fn.body.ops[0]), "%v1 = stablehlo.negate %v0 : tensor<2xf32>\n");
 }
 
+TEST(Printer, TwoRegionsAndElidedConstants) {
+  Module m;
+  Builder b(m);
+  auto args = b.beginFunction("main", {i32({})}, {i32({})});
+  auto cond_args = b.beginRegion({i32({})});
+  ValueId zero = b.constant(denseFromValues(i32({}), {0}));
+  ValueId more = b.op1(OpKind::Compare, {cond_args[0], zero}, pred({}),
+                       {{"comparison_direction", ComparisonDirection::GT}});
+  b.ret({more});
+  Region cond = b.endRegion();
+  auto body_args = b.beginRegion({i32({})});
+  ValueId one = b.constant(denseFromValues(i32({}), {1}));
+  ValueId next = b.op1(OpKind::Subtract, {body_args[0], one}, i32({}));
+  b.ret({next});
+  Region body = b.endRegion();
+  ValueId loop =
+      b.op1(OpKind::While, {args[0]}, i32({}), {}, {std::move(cond), std::move(body)});
+  ValueId table = b.constant(denseFromValues(f32({3}), {1, 2, 3}));
+  b.ret({loop});
+  b.endFunction();
+  (void)table;
+  PrintOptions options;
+  options.max_dense_elements = 2;
+  EXPECT_EQ(
+      printFunction(m, m.functions[0], options),
+      "func.func public @main(%arg0: tensor<i32>) -> tensor<i32> {\n"
+      "  %0 = stablehlo.while %arg0 ({\n"
+      "  ^bb0(%arg1: tensor<i32>):\n"
+      "    %1 = stablehlo.constant dense<0> : tensor<i32>\n"
+      "    %2 = stablehlo.compare %arg1, %1 {comparison_direction = "
+      "#stablehlo<comparison_direction GT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "    stablehlo.return %2 : tensor<i1>\n"
+      "  }, {\n"
+      "  ^bb0(%arg2: tensor<i32>):\n"
+      "    %3 = stablehlo.constant dense<1> : tensor<i32>\n"
+      "    %4 = stablehlo.subtract %arg2, %3 : tensor<i32>\n"
+      "    stablehlo.return %4 : tensor<i32>\n"
+      "  }) : tensor<i32>\n"
+      "  %5 = stablehlo.constant dense<...> (3 elements) : tensor<3xf32>\n"
+      "  return %0 : tensor<i32>\n"
+      "}\n");
+}
+
+TEST(Printer, FullLocations) {
+  Module m;
+  Builder b(m);
+  const LocId file = b.fileLoc("zoo.py", 17, 20);
+  b.setLoc(
+      m.locations.add(Location{Location::Kind::Name, "jit(f)/neg", 0, 0, 0, 0, {file}}));
+  auto args = b.beginFunction("main", {f32({2})}, {f32({2})});
+  ValueId negated = b.op1(OpKind::Negate, {args[0]}, f32({2}));
+  b.ret({negated});
+  const Function& fn = b.endFunction();
+  PrintOptions options;
+  options.print_locations = true;
+  EXPECT_EQ(printOp(m, fn.body.ops[0], options, &fn),
+            "%0 = stablehlo.negate %arg0 : tensor<2xf32> loc(\"zoo.py\":17:20)\n");
+  options.full_locations = true;
+  EXPECT_EQ(printOp(m, fn.body.ops[0], options, &fn),
+            "%0 = stablehlo.negate %arg0 : tensor<2xf32> "
+            "loc(\"jit(f)/neg\"(\"zoo.py\":17:20))\n");
+}
+
 }  // namespace
 }  // namespace jft::ir
