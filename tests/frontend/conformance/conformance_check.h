@@ -12,8 +12,11 @@
 // by composites with decomposition functions or by their expansion. So:
 // every text function exists with its visibility and signature; per function
 // the op sequences agree once constants are set aside, a chlo op standing for
-// any run of ops; and the distinct constant values agree (a set, not a
-// multiset: deduplication changes the counts).
+// any run of ops; the distinct constant values agree (a set, not a
+// multiset: deduplication changes the counts); and where no chlo op is
+// involved, ops pair up one to one and are checked for result types,
+// properties (defaults the serializer drops excepted) and operand wiring,
+// a constant operand standing for its value.
 #pragma once
 
 #include <string>

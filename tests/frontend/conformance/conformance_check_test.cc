@@ -144,6 +144,29 @@ TEST(LooseCompare, ReportsChangedConstantsAndOps) {
       << joined(problems);
 }
 
+TEST(LooseCompare, ChecksWiringWithConstantsStandingForTheirValues) {
+  ir::Module m = buildSmoke();
+  std::vector<ir::Op>& ops = mainOps(m);
+  // The first broadcast now reads 0.5 instead of 1.25: both constants still
+  // exist, so only the wiring shows the difference.
+  std::swap(ops[2].operands[0], ops[4].operands[0]);
+  std::swap(ops[5].operands[0], ops[5].operands[1]);  // add
+  ops[6].attrs.push_back({"extra", int64_t{1}});      // extra IR attributes are fine
+  std::vector<std::string> problems =
+      compareLoose(readFixture("program.generic.mlir"), m);
+  EXPECT_TRUE(mentions(
+      problems, "line 5 stablehlo.broadcast_in_dim: operand 0 (%0)",
+      "constant dense<1.250000e+00> : tensor<f32> in the text, constant of type"))
+      << joined(problems);
+  EXPECT_TRUE(mentions(problems, "line 8 stablehlo.broadcast_in_dim: operand 0 (%3)"))
+      << joined(problems);
+  EXPECT_TRUE(mentions(
+      problems, "stablehlo.add: operand 0 (%2)",
+      "result 0 of non-constant op 1 in the text, result 0 of non-constant op 2"))
+      << joined(problems);
+  EXPECT_EQ(problems.size(), 4u) << joined(problems);
+}
+
 // Attributes of other spellings, on a small text written for this test.
 constexpr std::string_view kAttrText = R"(
 "builtin.module"() <{sym_name = "attrs"}> ({

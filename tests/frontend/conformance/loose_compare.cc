@@ -5,6 +5,7 @@
 #include "dense_compare.h"
 #include "function_header_compare.h"
 #include "ir_match.h"
+#include "loose_wiring.h"
 #include "text_attr.h"
 
 namespace jft::conformance {
@@ -80,7 +81,7 @@ std::string firstDifference(const std::vector<std::string>& pattern,
 }
 
 void compareFunctionBody(const TextOp& text, const ir::Function& function,
-                         std::vector<std::string>& out) {
+                         const ir::Module& module, std::vector<std::string>& out) {
   if (text.regions.empty()) return;
   std::string where = "@" + function.name;
   TextSummary t;
@@ -88,8 +89,11 @@ void compareFunctionBody(const TextOp& text, const ir::Function& function,
   std::vector<std::string> ops;
   std::vector<const ir::DenseElements*> constants;
   summarizeIr(function.body, ops, constants);
-  if (!sequencesMatch(t.ops, ops))
+  if (!sequencesMatch(t.ops, ops)) {
     out.push_back(where + ": " + firstDifference(t.ops, ops));
+  } else if (!t.has_chlo) {
+    compareWiringModuloConstants(text, function, module, out);
+  }
 
   std::vector<TextDense> text_constants;
   for (const std::string& value : t.constants) {
@@ -130,7 +134,7 @@ std::vector<std::string> compareLoose(const TextModule& text, const ir::Module& 
       continue;
     }
     compareFunctionHeader(*f, *function, module, out);
-    compareFunctionBody(*f, *function, out);
+    compareFunctionBody(*f, *function, module, out);
   }
   return out;
 }

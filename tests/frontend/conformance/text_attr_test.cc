@@ -33,7 +33,8 @@ TEST(TextAttr, EnumsAndStructs) {
   EXPECT_EQ(e->value, "LT");
 
   std::optional<DialectStruct> s = parseDialectStruct(
-      "#stablehlo.dot<lhs_batching_dimensions = [0, 1], rhs_batching_dimensions = [0, 1], "
+      "#stablehlo.dot<lhs_batching_dimensions = [0, 1], rhs_batching_dimensions = [0, "
+      "1], "
       "lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [2]>");
   ASSERT_TRUE(s);
   EXPECT_EQ(s->kind, "dot");
@@ -101,22 +102,31 @@ bool agrees(std::string_view text, const ir::DenseElements& value) {
 
 TEST(DenseCompare, NumbersBitsAndSplats) {
   using ET = ir::ElementType;
-  EXPECT_TRUE(agrees("dense<1.250000e+00> : tensor<2xf32>", bits(ET::F32, {2}, {0x3FA00000, 0x3FA00000})));
-  EXPECT_FALSE(agrees("dense<1.250000e+00> : tensor<2xf32>", bits(ET::F32, {2}, {0x3FA00000, 0})));
+  EXPECT_TRUE(agrees("dense<1.250000e+00> : tensor<2xf32>",
+                     bits(ET::F32, {2}, {0x3FA00000, 0x3FA00000})));
+  EXPECT_FALSE(
+      agrees("dense<1.250000e+00> : tensor<2xf32>", bits(ET::F32, {2}, {0x3FA00000, 0})));
   EXPECT_TRUE(agrees("dense<0x7FC00000> : tensor<f32>", bits(ET::F32, {}, {0x7FC00000})));
-  EXPECT_FALSE(agrees("dense<0x7FC00000> : tensor<f32>", bits(ET::F32, {}, {0x7F800000})));
+  EXPECT_FALSE(
+      agrees("dense<0x7FC00000> : tensor<f32>", bits(ET::F32, {}, {0x7F800000})));
   // 0.1 in bf16 is 0x3DCD; MLIR prints it as 1.000980e-01.
   EXPECT_TRUE(agrees("dense<1.000980e-01> : tensor<bf16>", bits(ET::BF16, {}, {0x3DCD})));
-  EXPECT_FALSE(agrees("dense<1.000980e-01> : tensor<bf16>", bits(ET::BF16, {}, {0x3DCE})));
+  EXPECT_FALSE(
+      agrees("dense<1.000980e-01> : tensor<bf16>", bits(ET::BF16, {}, {0x3DCE})));
   // f16: 1.5 is 0x3E00.
   EXPECT_TRUE(agrees("dense<1.500000e+00> : tensor<f16>", bits(ET::F16, {}, {0x3E00})));
-  EXPECT_TRUE(agrees("dense<[-1, 2]> : tensor<2xi64>", bits(ET::I64, {2}, {~uint64_t{0}, 2})));
-  EXPECT_TRUE(agrees("dense<4294967295> : tensor<ui32>", bits(ET::U32, {}, {0xFFFFFFFF})));
+  EXPECT_TRUE(
+      agrees("dense<[-1, 2]> : tensor<2xi64>", bits(ET::I64, {2}, {~uint64_t{0}, 2})));
+  EXPECT_TRUE(
+      agrees("dense<4294967295> : tensor<ui32>", bits(ET::U32, {}, {0xFFFFFFFF})));
   EXPECT_TRUE(agrees("dense<[true, false]> : tensor<2xi1>", bits(ET::PRED, {2}, {1, 0})));
-  EXPECT_FALSE(agrees("dense<[true, false]> : tensor<2xi1>", bits(ET::PRED, {2}, {1, 1})));
-  EXPECT_FALSE(agrees("dense<1> : tensor<2xi32>", bits(ET::I32, {3}, {1, 1, 1})));  // type
+  EXPECT_FALSE(
+      agrees("dense<[true, false]> : tensor<2xi1>", bits(ET::PRED, {2}, {1, 1})));
+  EXPECT_FALSE(
+      agrees("dense<1> : tensor<2xi32>", bits(ET::I32, {3}, {1, 1, 1})));  // type
   EXPECT_FALSE(agrees("dense<[1, 2, 3]> : tensor<2xi32>", bits(ET::I32, {2}, {1, 2})));
-  EXPECT_TRUE(agrees("dense<\"0x0100000002000000\"> : tensor<2xi32>", bits(ET::I32, {2}, {1, 2})));
+  EXPECT_TRUE(agrees("dense<\"0x0100000002000000\"> : tensor<2xi32>",
+                     bits(ET::I32, {2}, {1, 2})));
   EXPECT_TRUE(agrees("dense<(1.000000e+00,-2.000000e+00)> : tensor<complex<f32>>",
                      bits(ET::C64, {}, {0x3F800000, 0xC0000000})));
 }
