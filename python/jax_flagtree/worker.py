@@ -22,6 +22,7 @@ import re
 import signal
 import sys
 import tempfile
+import threading
 import time
 
 if __package__:
@@ -303,6 +304,60 @@ def compile_request(header, ttir_text, identity):
     return answer, binary
 
 
+class NativeStderrCapture:
+    """Tees what the compiler writes to file descriptors 1 and 2 during one request.
+
+    MLIR and LLVM report the reason for a failed pass as diagnostics on fd 2,
+    while the Python exception only says that the pass manager failed; the
+    tail of that output goes into the error answer. A thread forwards every
+    byte to the real stderr as it arrives, so the host still sees it (in its
+    stderr tail) if the compiler crashes the worker mid-request.
+    """
+
+    _TAIL_BYTES = 8192
+
+    def __init__(self):
+        self.text = ""
+        self._tail = b""
+
+    def __enter__(self):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self._saved = (os.dup(1), os.dup(2))
+        read_end, write_end = os.pipe()
+        os.dup2(write_end, 1)
+        os.dup2(write_end, 2)
+        os.close(write_end)
+        self._pump = threading.Thread(target=self._forward, args=(read_end,), daemon=True)
+        self._pump.start()
+        return self
+
+    def _forward(self, read_end):
+        while True:
+            data = os.read(read_end, 65536)
+            if not data:
+                break
+            os.write(self._saved[1], data)
+            self._tail = (self._tail + data)[-self._TAIL_BYTES:]
+        os.close(read_end)
+
+    def __exit__(self, *exc):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # Restoring 1 and 2 closes the pipe's last write ends: the pump sees EOF.
+        os.dup2(self._saved[0], 1)
+        os.dup2(self._saved[1], 2)
+        self._pump.join(timeout=10)  # a stray child may hold the pipe open
+        for fd in self._saved:
+            os.close(fd)
+        self.text = self._tail.decode("utf-8", errors="replace").strip()
+        return False
+
+
+def _with_diagnostics(message, capture):
+    return f"{message}\ncompiler output:\n{capture.text}" if capture.text else message
+
+
 def handle(header, payload, identity, compile_fn):
     """Answers one request frame; returns (header, payload, keep_running)."""
     kind = header.get("type")
@@ -314,16 +369,19 @@ def handle(header, payload, identity, compile_fn):
     if identity.get("name") == "none":
         message = f"no compiler available: {identity.get('error', 'triton is not importable')}"
         return protocol.error_result(request_id, message, "import"), b"", True
+    capture = NativeStderrCapture()
     try:
         ttir_text = payload.decode("utf-8")
         if "target" not in header:
             raise StageError("request", "compile request has no target")
-        answer, binary = compile_fn(header, ttir_text, identity)
+        with capture:
+            answer, binary = compile_fn(header, ttir_text, identity)
         return answer, binary, True
     except StageError as e:
-        return protocol.error_result(request_id, str(e), e.stage), b"", True
+        return protocol.error_result(request_id, _with_diagnostics(str(e), capture), e.stage), b"", True
     except Exception as e:  # the compiler's own exceptions: report, keep serving
-        return protocol.error_result(request_id, f"{type(e).__name__}: {e}", "compile"), b"", True
+        message = _with_diagnostics(f"{type(e).__name__}: {e}", capture)
+        return protocol.error_result(request_id, message, "compile"), b"", True
 
 
 def serve(in_stream, out_stream, identity, compile_fn=compile_request):

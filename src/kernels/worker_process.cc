@@ -163,6 +163,11 @@ std::string WorkerProcess::reapAfterHangup() {
   int status = 0;
   for (int i = 0; i < 200; ++i) {
     pid_t done = ::waitpid(pid_, &status, WNOHANG);
+    if (done < 0 && errno == ECHILD) {  // the host ignores SIGCHLD: already reaped
+      pid_ = -1;
+      end_description_ = "exited";
+      return end_description_;
+    }
     if (done == pid_) {
       drainStderr();
       pid_ = -1;

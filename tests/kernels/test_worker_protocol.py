@@ -126,6 +126,28 @@ class ServeTest(unittest.TestCase):
         self.assertEqual((second["id"], second["ok"], second["stage"]), (2, False, "ttgir"))
         self.assertEqual(second["error"], "layout mismatch")
 
+    def test_native_diagnostics_of_a_failure_join_the_error(self):
+        def noisy_compile(header, ttir, identity):
+            os.write(2, b"loc(\"k.ttir\":3:5): error: 'tt.load' op operand #0 must be ptr\n")
+            raise RuntimeError("PassManager::run failed")
+
+        target = {"backend": "cuda", "arch": "90", "warp_size": 32}
+        saved = os.dup(2)
+        with tempfile.TemporaryFile() as sink:
+            os.dup2(sink.fileno(), 2)
+            try:
+                _, frames = self.run_serve([({"type": "compile", "id": 1, "target": target}, b"x")],
+                                           compile_fn=noisy_compile)
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+            sink.seek(0)
+            echoed = sink.read()
+        error = frames[1][0]["error"]
+        self.assertIn("PassManager::run failed", error)
+        self.assertIn("'tt.load' op operand #0 must be ptr", error)
+        self.assertIn(b"'tt.load' op operand", echoed)
+
     def test_unknown_requests_and_missing_targets_are_answered(self):
         status, frames = self.run_serve([({"type": "frobnicate", "id": 4}, b""),
                                          ({"type": "compile", "id": 5}, b"module {}")],
