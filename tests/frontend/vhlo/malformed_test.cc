@@ -1,0 +1,105 @@
+// Malformed trees never crash the importer: starting from real fixture
+// trees, every attribute of every op is in turn removed, replaced by one of
+// the wrong kind, operands are pointed out of range and result types
+// dropped. Each import must end in a status (an error, or success where the
+// mutation is harmless), never a crash.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "frontend/bytecode/reader.h"
+#include "frontend/vhlo/import.h"
+#include "tree_builder.h"
+
+namespace jft::frontend::vhlo_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+MTree readFixtureTree(const std::string& name) {
+  const char* env = std::getenv("JFT_FIXTURE_DIR");
+  fs::path path = fs::path(env ? env : JFT_FIXTURE_DIR) / name / "program.mlirbc";
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string bytes = ss.str();
+  auto tree = readBytecode(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  EXPECT_TRUE(tree.isOk()) << name << ": " << tree.status().toString();
+  return tree.isOk() ? std::move(tree).value() : MTree{};
+}
+
+// Calls `visit` on every op of the tree (module, functions, nested ops).
+void forEachOp(std::vector<MOp>& ops, const std::function<void(MOp&)>& visit) {
+  for (MOp& op : ops) {
+    visit(op);
+    for (MRegion& region : op.regions)
+      for (MBlock& block : region.blocks) forEachOp(block.ops, visit);
+  }
+}
+
+size_t countOps(MTree& tree) {
+  size_t n = 0;
+  forEachOp(tree.top, [&](MOp&) { ++n; });
+  return n;
+}
+
+// Applies `mutate` to the i-th op of a fresh copy and imports it.
+template <typename Mutate>
+Status importMutated(const MTree& original, size_t target, Mutate mutate) {
+  MTree tree = original;
+  size_t i = 0;
+  forEachOp(tree.top, [&](MOp& op) {
+    if (i++ == target) mutate(op);
+  });
+  auto m = importTree(tree);
+  return m.isOk() ? Status::ok() : m.status();
+}
+
+class Malformed : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Malformed, MutatedFixtureTreesGiveStatusesNotCrashes) {
+  MTree tree = readFixtureTree(GetParam());
+  ASSERT_TRUE(importTree(tree).isOk());
+  const size_t n = countOps(tree);
+  size_t errors = 0;
+  for (size_t target = 0; target < n; ++target) {
+    size_t num_attrs = 0;
+    {
+      size_t i = 0;
+      forEachOp(tree.top, [&](MOp& op) {
+        if (i++ == target) num_attrs = op.attrs.size();
+      });
+    }
+    for (size_t a = 0; a < num_attrs; ++a) {
+      Status removed = importMutated(tree, target, [&](MOp& op) {
+        op.attrs.erase(op.attrs.begin() + static_cast<ptrdiff_t>(a));
+      });
+      Status wrong = importMutated(tree, target,
+                                   [&](MOp& op) { op.attrs[a].second = stringAttr("x"); });
+      Status array = importMutated(tree, target, [&](MOp& op) {
+        op.attrs[a].second = arrayAttr({intAttr(1), nullptr});
+      });
+      errors += !removed.isOk() + !wrong.isOk() + !array.isOk();
+    }
+    Status operand = importMutated(tree, target, [](MOp& op) {
+      if (!op.operands.empty()) op.operands[0] = 0xFFFFFF;
+    });
+    Status types = importMutated(tree, target, [](MOp& op) { op.result_types.clear(); });
+    Status regions = importMutated(tree, target, [](MOp& op) { op.regions.clear(); });
+    Status location = importMutated(tree, target, [](MOp& op) { op.loc = nullptr; });
+    EXPECT_TRUE(location.isOk()) << location.toString();
+    errors += !operand.isOk() + !types.isOk() + !regions.isOk();
+  }
+  EXPECT_GT(errors, n);  // most mutations are caught, none crash
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, Malformed,
+                         ::testing::Values("smoke", "softmax", "sort_topk", "linalg",
+                                           "conv2d", "gather_scatter", "cond"));
+
+}  // namespace
+}  // namespace jft::frontend::vhlo_test
