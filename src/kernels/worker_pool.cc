@@ -124,8 +124,8 @@ StatusOr<CompilerIdentity> WorkerPool::identity() {
   return *identity;
 }
 
-StatusOr<CompiledKernel> WorkerPool::compileOn(Slot& slot,
-                                               const CompileRequest& request) {
+StatusOr<CompiledKernel> WorkerPool::compileOn(Slot& slot, const CompileRequest& request,
+                                               bool& about_this_kernel) {
   uint64_t id;
   {
     std::lock_guard lock(mutex_);
@@ -135,7 +135,13 @@ StatusOr<CompiledKernel> WorkerPool::compileOn(Slot& slot,
   // one replacement; a worker that dies while compiling does not, since the
   // request itself is the likely cause.
   for (int attempt = 0;; ++attempt) {
+    about_this_kernel = false;
     JFT_RETURN_IF_ERROR(ensureStarted(slot));
+    if (!slot.startup_error.empty()) {
+      return failedPrecondition("the compile worker has no compiler: " +
+                                slot.startup_error);
+    }
+    about_this_kernel = true;
     Status sent = slot.process->sendFrame(compileRequestHeader(id, request), request.ttir,
                                           after(options_.compile_timeout));
     if (!sent.isOk() && sent.code() == StatusCode::kUnavailable && attempt == 0) {
@@ -170,12 +176,16 @@ StatusOr<CompiledKernel> WorkerPool::compileOn(Slot& slot,
 
 StatusOr<CompiledKernel> WorkerPool::compile(const CompileRequest& request) {
   size_t index = acquireSlot();
-  StatusOr<CompiledKernel> result = compileOn(slots_[index], request);
+  bool about_this_kernel = false;
+  StatusOr<CompiledKernel> result = compileOn(slots_[index], request, about_this_kernel);
   releaseSlot(index);
   if (result.isOk()) return result;
-  return withFailureDump(
-      options_.dump_dir, request,
-      result.status().withContext("compiling a kernel for " + describeRequest(request)));
+  Status error =
+      result.status().withContext("compiling a kernel for " + describeRequest(request));
+  // A worker that cannot start or has no compiler fails every kernel alike:
+  // dumping each one would only bury the one message that matters.
+  if (!about_this_kernel) return error;
+  return withFailureDump(options_.dump_dir, request, std::move(error));
 }
 
 std::vector<StatusOr<CompiledKernel>> WorkerPool::compileAll(

@@ -71,7 +71,10 @@ class WorkerPool {
   size_t acquireSlot();
   void releaseSlot(size_t index);
   Status ensureStarted(Slot& slot);
-  StatusOr<CompiledKernel> compileOn(Slot& slot, const CompileRequest& request);
+  // Sets about_this_kernel when the failure came from compiling the request
+  // (as opposed to starting a worker), which decides whether the TTIR is dumped.
+  StatusOr<CompiledKernel> compileOn(Slot& slot, const CompileRequest& request,
+                                     bool& about_this_kernel);
 
   WorkerPoolOptions options_;
   mutable std::mutex mutex_;

@@ -167,6 +167,8 @@ TEST(WorkerPool, WorkerThatNeverSaysHelloTimesOut) {
   auto kernel = pool.compile(requestFor(fakeTtir("k")));
   ASSERT_FALSE(kernel.isOk());
   EXPECT_EQ(kernel.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_TRUE(dir.files().empty())
+      << "a worker that never started says nothing of the kernel";
 }
 
 TEST(WorkerPool, WorkerThatExitsAtStartIsUnavailable) {
@@ -246,8 +248,10 @@ TEST(WorkerPool, RealWorkerModuleStartsWithoutTriton) {
   EXPECT_NE(identity.status().message().find("triton"), std::string::npos);
   auto kernel = pool.compile(requestFor(fakeTtir("k")));
   ASSERT_FALSE(kernel.isOk());
-  EXPECT_NE(kernel.status().message().find("no compiler available"), std::string::npos)
+  EXPECT_EQ(kernel.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(kernel.status().message().find("has no compiler"), std::string::npos)
       << kernel.status().message();
+  EXPECT_TRUE(dir.files().empty()) << "nothing about this kernel to dump";
   EXPECT_EQ(pool.restarts(), 0);
 }
 
