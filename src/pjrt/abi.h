@@ -24,9 +24,13 @@ inline constexpr int kMinorVersion = 110;
 
 extern "C" {
 
+// Enums carry a fixed underlying type: their values arrive from callers and an
+// out-of-range value must be a checked input, not undefined behaviour. The size
+// (4 bytes) is that of the C enums.
+
 // ---------------------------------------------------------------- extensions
 
-typedef enum {
+typedef enum : int {
   PJRT_Extension_Type_Gpu_Custom_Call = 0,
   PJRT_Extension_Type_Profiler,
   PJRT_Extension_Type_Custom_Partitioner,
@@ -70,7 +74,7 @@ struct PJRT_Api_Version {
 
 // -------------------------------------------------------------------- errors
 
-typedef enum {
+typedef enum : int {
   PJRT_Error_Code_OK = 0,
   PJRT_Error_Code_CANCELLED = 1,
   PJRT_Error_Code_UNKNOWN = 2,
@@ -147,7 +151,7 @@ typedef PJRT_Error* (*PJRT_CallbackError)(PJRT_Error_Code code, const char* mess
 
 // -------------------------------------------------------------- named values
 
-typedef enum {
+typedef enum : int {
   PJRT_NamedValue_kString = 0,
   PJRT_NamedValue_kInt64,
   PJRT_NamedValue_kInt64List,
@@ -399,7 +403,7 @@ struct PJRT_Client_DefaultDeviceAssignment_Args {
 
 // ------------------------------------------------------------- buffer types
 
-typedef enum {
+typedef enum : int {
   PJRT_Buffer_Type_INVALID,
   PJRT_Buffer_Type_PRED,
   PJRT_Buffer_Type_S8,
@@ -434,7 +438,7 @@ typedef enum {
   PJRT_Buffer_Type_U1,
 } PJRT_Buffer_Type;
 
-typedef enum {
+typedef enum : int {
   // `data` may be read only during the call.
   PJRT_HostBufferSemantics_kImmutableOnlyDuringCall,
   // `data` stays valid until done_with_host_buffer fires.
@@ -445,7 +449,7 @@ typedef enum {
   PJRT_HostBufferSemantics_kMutableZeroCopy,
 } PJRT_HostBufferSemantics;
 
-typedef enum {
+typedef enum : int {
   PJRT_Buffer_MemoryLayout_Type_Tiled = 0,
   PJRT_Buffer_MemoryLayout_Type_Strides,
 } PJRT_Buffer_MemoryLayout_Type;

@@ -1,6 +1,9 @@
 // Device and device-description entry points.
 #include "pjrt/device.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "pjrt/args.h"
 
 namespace jft::pjrt {
@@ -94,14 +97,19 @@ JFT_DEVICE_ENTRY(deviceGetAttributes, Device_GetAttributes, attributes_deleter, 
 
 // Older callers know fewer statistics; only bytes_in_use is mandatory.
 JFT_DEVICE_ENTRY(deviceMemoryStats, Device_MemoryStats, bytes_in_use, {
+  // Every output the caller knows about is written, the optional ones marked
+  // unset unless we have them: stale memory must never read as a statistic.
+  using A = PJRT_Device_MemoryStats_Args;
+  const size_t known = std::min(args->struct_size, sizeof(A));
+  auto* outputs = reinterpret_cast<unsigned char*>(&args->bytes_in_use);
+  std::memset(outputs, 0, known - offsetof(A, bytes_in_use));
   runtime::MemoryStats stats = device.runtime->memoryStats();
   args->bytes_in_use = stats.bytesInUse;
   auto set = [&](size_t endOfField, int64_t& field, bool& isSet, int64_t value) {
-    if (args->struct_size < endOfField) return;
+    if (known < endOfField) return;
     field = value;
     isSet = true;
   };
-  using A = PJRT_Device_MemoryStats_Args;
   set(JFT_PJRT_SIZE_UP_TO(A, peak_bytes_in_use_is_set), args->peak_bytes_in_use,
       args->peak_bytes_in_use_is_set, stats.peakBytesInUse);
   set(JFT_PJRT_SIZE_UP_TO(A, num_allocs_is_set), args->num_allocs,

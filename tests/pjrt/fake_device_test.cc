@@ -293,5 +293,31 @@ TEST_F(FakeClientTest, DevicesAndMemoriesDescribeTheClient) {
   EXPECT_EQ(codeOf(clientDefaultDeviceAssignment(&assign)), StatusCode::kInvalidArgument);
 }
 
+TEST_F(FakeClientTest, MemoryStatsNeverLeakStaleMemory) {
+  PJRT_Device_MemoryStats_Args stats;
+  std::memset(&stats, 0xAB, sizeof(stats));
+  stats.struct_size = sizeof(stats);
+  stats.extension_start = nullptr;
+  stats.device = client_->devices[0];
+  ASSERT_EQ(deviceMemoryStats(&stats), nullptr);
+  EXPECT_EQ(stats.bytes_in_use, 0);
+  EXPECT_TRUE(stats.num_allocs_is_set);
+  EXPECT_FALSE(stats.bytes_reserved_is_set);
+  EXPECT_FALSE(stats.pool_bytes_is_set);
+  EXPECT_FALSE(stats.peak_pool_bytes_is_set);
+  EXPECT_EQ(stats.peak_pool_bytes, 0);
+
+  // An older caller that knows only bytes_in_use: nothing past it is touched.
+  std::memset(&stats, 0xAB, sizeof(stats));
+  stats.struct_size = JFT_PJRT_SIZE_UP_TO(PJRT_Device_MemoryStats_Args, bytes_in_use);
+  stats.extension_start = nullptr;
+  stats.device = client_->devices[0];
+  ASSERT_EQ(deviceMemoryStats(&stats), nullptr);
+  EXPECT_EQ(stats.bytes_in_use, 0);
+  unsigned char tail[8];
+  std::memcpy(tail, &stats.peak_bytes_in_use, sizeof(tail));
+  for (unsigned char byte : tail) EXPECT_EQ(byte, 0xAB);
+}
+
 }  // namespace
 }  // namespace jft::pjrt
