@@ -11,6 +11,7 @@
 #include "pjrt/device.h"
 #include "pjrt/error.h"
 #include "pjrt/event.h"
+#include "pjrt/executable.h"
 #include "pjrt/memory.h"
 #include "pjrt/plugin.h"
 #include "pjrt/topology.h"
@@ -131,6 +132,8 @@ PJRT_Api buildApi() {
       slot(&topologyGetDeviceDescriptions);
   api.PJRT_TopologyDescription_Attributes = slot(&topologyAttributes);
   api.PJRT_Compile = slot(&compileForTopology);
+  api.PJRT_LoadedExecutable_GetDeviceAssignment =
+      slot(&loadedExecutableGetDeviceAssignment);
   return api;
 }
 
