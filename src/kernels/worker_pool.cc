@@ -107,10 +107,20 @@ Status WorkerPool::ensureStarted(Slot& slot) {
   slot.identity = hello->compiler;
   slot.startup_error = hello->error;
   slot.process = std::move(process);
+  if (slot.startup_error.empty()) {
+    std::lock_guard lock(mutex_);
+    known_identity_ = hello->compiler;
+  }
   return Status::ok();
 }
 
 StatusOr<CompilerIdentity> WorkerPool::identity() {
+  {
+    // Every worker runs the same interpreter: one hello answers for all, and
+    // asking again must not wait for a busy pool.
+    std::lock_guard lock(mutex_);
+    if (known_identity_) return *known_identity_;
+  }
   size_t index = acquireSlot();
   Slot& slot = slots_[index];
   Status started = ensureStarted(slot);

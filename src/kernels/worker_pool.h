@@ -80,6 +80,7 @@ class WorkerPool {
   mutable std::mutex mutex_;
   std::condition_variable slot_freed_;
   std::vector<Slot> slots_;
+  std::optional<CompilerIdentity> known_identity_;
   uint64_t next_request_id_ = 1;
   int restarts_ = 0;
 };

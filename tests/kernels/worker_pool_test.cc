@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <set>
+#include <thread>
 
 #include "fake_worker_command.h"
 #include "kernels/atomic_file.h"
@@ -66,6 +67,21 @@ TEST(WorkerPool, ReportsIdentityFromHello) {
   ASSERT_TRUE(identity.isOk()) << identity.status().toString();
   EXPECT_EQ(identity->name, "fake");
   EXPECT_EQ(identity->version, "1.0");
+}
+
+TEST(WorkerPool, IdentityDoesNotWaitForABusyPool) {
+  TempDir dir;
+  WorkerPool pool(fakePoolOptions(1, dir.path()));
+  ASSERT_TRUE(pool.identity().isOk());
+  std::thread busy(
+      [&] { (void)pool.compile(requestFor(fakeTtir("slow", "// FAKE: sleep 2\n"))); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  auto start = std::chrono::steady_clock::now();
+  auto identity = pool.identity();
+  auto waited = std::chrono::steady_clock::now() - start;
+  busy.join();
+  ASSERT_TRUE(identity.isOk());
+  EXPECT_LT(waited, std::chrono::milliseconds(1000));
 }
 
 TEST(WorkerPool, WorkerWithoutCompilerIsAFailedPrecondition) {
@@ -195,7 +211,7 @@ TEST(WorkerPool, CompilesInParallelOnSeveralWorkers) {
   std::vector<CompileRequest> requests;
   for (int i = 0; i < 8; ++i) {
     requests.push_back(
-        requestFor(fakeTtir("k" + std::to_string(i), "// FAKE: sleep 0.5\n")));
+        requestFor(fakeTtir("k" + std::to_string(i), "// FAKE: sleep 1.0\n")));
   }
   // Warm the workers so the timing below measures compiles, not interpreter starts.
   std::vector<CompileRequest> warm;
@@ -215,8 +231,9 @@ TEST(WorkerPool, CompilesInParallelOnSeveralWorkers) {
     pids.insert(workerPidOf(*results[i]));
   }
   EXPECT_EQ(pids.size(), 4u);
-  // Serially this is 4 s; four workers need about 1 s.
-  EXPECT_LT(seconds, 3.0);
+  // Serially this is 8 s; four workers need about 2 s. The margin absorbs a
+  // loaded CI machine.
+  EXPECT_LT(seconds, 6.0);
 }
 
 TEST(WorkerPool, OneFailureDoesNotSpoilTheBatch) {
