@@ -4,30 +4,23 @@
 // for the reference reader.
 #include "frontend/bytecode/attr_type_table.h"
 #include "frontend/bytecode/values.h"
+#include "frontend/bytecode/vhlo_enums.h"
 
 namespace jft::frontend::bytecode {
 namespace {
 
+// The enum attribute codes (3, 4, 5, 7, 11, 12, 13, 16, 19) are in vhlo_enums.cc.
 enum VhloAttrCode : uint64_t {
   kArrayV1 = 1,
   kBooleanV1 = 2,
-  kComparisonDirectionV1 = 3,
-  kComparisonTypeV1 = 4,
-  kCustomCallApiVersionV1 = 5,
   kDictionaryV1 = 6,
-  kFftTypeV1 = 7,
   kFloatV1 = 8,
   kIntegerV1 = 9,
   kOutputOperandAliasV1 = 10,
-  kPrecisionV1 = 11,
-  kRngAlgorithmV1 = 12,
-  kRngDistributionV1 = 13,
   kStringV1 = 14,
   kTensorV1 = 15,
-  kTransposeV1 = 16,
   kTypeV1 = 17,
   kTypeExtensionsV1 = 18,
-  kResultAccuracyModeV1 = 19,
   kResultAccuracyV1 = 20,
   kSubAxisInfoV1 = 21,
   kAxisRefV1 = 22,
@@ -53,38 +46,6 @@ enum VhloTypeCode : uint64_t {
   kRankedBufferV1Type = 41,
   kFutureV1Type = 42,
 };
-
-struct EnumInfo {
-  uint64_t code;
-  const char* name;                // the attribute's mnemonic, "vhlo." prefixed
-  std::vector<const char*> cases;  // index = encoded value; nullptr = unused
-};
-
-const std::vector<EnumInfo>& enumInfos() {
-  static const std::vector<EnumInfo> infos = {
-      {kComparisonDirectionV1,
-       "vhlo.comparison_direction_v1",
-       {"EQ", "NE", "GE", "GT", "LE", "LT"}},
-      {kComparisonTypeV1,
-       "vhlo.comparison_type_v1",
-       {"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"}},
-      {kCustomCallApiVersionV1,
-       "vhlo.api_version_v1",
-       {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
-        "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"}},
-      {kFftTypeV1, "vhlo.fft_type_v1", {"FFT", "IFFT", "RFFT", "IRFFT"}},
-      {kPrecisionV1, "vhlo.precision_v1", {"DEFAULT", "HIGH", "HIGHEST"}},
-      {kRngAlgorithmV1, "vhlo.rng_algorithm_v1", {"DEFAULT", "THREE_FRY", "PHILOX"}},
-      {kRngDistributionV1, "vhlo.rng_distribution_v1", {nullptr, "UNIFORM", "NORMAL"}},
-      {kTransposeV1,
-       "vhlo.transpose_v1",
-       {"TRANSPOSE_INVALID", "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}},
-      {kResultAccuracyModeV1,
-       "vhlo.result_accuracy_mode_v1",
-       {"DEFAULT", "HIGHEST", "TOLERANCE"}},
-  };
-  return infos;
-}
 
 const char* vhloFloatName(uint64_t code) {
   switch (code) {
@@ -181,17 +142,17 @@ MAttrPtr f64Field(const std::vector<uint64_t>& words) {
   return attr;
 }
 
-Status readEnum(const EnumInfo& info, EntryReader& r, MAttrPtr& out) {
+Status readEnum(const VhloEnum& info, EntryReader& r, MAttrPtr& out) {
   size_t at = r.in.fileOffset();
   uint64_t value = 0;
   JFT_RETURN_IF_ERROR(r.varint(value));
-  if (value >= info.cases.size() || !info.cases[value]) {
-    return r.in.errorAt(at, std::string("expected a ") + info.name + " value, found " +
-                                std::to_string(value));
-  }
-  auto attr = newAttr(MAttr::Kind::Enum, info.name);
+  std::string name = "vhlo." + std::string(info.mnemonic);
+  if (value >= info.cases.size() || info.cases[value].empty())
+    return r.in.errorAt(at,
+                        "expected a " + name + " value, found " + std::to_string(value));
+  auto attr = newAttr(MAttr::Kind::Enum, name);
   attr->int_value = static_cast<int64_t>(value);
-  attr->str = info.cases[value];
+  attr->str = std::string(info.cases[value]);
   out = attr;
   return Status::ok();
 }
@@ -422,7 +383,7 @@ Status decodeVhloAttr(EntryReader& r, MAttrPtr& out) {
   size_t code_at = r.in.fileOffset();
   uint64_t code = 0;
   JFT_RETURN_IF_ERROR(r.varint(code));
-  for (const EnumInfo& info : enumInfos())
+  for (const VhloEnum& info : vhloEnums())
     if (info.code == code) return readEnum(info, r, out);
   switch (code) {
     case kArrayV1: {
