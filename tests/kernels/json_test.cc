@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace jft::kernels {
 namespace {
 
@@ -57,6 +59,38 @@ TEST(Json, RequireHelpersNameTheField) {
   ASSERT_FALSE(missing.isOk());
   EXPECT_NE(missing.status().message().find("absent"), std::string::npos);
   EXPECT_FALSE(requireBool(*json, "s").isOk());
+}
+
+TEST(Json, MutatedDocumentsNeverCrashTheParser) {
+  const std::string valid =
+      R"({"type":"result","id":5,"ok":true,"params":[{"size":8,"pointer":true}],)"
+      R"("name":"k\u00e9","x":-1.5e3})";
+  ASSERT_TRUE(Json::parse(valid).isOk());
+  std::mt19937 random(1234);
+  const std::string alphabet = "{}[],:\"\\u0123456789eE.-+truefalsn \x01\xff";
+  for (int round = 0; round < 5000; ++round) {
+    std::string text = valid;
+    int edits = 1 + static_cast<int>(random() % 4);
+    for (int e = 0; e < edits; ++e) {
+      size_t at = random() % text.size();
+      switch (random() % 3) {
+        case 0:
+          text[at] = alphabet[random() % alphabet.size()];
+          break;
+        case 1:
+          text.erase(at, 1 + random() % 5);
+          break;
+        default:
+          text.insert(at, 1, alphabet[random() % alphabet.size()]);
+          break;
+      }
+      if (text.empty()) text = "{";
+    }
+    auto parsed = Json::parse(text);
+    if (parsed.isOk()) {
+      EXPECT_TRUE(Json::parse(parsed->dump()).isOk()) << text;
+    }
+  }
 }
 
 }  // namespace

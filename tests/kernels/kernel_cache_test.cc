@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -174,6 +175,22 @@ TEST_P(CorruptEntry, IsDetectedRemovedAndRebuilt) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Damage, CorruptEntry, ::testing::Range(0, 6));
+
+TEST(KernelCache, EveryMutationOfAnEntryIsRejected) {
+  std::string key = kernelCacheKey(sampleRequest(), sampleCompiler());
+  const std::string entry = encodeCacheEntry(key, sampleKernel());
+  std::mt19937 random(99);
+  for (int round = 0; round < 2000; ++round) {
+    std::string bytes = entry;
+    size_t at = random() % bytes.size();
+    if (round % 2 == 0) {
+      bytes[at] = static_cast<char>(bytes[at] ^ (1 + random() % 255));
+    } else {
+      bytes.resize(at);
+    }
+    EXPECT_FALSE(decodeCacheEntry(key, bytes).isOk()) << "round " << round;
+  }
+}
 
 TEST(KernelCache, EntryUnderAnotherKeyIsRejected) {
   TempDir dir;
