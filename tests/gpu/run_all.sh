@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
 JOBS=${JOBS:-$(nproc)}
-TESTS="pjrt_devices pjrt_roundtrip pjrt_memory_cycles pjrt_compile_route pjrt_upstream"
+TESTS="pjrt_devices pjrt_roundtrip pjrt_memory_cycles pjrt_compile_route pjrt_upstream pjrt_direct"
 
 {
   echo "== machine"; nvidia-smi -L 2>&1 | head -4; uname -m
@@ -48,6 +48,7 @@ run_test() {  # name, then extra environment assignments
 }
 for t in $TESTS; do run_test "$t"; done
 run_test pjrt_bandwidth
+run_test pjrt_bandwidth JFT_PINNED_STAGING=0
 run_test pjrt_bandwidth JAX_FLAGTREE_DISABLE=1
 
 # Which entry points JAX calls on the plugin for one put/get (for debugging).
@@ -58,7 +59,7 @@ print(np.asarray(x)); print(jax.devices()[0].memory_stats())
 ' > "$OUT/trace.log" 2>&1
 
 summary="$pass passed, $fail failed, $skip skipped"
-grep '^BANDWIDTH' "$OUT/tests.log" > "$OUT/summary.txt"
+grep -E '^(BANDWIDTH|HOST)' "$OUT/tests.log" > "$OUT/summary.txt"
 echo "$summary" | tee -a "$OUT/tests.log" >> "$OUT/summary.txt"
 cat "$OUT/summary.txt"
 [ "$fail" -eq 0 ]

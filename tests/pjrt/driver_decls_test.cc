@@ -43,6 +43,8 @@ TEST(CudaDriverDecls, SymbolNamesAreTheCurrentVersions) {
   EXPECT_STREQ(JFT_STRINGIFY(cuStreamDestroy), "cuStreamDestroy_v2");
   EXPECT_STREQ(JFT_STRINGIFY(cuEventDestroy), "cuEventDestroy_v2");
   EXPECT_STREQ(JFT_STRINGIFY(cuDevicePrimaryCtxRelease), "cuDevicePrimaryCtxRelease_v2");
+  EXPECT_STREQ(JFT_STRINGIFY(cuMemHostAlloc), "cuMemHostAlloc");
+  EXPECT_STREQ(JFT_STRINGIFY(cuMemFreeHost), "cuMemFreeHost");
 }
 
 }  // namespace

@@ -54,6 +54,7 @@ StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::open(const Driver& driver,
       driver.check(driver.memGetInfo(&freeBytes, &totalBytes), "cuMemGetInfo"));
   device->stats_.bytesLimit = static_cast<int64_t>(totalBytes);
   device->completions_ = std::make_unique<CompletionThread>(driver, device->context_);
+  device->staging_ = std::make_unique<PinnedStaging>(driver);
   return device;
 }
 
@@ -65,6 +66,7 @@ CudaDevice::~CudaDevice() {
   driver_.ctxSetCurrent(context_);
   if (stream_ != nullptr) driver_.streamSynchronize(stream_);
   completions_.reset();  // drains pending frees, joins the thread
+  staging_.reset();
   if (stream_ != nullptr) driver_.streamDestroy(stream_);
   driver_.primaryCtxRelease(device_);
 }
@@ -134,6 +136,12 @@ StatusOr<EventPtr> CudaDevice::copyToDevice(uint64_t dst, const void* src, uint6
                                             bool waitForSource) {
   if (bytes == 0) return Event::ready();
   JFT_RETURN_IF_ERROR(makeCurrent());
+  if (PinnedStaging::worthStaging(bytes)) {
+    // Returns once `src` has been read, which covers `waitForSource` too.
+    JFT_RETURN_IF_ERROR(
+        staging_->toDevice(stream_, static_cast<CUdeviceptr>(dst), src, bytes));
+    return fence();
+  }
   JFT_RETURN_IF_ERROR(driver_.check(
       driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(dst), src, bytes, stream_),
       "cuMemcpyHtoDAsync"));
@@ -147,6 +155,12 @@ StatusOr<EventPtr> CudaDevice::copyToDevice(uint64_t dst, const void* src, uint6
 StatusOr<EventPtr> CudaDevice::copyToHost(void* dst, uint64_t src, uint64_t bytes) {
   if (bytes == 0) return Event::ready();
   JFT_RETURN_IF_ERROR(makeCurrent());
+  if (PinnedStaging::worthStaging(bytes)) {
+    // Synchronous: the destination is written when this returns.
+    JFT_RETURN_IF_ERROR(
+        staging_->toHost(stream_, dst, static_cast<CUdeviceptr>(src), bytes));
+    return Event::ready();
+  }
   JFT_RETURN_IF_ERROR(driver_.check(
       driver_.memcpyDtoHAsync(dst, static_cast<CUdeviceptr>(src), bytes, stream_),
       "cuMemcpyDtoHAsync"));

@@ -1,7 +1,8 @@
 // CudaDevice: runtime::Device on one GPU through the CUDA driver.
 //
 // Owns the device's primary context retain, one non-blocking stream on which
-// every copy is ordered, and the completion thread. Memory comes from
+// every copy is ordered, the completion thread, and pinned staging buffers for
+// large host transfers. Memory comes from
 // cuMemAlloc; freeing is deferred behind an event recorded on the stream, so
 // memory is never returned while queued work may still touch it.
 #pragma once
@@ -13,6 +14,7 @@
 #include "runtime/device.h"
 #include "runtime/gpu/completion_thread.h"
 #include "runtime/gpu/driver.h"
+#include "runtime/gpu/pinned_staging.h"
 
 namespace jft::runtime::gpu {
 
@@ -48,6 +50,7 @@ class CudaDevice final : public Device {
   CUcontext context_ = nullptr;
   CUstream stream_ = nullptr;
   std::unique_ptr<CompletionThread> completions_;
+  std::unique_ptr<PinnedStaging> staging_;
 
   mutable std::mutex statsMutex_;
   MemoryStats stats_;

@@ -71,6 +71,8 @@ inline constexpr unsigned kEventDisableTiming = 0x2;
   X(memcpyDtoDAsync, "cuMemcpyDtoDAsync_v2",                                          \
     CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream))                         \
   X(memcpyPeerAsync, "cuMemcpyPeerAsync",                                             \
-    CUresult (*)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream))
+    CUresult (*)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream))   \
+  X(memHostAlloc, "cuMemHostAlloc", CUresult (*)(void**, size_t, unsigned))           \
+  X(memFreeHost, "cuMemFreeHost", CUresult (*)(void*))
 
 }  // namespace jft::runtime::gpu
