@@ -114,6 +114,13 @@ StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::spawn(
   return std::unique_ptr<WorkerProcess>(new WorkerProcess(pid, channel[0], err_pipe[0]));
 }
 
+WorkerProcess::WorkerProcess(pid_t pid, int channel, int stderr_fd)
+    : pid_(pid), owner_pid_(::getpid()), channel_(channel), stderr_fd_(stderr_fd) {}
+
+bool WorkerProcess::inForkedChild() const {
+  return ::getpid() != owner_pid_;
+}
+
 WorkerProcess::~WorkerProcess() {
   kill();
 }
@@ -244,7 +251,10 @@ StatusOr<Frame> WorkerProcess::receiveFrame(Deadline deadline) {
 }
 
 void WorkerProcess::shutdown(std::chrono::milliseconds grace) {
-  if (!alive()) return;
+  if (!alive() || inForkedChild()) {
+    kill();
+    return;
+  }
   Deadline deadline = std::chrono::steady_clock::now() + grace;
   if (sendFrame(shutdownRequestHeader(), {}, deadline).isOk()) {
     int status = 0;
@@ -260,6 +270,7 @@ void WorkerProcess::shutdown(std::chrono::milliseconds grace) {
 }
 
 void WorkerProcess::kill() {
+  if (pid_ > 0 && inForkedChild()) pid_ = -1;  // only our copies of the channels go
   if (pid_ > 0) {
     ::kill(-pid_, SIGKILL);  // the whole group: ptxas and friends too
     ::kill(pid_, SIGKILL);

@@ -50,8 +50,10 @@ class WorkerProcess {
   const std::string& stderrTail() const { return stderr_tail_; }
 
  private:
-  WorkerProcess(pid_t pid, int channel, int stderr_fd)
-      : pid_(pid), channel_(channel), stderr_fd_(stderr_fd) {}
+  WorkerProcess(pid_t pid, int channel, int stderr_fd);
+  // True in a fork() of the process that spawned the worker: the worker is
+  // the parent's, and must be neither signalled nor told to exit from here.
+  bool inForkedChild() const;
 
   // Waits until the channel is ready for `events` (POLLIN/POLLOUT) while
   // draining stderr.
@@ -64,6 +66,7 @@ class WorkerProcess {
   void closeChannels();
 
   pid_t pid_ = -1;
+  pid_t owner_pid_ = -1;
   int channel_ = -1;
   int stderr_fd_ = -1;
   std::string stderr_tail_;

@@ -2,6 +2,8 @@
 #include "kernels/worker_pool.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -82,6 +84,25 @@ TEST(WorkerPool, IdentityDoesNotWaitForABusyPool) {
   busy.join();
   ASSERT_TRUE(identity.isOk());
   EXPECT_LT(waited, std::chrono::milliseconds(1000));
+}
+
+TEST(WorkerPool, AForkedChildLeavesTheParentsWorkersAlone) {
+  TempDir dir;
+  auto pool = std::make_unique<WorkerPool>(fakePoolOptions(1, dir.path()));
+  auto before = pool->compile(requestFor(fakeTtir("before")));
+  ASSERT_TRUE(before.isOk());
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    pool.reset();  // as a forked child's exit would destroy a static pool
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  auto after = pool->compile(requestFor(fakeTtir("after")));
+  ASSERT_TRUE(after.isOk()) << after.status().toString();
+  EXPECT_EQ(workerPidOf(*after), workerPidOf(*before));
+  EXPECT_EQ(pool->restarts(), 0);
 }
 
 TEST(WorkerPool, WorkerWithoutCompilerIsAFailedPrecondition) {
