@@ -46,8 +46,12 @@ WorkerPool::~WorkerPool() {
     }
     return true;
   });
+  Deadline deadline = after(kShutdownGrace);
   for (Slot& slot : slots_) {
-    if (slot.process) slot.process->shutdown(kShutdownGrace);
+    if (slot.process) slot.process->requestShutdown(deadline);
+  }
+  for (Slot& slot : slots_) {
+    if (slot.process) slot.process->finishShutdown(deadline);
   }
 }
 

@@ -250,23 +250,31 @@ StatusOr<Frame> WorkerProcess::receiveFrame(Deadline deadline) {
   return std::move(frame).value();
 }
 
-void WorkerProcess::shutdown(std::chrono::milliseconds grace) {
+void WorkerProcess::requestShutdown(Deadline deadline) {
+  if (!alive() || inForkedChild()) return;
+  if (!sendFrame(shutdownRequestHeader(), {}, deadline).isOk()) kill();
+}
+
+void WorkerProcess::finishShutdown(Deadline deadline) {
   if (!alive() || inForkedChild()) {
     kill();
     return;
   }
-  Deadline deadline = std::chrono::steady_clock::now() + grace;
-  if (sendFrame(shutdownRequestHeader(), {}, deadline).isOk()) {
-    int status = 0;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      break;
     }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   kill();
+}
+
+void WorkerProcess::shutdown(std::chrono::milliseconds grace) {
+  Deadline deadline = std::chrono::steady_clock::now() + grace;
+  requestShutdown(deadline);
+  finishShutdown(deadline);
 }
 
 void WorkerProcess::kill() {

@@ -42,6 +42,10 @@ class WorkerProcess {
 
   // Asks for a clean exit (shutdown message), waits up to grace, then kills.
   void shutdown(std::chrono::milliseconds grace);
+  // The two halves of shutdown(), so that a pool can ask all its workers
+  // first and wait once.
+  void requestShutdown(Deadline deadline);
+  void finishShutdown(Deadline deadline);
   // SIGKILL to the worker's process group, then reaps it. Idempotent.
   void kill();
 

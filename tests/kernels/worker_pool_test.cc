@@ -105,6 +105,26 @@ TEST(WorkerPool, AForkedChildLeavesTheParentsWorkersAlone) {
   EXPECT_EQ(pool->restarts(), 0);
 }
 
+TEST(WorkerPool, DestructionEndsEveryWorker) {
+  TempDir dir;
+  std::vector<pid_t> pids;
+  {
+    WorkerPool pool(fakePoolOptions(3, dir.path()));
+    std::vector<CompileRequest> requests;
+    for (int i = 0; i < 3; ++i) {
+      requests.push_back(
+          requestFor(fakeTtir("k" + std::to_string(i), "// FAKE: sleep 0.3\n")));
+    }
+    for (auto& result : pool.compileAll(requests)) {
+      ASSERT_TRUE(result.isOk());
+      pids.push_back(static_cast<pid_t>(std::stol(workerPidOf(*result))));
+    }
+  }
+  for (pid_t pid : pids) {
+    EXPECT_NE(::kill(pid, 0), 0) << "worker " << pid << " outlived its pool";
+  }
+}
+
 TEST(WorkerPool, WorkerWithoutCompilerIsAFailedPrecondition) {
   TempDir dir;
   WorkerPool pool(fakePoolOptions(1, dir.path(), "no-compiler"));
