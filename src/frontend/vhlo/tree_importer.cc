@@ -27,7 +27,7 @@ std::string describeCount(Count count, const char* noun) {
 }
 
 bool isFunctionOp(std::string_view name) {
-  return name == "vhlo.func_v1" || name == "func.func";
+  return name == "vhlo.func_v1";
 }
 
 }  // namespace
@@ -84,9 +84,11 @@ Status TreeImporter::importModule(const MOp& module) {
     }
     if (op.name.starts_with("vhlo."))
       return siteOf(op).invalid("only functions may appear at module level");
-    // Module-level ops of other dialects (sdy.mesh, ...) carry no
-    // computation; their attributes are kept on the module for reference.
+    // Module-level ops of other dialects without regions (sdy.mesh, ...)
+    // carry no computation; their attributes are kept on the module for
+    // reference. Anything with a body (func.func, ...) would be lost.
     const OpSite foreign = siteOf(op);
+    if (!op.regions.empty()) return foreign.notSupported();
     ir::NamedAttrs attrs;
     for (const auto& [name, attr] : op.attrs) {
       JFT_ASSIGN_OR_RETURN(ir::Attribute converted,

@@ -78,8 +78,8 @@ TEST_P(Malformed, MutatedFixtureTreesGiveStatusesNotCrashes) {
       Status removed = importMutated(tree, target, [&](MOp& op) {
         op.attrs.erase(op.attrs.begin() + static_cast<ptrdiff_t>(a));
       });
-      Status wrong = importMutated(tree, target,
-                                   [&](MOp& op) { op.attrs[a].second = stringAttr("x"); });
+      Status wrong = importMutated(
+          tree, target, [&](MOp& op) { op.attrs[a].second = stringAttr("x"); });
       Status array = importMutated(tree, target, [&](MOp& op) {
         op.attrs[a].second = arrayAttr({intAttr(1), nullptr});
       });

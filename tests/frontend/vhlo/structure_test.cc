@@ -243,5 +243,21 @@ TEST(Structure, ForeignModuleLevelOpsAreKeptAsModuleAttributes) {
   EXPECT_TRUE(m->functions.empty());
 }
 
+TEST(Structure, ForeignModuleLevelOpsWithABodyAreUnsupported) {
+  TreeBuilder b;
+  std::vector<MOp> fns;
+  MOp f = b.func("main", {}, {}, [&](const std::vector<uint32_t>&) {
+    std::vector<MOp> ops;
+    ops.push_back(b.ret({}));
+    return ops;
+  });
+  f.name = "func.func";
+  f.loc = fileLoc("m.py", 4, 1);
+  fns.push_back(std::move(f));
+  auto m = importTree(b.module(std::move(fns)));
+  EXPECT_EQ(m.status().code(), StatusCode::kUnimplemented);
+  EXPECT_EQ(m.status().message(), "func.func is not supported (at m.py:4:1)");
+}
+
 }  // namespace
 }  // namespace jft::frontend::vhlo_test
