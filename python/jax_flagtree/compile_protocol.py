@@ -20,8 +20,9 @@ Messages (the header's "type" field):
 
   hello     worker -> host, once, before any request. Fields: protocol (int),
             pid (int), compiler {name: "flagtree" | "triton" | "none", version,
-            triton_version, detected_by}, and error (string) when the compiler
-            could not be imported. No payload.
+            triton_version, detected_by, build_id (a short hash telling two
+            builds of one version apart)}, and error (string) when the
+            compiler could not be imported. No payload.
   compile   host -> worker. Fields: id (int, echoed back), target {backend:
             "cuda" | "hip", arch: string ("90", "gfx942"), warp_size (int)},
             options {num_warps, num_stages, num_ctas}. Payload: the TTIR text.

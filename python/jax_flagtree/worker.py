@@ -88,7 +88,38 @@ def detect_compiler():
 
 
 def _identity(name, version, triton_version, detected_by):
-    return {"name": name, "version": version, "triton_version": triton_version, "detected_by": detected_by}
+    return {"name": name, "version": version, "triton_version": triton_version, "detected_by": detected_by,
+            "build_id": _build_fingerprint()}
+
+
+# Environment knobs that only move files around; the rest (TRITON_F32_DEFAULT,
+# TRITON_DISABLE_LINE_INFO, ...) may change the generated code.
+_ENV_NOT_AFFECTING_CODE = ("CACHE", "DUMP", "HOME", "PRINT", "DEBUG_LOG")
+
+
+def _build_fingerprint():
+    """Tells two installs of one version apart: a rebuilt FlagTree keeps its version string.
+
+    Hashes the size and modification time of the compiler's native library and
+    the bundled ptxas (cheap, unlike hashing their contents), plus the
+    TRITON_*/FLAGTREE_* environment knobs that can change the generated code.
+    """
+    import triton
+    package_dir = os.path.dirname(os.path.abspath(triton.__file__))
+    parts = []
+    candidates = [os.path.join(package_dir, "_C", name) for name in sorted(os.listdir(os.path.join(package_dir, "_C")))
+                  if name.startswith("libtriton")] if os.path.isdir(os.path.join(package_dir, "_C")) else []
+    candidates.append(os.path.join(package_dir, "backends", "nvidia", "bin", "ptxas"))
+    for path in candidates:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue
+        parts.append(f"{os.path.relpath(path, package_dir)}:{info.st_size}:{info.st_mtime_ns}")
+    for key in sorted(os.environ):
+        if key.startswith(("TRITON_", "FLAGTREE_")) and not any(word in key for word in _ENV_NOT_AFFECTING_CODE):
+            parts.append(f"{key}={os.environ[key]}")
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
 # ---------------------------------------------------------------- pipeline
@@ -411,7 +442,7 @@ def _safe_identity():
         return detect_compiler()
     except Exception as e:  # ImportError and anything a broken install raises
         return {"name": "none", "version": "", "triton_version": "", "detected_by": "import failed",
-                "error": f"{type(e).__name__}: {e}"}
+                "build_id": "", "error": f"{type(e).__name__}: {e}"}
 
 
 def main():

@@ -36,6 +36,9 @@ struct CompilerIdentity {
   std::string version;         // FlagTree's own version, or Triton's
   std::string triton_version;  // triton.__version__ as imported
   std::string detected_by;     // how the worker told FlagTree from Triton
+  // Tells two builds of one version apart (native library size and time,
+  // code-affecting TRITON_* knobs); empty from a worker that does not say.
+  std::string build_id;
 
   bool operator==(const CompilerIdentity&) const = default;
 };

@@ -56,6 +56,7 @@ Json compilerIdentityToJson(const CompilerIdentity& identity) {
   json.set("version", identity.version);
   json.set("triton_version", identity.triton_version);
   json.set("detected_by", identity.detected_by);
+  json.set("build_id", identity.build_id);
   return json;
 }
 
@@ -64,9 +65,12 @@ StatusOr<CompilerIdentity> compilerIdentityFromJson(const Json& json) {
   JFT_ASSIGN_OR_RETURN(identity.name, requireString(json, "name"));
   JFT_ASSIGN_OR_RETURN(identity.version, requireString(json, "version"));
   JFT_ASSIGN_OR_RETURN(identity.triton_version, requireString(json, "triton_version"));
-  // Informational only; absent from older peers.
+  // Optional: absent from peers that do not report them.
   if (const Json* how = json.find("detected_by"); how != nullptr && how->isString()) {
     identity.detected_by = how->asString();
+  }
+  if (const Json* build = json.find("build_id"); build != nullptr && build->isString()) {
+    identity.build_id = build->asString();
   }
   return identity;
 }

@@ -54,6 +54,7 @@ std::string kernelCacheKey(const CompileRequest& request,
   appendField(hasher, "compiler", compiler.name);
   appendField(hasher, "compiler_version", compiler.version);
   appendField(hasher, "triton_version", compiler.triton_version);
+  appendField(hasher, "build_id", compiler.build_id);
   return toHex(hasher.finish());
 }
 

@@ -1,7 +1,7 @@
 // The content-addressed on-disk cache of compiled kernels.
 //
 // Key: SHA-256 over the TTIR, the target, the options and the compiler's
-// identity (name, version, Triton version), each field length-prefixed so no
+// identity (name, version, Triton version, build id), each field length-prefixed so no
 // two inputs serialize alike. Entry: DIR/<key[0:2]>/<key>.kernel, written
 // atomically (temporary file + rename), laid out as
 //

@@ -25,7 +25,8 @@ import time
 
 import compile_protocol as protocol
 
-IDENTITY = {"name": "fake", "version": "1.0", "triton_version": "0.0", "detected_by": "fake_worker.py"}
+IDENTITY = {"name": "fake", "version": "1.0", "triton_version": "0.0", "detected_by": "fake_worker.py",
+            "build_id": "fakebuild"}
 
 
 def directives(ttir):

@@ -29,7 +29,7 @@ CompileRequest sampleRequest() {
 }
 
 CompilerIdentity sampleCompiler() {
-  return {"flagtree", "0.4.0", "3.5.1", "test"};
+  return {"flagtree", "0.4.0", "3.5.1", "test", "b1"};
 }
 
 CompiledKernel sampleKernel() {
@@ -93,6 +93,7 @@ TEST(KernelCacheKey, ChangesWithEveryInput) {
   vary("compiler name", [](auto&, auto& c) { c.name = "triton"; });
   vary("compiler version", [](auto&, auto& c) { c.version = "0.4.1"; });
   vary("triton version", [](auto&, auto& c) { c.triton_version = "3.6.0"; });
+  vary("build id", [](auto&, auto& c) { c.build_id = "0123456789abcdef"; });
   // Field boundaries must not be ambiguous: moving text between fields changes the key.
   vary("shifted text", [](auto& r, auto&) {
     r.target.backend = "cuda9";

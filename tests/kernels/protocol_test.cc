@@ -24,7 +24,8 @@ Frame frameOf(std::string_view header, std::string_view payload = {}) {
 
 constexpr char kIdentity[] =
     R"("compiler": {"name": "flagtree", "version": "0.4.0", "triton_version": "3.5.1",
-                    "detected_by": "distribution 'flagtree' provides triton"})";
+                    "detected_by": "distribution 'flagtree' provides triton",
+                    "build_id": "5f0c2a9e11d3b7a4"})";
 
 TEST(Protocol, EncodesTheDocumentedLayout) {
   Json header;
@@ -66,6 +67,7 @@ TEST(Protocol, ParsesHello) {
   EXPECT_EQ(hello->compiler.name, "flagtree");
   EXPECT_EQ(hello->compiler.version, "0.4.0");
   EXPECT_EQ(hello->compiler.triton_version, "3.5.1");
+  EXPECT_EQ(hello->compiler.build_id, "5f0c2a9e11d3b7a4");
   EXPECT_TRUE(hello->error.empty());
 }
 

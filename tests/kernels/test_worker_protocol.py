@@ -226,18 +226,37 @@ class ParameterListTest(unittest.TestCase):
 class CompilerDetectionTest(unittest.TestCase):
     """detect_compiler() against fake `triton` packages, in a child interpreter."""
 
-    def detect_with(self, files):
+    def detect_in(self, root, extra_env=None):
+        code = "import json; from jax_flagtree import worker; print(json.dumps(worker.detect_compiler()))"
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TRITON_", "FLAGTREE_"))}
+        env.update(extra_env or {}, PYTHONPATH=os.pathsep.join([root, PYTHON_DIR]))
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        return json.loads(out.stdout)
+
+    @staticmethod
+    def write_files(root, files):
+        for path, text in files.items():
+            full = os.path.join(root, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w") as f:
+                f.write(text)
+
+    def detect_with(self, files, extra_env=None):
         with tempfile.TemporaryDirectory() as root:
-            for path, text in files.items():
-                full = os.path.join(root, path)
-                os.makedirs(os.path.dirname(full), exist_ok=True)
-                with open(full, "w") as f:
-                    f.write(text)
-            code = "import json; from jax_flagtree import worker; print(json.dumps(worker.detect_compiler()))"
-            env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, PYTHON_DIR]))
-            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                 check=True)
-            return json.loads(out.stdout)
+            self.write_files(root, files)
+            return self.detect_in(root, extra_env)
+
+    def test_build_id_follows_the_native_library_and_code_knobs(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.write_files(root, {"triton/__init__.py": "__version__ = '3.6.0'\n",
+                                    "triton/_C/libtriton.so": "x" * 10})
+            first = self.detect_in(root)["build_id"]
+            self.assertRegex(first, r"^[0-9a-f]{16}$")
+            self.assertEqual(self.detect_in(root)["build_id"], first, "same install, same id")
+            self.assertNotEqual(self.detect_in(root, {"TRITON_F32_DEFAULT": "ieee"})["build_id"], first)
+            self.assertEqual(self.detect_in(root, {"TRITON_CACHE_DIR": "/elsewhere"})["build_id"], first)
+            self.write_files(root, {"triton/_C/libtriton.so": "x" * 11})  # a rebuild
+            self.assertNotEqual(self.detect_in(root)["build_id"], first)
 
     def test_plain_triton(self):
         identity = self.detect_with({"triton/__init__.py": "__version__ = '3.6.0'\n"})

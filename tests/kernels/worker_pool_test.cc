@@ -69,6 +69,7 @@ TEST(WorkerPool, ReportsIdentityFromHello) {
   ASSERT_TRUE(identity.isOk()) << identity.status().toString();
   EXPECT_EQ(identity->name, "fake");
   EXPECT_EQ(identity->version, "1.0");
+  EXPECT_EQ(identity->build_id, "fakebuild");
 }
 
 TEST(WorkerPool, IdentityDoesNotWaitForABusyPool) {
