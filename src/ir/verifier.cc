@@ -126,7 +126,9 @@ class ModuleVerifier {
     verifyContraction(v);
     verifyIndexing(v);
     verifyRegionOp(v);
-    verifyCallOrTuple(v);
+    verifyWindowOp(v);
+    verifyLibraryOp(v);
+    verifyPlumbing(v);
   }
 
   void checkFunctionReturn(OpVerifier& v, const Function& function) {

@@ -12,9 +12,13 @@
 // element type classes the spec allows), compare, select, clamp, convert,
 // bitcast_convert, complex/real/imag, broadcast_in_dim, reshape, transpose,
 // slice, dynamic_slice, dynamic_update_slice, concatenate, pad, iota,
-// reverse, constant, reduce, sort, dot_general, convolution, gather,
-// scatter, while, if, case, call, return, tuple, get_tuple_element. Other
-// ops get the structural checks only. Quantized types are not modelled.
+// reverse, constant, reduce, sort, map, while, if, case, dot_general,
+// convolution, gather, scatter, reduce_window, select_and_scatter, fft,
+// cholesky, triangular_solve, rng_bit_generator, call, composite, return,
+// tuple, get_tuple_element, optimization_barrier, after_all,
+// get_dimension_size. Other ops get the structural checks only. Quantized
+// types are not modelled; element types of dot_general/convolution are not
+// compared (see verify_contractions.cc).
 //
 // All errors are collected (in the order ops appear), one per line, in an
 // INVALID_ARGUMENT status: "<op> at <location>: <rule broken>", e.g.

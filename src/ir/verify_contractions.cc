@@ -129,15 +129,6 @@ bool checkLayout(OpVerifier& v, int64_t a, int64_t b, const std::vector<int64_t>
          checkUnique(v, all, what + " dimensions");
 }
 
-int64_t windowCount(int64_t input, int64_t window, int64_t stride, int64_t low,
-                    int64_t high, int64_t lhs_dilation, int64_t rhs_dilation) {
-  const int64_t dilated_input = input == 0 ? 0 : (input - 1) * lhs_dilation + 1;
-  const int64_t padded = low + dilated_input + high;
-  const int64_t dilated_window = window == 0 ? 0 : (window - 1) * rhs_dilation + 1;
-  if (padded <= 0 || dilated_window > padded) return 0;
-  return (padded - dilated_window) / stride + 1;
-}
-
 void verifyConvolution(OpVerifier& v) {
   if (!v.expectCounts(2, 1) || !v.expectTensors()) return;
   const Type& lhs = v.operand(0);

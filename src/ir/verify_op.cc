@@ -63,6 +63,19 @@ bool OpVerifier::fail(const std::string& rule) {
   return false;
 }
 
+std::vector<Type> OpVerifier::operandTypes(size_t begin, size_t end) const {
+  std::vector<Type> types;
+  for (size_t i = begin; i < std::min(end, numOperands()); ++i)
+    types.push_back(operand(i));
+  return types;
+}
+
+std::vector<Type> OpVerifier::resultTypes() const {
+  std::vector<Type> types;
+  for (size_t i = 0; i < numResults(); ++i) types.push_back(result(i));
+  return types;
+}
+
 bool OpVerifier::expectCounts(int operands, int results) {
   bool ok = true;
   if (operands >= 0 && numOperands() != static_cast<size_t>(operands))
@@ -187,6 +200,30 @@ std::optional<std::vector<Type>> regionResultTypes(const Module& module,
   std::vector<Type> types;
   for (ValueId value : region.ops.back().operands) types.push_back(module.typeOf(value));
   return types;
+}
+
+// A region taking `args` and returning `results`; `what` names it in messages.
+bool checkRegionSignature(OpVerifier& v, const Region& region,
+                          const std::vector<Type>& args, const std::vector<Type>& results,
+                          const std::string& what) {
+  const std::vector<Type> actual_args = regionArgTypes(v.module(), region);
+  if (actual_args != args)
+    return v.fail(what + " takes " + typesText(actual_args) + ", expected " +
+                  typesText(args));
+  auto actual_results = regionResultTypes(v.module(), region);
+  if (actual_results && *actual_results != results)
+    return v.fail(what + " returns " + typesText(*actual_results) + ", expected " +
+                  typesText(results));
+  return true;
+}
+
+int64_t windowCount(int64_t input, int64_t window, int64_t stride, int64_t pad_low,
+                    int64_t pad_high, int64_t base_dilation, int64_t window_dilation) {
+  const int64_t dilated_input = input == 0 ? 0 : (input - 1) * base_dilation + 1;
+  const int64_t padded = pad_low + dilated_input + pad_high;
+  const int64_t dilated_window = window == 0 ? 0 : (window - 1) * window_dilation + 1;
+  if (padded <= 0 || dilated_window > padded) return 0;
+  return (padded - dilated_window) / stride + 1;
 }
 
 std::optional<std::vector<ElementType>> checkCombiner(

@@ -2,6 +2,7 @@
 // rule entry points, one per family of ops (verify_*.cc). Not a public API.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,9 @@ class OpVerifier {
   size_t numResults() const { return op_.results.size(); }
   const Type& operand(size_t i) const { return module_.typeOf(op_.operands[i]); }
   const Type& result(size_t i) const { return module_.typeOf(op_.results[i]); }
+  // Types of operands [begin, end) (end clamped to the count), of all results.
+  std::vector<Type> operandTypes(size_t begin = 0, size_t end = SIZE_MAX) const;
+  std::vector<Type> resultTypes() const;
 
   // Records "<op> at <location>: <rule>"; returns false so a rule can
   // `return fail(...)`.
@@ -99,6 +103,17 @@ std::vector<Type> regionArgTypes(const Module& module, const Region& region);
 std::optional<std::vector<Type>> regionResultTypes(const Module& module,
                                                    const Region& region);
 
+// A region taking `args` and returning `results`; `what` names it in
+// messages ("comparator", "body", "branch #1").
+bool checkRegionSignature(OpVerifier& v, const Region& region,
+                          const std::vector<Type>& args, const std::vector<Type>& results,
+                          const std::string& what);
+
+// Windows along one dimension, as convolution (C25), reduce_window (C15)
+// and select_and_scatter (C2) count them.
+int64_t windowCount(int64_t input, int64_t window, int64_t stride, int64_t pad_low,
+                    int64_t pad_high, int64_t base_dilation, int64_t window_dilation);
+
 // The combiner of reduce/scatter (and friends): 2N 0-d arguments typed
 // (E0..EN-1, E0..EN-1) returning (E0..EN-1), with each input element type
 // promotable to its Ei. Returns the Ei, or nullopt after reporting.
@@ -110,7 +125,12 @@ void verifyElementwise(OpVerifier& v);  // unary/binary/compare/select/clamp/con
 void verifyShapeOp(OpVerifier& v);      // broadcast_in_dim ... reverse, constant
 void verifyContraction(OpVerifier& v);  // dot_general, convolution
 void verifyIndexing(OpVerifier& v);     // gather, scatter
-void verifyRegionOp(OpVerifier& v);     // reduce, sort, while, if, case
-void verifyCallOrTuple(OpVerifier& v);  // call, tuple, get_tuple_element
+void verifyRegionOp(OpVerifier& v);     // reduce, sort, while, if, case, map
+void verifyWindowOp(OpVerifier& v);     // reduce_window, select_and_scatter
+void verifyLibraryOp(
+    OpVerifier& v);  // fft, cholesky, triangular_solve, rng_bit_generator
+// call, composite, tuple, get_tuple_element, optimization_barrier,
+// after_all, get_dimension_size
+void verifyPlumbing(OpVerifier& v);
 
 }  // namespace jft::ir

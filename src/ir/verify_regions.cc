@@ -1,7 +1,6 @@
-// Ops that carry regions (reduce, sort, while, if, case) and the ops that
-// connect values across functions and tuples (call, tuple,
-// get_tuple_element). Region argument and result types follow the spec's
-// "has type (...) -> (...)" constraints.
+// Ops that carry regions: reduce, sort, while, if, case, map. Region
+// argument and result types follow the spec's "has type (...) -> (...)"
+// constraints.
 #include <string>
 
 #include "ir/verify_op.h"
@@ -9,35 +8,8 @@
 namespace jft::ir {
 namespace {
 
-std::vector<Type> operandTypes(const OpVerifier& v, size_t begin, size_t end) {
-  std::vector<Type> types;
-  for (size_t i = begin; i < end; ++i) types.push_back(v.operand(i));
-  return types;
-}
-
-std::vector<Type> resultTypes(const OpVerifier& v) {
-  std::vector<Type> types;
-  for (size_t i = 0; i < v.numResults(); ++i) types.push_back(v.result(i));
-  return types;
-}
-
 bool isScalarOf(const Type& type, ElementType element) {
   return type.isTensor() && type.rank() == 0 && type.element == element;
-}
-
-// A region taking `args` and returning `results`; `what` names it in messages.
-bool checkRegionSignature(OpVerifier& v, const Region& region,
-                          const std::vector<Type>& args, const std::vector<Type>& results,
-                          const std::string& what) {
-  const std::vector<Type> actual_args = regionArgTypes(v.module(), region);
-  if (actual_args != args)
-    return v.fail(what + " takes " + typesText(actual_args) + ", expected " +
-                  typesText(args));
-  auto actual_results = regionResultTypes(v.module(), region);
-  if (actual_results && *actual_results != results)
-    return v.fail(what + " returns " + typesText(*actual_results) + ", expected " +
-                  typesText(results));
-  return true;
 }
 
 void verifyReduce(OpVerifier& v) {
@@ -85,10 +57,9 @@ void verifyReduce(OpVerifier& v) {
 void verifySort(OpVerifier& v) {
   if (!v.expectTensors()) return;
   if (v.numOperands() == 0) return (void)v.fail("expects at least one input");
-  if (resultTypes(v) != operandTypes(v, 0, v.numOperands()))
-    return (void)v.fail("result types " + typesText(resultTypes(v)) +
-                        " differ from input types " +
-                        typesText(operandTypes(v, 0, v.numOperands())));
+  if (v.resultTypes() != v.operandTypes())
+    return (void)v.fail("result types " + typesText(v.resultTypes()) +
+                        " differ from input types " + typesText(v.operandTypes()));
   const Type& first = v.operand(0);
   for (size_t i = 1; i < v.numOperands(); ++i)
     if (v.operand(i).dims != first.dims)
@@ -110,9 +81,9 @@ void verifySort(OpVerifier& v) {
 }
 
 void verifyWhile(OpVerifier& v) {
-  const std::vector<Type> carried = operandTypes(v, 0, v.numOperands());
-  if (resultTypes(v) != carried)
-    return (void)v.fail("result types " + typesText(resultTypes(v)) +
+  const std::vector<Type> carried = v.operandTypes();
+  if (v.resultTypes() != carried)
+    return (void)v.fail("result types " + typesText(v.resultTypes()) +
                         " differ from operand types " + typesText(carried));
   if (v.op().regions.size() != 2) return (void)v.fail("expects cond and body regions");
   checkRegionSignature(v, v.op().regions[0], carried, {Type::scalar(ElementType::PRED)},
@@ -132,44 +103,30 @@ void verifyBranches(OpVerifier& v, ElementType selector, const char* selector_na
                         std::to_string(regions.size()) + " regions");
   if (regions.empty()) return (void)v.fail("expects at least one branch");
   for (size_t i = 0; i < regions.size(); ++i)
-    checkRegionSignature(v, regions[i], {}, resultTypes(v),
+    checkRegionSignature(v, regions[i], {}, v.resultTypes(),
                          "branch #" + std::to_string(i));
 }
 
-void verifyCall(OpVerifier& v) {
-  const auto* callee = v.requiredAttr<SymbolRef>("callee");
-  if (!callee) return;
-  const Function* function = v.module().findFunction(callee->name);
-  if (!function) return (void)v.fail("callee @" + callee->name + " does not exist");
-  const std::vector<Type> params = regionArgTypes(v.module(), function->body);
-  if (operandTypes(v, 0, v.numOperands()) != params)
-    return (void)v.fail(
-        "operand types " + typesText(operandTypes(v, 0, v.numOperands())) +
-        " do not match @" + callee->name + " arguments " + typesText(params));
-  if (resultTypes(v) != function->result_types)
-    v.fail("result types " + typesText(resultTypes(v)) + " do not match @" +
-           callee->name + " results " + typesText(function->result_types));
-}
-
-void verifyTuple(OpVerifier& v) {
-  if (!v.expectCounts(-1, 1)) return;
-  const Type expected = Type::makeTuple(operandTypes(v, 0, v.numOperands()));
-  if (v.result(0) != expected)
-    v.fail("result type " + v.result(0).str() + " should be " + expected.str());
-}
-
-void verifyGetTupleElement(OpVerifier& v) {
-  if (!v.expectCounts(1, 1)) return;
-  const Type& tuple = v.operand(0);
-  if (!tuple.isTuple())
-    return (void)v.fail("operand must be a tuple, got " + tuple.str());
-  auto index = v.intAttr("index");
-  if (!index) return;
-  if (*index < 0 || *index >= static_cast<int64_t>(tuple.tuple.size()))
-    return (void)v.fail("index " + std::to_string(*index) + " outside " + tuple.str());
-  if (v.result(0) != tuple.tuple[*index])
-    v.fail("result type " + v.result(0).str() + " should be " +
-           tuple.tuple[*index].str());
+void verifyMap(OpVerifier& v) {
+  if (!v.expectCounts(-1, 1) || !v.expectTensors()) return;
+  if (v.numOperands() == 0) return (void)v.fail("expects at least one input");
+  const Type& out = v.result(0);
+  std::vector<Type> args;
+  for (size_t i = 0; i < v.numOperands(); ++i) {
+    if (v.operand(i).dims != out.dims)
+      return (void)v.fail("input shape " + v.operand(i).str() +
+                          " differs from the result's " + out.str());
+    args.push_back(Type::scalar(v.operand(i).element));
+  }
+  auto dims = v.intsAttr("dimensions");
+  if (!dims) return;
+  for (int64_t d = 0; d < out.rank(); ++d)
+    if (static_cast<int64_t>(dims->size()) != out.rank() || (*dims)[d] != d)
+      return (void)v.fail("dimensions " + listText(*dims) +
+                          " must be every dimension in order");
+  if (v.op().regions.size() != 1) return (void)v.fail("expects one computation region");
+  checkRegionSignature(v, v.op().regions[0], args, {Type::scalar(out.element)},
+                       "computation");
 }
 
 }  // namespace
@@ -186,19 +143,8 @@ void verifyRegionOp(OpVerifier& v) {
       return verifyBranches(v, ElementType::PRED, "predicate");
     case OpKind::Case:
       return verifyBranches(v, ElementType::I32, "index");
-    default:
-      return;
-  }
-}
-
-void verifyCallOrTuple(OpVerifier& v) {
-  switch (v.op().kind) {
-    case OpKind::Call:
-      return verifyCall(v);
-    case OpKind::Tuple:
-      return verifyTuple(v);
-    case OpKind::GetTupleElement:
-      return verifyGetTupleElement(v);
+    case OpKind::Map:
+      return verifyMap(v);
     default:
       return;
   }
