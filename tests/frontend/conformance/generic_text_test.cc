@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 
@@ -151,6 +152,24 @@ TEST(GenericText, ErrorsNameTheLine) {
   m = parseGenericText("\"a.b\"() : () -> () loc(#loc9)\n");
   ASSERT_FALSE(m.isOk());
   EXPECT_NE(m.status().message().find("#loc9"), std::string::npos);
+}
+
+// Bad text must give an error, never a crash or a hang: every prefix of a
+// fixture and copies with one byte overwritten by a bracket or quote.
+TEST(GenericText, DamagedTextFailsCleanly) {
+  std::ifstream in(fixturePath("sort_topk", "artifact.generic.mlir"));
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_GT(text.size(), 1000u);
+  int failures = 0;
+  for (size_t keep = 0; keep < text.size(); keep += 31)
+    if (!parseGenericText(std::string_view(text).substr(0, keep)).isOk()) ++failures;
+  EXPECT_GT(failures, 0);
+  for (size_t at = 0; at < text.size(); at += 61)
+    for (char c : {'(', '}', '"', '<', '%'}) {
+      std::string damaged = text;
+      damaged[at] = c;
+      (void)parseGenericText(damaged);
+    }
 }
 
 // An independent count: lines that start an op ("name"( after an optional
