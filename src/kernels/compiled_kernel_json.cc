@@ -36,20 +36,6 @@ StatusOr<uint64_t> requireCount(const Json& json, std::string_view key) {
 
 }  // namespace
 
-const char* paramRoleName(ParamRole role) {
-  switch (role) {
-    case ParamRole::kArg:
-      return "arg";
-    case ParamRole::kGlobalScratch:
-      return "global_scratch";
-    case ParamRole::kProfileScratch:
-      return "profile_scratch";
-    case ParamRole::kHidden:
-      return "hidden";
-  }
-  return "hidden";
-}
-
 Json compilerIdentityToJson(const CompilerIdentity& identity) {
   Json json;
   json.set("name", identity.name);
