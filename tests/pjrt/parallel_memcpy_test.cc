@@ -1,7 +1,7 @@
 // parallelMemcpy against std::memcmp of the source, around its thread split.
 #include <gtest/gtest.h>
 
-#include <cstring>
+#include <algorithm>
 #include <vector>
 
 #include "runtime/gpu/pinned_staging.h"
@@ -15,7 +15,7 @@ TEST(ParallelMemcpy, CopiesEveryByteAtAnySize) {
     std::vector<unsigned char> src(size), dst(size + 1, 0xEE);
     for (uint64_t i = 0; i < size; ++i) src[i] = static_cast<unsigned char>(i * 131 + 7);
     parallelMemcpy(dst.data(), src.data(), size);
-    EXPECT_EQ(std::memcmp(dst.data(), src.data(), size), 0) << size;
+    EXPECT_TRUE(std::equal(src.begin(), src.end(), dst.begin())) << size;
     EXPECT_EQ(dst[size], 0xEE) << "wrote past the end at size " << size;
   }
 }

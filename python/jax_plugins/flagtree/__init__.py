@@ -40,6 +40,8 @@ WORKER_MODULE = "jax_flagtree.worker"
 FALLBACK_C_API_NAME = "flagtree"
 UPSTREAM_MODULES = ("jax_plugins.xla_cuda13", "jax_plugins.xla_cuda12", "jax_plugins.cuda")
 
+_registered = False
+
 
 def disabled() -> bool:
   return os.environ.get("JAX_FLAGTREE_DISABLE", "").strip().lower() in ("1", "true", "yes", "on")
@@ -70,6 +72,9 @@ def _silence_upstream() -> None:
 
 
 def initialize() -> None:
+  global _registered
+  if _registered:  # JAX may call us again after an explicit early registration
+    return
   if disabled():
     logger.info("JAX_FLAGTREE_DISABLE is set: jax-flagtree registers nothing")
     return
@@ -86,6 +91,7 @@ def initialize() -> None:
   if not xla_client.pjrt_plugin_loaded(PLUGIN_NAME):
     xla_bridge.register_plugin(
         PLUGIN_NAME, priority=PRIORITY, library_path=str(path), options=options)
+    _registered = True
     return
 
   c_api = xla_client.load_pjrt_plugin_dynamically(FALLBACK_C_API_NAME, str(path))
@@ -94,3 +100,4 @@ def initialize() -> None:
   xla_bridge.register_backend_factory(
       PLUGIN_NAME, factory, priority=PRIORITY, fail_quietly=False, experimental=False,
       c_api=c_api)
+  _registered = True

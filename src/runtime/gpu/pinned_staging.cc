@@ -19,6 +19,7 @@ constexpr unsigned kMaxCopyThreads = 8;
 }  // namespace
 
 void parallelMemcpy(void* dst, const void* src, uint64_t bytes) {
+  if (bytes == 0) return;  // empty ranges may come with null pointers
   unsigned threads = std::min<unsigned>(
       kMaxCopyThreads,
       std::max<unsigned>(1, static_cast<unsigned>(bytes / kMinBytesPerThread)));
