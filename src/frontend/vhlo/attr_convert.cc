@@ -67,6 +67,20 @@ OpSite attrSite(std::string_view name, const OpSite& site) {
   return OpSite{site.op + " attribute '" + std::string(name) + "'", site.where};
 }
 
+// The best text a foreign attribute has: its textual form, its name, or
+// else its dialect-encoded bytes in hex ("0x150B81...") so nothing is lost.
+std::string opaqueText(const MAttr& attr) {
+  if (!attr.str.empty()) return attr.str;
+  if (!attr.name.empty() || attr.data.empty()) return attr.name;
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string text = "0x";
+  for (uint8_t byte : attr.data) {
+    text += kHex[byte >> 4];
+    text += kHex[byte & 15];
+  }
+  return text;
+}
+
 bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -260,8 +274,7 @@ StatusOr<ir::Attribute> convertAt(const MAttr* attr, std::string_view name,
     case MAttr::Kind::Location:
       return ir::Attribute(ir::OpaqueAttr{"builtin", "loc"});
     case MAttr::Kind::Opaque:
-      return ir::Attribute(
-          ir::OpaqueAttr{attr->dialect, attr->str.empty() ? attr->name : attr->str});
+      return ir::Attribute(ir::OpaqueAttr{attr->dialect, opaqueText(*attr)});
   }
   return ir::Attribute(ir::OpaqueAttr{attr->dialect, attr->name});
 }

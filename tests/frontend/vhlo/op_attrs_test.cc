@@ -465,6 +465,23 @@ TEST(OpAttrs, DimensionListsBecomeIntegerVectors) {
   EXPECT_EQ(*ir::findAttrAs<int64_t>(iota.op(OpKind::Iota).attrs, "iota_dimension"), 0);
 }
 
+TEST(OpAttrs, ForeignAttributesStayOpaqueWithTheirText) {
+  auto bytes_only = std::make_shared<MAttr>();
+  bytes_only->kind = MAttr::Kind::Opaque;
+  bytes_only->dialect = "sdy";
+  bytes_only->data = {0x15, 0x0B, 0x81};
+  auto t =
+      importOne("vhlo.negate_v1", {f32s({})}, f32s({}),
+                std::vector<std::pair<std::string, MAttrPtr>>{
+                    {"sdy.sharding_rule", bytes_only},
+                    {"sdy.sharding", opaqueAttr("sdy", "#sdy.sharding<@mesh, [{}]>")}});
+  const ir::Op& op = t.op(OpKind::Negate);
+  EXPECT_EQ(*ir::findAttrAs<ir::OpaqueAttr>(op.attrs, "sdy.sharding_rule"),
+            (ir::OpaqueAttr{"sdy", "0x150B81"}));
+  EXPECT_EQ(*ir::findAttrAs<ir::OpaqueAttr>(op.attrs, "sdy.sharding"),
+            (ir::OpaqueAttr{"sdy", "#sdy.sharding<@mesh, [{}]>"}));
+}
+
 TEST(OpAttrs, ConstantValueIsDenseElements) {
   auto t = importOne("vhlo.constant_v1", {}, tensor({2}, intType(1)),
                      std::vector<std::pair<std::string, MAttrPtr>>{
