@@ -38,7 +38,11 @@ class Canonicalizer : public LocalRewriter {
       context.replaceOp(op, {*same});
       return true;
     }
-    if (shortenChain(context, op)) return true;
+    if (shortenChain(context, op)) {
+      if (std::optional<ValueId> same = noOpSource(context, op))
+        context.replaceOp(op, {*same});
+      return true;
+    }
     return foldConstant(context, op);
   }
 
@@ -91,40 +95,48 @@ class Canonicalizer : public LocalRewriter {
     }
   }
 
-  // reshape(reshape(x)) -> reshape(x); transpose(transpose(x)) -> transpose(x).
+  // reshape(reshape(x)) -> reshape(x), and transposes and broadcasts of
+  // their own kind composed into one. The result may do nothing (the caller
+  // checks).
   bool shortenChain(RewriteContext& context, ir::Op& op) {
-    if (op.kind != OpKind::Reshape && op.kind != OpKind::Transpose) return false;
+    if (op.kind != OpKind::Reshape && op.kind != OpKind::Transpose &&
+        op.kind != OpKind::BroadcastInDim)
+      return false;
     if (op.operands.size() != 1) return false;
     const ir::Op* inner = context.definingOp(op.operands[0]);
     if (!inner || inner->kind != op.kind || inner->operands.size() != 1) return false;
     const ValueId source = inner->operands[0];
     if (op.kind == OpKind::Reshape) {
-      if (context.typeOf(source) == context.typeOf(op.results[0])) {
-        context.replaceOp(op, {source});
-      } else {
-        op.operands[0] = source;
-      }
+      op.operands[0] = source;
       return true;
     }
-    const std::vector<int64_t>* outer_perm = intsAttr(op, "permutation");
-    const std::vector<int64_t>* inner_perm = intsAttr(*inner, "permutation");
-    if (!outer_perm || !inner_perm || outer_perm->size() != inner_perm->size())
-      return false;
-    // Result dim i is the inner result's dim outer[i], which is source dim
-    // inner[outer[i]].
-    std::vector<int64_t> composed;
-    for (int64_t dim : *outer_perm) {
-      if (dim < 0 || dim >= static_cast<int64_t>(inner_perm->size())) return false;
-      composed.push_back((*inner_perm)[dim]);
-    }
-    if (isIdentityPermutation(composed)) {
-      context.replaceOp(op, {source});
-      return true;
-    }
+    const char* name =
+        op.kind == OpKind::Transpose ? "permutation" : "broadcast_dimensions";
+    const std::vector<int64_t>* outer_dims = intsAttr(op, name);
+    const std::vector<int64_t>* inner_dims = intsAttr(*inner, name);
+    if (!outer_dims || !inner_dims) return false;
+    std::optional<std::vector<int64_t>> composed =
+        op.kind == OpKind::Transpose ? compose(*inner_dims, *outer_dims)
+                                     : compose(*outer_dims, *inner_dims);
+    if (!composed) return false;
     op.operands[0] = source;
-    for (auto& [name, value] : op.attrs)
-      if (name == "permutation") value = composed;
+    for (auto& [attr_name, value] : op.attrs)
+      if (attr_name == name) value = *composed;
     return true;
+  }
+
+  // first[second[i]] for each i; nullopt when an index is out of range.
+  // Transposes: result dim i is the inner result's dim outer[i], which is
+  // source dim inner[outer[i]]. Broadcasts: source dim i goes to the inner
+  // result's dim inner[i], which goes to result dim outer[inner[i]].
+  static std::optional<std::vector<int64_t>> compose(const std::vector<int64_t>& first,
+                                                     const std::vector<int64_t>& second) {
+    std::vector<int64_t> composed;
+    for (int64_t index : second) {
+      if (index < 0 || index >= static_cast<int64_t>(first.size())) return std::nullopt;
+      composed.push_back(first[index]);
+    }
+    return composed;
   }
 
   bool foldConstant(RewriteContext& context, ir::Op& op) {

@@ -6,9 +6,10 @@
 //   operand's type, slice of the full range with unit strides, concatenate of
 //   one operand, pad with all-zero padding, reverse of no dims (or of dims of
 //   size one or zero).
-// Chains are shortened: reshape(reshape(x)) becomes reshape(x) and
-// transpose(transpose(x)) one transpose by the composed permutation (itself
-// removed when that is the identity).
+// Chains are shortened: reshape(reshape(x)) becomes reshape(x),
+// transpose(transpose(x)) one transpose by the composed permutation and
+// broadcast_in_dim(broadcast_in_dim(x)) one broadcast by the composed
+// dimensions (each removed when the result does nothing).
 // Elementwise integer and pred ops whose operands are all known literals of at
 // most kMaxFoldedElements elements become constants (see integer_fold.h for
 // what is folded exactly and what is left alone). Floats are never folded.

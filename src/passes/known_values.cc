@@ -74,4 +74,10 @@ bool isFloatZero(const SplatValue& splat, bool negative) {
   return decoded == 0.0 && std::signbit(decoded) == negative;
 }
 
+bool isFloatInfinity(const SplatValue& splat, bool negative) {
+  if (!ir::isFloat(splat.element)) return false;
+  const double decoded = ir::decodeFloat(splat.element, splat.bits);
+  return std::isinf(decoded) && std::signbit(decoded) == negative;
+}
+
 }  // namespace jft::passes

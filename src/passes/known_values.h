@@ -32,5 +32,7 @@ bool isIntegerSplatOf(const SplatValue& splat, int64_t value);
 bool isFloatOne(const SplatValue& splat);
 // Float splat holding a zero of the given sign.
 bool isFloatZero(const SplatValue& splat, bool negative);
+// Float splat holding an infinity of the given sign.
+bool isFloatInfinity(const SplatValue& splat, bool negative);
 
 }  // namespace jft::passes

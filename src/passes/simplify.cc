@@ -28,13 +28,18 @@ bool isRightIdentity(OpKind kind, const SplatValue& c) {
              isFloatZero(c, /*negative=*/true);
     case OpKind::Subtract:
       return (integral && isIntegerSplatOf(c, 0)) || isFloatZero(c, /*negative=*/false);
+    case OpKind::Maximum:
+      return isFloatInfinity(c, /*negative=*/true);
+    case OpKind::Minimum:
+      return isFloatInfinity(c, /*negative=*/false);
     default:
       return false;
   }
 }
 
 bool isCommutative(OpKind kind) {
-  return kind == OpKind::Multiply || kind == OpKind::Add;
+  return kind == OpKind::Multiply || kind == OpKind::Add || kind == OpKind::Maximum ||
+         kind == OpKind::Minimum;
 }
 
 bool isIdempotent(OpKind kind) {
@@ -78,6 +83,14 @@ class Simplifier : public LocalRewriter {
   std::optional<ValueId> selected(const RewriteContext& context,
                                   const std::vector<ValueId>& in) {
     if (in[1] == in[2]) return in[1];
+    // select(p, true, false) is p itself when p has the result's shape.
+    if (context.typeOf(in[0]) == context.typeOf(in[1])) {
+      std::optional<SplatValue> on_true = knownSplat(context, in[1]);
+      std::optional<SplatValue> on_false = knownSplat(context, in[2]);
+      if (on_true && on_false && isIntegerSplatOf(*on_true, 1) &&
+          isIntegerSplatOf(*on_false, 0) && ir::isPred(on_true->element))
+        return in[0];
+    }
     std::optional<SplatValue> predicate = knownSplat(context, in[0]);
     if (!predicate || !ir::isPred(predicate->element)) return std::nullopt;
     return predicate->bits != 0 ? in[1] : in[2];

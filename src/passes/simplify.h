@@ -6,10 +6,12 @@
 //   x + 0 -> x        integers only; for floats only x + (-0.0) -> x
 //   x - 0 -> x        integers, and floats with +0.0: x - 0.0 == x + (-0.0)
 //   select(c, a, b) -> a or b       a constant predicate, scalar or splat
-//   select(p, a, a) -> a
+//   select(p, a, a) -> a, select(p, true, false) -> p   (p of the result's type)
 //   negate(negate(x)) -> x, not(not(x)) -> x
 //   and(x, x) -> x, or(x, x) -> x
 //   minimum(x, x) -> x, maximum(x, x) -> x   also floats: a NaN x stays NaN
+//   maximum(x, -inf) -> x, minimum(x, +inf) -> x   floats: IEEE maximum and
+//                     minimum return a NaN x, and keep the sign of a zero x
 //   compare(x, x) -> true/false      integers and pred only
 //
 // Deliberately not done, because they are not exact:

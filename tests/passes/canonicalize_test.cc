@@ -130,6 +130,36 @@ TEST(Canonicalize, TransposeOfTransposeComposes) {
             (std::vector<int64_t>{2, 1, 0}));
 }
 
+// JAX's softmax shape: 2x4x64 -[0,1,2]-> 2x4x64x1 -[0,1,2,3]-> 2x4x64x64 is
+// one broadcast by [0,1,2]; a scalar broadcast twice stays one broadcast by [].
+TEST(Canonicalize, BroadcastOfBroadcastComposes) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {f32({2, 4, 64}), f32()},
+                           {f32({2, 4, 64, 64}), f32({3, 4})});
+  ValueId keep_dims = b.op1(OpKind::BroadcastInDim, {a[0]}, f32({2, 4, 64, 1}),
+                            ints("broadcast_dimensions", {0, 1, 2}));
+  ValueId wide = b.op1(OpKind::BroadcastInDim, {keep_dims}, f32({2, 4, 64, 64}),
+                       ints("broadcast_dimensions", {0, 1, 2, 3}));
+  ValueId row =
+      b.op1(OpKind::BroadcastInDim, {a[1]}, f32({4}), ints("broadcast_dimensions", {}));
+  ValueId grid = b.op1(OpKind::BroadcastInDim, {row}, f32({3, 4}),
+                       ints("broadcast_dimensions", {1}));
+  b.ret({wide, grid});
+  b.endFunction();
+  EXPECT_TRUE(canonicalize(m));
+  expectVerifies(m);
+  const ir::Function& main = mainOf(m);
+  const ir::Op* first = definer(main, returned(main)[0]);
+  EXPECT_EQ(first->operands[0], a[0]);
+  EXPECT_EQ(*ir::findAttrAs<std::vector<int64_t>>(first->attrs, "broadcast_dimensions"),
+            (std::vector<int64_t>{0, 1, 2}));
+  const ir::Op* second = definer(main, returned(main)[1]);
+  EXPECT_EQ(second->operands[0], a[1]);
+  EXPECT_EQ(*ir::findAttrAs<std::vector<int64_t>>(second->attrs, "broadcast_dimensions"),
+            (std::vector<int64_t>{}));
+}
+
 // Folds checked against numpy: np.int8(127) + np.int8(1) == -128,
 // np.int32(-7) // 2 is -4 but StableHLO divides toward zero: -3 (np.fix),
 // np.fmod(-7, 2) == -1, np.uint8(200) >> 3 == 25, (np.int32(-8) >> 1) == -4.

@@ -2,6 +2,8 @@
 // compare(x, x), complex x * 1) are left alone.
 #include "passes/simplify.h"
 
+#include <limits>
+
 #include "pass_test_util.h"
 
 namespace jft::passes {
@@ -156,6 +158,36 @@ TEST(Simplify, InvolutionsAndIdempotentOps) {
     return b.op1(OpKind::Maximum, {x, y}, t);
   });
   EXPECT_FALSE(largest.changed);
+}
+
+TEST(Simplify, InfinitiesAreIdentitiesOfMaximumAndMinimum) {
+  const Type t = f32({2});
+  const double inf = std::numeric_limits<double>::infinity();
+  Outcome max = simplifyOne(t, [&](ir::Builder& b, ValueId x, ValueId) {
+    return b.op1(OpKind::Maximum, {splat(b, t, -inf), x}, t);
+  });
+  EXPECT_EQ(max.returned[0], max.args[0]);
+  Outcome min = simplifyOne(t, [&](ir::Builder& b, ValueId x, ValueId) {
+    return b.op1(OpKind::Minimum, {x, splat(b, t, inf)}, t);
+  });
+  EXPECT_EQ(min.returned[0], min.args[0]);
+  Outcome saturating = simplifyOne(t, [&](ir::Builder& b, ValueId x, ValueId) {
+    return b.op1(OpKind::Maximum, {x, splat(b, t, inf)}, t);
+  });
+  EXPECT_FALSE(saturating.changed);
+}
+
+TEST(Simplify, SelectOfTrueAndFalseIsThePredicate) {
+  const Type p = pred({3});
+  Outcome same = simplifyOne(p, [&](ir::Builder& b, ValueId x, ValueId) {
+    return b.op1(OpKind::Select, {x, splat(b, p, 1), splat(b, p, 0)}, p);
+  });
+  EXPECT_EQ(same.returned[0], same.args[0]);
+  // select(p, false, true) is not(p), not p.
+  Outcome inverted = simplifyOne(p, [&](ir::Builder& b, ValueId x, ValueId) {
+    return b.op1(OpKind::Select, {x, splat(b, p, 0), splat(b, p, 1)}, p);
+  });
+  EXPECT_FALSE(inverted.changed);
 }
 
 TEST(Simplify, SelfCompareFoldsForIntegersOnly) {
