@@ -91,7 +91,13 @@ StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::spawn(
   sigaddset(&default_signals, SIGPIPE);
   sigaddset(&default_signals, SIGINT);
   posix_spawnattr_setsigdefault(&attributes, &default_signals);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+  // The spawning thread may block signals for its own reasons; the worker
+  // starts with none blocked.
+  sigset_t no_signals;
+  sigemptyset(&no_signals);
+  posix_spawnattr_setsigmask(&attributes, &no_signals);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
+                                            POSIX_SPAWN_SETSIGMASK);
 
   std::vector<std::string> argv_strings = command.argv;
   std::vector<std::string> env_strings = mergedEnvironment(command.extra_env);
