@@ -171,6 +171,22 @@ TEST_F(JftInspectBadBytes, TruncatedFileFailsNamingTheOffset) {
   }
 }
 
+// Any prefix of a valid artifact: a clean exit with a message, never a
+// crash (a signal shows up as an exit code above 128).
+TEST_F(JftInspectBadBytes, EveryPrefixExitsCleanly) {
+  std::string whole = slurp(fixtureDir() + "/smoke/program.mlirbc");
+  ASSERT_GT(whole.size(), 100u);
+  for (size_t keep = 0; keep < whole.size(); keep += 23) {
+    RunResult r = runJft("inspect --summary " +
+                         shellQuoted(writeScratch(whole.substr(0, keep)).string()));
+    EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1)
+        << keep << " bytes: exit " << r.exit_code;
+    if (r.exit_code == 1) {
+      EXPECT_FALSE(r.err.empty()) << keep << " bytes";
+    }
+  }
+}
+
 TEST_F(JftInspectBadBytes, NotBytecodeFailsCleanly) {
   RunResult r = runJft("inspect " +
                        shellQuoted(writeScratch("this is not MLIR bytecode\n").string()));
