@@ -34,7 +34,8 @@ class Canonicalizer : public LocalRewriter {
  public:
   bool rewrite(RewriteContext& context, ir::Op& op) override {
     if (op.results.size() != 1) return false;
-    if (std::optional<ValueId> same = noOpSource(context, op)) {
+    if (std::optional<ValueId> same = noOpSource(context, op);
+        same && context.typeOf(*same) == context.typeOf(op.results[0])) {
       context.replaceOp(op, {*same});
       return true;
     }

@@ -52,7 +52,8 @@ class Simplifier : public LocalRewriter {
   bool rewrite(RewriteContext& context, ir::Op& op) override {
     if (op.results.size() != 1) return false;
     if (!context.typeOf(op.results[0]).isTensor()) return false;
-    if (std::optional<ValueId> same = equivalentValue(context, op)) {
+    if (std::optional<ValueId> same = equivalentValue(context, op);
+        same && context.typeOf(*same) == context.typeOf(op.results[0])) {
       context.replaceOp(op, {*same});
       return true;
     }

@@ -75,6 +75,17 @@ TEST_P(ZooPipeline, RunsVerifiedAndLeavesNoCall) {
     EXPECT_FALSE(record.changed) << record.pass;
 }
 
+TEST_P(ZooPipeline, OutputIsDeterministic) {
+  auto optimized = [&]() {
+    StatusOr<ir::Module> imported = importFixture(GetParam());
+    EXPECT_TRUE(imported.isOk());
+    ir::Module m = std::move(imported).value();
+    EXPECT_TRUE(runPasses(m).isOk());
+    return ir::printModule(m);
+  };
+  EXPECT_EQ(optimized(), optimized());
+}
+
 INSTANTIATE_TEST_SUITE_P(Zoo, ZooPipeline, ::testing::ValuesIn(fixtureNames()),
                          [](const auto& info) { return info.param; });
 
