@@ -110,9 +110,23 @@ std::string scalarTypeText(const Type& type) {
   return type.str();
 }
 
+// Enum names below tolerate values outside the enum: attributes may come
+// from damaged input, and printing must still not read out of bounds.
+template <size_t N>
+std::string_view nameAt(const std::string_view (&names)[N], int index) {
+  return index >= 0 && index < static_cast<int>(N) ? names[index] : "?";
+}
+
+// Whether an enum holds one of its first `max` + 1 values (ir's name
+// tables index by value without a check).
+template <typename E>
+bool inRange(E value, int max) {
+  return static_cast<int>(value) >= 0 && static_cast<int>(value) <= max;
+}
+
 std::string_view rngAlgorithmName(RngAlgorithm a) {
   constexpr std::string_view kNames[] = {"DEFAULT", "THREE_FRY", "PHILOX"};
-  return kNames[static_cast<int>(a)];
+  return nameAt(kNames, static_cast<int>(a));
 }
 
 std::string_view rngDistributionName(RngDistribution d) {
@@ -122,12 +136,12 @@ std::string_view rngDistributionName(RngDistribution d) {
 std::string_view transposeName(Transpose t) {
   constexpr std::string_view kNames[] = {"TRANSPOSE_INVALID", "NO_TRANSPOSE", "TRANSPOSE",
                                          "ADJOINT"};
-  return kNames[static_cast<int>(t) & 3];
+  return nameAt(kNames, static_cast<int>(t));
 }
 
 std::string_view accuracyModeName(ResultAccuracyMode m) {
   constexpr std::string_view kNames[] = {"DEFAULT", "HIGHEST", "TOLERANCE"};
-  return kNames[static_cast<int>(m)];
+  return nameAt(kNames, static_cast<int>(m));
 }
 
 struct AttributeText {
@@ -156,18 +170,23 @@ struct AttributeText {
   std::string operator()(const Type& t) const { return t.str(); }
   std::string operator()(const SymbolRef& s) const { return "@" + s.name; }
   std::string operator()(ComparisonDirection d) const {
-    return enumAttr("comparison_direction", comparisonDirectionName(d));
+    return enumAttr("comparison_direction",
+                    inRange(d, 5) ? comparisonDirectionName(d) : "?");
   }
   std::string operator()(ComparisonType t) const {
-    return enumAttr("comparison_type", comparisonTypeName(t));
+    return enumAttr("comparison_type", inRange(t, 4) ? comparisonTypeName(t) : "?");
   }
   std::string operator()(const std::vector<Precision>& values) const {
     std::string out = "[";
     for (size_t i = 0; i < values.size(); ++i)
-      out += (i ? ", " : "") + enumAttr("precision", precisionName(values[i]));
+      out +=
+          (i ? ", " : "") +
+          enumAttr("precision", inRange(values[i], 2) ? precisionName(values[i]) : "?");
     return out + "]";
   }
-  std::string operator()(FftType t) const { return enumAttr("fft_type", fftTypeName(t)); }
+  std::string operator()(FftType t) const {
+    return enumAttr("fft_type", inRange(t, 3) ? fftTypeName(t) : "?");
+  }
   std::string operator()(RngAlgorithm a) const {
     return enumAttr("rng_algorithm", rngAlgorithmName(a));
   }

@@ -174,11 +174,14 @@ void verifyConvolution(OpVerifier& v) {
   std::vector<int64_t> expected(n, 0);
   expected[dn->output_batch_dim] = input_batch / batches;
   expected[dn->output_feature_dim] = kernel_output;
-  for (int64_t s = 0; s < n - 2; ++s)
-    expected[dn->output_spatial_dims[s]] = windowCount(
-        lhs.dims[dn->input_spatial_dims[s]], rhs.dims[dn->kernel_spatial_dims[s]],
-        window->strides[s], window->padding[2 * s], window->padding[2 * s + 1],
-        window->lhs_dilation[s], window->rhs_dilation[s]);
+  for (int64_t s = 0; s < n - 2; ++s) {
+    auto count = windowCount(lhs.dims[dn->input_spatial_dims[s]],
+                             rhs.dims[dn->kernel_spatial_dims[s]], window->strides[s],
+                             window->padding[2 * s], window->padding[2 * s + 1],
+                             window->lhs_dilation[s], window->rhs_dilation[s]);
+    if (!count) return (void)v.fail("window sizes overflow int64");
+    expected[dn->output_spatial_dims[s]] = *count;
+  }
   if (out.dims != expected)
     v.fail("result shape " + shapeText(out.dims) + " should be " + shapeText(expected));
 }

@@ -275,10 +275,11 @@ void verifyBitcastConvert(OpVerifier& v) {
                           " is not a multiple of " + std::to_string(out_bits));
     expected.push_back(in_bits / out_bits);
   } else if (out_bits > in_bits) {
-    if (in.dims.empty() || in.dims.back() * in_bits != out_bits)
+    if (in.dims.empty() || out_bits % in_bits != 0 ||
+        in.dims.back() != out_bits / in_bits)
       return (void)v.fail("operand " + in.str() + " must end in a dimension of " +
-                          std::to_string(out_bits / std::max(in_bits, 1)) +
-                          " to bitcast to " + std::string(elementTypeName(out.element)));
+                          std::to_string(out_bits / in_bits) + " to bitcast to " +
+                          std::string(elementTypeName(out.element)));
     expected.pop_back();
   }
   if (out.dims != expected)

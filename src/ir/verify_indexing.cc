@@ -117,6 +117,9 @@ void verifyGather(OpVerifier& v) {
       offset_sizes.push_back((*slice_sizes)[d]);
   const std::vector<int64_t> batch_sizes = indexBatchSizes(indices, dn->index_vector_dim);
   const size_t rank = batch_sizes.size() + offset_sizes.size();
+  if (static_cast<size_t>(out.rank()) != rank)
+    return (void)v.fail("result rank " + std::to_string(out.rank()) + " should be " +
+                        std::to_string(rank));
   std::vector<int64_t> expected;
   size_t next_batch = 0, next_offset = 0;
   for (size_t d = 0; d < rank; ++d)

@@ -217,13 +217,44 @@ bool checkRegionSignature(OpVerifier& v, const Region& region,
   return true;
 }
 
-int64_t windowCount(int64_t input, int64_t window, int64_t stride, int64_t pad_low,
-                    int64_t pad_high, int64_t base_dilation, int64_t window_dilation) {
-  const int64_t dilated_input = input == 0 ? 0 : (input - 1) * base_dilation + 1;
-  const int64_t padded = pad_low + dilated_input + pad_high;
-  const int64_t dilated_window = window == 0 ? 0 : (window - 1) * window_dilation + 1;
-  if (padded <= 0 || dilated_window > padded) return 0;
-  return (padded - dilated_window) / stride + 1;
+std::optional<int64_t> checkedAdd(int64_t a, int64_t b) {
+  int64_t sum;
+  if (__builtin_add_overflow(a, b, &sum)) return std::nullopt;
+  return sum;
+}
+
+std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
+  int64_t product;
+  if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
+  return product;
+}
+
+std::optional<int64_t> checkedProduct(const std::vector<int64_t>& dims) {
+  int64_t product = 1;
+  for (int64_t d : dims) {
+    auto next = checkedMul(product, d);
+    if (!next) return std::nullopt;
+    product = *next;
+  }
+  return product;
+}
+
+std::optional<int64_t> windowCount(int64_t input, int64_t window, int64_t stride,
+                                   int64_t pad_low, int64_t pad_high,
+                                   int64_t base_dilation, int64_t window_dilation) {
+  // (input - 1) * base_dilation + 1, then the padding on both sides.
+  std::optional<int64_t> dilated_input = 0;
+  if (input != 0) dilated_input = checkedMul(input - 1, base_dilation);
+  if (dilated_input && input != 0) dilated_input = checkedAdd(*dilated_input, 1);
+  std::optional<int64_t> padded;
+  if (dilated_input) padded = checkedAdd(pad_low, *dilated_input);
+  if (padded) padded = checkedAdd(*padded, pad_high);
+  std::optional<int64_t> dilated_window = 0;
+  if (window != 0) dilated_window = checkedMul(window - 1, window_dilation);
+  if (dilated_window && window != 0) dilated_window = checkedAdd(*dilated_window, 1);
+  if (!padded || !dilated_window) return std::nullopt;
+  if (*padded <= 0 || *dilated_window > *padded) return 0;
+  return (*padded - *dilated_window) / stride + 1;
 }
 
 std::optional<std::vector<ElementType>> checkCombiner(

@@ -109,10 +109,17 @@ bool checkRegionSignature(OpVerifier& v, const Region& region,
                           const std::vector<Type>& args, const std::vector<Type>& results,
                           const std::string& what);
 
+// Size arithmetic on values from user input: nullopt when int64 overflows.
+std::optional<int64_t> checkedAdd(int64_t a, int64_t b);
+std::optional<int64_t> checkedMul(int64_t a, int64_t b);
+std::optional<int64_t> checkedProduct(const std::vector<int64_t>& dims);
+
 // Windows along one dimension, as convolution (C25), reduce_window (C15)
-// and select_and_scatter (C2) count them.
-int64_t windowCount(int64_t input, int64_t window, int64_t stride, int64_t pad_low,
-                    int64_t pad_high, int64_t base_dilation, int64_t window_dilation);
+// and select_and_scatter (C2) count them; nullopt on overflow. `stride`
+// and the dilations must be positive.
+std::optional<int64_t> windowCount(int64_t input, int64_t window, int64_t stride,
+                                   int64_t pad_low, int64_t pad_high,
+                                   int64_t base_dilation, int64_t window_dilation);
 
 // The combiner of reduce/scatter (and friends): 2N 0-d arguments typed
 // (E0..EN-1, E0..EN-1) returning (E0..EN-1), with each input element type

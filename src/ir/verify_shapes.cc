@@ -1,6 +1,7 @@
 // Ops that move or re-index elements without arithmetic: broadcast_in_dim,
 // reshape, transpose, slice, dynamic_slice, dynamic_update_slice,
 // concatenate, pad, iota, reverse, and constant.
+#include <algorithm>
 #include <string>
 
 #include "ir/verify_op.h"
@@ -71,10 +72,12 @@ void verifyReshape(OpVerifier& v) {
   const Type& in = v.operand(0);
   const Type& out = v.result(0);
   if (!checkSameElement(v, in, out)) return;
-  if (in.numElements() != out.numElements())
-    v.fail("element counts differ: " + in.str() + " has " +
-           std::to_string(in.numElements()) + ", " + out.str() + " has " +
-           std::to_string(out.numElements()));
+  const auto in_count = checkedProduct(in.dims);
+  const auto out_count = checkedProduct(out.dims);
+  if (!in_count || !out_count) return (void)v.fail("element count overflows int64");
+  if (*in_count != *out_count)
+    v.fail("element counts differ: " + in.str() + " has " + std::to_string(*in_count) +
+           ", " + out.str() + " has " + std::to_string(*out_count));
 }
 
 void verifyTranspose(OpVerifier& v) {
@@ -112,7 +115,7 @@ void verifySlice(OpVerifier& v) {
     if (st <= 0)
       return (void)v.fail("dimension " + std::to_string(d) + ": stride " +
                           std::to_string(st) + " must be positive");
-    expected.push_back((l - s + st - 1) / st);
+    expected.push_back(l == s ? 0 : (l - s - 1) / st + 1);
   }
   checkResultShape(v, expected);
 }
@@ -171,7 +174,9 @@ void verifyConcatenate(OpVerifier& v) {
       return (void)v.fail("input shapes differ outside dimension " +
                           std::to_string(*dim) + ": " + first.str() + " vs " +
                           input.str());
-    expected[*dim] += input.dims[*dim];
+    auto sum = checkedAdd(expected[*dim], input.dims[*dim]);
+    if (!sum) return (void)v.fail("concatenated size overflows int64");
+    expected[*dim] = *sum;
   }
   if (checkSameElement(v, first, v.result(0))) checkResultShape(v, expected);
 }
@@ -196,12 +201,18 @@ void verifyPad(OpVerifier& v) {
   for (int64_t d = 0; d < in.rank(); ++d) {
     if ((*interior)[d] < 0)
       return (void)v.fail("interior_padding " + listText(*interior) + " is negative");
+    // low + size + max(size - 1, 0) * interior + high, overflow-checked.
     const int64_t size = in.dims[d];
-    const int64_t padded =
-        (*low)[d] + size + std::max<int64_t>(size - 1, 0) * (*interior)[d] + (*high)[d];
-    if (padded < 0)
+    std::optional<int64_t> padded =
+        checkedMul(std::max<int64_t>(size - 1, 0), (*interior)[d]);
+    if (padded) padded = checkedAdd(*padded, size);
+    if (padded) padded = checkedAdd(*padded, (*low)[d]);
+    if (padded) padded = checkedAdd(*padded, (*high)[d]);
+    if (!padded)
+      return (void)v.fail("dimension " + std::to_string(d) + " overflows int64");
+    if (*padded < 0)
       return (void)v.fail("dimension " + std::to_string(d) + " pads to a negative size");
-    expected.push_back(padded);
+    expected.push_back(*padded);
   }
   checkResultShape(v, expected);
 }

@@ -73,10 +73,13 @@ void verifyReduceWindow(OpVerifier& v) {
   auto body_elements = checkCombiner(v, v.op().regions[0], elements);
   if (!body_elements) return;
   std::vector<int64_t> shape;
-  for (int64_t d = 0; d < rank; ++d)
-    shape.push_back(windowCount(first.dims[d], (*window)[d], (*strides)[d],
-                                (*padding)[2 * d], (*padding)[2 * d + 1], (*base)[d],
-                                (*dilations)[d]));
+  for (int64_t d = 0; d < rank; ++d) {
+    auto count =
+        windowCount(first.dims[d], (*window)[d], (*strides)[d], (*padding)[2 * d],
+                    (*padding)[2 * d + 1], (*base)[d], (*dilations)[d]);
+    if (!count) return (void)v.fail("window sizes overflow int64");
+    shape.push_back(*count);
+  }
   for (size_t i = 0; i < n; ++i) {
     const Type expected = Type::tensor((*body_elements)[i], shape);
     if (v.result(i) != expected)
@@ -102,9 +105,12 @@ void verifySelectAndScatter(OpVerifier& v) {
   auto padding = paddingAttr(v, rank);
   if (!window || !strides || !padding) return;
   std::vector<int64_t> windows;
-  for (int64_t d = 0; d < rank; ++d)
-    windows.push_back(windowCount(operand.dims[d], (*window)[d], (*strides)[d],
-                                  (*padding)[2 * d], (*padding)[2 * d + 1], 1, 1));
+  for (int64_t d = 0; d < rank; ++d) {
+    auto count = windowCount(operand.dims[d], (*window)[d], (*strides)[d],
+                             (*padding)[2 * d], (*padding)[2 * d + 1], 1, 1);
+    if (!count) return (void)v.fail("window sizes overflow int64");
+    windows.push_back(*count);
+  }
   if (source.dims != windows)
     return (void)v.fail("source shape " + shapeText(source.dims) +
                         " should be the window count " + shapeText(windows));
