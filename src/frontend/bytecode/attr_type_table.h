@@ -22,7 +22,7 @@ namespace jft::frontend::bytecode {
 
 class AttrTypeTable {
  public:
-  static constexpr int kMaxNesting = 100;
+  static constexpr int kMaxNesting = 256;
 
   AttrTypeTable(const StringTable& strings, const DialectTable& dialects,
                 const ResourceTable& resources, uint64_t version)

@@ -55,6 +55,18 @@ class IrReader {
   Status reserve(Scope& scope, uint64_t count, RegionValues& values);
   Status release(Cursor& in, Scope& scope, const RegionValues& values);
   uint32_t freshId() { return tree_.num_values++; }
+  // Each op copies the entries of the dictionary it refers to; many ops
+  // sharing one huge dictionary must not turn a small file into hours of
+  // copying.
+  Status chargeCopies(Cursor& in, size_t at, size_t entries) {
+    if (entries > copy_budget_)
+      return in.errorAt(at, "too many attribute entries copied into ops (limit " +
+                                std::to_string(kCopyBudget) + ")");
+    copy_budget_ -= entries;
+    return Status::ok();
+  }
+  static constexpr size_t kCopyBudget = size_t{1} << 24;
+  size_t copy_budget_ = kCopyBudget;
 
   uint64_t version_;
   const DialectTable& dialects_;
@@ -235,6 +247,7 @@ Status IrReader::readOp(Cursor& in, Scope& scope, RegionValues& values, size_t n
     JFT_RETURN_IF_ERROR(attrs_.readAttr(in, dict));
     if (dict->kind != MAttr::Kind::Dictionary)
       return in.errorAt(at, "expected an attribute dictionary for " + op.name);
+    JFT_RETURN_IF_ERROR(chargeCopies(in, at, dict->entries.size()));
     op.attrs = dict->entries;
   }
   if (mask & kHasProperties) {
@@ -250,6 +263,7 @@ Status IrReader::readOp(Cursor& in, Scope& scope, RegionValues& values, size_t n
       MAttrPtr props;
       JFT_RETURN_IF_ERROR(attrs_.readAttr(in, props));
       if (props->kind == MAttr::Kind::Dictionary) {
+        JFT_RETURN_IF_ERROR(chargeCopies(in, in.fileOffset(), props->entries.size()));
         op.attrs.insert(op.attrs.end(), props->entries.begin(), props->entries.end());
       } else {
         op.attrs.emplace_back("properties", props);

@@ -287,3 +287,27 @@ TEST(Handmade, UndefinedValuesAreErrors) {
 
 }  // namespace
 }  // namespace jft::frontend
+
+namespace jft::frontend {
+namespace {
+
+TEST(Handmade, DeepRegionsAreBounded) {
+  // 100 nested test.op, each with one non-isolated region of one block.
+  FileParts parts;
+  parts.version = 3;
+  parts.dialect_names = {kBuiltinStr, kTestStr};
+  parts.ops = {{0, kModuleStr}, {1, kOpStr}};
+  parts.with_properties = false;
+  Bytes ir;
+  ir.varint(1 << 1);
+  for (int i = 0; i < 100; ++i) {
+    ir.varint(i == 0 ? 0 : 1).byte(0x10).varint(0).varint(1 << 1);  // op with one region
+    ir.varint(1).varint(0).varint(1 << 1);  // one block, no values, one op
+  }
+  ir.varint(1).byte(0).varint(0);  // innermost: a plain test.op
+  parts.ir = ir.data;
+  EXPECT_TRUE(contains(errorOf(buildParts(parts)), "regions nested deeper than 64"));
+}
+
+}  // namespace
+}  // namespace jft::frontend
