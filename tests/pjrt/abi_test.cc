@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <string>
 
 namespace {
@@ -149,6 +150,77 @@ TEST(PjrtAbi, NullAndShortArgsAreInvalidArgument) {
   fromHost.struct_size = sizeof(fromHost);
   EXPECT_EQ(takeError(api, call(api->PJRT_Client_BufferFromHostBuffer, &fromHost)).code,
             PJRT_Error_Code_INVALID_ARGUMENT);
+}
+
+// Every slot, called with null args, a zero struct_size, and an all-null struct
+// of generous size: never a crash, only the answers the C API allows.
+TEST(PjrtAbi, EverySlotSurvivesNullAndEmptyArgs) {
+  const PJRT_Api* api = loadApi();
+  ASSERT_NE(api, nullptr);
+  static const char* const kNames[] = {
+#define JFT_PJRT_SLOT(name) #name,
+#include "pjrt/api_slots.def"
+#undef JFT_PJRT_SLOT
+  };
+  const auto* slots = reinterpret_cast<const PJRT_SlotFn*>(
+      reinterpret_cast<const char*>(api) + offsetof(PJRT_Api, PJRT_Error_Destroy));
+  // Null pointers are explicitly fine for these (destroy of nothing, queries
+  // that need no input).
+  const std::set<std::string> okWithNulls = {
+      "Event_Destroy",     "Client_Destroy",
+      "Buffer_Destroy",    "TopologyDescription_Destroy",
+      "Plugin_Initialize", "Plugin_Attributes",
+      "Event_Create"};
+  for (size_t i = 0; i < 138; ++i) {
+    std::string name = kNames[i];
+    SCOPED_TRACE(name);
+    if (name == "Error_Destroy" || name == "Error_Message") {
+      reinterpret_cast<void (*)(void*)>(slots[i])(nullptr);
+      alignas(8) unsigned char zeros[512] = {};
+      reinterpret_cast<void (*)(void*)>(slots[i])(zeros);
+      continue;
+    }
+    auto fn = reinterpret_cast<PJRT_Error* (*)(void*)>(slots[i]);
+    ErrorInfo nullArgs = takeError(api, fn(nullptr));
+    EXPECT_TRUE(nullArgs.code == PJRT_Error_Code_INVALID_ARGUMENT ||
+                nullArgs.code == PJRT_Error_Code_UNIMPLEMENTED)
+        << nullArgs.code << " " << nullArgs.message;
+
+    alignas(8) unsigned char args[512] = {};
+    ErrorInfo emptyArgs = takeError(api, fn(args));
+    EXPECT_TRUE(emptyArgs.code == PJRT_Error_Code_INVALID_ARGUMENT ||
+                emptyArgs.code == PJRT_Error_Code_UNIMPLEMENTED)
+        << emptyArgs.code << " " << emptyArgs.message;
+
+    std::memset(args, 0, sizeof(args));
+    size_t size = sizeof(args);
+    std::memcpy(args, &size, sizeof(size));
+    PJRT_Error* error = fn(args);
+    if (error == nullptr) {
+      EXPECT_TRUE(okWithNulls.count(name) || name == "Client_Create") << "succeeded";
+      void* created = nullptr;
+      if (name == "Event_Create") {
+        std::memcpy(&created, args + offsetof(PJRT_Event_Create_Args, event),
+                    sizeof(created));
+        PJRT_Event_Destroy_Args destroy{sizeof(destroy), nullptr,
+                                        static_cast<PJRT_Event*>(created)};
+        EXPECT_EQ(call(api->PJRT_Event_Destroy, &destroy), nullptr);
+      } else if (name == "Client_Create") {  // only where a GPU is present
+        std::memcpy(&created, args + offsetof(PJRT_Client_Create_Args, client),
+                    sizeof(created));
+        PJRT_Client_Destroy_Args destroy{sizeof(destroy), nullptr,
+                                         static_cast<PJRT_Client*>(created)};
+        EXPECT_EQ(call(api->PJRT_Client_Destroy, &destroy), nullptr);
+      }
+      continue;
+    }
+    ErrorInfo info = takeError(api, error);
+    EXPECT_TRUE(
+        info.code == PJRT_Error_Code_INVALID_ARGUMENT ||
+        info.code == PJRT_Error_Code_UNIMPLEMENTED ||
+        (name == "Client_Create" && info.code == PJRT_Error_Code_FAILED_PRECONDITION))
+        << info.code << " " << info.message;
+  }
 }
 
 TEST(PjrtAbi, PluginAttributesAdvertiseStablehlo) {
