@@ -288,36 +288,35 @@ void dumpValue(const Json& value, std::string& out) {
 
 bool Json::asBool() const {
   JFT_CHECK(isBool(), "json value is not a bool");
-  return std::get<bool>(value_);
+  return bool_;
 }
 double Json::asNumber() const {
   JFT_CHECK(isNumber(), "json value is not a number");
-  return std::get<double>(value_);
+  return number_;
 }
 const std::string& Json::asString() const {
   JFT_CHECK(isString(), "json value is not a string");
-  return std::get<std::string>(value_);
+  return string_;
 }
 const Json::Array& Json::asArray() const {
   JFT_CHECK(isArray(), "json value is not an array");
-  return std::get<Array>(value_);
+  return array_;
 }
 const Json::Object& Json::asObject() const {
   JFT_CHECK(isObject(), "json value is not an object");
-  return std::get<Object>(value_);
+  return object_;
 }
 
 const Json* Json::find(std::string_view key) const {
   if (!isObject()) return nullptr;
-  const Object& members = std::get<Object>(value_);
-  auto it = members.find(key);
-  return it == members.end() ? nullptr : &it->second;
+  auto it = object_.find(key);
+  return it == object_.end() ? nullptr : &it->second;
 }
 
 Json& Json::set(std::string key, Json value) {
-  if (isNull()) value_ = Object();
+  if (isNull()) kind_ = Kind::kObject;
   JFT_CHECK(isObject(), "json set() on a non-object");
-  std::get<Object>(value_).insert_or_assign(std::move(key), std::move(value));
+  object_.insert_or_assign(std::move(key), std::move(value));
   return *this;
 }
 

@@ -11,7 +11,6 @@
 #include <map>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "support/status.h"
@@ -22,26 +21,28 @@ class Json {
  public:
   using Array = std::vector<Json>;
   using Object = std::map<std::string, Json, std::less<>>;
+  enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject };
 
   Json() = default;  // null
   Json(std::nullptr_t) {}
-  Json(bool value) : value_(value) {}
-  Json(double value) : value_(value) {}
-  Json(int value) : value_(static_cast<double>(value)) {}
-  Json(int64_t value) : value_(static_cast<double>(value)) {}
-  Json(uint64_t value) : value_(static_cast<double>(value)) {}
-  Json(uint32_t value) : value_(static_cast<double>(value)) {}
-  Json(std::string value) : value_(std::move(value)) {}
-  Json(const char* value) : value_(std::string(value)) {}
-  Json(Array value) : value_(std::move(value)) {}
-  Json(Object value) : value_(std::move(value)) {}
+  Json(bool value) : kind_(Kind::kBool), bool_(value) {}
+  Json(double value) : kind_(Kind::kNumber), number_(value) {}
+  Json(int value) : Json(static_cast<double>(value)) {}
+  Json(int64_t value) : Json(static_cast<double>(value)) {}
+  Json(uint64_t value) : Json(static_cast<double>(value)) {}
+  Json(uint32_t value) : Json(static_cast<double>(value)) {}
+  Json(std::string value) : kind_(Kind::kString), string_(std::move(value)) {}
+  Json(const char* value) : Json(std::string(value)) {}
+  Json(Array value) : kind_(Kind::kArray), array_(std::move(value)) {}
+  Json(Object value) : kind_(Kind::kObject), object_(std::move(value)) {}
 
-  bool isNull() const { return std::holds_alternative<std::monostate>(value_); }
-  bool isBool() const { return std::holds_alternative<bool>(value_); }
-  bool isNumber() const { return std::holds_alternative<double>(value_); }
-  bool isString() const { return std::holds_alternative<std::string>(value_); }
-  bool isArray() const { return std::holds_alternative<Array>(value_); }
-  bool isObject() const { return std::holds_alternative<Object>(value_); }
+  Kind kind() const { return kind_; }
+  bool isNull() const { return kind_ == Kind::kNull; }
+  bool isBool() const { return kind_ == Kind::kBool; }
+  bool isNumber() const { return kind_ == Kind::kNumber; }
+  bool isString() const { return kind_ == Kind::kString; }
+  bool isArray() const { return kind_ == Kind::kArray; }
+  bool isObject() const { return kind_ == Kind::kObject; }
 
   // Accessors check the kind with JFT_CHECK: callers test it first (or use the
   // require* helpers below for input that came from outside).
@@ -60,7 +61,14 @@ class Json {
   static StatusOr<Json> parse(std::string_view text);
 
  private:
-  std::variant<std::monostate, bool, double, std::string, Array, Object> value_;
+  // Plain members rather than std::variant: GCC 12 at -O2 reports false
+  // "maybe uninitialized" warnings for a variant inside std::optional.
+  Kind kind_ = Kind::kNull;
+  bool bool_ = false;
+  double number_ = 0;
+  std::string string_;
+  Array array_;
+  Object object_;
 };
 
 // Typed member access for untrusted input; errors name the missing/bad key.
