@@ -51,6 +51,7 @@ class Canonicalizer : public LocalRewriter {
   // The operand an op passes through unchanged, if it does nothing.
   std::optional<ValueId> noOpSource(const RewriteContext& context, const ir::Op& op) {
     if (op.operands.empty()) return std::nullopt;
+    if (op.kind == OpKind::GetTupleElement) return tupleElement(context, op);
     const ValueId source = op.operands[0];
     const ir::Type& in = context.typeOf(source);
     const ir::Type& out = context.typeOf(op.results[0]);
@@ -94,6 +95,17 @@ class Canonicalizer : public LocalRewriter {
       default:
         return std::nullopt;
     }
+  }
+
+  // get_tuple_element(tuple(a0, a1, ...), i) is ai.
+  static std::optional<ValueId> tupleElement(const RewriteContext& context,
+                                             const ir::Op& op) {
+    const ir::Op* tuple = context.definingOp(op.operands[0]);
+    const int64_t* index = ir::findAttrAs<int64_t>(op.attrs, "index");
+    if (!tuple || tuple->kind != OpKind::Tuple || !index || *index < 0 ||
+        *index >= static_cast<int64_t>(tuple->operands.size()))
+      return std::nullopt;
+    return tuple->operands[*index];
   }
 
   // reshape(reshape(x)) -> reshape(x), and transposes and broadcasts of

@@ -60,6 +60,18 @@ TEST(Canonicalize, OpsThatDoNothingAreReplacedByTheirOperand) {
   });
 }
 
+TEST(Canonicalize, TupleElementOfTupleIsTheElement) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {f32({2}), i32()}, {i32()});
+  ValueId pair = b.op1(OpKind::Tuple, {a[0], a[1]}, Type::makeTuple({f32({2}), i32()}));
+  b.ret({b.op1(OpKind::GetTupleElement, {pair}, i32(), {{"index", int64_t{1}}})});
+  b.endFunction();
+  EXPECT_TRUE(canonicalize(m));
+  expectVerifies(m);
+  EXPECT_EQ(returned(mainOf(m)), (std::vector<ValueId>{a[1]}));
+}
+
 // Shape ops that move or drop elements must be left alone.
 TEST(Canonicalize, OpsThatDoSomethingStay) {
   ir::Module m;
