@@ -23,6 +23,8 @@ constexpr std::string_view kHelp =
     "  --locations print each op's full source location in the IR listing\n"
     "  --help      print this help\n"
     "\n"
+    "FILE may be - to read standard input.\n"
+    "\n"
     "Exit status: 0 on success, 1 if the file cannot be read or imported, 2 on a\n"
     "wrong command line.\n";
 

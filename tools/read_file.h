@@ -10,6 +10,7 @@
 
 namespace jft::tools {
 
+// "-" reads standard input.
 StatusOr<std::vector<uint8_t>> readFileBytes(const std::string& path);
 
 }  // namespace jft::tools

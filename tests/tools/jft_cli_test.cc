@@ -138,6 +138,15 @@ TEST(JftInspect, MlpTableShowsDotGeneralWithItsSourceLine) {
   EXPECT_EQ(r.out.find("op census:"), 0u) << r.out;
 }
 
+TEST(JftInspect, ReadsStandardInput) {
+  RunResult r = runJft("inspect --summary - < " +
+                       shellQuoted(fixtureDir() + "/smoke/program.mlirbc"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = tableRows(r.out);
+  EXPECT_EQ(rows["tanh"].first, 1) << r.out;
+  EXPECT_NE(rows["tanh"].second.find("zoo.py:17:11"), std::string::npos) << r.out;
+}
+
 TEST(JftInspect, MissingFileFailsWithMessage) {
   std::string path = fixtureDir() + "/no_such_fixture/program.mlirbc";
   RunResult r = runJft("inspect " + shellQuoted(path));
