@@ -60,20 +60,24 @@ struct MAttr {
     Unit,
     Bool,          // int_value 0/1
     Integer,       // int_value (sign-extended per type), type
-    Float,         // float_value, type
+    Float,         // float_value, type; ints = the raw bits (low word first) when decoded
     String,        // str (may hold arbitrary bytes)
     Array,         // elements
     Dictionary,    // entries
     TypeAttr,      // type
     DenseElements, // type (shaped), data: raw little-endian elements as MLIR stores them
-    DenseArray,    // type (element type), data; e.g. array<i64: 1, 2>
+                   // (a splat holds one element; i1 is one byte 0/1 per element)
+    DenseArray,    // type (element type), data; e.g. array<i64: 1, 2>; ints also
+                   // holds the values when the elements are integers
     DenseString,   // type, strings
     SymbolRef,     // str = root reference, elements = nested references (as SymbolRef attrs)
-    Enum,          // name = "vhlo.comparison_direction_v1" etc., int_value = the encoded enum
+    Enum,          // name = "vhlo.comparison_direction_v1" etc., int_value = the encoded enum,
+                   // str = its case name ("EQ")
     Struct,        // name = "vhlo.dot_dimension_numbers_v1" etc., entries = fields (ints/int lists as IntList)
     IntList,       // ints: a field of a Struct
     Location,      // loc_kind and fields below
-    Opaque,        // dialect, name, str = textual form if known
+    Opaque,        // dialect, name, str = textual form if known; data = the raw
+                   // bytes of a custom-encoded entry of a dialect we do not decode
   };
   enum class LocKind : uint8_t { Unknown, FileLineCol, Name, CallSite, Fused };
 

@@ -83,14 +83,12 @@ Status StringTable::init(Cursor section) {
   JFT_RETURN_IF_ERROR(section.readCount(count, "strings"));
   strings_.assign(count, std::string_view());
   const uint8_t* all = nullptr;
-  size_t data_end = section.remaining();
   std::vector<uint64_t> lengths(count);
   for (uint64_t i = 0; i < count; ++i)
     JFT_RETURN_IF_ERROR(section.readVarInt(lengths[i]));
   size_t data_start_offset = section.fileOffset();
   size_t data_size = section.remaining();
   JFT_RETURN_IF_ERROR(section.readBytes(data_size, all));
-  (void)data_end;
   size_t end = data_size;
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t len = lengths[i];
