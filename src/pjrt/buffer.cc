@@ -7,14 +7,18 @@
 
 void PJRT_Buffer::release() {
   uint64_t toFree = 0;
+  void* hostToFree = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (deleted) return;
     deleted = true;
     toFree = address;
+    hostToFree = host;
     address = 0;
+    host = nullptr;
   }
   if (toFree != 0) device->runtime->deallocate(toFree, byteSize);
+  if (hostToFree != nullptr) device->runtime->deallocatePinned(hostToFree);
 }
 
 bool PJRT_Buffer::isDeleted() {
@@ -99,7 +103,8 @@ JFT_BUFFER_ENTRY(bufferReadyEvent, Buffer_ReadyEvent, event, {
 JFT_BUFFER_ENTRY(bufferUnsafePointer, Buffer_UnsafePointer, buffer_pointer, {
   if (buffer.isDeleted())
     return failedPrecondition("PJRT_Buffer_UnsafePointer: deleted buffer");
-  args->buffer_pointer = static_cast<uintptr_t>(buffer.address);
+  args->buffer_pointer = buffer.pinnedHost ? reinterpret_cast<uintptr_t>(buffer.host)
+                                           : static_cast<uintptr_t>(buffer.address);
 })
 JFT_BUFFER_ENTRY(bufferOpaqueDeviceMemoryDataPointer,
                  Buffer_OpaqueDeviceMemoryDataPointer, device_memory_ptr, {
@@ -107,7 +112,9 @@ JFT_BUFFER_ENTRY(bufferOpaqueDeviceMemoryDataPointer,
                      return failedPrecondition(
                          "PJRT_Buffer_OpaqueDeviceMemoryDataPointer: deleted buffer");
                    args->device_memory_ptr =
-                       reinterpret_cast<void*>(static_cast<uintptr_t>(buffer.address));
+                       buffer.pinnedHost ? buffer.host
+                                         : reinterpret_cast<void*>(
+                                               static_cast<uintptr_t>(buffer.address));
                  })
 JFT_BUFFER_ENTRY(bufferIncreaseExternalReferenceCount,
                  Buffer_IncreaseExternalReferenceCount, buffer, {

@@ -1,7 +1,8 @@
 // PJRT_Buffer: an array in one device's memory.
 //
-// `ready` completes when the data is on the device (or carries the transfer's
-// error). Delete returns the memory through the device, which defers the free
+// The data lives in device memory or, for a "pinned_host" memory, in
+// page-locked host memory. `ready` completes when the data is in place (or carries the
+// transfer's error). Delete returns the memory through the device, which defers the free
 // until queued work that may read it has finished; Destroy also frees the handle.
 #pragma once
 
@@ -20,7 +21,9 @@ struct PJRT_Buffer {
   std::vector<int64_t> dims;
   std::vector<int64_t> minorToMajor;  // always the dense order: rank-1 ... 0
   uint64_t byteSize = 0;
-  uint64_t address = 0;
+  uint64_t address = 0;  // device memory, when not on pinned host memory
+  void* host = nullptr;  // pinned host memory
+  bool pinnedHost = false;
   jft::runtime::EventPtr ready;
 
   std::mutex mutex;

@@ -40,13 +40,24 @@ std::unique_ptr<PJRT_Client> makeClient(std::unique_ptr<runtime::Platform> platf
     memory->debugString = "DeviceMemory(device=" + std::to_string(i) + ")";
     memory->toString = "MEMORY_SPACE_" + std::to_string(i);
     memory->devices.push_back(device.get());
+    auto pinned = std::make_unique<MemorySpace>();
+    pinned->id = platform->deviceCount() + i;
+    pinned->kindId = 1;
+    pinned->pinnedHost = true;
+    pinned->kind = "pinned_host";
+    pinned->debugString = "PinnedHostMemory(device=" + std::to_string(i) + ")";
+    pinned->toString = "PINNED_HOST_MEMORY_SPACE_" + std::to_string(i);
+    pinned->devices.push_back(device.get());
     device->memories.push_back(wrap(memory.get()));
+    device->memories.push_back(wrap(pinned.get()));
     device->defaultMemory = wrap(memory.get());
+    client->memories.push_back(wrap(memory.get()));
+    client->memories.push_back(wrap(pinned.get()));
+    client->memoryStorage.push_back(std::move(memory));
+    client->memoryStorage.push_back(std::move(pinned));
 
     client->devices.push_back(device.get());
-    client->memories.push_back(wrap(memory.get()));
     client->deviceStorage.push_back(std::move(device));
-    client->memoryStorage.push_back(std::move(memory));
   }
   auto topology = std::make_unique<PJRT_TopologyDescription>();
   topology->owner = client.get();

@@ -1,5 +1,6 @@
-// MemorySpace: our PJRT_Memory. Each device has one, its own device memory
-// (kind "device"), which is also its default memory.
+// MemorySpace: our PJRT_Memory. Each device has two: its own device memory
+// (kind "device", the default) and page-locked host memory it reaches by DMA
+// (kind "pinned_host").
 #pragma once
 
 #include <map>
@@ -18,6 +19,7 @@ struct MemorySpace {
   PJRT_Memory base;  // must stay first: the framework sees only this
   int id = 0;
   int kindId = 0;
+  bool pinnedHost = false;
   std::string kind;
   std::string debugString;
   std::string toString;

@@ -50,8 +50,25 @@ StatusOr<std::unique_ptr<PJRT_Buffer>> allocateBuffer(PJRT_Client& client, Targe
   buffer->type = type;
   buffer->dims = std::move(dims);
   buffer->byteSize = byteSize;
-  JFT_ASSIGN_OR_RETURN(buffer->address, target.device->runtime->allocate(byteSize));
+  buffer->pinnedHost = target.memory != nullptr && unwrap(target.memory)->pinnedHost;
+  if (buffer->pinnedHost) {
+    JFT_ASSIGN_OR_RETURN(buffer->host, target.device->runtime->allocatePinned(byteSize));
+  } else {
+    JFT_ASSIGN_OR_RETURN(buffer->address, target.device->runtime->allocate(byteSize));
+  }
   return buffer;
+}
+
+// Copies `bytes` out of a pinned-host buffer once its data is in place.
+runtime::EventPtr readPinned(PJRT_Buffer& buffer, void* dst, uint64_t offset,
+                             uint64_t bytes) {
+  auto done = runtime::Event::create();
+  const char* src = static_cast<const char*>(buffer.host) + offset;
+  buffer.ready->onReady([done, dst, src, bytes](const Status& status) {
+    if (status.isOk() && bytes > 0) std::memcpy(dst, src, bytes);
+    done->complete(status);
+  });
+  return done;
 }
 
 Status checkSemantics(PJRT_HostBufferSemantics semantics) {
@@ -108,6 +125,14 @@ PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* ar
 
     JFT_ASSIGN_OR_RETURN(auto buffer,
                          allocateBuffer(client, target, args->type, dims, *byteSize));
+    if (buffer->pinnedHost) {
+      // Host to pinned host is a plain copy, finished before we return.
+      if (*byteSize > 0) std::memcpy(buffer->host, source, *byteSize);
+      buffer->ready = runtime::Event::ready();
+      args->done_with_host_buffer = wrapEvent(runtime::Event::ready());
+      args->buffer = buffer.release();
+      return Status::ok();
+    }
     // Under this semantics the caller may reuse `data` as soon as we return.
     bool waitForSource = args->host_buffer_semantics ==
                              PJRT_HostBufferSemantics_kImmutableOnlyDuringCall &&
@@ -154,6 +179,10 @@ PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args) {
       args->event = wrapEvent(buffer.ready);
       return Status::ok();
     }
+    if (buffer.pinnedHost) {
+      args->event = wrapEvent(readPinned(buffer, args->dst, 0, buffer.byteSize));
+      return Status::ok();
+    }
     JFT_ASSIGN_OR_RETURN(
         runtime::EventPtr copied,
         buffer.device->runtime->copyToHost(args->dst, buffer.address, buffer.byteSize));
@@ -181,6 +210,12 @@ PJRT_Error* bufferCopyRawToHost(PJRT_Buffer_CopyRawToHost_Args* args) {
       return invalidArgument(std::string(kName) + ": dst is null");
     if (buffer.isDeleted())
       return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
+    if (buffer.pinnedHost) {
+      args->event =
+          wrapEvent(readPinned(buffer, args->dst, static_cast<uint64_t>(args->offset),
+                               static_cast<uint64_t>(args->transfer_size)));
+      return Status::ok();
+    }
     JFT_ASSIGN_OR_RETURN(
         runtime::EventPtr copied,
         buffer.device->runtime->copyToHost(
@@ -199,8 +234,22 @@ StatusOr<PJRT_Buffer*> copyBuffer(PJRT_Buffer& source, Target target,
     return failedPrecondition(std::string(function) + ": the buffer has been deleted");
   JFT_ASSIGN_OR_RETURN(auto copy, allocateBuffer(*source.client, target, source.type,
                                                  source.dims, source.byteSize));
-  auto copied = target.device->runtime->copyFromDevice(
-      copy->address, *source.device->runtime, source.address, source.byteSize);
+  StatusOr<runtime::EventPtr> copied = runtime::Event::ready();
+  if (source.pinnedHost && copy->pinnedHost) {
+    copied = readPinned(source, copy->host, 0, source.byteSize);
+  } else if (source.pinnedHost) {
+    // A pending DMA into the source may be on another device's queue.
+    if (!source.ready->isReady()) JFT_RETURN_IF_ERROR(source.ready->await());
+    copied = target.device->runtime->copyPinnedToDevice(copy->address, source.host,
+                                                        source.byteSize);
+  } else if (copy->pinnedHost) {
+    // Read on the source's queue, after whatever defines the source.
+    copied = source.device->runtime->copyDeviceToPinned(copy->host, source.address,
+                                                        source.byteSize);
+  } else {
+    copied = target.device->runtime->copyFromDevice(
+        copy->address, *source.device->runtime, source.address, source.byteSize);
+  }
   if (!copied.isOk()) {
     copy->release();
     return copied.status().withContext(function);

@@ -55,6 +55,17 @@ class Device {
   virtual StatusOr<EventPtr> copyFromDevice(uint64_t dst, Device& srcDevice, uint64_t src,
                                             uint64_t bytes) = 0;
 
+  // Page-locked host memory the device reaches by DMA (any device of the
+  // platform may use it). 0 bytes yields null.
+  virtual StatusOr<void*> allocatePinned(uint64_t bytes) = 0;
+  // Returns it once all work queued so far has finished with it.
+  virtual void deallocatePinned(void* pointer) = 0;
+  // DMA between this device's memory and pinned host memory, queue-ordered.
+  virtual StatusOr<EventPtr> copyDeviceToPinned(void* dst, uint64_t src,
+                                                uint64_t bytes) = 0;
+  virtual StatusOr<EventPtr> copyPinnedToDevice(uint64_t dst, const void* src,
+                                                uint64_t bytes) = 0;
+
   virtual MemoryStats memoryStats() const = 0;
   virtual void resetPeakMemory() = 0;
 };

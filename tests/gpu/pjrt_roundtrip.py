@@ -72,9 +72,25 @@ def device_to_device_copy():
   assert_same_bytes(host, np.asarray(second))
 
 
+def pinned_host_memory():
+  d = jax.devices()[0]
+  pinned = jax.sharding.SingleDeviceSharding(d, memory_kind="pinned_host")
+  on_device = jax.sharding.SingleDeviceSharding(d, memory_kind="device")
+  host = random_array(np.dtype(np.float32), (257, 3))
+  x = jax.device_put(host, pinned)
+  assert x.sharding.memory_kind == "pinned_host", x.sharding
+  assert_same_bytes(host, np.asarray(x))
+  y = jax.device_put(x, on_device)
+  assert y.sharding.memory_kind == "device", y.sharding
+  assert_same_bytes(host, np.asarray(y))
+  z = jax.device_put(y, pinned)
+  assert_same_bytes(host, np.asarray(z))
+
+
 for name in DTYPE_NAMES:
   h.check(f"roundtrip_{name}", roundtrip(name))
 h.check("transposed_input", transposed_input)
 h.check("one_gib_uint8", one_gib)
 h.check("device_to_device_copy", device_to_device_copy)
+h.check("pinned_host_memory", pinned_host_memory)
 h.finish()

@@ -25,6 +25,7 @@ static_assert(kAttrComputeCapabilityMinor ==
 static_assert(kStreamNonBlocking == CU_STREAM_NON_BLOCKING);
 static_assert(kEventBlockingSync == CU_EVENT_BLOCKING_SYNC);
 static_assert(kEventDisableTiming == CU_EVENT_DISABLE_TIMING);
+static_assert(kHostAllocPortable == CU_MEMHOSTALLOC_PORTABLE);
 static_assert(sizeof(CUdeviceptr) == sizeof(::CUdeviceptr));
 
 #define JFT_STRINGIFY_INNER(x) #x

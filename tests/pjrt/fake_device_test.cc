@@ -58,6 +58,25 @@ class FakeDevice final : public runtime::Device {
       std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<void*>(src), bytes);
     return runtime::Event::ready();
   }
+  StatusOr<void*> allocatePinned(uint64_t bytes) override {
+    if (bytes == 0) return static_cast<void*>(nullptr);
+    ++pinnedLive_;
+    return std::malloc(bytes);
+  }
+  void deallocatePinned(void* pointer) override {
+    if (pointer == nullptr) return;
+    --pinnedLive_;
+    std::free(pointer);
+  }
+  StatusOr<runtime::EventPtr> copyDeviceToPinned(void* dst, uint64_t src,
+                                                 uint64_t bytes) override {
+    return copyToHost(dst, src, bytes);
+  }
+  StatusOr<runtime::EventPtr> copyPinnedToDevice(uint64_t dst, const void* src,
+                                                 uint64_t bytes) override {
+    return copyToDevice(dst, src, bytes, false);
+  }
+  int pinnedLive() const { return pinnedLive_; }
   runtime::MemoryStats memoryStats() const override { return stats_; }
   void resetPeakMemory() override {}
 
@@ -66,6 +85,7 @@ class FakeDevice final : public runtime::Device {
   uint64_t limit_;
   runtime::MemoryStats stats_;
   std::map<void*, uint64_t> sizes_;
+  int pinnedLive_ = 0;
 };
 
 class FakePlatform final : public runtime::Platform {
@@ -291,6 +311,65 @@ TEST_F(FakeClientTest, DevicesAndMemoriesDescribeTheClient) {
   EXPECT_EQ(assignment[1], 1);
   assign.num_replicas = 3;
   EXPECT_EQ(codeOf(clientDefaultDeviceAssignment(&assign)), StatusCode::kInvalidArgument);
+}
+
+TEST_F(FakeClientTest, PinnedHostMemoryRoundTripsThroughEveryPath) {
+  PJRT_Device* device = client_->devices[0];
+  ASSERT_EQ(device->memories.size(), 2u);
+  PJRT_Memory* pinned = device->memories[1];
+  PJRT_Memory_Kind_Args kind{sizeof(kind), nullptr, pinned, nullptr, 0};
+  ASSERT_EQ(memoryKind(&kind), nullptr);
+  ASSERT_EQ(std::string(kind.kind, kind.kind_size), "pinned_host");
+  auto* fake = static_cast<FakeDevice*>(device->runtime);
+
+  std::vector<int64_t> host(257);
+  std::iota(host.begin(), host.end(), -100);
+  std::vector<int64_t> dims = {257};
+  auto args = fromHostArgs(host.data(), PJRT_Buffer_Type_S64, dims);
+  args.memory = pinned;
+  ASSERT_EQ(clientBufferFromHostBuffer(&args), nullptr);
+  delete args.done_with_host_buffer;
+  EXPECT_EQ(args.buffer->memory, pinned);
+  EXPECT_EQ(fake->pinnedLive(), 1);
+  EXPECT_EQ(fake->memoryStats().bytesInUse, 0);  // nothing in device memory
+  auto asBytes = [&] {
+    std::vector<unsigned char> bytes(host.size() * sizeof(int64_t));
+    std::memcpy(bytes.data(), host.data(), bytes.size());
+    return bytes;
+  };
+  EXPECT_EQ(readBack(args.buffer), asBytes());
+
+  // pinned -> device -> pinned -> pinned
+  PJRT_Buffer_CopyToMemory_Args toDevice{sizeof(toDevice), nullptr, args.buffer,
+                                         device->defaultMemory, nullptr};
+  ASSERT_EQ(bufferCopyToMemory(&toDevice), nullptr);
+  EXPECT_EQ(fake->memoryStats().bytesInUse, 257 * 8);
+  PJRT_Buffer_CopyToMemory_Args toPinned{sizeof(toPinned), nullptr, toDevice.dst_buffer,
+                                         pinned, nullptr};
+  ASSERT_EQ(bufferCopyToMemory(&toPinned), nullptr);
+  PJRT_Buffer_CopyToMemory_Args pinnedCopy{sizeof(pinnedCopy), nullptr,
+                                           toPinned.dst_buffer, pinned, nullptr};
+  ASSERT_EQ(bufferCopyToMemory(&pinnedCopy), nullptr);
+  EXPECT_EQ(readBack(toDevice.dst_buffer), asBytes());
+  EXPECT_EQ(readBack(pinnedCopy.dst_buffer), asBytes());
+
+  PJRT_Buffer_CopyRawToHost_Args raw{};
+  raw.struct_size = sizeof(raw);
+  raw.buffer = pinnedCopy.dst_buffer;
+  int64_t element = 0;
+  raw.dst = &element;
+  raw.offset = 8 * 200;
+  raw.transfer_size = 8;
+  ASSERT_EQ(bufferCopyRawToHost(&raw), nullptr);
+  EXPECT_TRUE(raw.event->event->await().isOk());
+  delete raw.event;
+  EXPECT_EQ(element, host[200]);
+
+  for (PJRT_Buffer* b :
+       {args.buffer, toDevice.dst_buffer, toPinned.dst_buffer, pinnedCopy.dst_buffer})
+    destroy(b);
+  EXPECT_EQ(fake->pinnedLive(), 0);
+  EXPECT_EQ(fake->memoryStats().bytesInUse, 0);
 }
 
 TEST_F(FakeClientTest, MemoryStatsNeverLeakStaleMemory) {

@@ -113,14 +113,8 @@ void CudaDevice::noteFreed(uint64_t bytes) {
   stats_.bytesInUse -= static_cast<int64_t>(bytes);
 }
 
-void CudaDevice::deallocate(uint64_t address, uint64_t bytes) {
-  if (address == 0) return;
-  if (!makeCurrent().isOk()) return;
-  auto release = [this, address, bytes] {
-    driver_.memFree(static_cast<CUdeviceptr>(address));
-    noteFreed(bytes);
-  };
-  // An idle stream has no pending use: free now so the stats are exact at once.
+void CudaDevice::releaseAfterQueuedWork(std::function<void()> release) {
+  // An idle stream has no pending use: release now so the stats are exact at once.
   if (driver_.streamQuery(stream_) == kCudaSuccess) {
     release();
     return;
@@ -130,6 +124,54 @@ void CudaDevice::deallocate(uint64_t address, uint64_t bytes) {
     driver_.streamSynchronize(stream_);
     release();
   }
+}
+
+void CudaDevice::deallocate(uint64_t address, uint64_t bytes) {
+  if (address == 0) return;
+  if (!makeCurrent().isOk()) return;
+  releaseAfterQueuedWork([this, address, bytes] {
+    driver_.memFree(static_cast<CUdeviceptr>(address));
+    noteFreed(bytes);
+  });
+}
+
+StatusOr<void*> CudaDevice::allocatePinned(uint64_t bytes) {
+  if (bytes == 0) return static_cast<void*>(nullptr);
+  JFT_RETURN_IF_ERROR(makeCurrent());
+  void* pointer = nullptr;
+  Status status = driver_.check(driver_.memHostAlloc(&pointer, bytes, kHostAllocPortable),
+                                "cuMemHostAlloc");
+  if (!status.isOk()) {
+    return Status(status.code(), "allocating " + std::to_string(bytes) +
+                                     " bytes of pinned host memory: " + status.message());
+  }
+  return pointer;
+}
+
+void CudaDevice::deallocatePinned(void* pointer) {
+  if (pointer == nullptr) return;
+  if (!makeCurrent().isOk()) return;
+  releaseAfterQueuedWork([this, pointer] { driver_.memFreeHost(pointer); });
+}
+
+StatusOr<EventPtr> CudaDevice::copyDeviceToPinned(void* dst, uint64_t src,
+                                                  uint64_t bytes) {
+  if (bytes == 0) return Event::ready();
+  JFT_RETURN_IF_ERROR(makeCurrent());
+  JFT_RETURN_IF_ERROR(driver_.check(
+      driver_.memcpyDtoHAsync(dst, static_cast<CUdeviceptr>(src), bytes, stream_),
+      "cuMemcpyDtoHAsync"));
+  return fence();
+}
+
+StatusOr<EventPtr> CudaDevice::copyPinnedToDevice(uint64_t dst, const void* src,
+                                                  uint64_t bytes) {
+  if (bytes == 0) return Event::ready();
+  JFT_RETURN_IF_ERROR(makeCurrent());
+  JFT_RETURN_IF_ERROR(driver_.check(
+      driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(dst), src, bytes, stream_),
+      "cuMemcpyHtoDAsync"));
+  return fence();
 }
 
 StatusOr<EventPtr> CudaDevice::copyToDevice(uint64_t dst, const void* src, uint64_t bytes,

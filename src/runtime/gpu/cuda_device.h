@@ -31,6 +31,11 @@ class CudaDevice final : public Device {
   StatusOr<EventPtr> copyToHost(void* dst, uint64_t src, uint64_t bytes) override;
   StatusOr<EventPtr> copyFromDevice(uint64_t dst, Device& srcDevice, uint64_t src,
                                     uint64_t bytes) override;
+  StatusOr<void*> allocatePinned(uint64_t bytes) override;
+  void deallocatePinned(void* pointer) override;
+  StatusOr<EventPtr> copyDeviceToPinned(void* dst, uint64_t src, uint64_t bytes) override;
+  StatusOr<EventPtr> copyPinnedToDevice(uint64_t dst, const void* src,
+                                        uint64_t bytes) override;
   MemoryStats memoryStats() const override;
   void resetPeakMemory() override;
 
@@ -43,6 +48,8 @@ class CudaDevice final : public Device {
   // GPU passes it, then `followUp` runs on the completion thread.
   StatusOr<EventPtr> fence(std::function<void()> followUp = {});
   void noteFreed(uint64_t bytes);
+  // Runs `release` now if the queue is idle, else once queued work is done.
+  void releaseAfterQueuedWork(std::function<void()> release);
 
   const Driver& driver_;
   CUdevice device_;

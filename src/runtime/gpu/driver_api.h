@@ -36,6 +36,7 @@ inline constexpr int kAttrComputeCapabilityMajor = 75;
 inline constexpr int kAttrComputeCapabilityMinor = 76;
 
 inline constexpr unsigned kStreamNonBlocking = 0x1;
+inline constexpr unsigned kHostAllocPortable = 0x1;
 inline constexpr unsigned kEventBlockingSync = 0x1;
 inline constexpr unsigned kEventDisableTiming = 0x2;
 
