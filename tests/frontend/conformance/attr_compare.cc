@@ -1,6 +1,7 @@
 #include "attr_compare.h"
 
 #include <cmath>
+#include <iterator>
 #include <variant>
 
 #include "dense_compare.h"
@@ -16,9 +17,41 @@ std::string listText(const std::vector<int64_t>& v) {
   return s + "]";
 }
 
-// Which alternative an IR attribute holds, for messages.
+// Which alternative an IR attribute holds, for messages; in the order of
+// ir::Attribute::Value (a newer alternative shows as its index).
 std::string heldKind(const ir::Attribute& attr) {
-  return "an attribute of variant index " + std::to_string(attr.value.index());
+  static const char* const kNames[] = {"unit",
+                                       "bool",
+                                       "int64",
+                                       "double",
+                                       "string",
+                                       "int list",
+                                       "bool list",
+                                       "dense elements",
+                                       "type",
+                                       "symbol ref",
+                                       "comparison direction",
+                                       "comparison type",
+                                       "precision list",
+                                       "fft type",
+                                       "rng algorithm",
+                                       "rng distribution",
+                                       "transpose",
+                                       "api version",
+                                       "dot dimension numbers",
+                                       "dot algorithm",
+                                       "conv dimension numbers",
+                                       "gather dimension numbers",
+                                       "scatter dimension numbers",
+                                       "result accuracy",
+                                       "channel handle",
+                                       "output operand aliases",
+                                       "attribute list",
+                                       "dictionary",
+                                       "opaque attribute"};
+  size_t index = attr.value.index();
+  if (index < std::size(kNames)) return kNames[index];
+  return "alternative " + std::to_string(index);
 }
 
 template <typename T>

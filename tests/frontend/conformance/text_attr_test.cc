@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "attr_compare.h"
 #include "dense_compare.h"
 #include "ir/builder.h"
 
@@ -139,6 +140,19 @@ TEST(DenseCompare, MessageNamesTheFirstWrongElement) {
   ASSERT_TRUE(problem);
   EXPECT_NE(problem->find("2 of 3 elements differ; element 1 is 2"), std::string::npos)
       << *problem;
+}
+
+TEST(AttrCompare, WrongKindIsNamed) {
+  std::optional<std::string> problem =
+      attributeMismatch("array<i64: 1>", ir::Attribute(int64_t{1}));
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(*problem, "expected [1], import holds int64");
+  problem = attributeMismatch("#stablehlo<comparison_direction LT>",
+                              ir::Attribute(std::string("LT")));
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(*problem, "expected comparison_direction LT, import holds string");
+  EXPECT_FALSE(
+      attributeMismatch("#sdy.sharding<@mesh, [{}]>", ir::Attribute(int64_t{0})));
 }
 
 }  // namespace
