@@ -129,6 +129,30 @@ TEST(Cse, RegionOpsMergeWhenTheirRegionsAreStructurallyEqual) {
   EXPECT_EQ(returned(mainOf(m)), (std::vector<ValueId>{s1, s1, mx}));
 }
 
+TEST(Cse, EqualOpsInsideALoopBodyMerge) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {f32()}, {f32()});
+  auto cond_args = b.beginRegion({f32()});
+  ValueId limit = splat(b, f32(), 10.0);
+  b.ret({b.op1(OpKind::Compare, {cond_args[0], limit}, pred(),
+               {{"comparison_direction", ir::ComparisonDirection::LT}})});
+  ir::Region cond = b.endRegion();
+  auto body_args = b.beginRegion({f32()});
+  ValueId e1 = b.op1(OpKind::Exponential, {body_args[0]}, f32());
+  ValueId e2 = b.op1(OpKind::Exponential, {body_args[0]}, f32());
+  b.ret({b.op1(OpKind::Add, {e1, e2}, f32())});
+  ir::Region body = b.endRegion();
+  b.ret({b.op1(OpKind::While, {a[0]}, f32(), {}, {std::move(cond), std::move(body)})});
+  b.endFunction();
+  EXPECT_TRUE(eliminateCommonSubexpressions(m));
+  expectVerifies(m);
+  const ir::Region& loop_body = mainOf(m).body.ops[0].regions[1];
+  EXPECT_EQ(kindsOf(loop_body),
+            (std::vector<OpKind>{OpKind::Exponential, OpKind::Add, OpKind::Return}));
+  EXPECT_EQ(loop_body.ops[1].operands, (std::vector<ValueId>{e1, e1}));
+}
+
 TEST(Cse, AttributeOrderDoesNotMatter) {
   ir::Module m;
   ir::Builder b(m);

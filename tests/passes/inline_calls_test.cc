@@ -120,6 +120,35 @@ TEST(Inline, CompositeInlinedOpsCarryTheCompositeName) {
   EXPECT_EQ(ops[2].operands[0], ops[1].results[0]);
 }
 
+// chlo.outer's decomposition holds a chlo.inner composite: the inner ops
+// keep the innermost name, the outer decomposition's own ops get the outer one.
+TEST(Inline, NestedCompositesKeepTheInnermostName) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto x = b.beginFunction("inner_impl", {f32()}, {f32()}, false);
+  b.ret({b.op1(OpKind::Sine, {x[0]}, f32())});
+  b.endFunction();
+  auto y = b.beginFunction("outer_impl", {f32()}, {f32()}, false);
+  ValueId inner = b.op1(OpKind::Composite, {y[0]}, f32(),
+                        {{"name", std::string("chlo.inner")},
+                         {"decomposition", ir::SymbolRef{"inner_impl"}}});
+  b.ret({b.op1(OpKind::Cosine, {inner}, f32())});
+  b.endFunction();
+  auto a = b.beginFunction("main", {f32()}, {f32()});
+  b.ret({b.op1(OpKind::Composite, {a[0]}, f32(),
+               {{"name", std::string("chlo.outer")},
+                {"decomposition", ir::SymbolRef{"outer_impl"}}})});
+  b.endFunction();
+  ASSERT_TRUE(inlineCalls(m).isOk());
+  expectVerifies(m);
+  ASSERT_EQ(m.functions.size(), 1u);
+  const auto& ops = mainOf(m).body.ops;
+  ASSERT_EQ(kindsOf(mainOf(m).body),
+            (std::vector<OpKind>{OpKind::Sine, OpKind::Cosine, OpKind::Return}));
+  EXPECT_EQ(*ir::findAttrAs<std::string>(ops[0].attrs, "jft.composite"), "chlo.inner");
+  EXPECT_EQ(*ir::findAttrAs<std::string>(ops[1].attrs, "jft.composite"), "chlo.outer");
+}
+
 TEST(Inline, ClaimedCompositeIsKeptWithItsDecomposition) {
   ir::Module m = erfComposite();
   InlineOptions options;
