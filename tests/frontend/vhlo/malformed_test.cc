@@ -97,6 +97,48 @@ TEST_P(Malformed, MutatedFixtureTreesGiveStatusesNotCrashes) {
   EXPECT_GT(errors, n);  // most mutations are caught, none crash
 }
 
+TEST(MalformedNesting, DeepRegionsAndAttributesAreRefusedNotOverflowed) {
+  // optimization_barrier-free nesting: case ops inside case ops, 1000 deep.
+  TreeBuilder b;
+  MTypePtr i32 = tensor({}, intType(32));
+  std::function<MOp(int, uint32_t)> nest = [&](int depth, uint32_t index) {
+    MOp op = b.op("vhlo.case_v1", {index}, {});
+    op.regions.push_back(b.region({}, [&](const std::vector<uint32_t>&) {
+      std::vector<MOp> body;
+      if (depth > 0) body.push_back(nest(depth - 1, index));
+      body.push_back(b.ret({}));
+      return body;
+    }));
+    return op;
+  };
+  MOp f = b.func("main", {i32}, {}, [&](const std::vector<uint32_t>& args) {
+    std::vector<MOp> ops;
+    ops.push_back(nest(1000, args[0]));
+    ops.push_back(b.ret({}));
+    return ops;
+  });
+  std::vector<MOp> fns;
+  fns.push_back(std::move(f));
+  auto deep = importTree(b.module(std::move(fns)));
+  EXPECT_EQ(deep.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(deep.status().message().find("nested too deeply"), std::string::npos);
+
+  TreeBuilder b2;
+  MAttrPtr nested = intAttr(0);
+  for (int i = 0; i < 1000; ++i) nested = arrayAttr({nested});
+  MOp g = b2.func("main", {i32}, {i32}, [&](const std::vector<uint32_t>& args) {
+    std::vector<MOp> ops;
+    ops.push_back(b2.op("vhlo.negate_v1", args, {i32}, {{"mhlo.deep", nested}}));
+    ops.push_back(b2.ret(ops.back().results));
+    return ops;
+  });
+  std::vector<MOp> fns2;
+  fns2.push_back(std::move(g));
+  auto attr = importTree(b2.module(std::move(fns2)));
+  EXPECT_EQ(attr.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(attr.status().message().find("nested too deeply"), std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, Malformed,
                          ::testing::Values("smoke", "softmax", "sort_topk", "linalg",
                                            "conv2d", "gather_scatter", "cond"));
