@@ -372,7 +372,8 @@ StatusOr<ir::Attribute> convertForm(Form form, const MAttr* attr, std::string_vi
     }
     case Form::UnitIfTrue: {
       JFT_ASSIGN_OR_RETURN(bool set, readBool(attr, name, site));
-      (void)set;  // false ones were dropped as defaults
+      if (!set)
+        return internalError("false unit flag '" + std::string(name) + "' not dropped");
       return ir::Attribute(ir::UnitAttr{});
     }
   }
@@ -567,6 +568,11 @@ StatusOr<ir::NamedAttrs> importOpAttrs(const MOp& op, const VhloOpInfo& info,
     if (isDefault(op, family, name, *attr, site)) continue;
     const bool is_vhlo_op = info.name.starts_with("vhlo.");
     const Form form = is_vhlo_op ? formOf(name) : Form::Generic;
+    if (form == Form::UnitIfTrue) {
+      // StableHLO spells these flags as a unit attribute, present or absent.
+      JFT_ASSIGN_OR_RETURN(bool set, readBool(attr.get(), name, site));
+      if (!set) continue;
+    }
     JFT_ASSIGN_OR_RETURN(ir::Attribute converted,
                          convertForm(form, attr.get(), name, site));
     const bool renamed = form == Form::ChannelId;

@@ -363,6 +363,40 @@ TEST(OpAttrs, CollectivesChannelHandleAndUnitFlags) {
   EXPECT_EQ(attrNames(t0.op(OpKind::AllGather)), "all_gather_dim,replica_groups");
 }
 
+TEST(OpAttrs, FalseUnitFlagsAreAbsentEvenWithoutADefaultRule) {
+  // reduce_scatter's flags, set and unset.
+  for (bool global : {true, false}) {
+    TreeBuilder b;
+    MTree tree = singleFunction(
+        b, {f32s({16})}, {f32s({8})}, [&](const std::vector<uint32_t>& args) {
+          std::vector<MOp> ops;
+          MOp op = b.op("vhlo.reduce_scatter_v1", args, {f32s({8})},
+                        {{"scatter_dimension", intAttr(0)},
+                         {"replica_groups", i64Matrix(1, 2, {0, 1})},
+                         {"channel_id", intAttr(3)},
+                         {"use_global_device_ids", boolAttr(global)}});
+          op.regions.push_back(
+              b.region({f32s({}), f32s({})}, [&](const std::vector<uint32_t>& a) {
+                std::vector<MOp> body;
+                body.push_back(b.op("vhlo.add_v1", a, {f32s({})}));
+                body.push_back(b.ret(body.back().results));
+                return body;
+              }));
+          ops.push_back(std::move(op));
+          return ops;
+        });
+    auto m = importTree(tree);
+    ASSERT_TRUE(m.isOk()) << m.status().toString();
+    const ir::Op* op = firstOp(*m, OpKind::ReduceScatter);
+    ASSERT_NE(op, nullptr);
+    EXPECT_EQ(attrNames(*op), global ? "channel_handle,replica_groups,scatter_dimension,"
+                                       "use_global_device_ids"
+                                     : "channel_handle,replica_groups,scatter_dimension");
+    EXPECT_EQ(*ir::findAttrAs<ir::ChannelHandle>(op->attrs, "channel_handle"),
+              (ir::ChannelHandle{3, 0}));
+  }
+}
+
 TEST(OpAttrs, SendGroupsChannelIdAndType) {
   TreeBuilder b;
   MTree tree = singleFunction(b, {f32s({}), token()}, {token()},
