@@ -149,6 +149,58 @@ std::string trailingLocBody(const std::string& line) {
   return rest;
 }
 
+// Splits the "<{...}>" that follows position `from` into top-level
+// "key = value" entries.
+std::vector<std::pair<std::string, std::string>> splitProps(const std::string& line,
+                                                            size_t from) {
+  std::vector<std::pair<std::string, std::string>> props;
+  size_t open = line.find("<{", from);
+  if (open == std::string::npos) return props;
+  int depth = 0;
+  bool in_string = false;
+  std::string entry;
+  auto flush = [&] {
+    size_t eq = entry.find(" = ");
+    if (eq != std::string::npos) {
+      size_t start = entry.find_first_not_of(' ');
+      props.emplace_back(entry.substr(start, eq - start), entry.substr(eq + 3));
+    }
+    entry.clear();
+  };
+  for (size_t i = open + 2; i < line.size(); ++i) {
+    char c = line[i];
+    if (in_string) {
+      entry += c;
+      if (c == '\\' && i + 1 < line.size())
+        entry += line[++i];
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '-' && i + 1 < line.size() && line[i + 1] == '>') {  // "->" is not a bracket
+      entry += "->";
+      ++i;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+    if (c == ')' || c == ']' || c == '>') --depth;
+    if (c == '}') {
+      if (depth == 0) {
+        flush();
+        break;
+      }
+      --depth;
+    }
+    if (c == ',' && depth == 0) {
+      flush();
+      continue;
+    }
+    entry += c;
+  }
+  return props;
+}
+
 int countChar(const std::string& s, char c) {
   int n = 0;
   for (char x : s) n += x == c;
@@ -196,6 +248,7 @@ Outline readOutline(const std::string& text) {
     item.name = m[4];
     item.num_results = m[1].matched ? (m[3].matched ? std::stoi(m[3]) : 1) : 0;
     item.num_operands = countChar(m[5].str(), '%');
+    item.props = splitProps(line, size_t(m.position(0) + m.length(0)));
     bool opens_region = line.size() >= 2 && line.compare(line.size() - 2, 2, "({") == 0;
     if (!opens_region) {
       std::string body = trailingLocBody(line);

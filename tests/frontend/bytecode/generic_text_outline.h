@@ -16,6 +16,8 @@ struct OutlineItem {
   int num_results = 0;
   int num_operands = 0;  // ops: operands; blocks: arguments
   std::string loc;       // canonical location (see canonicalLoc), "" if not on the line
+  // The op's properties, "<{key = value, ...}>", split at top level: (key, value text).
+  std::vector<std::pair<std::string, std::string>> props;
 };
 
 struct Outline {
