@@ -2,6 +2,8 @@
 #include "pjrt/client.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <mutex>
 
 #include "pjrt/args.h"
 #include "pjrt/xla_flags.h"
@@ -75,6 +77,18 @@ namespace {
 
 constexpr const char* kCreate = "PJRT_Client_Create";
 
+// Flags meant for XLA's own compiler mean nothing here; say so once per process.
+void warnUnknownFlagsOnce(const std::vector<std::string>& unknown) {
+  static std::once_flag once;
+  if (unknown.empty()) return;
+  std::call_once(once, [&] {
+    std::string list;
+    for (const std::string& flag : unknown) list += " " + flag;
+    std::fprintf(stderr, "jax-flagtree: ignoring XLA_FLAGS it does not use:%s\n",
+                 list.c_str());
+  });
+}
+
 }  // namespace
 
 PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
@@ -88,6 +102,7 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
       return platform.status().withContext("jax-flagtree cannot create a CUDA client");
     }
     XlaFlags flags = xlaFlagsFromEnvironment();
+    warnUnknownFlagsOnce(flags.unknown);
     args->client =
         makeClient(std::move(platform).value(), std::move(options), flags.dumpTo)
             .release();
