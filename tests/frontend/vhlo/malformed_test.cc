@@ -145,3 +145,54 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, Malformed,
 
 }  // namespace
 }  // namespace jft::frontend::vhlo_test
+
+namespace jft::frontend::vhlo_test {
+namespace {
+
+std::string fixtureBytes(const std::string& name) {
+  const char* env = std::getenv("JFT_FIXTURE_DIR");
+  std::ifstream in(fs::path(env ? env : JFT_FIXTURE_DIR) / name / "program.mlirbc",
+                   std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+StatusCode importBytes(const std::string& bytes) {
+  auto m = importStableHlo(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  return m.isOk() ? StatusCode::kOk : m.status().code();
+}
+
+TEST(CorruptBytes, EveryPrefixOfAnArtifactFailsCleanly) {
+  const std::string bytes = fixtureBytes("smoke");
+  ASSERT_FALSE(bytes.empty());
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    StatusCode code = importBytes(bytes.substr(0, n));
+    EXPECT_NE(code, StatusCode::kOk) << "prefix of " << n << " bytes";
+  }
+}
+
+TEST(CorruptBytes, FlippedBytesGiveAStatus) {
+  // A fixed linear congruential sequence: the same flips on every run.
+  uint64_t state = 0x9E3779B97F4A7C15u;
+  auto next = [&] {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    return state >> 33;
+  };
+  for (const char* name : {"smoke", "softmax", "cond", "gather_scatter"}) {
+    const std::string original = fixtureBytes(name);
+    for (int trial = 0; trial < 300; ++trial) {
+      std::string bytes = original;
+      for (int flips = 0; flips < 3; ++flips)
+        bytes[next() % bytes.size()] ^= static_cast<char>(1 + next() % 255);
+      StatusCode code = importBytes(bytes);
+      EXPECT_TRUE(code == StatusCode::kOk || code == StatusCode::kInvalidArgument ||
+                  code == StatusCode::kUnimplemented ||
+                  code == StatusCode::kResourceExhausted)
+          << name << " trial " << trial << ": " << statusCodeName(code);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace jft::frontend::vhlo_test
