@@ -1,6 +1,7 @@
 // Damaged IR never crashes the verifier or the printer: a module exercising
 // many op rules is mutated at random (op kinds swapped, attribute integers
-// replaced by extremes, operands rewired or dropped, regions emptied) and
+// replaced by extremes, operands rewired or dropped, regions emptied, values
+// of arbitrary types put in place of operands and results) and
 // both must answer OK or INVALID_ARGUMENT. Seeded, so failures reproduce.
 #include <limits>
 #include <random>
@@ -117,6 +118,22 @@ void collectInts(Attribute& attr, std::vector<int64_t*>& out) {
   }
 }
 
+// Any type at all: tokens, tuples, scalars, empty or huge dimensions.
+Type randomType(std::mt19937_64& rng) {
+  switch (rng() % 8) {
+    case 0:
+      return Type::token();
+    case 1:
+      return Type::makeTuple({f32({2}), Type::token()});
+    default:
+      break;
+  }
+  const int64_t sizes[] = {0, 1, 2, 3, 4, 6, int64_t{1} << 40};
+  std::vector<int64_t> dims(rng() % 5);
+  for (int64_t& d : dims) d = sizes[rng() % 7];
+  return Type::tensor(static_cast<ElementType>(rng() % kNumElementTypes), dims);
+}
+
 void collectOps(Region& region, std::vector<Op*>& out) {
   for (Op& op : region.ops) {
     out.push_back(&op);
@@ -144,7 +161,7 @@ TEST(Mutation, VerifierAndPrinterSurviveDamagedIr) {
       std::vector<Op*> ops;
       collectOps(m.functions[0].body, ops);
       Op& op = *ops[rng() % ops.size()];
-      switch (rng() % 5) {
+      switch (rng() % 7) {
         case 0:
           op.kind = static_cast<OpKind>(rng() % kNumOpKinds);
           break;
@@ -164,6 +181,14 @@ TEST(Mutation, VerifierAndPrinterSurviveDamagedIr) {
           break;
         case 4:
           if (!op.regions.empty()) op.regions[rng() % op.regions.size()].ops.clear();
+          break;
+        case 5:
+          if (!op.results.empty())
+            op.results[rng() % op.results.size()] = m.newValue(randomType(rng));
+          break;
+        case 6:
+          if (!op.operands.empty())
+            op.operands[rng() % op.operands.size()] = m.newValue(randomType(rng));
           break;
       }
     }
