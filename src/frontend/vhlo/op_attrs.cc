@@ -4,8 +4,8 @@
 #include <set>
 
 #include "frontend/vhlo/attr_convert.h"
-#include "frontend/vhlo/dense.h"
-#include "frontend/vhlo/types.h"
+#include "frontend/vhlo/attr_defaults.h"
+#include "frontend/vhlo/attr_groups.h"
 
 namespace jft::frontend::vhlo {
 namespace {
@@ -128,159 +128,6 @@ Form formOf(std::string_view name) {
   return Form::Generic;
 }
 
-// When an attribute equals its StableHLO default (and is dropped).
-enum class Default : uint8_t {
-  IntIs,
-  False,
-  EmptyString,
-  EmptyArray,
-  EmptyDict,
-  EmptyStringOrDict,
-  EmptyTensor,
-  SplatOf,
-  SplatFalse,
-  AllDefaultPrecision,
-  EnumIs,
-  DefaultAccuracy,
-};
-
-struct DefaultRule {
-  std::string_view family, attr;
-  Default when;
-  int64_t value = 0;
-};
-
-constexpr std::string_view kTranscendentals[] = {
-    "cbrt", "cosine",       "exponential", "exponential_minus_one",
-    "log",  "log_plus_one", "logistic",    "rsqrt",
-    "sine", "sqrt",         "tan",         "tanh"};
-
-constexpr DefaultRule kDefaults[] = {
-    {"all_gather", "channel_id", Default::IntIs, 0},
-    {"all_gather", "use_global_device_ids", Default::False},
-    {"all_reduce", "channel_id", Default::IntIs, 0},
-    {"all_reduce", "use_global_device_ids", Default::False},
-    {"reduce_scatter", "channel_id", Default::IntIs, 0},
-    {"reduce_scatter", "use_global_device_ids", Default::False},
-    {"all_to_all", "channel_id", Default::IntIs, 0},
-    {"collective_permute", "channel_id", Default::IntIs, 0},
-    {"collective_broadcast", "channel_id", Default::IntIs, 0},
-    {"collective_broadcast", "has_dynamic_root", Default::False},
-    {"cholesky", "lower", Default::False},
-    {"compare", "compare_type", Default::EnumIs, 0},
-    {"composite", "version", Default::IntIs, 0},
-    {"composite", "composite_attributes", Default::EmptyDict},
-    {"convolution", "window_strides", Default::SplatOf, 1},
-    {"convolution", "padding", Default::SplatOf, 0},
-    {"convolution", "lhs_dilation", Default::SplatOf, 1},
-    {"convolution", "rhs_dilation", Default::SplatOf, 1},
-    {"convolution", "window_reversal", Default::SplatFalse},
-    {"convolution", "precision_config", Default::AllDefaultPrecision},
-    {"dynamic_conv", "window_strides", Default::SplatOf, 1},
-    {"dynamic_conv", "padding", Default::SplatOf, 0},
-    {"dynamic_conv", "lhs_dilation", Default::SplatOf, 1},
-    {"dynamic_conv", "rhs_dilation", Default::SplatOf, 1},
-    {"dynamic_conv", "window_reversal", Default::SplatFalse},
-    {"dynamic_conv", "precision_config", Default::AllDefaultPrecision},
-    {"custom_call", "has_side_effect", Default::False},
-    {"custom_call", "backend_config", Default::EmptyStringOrDict},
-    {"custom_call", "api_version", Default::EnumIs, 1},  // API_VERSION_ORIGINAL
-    {"custom_call", "called_computations", Default::EmptyArray},
-    {"custom_call", "output_operand_aliases", Default::EmptyArray},
-    {"custom_call", "result_tilings", Default::EmptyArray},
-    {"dot_general", "precision_config", Default::AllDefaultPrecision},
-    {"dot", "precision_config", Default::AllDefaultPrecision},
-    {"dynamic_broadcast_in_dim", "known_expanding_dimensions", Default::EmptyTensor},
-    {"dynamic_broadcast_in_dim", "known_nonexpanding_dimensions", Default::EmptyTensor},
-    {"gather", "indices_are_sorted", Default::False},
-    {"dynamic_gather", "indices_are_sorted", Default::False},
-    {"infeed", "infeed_config", Default::EmptyString},
-    {"infeed", "layout", Default::EmptyArray},
-    {"outfeed", "outfeed_config", Default::EmptyString},
-    {"recv", "is_host_transfer", Default::False},
-    {"recv", "source_target_pairs", Default::EmptyTensor},
-    {"send", "is_host_transfer", Default::False},
-    {"send", "source_target_pairs", Default::EmptyTensor},
-    {"reduce_window", "window_strides", Default::SplatOf, 1},
-    {"reduce_window", "base_dilations", Default::SplatOf, 1},
-    {"reduce_window", "window_dilations", Default::SplatOf, 1},
-    {"reduce_window", "padding", Default::SplatOf, 0},
-    {"scatter", "indices_are_sorted", Default::False},
-    {"scatter", "unique_indices", Default::False},
-    {"select_and_scatter", "window_strides", Default::SplatOf, 1},
-    {"select_and_scatter", "padding", Default::SplatOf, 0},
-    {"sort", "dimension", Default::IntIs, -1},
-    {"sort", "is_stable", Default::False},
-};
-
-bool allElementsAre(const MAttr& attr, int64_t value, const OpSite& site) {
-  auto values = decodeInts(attr, site);
-  if (!values.isOk() || values->empty()) return false;
-  return std::all_of(values->begin(), values->end(),
-                     [&](int64_t v) { return v == value; });
-}
-
-bool holds(const MAttr& attr, Default when, int64_t value, const OpSite& site) {
-  using K = MAttr::Kind;
-  switch (when) {
-    case Default::IntIs:
-      return attr.kind == K::Integer && attr.int_value == value;
-    case Default::False:
-      return attr.kind == K::Bool && attr.int_value == 0;
-    case Default::EmptyString:
-      return attr.kind == K::String && attr.str.empty();
-    case Default::EmptyArray:
-      return attr.kind == K::Array && attr.elements.empty();
-    case Default::EmptyDict:
-      return attr.kind == K::Dictionary && attr.entries.empty();
-    case Default::EmptyStringOrDict:
-      return holds(attr, Default::EmptyString, 0, site) ||
-             holds(attr, Default::EmptyDict, 0, site);
-    case Default::EmptyTensor:
-      return attr.kind == K::DenseElements && attr.data.empty();
-    case Default::SplatOf:
-      return attr.kind == K::DenseElements && allElementsAre(attr, value, site);
-    case Default::SplatFalse:
-      return attr.kind == K::DenseElements && allElementsAre(attr, 0, site);
-    case Default::AllDefaultPrecision:
-      return attr.kind == K::Array &&
-             std::all_of(attr.elements.begin(), attr.elements.end(),
-                         [](const MAttrPtr& e) {
-                           return e && e->kind == K::Enum && e->int_value == 0;
-                         });
-    case Default::EnumIs:
-      return attr.kind == K::Enum && attr.int_value == value;
-    case Default::DefaultAccuracy: {
-      auto ra = readResultAccuracy(&attr, "result_accuracy", site);
-      return ra.isOk() && *ra == ir::ResultAccuracy{};
-    }
-  }
-  return false;
-}
-
-bool isTranscendental(std::string_view family) {
-  return std::find(std::begin(kTranscendentals), std::end(kTranscendentals), family) !=
-         std::end(kTranscendentals);
-}
-
-bool isDefault(const MOp& op, std::string_view family, std::string_view name,
-               const MAttr& attr, const OpSite& site) {
-  if (name == "result_accuracy" && isTranscendental(family))
-    return holds(attr, Default::DefaultAccuracy, 0, site);
-  // Layouts are all-or-nothing: both lists go only when both are empty.
-  if (family == "custom_call" &&
-      (name == "operand_layouts" || name == "result_layouts")) {
-    const MAttr* operands = op.attr("operand_layouts");
-    const MAttr* results = op.attr("result_layouts");
-    return operands && results && holds(*operands, Default::EmptyArray, 0, site) &&
-           holds(*results, Default::EmptyArray, 0, site);
-  }
-  for (const DefaultRule& rule : kDefaults)
-    if (rule.family == family && rule.attr == name)
-      return holds(attr, rule.when, rule.value, site);
-  return false;
-}
-
 template <typename E>
 StatusOr<ir::Attribute> enumAttr(const MAttr* attr, std::string_view name,
                                  const EnumSpec& spec, const OpSite& site) {
@@ -380,164 +227,6 @@ StatusOr<ir::Attribute> convertForm(Form form, const MAttr* attr, std::string_vi
   return convertGeneric(attr, name, site);
 }
 
-// Reads a list field that older op versions do not have (batching dims
-// arrived in 1.1.0): absent means empty.
-StatusOr<std::vector<int64_t>> optionalInts(const MOp& op, std::string_view name,
-                                            const OpSite& site) {
-  const MAttr* attr = op.attr(name);
-  if (!attr) return std::vector<int64_t>{};
-  return readInts(attr, name, site);
-}
-
-// Groups of VHLO fields that StableHLO holds as one attribute.
-class Grouper {
- public:
-  Grouper(const MOp& op, const OpSite& site, ir::NamedAttrs& out)
-      : op_(op), site_(site), out_(out) {}
-
-  const std::set<std::string_view>& consumed() const { return consumed_; }
-
-  Status group(std::string_view family) {
-    if (family == "dot_general") return dot();
-    if (family == "convolution" || family == "dynamic_conv") return conv();
-    if (family == "gather" || family == "dynamic_gather") return gather();
-    if (family == "scatter") return scatter();
-    if (family == "send" || family == "recv") return channel();
-    return Status::ok();
-  }
-
- private:
-  const MAttr* take(std::string_view name) {
-    consumed_.insert(name);
-    return op_.attr(name);
-  }
-  StatusOr<std::vector<int64_t>> ints(std::string_view name) {
-    return readInts(take(name), name, site_);
-  }
-  StatusOr<std::vector<int64_t>> optional(std::string_view name) {
-    consumed_.insert(name);
-    return optionalInts(op_, name, site_);
-  }
-  StatusOr<int64_t> integer(std::string_view name) {
-    return readInt(take(name), name, site_);
-  }
-
-  Status dot() {
-    ir::DotDimensionNumbers dims;
-    JFT_ASSIGN_OR_RETURN(dims.lhs_batching_dims, ints("lhs_batching_dimensions"));
-    JFT_ASSIGN_OR_RETURN(dims.rhs_batching_dims, ints("rhs_batching_dimensions"));
-    JFT_ASSIGN_OR_RETURN(dims.lhs_contracting_dims, ints("lhs_contracting_dimensions"));
-    JFT_ASSIGN_OR_RETURN(dims.rhs_contracting_dims, ints("rhs_contracting_dimensions"));
-    out_.emplace_back("dot_dimension_numbers", std::move(dims));
-    return dotAlgorithm();
-  }
-
-  bool isNone(const MAttr* attr) const {
-    return attr && attr->kind == MAttr::Kind::TypeAttr && attr->type &&
-           attr->type->kind == MType::Kind::None;
-  }
-
-  StatusOr<ir::Type> precisionType(std::string_view name) {
-    const MAttr* attr = take(name);
-    if (!attr || attr->kind != MAttr::Kind::TypeAttr)
-      return site_.invalid("attribute '" + std::string(name) + "' must be a type");
-    JFT_ASSIGN_OR_RETURN(ir::ElementType element,
-                         convertElementType(attr->type.get(), site_));
-    return ir::Type::scalar(element);
-  }
-
-  // dot_general_v2's algorithm: all seven fields none (no algorithm) or all set.
-  Status dotAlgorithm() {
-    constexpr std::string_view kFields[] = {
-        "lhs_precision_type",          "rhs_precision_type",  "accumulation_type",
-        "lhs_component_count",         "rhs_component_count", "num_primitive_operations",
-        "allow_imprecise_accumulation"};
-    int none = 0, present = 0;
-    for (std::string_view f : kFields) {
-      const MAttr* attr = op_.attr(f);
-      present += attr != nullptr;
-      none += isNone(attr);
-    }
-    if (present == 0) return Status::ok();  // dot_general_v1
-    for (std::string_view f : kFields) consumed_.insert(f);
-    if (none == 7) return Status::ok();
-    if (none != 0)
-      return site_.invalid("dot algorithm fields must be all none or all set");
-    ir::DotAlgorithm algorithm;
-    JFT_ASSIGN_OR_RETURN(algorithm.lhs_precision_type,
-                         precisionType("lhs_precision_type"));
-    JFT_ASSIGN_OR_RETURN(algorithm.rhs_precision_type,
-                         precisionType("rhs_precision_type"));
-    JFT_ASSIGN_OR_RETURN(algorithm.accumulation_type, precisionType("accumulation_type"));
-    JFT_ASSIGN_OR_RETURN(algorithm.lhs_component_count, integer("lhs_component_count"));
-    JFT_ASSIGN_OR_RETURN(algorithm.rhs_component_count, integer("rhs_component_count"));
-    JFT_ASSIGN_OR_RETURN(algorithm.num_primitive_operations,
-                         integer("num_primitive_operations"));
-    JFT_ASSIGN_OR_RETURN(algorithm.allow_imprecise_accumulation,
-                         readBool(take("allow_imprecise_accumulation"),
-                                  "allow_imprecise_accumulation", site_));
-    out_.emplace_back("algorithm", std::move(algorithm));
-    return Status::ok();
-  }
-
-  Status conv() {
-    ir::ConvDimensionNumbers dims;
-    JFT_ASSIGN_OR_RETURN(dims.input_batch_dim, integer("input_batch_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.input_feature_dim, integer("input_feature_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.input_spatial_dims, ints("input_spatial_dimensions"));
-    JFT_ASSIGN_OR_RETURN(dims.kernel_input_feature_dim,
-                         integer("kernel_input_feature_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.kernel_output_feature_dim,
-                         integer("kernel_output_feature_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.kernel_spatial_dims, ints("kernel_spatial_dimensions"));
-    JFT_ASSIGN_OR_RETURN(dims.output_batch_dim, integer("output_batch_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.output_feature_dim, integer("output_feature_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.output_spatial_dims, ints("output_spatial_dimensions"));
-    out_.emplace_back("dimension_numbers", std::move(dims));
-    return Status::ok();
-  }
-
-  Status gather() {
-    ir::GatherDimensionNumbers dims;
-    JFT_ASSIGN_OR_RETURN(dims.offset_dims, ints("offset_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.collapsed_slice_dims, ints("collapsed_slice_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.operand_batching_dims, optional("operand_batching_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.start_indices_batching_dims,
-                         optional("start_indices_batching_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.start_index_map, ints("start_index_map"));
-    JFT_ASSIGN_OR_RETURN(dims.index_vector_dim, integer("index_vector_dim"));
-    out_.emplace_back("dimension_numbers", std::move(dims));
-    return Status::ok();
-  }
-
-  Status scatter() {
-    ir::ScatterDimensionNumbers dims;
-    JFT_ASSIGN_OR_RETURN(dims.update_window_dims, ints("update_window_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.inserted_window_dims, ints("inserted_window_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.input_batching_dims, optional("input_batching_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.scatter_indices_batching_dims,
-                         optional("scatter_indices_batching_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.scatter_dims_to_operand_dims,
-                         ints("scatter_dims_to_operand_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.index_vector_dim, integer("index_vector_dim"));
-    out_.emplace_back("scatter_dimension_numbers", std::move(dims));
-    return Status::ok();
-  }
-
-  Status channel() {
-    ir::ChannelHandle handle;
-    JFT_ASSIGN_OR_RETURN(handle.handle, integer("channel_id"));
-    JFT_ASSIGN_OR_RETURN(handle.type, integer("channel_type"));
-    out_.emplace_back("channel_handle", handle);
-    return Status::ok();
-  }
-
-  const MOp& op_;
-  const OpSite& site_;
-  ir::NamedAttrs& out_;
-  std::set<std::string_view> consumed_;
-};
-
 }  // namespace
 
 std::string_view opFamily(std::string_view vhlo_name) {
@@ -559,13 +248,13 @@ StatusOr<ir::NamedAttrs> importOpAttrs(const MOp& op, const VhloOpInfo& info,
 
   const std::string_view family = opFamily(info.name);
   ir::NamedAttrs out;
-  Grouper grouper(op, site, out);
-  JFT_RETURN_IF_ERROR(grouper.group(family));
+  JFT_ASSIGN_OR_RETURN(const std::set<std::string_view> grouped,
+                       groupFields(op, family, site, out));
 
   for (const auto& [name, attr] : op.attrs) {
-    if (grouper.consumed().count(name)) continue;
+    if (grouped.count(name)) continue;
     if (!attr) return site.invalid("attribute '" + name + "' has no value");
-    if (isDefault(op, family, name, *attr, site)) continue;
+    if (isStableHloDefault(op, family, name, *attr, site)) continue;
     const bool is_vhlo_op = info.name.starts_with("vhlo.");
     const Form form = is_vhlo_op ? formOf(name) : Form::Generic;
     if (form == Form::UnitIfTrue) {

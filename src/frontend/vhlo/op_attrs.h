@@ -1,12 +1,9 @@
 // An op's VHLO attributes to its ir attribute list, in StableHLO's generic
 // form (what StableHLO's own VHLO-to-StableHLO legalization produces):
-// - field groups become one typed attribute: dot_dimension_numbers and
-//   algorithm, convolution and gather dimension_numbers,
-//   scatter_dimension_numbers, send/recv channel_handle;
+// - field groups become one typed attribute (attr_groups.h);
 // - collectives' channel_id becomes channel_handle; use_global_device_ids
 //   and has_dynamic_root become unit attributes when true;
-// - attributes equal to their StableHLO default are dropped (VHLO spells
-//   every default out; the generic form omits them);
+// - attributes equal to their StableHLO default are dropped (attr_defaults.h);
 // - every attribute of a VHLO op takes its typed ir form; attributes of
 //   other dialects (mhlo.*, sdy.*) are converted generically.
 // The list is sorted by name, as MLIR orders attribute dictionaries.

@@ -1,0 +1,177 @@
+#include "frontend/vhlo/attr_groups.h"
+
+#include "frontend/vhlo/attr_convert.h"
+#include "frontend/vhlo/types.h"
+
+namespace jft::frontend::vhlo {
+namespace {
+
+// Reads a list field that older op versions do not have (batching dims
+// arrived in 1.1.0): absent means empty.
+StatusOr<std::vector<int64_t>> optionalInts(const MOp& op, std::string_view name,
+                                            const OpSite& site) {
+  const MAttr* attr = op.attr(name);
+  if (!attr) return std::vector<int64_t>{};
+  return readInts(attr, name, site);
+}
+
+// Groups of VHLO fields that StableHLO holds as one attribute.
+class Grouper {
+ public:
+  Grouper(const MOp& op, const OpSite& site, ir::NamedAttrs& out)
+      : op_(op), site_(site), out_(out) {}
+
+  const std::set<std::string_view>& consumed() const { return consumed_; }
+
+  Status group(std::string_view family) {
+    if (family == "dot_general") return dot();
+    if (family == "convolution" || family == "dynamic_conv") return conv();
+    if (family == "gather" || family == "dynamic_gather") return gather();
+    if (family == "scatter") return scatter();
+    if (family == "send" || family == "recv") return channel();
+    return Status::ok();
+  }
+
+ private:
+  const MAttr* take(std::string_view name) {
+    consumed_.insert(name);
+    return op_.attr(name);
+  }
+  StatusOr<std::vector<int64_t>> ints(std::string_view name) {
+    return readInts(take(name), name, site_);
+  }
+  StatusOr<std::vector<int64_t>> optional(std::string_view name) {
+    consumed_.insert(name);
+    return optionalInts(op_, name, site_);
+  }
+  StatusOr<int64_t> integer(std::string_view name) {
+    return readInt(take(name), name, site_);
+  }
+
+  Status dot() {
+    ir::DotDimensionNumbers dims;
+    JFT_ASSIGN_OR_RETURN(dims.lhs_batching_dims, ints("lhs_batching_dimensions"));
+    JFT_ASSIGN_OR_RETURN(dims.rhs_batching_dims, ints("rhs_batching_dimensions"));
+    JFT_ASSIGN_OR_RETURN(dims.lhs_contracting_dims, ints("lhs_contracting_dimensions"));
+    JFT_ASSIGN_OR_RETURN(dims.rhs_contracting_dims, ints("rhs_contracting_dimensions"));
+    out_.emplace_back("dot_dimension_numbers", std::move(dims));
+    return dotAlgorithm();
+  }
+
+  bool isNone(const MAttr* attr) const {
+    return attr && attr->kind == MAttr::Kind::TypeAttr && attr->type &&
+           attr->type->kind == MType::Kind::None;
+  }
+
+  StatusOr<ir::Type> precisionType(std::string_view name) {
+    const MAttr* attr = take(name);
+    if (!attr || attr->kind != MAttr::Kind::TypeAttr)
+      return site_.invalid("attribute '" + std::string(name) + "' must be a type");
+    JFT_ASSIGN_OR_RETURN(ir::ElementType element,
+                         convertElementType(attr->type.get(), site_));
+    return ir::Type::scalar(element);
+  }
+
+  // dot_general_v2's algorithm: all seven fields none (no algorithm) or all set.
+  Status dotAlgorithm() {
+    constexpr std::string_view kFields[] = {
+        "lhs_precision_type",          "rhs_precision_type",  "accumulation_type",
+        "lhs_component_count",         "rhs_component_count", "num_primitive_operations",
+        "allow_imprecise_accumulation"};
+    int none = 0, present = 0;
+    for (std::string_view f : kFields) {
+      const MAttr* attr = op_.attr(f);
+      present += attr != nullptr;
+      none += isNone(attr);
+    }
+    if (present == 0) return Status::ok();  // dot_general_v1
+    for (std::string_view f : kFields) consumed_.insert(f);
+    if (none == 7) return Status::ok();
+    if (none != 0)
+      return site_.invalid("dot algorithm fields must be all none or all set");
+    ir::DotAlgorithm algorithm;
+    JFT_ASSIGN_OR_RETURN(algorithm.lhs_precision_type,
+                         precisionType("lhs_precision_type"));
+    JFT_ASSIGN_OR_RETURN(algorithm.rhs_precision_type,
+                         precisionType("rhs_precision_type"));
+    JFT_ASSIGN_OR_RETURN(algorithm.accumulation_type, precisionType("accumulation_type"));
+    JFT_ASSIGN_OR_RETURN(algorithm.lhs_component_count, integer("lhs_component_count"));
+    JFT_ASSIGN_OR_RETURN(algorithm.rhs_component_count, integer("rhs_component_count"));
+    JFT_ASSIGN_OR_RETURN(algorithm.num_primitive_operations,
+                         integer("num_primitive_operations"));
+    JFT_ASSIGN_OR_RETURN(algorithm.allow_imprecise_accumulation,
+                         readBool(take("allow_imprecise_accumulation"),
+                                  "allow_imprecise_accumulation", site_));
+    out_.emplace_back("algorithm", std::move(algorithm));
+    return Status::ok();
+  }
+
+  Status conv() {
+    ir::ConvDimensionNumbers dims;
+    JFT_ASSIGN_OR_RETURN(dims.input_batch_dim, integer("input_batch_dimension"));
+    JFT_ASSIGN_OR_RETURN(dims.input_feature_dim, integer("input_feature_dimension"));
+    JFT_ASSIGN_OR_RETURN(dims.input_spatial_dims, ints("input_spatial_dimensions"));
+    JFT_ASSIGN_OR_RETURN(dims.kernel_input_feature_dim,
+                         integer("kernel_input_feature_dimension"));
+    JFT_ASSIGN_OR_RETURN(dims.kernel_output_feature_dim,
+                         integer("kernel_output_feature_dimension"));
+    JFT_ASSIGN_OR_RETURN(dims.kernel_spatial_dims, ints("kernel_spatial_dimensions"));
+    JFT_ASSIGN_OR_RETURN(dims.output_batch_dim, integer("output_batch_dimension"));
+    JFT_ASSIGN_OR_RETURN(dims.output_feature_dim, integer("output_feature_dimension"));
+    JFT_ASSIGN_OR_RETURN(dims.output_spatial_dims, ints("output_spatial_dimensions"));
+    out_.emplace_back("dimension_numbers", std::move(dims));
+    return Status::ok();
+  }
+
+  Status gather() {
+    ir::GatherDimensionNumbers dims;
+    JFT_ASSIGN_OR_RETURN(dims.offset_dims, ints("offset_dims"));
+    JFT_ASSIGN_OR_RETURN(dims.collapsed_slice_dims, ints("collapsed_slice_dims"));
+    JFT_ASSIGN_OR_RETURN(dims.operand_batching_dims, optional("operand_batching_dims"));
+    JFT_ASSIGN_OR_RETURN(dims.start_indices_batching_dims,
+                         optional("start_indices_batching_dims"));
+    JFT_ASSIGN_OR_RETURN(dims.start_index_map, ints("start_index_map"));
+    JFT_ASSIGN_OR_RETURN(dims.index_vector_dim, integer("index_vector_dim"));
+    out_.emplace_back("dimension_numbers", std::move(dims));
+    return Status::ok();
+  }
+
+  Status scatter() {
+    ir::ScatterDimensionNumbers dims;
+    JFT_ASSIGN_OR_RETURN(dims.update_window_dims, ints("update_window_dims"));
+    JFT_ASSIGN_OR_RETURN(dims.inserted_window_dims, ints("inserted_window_dims"));
+    JFT_ASSIGN_OR_RETURN(dims.input_batching_dims, optional("input_batching_dims"));
+    JFT_ASSIGN_OR_RETURN(dims.scatter_indices_batching_dims,
+                         optional("scatter_indices_batching_dims"));
+    JFT_ASSIGN_OR_RETURN(dims.scatter_dims_to_operand_dims,
+                         ints("scatter_dims_to_operand_dims"));
+    JFT_ASSIGN_OR_RETURN(dims.index_vector_dim, integer("index_vector_dim"));
+    out_.emplace_back("scatter_dimension_numbers", std::move(dims));
+    return Status::ok();
+  }
+
+  Status channel() {
+    ir::ChannelHandle handle;
+    JFT_ASSIGN_OR_RETURN(handle.handle, integer("channel_id"));
+    JFT_ASSIGN_OR_RETURN(handle.type, integer("channel_type"));
+    out_.emplace_back("channel_handle", handle);
+    return Status::ok();
+  }
+
+  const MOp& op_;
+  const OpSite& site_;
+  ir::NamedAttrs& out_;
+  std::set<std::string_view> consumed_;
+};
+
+}  // namespace
+
+StatusOr<std::set<std::string_view>> groupFields(const MOp& op, std::string_view family,
+                                                 const OpSite& site,
+                                                 ir::NamedAttrs& out) {
+  Grouper grouper(op, site, out);
+  JFT_RETURN_IF_ERROR(grouper.group(family));
+  return grouper.consumed();
+}
+
+}  // namespace jft::frontend::vhlo
