@@ -60,21 +60,24 @@ std::optional<std::vector<PropertyField>> opPropertyFields(std::string_view op_n
   return fields;
 }
 
-Status decodeOpProperties(std::string_view op_name, Cursor blob, AttrTypeTable& table,
-                          std::vector<std::pair<std::string, MAttrPtr>>& out) {
-  std::optional<std::vector<PropertyField>> fields = opPropertyFields(op_name);
-  if (!fields) {
-    auto opaque = std::make_shared<MAttr>();
-    opaque->kind = MAttr::Kind::Opaque;
-    opaque->name = "properties";
-    const uint8_t* bytes = nullptr;
-    size_t n = blob.remaining();
-    JFT_RETURN_IF_ERROR(blob.readBytes(n, bytes));
-    opaque->data.assign(bytes, bytes + n);
-    out.emplace_back("properties", std::move(opaque));
-    return Status::ok();
-  }
-  for (const PropertyField& field : *fields) {
+namespace {
+
+Status keepOpaque(Cursor blob, std::vector<std::pair<std::string, MAttrPtr>>& out) {
+  auto opaque = std::make_shared<MAttr>();
+  opaque->kind = MAttr::Kind::Opaque;
+  opaque->name = "properties";
+  const uint8_t* bytes = nullptr;
+  size_t n = blob.remaining();
+  JFT_RETURN_IF_ERROR(blob.readBytes(n, bytes));
+  opaque->data.assign(bytes, bytes + n);
+  out.emplace_back("properties", std::move(opaque));
+  return Status::ok();
+}
+
+Status decodeFields(std::string_view op_name, const std::vector<PropertyField>& fields,
+                    Cursor blob, AttrTypeTable& table,
+                    std::vector<std::pair<std::string, MAttrPtr>>& out) {
+  for (const PropertyField& field : fields) {
     MAttrPtr value;
     if (field.optional) {
       JFT_RETURN_IF_ERROR(table.readOptionalAttr(blob, value));
@@ -88,6 +91,23 @@ Status decodeOpProperties(std::string_view op_name, Cursor blob, AttrTypeTable& 
     return blob.error("expected the end of the properties of " + std::string(op_name) +
                       ", found " + std::to_string(blob.remaining()) + " more bytes");
   }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status decodeOpProperties(std::string_view op_name, Cursor blob, AttrTypeTable& table,
+                          std::vector<std::pair<std::string, MAttrPtr>>& out) {
+  std::optional<std::vector<PropertyField>> fields = opPropertyFields(op_name);
+  if (!fields) return keepOpaque(blob, out);
+  // Builtin and VHLO layouts are known exactly, so a mismatch is corrupt
+  // input; for other dialects' ops the layout is our best knowledge of a
+  // dialect that may change, so a mismatch keeps the blob opaque.
+  bool exact = op_name == "builtin.module" || op_name.rfind("vhlo.", 0) == 0;
+  std::vector<std::pair<std::string, MAttrPtr>> decoded;
+  Status status = decodeFields(op_name, *fields, blob, table, decoded);
+  if (!status.isOk()) return exact ? status : keepOpaque(blob, out);
+  out.insert(out.end(), decoded.begin(), decoded.end());
   return Status::ok();
 }
 

@@ -4,9 +4,10 @@
 // Registered ops encode their properties with ODS-generated code: one
 // attribute reference per property, in name order, optional ones flagged.
 // The blob holds no names, so decoding needs each op's property list; we
-// know builtin.module, func.* and every VHLO op (vhlo_op_properties.cc). An
-// op outside those keeps its blob as one Opaque attribute named
-// "properties".
+// know builtin.module and every VHLO op exactly (vhlo_op_properties.cc), and
+// func.func, sdy.mesh, sdy.manual_computation as best effort. An op outside
+// those, or a best-effort op whose blob does not fit, keeps its blob as one
+// Opaque attribute named "properties" (raw bytes in `data`).
 #pragma once
 
 #include <optional>

@@ -14,8 +14,17 @@ using bytecode_test::Bytes;
 using bytecode_test::Section;
 
 // Strings used by every file below.
-const std::vector<std::string> kStrings = {"builtin", "module", "x", "test", "op"};
-enum : uint64_t { kBuiltinStr = 0, kModuleStr = 1, kXStr = 2, kTestStr = 3, kOpStr = 4 };
+const std::vector<std::string> kStrings = {"builtin", "module", "x",   "test",
+                                           "op",      "sdy",    "mesh"};
+enum : uint64_t {
+  kBuiltinStr = 0,
+  kModuleStr = 1,
+  kXStr = 2,
+  kTestStr = 3,
+  kOpStr = 4,
+  kSdyStr = 5,
+  kMeshStr = 6
+};
 
 // Attribute/type entries: (dialect index, custom?, bytes); attrs then types.
 struct Entry {
@@ -33,6 +42,7 @@ struct FileParts {
   std::vector<Entry> types;
   std::vector<uint8_t> ir;
   bool with_properties = true;
+  std::vector<std::vector<uint8_t>> properties;  // entries of the properties section
 };
 
 std::vector<uint8_t> dialectSection(const FileParts& p) {
@@ -71,7 +81,12 @@ std::vector<uint8_t> buildParts(const FileParts& p) {
       {2, data},
       {4, p.ir},
   };
-  if (p.with_properties) sections.push_back({8, {}});
+  if (p.with_properties) {
+    Bytes props;
+    if (!p.properties.empty()) props.varint(p.properties.size());
+    for (const auto& entry : p.properties) props.varint(entry.size()).raw(entry);
+    sections.push_back({8, props.data});
+  }
   return bytecode_test::buildFile(p.version, "handmade", sections);
 }
 
@@ -143,7 +158,7 @@ TEST(Handmade, IndexesOutOfRangeAreNamed) {
   parts.ir = oneOpIr();
   parts.ops = {{0, 77}};
   EXPECT_TRUE(
-      contains(errorOf(buildParts(parts)), "expected a string index below 5, found 77"));
+      contains(errorOf(buildParts(parts)), "expected a string index below 7, found 77"));
 
   parts = FileParts();
   parts.ir = Bytes().varint(1 << 1).varint(3).byte(0).varint(0).data;  // op name #3
@@ -307,6 +322,53 @@ TEST(Handmade, DeepRegionsAreBounded) {
   ir.varint(1).byte(0).varint(0);  // innermost: a plain test.op
   parts.ir = ir.data;
   EXPECT_TRUE(contains(errorOf(buildParts(parts)), "regions nested deeper than 64"));
+}
+
+}  // namespace
+}  // namespace jft::frontend
+
+namespace jft::frontend {
+namespace {
+
+TEST(Handmade, PropertiesOfOpsWeCannotNameStayOpaque) {
+  FileParts parts;
+  parts.dialect_names = {kBuiltinStr, kTestStr, kSdyStr};
+  parts.ops = {{0, kModuleStr}, {1, kOpStr}, {2, kMeshStr}};
+  parts.attrs.push_back({0, true, Bytes().varint(2).varint(kXStr).data});  // #1 "x"
+  parts.properties = {
+      Bytes().varint(1).data,             // one attribute reference: #1
+      Bytes().varint(1).varint(9).data};  // sdy.mesh with a bad second ref
+  Bytes ir;
+  ir.varint(2 << 1);
+  ir.varint(1).byte(0x40).varint(0).varint(0);  // test.op, properties #0
+  ir.varint(2).byte(0x40).varint(0).varint(1);  // sdy.mesh, properties #1
+  parts.ir = ir.data;
+  StatusOr<MTree> tree = read(buildParts(parts));
+  ASSERT_TRUE(tree.isOk()) << tree.status().toString();
+  ASSERT_EQ(tree->top.size(), 2u);
+  for (const MOp& op : tree->top) {
+    const MAttr* props = op.attr("properties");
+    ASSERT_NE(props, nullptr) << op.name;
+    EXPECT_EQ(props->kind, MAttr::Kind::Opaque);
+  }
+  EXPECT_EQ(tree->top[0].attr("properties")->data, (std::vector<uint8_t>{0x03}));
+}
+
+TEST(Handmade, BuiltinModulePropertiesMustFit) {
+  FileParts parts;
+  parts.attrs.push_back({0, true, Bytes().varint(2).varint(kXStr).data});  // #1 "x"
+  parts.properties = {Bytes().varint((1 << 1) | 1).varint(0).data};  // sym_name = #1
+  parts.ir = Bytes().varint(1 << 1).varint(0).byte(0x40).varint(0).varint(0).data;
+  StatusOr<MTree> tree = read(buildParts(parts));
+  ASSERT_TRUE(tree.isOk()) << tree.status().toString();
+  ASSERT_NE(tree->top[0].attr("sym_name"), nullptr);
+  EXPECT_EQ(tree->top[0].attr("sym_name")->str, "x");
+  EXPECT_EQ(tree->top[0].attr("sym_visibility"), nullptr);
+
+  parts.properties = {
+      Bytes().varint((1 << 1) | 1).varint(0).varint(0).data};  // one too many
+  EXPECT_TRUE(contains(errorOf(buildParts(parts)),
+                       "expected the end of the properties of builtin.module"));
 }
 
 }  // namespace
