@@ -373,3 +373,37 @@ TEST(Handmade, BuiltinModulePropertiesMustFit) {
 
 }  // namespace
 }  // namespace jft::frontend
+
+namespace jft::frontend {
+namespace {
+
+TEST(Handmade, Version1FileWithInlineIsolatedRegion) {
+  // Before version 2 an isolated region follows its op inline (no section),
+  // and still numbers its values from 0.
+  FileParts parts;
+  parts.version = 1;
+  parts.dialect_names = {kBuiltinStr, kTestStr};
+  parts.ops = {{0, kModuleStr}, {1, kOpStr}};
+  parts.types = {{0, true, Bytes().varint(1).data}};  // index
+  parts.with_properties = false;
+  Bytes ir;
+  ir.varint(1 << 1);                                       // top block: one op
+  ir.varint(0).byte(0x10).varint(0).varint((1 << 1) | 1);  // module, one isolated region
+  ir.varint(1).varint(1);                                  // one block, one value
+  ir.varint((1 << 1) | 1)
+      .varint(1)
+      .varint(0)
+      .varint(0);  // one op; one arg: index, loc #0
+  ir.varint(1).byte(0x04).varint(0).varint(1).varint(0);  // test.op(%0)
+  parts.ir = ir.data;
+  StatusOr<MTree> tree = read(buildParts(parts));
+  ASSERT_TRUE(tree.isOk()) << tree.status().toString();
+  const MBlock& block = tree->top.at(0).regions.at(0).blocks.at(0);
+  ASSERT_EQ(block.args.size(), 1u);
+  EXPECT_EQ(block.arg_types[0]->kind, MType::Kind::Index);
+  ASSERT_EQ(block.ops.size(), 1u);
+  EXPECT_EQ(block.ops[0].operands, std::vector<uint32_t>{block.args[0]});
+}
+
+}  // namespace
+}  // namespace jft::frontend
