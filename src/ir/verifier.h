@@ -16,9 +16,10 @@
 // convolution, gather, scatter, reduce_window, select_and_scatter, fft,
 // cholesky, triangular_solve, rng_bit_generator, call, composite, return,
 // tuple, get_tuple_element, optimization_barrier, after_all,
-// get_dimension_size. Other ops get the structural checks only. Quantized
-// types are not modelled; element types of dot_general/convolution are not
-// compared (see verify_contractions.cc).
+// get_dimension_size, custom_call (aliases, called computations). Other
+// ops get the structural checks only. Quantized types are not modelled;
+// element types of dot_general/convolution are not compared (see
+// verify_contractions.cc).
 //
 // All errors are collected (in the order ops appear), one per line, in an
 // INVALID_ARGUMENT status: "<op> at <location>: <rule broken>", e.g.

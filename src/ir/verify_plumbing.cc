@@ -1,6 +1,8 @@
 // Ops that route values without computing on them: call and composite
-// (types against the called function), tuple, get_tuple_element,
+// (types against the called function), custom_call (called computations,
+// operand aliases), tuple, get_tuple_element,
 // optimization_barrier, after_all, get_dimension_size.
+#include <optional>
 #include <string>
 
 #include "ir/verify_op.h"
@@ -23,6 +25,54 @@ void checkCallee(OpVerifier& v, std::string_view attr) {
   if (v.resultTypes() != function->result_types)
     v.fail("result types " + typesText(v.resultTypes()) + " do not match @" +
            callee->name + " results " + typesText(function->result_types));
+}
+
+// Follows tuple indices into `type`; nullopt when one is out of range.
+std::optional<Type> tupleElementAt(Type type, const std::vector<int64_t>& indices,
+                                   size_t first) {
+  for (size_t i = first; i < indices.size(); ++i) {
+    if (!type.isTuple() || indices[i] < 0 ||
+        indices[i] >= static_cast<int64_t>(type.tuple.size()))
+      return std::nullopt;
+    type = Type(type.tuple[indices[i]]);
+  }
+  return type;
+}
+
+// custom_call: called computations exist, and every output/operand alias
+// joins two values of one type (the runtime writes the output into the
+// operand's buffer).
+void verifyCustomCall(OpVerifier& v) {
+  if (const Attribute* called = findAttr(v.op().attrs, "called_computations");
+      called && called->is<AttrList>())
+    for (const Attribute& entry : called->as<AttrList>())
+      if (entry.is<SymbolRef>() && !v.module().findFunction(entry.as<SymbolRef>().name))
+        v.fail("called computation @" + entry.as<SymbolRef>().name + " does not exist");
+  const auto* aliases =
+      v.optionalAttr<std::vector<OutputOperandAlias>>("output_operand_aliases");
+  if (!aliases) return;
+  for (const OutputOperandAlias& alias : *aliases) {
+    if (alias.operand_index < 0 ||
+        alias.operand_index >= static_cast<int64_t>(v.numOperands()))
+      return (void)v.fail("output_operand_aliases names operand " +
+                          std::to_string(alias.operand_index) + " of " +
+                          std::to_string(v.numOperands()));
+    // With several results the first output index picks the result.
+    const bool by_result = v.numResults() > 1;
+    const auto& out = alias.output_tuple_indices;
+    std::optional<Type> output;
+    if (!by_result && v.numResults() == 1) output = tupleElementAt(v.result(0), out, 0);
+    if (by_result && !out.empty() && out[0] >= 0 &&
+        out[0] < static_cast<int64_t>(v.numResults()))
+      output = tupleElementAt(v.result(out[0]), out, 1);
+    const std::optional<Type> input =
+        tupleElementAt(v.operand(alias.operand_index), alias.operand_tuple_indices, 0);
+    if (!output || !input)
+      return (void)v.fail("output_operand_aliases has tuple indices out of range");
+    if (*output != *input)
+      return (void)v.fail("output_operand_aliases joins " + output->str() + " and " +
+                          input->str() + " (types must be equal)");
+  }
 }
 
 void verifyTuple(OpVerifier& v) {
@@ -80,6 +130,8 @@ void verifyPlumbing(OpVerifier& v) {
       return checkCallee(v, "callee");
     case OpKind::Composite:
       return checkCallee(v, "decomposition");
+    case OpKind::CustomCall:
+      return verifyCustomCall(v);
     case OpKind::Tuple:
       return verifyTuple(v);
     case OpKind::GetTupleElement:

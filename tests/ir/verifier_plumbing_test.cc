@@ -1,4 +1,5 @@
-// composite, optimization_barrier, after_all, get_dimension_size and map.
+// composite, custom_call, optimization_barrier, after_all, get_dimension_size
+// and map.
 #include "verifier_test_util.h"
 
 namespace jft::ir {
@@ -84,6 +85,38 @@ TEST(VerifyMap, ComputationOnScalarsOverEveryDimension) {
       "in order");
   EXPECT_INVALID(verifyMain({f32({2, 3}), f32({2, 3})}, mapAdd({0, 1}, i32({2, 3}))),
                  "computation returns (tensor<f32>), expected (tensor<i32>)");
+}
+
+// The zoo's linalg: cusolver_getrf_ffi factors its operand in place.
+BodyFn getrf(int64_t output_index, int64_t operand_index) {
+  return [=](Builder& b, const std::vector<ValueId>& args) {
+    OutputOperandAlias alias;
+    alias.output_tuple_indices = {output_index};
+    alias.operand_index = operand_index;
+    return b.op(OpKind::CustomCall, args, {f32({32, 32}), i32({32}), i32()},
+                {{"call_target_name", std::string("cusolver_getrf_ffi")},
+                 {"output_operand_aliases", std::vector<OutputOperandAlias>{alias}}});
+  };
+}
+
+TEST(VerifyCustomCall, AliasesJoinValuesOfOneType) {
+  EXPECT_VALID(verifyMain({f32({32, 32})}, getrf(0, 0)));
+  EXPECT_INVALID(verifyMain({f32({32, 32})}, getrf(1, 0)),
+                 "stablehlo.custom_call at zoo.py:17:20: output_operand_aliases joins "
+                 "tensor<32xi32> and tensor<32x32xf32> (types must be equal)");
+  EXPECT_INVALID(verifyMain({f32({32, 32})}, getrf(0, 1)),
+                 "output_operand_aliases names operand 1 of 1");
+  EXPECT_INVALID(verifyMain({f32({32, 32})}, getrf(3, 0)),
+                 "output_operand_aliases has tuple indices out of range");
+}
+
+TEST(VerifyCustomCall, CalledComputationsExist) {
+  EXPECT_INVALID(
+      verifyMain({f32({2})},
+                 oneOp(OpKind::CustomCall, f32({2}),
+                       {{"call_target_name", std::string("f")},
+                        {"called_computations", AttrList{SymbolRef{"missing"}}}})),
+      "called computation @missing does not exist");
 }
 
 }  // namespace
