@@ -15,6 +15,8 @@
 // `call @f(%0) : ...` and `return` inside a function, `stablehlo.return` in an
 // op's region. Values are numbered per function in order of definition: block
 // arguments %arg0.., op results %0.. (multi-result ops `%5:2`, used as %5#1).
+// With PrintOptions::print_locations every op and function ends in
+// `loc("zoo.py":17:20)` (or the whole MLIR location with full_locations).
 #pragma once
 
 #include <string>
