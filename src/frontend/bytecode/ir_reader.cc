@@ -48,6 +48,10 @@ class IrReader {
                          uint64_t& num_ops);
   Status readOp(Cursor& in, Scope& scope, RegionValues& values, size_t num_blocks,
                 MOp& op, int depth);
+  Status readAttributes(Cursor& in, uint8_t mask, size_t mask_at, const OpNameEntry& name,
+                        MOp& op);
+  Status readResultsOperandsSuccessors(Cursor& in, uint8_t mask, Scope& scope,
+                                       size_t num_blocks, MOp& op);
   Status readOpRegions(Cursor& in, Scope& scope, bool isolated, MOp& op, int depth);
   Status readUseListOrders(Cursor& in, uint64_t range_size, bool need_entries);
   Status defineValues(Cursor& in, Scope& scope, RegionValues& values, size_t n,
@@ -218,29 +222,10 @@ Status IrReader::readOpRegions(Cursor& in, Scope& scope, bool isolated, MOp& op,
   return Status::ok();
 }
 
-Status IrReader::readOp(Cursor& in, Scope& scope, RegionValues& values, size_t num_blocks,
-                        MOp& op, int depth) {
-  size_t name_at = in.fileOffset();
-  uint64_t name_index = 0;
-  JFT_RETURN_IF_ERROR(in.readVarInt(name_index));
-  if (name_index >= dialects_.ops.size()) {
-    return in.errorAt(name_at, "expected an op name index below " +
-                                   std::to_string(dialects_.ops.size()) + ", found " +
-                                   std::to_string(name_index));
-  }
-  const OpNameEntry& name = dialects_.ops[name_index];
-  op.name = name.full_name;
-
-  size_t mask_at = in.fileOffset();
-  uint8_t mask = 0;
-  JFT_RETURN_IF_ERROR(in.readByte(mask));
-  if (mask & 0x80) return in.errorAt(mask_at, "expected an op encoding mask below 0x80");
-
-  size_t loc_at = in.fileOffset();
-  JFT_RETURN_IF_ERROR(attrs_.readAttr(in, op.loc));
-  if (op.loc->kind != MAttr::Kind::Location)
-    return in.errorAt(loc_at, "expected a location for " + op.name);
-
+// The attribute dictionary, then the properties (from the properties
+// section for registered ops, inline for unregistered ones), merged.
+Status IrReader::readAttributes(Cursor& in, uint8_t mask, size_t mask_at,
+                                const OpNameEntry& name, MOp& op) {
   if (mask & kHasAttrs) {
     size_t at = in.fileOffset();
     MAttrPtr dict;
@@ -270,6 +255,11 @@ Status IrReader::readOp(Cursor& in, Scope& scope, RegionValues& values, size_t n
       }
     }
   }
+  return Status::ok();
+}
+
+Status IrReader::readResultsOperandsSuccessors(Cursor& in, uint8_t mask, Scope& scope,
+                                               size_t num_blocks, MOp& op) {
   if (mask & kHasResults) {
     uint64_t n = 0;
     JFT_RETURN_IF_ERROR(in.readCount(n, "results"));
@@ -308,6 +298,34 @@ Status IrReader::readOp(Cursor& in, Scope& scope, RegionValues& values, size_t n
       op.successors.push_back(static_cast<uint32_t>(block));
     }
   }
+  return Status::ok();
+}
+
+Status IrReader::readOp(Cursor& in, Scope& scope, RegionValues& values, size_t num_blocks,
+                        MOp& op, int depth) {
+  size_t name_at = in.fileOffset();
+  uint64_t name_index = 0;
+  JFT_RETURN_IF_ERROR(in.readVarInt(name_index));
+  if (name_index >= dialects_.ops.size()) {
+    return in.errorAt(name_at, "expected an op name index below " +
+                                   std::to_string(dialects_.ops.size()) + ", found " +
+                                   std::to_string(name_index));
+  }
+  const OpNameEntry& name = dialects_.ops[name_index];
+  op.name = name.full_name;
+
+  size_t mask_at = in.fileOffset();
+  uint8_t mask = 0;
+  JFT_RETURN_IF_ERROR(in.readByte(mask));
+  if (mask & 0x80) return in.errorAt(mask_at, "expected an op encoding mask below 0x80");
+
+  size_t loc_at = in.fileOffset();
+  JFT_RETURN_IF_ERROR(attrs_.readAttr(in, op.loc));
+  if (op.loc->kind != MAttr::Kind::Location)
+    return in.errorAt(loc_at, "expected a location for " + op.name);
+
+  JFT_RETURN_IF_ERROR(readAttributes(in, mask, mask_at, name, op));
+  JFT_RETURN_IF_ERROR(readResultsOperandsSuccessors(in, mask, scope, num_blocks, op));
   if (version_ >= kUseListOrdering && (mask & kHasUseListOrders))
     JFT_RETURN_IF_ERROR(readUseListOrders(in, op.result_types.size(), false));
 
