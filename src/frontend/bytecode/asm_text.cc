@@ -404,7 +404,8 @@ class TextParser {
 
   // An integer or float literal with an optional ": type".
   MAttrPtr numberAttr() {
-    skipSpace();
+    char first = peek();
+    if (first != '-' && !std::isdigit(static_cast<unsigned char>(first))) return nullptr;
     size_t start = pos_;
     if (s_[pos_] == '-') ++pos_;
     bool is_float = false;

@@ -108,5 +108,37 @@ TEST(AsmText, AnythingElseStaysOpaqueText) {
   EXPECT_EQ(parseTypeAsm("builtin", deep_types)->kind, MType::Kind::Opaque);
 }
 
+TEST(AsmText, EveryProperPrefixStaysOpaque) {
+  // Views into a longer buffer: reading past a view's end would see the rest
+  // of the text and could wrongly complete the value.
+  const std::string texts[] = {
+      "#vhlo.type_extensions_v1<bounds = [1, -9223372036854775808]>",
+      "#vhlo.output_operand_alias_v1<output_tuple_indices = [0], operand_index = 0, "
+      "operand_tuple_indices = []>",
+      "{a = array<i64: 1, 2>, b = [\"s\", 2.5 : f32]}",
+  };
+  for (const std::string& text : texts) {
+    EXPECT_NE(parseAttrAsm("vhlo", text)->kind, MAttr::Kind::Opaque) << text;
+    for (size_t n = 0; n < text.size(); ++n) {
+      std::string_view prefix(text.data(), n);
+      MAttrPtr a = parseAttrAsm("vhlo", prefix);
+      if (a->kind == MAttr::Kind::Opaque) {
+        EXPECT_EQ(a->str, prefix);
+      } else {
+        // Only a prefix that is itself complete may decode ("{a = array<i64: 1, 2>" is
+        // not).
+        EXPECT_TRUE(prefix.empty() || prefix.back() == '>' || prefix.back() == '}' ||
+                    prefix.back() == ']')
+            << prefix;
+      }
+    }
+  }
+  const std::string type = "!vhlo.tensor_v1<4x?x!vhlo.f32_v1>";
+  for (size_t n = 0; n < type.size(); ++n)
+    EXPECT_EQ(parseTypeAsm("vhlo", std::string_view(type.data(), n))->kind,
+              MType::Kind::Opaque)
+        << n;
+}
+
 }  // namespace
 }  // namespace jft::frontend::bytecode
