@@ -128,8 +128,11 @@ std::optional<std::vector<bool>> OpVerifier::boolsAttr(std::string_view name) {
   if (!a) return std::nullopt;
   if (a->is<std::vector<bool>>()) return a->as<std::vector<bool>>();
   if (a->is<DenseElements>() && isPred(a->as<DenseElements>().type.element)) {
+    // Named: a range-for over `*denseInts(...)` would iterate a destroyed temporary.
+    std::optional<std::vector<int64_t>> ints = denseInts(a->as<DenseElements>());
     std::vector<bool> values;
-    for (int64_t v : *denseInts(a->as<DenseElements>())) values.push_back(v != 0);
+    if (ints)
+      for (int64_t v : *ints) values.push_back(v != 0);
     return values;
   }
   fail("attribute '" + std::string(name) + "' must be a list of booleans");

@@ -125,6 +125,26 @@ TEST(VerifyConvolution, WindowAttributesHaveOneEntryPerSpatialDim) {
                  "window_strides [1, 1, 1] must have 2 entries");
 }
 
+// window_reversal arrives from the frontend as a dense i1 literal; its entries
+// must be read from a value that outlives the loop over them.
+TEST(VerifyConvolution, WindowReversalAsDenseBooleans) {
+  auto with_reversal = [](std::vector<double> flags) {
+    BodyFn base = conv(f32({2, 16, 16, 16}), {1, 1}, 1);
+    return [base, flags](Builder& b, const std::vector<ValueId>& args) {
+      std::vector<ValueId> results = base(b, args);
+      Op& op = b.lastOp();
+      Type pred = Type::tensor(ElementType::PRED, {int64_t(flags.size())});
+      op.attrs.push_back({"window_reversal", denseFromValues(pred, flags)});
+      return results;
+    };
+  };
+  EXPECT_VALID(
+      verifyMain({f32({2, 16, 16, 8}), f32({3, 3, 8, 16})}, with_reversal({0, 1})));
+  EXPECT_INVALID(
+      verifyMain({f32({2, 16, 16, 8}), f32({3, 3, 8, 16})}, with_reversal({1, 0, 1})),
+      "window_reversal must have 2 entries");
+}
+
 TEST(VerifyConvolution, RanksAgree) {
   EXPECT_INVALID(verifyMain({f32({2, 16, 16, 8}), f32({3, 8, 16})},
                             conv(f32({2, 16, 16, 16}), {1, 1}, 1)),
