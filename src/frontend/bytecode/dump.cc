@@ -193,12 +193,15 @@ void region(Out& out, const MRegion& r, int indent) {
     const MBlock& block = r.blocks[b];
     std::string header(indent, ' ');
     header += "^bb" + std::to_string(b) + "(";
-    for (size_t i = 0; i < block.args.size(); ++i) {
-      header +=
+    out.add(header);
+    for (size_t i = 0; i < block.args.size() && !out.full(); ++i) {
+      out.add(
           (i ? ", %" : "%") + std::to_string(block.args[i]) + ": " +
-          typeToString(i < block.arg_types.size() ? block.arg_types[i].get() : nullptr);
+          typeToString(i < block.arg_types.size() ? block.arg_types[i].get() : nullptr) +
+          " ");
+      if (i < block.arg_locs.size()) attr(out, block.arg_locs[i].get());
     }
-    out.add(header + "):\n");
+    out.add("):\n");
     for (const MOp& child : block.ops) op(out, child, indent + 2);
   }
   out.add(std::string(indent, ' ') + "})");
