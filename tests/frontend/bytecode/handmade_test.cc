@@ -14,8 +14,8 @@ using bytecode_test::Bytes;
 using bytecode_test::Section;
 
 // Strings used by every file below.
-const std::vector<std::string> kStrings = {"builtin", "module", "x",   "test",
-                                           "op",      "sdy",    "mesh"};
+const std::vector<std::string> kStrings = {"builtin", "module", "x",    "test",
+                                           "op",      "sdy",    "mesh", "weights"};
 enum : uint64_t {
   kBuiltinStr = 0,
   kModuleStr = 1,
@@ -23,7 +23,8 @@ enum : uint64_t {
   kTestStr = 3,
   kOpStr = 4,
   kSdyStr = 5,
-  kMeshStr = 6
+  kMeshStr = 6,
+  kWeightsStr = 7
 };
 
 // Attribute/type entries: (dialect index, custom?, bytes); attrs then types.
@@ -42,7 +43,8 @@ struct FileParts {
   std::vector<Entry> types;
   std::vector<uint8_t> ir;
   bool with_properties = true;
-  std::vector<std::vector<uint8_t>> properties;  // entries of the properties section
+  std::vector<std::vector<uint8_t>> properties;      // entries of the properties section
+  std::vector<uint8_t> resources, resource_offsets;  // both or neither
 };
 
 std::vector<uint8_t> dialectSection(const FileParts& p) {
@@ -81,6 +83,10 @@ std::vector<uint8_t> buildParts(const FileParts& p) {
       {2, data},
       {4, p.ir},
   };
+  if (!p.resources.empty() || !p.resource_offsets.empty()) {
+    sections.push_back({5, p.resources});
+    sections.push_back({6, p.resource_offsets});
+  }
   if (p.with_properties) {
     Bytes props;
     if (!p.properties.empty()) props.varint(p.properties.size());
@@ -158,7 +164,7 @@ TEST(Handmade, IndexesOutOfRangeAreNamed) {
   parts.ir = oneOpIr();
   parts.ops = {{0, 77}};
   EXPECT_TRUE(
-      contains(errorOf(buildParts(parts)), "expected a string index below 7, found 77"));
+      contains(errorOf(buildParts(parts)), "expected a string index below 8, found 77"));
 
   parts = FileParts();
   parts.ir = Bytes().varint(1 << 1).varint(3).byte(0).varint(0).data;  // op name #3
@@ -403,6 +409,43 @@ TEST(Handmade, Version1FileWithInlineIsolatedRegion) {
   EXPECT_EQ(block.arg_types[0]->kind, MType::Kind::Index);
   ASSERT_EQ(block.ops.size(), 1u);
   EXPECT_EQ(block.ops[0].operands, std::vector<uint32_t>{block.args[0]});
+}
+
+}  // namespace
+}  // namespace jft::frontend
+
+namespace jft::frontend {
+namespace {
+
+TEST(Handmade, DenseResourceTakesItsBlobFromTheResourceSection) {
+  FileParts parts;
+  parts.types = {
+      {0, true, Bytes().varint(0).varint(32 << 2).data},  // #0 i32
+      {0, true,
+       Bytes().varint(13).varint(1).svarint(2).varint(0).data}};  // #1 tensor<2xi32>
+  parts.attrs.push_back(
+      {0, true, Bytes().varint(16).varint(1).varint(0).data});  // #1 dense_resource
+  parts.attrs.push_back({0, true, Bytes().varint(2).varint(kXStr).data});  // #2 "x"
+  parts.attrs.push_back(
+      {0, true, Bytes().varint(1).varint(1).varint(2).varint(1).data});  // #3 {x = #1}
+  // No external groups; builtin's group: one blob resource "weights" of 10 bytes.
+  parts.resource_offsets =
+      Bytes().varint(0).varint(0).varint(1).varint(kWeightsStr).varint(10).byte(0).data;
+  parts.resources = Bytes().varint(1).varint(8).raw({1, 0, 0, 0, 2, 0, 0, 0}).data;
+  parts.ir = Bytes().varint(1 << 1).varint(0).byte(0x01).varint(0).varint(3).data;
+  StatusOr<MTree> tree = read(buildParts(parts));
+  ASSERT_TRUE(tree.isOk()) << tree.status().toString();
+  const MAttr* x = tree->top.at(0).attr("x");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->kind, MAttr::Kind::DenseElements);
+  EXPECT_EQ(x->name, "weights");
+  EXPECT_EQ(x->type->shape, std::vector<int64_t>{2});
+  EXPECT_EQ(x->data, (std::vector<uint8_t>{1, 0, 0, 0, 2, 0, 0, 0}));
+
+  parts.resource_offsets =
+      Bytes().varint(0).varint(0).varint(1).varint(kWeightsStr).varint(99).byte(0).data;
+  EXPECT_TRUE(
+      contains(errorOf(buildParts(parts)), "expected resource 'weights' of 99 bytes"));
 }
 
 }  // namespace
