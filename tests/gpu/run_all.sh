@@ -38,8 +38,8 @@ run_test() {  # name, then extra environment assignments
   local rc=$?
   cat "$OUT/$name.tmp" >> "$OUT/tests.log"
   local p f s
-  p=$(grep -c '^PASS ' "$OUT/$name.tmp"); f=$(grep -c '^FAIL ' "$OUT/$name.tmp")
-  s=$(grep -c '^SKIP ' "$OUT/$name.tmp")
+  p=$(grep -cE '^PASS[ :]' "$OUT/$name.tmp"); f=$(grep -cE '^FAIL[ :]' "$OUT/$name.tmp")
+  s=$(grep -cE '^SKIP[ :]' "$OUT/$name.tmp")
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
     f=1; echo "FAIL $name: exited with status $rc" >> "$OUT/tests.log"
   fi
@@ -47,6 +47,7 @@ run_test() {  # name, then extra environment assignments
   rm -f "$OUT/$name.tmp"
 }
 for t in $TESTS; do run_test "$t"; done
+run_test test_worker
 run_test pjrt_bandwidth
 run_test pjrt_bandwidth JFT_PINNED_STAGING=0
 run_test pjrt_bandwidth JAX_FLAGTREE_DISABLE=1
