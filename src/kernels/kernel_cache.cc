@@ -4,6 +4,7 @@
 
 #include "kernels/atomic_file.h"
 #include "kernels/compiled_kernel_json.h"
+#include "kernels/little_endian.h"
 #include "kernels/json.h"
 #include "kernels/sha256.h"
 
@@ -20,18 +21,6 @@ void appendField(Sha256& hasher, std::string_view name, std::string_view value) 
   hasher.update(framing);
   hasher.update(value);
   hasher.update("\n");
-}
-
-void appendLittleEndian(std::string& out, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>(value >> (8 * i)));
-}
-
-uint64_t readLittleEndian(std::string_view bytes, size_t offset, int count) {
-  uint64_t value = 0;
-  for (int i = count - 1; i >= 0; --i) {
-    value = (value << 8) | static_cast<unsigned char>(bytes[offset + i]);
-  }
-  return value;
 }
 
 Status corrupt(const std::string& why) {

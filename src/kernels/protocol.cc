@@ -3,21 +3,10 @@
 #include <cstring>
 
 #include "kernels/compiled_kernel_json.h"
+#include "kernels/little_endian.h"
 
 namespace jft::kernels {
 namespace {
-
-void appendLittleEndian(std::string& out, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>(value >> (8 * i)));
-}
-
-uint64_t readLittleEndian(std::string_view bytes, size_t offset, int count) {
-  uint64_t value = 0;
-  for (int i = count - 1; i >= 0; --i) {
-    value = (value << 8) | static_cast<unsigned char>(bytes[offset + i]);
-  }
-  return value;
-}
 
 StatusOr<std::string> requireType(const Frame& frame) {
   if (!frame.header.isObject()) return invalidArgument("frame header is not an object");
