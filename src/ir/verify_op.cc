@@ -123,6 +123,18 @@ std::optional<std::vector<int64_t>> OpVerifier::intsAttr(std::string_view name,
   return std::nullopt;
 }
 
+bool OpVerifier::expectResultShapes(const std::vector<ElementType>& elements,
+                                    const std::vector<int64_t>& shape) {
+  // The caller has checked that `elements` has one entry per result.
+  for (size_t i = 0; i < numResults(); ++i) {
+    const Type expected = Type::tensor(elements[i], shape);
+    if (result(i) != expected)
+      return fail("result #" + std::to_string(i) + " " + result(i).str() +
+                  " should be " + expected.str());
+  }
+  return true;
+}
+
 std::optional<std::vector<bool>> OpVerifier::boolsAttr(std::string_view name) {
   const Attribute* a = findAttr(op_.attrs, name);
   if (!a) return std::nullopt;

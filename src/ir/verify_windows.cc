@@ -80,12 +80,7 @@ void verifyReduceWindow(OpVerifier& v) {
     if (!count) return (void)v.fail("window sizes overflow int64");
     shape.push_back(*count);
   }
-  for (size_t i = 0; i < n; ++i) {
-    const Type expected = Type::tensor((*body_elements)[i], shape);
-    if (v.result(i) != expected)
-      return (void)v.fail("result #" + std::to_string(i) + " " + v.result(i).str() +
-                          " should be " + expected.str());
-  }
+  v.expectResultShapes(*body_elements, shape);
 }
 
 void verifySelectAndScatter(OpVerifier& v) {
