@@ -129,8 +129,8 @@ bool OpVerifier::expectResultShapes(const std::vector<ElementType>& elements,
   for (size_t i = 0; i < numResults(); ++i) {
     const Type expected = Type::tensor(elements[i], shape);
     if (result(i) != expected)
-      return fail("result #" + std::to_string(i) + " " + result(i).str() +
-                  " should be " + expected.str());
+      return fail("result #" + std::to_string(i) + " " + result(i).str() + " should be " +
+                  expected.str());
   }
   return true;
 }
