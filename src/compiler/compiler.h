@@ -1,0 +1,86 @@
+// The compiler pipeline: a StableHLO portable artifact in, a runtime::Program
+// out, with the route report.
+//
+//   bytecode -> ir (frontend) -> passes -> fusion plan -> TTIR per kernel
+//            -> binaries (src/kernels) -> buffer assignment -> Program
+//
+// Modes decide what happens to ops no route supports (see docs/architecture.md,
+// Routes and modes). Every unsupported op is listed in one error, each with its
+// types and the user's source line.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/type.h"
+#include "kernels/compile_types.h"
+#include "runtime/program.h"
+#include "support/status.h"
+
+namespace jft::kernels {
+class KernelCompiler;
+}
+
+namespace jft::compiler {
+
+enum class Mode { kBackUnsupported, kFlOnly, kBackFail, kNative };
+
+const char* modeName(Mode mode);  // "back_unsupported", "fl_only", ...
+// INVALID_ARGUMENT naming the accepted values for anything else; empty text
+// is the default mode.
+StatusOr<Mode> parseMode(std::string_view text);
+
+struct Options {
+  Mode mode = Mode::kBackUnsupported;
+  bool log = false;             // XLA_FLAGTREE_LOG=1: one line per kernel + summary (stderr)
+  std::string dump_dir;         // --xla_dump_to
+  int autotune_level = 0;       // --xla_gpu_autotune_level
+  bool exclude_nondeterministic_ops = false;
+  kernels::KernelTarget target;  // the device's (arch from its compute capability)
+
+  // XLA_MODE, XLA_FLAGTREE_LOG and XLA_FLAGS from the environment.
+  static StatusOr<Options> fromEnvironment();
+};
+
+// One row per group of the fusion plan.
+struct RouteEntry {
+  std::string name;    // fusion name, also the kernel name
+  std::string route;   // "ttir", "library", "copy", "none", ...
+  std::string family;  // "loop", "reduction", ...
+  std::string ops;     // "exp, add, broadcast_in_dim"
+  std::string shapes;  // output types: "tensor<256xf32>"
+  std::string tile;
+  double compile_seconds = 0;
+  bool cache_hit = false;
+};
+
+struct RouteReport {
+  std::vector<RouteEntry> entries;
+  std::string text() const;  // the table plus a per-route count summary
+};
+
+struct Executable {
+  std::string name;                      // the module's name ("jit_smoke")
+  std::string fingerprint;               // hex SHA-256 of the input and the options that matter
+  std::vector<ir::Type> parameter_types;  // of the entry function
+  std::vector<ir::Type> output_types;
+  runtime::Program program;
+  RouteReport report;
+};
+
+// What the pipeline produced on the way, for `jft compile --emit` and dumps.
+struct Stages {
+  std::string ir_after_passes;           // printed module
+  std::string plan;                      // fusion::describePlan
+  std::vector<std::string> ttir;         // one module per TTIR kernel
+  std::vector<std::string> kernel_names;
+};
+
+// `kernel_compiler` null: stop after TTIR (the Program then has no kernels
+// and the returned Executable must not be run); `stages` may be null.
+StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
+                             kernels::KernelCompiler* kernel_compiler,
+                             Stages* stages = nullptr);
+
+}  // namespace jft::compiler

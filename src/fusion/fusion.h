@@ -1,0 +1,86 @@
+// The fusion plan: which ops of a flat function share a kernel, and the route
+// each group takes.
+//
+// Input: a function after the pass pipeline (calls inlined; while/case/if
+// keep their regions and are routed `control` as single-op groups). Output:
+// groups in execution order. Every op of the body except the terminator
+// belongs to exactly one group, except scalar and splat constants, which are
+// duplicated into each TTIR group that reads them (the emitter materialises
+// them as splats instead of loading a buffer).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+
+namespace jft::fusion {
+
+enum class Route : uint8_t {
+  kTtir,        // one TTIR kernel compiled by FlagTree/Triton
+  kLibrary,     // cuBLASLt, cuDNN, cuFFT, cuSOLVER
+  kControl,     // while / case / if, executed by the runtime
+  kCollective,  // NCCL
+  kCopy,        // a device-to-device copy (or nothing when it can alias)
+  kNative,      // the non-Triton fallback
+  kNone,        // no device work: constants, tuples, get_tuple_element, tokens
+};
+
+enum class Family : uint8_t {
+  kNone,       // groups whose route is not kTtir
+  kLoop,       // one output tile per program, inputs read through index maps
+  kReduction,  // reduce ops with prologue/epilogue, row-wise (softmax) included
+};
+
+const char* routeName(Route route);    // "ttir", "library", ...
+const char* familyName(Family family);  // "loop", "reduction", "none"
+
+struct Fusion {
+  int id = 0;
+  // Stable and readable: "fusion_3_loop_exp_add" (kernel names, logs, dumps).
+  std::string name;
+  Route route = Route::kTtir;
+  Family family = Family::kNone;
+  // Indices into the function body's ops, in program order.
+  std::vector<size_t> ops;
+  // Values defined outside the group and read inside it, first use first, no
+  // duplicates. Inlined constants are not inputs.
+  std::vector<ir::ValueId> inputs;
+  // Values defined inside the group and used after it (by a later group or the
+  // function's return), in definition order, no duplicates.
+  std::vector<ir::ValueId> outputs;
+};
+
+// An op no route of the plan can run in the current mode.
+struct UnsupportedOp {
+  size_t op = 0;         // index into the function body's ops
+  std::string what;      // "stablehlo.sort (tensor<8xf32>) -> tensor<8xf32>"
+  std::string location;  // the user's frame ("model.py:12:4"), may be empty
+  std::string reason;    // "no TTIR emitter for sort yet"
+};
+
+struct Plan {
+  std::vector<Fusion> fusions;  // execution order
+  std::vector<UnsupportedOp> unsupported;
+};
+
+struct PlanOptions {
+  bool fuse = true;  // false: one group per op (a debugging aid)
+  // A reduction whose reduced extent exceeds this many elements is not fused
+  // with consumers that broadcast its result back (the row would not fit a
+  // tile); it is still fused with its prologue.
+  int64_t max_row_elements = 16384;
+};
+
+// Never fails on valid IR: what it cannot place goes to `unsupported`.
+Plan planFusions(const ir::Module& module, const ir::Function& function,
+                 const PlanOptions& options = {});
+
+// One line per group, for logs, dumps and tests:
+// "fusion_3_loop_exp_add ttir/loop ops=[4,5,6] in=[%1,%2] out=[%7]".
+std::string describePlan(const ir::Module& module, const ir::Function& function,
+                         const Plan& plan);
+
+}  // namespace jft::fusion

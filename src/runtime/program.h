@@ -1,0 +1,74 @@
+// A compiled program as the runtime executes it: kernel images, buffer slots
+// and a thunk list. The compiler fills it in; runtime/executable.h loads it on
+// a device and runs it. Nothing here knows TTIR, PJRT or our IR.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace jft::runtime {
+
+// A loadable kernel binary and its launch contract (src/kernels reports these;
+// the compiler copies them here so the runtime does not depend on src/kernels).
+struct KernelImage {
+  enum class Param : uint8_t { kBuffer, kGlobalScratch, kProfileScratch };
+  std::string binary;  // cubin (CUDA) or hsaco (HIP)
+  std::string name;    // entry point
+  uint32_t shared_mem = 0;  // dynamic shared memory bytes
+  int num_warps = 4;        // block = num_warps * warp size threads
+  // Every launch parameter in order. Each kBuffer consumes the next slot of
+  // the launch's `buffers`; scratch parameters get an arena slice of the
+  // sizes below, or null when the size is 0.
+  std::vector<Param> params;
+  uint64_t global_scratch_size = 0;  // per program instance (CTA)
+  uint64_t global_scratch_align = 1;
+  uint64_t profile_scratch_size = 0;
+  uint64_t profile_scratch_align = 1;
+};
+
+// Where a value lives while the program runs.
+struct BufferSlot {
+  enum class Kind : uint8_t {
+    kParameter,  // the caller's argument `index`
+    kOutput,     // allocated per execution, handed to the caller as output `index`
+    kTemp,       // [offset, offset + bytes) of the executable's temp arena
+    kConstant,   // `data`, uploaded once when the program is loaded
+  };
+  Kind kind = Kind::kTemp;
+  uint64_t bytes = 0;
+  int index = -1;       // kParameter, kOutput
+  uint64_t offset = 0;  // kTemp; a multiple of 256
+  std::string data;     // kConstant
+};
+
+struct LaunchThunk {
+  int kernel = 0;                     // index into Program::kernels
+  std::array<uint32_t, 3> grid{1, 1, 1};  // skipped when any is 0
+  std::vector<int> buffers;           // slot per kBuffer param, in order
+};
+
+struct CopyThunk {
+  int source = 0;  // slot
+  int destination = 0;
+  uint64_t bytes = 0;
+};
+
+using Thunk = std::variant<LaunchThunk, CopyThunk>;
+
+struct Program {
+  std::string name;
+  std::vector<KernelImage> kernels;
+  std::vector<BufferSlot> slots;
+  std::vector<Thunk> thunks;  // executed in order on one device queue
+  uint64_t temp_bytes = 0;    // arena size (liveness-packed by the compiler)
+  std::vector<uint64_t> parameter_bytes;  // expected size of each argument
+  std::vector<int> output_slots;          // slot of output i (kind kOutput)
+  // Output i may take over parameter p's memory when the caller donates p
+  // (input_output_alias); -1 where output i aliases nothing.
+  std::vector<int> output_aliases;
+};
+
+}  // namespace jft::runtime
