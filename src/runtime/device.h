@@ -6,11 +6,13 @@
 // finished it; nothing here blocks the caller on the GPU except where noted.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "runtime/event.h"
+#include "runtime/program.h"
 #include "support/status.h"
 
 namespace jft::runtime {
@@ -24,6 +26,16 @@ struct DeviceInfo {
   int coreCount = 0;         // streaming multiprocessors / compute units
   uint64_t totalMemory = 0;  // bytes
   std::string pciBusId;      // "0000:3b:00.0"
+  int warpSize = 32;         // threads per warp (64 on most AMD GPUs)
+};
+
+// A kernel loaded on a device (a module + function); owned by the device.
+using KernelHandle = const void*;
+
+struct LaunchDims {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  uint32_t blockThreads = 128;
+  uint32_t sharedMem = 0;  // dynamic shared memory bytes
 };
 
 struct MemoryStats {
@@ -68,6 +80,25 @@ class Device {
 
   virtual MemoryStats memoryStats() const = 0;
   virtual void resetPeakMemory() = 0;
+
+  // Kernel execution (runtime/executable.h drives these). Defaults answer
+  // UNIMPLEMENTED so devices that only move data need not implement them.
+  //
+  // Loads `image` once; the handle stays valid until unloadKernel. Enables
+  // dynamic shared memory above the default per-block limit when asked for.
+  virtual StatusOr<KernelHandle> loadKernel(const KernelImage& image);
+  // Unloads once all work queued so far has finished with the kernel.
+  virtual void unloadKernel(KernelHandle kernel);
+  // Queue-ordered launch; `params[i]` points at the value of parameter i. The
+  // values are read before the call returns. Errors name the kernel.
+  virtual Status launchKernel(KernelHandle kernel, const LaunchDims& dims, void** params);
+  // Queue-ordered device-to-device copy and byte fill, without an event each
+  // (a program's thunks share one completion event).
+  virtual Status copyOnDevice(uint64_t dst, uint64_t src, uint64_t bytes);
+  virtual Status fill(uint64_t dst, uint8_t value, uint64_t bytes);
+  // Completes once everything queued so far has finished; carries the first
+  // asynchronous error the device reports.
+  virtual StatusOr<EventPtr> recordEvent();
 };
 
 class Platform {

@@ -15,8 +15,8 @@ namespace jft::runtime {
 // the compiler copies them here so the runtime does not depend on src/kernels).
 struct KernelImage {
   enum class Param : uint8_t { kBuffer, kGlobalScratch, kProfileScratch };
-  std::string binary;  // cubin (CUDA) or hsaco (HIP)
-  std::string name;    // entry point
+  std::string binary;       // cubin or PTX text (CUDA), hsaco (HIP)
+  std::string name;         // entry point
   uint32_t shared_mem = 0;  // dynamic shared memory bytes
   int num_warps = 4;        // block = num_warps * warp size threads
   // Every launch parameter in order. Each kBuffer consumes the next slot of
@@ -45,25 +45,35 @@ struct BufferSlot {
 };
 
 struct LaunchThunk {
-  int kernel = 0;                     // index into Program::kernels
+  int kernel = 0;                         // index into Program::kernels
   std::array<uint32_t, 3> grid{1, 1, 1};  // skipped when any is 0
-  std::vector<int> buffers;           // slot per kBuffer param, in order
+  std::vector<int> buffers;               // slot per kBuffer param, in order
 };
 
+// Device-to-device copy; skipped when both slots resolve to one address (an
+// output that took over its donated parameter).
 struct CopyThunk {
   int source = 0;  // slot
   int destination = 0;
   uint64_t bytes = 0;
 };
 
-using Thunk = std::variant<LaunchThunk, CopyThunk>;
+// Sets the first `bytes` of a slot to `value` (e.g. zeroing an atomic
+// accumulator before a reduction kernel).
+struct MemsetThunk {
+  int destination = 0;  // slot
+  uint8_t value = 0;
+  uint64_t bytes = 0;
+};
+
+using Thunk = std::variant<LaunchThunk, CopyThunk, MemsetThunk>;
 
 struct Program {
   std::string name;
   std::vector<KernelImage> kernels;
   std::vector<BufferSlot> slots;
-  std::vector<Thunk> thunks;  // executed in order on one device queue
-  uint64_t temp_bytes = 0;    // arena size (liveness-packed by the compiler)
+  std::vector<Thunk> thunks;              // executed in order on one device queue
+  uint64_t temp_bytes = 0;                // arena size (liveness-packed by the compiler)
   std::vector<uint64_t> parameter_bytes;  // expected size of each argument
   std::vector<int> output_slots;          // slot of output i (kind kOutput)
   // Output i may take over parameter p's memory when the caller donates p

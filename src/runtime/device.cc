@@ -1,0 +1,36 @@
+// Defaults for the kernel-execution part of Device: a device that only moves
+// data (or a test fake) need not implement it.
+#include "runtime/device.h"
+
+namespace jft::runtime {
+namespace {
+
+Status notSupported(const DeviceInfo& info, const char* what) {
+  return unimplemented(info.name + " cannot " + what);
+}
+
+}  // namespace
+
+StatusOr<KernelHandle> Device::loadKernel(const KernelImage&) {
+  return notSupported(info(), "load kernels");
+}
+
+void Device::unloadKernel(KernelHandle) {}
+
+Status Device::launchKernel(KernelHandle, const LaunchDims&, void**) {
+  return notSupported(info(), "launch kernels");
+}
+
+Status Device::copyOnDevice(uint64_t, uint64_t, uint64_t) {
+  return notSupported(info(), "copy within device memory");
+}
+
+Status Device::fill(uint64_t, uint8_t, uint64_t) {
+  return notSupported(info(), "fill device memory");
+}
+
+StatusOr<EventPtr> Device::recordEvent() {
+  return notSupported(info(), "record events");
+}
+
+}  // namespace jft::runtime

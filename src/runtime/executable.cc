@@ -1,0 +1,329 @@
+// Executable: load-time planning and the per-execution enqueue path.
+#include "runtime/executable.h"
+
+#include <algorithm>
+#include <string>
+#include <variant>
+
+#include "runtime/program_check.h"
+
+namespace jft::runtime {
+namespace {
+
+// false when the result does not fit in 64 bits.
+bool roundUp(uint64_t value, uint64_t align, uint64_t* out) {
+  uint64_t sum = 0;
+  if (__builtin_add_overflow(value, align - 1, &sum)) return false;
+  *out = sum / align * align;
+  return true;
+}
+
+bool add(uint64_t a, uint64_t b, uint64_t* out) {
+  return !__builtin_add_overflow(a, b, out);
+}
+
+bool multiply(uint64_t a, uint64_t b, uint64_t* out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
+
+bool skipped(const LaunchThunk& launch) {
+  return launch.grid[0] == 0 || launch.grid[1] == 0 || launch.grid[2] == 0;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Executable>> Executable::load(Device& device, Program program) {
+  JFT_RETURN_IF_ERROR(checkProgram(program, device.info().warpSize));
+  std::unique_ptr<Executable> executable(new Executable(device, program.name));
+  Executable& e = *executable;
+  e.parameterBytes_ = program.parameter_bytes;
+  for (int slot : program.output_slots)
+    e.outputBytes_.push_back(program.slots[slot].bytes);
+  e.outputAliases_ = program.output_aliases;
+  e.outputAliases_.resize(e.outputBytes_.size(), -1);
+  for (size_t s = 0; s < program.slots.size(); ++s) {
+    const BufferSlot& slot = program.slots[s];
+    e.slotKinds_.push_back(slot.kind);
+    e.slotIndices_.push_back(slot.index);
+    if (slot.kind == BufferSlot::Kind::kParameter ||
+        slot.kind == BufferSlot::Kind::kOutput)
+      e.dynamicSlots_.push_back(static_cast<int>(s));
+  }
+  e.slotAddresses_.assign(program.slots.size(), 0);
+  // The destructor releases whatever was acquired when a later step fails.
+  JFT_RETURN_IF_ERROR(e.placeMemory(program));
+  JFT_RETURN_IF_ERROR(e.uploadConstants(program));
+  JFT_RETURN_IF_ERROR(e.loadKernels(program));
+  e.planThunks(program);
+  return executable;
+}
+
+Executable::~Executable() {
+  for (KernelHandle kernel : kernels_) device_.unloadKernel(kernel);
+  device_.deallocate(arena_, arenaBytes_);
+  device_.deallocate(constants_, constantBytes_);
+}
+
+// The arena: temps at [0, temp_bytes), then one global and one profile scratch
+// region, each as large as the largest launch needs. Launches run one after
+// another on the device queue, so they can all share the same regions.
+Status Executable::placeMemory(const Program& program) {
+  auto tooLarge = [&] {
+    return invalidArgument("program '" + program.name +
+                           "': the temp arena with scratch exceeds 64-bit sizes");
+  };
+  uint64_t maxGlobal = 0, maxProfile = 0;
+  uint64_t globalAlign = kArenaAlignment, profileAlign = kArenaAlignment;
+  for (const Thunk& thunk : program.thunks) {
+    const auto* launch = std::get_if<LaunchThunk>(&thunk);
+    if (launch == nullptr || skipped(*launch)) continue;
+    const KernelImage& image = program.kernels[launch->kernel];
+    uint64_t ctas = 0, global = 0, profile = 0;
+    if (!multiply(launch->grid[0], launch->grid[1], &ctas) ||
+        !multiply(ctas, launch->grid[2], &ctas) ||
+        !multiply(image.global_scratch_size, ctas, &global) ||
+        !multiply(image.profile_scratch_size, ctas, &profile))
+      return tooLarge();
+    maxGlobal = std::max(maxGlobal, global);
+    maxProfile = std::max(maxProfile, profile);
+    if (global != 0) globalAlign = std::max(globalAlign, image.global_scratch_align);
+    if (profile != 0) profileAlign = std::max(profileAlign, image.profile_scratch_align);
+  }
+  uint64_t globalOffset = 0, profileOffset = 0, end = 0;
+  if (!roundUp(program.temp_bytes, globalAlign, &globalOffset) ||
+      !add(globalOffset, maxGlobal, &end) ||
+      !roundUp(end, profileAlign, &profileOffset) ||
+      !add(profileOffset, maxProfile, &end))
+    return tooLarge();
+  if (maxProfile == 0) end = globalOffset + maxGlobal;
+  if (maxGlobal == 0 && maxProfile == 0) end = program.temp_bytes;
+  // Allocations are 256-byte aligned; a stricter scratch alignment is met by
+  // over-allocating and moving the base up.
+  uint64_t baseAlign = std::max(globalAlign, profileAlign);
+  uint64_t slack = baseAlign - kArenaAlignment;
+  if (end != 0 && !add(end, slack, &arenaBytes_)) return tooLarge();
+  if (arenaBytes_ != 0) {
+    auto arena = device_.allocate(arenaBytes_);
+    if (!arena.isOk()) {
+      arenaBytes_ = 0;
+      return arena.status().withContext("temp arena of program '" + program.name + "'");
+    }
+    arena_ = *arena;
+  }
+  uint64_t base = 0;
+  roundUp(arena_, baseAlign, &base);
+  if (maxGlobal != 0) globalScratch_ = base + globalOffset;
+  if (maxProfile != 0) profileScratch_ = base + profileOffset;
+  for (size_t s = 0; s < program.slots.size(); ++s) {
+    if (program.slots[s].kind == BufferSlot::Kind::kTemp)
+      slotAddresses_[s] = base + program.slots[s].offset;
+  }
+  return Status::ok();
+}
+
+// Constants share one allocation, each at a 256-byte boundary; load waits for
+// the upload so a failed copy is reported here rather than by a later run.
+Status Executable::uploadConstants(const Program& program) {
+  std::vector<uint64_t> offsets(program.slots.size(), 0);
+  uint64_t total = 0;
+  for (size_t s = 0; s < program.slots.size(); ++s) {
+    const BufferSlot& slot = program.slots[s];
+    if (slot.kind != BufferSlot::Kind::kConstant) continue;
+    if (!roundUp(total, kArenaAlignment, &offsets[s]) ||
+        !add(offsets[s], slot.bytes, &total))
+      return invalidArgument("program '" + program.name +
+                             "': constants exceed 64-bit sizes");
+  }
+  if (total == 0) return Status::ok();
+  auto block = device_.allocate(total);
+  if (!block.isOk())
+    return block.status().withContext("constants of program '" + program.name + "'");
+  constants_ = *block;
+  constantBytes_ = total;
+  std::vector<EventPtr> uploads;
+  for (size_t s = 0; s < program.slots.size(); ++s) {
+    const BufferSlot& slot = program.slots[s];
+    if (slot.kind != BufferSlot::Kind::kConstant) continue;
+    slotAddresses_[s] = constants_ + offsets[s];
+    if (slot.bytes == 0) continue;
+    JFT_ASSIGN_OR_RETURN(
+        EventPtr uploaded,
+        device_.copyToDevice(slotAddresses_[s], slot.data.data(), slot.bytes,
+                             /*waitForSource=*/true));
+    uploads.push_back(std::move(uploaded));
+  }
+  Status status = whenAll(uploads)->await();
+  if (!status.isOk())
+    return status.withContext("uploading constants of '" + program.name + "'");
+  return Status::ok();
+}
+
+Status Executable::loadKernels(const Program& program) {
+  for (size_t k = 0; k < program.kernels.size(); ++k) {
+    auto kernel = device_.loadKernel(program.kernels[k]);
+    if (!kernel.isOk()) {
+      return kernel.status().withContext("program '" + program.name + "', kernel " +
+                                         std::to_string(k) + " ('" +
+                                         program.kernels[k].name + "')");
+    }
+    kernels_.push_back(*kernel);
+  }
+  return Status::ok();
+}
+
+void Executable::planThunks(const Program& program) {
+  for (size_t t = 0; t < program.thunks.size(); ++t) {
+    Step step{};
+    step.thunk = static_cast<int>(t);
+    if (const auto* launch = std::get_if<LaunchThunk>(&program.thunks[t])) {
+      if (skipped(*launch)) continue;
+      const KernelImage& image = program.kernels[launch->kernel];
+      Launch planned;
+      planned.kernel = kernels_[launch->kernel];
+      planned.dims.grid = launch->grid;
+      planned.dims.blockThreads =
+          static_cast<uint32_t>(image.num_warps * device_.info().warpSize);
+      planned.dims.sharedMem = image.shared_mem;
+      int launchIndex = static_cast<int>(launches_.size());
+      size_t nextBuffer = 0;
+      for (KernelImage::Param param : image.params) {
+        uint64_t value = 0;
+        if (param == KernelImage::Param::kBuffer) {
+          int slot = launch->buffers[nextBuffer++];
+          value = slotAddresses_[slot];
+          BufferSlot::Kind kind = slotKinds_[slot];
+          if (kind == BufferSlot::Kind::kParameter || kind == BufferSlot::Kind::kOutput)
+            patches_.push_back(
+                Patch{launchIndex, static_cast<int>(planned.values.size()), slot});
+        } else if (param == KernelImage::Param::kGlobalScratch) {
+          value = image.global_scratch_size != 0 ? globalScratch_ : 0;
+        } else {
+          value = image.profile_scratch_size != 0 ? profileScratch_ : 0;
+        }
+        planned.values.push_back(value);
+      }
+      launches_.push_back(std::move(planned));
+      Launch& stored = launches_.back();
+      for (uint64_t& value : stored.values) stored.pointers.push_back(&value);
+      step.kind = Step::Kind::kLaunch;
+      step.launch = launchIndex;
+    } else if (const auto* copy = std::get_if<CopyThunk>(&program.thunks[t])) {
+      if (copy->bytes == 0) continue;
+      step.kind = Step::Kind::kCopy;
+      step.source = copy->source;
+      step.destination = copy->destination;
+      step.bytes = copy->bytes;
+    } else {
+      const auto& memset = std::get<MemsetThunk>(program.thunks[t]);
+      if (memset.bytes == 0) continue;
+      step.kind = Step::Kind::kMemset;
+      step.destination = memset.destination;
+      step.value = memset.value;
+      step.bytes = memset.bytes;
+    }
+    steps_.push_back(step);
+  }
+}
+
+StatusOr<ExecuteResult> Executable::execute(std::span<const ExecuteArgument> arguments) {
+  if (arguments.size() != parameterBytes_.size()) {
+    return invalidArgument("program '" + name_ + "' takes " +
+                           std::to_string(parameterBytes_.size()) + " arguments, got " +
+                           std::to_string(arguments.size()));
+  }
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i].bytes != parameterBytes_[i]) {
+      return invalidArgument("argument " + std::to_string(i) + " of program '" + name_ +
+                             "' has " + std::to_string(arguments[i].bytes) +
+                             " bytes, expected " + std::to_string(parameterBytes_[i]));
+    }
+    if (arguments[i].address == 0 && arguments[i].bytes != 0) {
+      return invalidArgument("argument " + std::to_string(i) + " of program '" + name_ +
+                             "' has no device memory");
+    }
+  }
+  ExecuteResult result;
+  JFT_RETURN_IF_ERROR(allocateOutputs(arguments, result.outputs));
+  Status status = enqueue(arguments, result.outputs);
+  if (status.isOk()) {
+    auto done = device_.recordEvent();
+    if (done.isOk()) {
+      result.done = std::move(done).value();
+      return result;
+    }
+    status = done.status();
+  }
+  releaseOutputs(result.outputs);
+  return status;
+}
+
+Status Executable::allocateOutputs(std::span<const ExecuteArgument> arguments,
+                                   std::vector<ExecuteOutput>& outputs) {
+  outputs.resize(outputBytes_.size());
+  for (size_t i = 0; i < outputBytes_.size(); ++i) {
+    ExecuteOutput& output = outputs[i];
+    output.bytes = outputBytes_[i];
+    int alias = outputAliases_[i];
+    if (alias >= 0 && arguments[alias].donated) {
+      output.address = arguments[alias].address;
+      output.takenFrom = alias;
+      continue;
+    }
+    auto address = device_.allocate(output.bytes);
+    if (!address.isOk()) {
+      outputs.resize(i);
+      releaseOutputs(outputs);
+      return address.status().withContext("output " + std::to_string(i) +
+                                          " of program '" + name_ + "'");
+    }
+    output.address = *address;
+  }
+  return Status::ok();
+}
+
+void Executable::releaseOutputs(const std::vector<ExecuteOutput>& outputs) {
+  for (const ExecuteOutput& output : outputs) {
+    if (output.takenFrom < 0) device_.deallocate(output.address, output.bytes);
+  }
+}
+
+Status Executable::enqueue(std::span<const ExecuteArgument> arguments,
+                           const std::vector<ExecuteOutput>& outputs) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int slot : dynamicSlots_) {
+    int index = slotIndices_[slot];
+    slotAddresses_[slot] = slotKinds_[slot] == BufferSlot::Kind::kParameter
+                               ? arguments[index].address
+                               : outputs[index].address;
+  }
+  for (const Patch& patch : patches_)
+    launches_[patch.launch].values[patch.param] = slotAddresses_[patch.slot];
+  for (const Step& step : steps_) {
+    Status status = enqueueStep(step);
+    if (!status.isOk()) {
+      return status.withContext("program '" + name_ + "', thunk " +
+                                std::to_string(step.thunk));
+    }
+  }
+  return Status::ok();
+}
+
+Status Executable::enqueueStep(const Step& step) {
+  switch (step.kind) {
+    case Step::Kind::kLaunch: {
+      Launch& launch = launches_[step.launch];
+      return device_.launchKernel(launch.kernel, launch.dims, launch.pointers.data());
+    }
+    case Step::Kind::kCopy: {
+      uint64_t source = slotAddresses_[step.source];
+      uint64_t destination = slotAddresses_[step.destination];
+      if (source == destination) return Status::ok();
+      return device_.copyOnDevice(destination, source, step.bytes);
+    }
+    case Step::Kind::kMemset:
+      return device_.fill(slotAddresses_[step.destination], step.value, step.bytes);
+  }
+  return internalError("unknown step kind");
+}
+
+}  // namespace jft::runtime

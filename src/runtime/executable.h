@@ -1,0 +1,130 @@
+// Executable: a runtime::Program loaded on one Device, ready to run.
+//
+// Loading validates the program, loads every kernel once, uploads constants
+// and allocates the temp arena (which also holds the scratch Triton kernels
+// ask for). Each launch's parameter array is built at load time; an execution
+// only writes the parameter and output addresses into it, enqueues the
+// thunks in order on the device's queue and records one completion event. It
+// never waits for the GPU. Every use of the arena is ordered on the one
+// device queue, so executions (from any thread) may follow each other freely.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "runtime/device.h"
+#include "runtime/event.h"
+#include "runtime/program.h"
+#include "support/status.h"
+
+namespace jft::runtime {
+
+struct ExecuteArgument {
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+  // The caller gives this buffer up: an output aliasing it takes its memory.
+  bool donated = false;
+};
+
+struct ExecuteOutput {
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+  // The donated argument whose memory this output took over, or -1 when the
+  // output is a fresh allocation (the caller owns it either way).
+  int takenFrom = -1;
+};
+
+struct ExecuteResult {
+  std::vector<ExecuteOutput> outputs;
+  // Completes when every thunk has run on the device (with its error, if any).
+  EventPtr done;
+};
+
+class Executable {
+ public:
+  // INVALID_ARGUMENT naming the fault for a malformed program; the device's
+  // error (e.g. RESOURCE_EXHAUSTED) when loading or allocating fails.
+  static StatusOr<std::unique_ptr<Executable>> load(Device& device, Program program);
+  // Releases kernels and memory once queued work is done with them.
+  ~Executable();
+  Executable(const Executable&) = delete;
+  Executable& operator=(const Executable&) = delete;
+
+  StatusOr<ExecuteResult> execute(std::span<const ExecuteArgument> arguments);
+
+  const std::string& name() const { return name_; }
+  Device& device() const { return device_; }
+  size_t parameterCount() const { return parameterBytes_.size(); }
+  size_t outputCount() const { return outputBytes_.size(); }
+  uint64_t outputBytes(size_t i) const { return outputBytes_.at(i); }
+  // Device memory held while loaded: temp arena with scratch, and constants.
+  uint64_t arenaBytes() const { return arenaBytes_; }
+  uint64_t constantBytes() const { return constantBytes_; }
+
+ private:
+  // One precomputed launch: `pointers[i]` points at `values[i]`.
+  struct Launch {
+    KernelHandle kernel = nullptr;
+    LaunchDims dims;
+    std::vector<uint64_t> values;
+    std::vector<void*> pointers;
+  };
+  // A launch parameter that holds the address of a parameter/output slot.
+  struct Patch {
+    int launch;
+    int param;
+    int slot;
+  };
+  struct Step {
+    enum class Kind : uint8_t { kLaunch, kCopy, kMemset } kind;
+    int thunk = 0;         // index in the program, for error messages
+    int launch = -1;       // kLaunch
+    int source = -1;       // kCopy: slot
+    int destination = -1;  // kCopy, kMemset: slot
+    uint8_t value = 0;     // kMemset
+    uint64_t bytes = 0;    // kCopy, kMemset
+  };
+
+  Executable(Device& device, std::string name)
+      : device_(device), name_(std::move(name)) {}
+  Status placeMemory(const Program& program);
+  Status loadKernels(const Program& program);
+  Status uploadConstants(const Program& program);
+  void planThunks(const Program& program);
+  Status allocateOutputs(std::span<const ExecuteArgument> arguments,
+                         std::vector<ExecuteOutput>& outputs);
+  void releaseOutputs(const std::vector<ExecuteOutput>& outputs);
+  Status enqueue(std::span<const ExecuteArgument> arguments,
+                 const std::vector<ExecuteOutput>& outputs);
+  Status enqueueStep(const Step& step);
+
+  Device& device_;
+  std::string name_;
+  std::vector<uint64_t> parameterBytes_;
+  std::vector<uint64_t> outputBytes_;
+  std::vector<int> outputAliases_;
+  std::vector<KernelHandle> kernels_;
+
+  uint64_t arena_ = 0;  // as allocated
+  uint64_t arenaBytes_ = 0;
+  uint64_t constants_ = 0;
+  uint64_t constantBytes_ = 0;
+  uint64_t globalScratch_ = 0;  // 0 when no kernel asks for it
+  uint64_t profileScratch_ = 0;
+
+  // Per slot: its kind and index, and its address when fixed at load time.
+  std::vector<BufferSlot::Kind> slotKinds_;
+  std::vector<int> slotIndices_;
+  std::vector<int> dynamicSlots_;  // parameter and output slots
+
+  std::mutex mutex_;  // guards everything below (written by each execution)
+  std::vector<uint64_t> slotAddresses_;
+  std::vector<Launch> launches_;
+  std::vector<Patch> patches_;
+  std::vector<Step> steps_;
+};
+
+}  // namespace jft::runtime

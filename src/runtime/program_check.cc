@@ -1,0 +1,200 @@
+// Program validation. Every message names the offending slot, kernel or thunk
+// by index so a compiler bug can be traced back to the thunk list.
+#include "runtime/program_check.h"
+
+#include <string>
+#include <variant>
+
+namespace jft::runtime {
+namespace {
+
+constexpr uint32_t kMaxBlockThreads = 1024;
+
+std::string str(uint64_t v) {
+  return std::to_string(v);
+}
+
+class Checker {
+ public:
+  Checker(const Program& program, int warpSize) : p_(program), warpSize_(warpSize) {}
+
+  Status run() {
+    JFT_RETURN_IF_ERROR(checkKernels());
+    JFT_RETURN_IF_ERROR(checkOutputs());
+    JFT_RETURN_IF_ERROR(checkSlots());
+    for (size_t t = 0; t < p_.thunks.size(); ++t) {
+      Status status =
+          std::visit([&](const auto& thunk) { return checkThunk(thunk); }, p_.thunks[t]);
+      if (!status.isOk()) return fail("thunk " + str(t) + ": " + status.message());
+    }
+    return Status::ok();
+  }
+
+ private:
+  Status fail(const std::string& what) const {
+    return invalidArgument("program '" + p_.name + "': " + what);
+  }
+  static bool powerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+  Status checkKernels() const {
+    for (size_t k = 0; k < p_.kernels.size(); ++k) {
+      const KernelImage& image = p_.kernels[k];
+      std::string where = "kernel " + str(k) + " ('" + image.name + "')";
+      if (image.binary.empty()) return fail(where + " has an empty binary");
+      if (image.name.empty())
+        return fail("kernel " + str(k) + " has no entry point name");
+      if (image.num_warps <= 0 ||
+          static_cast<uint64_t>(image.num_warps) * static_cast<uint64_t>(warpSize_) >
+              kMaxBlockThreads) {
+        return fail(where + " asks for " + std::to_string(image.num_warps) +
+                    " warps; a block holds 1 to " + str(kMaxBlockThreads / warpSize_));
+      }
+      if (!powerOfTwo(image.global_scratch_align) ||
+          !powerOfTwo(image.profile_scratch_align)) {
+        return fail(where + " has a scratch alignment that is not a power of two");
+      }
+    }
+    return Status::ok();
+  }
+
+  Status checkSlots() const {
+    for (size_t s = 0; s < p_.slots.size(); ++s) {
+      const BufferSlot& slot = p_.slots[s];
+      std::string where = "slot " + str(s);
+      switch (slot.kind) {
+        case BufferSlot::Kind::kParameter:
+          if (slot.index < 0 ||
+              static_cast<size_t>(slot.index) >= p_.parameter_bytes.size())
+            return fail(where + " names parameter " + std::to_string(slot.index) +
+                        " of " + str(p_.parameter_bytes.size()));
+          if (slot.bytes > p_.parameter_bytes[slot.index])
+            return fail(where + " reads " + str(slot.bytes) + " bytes of parameter " +
+                        std::to_string(slot.index) + ", which has " +
+                        str(p_.parameter_bytes[slot.index]));
+          break;
+        case BufferSlot::Kind::kOutput:
+          if (slot.index < 0 ||
+              static_cast<size_t>(slot.index) >= p_.output_slots.size() ||
+              p_.output_slots[slot.index] != static_cast<int>(s))
+            return fail(where + " claims output " + std::to_string(slot.index) +
+                        ", but output_slots does not point back at it");
+          break;
+        case BufferSlot::Kind::kTemp:
+          if (slot.offset % kArenaAlignment != 0)
+            return fail(where + " has temp offset " + str(slot.offset) +
+                        ", not a multiple of " + str(kArenaAlignment));
+          if (slot.offset > p_.temp_bytes || slot.bytes > p_.temp_bytes - slot.offset)
+            return fail(where + " spans [" + str(slot.offset) + ", " + str(slot.offset) +
+                        "+" + str(slot.bytes) + ") outside the " + str(p_.temp_bytes) +
+                        "-byte temp arena");
+          break;
+        case BufferSlot::Kind::kConstant:
+          if (slot.data.size() != slot.bytes)
+            return fail(where + " is a constant of " + str(slot.bytes) + " bytes with " +
+                        str(slot.data.size()) + " bytes of data");
+          break;
+        default:
+          return fail(where + " has an unknown kind");
+      }
+    }
+    return Status::ok();
+  }
+
+  Status checkOutputs() const {
+    for (size_t i = 0; i < p_.output_slots.size(); ++i) {
+      int s = p_.output_slots[i];
+      if (!slotInRange(s) || p_.slots[s].kind != BufferSlot::Kind::kOutput ||
+          p_.slots[s].index != static_cast<int>(i))
+        return fail("output " + str(i) + " names slot " + std::to_string(s) +
+                    ", which is not an output slot with index " + str(i));
+    }
+    if (!p_.output_aliases.empty() && p_.output_aliases.size() != p_.output_slots.size())
+      return fail(str(p_.output_aliases.size()) + " output aliases for " +
+                  str(p_.output_slots.size()) + " outputs");
+    std::vector<bool> taken(p_.parameter_bytes.size(), false);
+    for (size_t i = 0; i < p_.output_aliases.size(); ++i) {
+      int param = p_.output_aliases[i];
+      if (param == -1) continue;
+      if (param < 0 || static_cast<size_t>(param) >= p_.parameter_bytes.size())
+        return fail("output " + str(i) + " aliases parameter " + std::to_string(param) +
+                    " of " + str(p_.parameter_bytes.size()));
+      if (taken[param])
+        return fail("parameter " + std::to_string(param) + " is aliased by two outputs");
+      taken[param] = true;
+      uint64_t outputBytes = p_.slots[p_.output_slots[i]].bytes;
+      if (outputBytes != p_.parameter_bytes[param])
+        return fail("output " + str(i) + " (" + str(outputBytes) +
+                    " bytes) aliases parameter " + std::to_string(param) + " (" +
+                    str(p_.parameter_bytes[param]) + " bytes)");
+    }
+    return Status::ok();
+  }
+
+  bool slotInRange(int s) const {
+    return s >= 0 && static_cast<size_t>(s) < p_.slots.size();
+  }
+
+  Status checkWritable(int s, uint64_t bytes, const char* role) const {
+    if (!slotInRange(s))
+      return invalidArgument(std::string(role) + " slot " + std::to_string(s) + " of " +
+                             str(p_.slots.size()));
+    const BufferSlot& slot = p_.slots[s];
+    if (slot.kind == BufferSlot::Kind::kParameter ||
+        slot.kind == BufferSlot::Kind::kConstant)
+      return invalidArgument(std::string(role) + " slot " + std::to_string(s) +
+                             " is read-only (a parameter or constant)");
+    if (bytes > slot.bytes)
+      return invalidArgument(std::string(role) + " slot " + std::to_string(s) +
+                             " holds " + str(slot.bytes) + " bytes, not " + str(bytes));
+    return Status::ok();
+  }
+
+  Status checkThunk(const LaunchThunk& launch) const {
+    if (launch.kernel < 0 || static_cast<size_t>(launch.kernel) >= p_.kernels.size())
+      return invalidArgument("launch of kernel " + std::to_string(launch.kernel) +
+                             " of " + str(p_.kernels.size()));
+    const KernelImage& image = p_.kernels[launch.kernel];
+    size_t wanted = 0;
+    for (KernelImage::Param param : image.params) {
+      if (param == KernelImage::Param::kBuffer) ++wanted;
+    }
+    if (launch.buffers.size() != wanted)
+      return invalidArgument("kernel '" + image.name + "' takes " + str(wanted) +
+                             " buffers, the launch passes " + str(launch.buffers.size()));
+    for (size_t b = 0; b < launch.buffers.size(); ++b) {
+      if (!slotInRange(launch.buffers[b]))
+        return invalidArgument("buffer " + str(b) + " of kernel '" + image.name +
+                               "' is slot " + std::to_string(launch.buffers[b]) + " of " +
+                               str(p_.slots.size()));
+    }
+    return Status::ok();
+  }
+
+  Status checkThunk(const CopyThunk& copy) const {
+    if (!slotInRange(copy.source))
+      return invalidArgument("copy source slot " + std::to_string(copy.source) + " of " +
+                             str(p_.slots.size()));
+    if (copy.bytes > p_.slots[copy.source].bytes)
+      return invalidArgument("copy of " + str(copy.bytes) + " bytes from slot " +
+                             std::to_string(copy.source) + " of " +
+                             str(p_.slots[copy.source].bytes));
+    return checkWritable(copy.destination, copy.bytes, "copy destination");
+  }
+
+  Status checkThunk(const MemsetThunk& memset) const {
+    return checkWritable(memset.destination, memset.bytes, "memset destination");
+  }
+
+  const Program& p_;
+  int warpSize_;
+};
+
+}  // namespace
+
+Status checkProgram(const Program& program, int warpSize) {
+  if (warpSize <= 0 || static_cast<uint32_t>(warpSize) > kMaxBlockThreads)
+    return invalidArgument("device warp size " + std::to_string(warpSize));
+  return Checker(program, warpSize).run();
+}
+
+}  // namespace jft::runtime

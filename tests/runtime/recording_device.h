@@ -1,0 +1,234 @@
+// RecordingDevice: a runtime::Device in host memory that records every
+// operation, for CPU tests of the executable. "Device" addresses are host
+// pointers, copies and fills really move bytes, and a kernel runs a host
+// function registered under its name, so tests check data, not just calls.
+#pragma once
+
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "runtime/device.h"
+
+namespace jft::runtime::testing {
+
+struct RecordedOp {
+  enum class Kind { kLoad, kUnload, kLaunch, kCopy, kFill, kUpload, kEvent, kFree };
+  Kind kind;
+  std::string kernel;            // kLoad, kUnload, kLaunch
+  LaunchDims dims;               // kLaunch
+  std::vector<uint64_t> params;  // kLaunch: each parameter read as 8 bytes
+  uint64_t dst = 0, src = 0, bytes = 0;
+  uint8_t value = 0;  // kFill
+};
+
+class RecordingDevice final : public Device {
+ public:
+  // A host stand-in for a kernel: parameter values, launch dimensions.
+  using KernelBody = std::function<void(const std::vector<uint64_t>&, const LaunchDims&)>;
+
+  explicit RecordingDevice(uint64_t limit = uint64_t{1} << 30, int warpSize = 32)
+      : limit_(limit) {
+    info_.name = "Recording GPU";
+    info_.vendor = "Test";
+    info_.warpSize = warpSize;
+  }
+  ~RecordingDevice() override {
+    for (auto& [memory, bytes] : sizes_) std::free(memory);
+  }
+
+  const DeviceInfo& info() const override { return info_; }
+
+  StatusOr<uint64_t> allocate(uint64_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (bytes == 0) return uint64_t{0};
+    if (stats_.bytesInUse + static_cast<int64_t>(bytes) > static_cast<int64_t>(limit_))
+      return resourceExhausted("recording device is full");
+    void* memory = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+    std::memset(memory, 0xAB, bytes);  // garbage, as fresh device memory would be
+    sizes_[memory] = bytes;
+    stats_.bytesInUse += static_cast<int64_t>(bytes);
+    stats_.numAllocs += 1;
+    return reinterpret_cast<uint64_t>(memory);
+  }
+  void deallocate(uint64_t address, uint64_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (address == 0) return;
+    void* memory = reinterpret_cast<void*>(address);
+    auto it = sizes_.find(memory);
+    if (it == sizes_.end() || it->second != bytes) {
+      ++badFrees_;
+      return;
+    }
+    sizes_.erase(it);
+    stats_.bytesInUse -= static_cast<int64_t>(bytes);
+    ops_.push_back({RecordedOp::Kind::kFree, "", {}, {}, address, 0, bytes});
+    std::free(memory);
+  }
+
+  StatusOr<EventPtr> copyToDevice(uint64_t dst, const void* src, uint64_t bytes,
+                                  bool) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (bytes) std::memcpy(reinterpret_cast<void*>(dst), src, bytes);
+    ops_.push_back({RecordedOp::Kind::kUpload, "", {}, {}, dst, 0, bytes});
+    return Event::ready();
+  }
+  StatusOr<EventPtr> copyToHost(void* dst, uint64_t src, uint64_t bytes) override {
+    if (bytes) std::memcpy(dst, reinterpret_cast<const void*>(src), bytes);
+    return Event::ready();
+  }
+  StatusOr<EventPtr> copyFromDevice(uint64_t, Device&, uint64_t, uint64_t) override {
+    return unimplemented("not used");
+  }
+  StatusOr<void*> allocatePinned(uint64_t) override { return unimplemented("not used"); }
+  void deallocatePinned(void*) override {}
+  StatusOr<EventPtr> copyDeviceToPinned(void*, uint64_t, uint64_t) override {
+    return unimplemented("not used");
+  }
+  StatusOr<EventPtr> copyPinnedToDevice(uint64_t, const void*, uint64_t) override {
+    return unimplemented("not used");
+  }
+  MemoryStats memoryStats() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return stats_;
+  }
+  void resetPeakMemory() override {}
+
+  StatusOr<KernelHandle> loadKernel(const KernelImage& image) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (failLoad_.count(image.name)) return internalError("cannot load " + image.name);
+    ops_.push_back({RecordedOp::Kind::kLoad, image.name});
+    auto* loaded = new KernelImage(image);
+    loaded_.insert(loaded);
+    return static_cast<KernelHandle>(loaded);
+  }
+  void unloadKernel(KernelHandle kernel) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto* image = static_cast<const KernelImage*>(kernel);
+    if (!loaded_.erase(image)) {
+      ++badFrees_;
+      return;
+    }
+    ops_.push_back({RecordedOp::Kind::kUnload, image->name});
+    delete image;
+  }
+  Status launchKernel(KernelHandle kernel, const LaunchDims& dims,
+                      void** params) override {
+    KernelBody body;
+    std::vector<uint64_t> values;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto* image = static_cast<const KernelImage*>(kernel);
+      if (!loaded_.count(image)) return internalError("launch of an unloaded kernel");
+      if (failLaunch_.count(image->name))
+        return internalError(
+            "cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE (1), kernel '" +
+            image->name + "'");
+      for (size_t i = 0; i < image->params.size(); ++i) {
+        uint64_t value = 0;
+        std::memcpy(&value, params[i], sizeof(value));
+        values.push_back(value);
+      }
+      ops_.push_back({RecordedOp::Kind::kLaunch, image->name, dims, values});
+      auto it = bodies_.find(image->name);
+      if (it != bodies_.end()) body = it->second;
+    }
+    if (body) body(values, dims);
+    return Status::ok();
+  }
+  Status copyOnDevice(uint64_t dst, uint64_t src, uint64_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
+    ops_.push_back({RecordedOp::Kind::kCopy, "", {}, {}, dst, src, bytes});
+    return Status::ok();
+  }
+  Status fill(uint64_t dst, uint8_t value, uint64_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::memset(reinterpret_cast<void*>(dst), value, bytes);
+    ops_.push_back({RecordedOp::Kind::kFill, "", {}, {}, dst, 0, bytes, value});
+    return Status::ok();
+  }
+  StatusOr<EventPtr> recordEvent() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ops_.push_back({RecordedOp::Kind::kEvent});
+    if (!holdEvents_) return Event::ready();
+    EventPtr event = Event::create();
+    held_.push_back(event);
+    return event;
+  }
+
+  // Test controls.
+  void setKernelBody(const std::string& name, KernelBody body) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    bodies_[name] = std::move(body);
+  }
+  void failLaunchOf(const std::string& name) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    failLaunch_.insert(name);
+  }
+  void failLoadOf(const std::string& name) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    failLoad_.insert(name);
+  }
+  // Events stay pending (as if the GPU were busy) until completeHeldEvents.
+  void holdEvents(bool hold) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    holdEvents_ = hold;
+  }
+  void completeHeldEvents() {
+    std::vector<EventPtr> held;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      held.swap(held_);
+    }
+    for (auto& event : held) event->complete(Status::ok());
+  }
+  std::vector<RecordedOp> ops() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return ops_;
+  }
+  std::vector<RecordedOp> opsOfKind(RecordedOp::Kind kind) const {
+    std::vector<RecordedOp> out;
+    for (auto& op : ops()) {
+      if (op.kind == kind) out.push_back(op);
+    }
+    return out;
+  }
+  void clearOps() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ops_.clear();
+  }
+  size_t liveAllocations() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return sizes_.size();
+  }
+  size_t loadedKernels() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return loaded_.size();
+  }
+  int badFrees() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return badFrees_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  DeviceInfo info_;
+  uint64_t limit_;
+  MemoryStats stats_;
+  std::map<void*, uint64_t> sizes_;
+  std::set<const KernelImage*> loaded_;
+  std::map<std::string, KernelBody> bodies_;
+  std::set<std::string> failLaunch_, failLoad_;
+  std::vector<RecordedOp> ops_;
+  bool holdEvents_ = false;
+  std::vector<EventPtr> held_;
+  int badFrees_ = 0;
+};
+
+}  // namespace jft::runtime::testing
