@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 
 _results_file = None
@@ -59,11 +60,15 @@ def outcome_from_phases(phases: dict) -> tuple[str, str]:
 
 
 def first_line(text: str, limit: int = 500) -> str:
-  for line in (text or "").splitlines():
-    line = line.strip()
-    if line:
-      return line[:limit]
-  return ""
+  """The first non-empty line; when it is only an exception's name ("AssertionError:", as
+  numpy's assert_allclose gives), the next non-empty line is joined to it."""
+  lines = [l.strip() for l in (text or "").splitlines() if l.strip()]
+  if not lines:
+    return ""
+  line = lines[0]
+  if len(lines) > 1 and re.fullmatch(r"[A-Za-z_][\w.]*:", line):
+    line += " " + lines[1]
+  return line[:limit]
 
 
 def _report_message(report) -> str:

@@ -344,7 +344,7 @@ def run_batches(batches: list[list[str]], work: pathlib.Path, launch: LaunchFn, 
       results[nodeid] = res
     counts = collections.Counter(res["outcome"] for res in out.values())
     say(f"batch {r.batch.index} ({len(r.batch.ids)} ids, try {r.batch.attempt + 1}): "
-        f"{kind} {describe_rc(rc)} in {seconds:.0f}s: "
+        f"{kind} ({describe_rc(rc)}) in {seconds:.0f}s: "
         + ", ".join(f"{k} {counts[k]}" for k in OUTCOMES if counts[k])
         + (f"; {len(requeue)} requeued" if requeue else ""))
     if requeue:

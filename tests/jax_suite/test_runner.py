@@ -206,6 +206,9 @@ class OutcomeTest(unittest.TestCase):
   def test_first_line(self):
     self.assertEqual(jsonl_plugin.first_line("\n\n  ValueError: bad\nmore"), "ValueError: bad")
     self.assertEqual(jsonl_plugin.first_line(""), "")
+    self.assertEqual(jsonl_plugin.first_line("AssertionError: \nNot equal to tolerance rtol=1e-06\n"),
+                     "AssertionError: Not equal to tolerance rtol=1e-06")
+    self.assertEqual(jsonl_plugin.first_line("x" * 900), "x" * 500)
 
 
 class MergeTest(unittest.TestCase):
