@@ -144,8 +144,12 @@ def pytest_runtest_logstart(nodeid, location) -> None:
 
 def pytest_runtest_logreport(report) -> None:
   entry = _phases.setdefault(report.nodeid, {"_t0": time.monotonic()})
-  entry[report.when] = (report.outcome, bool(getattr(report, "wasxfail", "")),
-                        _report_message(report))
+  wasxfail = hasattr(report, "wasxfail")  # the reason, often "", is its value
+  message = _report_message(report)
+  if wasxfail and report.outcome == "skipped":
+    reason = getattr(report, "wasxfail", "") or ""
+    message = "xfail" + (f": {first_line(reason)}" if reason else "")
+  entry[report.when] = (report.outcome, wasxfail, message)
   entry["_seconds"] = entry.get("_seconds", 0.0) + float(getattr(report, "duration", 0.0))
 
 

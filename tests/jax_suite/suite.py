@@ -264,9 +264,10 @@ def log_tail_message(text: str, limit: int = 300) -> str:
   one, else the last non-empty line."""
   lines = [l.strip() for l in text.splitlines() if l.strip()]
   for line in reversed(lines):
-    if re.search(r"Fatal Python error|Segmentation fault|Aborted|core dumped|"
-                 r"Check failed|terminate called|F\d{4} ", line):
-      return line[:limit]
+    m = re.search(r"Fatal Python error|Segmentation fault|Aborted|core dumped|"
+                  r"Check failed|terminate called|F\d{4} ", line)
+    if m:  # from the match on: pytest's progress dots may share the line
+      return line[m.start():][:limit]
   return lines[-1][:limit] if lines else ""
 
 

@@ -303,6 +303,8 @@ class MergeTest(unittest.TestCase):
     log = "collected\nFatal Python error: Aborted\n\nThread 0x1 (most recent call first):\n  File x\n"
     self.assertEqual(suite.log_tail_message(log), "Fatal Python error: Aborted")
     self.assertEqual(suite.log_tail_message("a\nlast line\n"), "last line")
+    self.assertEqual(suite.log_tail_message("FF.sFxFatal Python error: Segmentation fault\nx\n"),
+                     "Fatal Python error: Segmentation fault")
 
 
 class NormaliseTest(unittest.TestCase):
@@ -402,7 +404,7 @@ class SchedulerTest(TempDirTest):
   def test_batch_timeout(self):
     ids = ["a.py::T::t1pass", "a.py::T::t2hang", "a.py::T::t3pass"]
     t0 = time.monotonic()
-    res = self.run_ids(ids, batch_size=3, batch_timeout=3)
+    res = self.run_ids(ids, batch_size=3, batch_timeout=5)
     self.assertLess(time.monotonic() - t0, 30)
     self.assertEqual([res[i]["outcome"] for i in ids], ["PASS", "TIMEOUT", "PASS"])
 
