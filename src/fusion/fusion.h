@@ -4,9 +4,18 @@
 // Input: a function after the pass pipeline (calls inlined; while/case/if
 // keep their regions and are routed `control` as single-op groups). Output:
 // groups in execution order. Every op of the body except the terminator
-// belongs to exactly one group, except scalar and splat constants, which are
-// duplicated into each TTIR group that reads them (the emitter materialises
-// them as splats instead of loading a buffer).
+// belongs to exactly one group, except cheap ops, which may be duplicated:
+// scalar and splat constants go into each TTIR group that reads them (the
+// emitter materialises them as splats instead of loading a buffer), and
+// broadcast_in_dim, reshape, iota, convert and bitcast_convert into each TTIR
+// consumer group when their users sit in several groups. A duplicated op's
+// results are never outputs of the groups holding a copy; when a user outside
+// those groups (another route, the return) needs them, the op also has a
+// group of its own. The rules are in src/fusion/README.md.
+//
+// An op no available route can run is reported in Plan::unsupported and still
+// gets a single-op group with route kNative, so the plan stays complete for a
+// caller that has a fallback; a strict caller fails on `unsupported`.
 #pragma once
 
 #include <cstddef>
@@ -34,7 +43,7 @@ enum class Family : uint8_t {
   kReduction,  // reduce ops with prologue/epilogue, row-wise (softmax) included
 };
 
-const char* routeName(Route route);    // "ttir", "library", ...
+const char* routeName(Route route);     // "ttir", "library", ...
 const char* familyName(Family family);  // "loop", "reduction", "none"
 
 struct Fusion {
@@ -51,6 +60,11 @@ struct Fusion {
   // Values defined inside the group and used after it (by a later group or the
   // function's return), in definition order, no duplicates.
   std::vector<ir::ValueId> outputs;
+  // Reduction groups only: the reduction space every reduce of the group
+  // shares. Values of the group have shape `reduce_shape` (F) or the kept
+  // shape K (F without `reduced_dims`, unit dims free to be added or dropped).
+  std::vector<int64_t> reduce_shape;
+  std::vector<int64_t> reduced_dims;
 };
 
 // An op no route of the plan can run in the current mode.
@@ -72,15 +86,27 @@ struct PlanOptions {
   // with consumers that broadcast its result back (the row would not fit a
   // tile); it is still fused with its prologue.
   int64_t max_row_elements = 16384;
+  // Whether the compiler can run these routes; ops of a route that is not
+  // available go to `unsupported`.
+  bool library_route = false;
+  bool control_route = false;
+  bool collective_route = false;
 };
 
 // Never fails on valid IR: what it cannot place goes to `unsupported`.
 Plan planFusions(const ir::Module& module, const ir::Function& function,
                  const PlanOptions& options = {});
+// The same for one region (a while/case body): its arguments and the values
+// it captures from enclosing regions are the inputs; its terminator is the
+// return.
+Plan planFusions(const ir::Module& module, const ir::Region& region,
+                 const PlanOptions& options = {});
 
 // One line per group, for logs, dumps and tests:
 // "fusion_3_loop_exp_add ttir/loop ops=[4,5,6] in=[%1,%2] out=[%7]".
 std::string describePlan(const ir::Module& module, const ir::Function& function,
+                         const Plan& plan);
+std::string describePlan(const ir::Module& module, const ir::Region& region,
                          const Plan& plan);
 
 }  // namespace jft::fusion

@@ -1,0 +1,209 @@
+#include "fusion/grouping.h"
+
+#include <algorithm>
+
+#include "fusion/op_route.h"
+#include "fusion/op_text.h"
+#include "fusion/ttir_support.h"
+
+namespace jft::fusion {
+namespace {
+
+using ir::OpKind;
+
+// Ops cheap enough to recompute in every consumer group rather than write out
+// once and read back: they only re-index or convert what they read.
+bool isCheap(const ir::Op& op) {
+  switch (op.kind) {
+    case OpKind::BroadcastInDim:
+    case OpKind::Reshape:
+    case OpKind::Iota:
+    case OpKind::Convert:
+    case OpKind::BitcastConvert:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class Grouper {
+ public:
+  Grouper(const ir::Module& module, const ir::Region& region, const UseGraph& uses,
+          const PlanOptions& options)
+      : module_(module), region_(region), uses_(uses), options_(options) {
+    out_.home.assign(uses.numOps(), -1);
+    out_.copied_into.resize(uses.numOps());
+  }
+
+  Grouping run() && {
+    for (size_t i = uses_.numOps(); i-- > 0;) place(i);
+    std::reverse(out_.unsupported.begin(), out_.unsupported.end());
+    return std::move(out_);
+  }
+
+ private:
+  const ir::Op& op(size_t i) const { return region_.ops[i]; }
+  DraftGroup& group(int g) { return out_.groups[g]; }
+
+  bool inGroup(size_t i, int g) const {
+    const auto& copies = out_.copied_into[i];
+    return out_.home[i] == g ||
+           std::find(copies.begin(), copies.end(), g) != copies.end();
+  }
+
+  // Groups reading a result of op `i`, ascending.
+  std::vector<int> userGroups(size_t i) const {
+    std::vector<int> groups;
+    for (size_t user : uses_.opUsers(i)) {
+      if (out_.home[user] >= 0) groups.push_back(out_.home[user]);
+      for (int g : out_.copied_into[user]) groups.push_back(g);
+    }
+    std::sort(groups.begin(), groups.end());
+    groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+    return groups;
+  }
+
+  void place(size_t i) {
+    const OpRoute route = routeOf(module_, op(i), options_);
+    if (!route.supported) {
+      out_.unsupported.push_back(
+          {i, opSignature(module_, op(i)), opUserFrame(module_, op(i)), route.reason});
+      newGroup(i, Route::kNative);
+      return;
+    }
+    if (route.route != Route::kTtir) {
+      newGroup(i, route.route);
+      return;
+    }
+    const bool returned = uses_.anyResultReturned(i);
+    const std::vector<int> users = userGroups(i);
+    std::vector<int> ttir;
+    bool escapes = returned;  // some reader cannot recompute it
+    for (int g : users) {
+      if (group(g).route == Route::kTtir)
+        ttir.push_back(g);
+      else
+        escapes = true;
+    }
+    if (isSplatConstant(op(i))) {
+      for (int g : ttir) addCopy(i, g);
+      if (escapes || ttir.empty()) newGroup(i, Route::kNone);
+      return;
+    }
+    if (options_.fuse && users.size() == 1 && ttir.size() == 1 &&
+        canJoin(i, ttir[0], returned)) {
+      join(i, ttir[0]);
+      return;
+    }
+    if (options_.fuse && isCheap(op(i))) {
+      std::vector<int> taken;
+      for (int g : ttir)
+        if (canCopy(i, g)) taken.push_back(g);
+      if (!taken.empty()) {
+        for (int g : taken) addCopy(i, g);
+        if (escapes || taken.size() < ttir.size()) newGroup(i, Route::kTtir);
+        return;
+      }
+    }
+    newGroup(i, Route::kTtir);
+  }
+
+  void newGroup(size_t i, Route route) {
+    DraftGroup g;
+    g.route = route;
+    g.root = i;
+    g.ops.push_back(i);
+    if (route == Route::kTtir) {
+      g.family = op(i).kind == OpKind::Reduce ? Family::kReduction : Family::kLoop;
+      if (g.family == Family::kReduction) g.space = reductionSpaceOf(module_, op(i));
+    }
+    out_.home[i] = static_cast<int>(out_.groups.size());
+    out_.groups.push_back(std::move(g));
+  }
+
+  void join(size_t i, int g) {
+    if (op(i).kind == OpKind::Reduce && group(g).family == Family::kLoop) {
+      group(g).family = Family::kReduction;
+      group(g).space = reductionSpaceOf(module_, op(i));
+    }
+    out_.home[i] = g;
+    group(g).ops.push_back(i);
+  }
+
+  void addCopy(size_t i, int g) {
+    out_.copied_into[i].push_back(g);
+    group(g).copies.push_back(i);
+  }
+
+  // Whether op `i`, every reader of which is in group `g` (or the return),
+  // can be computed there.
+  bool canJoin(size_t i, int g, bool returned) {
+    DraftGroup& target = group(g);
+    if (target.family == Family::kReduction) return fitsSpace(i, g);
+    if (op(i).kind == OpKind::Reduce) {
+      std::optional<ReductionSpace> space = reductionSpaceOf(module_, op(i));
+      return space && convertible(g, *space) && edgesInto(i, g, *space);
+    }
+    // A loop kernel writes one output shape: a value the return also reads
+    // must have the shape of the root's.
+    if (!returned) return true;
+    const ir::Op& root = op(target.root);
+    if (op(i).results.size() != 1 || root.results.size() != 1) return false;
+    return module_.typeOf(op(i).results[0]).dims == module_.typeOf(root.results[0]).dims;
+  }
+
+  bool canCopy(size_t i, int g) {
+    if (group(g).family == Family::kReduction) return fitsSpace(i, g);
+    return true;
+  }
+
+  bool fitsSpace(size_t i, int g) {
+    const std::optional<ReductionSpace>& space = group(g).space;
+    return space && fitsReductionSpace(module_, *space, op(i)) && edgesInto(i, g, *space);
+  }
+
+  // Every read of op `i`'s results inside group `g` shares an index.
+  bool edgesInto(size_t i, int g, const ReductionSpace& space) const {
+    for (ir::ValueId value : op(i).results)
+      for (size_t user : uses_.users(value))
+        if (inGroup(user, g) &&
+            !reductionEdgeOk(module_, space, value, op(user), options_.max_row_elements))
+          return false;
+    return true;
+  }
+
+  // Whether loop group `g` can become a reduction group of `space`.
+  bool convertible(int g, const ReductionSpace& space) const {
+    const DraftGroup& target = out_.groups[g];
+    for (const std::vector<size_t>* list : {&target.ops, &target.copies}) {
+      for (size_t m : *list) {
+        if (isSplatConstant(op(m))) continue;
+        if (!fitsReductionSpace(module_, space, op(m))) return false;
+        for (ir::ValueId value : op(m).operands) {
+          const long def = uses_.definingOp(value);
+          if (def < 0 || !inGroup(static_cast<size_t>(def), g) ||
+              isSplatConstant(op(static_cast<size_t>(def))))
+            continue;
+          if (!reductionEdgeOk(module_, space, value, op(m), options_.max_row_elements))
+            return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  const ir::Module& module_;
+  const ir::Region& region_;
+  const UseGraph& uses_;
+  const PlanOptions& options_;
+  Grouping out_;
+};
+
+}  // namespace
+
+Grouping groupOps(const ir::Module& module, const ir::Region& region,
+                  const UseGraph& uses, const PlanOptions& options) {
+  return Grouper(module, region, uses, options).run();
+}
+
+}  // namespace jft::fusion

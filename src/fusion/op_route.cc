@@ -1,0 +1,101 @@
+#include "fusion/op_route.h"
+
+#include <string_view>
+
+#include "fusion/ttir_support.h"
+
+namespace jft::fusion {
+namespace {
+
+using ir::OpKind;
+
+std::string customCallTarget(const ir::Op& op) {
+  const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
+  return target ? *target : std::string();
+}
+
+// Custom calls that only annotate sharding: the value passes through.
+bool isAnnotation(std::string_view target) {
+  return target == "Sharding" || target == "SPMDFullToShardShape" ||
+         target == "SPMDShardToFullShape";
+}
+
+// The linear-algebra kernels JAX calls on NVIDIA GPUs, the pivots helper of
+// its LU decomposition included (it always comes with cusolver_getrf).
+bool isLibraryTarget(std::string_view target) {
+  return target.starts_with("cusolver") || target.starts_with("cublas") ||
+         target == "cu_lu_pivots_to_permutation";
+}
+
+Route fixedRoute(const ir::Op& op, bool& found) {
+  found = true;
+  switch (op.kind) {
+    case OpKind::Tuple:
+    case OpKind::GetTupleElement:
+    case OpKind::AfterAll:
+    case OpKind::CreateToken:
+    case OpKind::OptimizationBarrier:
+      return Route::kNone;
+    case OpKind::Constant:
+      if (!isSplatConstant(op)) return Route::kNone;
+      break;
+    case OpKind::While:
+    case OpKind::Case:
+    case OpKind::If:
+      return Route::kControl;
+    case OpKind::Dot:
+    case OpKind::DotGeneral:
+    case OpKind::Convolution:
+    case OpKind::Fft:
+    case OpKind::TriangularSolve:
+    case OpKind::Cholesky:
+      return Route::kLibrary;
+    case OpKind::AllReduce:
+    case OpKind::AllGather:
+    case OpKind::ReduceScatter:
+    case OpKind::AllToAll:
+    case OpKind::CollectivePermute:
+    case OpKind::CollectiveBroadcast:
+    case OpKind::CrossReplicaSum:
+      return Route::kCollective;
+    case OpKind::CustomCall: {
+      const std::string target = customCallTarget(op);
+      if (isAnnotation(target)) return Route::kNone;
+      if (isLibraryTarget(target)) return Route::kLibrary;
+      break;
+    }
+    default:
+      break;
+  }
+  found = false;
+  return Route::kNative;
+}
+
+std::string opName(const ir::Op& op) {
+  if (op.kind == OpKind::CustomCall) return "custom_call @" + customCallTarget(op);
+  return std::string(ir::opKindName(op.kind));
+}
+
+}  // namespace
+
+OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& options) {
+  bool fixed = false;
+  const Route route = fixedRoute(op, fixed);
+  if (fixed) {
+    const char* missing = nullptr;
+    if (route == Route::kLibrary && !options.library_route) missing = "library";
+    if (route == Route::kControl && !options.control_route) missing = "control";
+    if (route == Route::kCollective && !options.collective_route) missing = "collective";
+    if (missing)
+      return {Route::kNative, false,
+              std::string("no ") + missing + " route for " + opName(op) + " yet"};
+    return {route, true, {}};
+  }
+  if (op.kind == OpKind::CustomCall)
+    return {Route::kNative, false, "no route for " + opName(op) + " yet"};
+  TtirSupport ttir = ttirSupport(module, op);
+  if (!ttir.ok) return {Route::kNative, false, std::move(ttir.reason)};
+  return {Route::kTtir, true, {}};
+}
+
+}  // namespace jft::fusion

@@ -1,0 +1,25 @@
+// The route of one op before fusion: which kind of group it can live in, or
+// why none of the available routes can run it.
+#pragma once
+
+#include <string>
+
+#include "fusion/fusion.h"
+
+namespace jft::fusion {
+
+struct OpRoute {
+  Route route = Route::kNative;  // kNative when unsupported
+  bool supported = false;
+  std::string reason;  // when !supported: "no library route for dot_general yet"
+};
+
+// kNone: tuple, get_tuple_element, after_all, create_token,
+// optimization_barrier, sharding custom calls, non-splat constants.
+// kControl: while/case/if. kLibrary: dot, dot_general, convolution, fft,
+// triangular_solve, cholesky, cuSOLVER/cuBLAS custom calls. kCollective:
+// all_reduce, all_gather, reduce_scatter, all_to_all, collective_permute,
+// collective_broadcast, cross-replica-sum. kTtir: see ttir_support.h.
+OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& options);
+
+}  // namespace jft::fusion

@@ -1,0 +1,126 @@
+// planFusions: the search (grouping.h), then each group's ops in program
+// order, its inputs and outputs, its name, in execution order.
+#include <algorithm>
+#include <unordered_set>
+
+#include "fusion/fusion.h"
+#include "fusion/grouping.h"
+#include "fusion/ttir_support.h"
+#include "fusion/use_graph.h"
+
+namespace jft::fusion {
+namespace {
+
+bool holds(const Grouping& grouping, size_t op, int g) {
+  const auto& copies = grouping.copied_into[op];
+  return grouping.home[op] == g ||
+         std::find(copies.begin(), copies.end(), g) != copies.end();
+}
+
+// Whether a reader of `value` sits outside group `g`.
+bool readOutside(const Grouping& grouping, const UseGraph& uses, ir::ValueId value,
+                 int g) {
+  if (uses.isReturned(value)) return true;
+  for (size_t user : uses.users(value)) {
+    if (grouping.home[user] >= 0 && grouping.home[user] != g) return true;
+    for (int other : grouping.copied_into[user])
+      if (other != g) return true;
+  }
+  return false;
+}
+
+std::string sanitize(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    out += ok ? c : '_';
+  }
+  return out;
+}
+
+// "fusion_3_loop_exponential_add": the first distinct kinds of the group's
+// work, constants and re-indexing ops only when there is nothing else.
+std::string groupName(const ir::Region& region, const Fusion& fusion,
+                      const std::vector<size_t>& home_ops) {
+  constexpr size_t kMaxNames = 3;
+  std::vector<std::string> names;
+  for (bool minor : {false, true}) {
+    for (size_t i : home_ops) {
+      const ir::Op& op = region.ops[i];
+      const bool is_minor = op.kind == ir::OpKind::Constant ||
+                            op.kind == ir::OpKind::BroadcastInDim ||
+                            op.kind == ir::OpKind::Reshape;
+      if (is_minor != minor || names.size() == kMaxNames) continue;
+      std::string name(ir::opKindName(op.kind));
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        names.push_back(name);
+    }
+    if (!names.empty()) break;
+  }
+  std::string out =
+      "fusion_" + std::to_string(fusion.id) + "_" + familyName(fusion.family);
+  for (const std::string& name : names) out += "_" + name;
+  return sanitize(out);
+}
+
+Fusion makeFusion(const ir::Region& region, const UseGraph& uses,
+                  const Grouping& grouping, int g, int id) {
+  const DraftGroup& draft = grouping.groups[g];
+  Fusion fusion;
+  fusion.id = id;
+  fusion.route = draft.route;
+  fusion.family = draft.family;
+  std::vector<size_t> home_ops = draft.ops;
+  std::sort(home_ops.begin(), home_ops.end());
+  fusion.ops = home_ops;
+  fusion.ops.insert(fusion.ops.end(), draft.copies.begin(), draft.copies.end());
+  std::sort(fusion.ops.begin(), fusion.ops.end());
+  fusion.ops.erase(std::unique(fusion.ops.begin(), fusion.ops.end()), fusion.ops.end());
+
+  std::unordered_set<ir::ValueId> seen;
+  for (size_t i : fusion.ops)
+    for (ir::ValueId value : uses.reads(i)) {
+      const long def = uses.definingOp(value);
+      if (def >= 0 && holds(grouping, static_cast<size_t>(def), g)) continue;
+      if (seen.insert(value).second) fusion.inputs.push_back(value);
+    }
+  for (size_t i : home_ops)
+    for (ir::ValueId value : region.ops[i].results)
+      if (readOutside(grouping, uses, value, g)) fusion.outputs.push_back(value);
+
+  if (draft.space) {
+    fusion.reduce_shape = draft.space->full;
+    fusion.reduced_dims = draft.space->reduced;
+  }
+  fusion.name = groupName(region, fusion, home_ops);
+  return fusion;
+}
+
+}  // namespace
+
+Plan planFusions(const ir::Module& module, const ir::Region& region,
+                 const PlanOptions& options) {
+  const UseGraph uses(region);
+  Grouping grouping = groupOps(module, region, uses, options);
+  // Only a root has readers in other groups, and a root is its group's last
+  // op, so ascending roots are an execution order.
+  std::vector<int> order(grouping.groups.size());
+  for (size_t g = 0; g < order.size(); ++g) order[g] = static_cast<int>(g);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return grouping.groups[a].root < grouping.groups[b].root;
+  });
+  Plan plan;
+  for (size_t k = 0; k < order.size(); ++k)
+    plan.fusions.push_back(
+        makeFusion(region, uses, grouping, order[k], static_cast<int>(k)));
+  plan.unsupported = std::move(grouping.unsupported);
+  return plan;
+}
+
+Plan planFusions(const ir::Module& module, const ir::Function& function,
+                 const PlanOptions& options) {
+  return planFusions(module, function.body, options);
+}
+
+}  // namespace jft::fusion

@@ -1,0 +1,203 @@
+#include "fusion/ttir_support.h"
+
+#include <string_view>
+#include <unordered_set>
+
+#include "passes/literal_elements.h"
+
+namespace jft::fusion {
+namespace {
+
+using ir::ElementType;
+using ir::OpKind;
+
+TtirSupport yes() {
+  return {true, {}};
+}
+TtirSupport no(std::string reason) {
+  return {false, std::move(reason)};
+}
+
+TtirSupport noEmitter(OpKind kind) {
+  return no("no TTIR emitter for " + std::string(ir::opKindName(kind)) + " yet");
+}
+
+// Every operand and result is a tensor of an element type Triton holds.
+TtirSupport checkTypes(const ir::Module& module, const ir::Op& op) {
+  auto check = [&](ir::ValueId id) -> TtirSupport {
+    const ir::Type& type = module.typeOf(id);
+    if (!type.isTensor())
+      return no("value of type " + type.str() + " cannot be held by Triton");
+    if (!ttirHoldsElementType(type.element))
+      return no("element type " + std::string(ir::elementTypeName(type.element)) +
+                " cannot be held by Triton");
+    return yes();
+  };
+  for (ir::ValueId id : op.operands)
+    if (TtirSupport s = check(id); !s.ok) return s;
+  for (ir::ValueId id : op.results)
+    if (TtirSupport s = check(id); !s.ok) return s;
+  return yes();
+}
+
+// A combiner the reduction emitter can inline: scalar elementwise ops and
+// scalar constants over values of the region or splat constants it captures.
+TtirSupport checkCombiner(const ir::Module& module, const ir::Op& reduce) {
+  if (reduce.regions.size() != 1) return no("reduce without exactly one combiner");
+  const ir::Region& body = reduce.regions[0];
+  if (body.ops.empty() || body.ops.back().kind != OpKind::Return)
+    return no("reduce combiner does not end in a return");
+  std::unordered_set<ir::ValueId> local(body.args.begin(), body.args.end());
+  for (const ir::Op& op : body.ops) {
+    if (op.kind == OpKind::Return) continue;
+    const bool scalar_constant = op.kind == OpKind::Constant && isSplatConstant(op);
+    if (!isTtirElementwise(op.kind) && !scalar_constant)
+      return no("reduce combiner holds " + std::string(ir::opKindName(op.kind)) +
+                ", which a TTIR reduction cannot run");
+    if (TtirSupport s = checkTypes(module, op); !s.ok) return s;
+    for (ir::ValueId id : op.results)
+      if (module.typeOf(id).rank() != 0) return no("reduce combiner computes on tensors");
+    for (ir::ValueId id : op.operands)
+      if (!local.contains(id))
+        return no("reduce combiner reads a value from outside its region");
+    local.insert(op.results.begin(), op.results.end());
+  }
+  return yes();
+}
+
+TtirSupport checkOp(const ir::Module& module, const ir::Op& op) {
+  switch (op.kind) {
+    case OpKind::BitcastConvert: {
+      if (op.operands.size() != 1 || op.results.size() != 1) return noEmitter(op.kind);
+      const ir::Type& in = module.typeOf(op.operands[0]);
+      const ir::Type& out = module.typeOf(op.results[0]);
+      if (ir::bitWidth(in.element) != ir::bitWidth(out.element))
+        return no("bitcast_convert between element types of different widths");
+      return yes();
+    }
+    case OpKind::Pad: {
+      const auto* interior =
+          ir::findAttrAs<std::vector<int64_t>>(op.attrs, "interior_padding");
+      if (interior)
+        for (int64_t p : *interior)
+          if (p < 0) return no("pad with negative interior padding");
+      return yes();
+    }
+    case OpKind::Constant:
+      return isSplatConstant(op) ? yes() : no("a non-splat constant is a buffer");
+    case OpKind::Reduce:
+      return checkCombiner(module, op);
+    default:
+      return yes();
+  }
+}
+
+bool isTtirMovement(OpKind kind) {
+  switch (kind) {
+    case OpKind::BroadcastInDim:
+    case OpKind::Reshape:
+    case OpKind::Transpose:
+    case OpKind::Slice:
+    case OpKind::Concatenate:
+    case OpKind::Pad:
+    case OpKind::Iota:
+    case OpKind::Reverse:
+    case OpKind::DynamicSlice:
+    case OpKind::DynamicUpdateSlice:
+    case OpKind::Constant:
+    case OpKind::Reduce:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool ttirHoldsElementType(ElementType type) {
+  switch (type) {
+    case ElementType::PRED:
+    case ElementType::I8:
+    case ElementType::I16:
+    case ElementType::I32:
+    case ElementType::I64:
+    case ElementType::U8:
+    case ElementType::U16:
+    case ElementType::U32:
+    case ElementType::U64:
+    case ElementType::F16:
+    case ElementType::BF16:
+    case ElementType::F32:
+    case ElementType::F64:
+    case ElementType::F8E4M3FN:
+    case ElementType::F8E5M2:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool isTtirElementwise(OpKind kind) {
+  switch (kind) {
+    case OpKind::Abs:
+    case OpKind::Add:
+    case OpKind::And:
+    case OpKind::Atan2:
+    case OpKind::BitcastConvert:
+    case OpKind::Cbrt:
+    case OpKind::Ceil:
+    case OpKind::Clamp:
+    case OpKind::Compare:
+    case OpKind::Convert:
+    case OpKind::Cosine:
+    case OpKind::CountLeadingZeros:
+    case OpKind::Divide:
+    case OpKind::Exponential:
+    case OpKind::ExponentialMinusOne:
+    case OpKind::Floor:
+    case OpKind::IsFinite:
+    case OpKind::Log:
+    case OpKind::LogPlusOne:
+    case OpKind::Logistic:
+    case OpKind::Maximum:
+    case OpKind::Minimum:
+    case OpKind::Multiply:
+    case OpKind::Negate:
+    case OpKind::Not:
+    case OpKind::Or:
+    case OpKind::Popcnt:
+    case OpKind::Power:
+    case OpKind::Remainder:
+    case OpKind::RoundNearestAfz:
+    case OpKind::RoundNearestEven:
+    case OpKind::Rsqrt:
+    case OpKind::Select:
+    case OpKind::ShiftLeft:
+    case OpKind::ShiftRightArithmetic:
+    case OpKind::ShiftRightLogical:
+    case OpKind::Sign:
+    case OpKind::Sine:
+    case OpKind::Sqrt:
+    case OpKind::Subtract:
+    case OpKind::Tan:
+    case OpKind::Tanh:
+    case OpKind::Xor:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool isSplatConstant(const ir::Op& op) {
+  if (op.kind != OpKind::Constant) return false;
+  const auto* value = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
+  return value && passes::isSplat(*value);
+}
+
+TtirSupport ttirSupport(const ir::Module& module, const ir::Op& op) {
+  if (!isTtirElementwise(op.kind) && !isTtirMovement(op.kind)) return noEmitter(op.kind);
+  if (TtirSupport s = checkTypes(module, op); !s.ok) return s;
+  return checkOp(module, op);
+}
+
+}  // namespace jft::fusion

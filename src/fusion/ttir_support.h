@@ -1,0 +1,35 @@
+// Which ops the TTIR route can run: the contract between the planner and the
+// TTIR emitters (src/codegen/ttir). An op listed here must be emitted by the
+// loop or reduction emitter; anything else is another route's or unsupported.
+//
+// Element types: those Triton holds as scalars (i1, 8..64-bit integers,
+// f16, bf16, f32, f64, f8E4M3FN, f8E5M2). Ops: elementwise math, compare,
+// select, clamp, convert, equal-width bitcast_convert; broadcast_in_dim,
+// reshape, transpose, slice, concatenate, pad (interior >= 0), iota, reverse,
+// dynamic_slice, dynamic_update_slice, splat constants; reduce whose combiner
+// is scalar elementwise ops (any number of operands).
+#pragma once
+
+#include <string>
+
+#include "ir/module.h"
+
+namespace jft::fusion {
+
+bool ttirHoldsElementType(ir::ElementType type);
+
+// Elementwise ops (same shape in and out; select/clamp may take scalars).
+bool isTtirElementwise(ir::OpKind kind);
+
+// A constant whose elements are all one value (scalars included).
+bool isSplatConstant(const ir::Op& op);
+
+struct TtirSupport {
+  bool ok = false;
+  std::string reason;  // why not, when !ok: "no TTIR emitter for sort yet"
+};
+
+// Whether a TTIR kernel can compute `op` (an op of a function body or region).
+TtirSupport ttirSupport(const ir::Module& module, const ir::Op& op);
+
+}  // namespace jft::fusion
