@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
 
 namespace jft::runtime::gpu {
 namespace {
@@ -22,6 +25,7 @@ StatusOr<DeviceInfo> describe(const Driver& driver, CUdevice device, int ordinal
   JFT_RETURN_IF_ERROR(attribute(kAttrComputeCapabilityMajor, &info.computeMajor));
   JFT_RETURN_IF_ERROR(attribute(kAttrComputeCapabilityMinor, &info.computeMinor));
   JFT_RETURN_IF_ERROR(attribute(kAttrMultiprocessorCount, &info.coreCount));
+  JFT_RETURN_IF_ERROR(attribute(kAttrWarpSize, &info.warpSize));
   int domain = 0, bus = 0, slot = 0;
   JFT_RETURN_IF_ERROR(attribute(kAttrPciDomainId, &domain));
   JFT_RETURN_IF_ERROR(attribute(kAttrPciBusId, &bus));
@@ -53,6 +57,11 @@ StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::open(const Driver& driver,
   JFT_RETURN_IF_ERROR(
       driver.check(driver.memGetInfo(&freeBytes, &totalBytes), "cuMemGetInfo"));
   device->stats_.bytesLimit = static_cast<int64_t>(totalBytes);
+  JFT_RETURN_IF_ERROR(
+      driver.check(driver.deviceGetAttribute(&device->maxSharedPerBlock_,
+                                             kAttrMaxSharedMemoryPerBlockOptin, handle),
+                   "cuDeviceGetAttribute"));
+  JFT_RETURN_IF_ERROR(device->setUpMemoryPool());
   device->completions_ = std::make_unique<CompletionThread>(driver, device->context_);
   device->staging_ = std::make_unique<PinnedStaging>(driver);
   return device;
@@ -67,6 +76,9 @@ CudaDevice::~CudaDevice() {
   if (stream_ != nullptr) driver_.streamSynchronize(stream_);
   completions_.reset();  // drains pending frees, joins the thread
   staging_.reset();
+  // The default pool outlives us (the primary context may stay retained by
+  // others): hand its cached memory back.
+  if (pool_ != nullptr) driver_.memPoolTrimTo(pool_, 0);
   if (stream_ != nullptr) driver_.streamDestroy(stream_);
   driver_.primaryCtxRelease(device_);
 }
@@ -91,11 +103,47 @@ StatusOr<EventPtr> CudaDevice::fence(std::function<void()> followUp) {
   return done;
 }
 
+// cuMemAlloc costs tens of microseconds and cuMemFree synchronizes the
+// device; the pool answers from cached memory in well under a microsecond, so
+// per-execution output allocation stays cheap. Keeping everything cached
+// (release threshold = max) is what makes reuse cheap; trimming on
+// out-of-memory gives the cache back before we report failure.
+Status CudaDevice::setUpMemoryPool() {
+  const char* setting = std::getenv("JFT_MEMORY_POOL");
+  if (setting != nullptr && std::strcmp(setting, "0") == 0) return Status::ok();
+  int supported = 0;
+  JFT_RETURN_IF_ERROR(driver_.check(
+      driver_.deviceGetAttribute(&supported, kAttrMemoryPoolsSupported, device_),
+      "cuDeviceGetAttribute"));
+  if (supported == 0) return Status::ok();
+  CUmemoryPool pool = nullptr;
+  JFT_RETURN_IF_ERROR(driver_.check(driver_.deviceGetDefaultMemPool(&pool, device_),
+                                    "cuDeviceGetDefaultMemPool"));
+  uint64_t keepAll = std::numeric_limits<uint64_t>::max();
+  JFT_RETURN_IF_ERROR(driver_.check(
+      driver_.memPoolSetAttribute(pool, kMemPoolAttrReleaseThreshold, &keepAll),
+      "cuMemPoolSetAttribute"));
+  pool_ = pool;
+  return Status::ok();
+}
+
+CUresult CudaDevice::allocateRaw(CUdeviceptr* address, uint64_t bytes) {
+  if (pool_ == nullptr) return driver_.memAlloc(address, bytes);
+  CUresult result = driver_.memAllocFromPoolAsync(address, bytes, pool_, stream_);
+  if (result != kCudaErrorOutOfMemory) return result;
+  // Cached blocks of other sizes may be what is missing: return them and retry.
+  driver_.streamSynchronize(stream_);
+  driver_.memPoolTrimTo(pool_, 0);
+  return driver_.memAllocFromPoolAsync(address, bytes, pool_, stream_);
+}
+
 StatusOr<uint64_t> CudaDevice::allocate(uint64_t bytes) {
   if (bytes == 0) return uint64_t{0};
   JFT_RETURN_IF_ERROR(makeCurrent());
   CUdeviceptr address = 0;
-  Status status = driver_.check(driver_.memAlloc(&address, bytes), "cuMemAlloc");
+  Status status =
+      driver_.check(allocateRaw(&address, bytes),
+                    pool_ != nullptr ? "cuMemAllocFromPoolAsync" : "cuMemAlloc");
   if (!status.isOk()) {
     return Status(status.code(), "allocating " + std::to_string(bytes) + " bytes on " +
                                      info_.name + ": " + status.message());
@@ -129,6 +177,12 @@ void CudaDevice::releaseAfterQueuedWork(std::function<void()> release) {
 void CudaDevice::deallocate(uint64_t address, uint64_t bytes) {
   if (address == 0) return;
   if (!makeCurrent().isOk()) return;
+  // Stream order already puts the free after every queued use.
+  if (pool_ != nullptr &&
+      driver_.memFreeAsync(static_cast<CUdeviceptr>(address), stream_) == kCudaSuccess) {
+    noteFreed(bytes);
+    return;
+  }
   releaseAfterQueuedWork([this, address, bytes] {
     driver_.memFree(static_cast<CUdeviceptr>(address));
     noteFreed(bytes);

@@ -1,10 +1,12 @@
 // CudaDevice: runtime::Device on one GPU through the CUDA driver.
 //
 // Owns the device's primary context retain, one non-blocking stream on which
-// every copy is ordered, the completion thread, and pinned staging buffers for
-// large host transfers. Memory comes from
-// cuMemAlloc; freeing is deferred behind an event recorded on the stream, so
-// memory is never returned while queued work may still touch it.
+// every copy and launch is ordered, the completion thread, and pinned staging
+// buffers for large host transfers. Device memory comes from the device's
+// stream-ordered pool on that stream (cuMemAllocFromPoolAsync/cuMemFreeAsync,
+// freed memory kept cached), or from cuMemAlloc where pools are unsupported or
+// JFT_MEMORY_POOL=0; then freeing is deferred behind an event recorded on the
+// stream. Either way memory is never reused while queued work may touch it.
 #pragma once
 
 #include <atomic>
@@ -39,6 +41,17 @@ class CudaDevice final : public Device {
   MemoryStats memoryStats() const override;
   void resetPeakMemory() override;
 
+  StatusOr<KernelHandle> loadKernel(const KernelImage& image) override;
+  void unloadKernel(KernelHandle kernel) override;
+  Status launchKernel(KernelHandle kernel, const LaunchDims& dims,
+                      void** params) override;
+  Status copyOnDevice(uint64_t dst, uint64_t src, uint64_t bytes) override;
+  Status fill(uint64_t dst, uint8_t value, uint64_t bytes) override;
+  StatusOr<EventPtr> recordEvent() override { return fence(); }
+
+  // Whether allocations come from the stream-ordered pool.
+  bool usesMemoryPool() const { return pool_ != nullptr; }
+
   CUcontext context() const { return context_; }
   // The stream every operation of this device is ordered on (library calls
   // such as cuBLASLt enqueue on it too).
@@ -50,6 +63,8 @@ class CudaDevice final : public Device {
   // Records an event after everything queued so far; `done` completes when the
   // GPU passes it, then `followUp` runs on the completion thread.
   StatusOr<EventPtr> fence(std::function<void()> followUp = {});
+  Status setUpMemoryPool();
+  CUresult allocateRaw(CUdeviceptr* address, uint64_t bytes);
   void noteFreed(uint64_t bytes);
   // Runs `release` now if the queue is idle, else once queued work is done.
   void releaseAfterQueuedWork(std::function<void()> release);
@@ -59,6 +74,8 @@ class CudaDevice final : public Device {
   DeviceInfo info_;
   CUcontext context_ = nullptr;
   CUstream stream_ = nullptr;
+  CUmemoryPool pool_ = nullptr;  // null: cuMemAlloc
+  int maxSharedPerBlock_ = 0;    // opt-in limit for dynamic shared memory
   std::unique_ptr<CompletionThread> completions_;
   std::unique_ptr<PinnedStaging> staging_;
 
