@@ -1,0 +1,192 @@
+// GemmDesc validation and text. The type table mirrors the combinations the
+// GEMM libraries run (cuBLASLt's cublasLtMatmul table, hipBLASLt's subset).
+#include "runtime/gemm.h"
+
+#include <cmath>
+#include <string>
+
+namespace jft::runtime {
+namespace {
+
+std::string str(int64_t v) {
+  return std::to_string(v);
+}
+
+bool isFloatResult(GemmType t) {
+  return t == GemmType::kF16 || t == GemmType::kBF16 || t == GemmType::kF32;
+}
+
+bool typesSupported(const GemmDesc& d) {
+  if (d.a.type != d.b.type) return false;
+  const GemmType in = d.a.type, out = d.d_type;
+  switch (d.compute) {
+    case GemmCompute::kTf32:
+      return (in == GemmType::kF32 && out == GemmType::kF32) ||
+             (in == GemmType::kC64 && out == GemmType::kC64);
+    case GemmCompute::kF32:
+      if (in == GemmType::kBF16 || in == GemmType::kF16)
+        return out == in || out == GemmType::kF32;
+      return (in == GemmType::kF32 && out == GemmType::kF32) ||
+             (in == GemmType::kC64 && out == GemmType::kC64);
+    case GemmCompute::kF64:
+      return (in == GemmType::kF64 && out == GemmType::kF64) ||
+             (in == GemmType::kC128 && out == GemmType::kC128);
+    case GemmCompute::kS32:
+      return in == GemmType::kS8 && out == GemmType::kS32;
+  }
+  return false;
+}
+
+// Rows and columns of an operand as stored (after its transpose).
+struct Stored {
+  int64_t rows, cols;
+};
+
+Stored storedA(const GemmDesc& d) {
+  return d.a.transpose ? Stored{d.k, d.m} : Stored{d.m, d.k};
+}
+Stored storedB(const GemmDesc& d) {
+  return d.b.transpose ? Stored{d.n, d.k} : Stored{d.k, d.n};
+}
+
+int64_t extent(Stored s, int64_t ld) {
+  return (s.rows - 1) * ld + s.cols;
+}
+
+int64_t elements(Stored s, int64_t ld, int64_t batch, int64_t stride) {
+  return (batch - 1) * stride + extent(s, ld);
+}
+
+Status checkOperand(const char* name, const GemmOperand& op, Stored s) {
+  if (op.ld < s.cols)
+    return invalidArgument(std::string(name) + ": leading dimension " + str(op.ld) +
+                           " is below its row length " + str(s.cols));
+  if (op.batch_stride < 0)
+    return invalidArgument(std::string(name) + ": negative batch stride " +
+                           str(op.batch_stride));
+  return Status::ok();
+}
+
+bool integral32(double v) {
+  return std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 2147483647.0;
+}
+
+}  // namespace
+
+int64_t gemmTypeBytes(GemmType type) {
+  switch (type) {
+    case GemmType::kS8:
+      return 1;
+    case GemmType::kF16:
+    case GemmType::kBF16:
+      return 2;
+    case GemmType::kF32:
+    case GemmType::kS32:
+      return 4;
+    case GemmType::kF64:
+    case GemmType::kC64:
+      return 8;
+    case GemmType::kC128:
+      return 16;
+  }
+  return 0;
+}
+
+std::string_view gemmTypeName(GemmType type) {
+  switch (type) {
+    case GemmType::kF16:
+      return "f16";
+    case GemmType::kBF16:
+      return "bf16";
+    case GemmType::kF32:
+      return "f32";
+    case GemmType::kF64:
+      return "f64";
+    case GemmType::kC64:
+      return "c64";
+    case GemmType::kC128:
+      return "c128";
+    case GemmType::kS8:
+      return "s8";
+    case GemmType::kS32:
+      return "s32";
+  }
+  return "?";
+}
+
+std::string_view gemmComputeName(GemmCompute compute) {
+  switch (compute) {
+    case GemmCompute::kF32:
+      return "f32";
+    case GemmCompute::kTf32:
+      return "tf32";
+    case GemmCompute::kF64:
+      return "f64";
+    case GemmCompute::kS32:
+      return "s32";
+  }
+  return "?";
+}
+
+std::string gemmText(const GemmDesc& d) {
+  auto operand = [](const char* name, const GemmOperand& op) {
+    return std::string(name) + (op.transpose ? "^T" : "") + " ld " + str(op.ld) +
+           " stride " + str(op.batch_stride);
+  };
+  std::string text =
+      "batch " + str(d.batch) + " x [" + str(d.m) + "x" + str(d.k) + "] * [" + str(d.k) +
+      "x" + str(d.n) + "], " + std::string(gemmTypeName(d.a.type)) + " x " +
+      std::string(gemmTypeName(d.b.type)) + " -> " + std::string(gemmTypeName(d.d_type)) +
+      " (" + std::string(gemmComputeName(d.compute)) + "), " + operand("A", d.a) + ", " +
+      operand("B", d.b) + ", D ld " + str(d.d_ld) + " stride " + str(d.d_batch_stride);
+  if (d.alpha != 1) text += ", alpha " + std::to_string(d.alpha);
+  if (d.beta != 0) text += ", beta " + std::to_string(d.beta);
+  if (d.bias) text += ", bias";
+  if (d.epilogue == GemmEpilogue::kRelu) text += ", relu";
+  if (d.epilogue == GemmEpilogue::kGelu) text += ", gelu";
+  return text;
+}
+
+Status validateGemm(const GemmDesc& d) {
+  auto fail = [&](const std::string& what) {
+    return invalidArgument("gemm (" + gemmText(d) + "): " + what);
+  };
+  if (d.batch < 1 || d.m < 1 || d.n < 1 || d.k < 1)
+    return fail("batch, m, n and k must be at least 1");
+  if (!typesSupported(d))
+    return fail("no library computes " + std::string(gemmTypeName(d.a.type)) + " x " +
+                std::string(gemmTypeName(d.b.type)) + " -> " +
+                std::string(gemmTypeName(d.d_type)) + " with " +
+                std::string(gemmComputeName(d.compute)) + " arithmetic");
+  for (Status s :
+       {checkOperand("A", d.a, storedA(d)), checkOperand("B", d.b, storedB(d))})
+    if (!s.isOk()) return fail(s.message());
+  if (d.d_ld < d.n)
+    return fail("D's leading dimension " + str(d.d_ld) + " is below n = " + str(d.n));
+  // Batch items of D must not overlap: the library writes them in parallel.
+  if (d.batch > 1 && d.d_batch_stride < extent({d.m, d.n}, d.d_ld))
+    return fail("D's batch stride " + str(d.d_batch_stride) +
+                " makes batch items overlap (one spans " +
+                str(extent({d.m, d.n}, d.d_ld)) + " elements)");
+  if (d.compute == GemmCompute::kS32) {
+    if (!integral32(d.alpha) || !integral32(d.beta))
+      return fail("an integer product needs integral alpha and beta");
+  } else if (!std::isfinite(d.alpha) || !std::isfinite(d.beta)) {
+    return fail("alpha and beta must be finite");
+  }
+  if ((d.bias || d.epilogue != GemmEpilogue::kNone) && !isFloatResult(d.d_type))
+    return fail("bias and activation are fused only for f16, bf16 and f32 results");
+  return Status::ok();
+}
+
+int64_t gemmElementsA(const GemmDesc& d) {
+  return elements(storedA(d), d.a.ld, d.batch, d.a.batch_stride);
+}
+int64_t gemmElementsB(const GemmDesc& d) {
+  return elements(storedB(d), d.b.ld, d.batch, d.b.batch_stride);
+}
+int64_t gemmElementsD(const GemmDesc& d) {
+  return elements({d.m, d.n}, d.d_ld, d.batch, d.d_batch_stride);
+}
+
+}  // namespace jft::runtime

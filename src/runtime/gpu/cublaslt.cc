@@ -1,0 +1,354 @@
+// cuBLASLt loading and the GEMM runner.
+//
+// The column-major library sees our row-major D (m x n, ld d_ld) as D^T
+// (n x m, same ld) and computes it as B^T A^T: its "A" is our B, its "B" our
+// A. A row-major R x C matrix with leading dimension L is, to the library, a
+// column-major C x R matrix with the same L, so no data moves; our transpose
+// flags carry over unchanged (an operand stored transposed gets op T).
+#include "runtime/gpu/cublaslt.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <complex>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+namespace jft::runtime::gpu {
+namespace {
+
+StatusOr<CublasLt*> openLibrary() {
+  std::vector<std::string> candidates;
+  if (const char* path = std::getenv("JFT_CUBLASLT_LIBRARY"); path && *path)
+    candidates.emplace_back(path);
+  for (const char* name : {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"})
+    candidates.emplace_back(name);
+  std::string tried;
+  for (const std::string& name : candidates) {
+    void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* reason = dlerror();
+      tried += "\n  " + name + ": " + (reason != nullptr ? reason : "not found");
+      continue;
+    }
+    auto* lt = new CublasLt();  // lives for the process, like the library
+    lt->libraryName = name;
+#define JFT_RESOLVE_CUBLASLT_FN(member, symbol, signature)                              \
+  lt->member = reinterpret_cast<signature>(dlsym(handle, symbol));                      \
+  if (lt->member == nullptr) {                                                          \
+    delete lt;                                                                          \
+    dlclose(handle);                                                                    \
+    return unavailable(name + " lacks " + symbol + "; cuBLASLt 12 or newer is needed"); \
+  }
+    JFT_CUBLASLT_FUNCTIONS(JFT_RESOLVE_CUBLASLT_FN)
+#undef JFT_RESOLVE_CUBLASLT_FN
+    return lt;
+  }
+  return unavailable(
+      "cannot load cuBLASLt (set JFT_CUBLASLT_LIBRARY to its path, or install the "
+      "CUDA toolkit or the nvidia-cublas wheel); tried:" +
+      tried);
+}
+
+int dataType(GemmType type) {
+  switch (type) {
+    case GemmType::kF16:
+      return kCudaR16F;
+    case GemmType::kBF16:
+      return kCudaR16BF;
+    case GemmType::kF32:
+      return kCudaR32F;
+    case GemmType::kF64:
+      return kCudaR64F;
+    case GemmType::kC64:
+      return kCudaC32F;
+    case GemmType::kC128:
+      return kCudaC64F;
+    case GemmType::kS8:
+      return kCudaR8I;
+    case GemmType::kS32:
+      return kCudaR32I;
+  }
+  return -1;
+}
+
+int computeType(GemmCompute compute) {
+  switch (compute) {
+    case GemmCompute::kF32:
+      return kCublasCompute32F;
+    case GemmCompute::kTf32:
+      return kCublasCompute32FFastTf32;
+    case GemmCompute::kF64:
+      return kCublasCompute64F;
+    case GemmCompute::kS32:
+      return kCublasCompute32I;
+  }
+  return -1;
+}
+
+// alpha and beta are passed in the scale type: the compute type's, complex
+// when the data is.
+int scaleType(const GemmDesc& d) {
+  const bool complex = d.d_type == GemmType::kC64 || d.d_type == GemmType::kC128;
+  switch (d.compute) {
+    case GemmCompute::kF32:
+    case GemmCompute::kTf32:
+      return complex ? kCudaC32F : kCudaR32F;
+    case GemmCompute::kF64:
+      return complex ? kCudaC64F : kCudaR64F;
+    case GemmCompute::kS32:
+      return kCudaR32I;
+  }
+  return -1;
+}
+
+void encodeScalar(double value, int scale, unsigned char* out) {
+  std::memset(out, 0, 16);
+  if (scale == kCudaR32F || scale == kCudaC32F) {
+    const float v = static_cast<float>(value);
+    std::memcpy(out, &v, sizeof v);  // complex: imaginary part stays 0
+  } else if (scale == kCudaR64F || scale == kCudaC64F) {
+    std::memcpy(out, &value, sizeof value);
+  } else {
+    const int32_t v = static_cast<int32_t>(value);
+    std::memcpy(out, &v, sizeof v);
+  }
+}
+
+uint32_t epilogue(const GemmDesc& d) {
+  switch (d.epilogue) {
+    case GemmEpilogue::kNone:
+      return d.bias ? kEpilogueBias : kEpilogueDefault;
+    case GemmEpilogue::kRelu:
+      return d.bias ? kEpilogueReluBias : kEpilogueRelu;
+    case GemmEpilogue::kGelu:
+      return d.bias ? kEpilogueGeluBias : kEpilogueGelu;
+  }
+  return kEpilogueDefault;
+}
+
+// The largest power of two (up to the library's default of 256) dividing the
+// address of every batch item, which the heuristic must be told.
+uint32_t alignment(uint64_t address, int64_t batch, int64_t stride, GemmType type) {
+  uint64_t bits = address | 256;
+  if (batch > 1) bits |= static_cast<uint64_t>(stride * gemmTypeBytes(type));
+  return static_cast<uint32_t>(bits & (~bits + 1));
+}
+
+template <typename T>
+void mix(size_t& seed, const T& value) {
+  seed ^= std::hash<T>()(value) + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2);
+}
+
+}  // namespace
+
+StatusOr<const CublasLt*> CublasLt::load() {
+  static std::once_flag once;
+  static StatusOr<CublasLt*>* loaded = nullptr;
+  std::call_once(once, [] { loaded = new StatusOr<CublasLt*>(openLibrary()); });
+  if (!loaded->isOk()) return loaded->status();
+  return static_cast<const CublasLt*>(loaded->value());
+}
+
+Status CublasLt::check(cublasStatus_t status, const std::string& what) const {
+  if (status == kCublasSuccess) return Status::ok();
+  const char* name = getStatusName != nullptr ? getStatusName(status) : nullptr;
+  const char* text = getStatusString != nullptr ? getStatusString(status) : nullptr;
+  std::string message = what + " failed: " + (name != nullptr ? name : "cuBLAS error") +
+                        " (" + std::to_string(status) + ")" +
+                        (text != nullptr ? std::string(": ") + text : "");
+  if (status == kCublasNotSupported) return unimplemented(message);
+  if (status == kCublasAllocFailed) return resourceExhausted(message);
+  return internalError(message);
+}
+
+// The library objects for one description; destroyed with the runner.
+struct GemmRunner::Plan {
+  const CublasLt* lt = nullptr;
+  cublasLtMatmulDesc_t op = nullptr;
+  // The library's A (our B), its B (our A), and C = D.
+  cublasLtMatrixLayout_t libA = nullptr, libB = nullptr, libD = nullptr;
+  CublasLtMatmulAlgo algo{};
+  alignas(16) unsigned char alpha[16]{}, beta[16]{};
+
+  ~Plan() {
+    if (libD != nullptr) lt->matrixLayoutDestroy(libD);
+    if (libB != nullptr) lt->matrixLayoutDestroy(libB);
+    if (libA != nullptr) lt->matrixLayoutDestroy(libA);
+    if (op != nullptr) lt->matmulDescDestroy(op);
+  }
+};
+
+size_t GemmRunner::KeyHash::operator()(const Key& key) const {
+  const GemmDesc& d = key.desc;
+  size_t seed = 0;
+  for (const GemmOperand* op : {&d.a, &d.b}) {
+    mix(seed, static_cast<int>(op->type));
+    mix(seed, op->transpose);
+    mix(seed, op->ld);
+    mix(seed, op->batch_stride);
+  }
+  for (int64_t v : {d.d_ld, d.d_batch_stride, d.batch, d.m, d.n, d.k}) mix(seed, v);
+  mix(seed, static_cast<int>(d.d_type));
+  mix(seed, static_cast<int>(d.compute));
+  mix(seed, d.alpha);
+  mix(seed, d.beta);
+  mix(seed, d.bias);
+  mix(seed, static_cast<int>(d.epilogue));
+  for (uint32_t a : {key.alignA, key.alignB, key.alignD}) mix(seed, a);
+  return seed;
+}
+
+GemmRunner::GemmRunner(CudaDevice& device, const Driver& driver, const CublasLt& lt)
+    : device_(device), driver_(driver), lt_(lt) {}
+
+StatusOr<std::unique_ptr<GemmRunner>> GemmRunner::create(CudaDevice& device) {
+  JFT_ASSIGN_OR_RETURN(const Driver* driver, Driver::load());
+  JFT_ASSIGN_OR_RETURN(const CublasLt* lt, CublasLt::load());
+  std::unique_ptr<GemmRunner> runner(new GemmRunner(device, *driver, *lt));
+  JFT_RETURN_IF_ERROR(runner->makeCurrent());
+  JFT_RETURN_IF_ERROR(lt->check(lt->create(&runner->handle_), "cublasLtCreate"));
+  JFT_ASSIGN_OR_RETURN(runner->workspace_, device.allocate(kWorkspaceBytes));
+  return runner;
+}
+
+GemmRunner::~GemmRunner() {
+  if (makeCurrent().isOk()) {
+    plans_.clear();
+    if (handle_ != nullptr) lt_.destroy(handle_);
+  }
+  // Freed behind the products still queued on the stream.
+  if (workspace_ != 0) device_.deallocate(workspace_, kWorkspaceBytes);
+}
+
+Status GemmRunner::makeCurrent() const {
+  return driver_.check(driver_.ctxSetCurrent(device_.context()), "cuCtxSetCurrent");
+}
+
+size_t GemmRunner::planCount() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return plans_.size();
+}
+
+StatusOr<std::unique_ptr<GemmRunner::Plan>> GemmRunner::makePlan(const Key& key) {
+  const GemmDesc& d = key.desc;
+  auto plan = std::make_unique<Plan>();
+  plan->lt = &lt_;
+  const std::string where = " for gemm (" + gemmText(d) + ")";
+  auto check = [&](cublasStatus_t status, const char* what) {
+    return lt_.check(status, what + where);
+  };
+
+  const int scale = scaleType(d);
+  JFT_RETURN_IF_ERROR(
+      check(lt_.matmulDescCreate(&plan->op, computeType(d.compute), scale),
+            "cublasLtMatmulDescCreate"));
+  const int32_t transA = d.b.transpose ? kCublasOpT : kCublasOpN;
+  const int32_t transB = d.a.transpose ? kCublasOpT : kCublasOpN;
+  const uint32_t ep = epilogue(d);
+  JFT_RETURN_IF_ERROR(check(
+      lt_.matmulDescSetAttribute(plan->op, kMatmulDescTransA, &transA, sizeof transA),
+      "setting TRANSA"));
+  JFT_RETURN_IF_ERROR(check(
+      lt_.matmulDescSetAttribute(plan->op, kMatmulDescTransB, &transB, sizeof transB),
+      "setting TRANSB"));
+  JFT_RETURN_IF_ERROR(
+      check(lt_.matmulDescSetAttribute(plan->op, kMatmulDescEpilogue, &ep, sizeof ep),
+            "setting the epilogue"));
+
+  // Stored row-major R x C becomes column-major C x R.
+  auto layout = [&](cublasLtMatrixLayout_t* out, GemmType type, int64_t rows,
+                    int64_t cols, int64_t ld, int64_t stride) -> Status {
+    JFT_RETURN_IF_ERROR(check(lt_.matrixLayoutCreate(out, dataType(type), cols, rows, ld),
+                              "cublasLtMatrixLayoutCreate"));
+    if (d.batch == 1) return Status::ok();
+    const int32_t count = static_cast<int32_t>(d.batch);
+    JFT_RETURN_IF_ERROR(
+        check(lt_.matrixLayoutSetAttribute(*out, kLayoutBatchCount, &count, sizeof count),
+              "setting the batch count"));
+    return check(lt_.matrixLayoutSetAttribute(*out, kLayoutStridedBatchOffset, &stride,
+                                              sizeof stride),
+                 "setting the batch stride");
+  };
+  JFT_RETURN_IF_ERROR(layout(&plan->libA, d.b.type, d.b.transpose ? d.n : d.k,
+                             d.b.transpose ? d.k : d.n, d.b.ld, d.b.batch_stride));
+  JFT_RETURN_IF_ERROR(layout(&plan->libB, d.a.type, d.a.transpose ? d.k : d.m,
+                             d.a.transpose ? d.m : d.k, d.a.ld, d.a.batch_stride));
+  JFT_RETURN_IF_ERROR(layout(&plan->libD, d.d_type, d.m, d.n, d.d_ld, d.d_batch_stride));
+
+  cublasLtMatmulPreference_t pref = nullptr;
+  JFT_RETURN_IF_ERROR(
+      check(lt_.preferenceCreate(&pref), "cublasLtMatmulPreferenceCreate"));
+  std::unique_ptr<CublasLtMatmulPreferenceOpaque,
+                  cublasStatus_t (*)(cublasLtMatmulPreference_t)>
+      prefGuard(pref, lt_.preferenceDestroy);
+  const uint64_t workspace = kWorkspaceBytes;
+  JFT_RETURN_IF_ERROR(check(lt_.preferenceSetAttribute(pref, kPrefMaxWorkspaceBytes,
+                                                       &workspace, sizeof workspace),
+                            "setting the workspace size"));
+  // Library A is our B and vice versa; C and D share D's alignment.
+  const std::pair<int, uint32_t> aligns[] = {{kPrefMinAlignmentABytes, key.alignB},
+                                             {kPrefMinAlignmentBBytes, key.alignA},
+                                             {kPrefMinAlignmentCBytes, key.alignD},
+                                             {kPrefMinAlignmentDBytes, key.alignD}};
+  for (const auto& [attr, value] : aligns)
+    JFT_RETURN_IF_ERROR(
+        check(lt_.preferenceSetAttribute(pref, attr, &value, sizeof value),
+              "setting an alignment"));
+
+  CublasLtHeuristicResult result{};
+  int found = 0;
+  JFT_RETURN_IF_ERROR(
+      check(lt_.algoGetHeuristic(handle_, plan->op, plan->libA, plan->libB, plan->libD,
+                                 plan->libD, pref, 1, &result, &found),
+            "cublasLtMatmulAlgoGetHeuristic"));
+  if (found == 0 || result.state != kCublasSuccess)
+    return unimplemented(lt_.libraryName + " has no algorithm" + where);
+  plan->algo = result.algo;
+  encodeScalar(d.alpha, scale, plan->alpha);
+  encodeScalar(d.beta, scale, plan->beta);
+  return plan;
+}
+
+StatusOr<const GemmRunner::Plan*> GemmRunner::planFor(const Key& key) {
+  if (auto it = plans_.find(key); it != plans_.end()) return it->second.get();
+  JFT_ASSIGN_OR_RETURN(std::unique_ptr<Plan> plan, makePlan(key));
+  const Plan* raw = plan.get();
+  plans_.emplace(key, std::move(plan));
+  return raw;
+}
+
+Status GemmRunner::run(const GemmDesc& desc, const GemmBuffers& buffers) {
+  JFT_RETURN_IF_ERROR(validateGemm(desc));
+  if (buffers.a == 0 || buffers.b == 0 || buffers.d == 0 ||
+      (desc.bias && buffers.bias == 0))
+    return invalidArgument("gemm (" + gemmText(desc) + "): a buffer address is null");
+  const Key key{desc, alignment(buffers.a, desc.batch, desc.a.batch_stride, desc.a.type),
+                alignment(buffers.b, desc.batch, desc.b.batch_stride, desc.b.type),
+                alignment(buffers.d, desc.batch, desc.d_batch_stride, desc.d_type)};
+  // One lock for lookup and enqueue: the bias pointer lives in the cached
+  // descriptor, and the workspace is shared by every product on the stream.
+  std::lock_guard<std::mutex> lock(mutex_);
+  JFT_RETURN_IF_ERROR(makeCurrent());
+  JFT_ASSIGN_OR_RETURN(const Plan* plan, planFor(key));
+  if (desc.bias) {
+    const void* bias =
+        reinterpret_cast<const void*>(static_cast<uintptr_t>(buffers.bias));
+    JFT_RETURN_IF_ERROR(lt_.check(
+        lt_.matmulDescSetAttribute(plan->op, kMatmulDescBiasPointer, &bias, sizeof bias),
+        "setting the bias pointer"));
+  }
+  auto ptr = [](uint64_t address) {
+    return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+  };
+  const cublasStatus_t status = lt_.matmul(
+      handle_, plan->op, plan->alpha, ptr(buffers.b), plan->libA, ptr(buffers.a),
+      plan->libB, plan->beta, ptr(buffers.d), plan->libD, ptr(buffers.d), plan->libD,
+      &plan->algo, ptr(workspace_), kWorkspaceBytes, device_.stream());
+  if (status == kCublasSuccess) return Status::ok();
+  return lt_.check(status, "cublasLtMatmul for gemm (" + gemmText(desc) + ")");
+}
+
+}  // namespace jft::runtime::gpu
