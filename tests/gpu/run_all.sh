@@ -53,6 +53,33 @@ run_test pjrt_bandwidth
 run_test pjrt_bandwidth JFT_PINNED_STAGING=0
 run_test pjrt_bandwidth JAX_FLAGTREE_DISABLE=1
 
+# C++ GPU tests (ctest label "gpu"), built from the full project in build-gpu.
+run_ctest_gpu() {
+  echo "== ctest -L gpu" >> "$OUT/tests.log"
+  if ! { cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release &&
+         cmake --build build-gpu -j "$JOBS" --target runtime_launch_test; } \
+       > "$OUT/ctest-build.log" 2>&1; then
+    echo "FAIL ctest_gpu: build failed (see ctest-build.log)" >> "$OUT/tests.log"
+    fail=$((fail + 1)); return
+  fi
+  ctest --test-dir build-gpu -L gpu --output-on-failure --timeout 300 > "$OUT/ctest.tmp" 2>&1
+  cat "$OUT/ctest.tmp" >> "$OUT/tests.log"
+  # One "n/N Test #k: name ... Passed|Skipped|Failed" line per gtest case.
+  local p f s
+  p=$(grep -cE 'Test +#[0-9]+: .*Passed' "$OUT/ctest.tmp")
+  s=$(grep -cE 'Test +#[0-9]+: .*Skipped' "$OUT/ctest.tmp")
+  f=$(grep -cE 'Test +#[0-9]+: .*(Failed|Exception|Timeout|Not Run)' "$OUT/ctest.tmp")
+  if [ $((p + f + s)) -eq 0 ]; then
+    f=1; echo "FAIL ctest_gpu: no test ran" >> "$OUT/tests.log"
+  fi
+  pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+  rm -f "$OUT/ctest.tmp"
+  # Host cost of one execution and of the allocator, for the summary.
+  build-gpu/tests/runtime/runtime_launch_test --gtest_filter='*HostCost*' 2>&1 |
+    grep -E '^PERF' >> "$OUT/tests.log"
+}
+run_ctest_gpu
+
 # Which entry points JAX calls on the plugin for one put/get (for debugging).
 JFT_PJRT_TRACE=1 timeout 120 python3 -c '
 import jax, numpy as np
@@ -62,6 +89,7 @@ print(np.asarray(x)); print(jax.devices()[0].memory_stats())
 
 summary="$pass passed, $fail failed, $skip skipped"
 grep -E '^(BANDWIDTH|HOST)' "$OUT/tests.log" > "$OUT/summary.txt"
+grep -E '^PERF' "$OUT/tests.log" >> "$OUT/summary.txt"
 echo "$summary" | tee -a "$OUT/tests.log" >> "$OUT/summary.txt"
 cat "$OUT/summary.txt"
 [ "$fail" -eq 0 ]
