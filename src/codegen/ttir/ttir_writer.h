@@ -14,9 +14,17 @@
 
 namespace jft::codegen::ttir {
 
+// The compiler backend a module is written for. Only the names of library
+// math functions differ (libdevice on CUDA, OCML on HIP); both backends link
+// their library themselves, so the TTIR never names a file.
+enum class Target : uint8_t { kCuda, kHip };
+
 // TTIR scalar type of an element type as held in registers: f32, bf16, f16,
 // f64, f8E4M3FN, f8E5M2, i1 (pred), i8/i16/i32/i64 (signed and unsigned alike:
 // TTIR integers are signless; the op chosen carries the signedness).
+// Element types Triton cannot compute with travel as opaque bytes: sub-byte
+// integers as i8, the other 8-bit-or-narrower floats as i8 (only data
+// movement is emittable for them); complex types have none ("" is returned).
 std::string registerType(ir::ElementType element);
 // As stored in memory: the same, except pred, which is a byte (i8).
 std::string memoryType(ir::ElementType element);
@@ -24,8 +32,8 @@ std::string memoryType(ir::ElementType element);
 std::string tensorType(const std::vector<int64_t>& shape, std::string_view scalar);
 
 struct Value {
-  std::string name;  // "%12"
-  std::string type;  // "tensor<256xf32>", "i32", "!tt.ptr<f32>"
+  std::string name;            // "%12"
+  std::string type;            // "tensor<256xf32>", "i32", "!tt.ptr<f32>"
   std::vector<int64_t> shape;  // empty for scalars and pointers
   std::string scalar;          // element type of `type` ("f32", "i1", "!tt.ptr<f32>")
 };
@@ -38,14 +46,18 @@ class TtirWriter {
   // A line with no result ("tt.store ...", "tt.return").
   void line(std::string_view text);
   // Opens/closes a nested block (a tt.reduce combiner, an scf.for body).
-  void open(std::string_view header);  // writes header, indents
+  void open(std::string_view header);   // writes header, indents
   void close(std::string_view footer);  // dedents, writes footer
-  std::string freshName();  // "%17": for block arguments and loop results
+  std::string freshName();              // "%17": for block arguments and loop results
 
   const std::string& body() const { return body_; }
 
+  Target target() const { return target_; }
+  void setTarget(Target target) { target_ = target; }
+
  private:
   std::string body_;
+  Target target_ = Target::kCuda;
   int indent_ = 2;
   int next_ = 0;
 };

@@ -1,0 +1,210 @@
+// What the elementwise emitter accepts, and the dispatch from a StableHLO op
+// to the family that writes it.
+#include "codegen/ttir/elementwise.h"
+
+#include <limits>
+#include <optional>
+
+#include "codegen/ttir/elementwise_internal.h"
+#include "codegen/ttir/elementwise_ops.h"
+
+namespace jft::codegen::ttir {
+
+using ir::ElementType;
+using ir::OpKind;
+
+namespace ew {
+
+bool isComputable(ElementType element) {
+  if (ir::isPred(element)) return true;
+  if (ir::isInteger(element)) return ir::bitWidth(element) >= 8;
+  return isComputeFloat(element);
+}
+
+}  // namespace ew
+
+namespace {
+
+enum class Accepts { kFloat, kInt, kIntOrPred, kNumber, kNumberOrPred, kAny };
+
+struct Rule {
+  int operands;
+  Accepts accepts;
+};
+
+// Operand count and the element types of the op's (first data) operand.
+std::optional<Rule> ruleOf(OpKind kind) {
+  switch (kind) {
+    case OpKind::Add:
+    case OpKind::Multiply:
+    case OpKind::Maximum:
+    case OpKind::Minimum:
+      return Rule{2, Accepts::kNumberOrPred};
+    case OpKind::Subtract:
+    case OpKind::Divide:
+    case OpKind::Remainder:
+    case OpKind::Power:
+      return Rule{2, Accepts::kNumber};
+    case OpKind::Atan2:
+      return Rule{2, Accepts::kFloat};
+    case OpKind::Abs:
+    case OpKind::Negate:
+    case OpKind::Sign:
+      return Rule{1, Accepts::kNumber};
+    case OpKind::Cbrt:
+    case OpKind::Ceil:
+    case OpKind::Cosine:
+    case OpKind::Exponential:
+    case OpKind::ExponentialMinusOne:
+    case OpKind::Floor:
+    case OpKind::IsFinite:
+    case OpKind::Log:
+    case OpKind::LogPlusOne:
+    case OpKind::Logistic:
+    case OpKind::RoundNearestAfz:
+    case OpKind::RoundNearestEven:
+    case OpKind::Rsqrt:
+    case OpKind::Sine:
+    case OpKind::Sqrt:
+    case OpKind::Tan:
+    case OpKind::Tanh:
+      return Rule{1, Accepts::kFloat};
+    case OpKind::And:
+    case OpKind::Or:
+    case OpKind::Xor:
+      return Rule{2, Accepts::kIntOrPred};
+    case OpKind::Not:
+      return Rule{1, Accepts::kIntOrPred};
+    case OpKind::ShiftLeft:
+    case OpKind::ShiftRightArithmetic:
+    case OpKind::ShiftRightLogical:
+      return Rule{2, Accepts::kInt};
+    case OpKind::Popcnt:
+    case OpKind::CountLeadingZeros:
+      return Rule{1, Accepts::kInt};
+    case OpKind::Compare:
+      return Rule{2, Accepts::kAny};
+    case OpKind::Select:
+    case OpKind::Clamp:
+      return Rule{3, Accepts::kAny};
+    case OpKind::Convert:
+    case OpKind::BitcastConvert:
+      return Rule{1, Accepts::kAny};
+    default:
+      return std::nullopt;
+  }
+}
+
+bool accepts(Accepts a, ElementType t) {
+  switch (a) {
+    case Accepts::kFloat:
+      return ir::isFloat(t);
+    case Accepts::kInt:
+      return ir::isInteger(t);
+    case Accepts::kIntOrPred:
+      return ir::isInteger(t) || ir::isPred(t);
+    case Accepts::kNumber:
+      return ir::isInteger(t) || ir::isFloat(t);
+    case Accepts::kNumberOrPred:
+      return !ir::isComplex(t);
+    case Accepts::kAny:
+      return true;
+  }
+  return false;
+}
+
+std::string typeName(ElementType t) {
+  return std::string(ir::elementTypeName(t));
+}
+
+// The operand whose element type the op is "of" (select/clamp: the data).
+size_t dataOperand(OpKind kind) {
+  return kind == OpKind::Select || kind == OpKind::Clamp ? 1 : 0;
+}
+
+}  // namespace
+
+bool isEmittableElementwise(const ir::Module& module, const ir::Op& op,
+                            std::string* why) {
+  auto no = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return false;
+  };
+  const std::string name(ir::opKindName(op.kind));
+  const std::optional<Rule> rule = ruleOf(op.kind);
+  if (!rule) return no(name + " is not an elementwise op of the TTIR emitter");
+  if (static_cast<int>(op.operands.size()) != rule->operands || op.results.size() != 1)
+    return no(name + " with " + std::to_string(op.operands.size()) + " operands");
+  for (ir::ValueId v : op.operands)
+    if (!module.typeOf(v).isTensor()) return no(name + " of a non-tensor value");
+  if (!module.typeOf(op.results[0]).isTensor())
+    return no(name + " with a non-tensor result");
+  for (ir::ValueId v : op.operands) {
+    const ElementType t = module.typeOf(v).element;
+    if (!ew::isComputable(t))
+      return no(
+          name + " of " + typeName(t) +
+          ": TTIR computes only with pred, 8- to 64-bit integers, f16, bf16, f32, f64, "
+          "f8E4M3FN and f8E5M2");
+  }
+  const ElementType data = module.typeOf(op.operands[dataOperand(op.kind)]).element;
+  const ElementType result = module.typeOf(op.results[0]).element;
+  if (!ew::isComputable(result)) return no(name + " producing " + typeName(result));
+  if (!accepts(rule->accepts, data)) return no(name + " of " + typeName(data));
+  if (op.kind == OpKind::BitcastConvert) {
+    const auto &in = module.typeOf(op.operands[0]), &out = module.typeOf(op.results[0]);
+    if (ir::bitWidth(data) != ir::bitWidth(result) || in.dims != out.dims)
+      return no("bitcast_convert between element types of different widths (" +
+                typeName(data) + " -> " + typeName(result) + ")");
+  }
+  if (op.kind == OpKind::Compare &&
+      !ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction"))
+    return no("compare without comparison_direction");
+  return true;
+}
+
+StatusOr<Value> emitElementwise(TtirWriter& writer, const ir::Module& module,
+                                const ir::Op& op, const std::vector<Value>& operands) {
+  std::string why;
+  if (!isEmittableElementwise(module, op, &why)) return unimplemented(why);
+  if (operands.size() != op.operands.size())
+    return internalError(std::string(ir::opKindName(op.kind)) + ": " +
+                         std::to_string(operands.size()) + " operand values for " +
+                         std::to_string(op.operands.size()) + " operands");
+  const ElementType data = module.typeOf(op.operands[dataOperand(op.kind)]).element;
+  const ElementType result = module.typeOf(op.results[0]).element;
+  const std::vector<Value>& x = operands;
+  switch (op.kind) {
+    case OpKind::Compare: {
+      const auto* type = ir::findAttrAs<ir::ComparisonType>(op.attrs, "compare_type");
+      return ew::emitCompare(
+          writer,
+          *ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction"),
+          type ? *type : ir::ComparisonType::NOTYPE, data, x[0], x[1]);
+    }
+    case OpKind::Select:
+      return ew::emitSelect(writer, x[0], x[1], x[2]);
+    case OpKind::Clamp:
+      return ew::emitClamp(writer, data, x[0], x[1], x[2]);
+    case OpKind::Maximum:
+    case OpKind::Minimum:
+      return ew::emitMaxMin(writer, op.kind == OpKind::Maximum, data, x[0], x[1]);
+    case OpKind::Convert:
+      return ew::emitConvert(writer, data, result, x[0]);
+    case OpKind::BitcastConvert:
+      return ew::emitBitcastConvert(writer, data, result, x[0]);
+    case OpKind::IsFinite: {
+      // |x| < inf is false for both infinities and NaN.
+      Value a = ew::unary(writer, "math.absf", ew::toCompute(writer, data, x[0]));
+      return ew::cmpf(
+          writer, "olt", a,
+          ew::constFloat(writer, a, a.scalar, std::numeric_limits<double>::infinity()));
+    }
+    default:
+      break;
+  }
+  if (ir::isFloat(data)) return ew::emitFloatOp(writer, op.kind, data, x);
+  return ew::emitIntegerOp(writer, op.kind, data, x);
+}
+
+}  // namespace jft::codegen::ttir
