@@ -1,0 +1,170 @@
+// The support table and op routes: what TTIR can hold and run, which route
+// each other op takes, and the reasons given when none is available.
+#include <gtest/gtest.h>
+
+#include "fusion/op_route.h"
+#include "fusion/op_text.h"
+#include "fusion/ttir_support.h"
+#include "fusion_test_util.h"
+
+namespace jft::fusion {
+namespace {
+
+using namespace testing;
+
+TEST(TtirSupport, ElementTypesTritonHolds) {
+  for (ElementType t :
+       {ElementType::PRED, ElementType::I8, ElementType::I16, ElementType::I32,
+        ElementType::I64, ElementType::U8, ElementType::U16, ElementType::U32,
+        ElementType::U64, ElementType::F16, ElementType::BF16, ElementType::F32,
+        ElementType::F64, ElementType::F8E4M3FN, ElementType::F8E5M2})
+    EXPECT_TRUE(ttirHoldsElementType(t)) << ir::elementTypeName(t);
+  for (ElementType t :
+       {ElementType::C64, ElementType::C128, ElementType::I4, ElementType::U4,
+        ElementType::I2, ElementType::F8E4M3FNUZ, ElementType::F8E5M2FNUZ,
+        ElementType::F8E4M3, ElementType::F8E3M4, ElementType::F8E8M0FNU,
+        ElementType::F6E2M3FN, ElementType::F4E2M1FN})
+    EXPECT_FALSE(ttirHoldsElementType(t)) << ir::elementTypeName(t);
+}
+
+// One op of `kind` on values of `type`, in a module of its own.
+struct OneOp {
+  ir::Module m;
+  ir::Op op;
+  OneOp(OpKind kind, std::vector<Type> operands, std::vector<Type> results,
+        ir::NamedAttrs attrs = {}, std::vector<ir::Region> regions = {}) {
+    op.kind = kind;
+    for (const Type& t : operands) op.operands.push_back(m.newValue(t));
+    for (const Type& t : results) op.results.push_back(m.newValue(t));
+    op.attrs = std::move(attrs);
+    op.regions = std::move(regions);
+  }
+  OpRoute route(const PlanOptions& options = {}) const { return routeOf(m, op, options); }
+};
+
+TEST(TtirSupport, ElementwiseAndMovementOpsRunOnTtir) {
+  EXPECT_TRUE(OneOp(OpKind::Add, {f32({4}), f32({4})}, {f32({4})}).route().supported);
+  EXPECT_EQ(OneOp(OpKind::Tanh, {f32({4})}, {f32({4})}).route().route, Route::kTtir);
+  EXPECT_EQ(OneOp(OpKind::Transpose, {f32({2, 3})}, {f32({3, 2})}).route().route,
+            Route::kTtir);
+  EXPECT_EQ(OneOp(OpKind::DynamicUpdateSlice, {f32({8}), f32({2}), i32()}, {f32({8})})
+                .route()
+                .route,
+            Route::kTtir);
+}
+
+TEST(TtirSupport, ComplexValuesAreRefusedByType) {
+  const Type c64 = Type::tensor(ElementType::C64, {4});
+  OpRoute r = OneOp(OpKind::Add, {c64, c64}, {c64}).route();
+  EXPECT_FALSE(r.supported);
+  EXPECT_EQ(r.reason, "element type complex<f32> cannot be held by Triton");
+}
+
+TEST(TtirSupport, BitcastOnlyBetweenEqualWidths) {
+  EXPECT_TRUE(OneOp(OpKind::BitcastConvert, {f32({4})}, {i32({4})}).route().supported);
+  OpRoute r =
+      OneOp(OpKind::BitcastConvert, {f32({4})}, {Type::tensor(ElementType::I8, {4, 4})})
+          .route();
+  EXPECT_FALSE(r.supported);
+  EXPECT_EQ(r.reason, "bitcast_convert between element types of different widths");
+}
+
+TEST(TtirSupport, PadWithNegativeInteriorIsRefused) {
+  auto pad = [](std::vector<int64_t> interior) {
+    return OneOp(OpKind::Pad, {f32({4}), f32()}, {f32({4})},
+                 {{"edge_padding_low", std::vector<int64_t>{0}},
+                  {"edge_padding_high", std::vector<int64_t>{0}},
+                  {"interior_padding", interior}});
+  };
+  EXPECT_TRUE(pad({0}).route().supported);
+  EXPECT_FALSE(pad({-1}).route().supported);
+}
+
+TEST(TtirSupport, ReduceCombinerMustBeScalarElementwise) {
+  auto reduceWith = [](OpKind combine) {
+    OneOp one(OpKind::Reduce, {f32({4}), f32()}, {f32()},
+              {{"dimensions", std::vector<int64_t>{0}}});
+    ir::Builder b(one.m);
+    auto args = b.beginRegion({f32(), f32()});
+    b.ret({b.op1(combine, {args[0], args[1]}, f32())});
+    one.op.regions.push_back(b.endRegion());
+    return one.route();
+  };
+  EXPECT_TRUE(reduceWith(OpKind::Maximum).supported);
+  OpRoute r = reduceWith(OpKind::DotGeneral);
+  EXPECT_FALSE(r.supported);
+  EXPECT_EQ(r.reason,
+            "reduce combiner holds dot_general, which a TTIR reduction cannot run");
+}
+
+TEST(TtirSupport, OpsWithoutAnEmitterSayWhich) {
+  OpRoute sort = OneOp(OpKind::Sort, {f32({8})}, {f32({8})}).route();
+  EXPECT_FALSE(sort.supported);
+  EXPECT_EQ(sort.reason, "no TTIR emitter for sort yet");
+  EXPECT_EQ(OneOp(OpKind::RngBitGenerator, {}, {}).route().reason,
+            "no TTIR emitter for rng_bit_generator yet");
+}
+
+TEST(OpRoutes, OtherRoutesWhenAvailable) {
+  PlanOptions all;
+  all.library_route = all.control_route = all.collective_route = true;
+  OneOp dot(OpKind::DotGeneral, {f32({2, 2}), f32({2, 2})}, {f32({2, 2})});
+  EXPECT_EQ(dot.route().reason, "no library route for dot_general yet");
+  EXPECT_EQ(dot.route(all).route, Route::kLibrary);
+  OneOp loop(OpKind::While, {f32()}, {f32()});
+  EXPECT_EQ(loop.route().reason, "no control route for while yet");
+  EXPECT_EQ(loop.route(all).route, Route::kControl);
+  OneOp sum(OpKind::AllReduce, {f32({4})}, {f32({4})});
+  EXPECT_EQ(sum.route().reason, "no collective route for all_reduce yet");
+  EXPECT_EQ(sum.route(all).route, Route::kCollective);
+}
+
+TEST(OpRoutes, CustomCallsByTarget) {
+  auto call = [](std::string target) {
+    return OneOp(OpKind::CustomCall, {f32({4})}, {f32({4})},
+                 {{"call_target_name", std::move(target)}});
+  };
+  EXPECT_EQ(call("Sharding").route().route, Route::kNone);
+  EXPECT_TRUE(call("SPMDFullToShardShape").route().supported);
+  EXPECT_EQ(call("cusolver_getrf_ffi").route().reason,
+            "no library route for custom_call @cusolver_getrf_ffi yet");
+  PlanOptions library;
+  library.library_route = true;
+  EXPECT_EQ(call("cublas_geqrf_batched").route(library).route, Route::kLibrary);
+  OpRoute other = call("my_kernel").route(library);
+  EXPECT_FALSE(other.supported);
+  EXPECT_EQ(other.reason, "no route for custom_call @my_kernel yet");
+}
+
+TEST(OpRoutes, PlumbingAndDenseConstantsNeedNoKernel) {
+  EXPECT_EQ(OneOp(OpKind::Tuple, {f32(), f32()}, {Type::makeTuple({f32(), f32()})})
+                .route()
+                .route,
+            Route::kNone);
+  EXPECT_EQ(OneOp(OpKind::OptimizationBarrier, {f32()}, {f32()}).route().route,
+            Route::kNone);
+  EXPECT_EQ(OneOp(OpKind::AfterAll, {}, {Type::token()}).route().route, Route::kNone);
+  OneOp dense(OpKind::Constant, {}, {f32({2})},
+              {{"value", ir::denseFromValues(f32({2}), {1, 2})}});
+  EXPECT_EQ(dense.route().route, Route::kNone);
+  OneOp same(OpKind::Constant, {}, {f32({2})},
+             {{"value", ir::denseFromValues(f32({2}), {3, 3})}});
+  EXPECT_EQ(same.route().route, Route::kTtir);
+}
+
+TEST(OpText, SignatureNamesTypesAndTarget) {
+  OneOp sort(OpKind::Sort, {f32({8}), i32({8})}, {f32({8}), i32({8})});
+  EXPECT_EQ(opSignature(sort.m, sort.op),
+            "stablehlo.sort (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, "
+            "tensor<8xi32>)");
+  OneOp call(OpKind::CustomCall, {f32({4})}, {f32({4})},
+             {{"call_target_name", std::string("cusolver_potrf_ffi")}});
+  EXPECT_EQ(opSignature(call.m, call.op),
+            "stablehlo.custom_call @cusolver_potrf_ffi (tensor<4xf32>) -> tensor<4xf32>");
+  EXPECT_EQ(opUserFrame(call.m, call.op), "");
+  call.op.loc = call.m.locations.add({ir::Location::Kind::File, "model.py", 12, 4});
+  EXPECT_EQ(opUserFrame(call.m, call.op), "model.py:12:4");
+}
+
+}  // namespace
+}  // namespace jft::fusion
