@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "runtime/executable.h"
@@ -305,6 +306,74 @@ TEST_F(RuntimeLaunchTest, BadKernelsAreErrorsNotCrashes) {
   p.kernels[0] = image(kSharedPtx, "mirror", {P::kBuffer}, 1);
   p.kernels[0].shared_mem = 4u << 20;  // more than any GPU has
   EXPECT_EQ(Executable::load(*device_, p).status().code(), StatusCode::kInvalidArgument);
+}
+
+// Executions from several threads share the arena; queue order keeps each
+// one's temps intact until its kernels are done with them.
+TEST_F(RuntimeLaunchTest, ConcurrentExecutionsFromThreads) {
+  auto executable = Executable::load(*device_, vectorProgram());
+  ASSERT_TRUE(executable.isOk());
+  constexpr int kThreads = 4, kRuns = 50;
+  std::vector<std::thread> threads;
+  std::vector<std::vector<ExecuteResult>> results(kThreads);
+  std::vector<uint64_t> inputs;
+  for (int t = 0; t < kThreads; ++t) inputs.push_back(upload(iota(10000.0f * t)));
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      ExecuteArgument argument{inputs[t], kBytes, false};
+      for (int run = 0; run < kRuns; ++run) {
+        auto result = (*executable)->execute({&argument, 1});
+        if (result.isOk()) results[t].push_back(std::move(result).value());
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_EQ(results[t].size(), size_t{kRuns});
+    for (auto& result : results[t]) {
+      ASSERT_TRUE(result.done->await().isOk());
+      expectVector(result.outputs[0].address, 10000.0f * t, 2.0f);
+      for (auto& output : result.outputs)
+        device_->deallocate(output.address, output.bytes);
+    }
+    device_->deallocate(inputs[t], kBytes);
+  }
+}
+
+// Pool memory on one GPU read by a copy queued on another.
+TEST_F(RuntimeLaunchTest, CopyBetweenDevices) {
+  if (platform_->deviceCount() < 2) GTEST_SKIP() << "needs two GPUs";
+  Device& other = platform_->device(1);
+  uint64_t x = upload(iota(3.0f));
+  uint64_t y = *other.allocate(kBytes);
+  auto copied = other.copyFromDevice(y, *device_, x, kBytes);
+  ASSERT_TRUE(copied.isOk()) << copied.status().toString();
+  ASSERT_TRUE((*copied)->await().isOk()) << (*copied)->status().toString();
+  std::vector<float> back(kN);
+  ASSERT_TRUE(other.copyToHost(back.data(), y, kBytes).value()->await().isOk());
+  EXPECT_EQ(back, iota(3.0f));
+  other.deallocate(y, kBytes);
+  device_->deallocate(x, kBytes);
+}
+
+// The pool keeps freed memory cached; a larger request that only fits once
+// the cache is returned must still succeed, and an impossible one is
+// RESOURCE_EXHAUSTED.
+TEST_F(RuntimeLaunchTest, PoolCacheNeverCausesOutOfMemory) {
+  uint64_t total = device_->info().totalMemory;
+  uint64_t first = total / 10 * 6, second = total / 10 * 7;
+  auto a = device_->allocate(first);
+  ASSERT_TRUE(a.isOk()) << a.status().toString();
+  device_->deallocate(*a, first);
+  auto b = device_->allocate(second);
+  ASSERT_TRUE(b.isOk()) << b.status().toString();
+  device_->deallocate(*b, second);
+  auto impossible = device_->allocate(total * 4);
+  EXPECT_EQ(impossible.status().code(), StatusCode::kResourceExhausted);
+  auto small = device_->allocate(1 << 20);
+  ASSERT_TRUE(small.isOk());
+  device_->deallocate(*small, 1 << 20);
+  EXPECT_EQ(device_->memoryStats().bytesInUse, 0);
 }
 
 double microsSince(std::chrono::steady_clock::time_point start, int count) {
