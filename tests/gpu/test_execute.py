@@ -1,0 +1,123 @@
+"""jax.jit through our compile and execute route under XLA_MODE=fl_only:
+results against numpy, several outputs, a returned input, donation, an empty
+array, repeated calls, a clear error for an op the strict mode cannot place,
+and a clear error for a bad XLA_MODE."""
+
+import os
+import subprocess
+import sys
+
+os.environ["XLA_MODE"] = "fl_only"
+
+import pjrt_harness as h  # noqa: E402
+
+h.require_gpu_and_jax()
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+rng = np.random.default_rng(0)
+
+
+def require_ours():
+  if jax.default_backend() != "gpu":
+    raise AssertionError(f"default backend is {jax.default_backend()!r}, not 'gpu'")
+  if not h.ours_is_active():
+    raise AssertionError("the gpu backend is not jax-flagtree: "
+                         + jax.devices()[0].client.platform_version)
+
+
+def close(got, want):
+  np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, atol=1e-6)
+
+
+def tanh_affine():
+  require_ours()
+  x = rng.standard_normal(256).astype(np.float32)
+  got = jax.jit(lambda v: jnp.tanh(v * 1.25 + 0.5))(x)
+  assert got.dtype == np.float32 and got.shape == (256,), (got.dtype, got.shape)
+  close(got, np.tanh(x * np.float32(1.25) + np.float32(0.5)))
+
+
+def two_outputs():
+  require_ours()
+  x = rng.standard_normal(256).astype(np.float32)
+  y = rng.standard_normal(256).astype(np.float32)
+  s, p = jax.jit(lambda a, b: (a + b, a * b))(x, y)
+  close(s, x + y)
+  close(p, x * y)
+
+
+def returned_input():
+  require_ours()
+  x = rng.standard_normal(64).astype(np.float32)
+  same, doubled = jax.jit(lambda v: (v, v * 2))(jax.device_put(x))
+  close(same, x)
+  close(doubled, x * 2)
+  close(jax.jit(lambda v: v)(jax.device_put(x)), x)
+
+
+def donation():
+  require_ours()
+  host = rng.standard_normal(256).astype(np.float32)
+  x = jax.device_put(host)
+  f = jax.jit(lambda v: v * 2 + 1, donate_argnums=0)
+  y = f(x)
+  close(y, host * 2 + 1)
+  assert x.is_deleted(), "the donated argument is still alive"
+  z = f(y)  # the output of a donating call donates again
+  close(z, (host * 2 + 1) * 2 + 1)
+
+
+def empty_array():
+  require_ours()
+  out = jax.jit(lambda v: jnp.tanh(v) + 1)(jnp.zeros((0,), jnp.float32))
+  assert out.shape == (0,) and out.dtype == np.float32, (out.shape, out.dtype)
+  assert np.asarray(out).size == 0
+
+
+def executes_twice():
+  require_ours()
+  f = jax.jit(lambda v: v * v - 3)
+  a = rng.standard_normal(256).astype(np.float32)
+  b = rng.standard_normal(256).astype(np.float32)
+  first = f(a)
+  second = f(b)
+  close(second, b * b - 3)
+  close(first, a * a - 3)
+
+
+def unsupported_op_is_an_exception():
+  require_ours()
+  x = rng.standard_normal(128).astype(np.float32)
+  try:
+    jax.jit(jnp.sort)(x).block_until_ready()
+  except Exception as e:  # JAX wraps the plugin's error
+    message = str(e)
+  else:
+    h.skip("sort compiled under fl_only: pick another op this mode refuses")
+  print(message.splitlines()[0][:300], flush=True)
+  assert "sort" in message.lower(), message[:1000]
+
+
+def bogus_mode_is_a_clear_error():
+  env = dict(os.environ, XLA_MODE="bogus", JAX_PLATFORMS="cuda")
+  code = "import jax, jax.numpy as jnp; print(jax.jit(lambda v: v + 1)(jnp.ones(3)))"
+  run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                       text=True, timeout=240)
+  output = run.stdout + run.stderr
+  assert run.returncode != 0, output[-2000:]
+  assert "XLA_MODE" in output and "bogus" in output, output[-2000:]
+  assert "fl_only" in output, output[-2000:]  # the accepted values are listed
+
+
+h.check("execute_tanh_affine_matches_numpy", tanh_affine)
+h.check("execute_two_outputs", two_outputs)
+h.check("execute_returned_input", returned_input)
+h.check("execute_donation", donation)
+h.check("execute_empty_array", empty_array)
+h.check("execute_twice", executes_twice)
+h.check("execute_unsupported_op_under_fl_only", unsupported_op_is_an_exception)
+h.check("execute_bogus_xla_mode", bogus_mode_is_a_clear_error)
+h.finish()
