@@ -16,6 +16,13 @@
 // An op no available route can run is reported in Plan::unsupported and still
 // gets a single-op group with route kNative, so the plan stays complete for a
 // caller that has a fallback; a strict caller fails on `unsupported`.
+//
+// Loop groups: values inside may have any shape (the emitter computes each at
+// the indices its readers need, through the ops' index maps); all outputs
+// share one shape. Reduction groups: see reduce_shape below.
+//
+// Precondition: the module verifies (ir::verifyModule); the planner reads
+// value types by id without re-checking them.
 #pragma once
 
 #include <cstddef>
@@ -52,7 +59,8 @@ struct Fusion {
   std::string name;
   Route route = Route::kTtir;
   Family family = Family::kNone;
-  // Indices into the function body's ops, in program order.
+  // Indices into the function body's ops, in program order, copied cheap ops
+  // and constants included.
   std::vector<size_t> ops;
   // Values defined outside the group and read inside it, first use first, no
   // duplicates. Inlined constants are not inputs.

@@ -1,5 +1,6 @@
 #include "fusion/op_route.h"
 
+#include <algorithm>
 #include <string_view>
 
 #include "fusion/ttir_support.h"
@@ -71,6 +72,22 @@ Route fixedRoute(const ir::Op& op, bool& found) {
   return Route::kNative;
 }
 
+// Whether every value the op (and its regions) names exists, so that types
+// can be read without going out of the value table.
+bool valuesExist(const ir::Module& module, const ir::Op& op) {
+  auto exists = [&](ir::ValueId id) { return id < module.numValues(); };
+  auto all = [&](const std::vector<ir::ValueId>& ids) {
+    return std::all_of(ids.begin(), ids.end(), exists);
+  };
+  if (!all(op.operands) || !all(op.results)) return false;
+  for (const ir::Region& region : op.regions) {
+    if (!all(region.args)) return false;
+    for (const ir::Op& inner : region.ops)
+      if (!valuesExist(module, inner)) return false;
+  }
+  return true;
+}
+
 std::string opName(const ir::Op& op) {
   if (op.kind == OpKind::CustomCall) return "custom_call @" + customCallTarget(op);
   return std::string(ir::opKindName(op.kind));
@@ -79,6 +96,8 @@ std::string opName(const ir::Op& op) {
 }  // namespace
 
 OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& options) {
+  if (!valuesExist(module, op))
+    return {Route::kNative, false, "the op names a value the module does not define"};
   bool fixed = false;
   const Route route = fixedRoute(op, fixed);
   if (fixed) {

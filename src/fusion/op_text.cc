@@ -1,5 +1,7 @@
 #include "fusion/op_text.h"
 
+#include "ir/printer.h"
+
 namespace jft::fusion {
 namespace {
 
@@ -7,7 +9,7 @@ std::string typeList(const ir::Module& module, const std::vector<ir::ValueId>& v
   std::string out;
   for (size_t i = 0; i < values.size(); ++i) {
     if (i) out += ", ";
-    out += module.typeOf(values[i]).str();
+    out += ir::valueTypeText(module, values[i]);
   }
   return out;
 }
@@ -20,7 +22,7 @@ std::string opSignature(const ir::Module& module, const ir::Op& op) {
     if (const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name"))
       out += " @" + *target;
   out += " (" + typeList(module, op.operands) + ") -> ";
-  if (op.results.size() == 1) return out + module.typeOf(op.results[0]).str();
+  if (op.results.size() == 1) return out + ir::valueTypeText(module, op.results[0]);
   return out + "(" + typeList(module, op.results) + ")";
 }
 

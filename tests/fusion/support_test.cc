@@ -168,3 +168,44 @@ TEST(OpText, SignatureNamesTypesAndTarget) {
 
 }  // namespace
 }  // namespace jft::fusion
+
+namespace jft::fusion {
+namespace {
+
+using namespace testing;
+
+// Unverified input: an op naming a value that does not exist is reported,
+// never read out of the value table.
+TEST(OpRoutes, UndefinedValueIsReportedNotRead) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto x = b.beginFunction("main", {f32({4})}, {f32({4})});
+  ValueId e = b.op1(OpKind::Exponential, {x[0]}, f32({4}));
+  b.lastOp().operands[0] = 999;
+  b.ret({e});
+  const ir::Function& f = b.endFunction();
+  Plan plan = planFusions(m, f);
+  ASSERT_EQ(plan.unsupported.size(), 1u);
+  EXPECT_EQ(plan.unsupported[0].reason,
+            "the op names a value the module does not define");
+  EXPECT_EQ(plan.unsupported[0].what,
+            "stablehlo.exponential (<invalid value %v999>) -> tensor<4xf32>");
+  ASSERT_EQ(plan.fusions.size(), 1u);
+  EXPECT_EQ(plan.fusions[0].route, Route::kNative);
+}
+
+TEST(OpRoutes, EmptyBodyHasAnEmptyPlan) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto x = b.beginFunction("main", {f32({4})}, {f32({4})});
+  b.ret({x[0]});
+  const ir::Function& f = b.endFunction();
+  Plan plan = planFusions(m, f);
+  EXPECT_TRUE(plan.fusions.empty());
+  EXPECT_TRUE(plan.unsupported.empty());
+  EXPECT_EQ(describePlan(m, f, plan), "");
+  EXPECT_TRUE(planFusions(m, ir::Region{}).fusions.empty());
+}
+
+}  // namespace
+}  // namespace jft::fusion
