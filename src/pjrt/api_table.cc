@@ -12,6 +12,7 @@
 #include "pjrt/error.h"
 #include "pjrt/event.h"
 #include "pjrt/executable.h"
+#include "pjrt/execute.h"
 #include "pjrt/memory.h"
 #include "pjrt/plugin.h"
 #include "pjrt/topology.h"
@@ -132,6 +133,35 @@ PJRT_Api buildApi() {
       slot(&topologyGetDeviceDescriptions);
   api.PJRT_TopologyDescription_Attributes = slot(&topologyAttributes);
   api.PJRT_Compile = slot(&compileForTopology);
+
+  api.PJRT_Executable_Destroy = slot(&executableDestroy);
+  api.PJRT_Executable_Name = slot(&executableName);
+  api.PJRT_Executable_NumReplicas = slot(&executableNumReplicas);
+  api.PJRT_Executable_NumPartitions = slot(&executableNumPartitions);
+  api.PJRT_Executable_NumOutputs = slot(&executableNumOutputs);
+  api.PJRT_Executable_SizeOfGeneratedCodeInBytes =
+      slot(&executableSizeOfGeneratedCodeInBytes);
+  api.PJRT_Executable_GetCostAnalysis = slot(&executableGetCostAnalysis);
+  api.PJRT_Executable_OutputMemoryKinds = slot(&executableOutputMemoryKinds);
+  api.PJRT_Executable_ParameterMemoryKinds = slot(&executableParameterMemoryKinds);
+  api.PJRT_Executable_OptimizedProgram = slot(&executableOptimizedProgram);
+  api.PJRT_Executable_Serialize = slot(&executableSerialize);
+  api.PJRT_Executable_DeserializeAndLoad = slot(&executableDeserializeAndLoad);
+  api.PJRT_Executable_OutputElementTypes = slot(&executableOutputElementTypes);
+  api.PJRT_Executable_OutputDimensions = slot(&executableOutputDimensions);
+  api.PJRT_Executable_Fingerprint = slot(&executableFingerprint);
+  api.PJRT_Executable_GetCompiledMemoryStats = slot(&executableGetCompiledMemoryStats);
+  api.PJRT_Executable_GetCompileOptions = slot(&executableGetCompileOptions);
+  api.PJRT_LoadedExecutable_Destroy = slot(&loadedExecutableDestroy);
+  api.PJRT_LoadedExecutable_GetExecutable = slot(&loadedExecutableGetExecutable);
+  api.PJRT_LoadedExecutable_AddressableDevices =
+      slot(&loadedExecutableAddressableDevices);
+  api.PJRT_LoadedExecutable_AddressableDeviceLogicalIds =
+      slot(&loadedExecutableAddressableDeviceLogicalIds);
+  api.PJRT_LoadedExecutable_Delete = slot(&loadedExecutableDelete);
+  api.PJRT_LoadedExecutable_IsDeleted = slot(&loadedExecutableIsDeleted);
+  api.PJRT_LoadedExecutable_Execute = slot(&loadedExecutableExecute);
+  api.PJRT_LoadedExecutable_Fingerprint = slot(&loadedExecutableFingerprint);
   api.PJRT_LoadedExecutable_GetDeviceAssignment =
       slot(&loadedExecutableGetDeviceAssignment);
   return api;

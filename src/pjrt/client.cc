@@ -2,12 +2,8 @@
 #include "pjrt/client.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <mutex>
 
 #include "pjrt/args.h"
-#include "pjrt/xla_flags.h"
-#include "runtime/gpu/cuda_platform.h"
 
 bool PJRT_Client::ownsDevice(const PJRT_Device* device) const {
   return std::find(devices.begin(), devices.end(), device) != devices.end();
@@ -15,6 +11,23 @@ bool PJRT_Client::ownsDevice(const PJRT_Device* device) const {
 
 bool PJRT_Client::ownsMemory(const PJRT_Memory* memory) const {
   return std::find(memories.begin(), memories.end(), memory) != memories.end();
+}
+
+jft::StatusOr<jft::kernels::KernelCompiler*> PJRT_Client::kernelCompiler() {
+  std::lock_guard<std::mutex> lock(kernelCompilerMutex_);
+  if (!kernelCompilerTried_) {
+    kernelCompilerTried_ = true;
+    auto created = jft::kernels::KernelCompiler::create(
+        jft::pjrt::kernelCompilerOptions(options, compilerOptions.dump_dir));
+    if (created.isOk()) {
+      kernelCompiler_ = std::move(created).value();
+    } else {
+      kernelCompilerError_ =
+          created.status().withContext("cannot start the kernel compiler");
+    }
+  }
+  if (kernelCompiler_ == nullptr) return kernelCompilerError_;
+  return kernelCompiler_.get();
 }
 
 namespace jft::pjrt {
@@ -73,41 +86,14 @@ std::unique_ptr<PJRT_Client> makeClient(std::unique_ptr<runtime::Platform> platf
   return client;
 }
 
-namespace {
-
-constexpr const char* kCreate = "PJRT_Client_Create";
-
-// Flags meant for XLA's own compiler mean nothing here; say so once per process.
-void warnUnknownFlagsOnce(const std::vector<std::string>& unknown) {
-  static std::once_flag once;
-  if (unknown.empty()) return;
-  std::call_once(once, [&] {
-    std::string list;
-    for (const std::string& flag : unknown) list += " " + flag;
-    std::fprintf(stderr, "jax-flagtree: ignoring XLA_FLAGS it does not use:%s\n",
-                 list.c_str());
-  });
-}
-
-}  // namespace
-
-PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
-  return boundary(kCreate, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Client_Create_Args, client), kCreate));
-    JFT_ASSIGN_OR_RETURN(ClientOptions options,
-                         parseClientOptions(args->create_options, args->num_options));
-    auto platform = runtime::gpu::openCudaPlatform(options.visibleDevices);
-    if (!platform.isOk()) {
-      return platform.status().withContext("jax-flagtree cannot create a CUDA client");
-    }
-    XlaFlags flags = xlaFlagsFromEnvironment();
-    warnUnknownFlagsOnce(flags.unknown);
-    args->client =
-        makeClient(std::move(platform).value(), std::move(options), flags.dumpTo)
-            .release();
-    return Status::ok();
-  });
+kernels::KernelCompilerOptions kernelCompilerOptions(const ClientOptions& options,
+                                                     const std::string& dumpDirectory) {
+  kernels::KernelCompilerOptions out;
+  out.pool.command.argv = {
+      options.pythonExecutable.empty() ? "python3" : options.pythonExecutable, "-m",
+      options.workerModule.empty() ? "jax_flagtree.worker" : options.workerModule};
+  out.dump_dir = dumpDirectory;
+  return out;
 }
 
 PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args) {

@@ -1,15 +1,19 @@
 // PJRT_Client: the plugin's view of one process's GPUs.
 //
 // Owns the runtime platform, a PJRT_Device and a MemorySpace per GPU, the
-// topology, and the compile dump settings read from XLA_FLAGS at creation.
-// Member order matters: the platform is destroyed last, after everything that
-// points into it.
+// topology, the compile settings read from the environment at creation
+// (XLA_MODE, XLA_FLAGTREE_LOG, XLA_FLAGS) and, from the first compile on, the
+// kernel compiler with its worker processes. Member order matters: the
+// platform is destroyed last, after everything that points into it.
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "compiler/compiler.h"
+#include "kernels/kernel_compiler.h"
 #include "pjrt/abi.h"
 #include "pjrt/compile_dump.h"
 #include "pjrt/create_options.h"
@@ -29,9 +33,20 @@ struct PJRT_Client {
   std::vector<PJRT_Memory*> memories;
   std::unique_ptr<PJRT_TopologyDescription> topology;
   std::unique_ptr<jft::pjrt::CompileDump> dump;
+  jft::compiler::Options compilerOptions;  // target left for each compile to fill
 
   bool ownsDevice(const PJRT_Device* device) const;
   bool ownsMemory(const PJRT_Memory* memory) const;
+
+  // Created on first use: starting the workers is only worth it once a
+  // program is compiled. Later calls return the first outcome.
+  jft::StatusOr<jft::kernels::KernelCompiler*> kernelCompiler();
+
+ private:
+  std::mutex kernelCompilerMutex_;
+  bool kernelCompilerTried_ = false;
+  jft::Status kernelCompilerError_;
+  std::unique_ptr<jft::kernels::KernelCompiler> kernelCompiler_;
 };
 
 namespace jft::pjrt {
@@ -40,6 +55,14 @@ namespace jft::pjrt {
 std::unique_ptr<PJRT_Client> makeClient(std::unique_ptr<runtime::Platform> platform,
                                         ClientOptions options, std::string dumpDirectory);
 
+// The kernel compiler the create options ask for: `python_executable -m
+// worker_module` (python3 and jax_flagtree.worker when absent), its failing
+// TTIR dumped under `dumpDirectory` when set.
+kernels::KernelCompilerOptions kernelCompilerOptions(const ClientOptions& options,
+                                                     const std::string& dumpDirectory);
+
+// client_create.cc: reads the compile settings first, so a bad XLA_MODE fails
+// clearly before any GPU is touched.
 PJRT_Error* clientCreate(PJRT_Client_Create_Args* args);
 PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args);
 PJRT_Error* clientPlatformName(PJRT_Client_PlatformName_Args* args);

@@ -1,17 +1,30 @@
-// Compile: capture the input, then say the compiler route is not there yet.
+// Compile: capture the input, compile it, load it.
 #include "pjrt/compile.h"
 
+#include <cstdio>
+#include <string>
 #include <string_view>
 
+#include "compiler/compiler.h"
 #include "pjrt/args.h"
 #include "pjrt/client.h"
+#include "pjrt/compile_options.h"
+#include "pjrt/device.h"
+#include "pjrt/executable.h"
 #include "pjrt/xla_flags.h"
 
 namespace jft::pjrt {
 namespace {
 
-Status receiveProgram(const PJRT_Program* program, const char* options,
-                      size_t optionsSize, CompileDump* dump, const char* function) {
+struct Received {
+  std::string_view format;
+  std::string_view code;
+  std::string_view options;
+};
+
+StatusOr<Received> receiveProgram(const PJRT_Program* program, const char* options,
+                                  size_t optionsSize, CompileDump* dump,
+                                  const char* function) {
   JFT_RETURN_IF_ERROR(requireNonNull(program, "program", function));
   JFT_RETURN_IF_ERROR(
       checkArgs(program, JFT_PJRT_SIZE_UP_TO(PJRT_Program, format_size), "PJRT_Program"));
@@ -21,24 +34,55 @@ Status receiveProgram(const PJRT_Program* program, const char* options,
     return invalidArgument(std::string(function) + ": program format is null");
   if (options == nullptr && optionsSize > 0)
     return invalidArgument(std::string(function) + ": compile_options is null");
-  std::string_view format(program->format != nullptr ? program->format : "",
-                          program->format_size);
-  std::string_view code(program->code != nullptr ? program->code : "",
-                        program->code_size);
-  std::string_view compileOptions(options != nullptr ? options : "", optionsSize);
-
-  std::string where;
+  Received received;
+  received.format = std::string_view(program->format != nullptr ? program->format : "",
+                                     program->format_size);
+  received.code =
+      std::string_view(program->code != nullptr ? program->code : "", program->code_size);
+  received.options = std::string_view(options != nullptr ? options : "", optionsSize);
   if (dump != nullptr && dump->enabled()) {
-    auto written = dump->write(format, code, compileOptions);
-    where = written.isOk()
-                ? "; the program was dumped to " + *written
-                : "; dumping the program failed: " + written.status().message();
+    auto written = dump->write(received.format, received.code, received.options);
+    if (!written.isOk())
+      std::fprintf(stderr, "jax-flagtree: dumping the program failed: %s\n",
+                   written.status().message().c_str());
   }
-  return unimplemented(
-      "jax-flagtree cannot compile programs yet: the compiler route is "
-      "not wired into the plugin (received a " +
-      std::to_string(code.size()) + "-byte '" + std::string(format) + "' program" +
-      where + ")");
+  return received;
+}
+
+kernels::KernelTarget targetOf(const PJRT_Client& client, const PJRT_Device& device) {
+  const runtime::DeviceInfo& info = device.runtime->info();
+  kernels::KernelTarget target;
+  target.backend = client.platformName == "cuda" ? "cuda" : "hip";
+  target.arch = std::to_string(info.computeMajor * 10 + info.computeMinor);
+  target.warp_size = info.warpSize;
+  return target;
+}
+
+Status compileAndLoad(PJRT_Client& client, const Received& received,
+                      PJRT_LoadedExecutable*& out) {
+  constexpr const char* kName = "PJRT_Client_Compile";
+  if (received.format != "mlir")
+    return unimplemented(
+        std::string(kName) +
+        ": jax-flagtree compiles StableHLO programs (format 'mlir'), not '" +
+        std::string(received.format) + "'");
+  auto options = parseCompileOptions(received.options);
+  if (!options.isOk()) return options.status().withContext(std::string(kName));
+  JFT_ASSIGN_OR_RETURN(PJRT_Device * device, placeProgram(client, *options));
+
+  compiler::Options compilerOptions = client.compilerOptions;
+  compilerOptions.target = targetOf(client, *device);
+  JFT_ASSIGN_OR_RETURN(kernels::KernelCompiler * kernelCompiler, client.kernelCompiler());
+  JFT_ASSIGN_OR_RETURN(compiler::Executable compiled,
+                       compiler::compile(received.code, compilerOptions, kernelCompiler));
+  JFT_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableInfo> info,
+                       describeExecutable(std::move(compiled), std::string(received.code),
+                                          std::string(received.options)));
+  JFT_ASSIGN_OR_RETURN(
+      std::unique_ptr<PJRT_LoadedExecutable> loaded,
+      loadExecutable(client, std::move(info), *options, runtimeProgramLoader()));
+  out = loaded.release();
+  return Status::ok();
 }
 
 }  // namespace
@@ -49,8 +93,11 @@ PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
     JFT_RETURN_IF_ERROR(checkArgs(
         args, JFT_PJRT_SIZE_UP_TO(PJRT_Client_Compile_Args, executable), kName));
     JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
-    return receiveProgram(args->program, args->compile_options,
-                          args->compile_options_size, args->client->dump.get(), kName);
+    JFT_ASSIGN_OR_RETURN(
+        Received received,
+        receiveProgram(args->program, args->compile_options, args->compile_options_size,
+                       args->client->dump.get(), kName));
+    return compileAndLoad(*args->client, received, args->executable);
   });
 }
 
@@ -61,9 +108,15 @@ PJRT_Error* compileForTopology(PJRT_Compile_Args* args) {
         checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Compile_Args, executable), kName));
     CompileDump* dump = args->client != nullptr ? args->client->dump.get() : nullptr;
     CompileDump fromEnvironment(xlaFlagsFromEnvironment().dumpTo);
-    return receiveProgram(args->program, args->compile_options,
-                          args->compile_options_size,
-                          dump != nullptr ? dump : &fromEnvironment, kName);
+    JFT_ASSIGN_OR_RETURN(
+        Received received,
+        receiveProgram(args->program, args->compile_options, args->compile_options_size,
+                       dump != nullptr ? dump : &fromEnvironment, kName));
+    return unimplemented(
+        "jax-flagtree compiles only for a client's own devices "
+        "(PJRT_Client_Compile); ahead-of-time PJRT_Compile of a " +
+        std::to_string(received.code.size()) + "-byte '" + std::string(received.format) +
+        "' program is not supported");
   });
 }
 

@@ -1,6 +1,11 @@
-// Compile entry points. The compiler route is not wired into the plugin yet:
-// each call validates its input, dumps it when `--xla_dump_to` is set, and
-// answers UNIMPLEMENTED with a message saying so.
+// Compile entry points.
+//
+// PJRT_Client_Compile: validates the program, dumps it with its compile options
+// when `--xla_dump_to` is set, runs the compiler pipeline (src/compiler) with the
+// client's settings and kernel compiler, and loads the result on its device.
+// Only StableHLO ("mlir") programs on one device are accepted.
+// PJRT_Compile (compile without a client's devices) dumps and answers
+// UNIMPLEMENTED.
 #pragma once
 
 #include "pjrt/abi.h"

@@ -1,9 +1,41 @@
-// Loaded-executable entry points and the device assignment encoding.
+// Loaded-executable lifetime, placement and the device assignment encoding.
 #include "pjrt/executable.h"
 
 #include <cstdint>
 
 #include "pjrt/args.h"
+#include "pjrt/client.h"
+#include "pjrt/device.h"
+
+jft::StatusOr<std::shared_ptr<jft::pjrt::DeviceProgram>>
+PJRT_LoadedExecutable::programFor(PJRT_Device* device) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (deleted_)
+    return jft::failedPrecondition("the executable " + info->name + " has been deleted");
+  auto found = programs_.find(device);
+  if (found != programs_.end()) return found->second;
+  if (!loader)
+    return jft::internalError("the executable " + info->name + " has no loader");
+  JFT_ASSIGN_OR_RETURN(std::unique_ptr<jft::pjrt::DeviceProgram> loaded,
+                       loader(*device->runtime, info->program));
+  std::shared_ptr<jft::pjrt::DeviceProgram> shared = std::move(loaded);
+  programs_.emplace(device, shared);
+  return shared;
+}
+
+void PJRT_LoadedExecutable::markDeleted() {
+  std::map<PJRT_Device*, std::shared_ptr<jft::pjrt::DeviceProgram>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    deleted_ = true;
+    dropped.swap(programs_);
+  }
+}
+
+bool PJRT_LoadedExecutable::isDeleted() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return deleted_;
+}
 
 namespace jft::pjrt {
 namespace {
@@ -24,6 +56,54 @@ constexpr int kVarint = 0;
 constexpr int kLengthDelimited = 2;
 
 }  // namespace
+
+StatusOr<PJRT_Device*> placeProgram(PJRT_Client& client, const CompileOptions& options) {
+  if (options.numReplicas * static_cast<int64_t>(options.numPartitions) > 1)
+    return unimplemented("jax-flagtree runs a program on one device; this one asks for " +
+                         std::to_string(options.numReplicas) + " replicas x " +
+                         std::to_string(options.numPartitions) + " partitions");
+  if (client.devices.empty()) return failedPrecondition("the client has no devices");
+  if (options.portable) return client.devices.front();
+  if (!options.deviceAssignment.empty()) {
+    int64_t id = options.deviceAssignment.front();
+    for (PJRT_Device* device : client.devices) {
+      if (device->description.id == id) return device;
+    }
+    return invalidArgument("the device assignment names device " + std::to_string(id) +
+                           ", which this client does not have");
+  }
+  if (options.deviceOrdinal >= 0) {
+    for (PJRT_Device* device : client.devices) {
+      if (device->localHardwareId == options.deviceOrdinal) return device;
+    }
+    return invalidArgument("device_ordinal " + std::to_string(options.deviceOrdinal) +
+                           " is not a device of this client");
+  }
+  return client.devices.front();
+}
+
+StatusOr<std::unique_ptr<PJRT_LoadedExecutable>> loadExecutable(
+    PJRT_Client& client, std::shared_ptr<const ExecutableInfo> info,
+    const CompileOptions& options, ProgramLoader loader) {
+  if (info == nullptr) return internalError("loadExecutable: no executable info");
+  auto executable = std::make_unique<PJRT_LoadedExecutable>();
+  executable->client = &client;
+  executable->info = std::move(info);
+  executable->loader = std::move(loader);
+  JFT_ASSIGN_OR_RETURN(PJRT_Device * device, placeProgram(client, options));
+  if (options.portable) {
+    executable->portable = true;
+    return executable;
+  }
+  executable->deviceIds = {device->description.id};
+  executable->addressableDevices = {device};
+  executable->logicalIds = {PJRT_LogicalDeviceIds{0, 0}};
+  // Loading now reports a bad program at compile time, not at the first call.
+  JFT_RETURN_IF_ERROR(executable->programFor(device).status().withContext(
+      "loading " + executable->info->name + " on device " +
+      std::to_string(device->description.id)));
+  return executable;
+}
 
 StatusOr<std::string> serializeDeviceAssignment(int replicas, int partitions,
                                                 const std::vector<int>& deviceIds) {
@@ -66,6 +146,17 @@ PJRT_Error* loadedExecutableGetDeviceAssignment(
                   kName));
     JFT_RETURN_IF_ERROR(requireNonNull(args->executable, "executable", kName));
     const PJRT_LoadedExecutable& executable = *args->executable;
+    // The framework calls the deleter whatever it gets, so it is never null.
+    args->serialized_device_assignment = nullptr;
+    args->serialized_device_assignment_deleter = [](PJRT_DeviceAssignmentSerialized* da) {
+      delete reinterpret_cast<std::string*>(da);
+    };
+    if (executable.portable) {
+      // No bytes: "portable, no device assignment" to the framework.
+      args->serialized_bytes = nullptr;
+      args->serialized_bytes_size = 0;
+      return Status::ok();
+    }
     JFT_ASSIGN_OR_RETURN(
         std::string bytes,
         serializeDeviceAssignment(executable.numReplicas, executable.numPartitions,
@@ -75,9 +166,6 @@ PJRT_Error* loadedExecutableGetDeviceAssignment(
     args->serialized_bytes_size = owned->size();
     args->serialized_device_assignment =
         reinterpret_cast<PJRT_DeviceAssignmentSerialized*>(owned);
-    args->serialized_device_assignment_deleter = [](PJRT_DeviceAssignmentSerialized* da) {
-      delete reinterpret_cast<std::string*>(da);
-    };
     return Status::ok();
   });
 }

@@ -1,24 +1,72 @@
-// PJRT_LoadedExecutable: what a successful compile will hand back. Today no
-// compile succeeds, but the calls JAX treats as fatal after a compile (the
-// device assignment, since API 0.79) are implemented against this wrapper so
-// the compiler route only has to fill it in.
+// PJRT_Executable and PJRT_LoadedExecutable, and the entry points that
+// query them.
+//
+// A compile yields one ExecutableInfo (shared, immutable) and a loaded
+// executable that holds the program loaded on its device. PJRT_Executable is
+// a caller-owned view of the same info (GetExecutable hands out a new one each
+// time). Portable executables (compile_portable_executable) have no device:
+// Execute names one with execute_device and the program is loaded there on
+// first use. Execute itself lives in execute.h.
 #pragma once
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "pjrt/abi.h"
+#include "pjrt/abi_executable.h"
+#include "pjrt/compile_options.h"
+#include "pjrt/executable_info.h"
+#include "pjrt/executable_program.h"
 #include "support/status.h"
+
+struct PJRT_Executable {
+  std::shared_ptr<const jft::pjrt::ExecutableInfo> info;
+};
 
 struct PJRT_LoadedExecutable {
   PJRT_Client* client = nullptr;
   int numReplicas = 1;
   int numPartitions = 1;
-  // Device id of (replica r, partition p) at r * numPartitions + p.
+  // Device id of (replica r, partition p) at r * numPartitions + p; empty for
+  // a portable executable.
   std::vector<int> deviceIds;
+  std::shared_ptr<const jft::pjrt::ExecutableInfo> info;
+  bool portable = false;
+  std::vector<PJRT_Device*> addressableDevices;
+  std::vector<PJRT_LogicalDeviceIds> logicalIds;
+  jft::pjrt::ProgramLoader loader;
+
+  // The program loaded on `device`, loading it on first use. FAILED_PRECONDITION
+  // once the executable has been deleted.
+  jft::StatusOr<std::shared_ptr<jft::pjrt::DeviceProgram>> programFor(
+      PJRT_Device* device);
+  // Drops the loaded programs; executions already enqueued finish first.
+  void markDeleted();
+  bool isDeleted();
+
+ private:
+  std::mutex mutex_;
+  bool deleted_ = false;
+  std::map<PJRT_Device*, std::shared_ptr<jft::pjrt::DeviceProgram>> programs_;
 };
 
 namespace jft::pjrt {
+
+// The device a program runs on: the compile options' device assignment, else
+// their device_ordinal, else the first device (also the reference device of a
+// portable executable). More than one replica or partition is UNIMPLEMENTED.
+StatusOr<PJRT_Device*> placeProgram(PJRT_Client& client, const CompileOptions& options);
+
+// Places a compiled program: one device from the compile options (their
+// device assignment, else device_ordinal, else the first device), loaded at
+// once; or no device for a portable executable. More than one replica or
+// partition is UNIMPLEMENTED.
+StatusOr<std::unique_ptr<PJRT_LoadedExecutable>> loadExecutable(
+    PJRT_Client& client, std::shared_ptr<const ExecutableInfo> info,
+    const CompileOptions& options, ProgramLoader loader);
 
 // Serialized xla.DeviceAssignmentProto: replica_count (1), computation_count (2),
 // computation_devices (3) each holding replica_device_ids (1, packed int64).
@@ -27,5 +75,37 @@ StatusOr<std::string> serializeDeviceAssignment(int replicas, int partitions,
 
 PJRT_Error* loadedExecutableGetDeviceAssignment(
     PJRT_LoadedExecutable_GetDeviceAssignment_Args* args);
+PJRT_Error* loadedExecutableDestroy(PJRT_LoadedExecutable_Destroy_Args* args);
+PJRT_Error* loadedExecutableGetExecutable(PJRT_LoadedExecutable_GetExecutable_Args* args);
+PJRT_Error* loadedExecutableAddressableDevices(
+    PJRT_LoadedExecutable_AddressableDevices_Args* args);
+PJRT_Error* loadedExecutableAddressableDeviceLogicalIds(
+    PJRT_LoadedExecutable_AddressableDeviceLogicalIds_Args* args);
+PJRT_Error* loadedExecutableDelete(PJRT_LoadedExecutable_Delete_Args* args);
+PJRT_Error* loadedExecutableIsDeleted(PJRT_LoadedExecutable_IsDeleted_Args* args);
+PJRT_Error* loadedExecutableFingerprint(PJRT_LoadedExecutable_Fingerprint_Args* args);
+
+PJRT_Error* executableDestroy(PJRT_Executable_Destroy_Args* args);
+PJRT_Error* executableName(PJRT_Executable_Name_Args* args);
+PJRT_Error* executableNumReplicas(PJRT_Executable_NumReplicas_Args* args);
+PJRT_Error* executableNumPartitions(PJRT_Executable_NumPartitions_Args* args);
+PJRT_Error* executableNumOutputs(PJRT_Executable_NumOutputs_Args* args);
+PJRT_Error* executableSizeOfGeneratedCodeInBytes(
+    PJRT_Executable_SizeOfGeneratedCodeInBytes_Args* args);
+PJRT_Error* executableFingerprint(PJRT_Executable_Fingerprint_Args* args);
+PJRT_Error* executableGetCostAnalysis(PJRT_Executable_GetCostAnalysis_Args* args);
+PJRT_Error* executableGetCompiledMemoryStats(
+    PJRT_Executable_GetCompiledMemoryStats_Args* args);
+PJRT_Error* executableOutputElementTypes(PJRT_Executable_OutputElementTypes_Args* args);
+PJRT_Error* executableOutputDimensions(PJRT_Executable_OutputDimensions_Args* args);
+PJRT_Error* executableOutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Args* args);
+PJRT_Error* executableParameterMemoryKinds(
+    PJRT_Executable_ParameterMemoryKinds_Args* args);
+PJRT_Error* executableOptimizedProgram(PJRT_Executable_OptimizedProgram_Args* args);
+PJRT_Error* executableGetCompileOptions(PJRT_Executable_GetCompileOptions_Args* args);
+// UNIMPLEMENTED: jax only serializes for its persistent cache, which it
+// treats a failure of as a cache miss.
+PJRT_Error* executableSerialize(PJRT_Executable_Serialize_Args* args);
+PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args* args);
 
 }  // namespace jft::pjrt

@@ -1,0 +1,30 @@
+// CompileOptions: what the plugin needs from a serialized xla.CompileOptionsProto.
+//
+// JAX sends the whole proto with each compile; we read only where the program
+// runs: executable_build_options (field 3) -> device_ordinal (1), num_replicas
+// (4), num_partitions (5), device_assignment (9: xla.DeviceAssignmentProto), and
+// compile_portable_executable (4). Everything else is skipped by wire type, so
+// fields added upstream never break us. Malformed bytes are INVALID_ARGUMENT.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "support/status.h"
+
+namespace jft::pjrt {
+
+struct CompileOptions {
+  int numReplicas = 1;
+  int numPartitions = 1;
+  bool portable = false;
+  int64_t deviceOrdinal = -1;  // -1: not given
+  // Device id of (replica r, partition p) at r * numPartitions + p; empty when
+  // the proto carries no device assignment.
+  std::vector<int64_t> deviceAssignment;
+};
+
+StatusOr<CompileOptions> parseCompileOptions(std::string_view bytes);
+
+}  // namespace jft::pjrt

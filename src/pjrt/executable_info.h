@@ -1,0 +1,67 @@
+// ExecutableInfo: everything the executable queries answer, fixed at compile
+// time and shared (immutable) by a loaded executable and every
+// PJRT_Executable handed out for it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "ir/type.h"
+#include "pjrt/abi.h"
+#include "runtime/program.h"
+#include "support/status.h"
+
+namespace jft::pjrt {
+
+// One parameter or output as the ABI sees it: a dense array.
+struct ArraySpec {
+  PJRT_Buffer_Type type = PJRT_Buffer_Type_INVALID;
+  std::vector<int64_t> dims;
+  uint64_t bytes = 0;
+  std::string text() const;  // "f32[2,3]"
+};
+
+// UNIMPLEMENTED for tuples and element types the ABI cannot name.
+StatusOr<ArraySpec> arraySpec(const ir::Type& type);
+PJRT_Buffer_Type bufferType(ir::ElementType type);  // INVALID where none exists
+
+struct ExecutableInfo {
+  std::string name;
+  std::string fingerprint;
+  std::vector<ArraySpec> parameters;
+  std::vector<ArraySpec> outputs;
+  runtime::Program program;
+  int numReplicas = 1;
+  int numPartitions = 1;
+  // What OptimizedProgram hands back: the program as received (a StableHLO
+  // portable artifact), which JAX can parse; our own IR is not MLIR.
+  std::string optimizedProgram;
+  std::string optimizedFormat = "mlir";
+  std::string compileOptions;  // the serialized CompileOptionsProto, as received
+
+  // Flattened views for the ABI, filled by finish().
+  std::vector<PJRT_Buffer_Type> outputTypes;
+  std::vector<int64_t> outputDims;
+  std::vector<size_t> outputRanks;
+  std::vector<const char*> outputKinds;
+  std::vector<size_t> outputKindSizes;
+  std::vector<const char*> parameterKinds;
+  std::vector<size_t> parameterKindSizes;
+  int64_t codeBytes = 0;
+  int64_t argumentBytes = 0;
+  int64_t outputBytes = 0;
+  int64_t aliasBytes = 0;
+  int64_t tempBytes = 0;
+
+  // Checks the program against the parameter/output lists and fills the views.
+  Status finish();
+};
+
+// Takes the compiler's result apart into an ExecutableInfo.
+StatusOr<std::shared_ptr<ExecutableInfo>> describeExecutable(
+    compiler::Executable compiled, std::string program, std::string compileOptions);
+
+}  // namespace jft::pjrt

@@ -1,0 +1,271 @@
+// Execute: argument checks, donation, launch, output buffers.
+#include "pjrt/execute.h"
+
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
+#include "pjrt/args.h"
+#include "pjrt/buffer.h"
+#include "pjrt/client.h"
+#include "pjrt/device.h"
+#include "pjrt/event.h"
+#include "pjrt/executable.h"
+
+namespace jft::pjrt {
+namespace {
+
+constexpr const char* kName = "PJRT_LoadedExecutable_Execute";
+
+Status fail(const std::string& message) {
+  return invalidArgument(std::string(kName) + ": " + message);
+}
+
+std::string deviceName(const PJRT_Device* device) {
+  return "device " + std::to_string(device->description.id);
+}
+
+// Which parameters the caller forbids donating.
+StatusOr<std::vector<bool>> nonDonatable(const PJRT_ExecuteOptions* options,
+                                         size_t numParameters) {
+  std::vector<bool> out(numParameters, false);
+  if (options == nullptr) return out;
+  JFT_RETURN_IF_ERROR(checkArgs(options,
+                                JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, num_recv_ops),
+                                "PJRT_ExecuteOptions"));
+  if (options->num_send_ops > 0 || options->num_recv_ops > 0)
+    return unimplemented(std::string(kName) +
+                         ": jax-flagtree does not support host send/recv callbacks");
+  if (options->struct_size <
+      JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, num_non_donatable_input_indices))
+    return out;
+  if (options->num_non_donatable_input_indices > 0 &&
+      options->non_donatable_input_indices == nullptr)
+    return fail("non_donatable_input_indices is null");
+  for (size_t i = 0; i < options->num_non_donatable_input_indices; ++i) {
+    int64_t index = options->non_donatable_input_indices[i];
+    if (index < 0 || static_cast<uint64_t>(index) >= numParameters)
+      return fail("non_donatable_input_indices holds " + std::to_string(index) +
+                  ", not an argument index");
+    out[static_cast<size_t>(index)] = true;
+  }
+  return out;
+}
+
+// The devices the call runs on, one per argument list.
+StatusOr<std::vector<PJRT_Device*>> targetDevices(
+    const PJRT_LoadedExecutable_Execute_Args& args,
+    const PJRT_LoadedExecutable& executable) {
+  PJRT_Device* only = nullptr;
+  if (args.struct_size >=
+      JFT_PJRT_SIZE_UP_TO(PJRT_LoadedExecutable_Execute_Args, execute_device))
+    only = args.execute_device;
+  if (only != nullptr) {
+    if (!executable.client->ownsDevice(only))
+      return fail("execute_device is not a device of this client");
+    if (args.num_devices != 1)
+      return fail("with execute_device set, num_devices must be 1, not " +
+                  std::to_string(args.num_devices));
+    if (!executable.portable && std::find(executable.addressableDevices.begin(),
+                                          executable.addressableDevices.end(),
+                                          only) == executable.addressableDevices.end())
+      return fail("execute_device is " + deviceName(only) + " but " +
+                  executable.info->name + " was compiled for " +
+                  deviceName(executable.addressableDevices.front()));
+    return std::vector<PJRT_Device*>{only};
+  }
+  if (executable.portable)
+    return fail(executable.info->name +
+                " is portable: execute_device must name a device");
+  if (args.num_devices != executable.addressableDevices.size())
+    return fail(executable.info->name + " runs on " +
+                std::to_string(executable.addressableDevices.size()) +
+                " device(s) but num_devices is " + std::to_string(args.num_devices));
+  return executable.addressableDevices;
+}
+
+// Called with the buffer's mutex held.
+Status checkArgument(const PJRT_Buffer& buffer, size_t index, const ArraySpec& spec,
+                     const PJRT_LoadedExecutable& executable, const PJRT_Device* device) {
+  std::string what = "argument " + std::to_string(index) + " of " + executable.info->name;
+  if (buffer.client != executable.client)
+    return fail(what + " belongs to another client");
+  if (buffer.deleted) return fail(what + " has been deleted or donated");
+  if (buffer.device != device)
+    return fail(what + " is on " + deviceName(buffer.device) +
+                " but the program runs on " + deviceName(device));
+  if (buffer.pinnedHost)
+    return fail(what + " is in pinned_host memory; the program reads device memory");
+  ArraySpec actual{buffer.type, buffer.dims, buffer.byteSize};
+  if (buffer.type != spec.type || buffer.dims != spec.dims)
+    return fail(what + " is " + actual.text() + " but the program expects " +
+                spec.text());
+  if (buffer.byteSize != spec.bytes)
+    return fail(what + " holds " + std::to_string(buffer.byteSize) +
+                " bytes but the program expects " + std::to_string(spec.bytes));
+  return Status::ok();
+}
+
+struct Launched {
+  std::vector<PJRT_Buffer*> outputs;
+  runtime::EventPtr done;
+};
+
+void destroyBuffers(std::vector<PJRT_Buffer*>& buffers) {
+  for (PJRT_Buffer* buffer : buffers) {
+    buffer->release();
+    delete buffer;
+  }
+  buffers.clear();
+}
+
+StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* device,
+                            PJRT_Buffer* const* arguments,
+                            const std::vector<bool>& forbidDonation) {
+  const ExecutableInfo& info = *executable.info;
+  const size_t numArgs = info.parameters.size();
+  if (numArgs > 0 && arguments == nullptr)
+    return fail("the argument list for " + deviceName(device) + " is null");
+  for (size_t i = 0; i < numArgs; ++i) {
+    if (arguments[i] == nullptr)
+      return fail("argument " + std::to_string(i) + " of " + info.name + " is null");
+  }
+  JFT_ASSIGN_OR_RETURN(std::shared_ptr<DeviceProgram> program,
+                       executable.programFor(device));
+
+  // Each distinct argument stays locked until the launch is enqueued and the
+  // donations are recorded, so no Delete can free memory a kernel is about to read.
+  std::vector<PJRT_Buffer*> distinct(arguments, arguments + numArgs);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::vector<std::unique_lock<std::mutex>> locks;
+  locks.reserve(distinct.size());
+  for (PJRT_Buffer* buffer : distinct) locks.emplace_back(buffer->mutex);
+
+  std::vector<bool> aliased(numArgs, false);
+  for (int alias : info.program.output_aliases) {
+    if (alias >= 0) aliased[static_cast<size_t>(alias)] = true;
+  }
+  std::vector<runtime::ExecuteArgument> runtimeArgs(numArgs);
+  std::vector<runtime::EventPtr> pending;
+  for (size_t i = 0; i < numArgs; ++i) {
+    PJRT_Buffer& buffer = *arguments[i];
+    JFT_RETURN_IF_ERROR(checkArgument(buffer, i, info.parameters[i], executable, device));
+    bool passedOnce = std::count(arguments, arguments + numArgs, &buffer) == 1;
+    runtimeArgs[i] = {
+        buffer.address, buffer.byteSize,
+        aliased[i] && !forbidDonation[i] && passedOnce && buffer.externalReferences == 0};
+    if (buffer.ready != nullptr &&
+        !(buffer.ready->isReady() && buffer.ready->status().isOk()))
+      pending.push_back(buffer.ready);
+  }
+
+  JFT_ASSIGN_OR_RETURN(runtime::ExecuteResult result, program->execute(runtimeArgs));
+  Launched launched;
+  launched.done = result.done != nullptr ? result.done : runtime::Event::ready();
+  // Outputs also carry a failed input transfer, not only the program's own errors.
+  runtime::EventPtr ready = launched.done;
+  if (!pending.empty()) {
+    pending.push_back(launched.done);
+    ready = runtime::whenAll(pending);
+  }
+
+  auto abandon = [&](const std::string& why) -> Status {
+    for (const runtime::ExecuteOutput& output : result.outputs) {
+      if (output.takenFrom < 0 && output.address != 0)
+        device->runtime->deallocate(output.address, output.bytes);
+    }
+    return internalError(std::string(kName) + ": " + info.name + ": " + why);
+  };
+  if (result.outputs.size() != info.outputs.size())
+    return abandon("the runtime returned " + std::to_string(result.outputs.size()) +
+                   " outputs for " + std::to_string(info.outputs.size()));
+  for (size_t o = 0; o < result.outputs.size(); ++o) {
+    const runtime::ExecuteOutput& output = result.outputs[o];
+    if (output.bytes != info.outputs[o].bytes)
+      return abandon("output " + std::to_string(o) + " came back with " +
+                     std::to_string(output.bytes) + " bytes for " +
+                     info.outputs[o].text());
+    if (output.takenFrom >= 0 &&
+        (static_cast<size_t>(output.takenFrom) >= numArgs ||
+         !runtimeArgs[static_cast<size_t>(output.takenFrom)].donated))
+      return abandon("output " + std::to_string(o) + " took over argument " +
+                     std::to_string(output.takenFrom) + ", which was not donated");
+  }
+
+  for (size_t o = 0; o < result.outputs.size(); ++o) {
+    const runtime::ExecuteOutput& output = result.outputs[o];
+    auto* buffer = new PJRT_Buffer();
+    buffer->client = executable.client;
+    buffer->device = device;
+    buffer->memory = device->defaultMemory;
+    buffer->type = info.outputs[o].type;
+    buffer->dims = info.outputs[o].dims;
+    buffer->byteSize = output.bytes;
+    buffer->address = output.address;
+    buffer->ready = ready;
+    launched.outputs.push_back(buffer);
+  }
+  // The donated arguments' memory now belongs to the outputs that took it.
+  for (const runtime::ExecuteOutput& output : result.outputs) {
+    if (output.takenFrom < 0) continue;
+    PJRT_Buffer& consumed = *arguments[static_cast<size_t>(output.takenFrom)];
+    consumed.deleted = true;
+    consumed.address = 0;
+  }
+  return launched;
+}
+
+}  // namespace
+
+PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args) {
+  return boundary(kName, [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(
+        args,
+        JFT_PJRT_SIZE_UP_TO(PJRT_LoadedExecutable_Execute_Args, device_complete_events),
+        kName));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->executable, "executable", kName));
+    PJRT_LoadedExecutable& executable = *args->executable;
+    if (executable.info == nullptr || executable.client == nullptr)
+      return fail("the executable is empty");
+    if (executable.isDeleted())
+      return failedPrecondition(std::string(kName) + ": " + executable.info->name +
+                                " has been deleted");
+    const ExecutableInfo& info = *executable.info;
+    JFT_ASSIGN_OR_RETURN(std::vector<bool> forbidDonation,
+                         nonDonatable(args->options, info.parameters.size()));
+    JFT_ASSIGN_OR_RETURN(std::vector<PJRT_Device*> devices,
+                         targetDevices(*args, executable));
+    if (args->num_args != info.parameters.size())
+      return fail(info.name + " takes " + std::to_string(info.parameters.size()) +
+                  " arguments but " + std::to_string(args->num_args) + " were passed");
+    if (args->argument_lists == nullptr && info.parameters.size() > 0)
+      return fail("argument_lists is null");
+    if (args->output_lists == nullptr) return fail("output_lists is null");
+    for (size_t d = 0; d < devices.size(); ++d) {
+      if (args->output_lists[d] == nullptr && !info.outputs.empty())
+        return fail("output list " + std::to_string(d) + " is null");
+    }
+
+    std::vector<Launched> launched;
+    for (size_t d = 0; d < devices.size(); ++d) {
+      PJRT_Buffer* const* arguments =
+          args->argument_lists != nullptr ? args->argument_lists[d] : nullptr;
+      auto one = launchOn(executable, devices[d], arguments, forbidDonation);
+      if (!one.isOk()) {
+        for (Launched& earlier : launched) destroyBuffers(earlier.outputs);
+        return one.status();
+      }
+      launched.push_back(std::move(one).value());
+    }
+    for (size_t d = 0; d < devices.size(); ++d) {
+      std::copy(launched[d].outputs.begin(), launched[d].outputs.end(),
+                args->output_lists[d]);
+      if (args->device_complete_events != nullptr)
+        args->device_complete_events[d] = wrapEvent(launched[d].done);
+    }
+    return Status::ok();
+  });
+}
+
+}  // namespace jft::pjrt
