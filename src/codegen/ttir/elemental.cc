@@ -1,0 +1,495 @@
+#include "codegen/ttir/elemental.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "codegen/ttir/elementwise.h"
+#include "ir/op_kind.h"
+
+namespace jft::codegen::ttir {
+
+std::vector<int64_t> intsAttr(const ir::Op& op, std::string_view name) {
+  const ir::Attribute* a = ir::findAttr(op.attrs, name);
+  if (!a) return {};
+  if (a->is<std::vector<int64_t>>()) return a->as<std::vector<int64_t>>();
+  std::vector<int64_t> out;
+  if (a->is<ir::AttrList>()) {
+    for (const ir::Attribute& e : a->as<ir::AttrList>())
+      if (e.is<int64_t>()) out.push_back(e.as<int64_t>());
+    return out;
+  }
+  if (a->is<ir::DenseElements>()) {
+    const ir::DenseElements& d = a->as<ir::DenseElements>();
+    const int64_t size = ir::storageBytes(d.type.element);
+    for (size_t at = 0; at + size <= d.bytes.size(); at += size) {
+      uint64_t bits = 0;
+      for (int64_t b = 0; b < size; ++b) bits |= uint64_t{d.bytes[at + b]} << (8 * b);
+      int64_t v = static_cast<int64_t>(bits);
+      if (size < 8 && ir::isSignedInteger(d.type.element) && (bits >> (8 * size - 1)) & 1)
+        v = static_cast<int64_t>(bits | (~uint64_t{0} << (8 * size)));
+      out.push_back(v);
+    }
+  }
+  return out;
+}
+
+const std::vector<int64_t>& dimsOf(const ir::Module& module, ir::ValueId value) {
+  return module.typeOf(value).dims;
+}
+
+namespace {
+
+std::string opName(const ir::Op& op) {
+  return "stablehlo." + std::string(ir::opKindName(op.kind));
+}
+
+}  // namespace
+
+Elemental::Elemental(IndexBuilder& index, const ir::Module& module,
+                     const fusion::Fusion& fusion, const ir::Function& function,
+                     std::vector<std::string> input_params)
+    : index_(index),
+      module_(module),
+      fusion_(fusion),
+      input_params_(std::move(input_params)) {
+  for (size_t i = 0; i < fusion.inputs.size(); ++i)
+    input_of_.emplace(fusion.inputs[i], i);
+  for (size_t at : fusion.ops) {
+    const ir::Op& op = function.body.ops.at(at);
+    for (size_t r = 0; r < op.results.size(); ++r) def_[op.results[r]] = {&op, r};
+  }
+}
+
+const ir::Op* Elemental::definingOp(ir::ValueId value) const {
+  auto it = def_.find(value);
+  return it == def_.end() ? nullptr : it->second.first;
+}
+
+void Elemental::restore(State s) {
+  index_.restore(std::move(s.index));
+  memo_ = std::move(s.memo);
+}
+
+int Elemental::scalarSpace() {
+  return index_.intern(IndexSpace{});
+}
+
+int Elemental::derive(int from, std::vector<int64_t> dims, std::vector<Value> comps,
+                      std::optional<Value> valid) {
+  if (dims.empty()) return scalarSpace();
+  IndexSpace s;
+  s.dims = std::move(dims);
+  for (Value& c : comps) s.comps.emplace_back(std::move(c));
+  const IndexSpace& parent = index_.space(from);
+  s.bounds = parent.bounds;
+  s.valid = parent.valid;
+  if (valid) s.valid = s.valid ? index_.both(*s.valid, *valid) : *valid;
+  return index_.intern(std::move(s));
+}
+
+StatusOr<Value> Elemental::emit(ir::ValueId value, int space) {
+  if (module_.typeOf(value).dims.empty()) space = scalarSpace();
+  const auto key = std::make_pair(value, space);
+  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+  Value result;
+  if (auto in = input_of_.find(value); in != input_of_.end()) {
+    JFT_ASSIGN_OR_RETURN(result, load(in->second, space));
+  } else {
+    auto def = def_.find(value);
+    if (def == def_.end())
+      return internalError("value %" + std::to_string(value) +
+                           " is neither an input of the fusion nor defined in it");
+    JFT_ASSIGN_OR_RETURN(result, emitOp(*def->second.first, def->second.second, space));
+  }
+  memo_.emplace(key, result);
+  return result;
+}
+
+StatusOr<Value> Elemental::load(size_t input, int space) {
+  const ir::Type& type = module_.typeOf(fusion_.inputs[input]);
+  if (!type.isTensor() || ir::isComplex(type.element))
+    return unimplemented("fusion input of type " + type.str() +
+                         " cannot be loaded by TTIR");
+  TtirWriter& w = index_.writer();
+  const std::string mem = memoryType(type.element);
+  const std::string ptr = "!tt.ptr<" + mem + ">";
+  const std::string& param = input_params_[input];
+  if (type.dims.empty()) {
+    Value s = w.op("tt.load " + param + " : " + ptr, {}, mem);
+    return loadedToRegister(w, type.element, index_.splat(s, index_.ones()));
+  }
+  const Value offset = index_.linear(space);
+  const std::optional<Value> mask = index_.accessMask(space, offset.shape);
+  const std::vector<int64_t> shape =
+      mask ? IndexBuilder::join(offset.shape, mask->shape) : offset.shape;
+  Value base =
+      w.op("tt.splat " + param + " : " + ptr + " -> " + tensorType(offset.shape, ptr),
+           offset.shape, ptr);
+  Value address = w.op("tt.addptr " + base.name + ", " + offset.name + " : " + base.type +
+                           ", " + offset.type,
+                       offset.shape, ptr);
+  address = index_.broadcast(address, shape);
+  std::string text = "tt.load " + address.name;
+  if (mask) text += ", " + index_.broadcast(*mask, shape).name;
+  Value loaded = w.op(text + " : " + address.type, shape, mem);
+  return loadedToRegister(w, type.element, loaded);
+}
+
+void Elemental::store(const std::string& param, ir::ElementType element,
+                      const Value& value, int space) {
+  TtirWriter& w = index_.writer();
+  const std::string mem = memoryType(element);
+  const std::string ptr = "!tt.ptr<" + mem + ">";
+  const Value offset = index_.linear(space);
+  const std::optional<Value> mask = index_.fullMask(space);
+  std::vector<int64_t> shape = IndexBuilder::join(offset.shape, value.shape);
+  if (mask) shape = IndexBuilder::join(shape, mask->shape);
+  Value base =
+      w.op("tt.splat " + param + " : " + ptr + " -> " + tensorType(offset.shape, ptr),
+           offset.shape, ptr);
+  Value address = w.op("tt.addptr " + base.name + ", " + offset.name + " : " + base.type +
+                           ", " + offset.type,
+                       offset.shape, ptr);
+  address = index_.broadcast(address, shape);
+  const Value stored = registerToStored(w, element, index_.broadcast(value, shape));
+  std::string text = "tt.store " + address.name + ", " + stored.name;
+  if (mask) text += ", " + index_.broadcast(*mask, shape).name;
+  w.line(text + " : " + address.type);
+}
+
+StatusOr<Value> Elemental::emitOp(const ir::Op& op, size_t result, int space) {
+  using K = ir::OpKind;
+  switch (op.kind) {
+    case K::Constant:
+      return emitConstant(op);
+    case K::BroadcastInDim:
+    case K::Broadcast:
+      return emitBroadcastInDim(op, space);
+    case K::Transpose:
+      return emitTranspose(op, space);
+    case K::Reshape:
+      return emitReshape(op, space);
+    case K::Slice:
+      return emitSlice(op, space);
+    case K::Pad:
+      return emitPad(op, space);
+    case K::Concatenate:
+      return emitConcatenate(op, space);
+    case K::Iota:
+      return emitIota(op, space);
+    case K::Reverse:
+      return emitReverse(op, space);
+    case K::DynamicSlice:
+      return emitDynamicSlice(op, space);
+    case K::DynamicUpdateSlice:
+      return emitDynamicUpdateSlice(op, space);
+    case K::Reduce:
+      if (!reduce_hook)
+        return unimplemented(opName(op) + ": a reduce needs the reduction kernel family");
+      return reduce_hook(op, result, space);
+    default:
+      break;
+  }
+  std::string why;
+  if (!isEmittableElementwise(module_, op, &why))
+    return unimplemented(
+        opName(op) + " (" + module_.typeOf(op.results.at(0)).str() +
+        ") has no TTIR emitter: " + (why.empty() ? "unsupported op" : why));
+  return emitElementwiseOp(op, space);
+}
+
+StatusOr<Value> Elemental::emitConstant(const ir::Op& op) {
+  const auto* value = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
+  if (!value) return unimplemented("stablehlo.constant without a dense value");
+  const ir::ElementType element = value->type.element;
+  if (ir::isComplex(element))
+    return unimplemented("stablehlo.constant of " + value->type.str() +
+                         ": complex values");
+  const size_t size = static_cast<size_t>(ir::storageBytes(element));
+  if (value->bytes.size() < size)
+    return unimplemented("stablehlo.constant " + value->type.str() + " without elements");
+  for (size_t at = size; at + size <= value->bytes.size(); at += size)
+    if (!std::equal(value->bytes.begin(), value->bytes.begin() + size,
+                    value->bytes.begin() + at))
+      return unimplemented("stablehlo.constant " + value->type.str() +
+                           ": a literal that is not a splat must be a fusion input");
+  const std::string_view bytes(reinterpret_cast<const char*>(value->bytes.data()), size);
+  return emitSplatConstant(index_.writer(), element, index_.ones(), bytes);
+}
+
+StatusOr<Value> Elemental::emitElementwiseOp(const ir::Op& op, int space) {
+  std::vector<Value> operands;
+  std::vector<int64_t> shape = index_.ones();
+  for (ir::ValueId v : op.operands) {
+    JFT_ASSIGN_OR_RETURN(Value x, emit(v, space));
+    shape = IndexBuilder::join(shape, x.shape);
+    operands.push_back(std::move(x));
+  }
+  for (Value& x : operands) x = index_.broadcast(x, shape);
+  return emitElementwise(index_.writer(), module_, op, operands);
+}
+
+StatusOr<Value> Elemental::emitBroadcastInDim(const ir::Op& op, int space) {
+  const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
+  std::vector<int64_t> map = intsAttr(op, "broadcast_dimensions");
+  if (op.kind == ir::OpKind::Broadcast) {  // operand dims are the trailing ones
+    const size_t lead = index_.space(space).dims.size() - in.size();
+    map.clear();
+    for (size_t i = 0; i < in.size(); ++i) map.push_back(static_cast<int64_t>(lead + i));
+  }
+  if (map.size() != in.size())
+    return unimplemented(opName(op) + ": bad broadcast dimensions");
+  std::vector<Value> comps;
+  for (size_t i = 0; i < in.size(); ++i)
+    comps.push_back(in[i] == 1 ? index_.indexConstant(0, index_.ones())
+                               : index_.component(space, static_cast<size_t>(map[i])));
+  return emit(op.operands[0], derive(space, in, std::move(comps)));
+}
+
+StatusOr<Value> Elemental::emitTranspose(const ir::Op& op, int space) {
+  const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
+  const std::vector<int64_t> perm = intsAttr(op, "permutation");
+  if (perm.size() != in.size()) return unimplemented(opName(op) + ": bad permutation");
+  std::vector<Value> comps(in.size());
+  for (size_t i = 0; i < perm.size(); ++i)
+    comps[static_cast<size_t>(perm[i])] = index_.component(space, i);
+  return emit(op.operands[0], derive(space, in, std::move(comps)));
+}
+
+StatusOr<Value> Elemental::emitReshape(const ir::Op& op, int space) {
+  const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
+  const IndexSpace s = index_.space(space);
+  bool all_comps = true;
+  for (const auto& c : s.comps) all_comps = all_comps && c.has_value();
+  if (s.linear && !all_comps) {  // already linear: the reshape costs nothing
+    IndexSpace t;
+    t.dims = in;
+    t.linear = s.linear;
+    t.bounds = s.bounds;
+    t.valid = s.valid;
+    if (in.empty()) return emit(op.operands[0], scalarSpace());
+    return emit(op.operands[0], index_.intern(std::move(t)));
+  }
+  // Dims are matched in groups of equal products, so only the groups that
+  // really regroup elements pay for a linearise/delinearise.
+  const std::vector<int64_t>& out = s.dims;
+  std::vector<Value> comps(in.size());
+  size_t i = 0, j = 0;
+  while (i < out.size() || j < in.size()) {
+    const size_t gi = i, gj = j;
+    int64_t po = 1, pi = 1;
+    if (i < out.size()) po *= out[i++];
+    if (j < in.size()) pi *= in[j++];
+    while (po != pi) {
+      if (po < pi && i < out.size()) {
+        po *= out[i++];
+      } else if (j < in.size()) {
+        pi *= in[j++];
+      } else {
+        return internalError(opName(op) + ": element counts differ");
+      }
+    }
+    std::vector<size_t> out_big, in_big;
+    for (size_t k = gi; k < i; ++k)
+      if (out[k] != 1) out_big.push_back(k);
+    for (size_t k = gj; k < j; ++k)
+      if (in[k] != 1) in_big.push_back(k);
+    for (size_t k = gj; k < j; ++k) comps[k] = index_.indexConstant(0, index_.ones());
+    if (out_big.size() <= 1 && in_big.size() <= 1) {
+      if (!in_big.empty()) comps[in_big[0]] = index_.component(space, out_big.at(0));
+      continue;
+    }
+    std::optional<Value> l;
+    int64_t stride = 1;
+    for (size_t k = i; k-- > gi;) {
+      if (out[k] == 1) continue;
+      Value term = index_.mulConst(index_.component(space, k), stride);
+      l = l ? index_.add(*l, term) : term;
+      stride *= out[k];
+    }
+    stride = 1;
+    for (size_t k = j; k-- > gj;) {
+      if (in[k] == 1) continue;
+      Value c = index_.divConst(*l, stride);
+      if (k != in_big.front()) c = index_.remConst(c, in[k]);
+      comps[k] = c;
+      stride *= in[k];
+    }
+  }
+  return emit(op.operands[0], derive(space, in, std::move(comps)));
+}
+
+StatusOr<Value> Elemental::emitSlice(const ir::Op& op, int space) {
+  const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
+  const std::vector<int64_t> start = intsAttr(op, "start_indices");
+  std::vector<int64_t> strides = intsAttr(op, "strides");
+  if (strides.empty()) strides.assign(in.size(), 1);
+  if (start.size() != in.size() || strides.size() != in.size())
+    return unimplemented(opName(op) + ": bad slice attributes");
+  std::vector<Value> comps;
+  for (size_t d = 0; d < in.size(); ++d)
+    comps.push_back(index_.addConst(
+        index_.mulConst(index_.component(space, d), strides[d]), start[d]));
+  return emit(op.operands[0], derive(space, in, std::move(comps)));
+}
+
+StatusOr<Value> Elemental::emitPad(const ir::Op& op, int space) {
+  const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
+  const std::vector<int64_t> low = intsAttr(op, "edge_padding_low");
+  const std::vector<int64_t> high = intsAttr(op, "edge_padding_high");
+  std::vector<int64_t> interior = intsAttr(op, "interior_padding");
+  if (interior.empty()) interior.assign(in.size(), 0);
+  if (low.size() != in.size() || high.size() != in.size() || interior.size() != in.size())
+    return unimplemented(opName(op) + ": bad padding attributes");
+  std::vector<Value> comps;
+  std::optional<Value> valid;
+  for (size_t d = 0; d < in.size(); ++d) {
+    Value j = index_.addConst(index_.component(space, d), -low[d]);
+    const int64_t step = interior[d] + 1;
+    if (interior[d] == 0 && low[d] == 0 && high[d] <= 0) {
+      comps.push_back(j);
+      continue;
+    }
+    // Unsigned compare: a negative j (inside the low padding) is huge.
+    Value ok = index_.compareConst("ult", j, in[d] == 0 ? 0 : (in[d] - 1) * step + 1);
+    if (step > 1) {
+      ok = index_.both(ok, index_.compareConst("eq", index_.remConst(j, step), 0));
+      j = index_.divConst(j, step);
+    }
+    valid = valid ? index_.both(*valid, ok) : ok;
+    comps.push_back(j);
+  }
+  JFT_ASSIGN_OR_RETURN(Value v, emit(op.operands[0], derive(space, in, comps, valid)));
+  if (!valid) return v;
+  JFT_ASSIGN_OR_RETURN(Value pad, emit(op.operands.at(1), scalarSpace()));
+  return index_.select(*valid, v, pad);
+}
+
+StatusOr<Value> Elemental::emitConcatenate(const ir::Op& op, int space) {
+  const auto* dim_attr = ir::findAttrAs<int64_t>(op.attrs, "dimension");
+  if (!dim_attr) return unimplemented(opName(op) + ": missing dimension");
+  const size_t dim = static_cast<size_t>(*dim_attr);
+  const IndexSpace s = index_.space(space);
+  const Value c = index_.component(space, dim);
+  std::vector<Value> values;
+  std::vector<int64_t> offsets;
+  int64_t offset = 0;
+  for (ir::ValueId operand : op.operands) {
+    const std::vector<int64_t>& in = dimsOf(module_, operand);
+    std::vector<Value> comps;
+    for (size_t d = 0; d < in.size(); ++d)
+      comps.push_back(d == dim ? index_.addConst(c, -offset)
+                               : index_.component(space, d));
+    const Value inside = index_.compareConst("ult", comps[dim], in[dim]);
+    JFT_ASSIGN_OR_RETURN(Value v, emit(operand, derive(space, in, comps, inside)));
+    values.push_back(v);
+    offsets.push_back(offset);
+    offset += in[dim];
+  }
+  Value result = values.back();
+  for (size_t t = values.size() - 1; t-- > 0;)
+    result =
+        index_.select(index_.compareConst("slt", c, offsets[t + 1]), values[t], result);
+  return result;
+}
+
+StatusOr<Value> Elemental::emitIota(const ir::Op& op, int space) {
+  const auto* dim = ir::findAttrAs<int64_t>(op.attrs, "iota_dimension");
+  if (!dim) return unimplemented(opName(op) + ": missing iota_dimension");
+  const ir::ElementType element = module_.typeOf(op.results.at(0)).element;
+  Value c = index_.component(space, static_cast<size_t>(*dim));
+  TtirWriter& w = index_.writer();
+  const std::string reg = registerType(element);
+  const std::string to = tensorType(c.shape, reg);
+  if (ir::isInteger(element)) {
+    const int from_bits = std::stoi(c.scalar.substr(1)), bits = ir::bitWidth(element);
+    if (bits == from_bits) return c;
+    return w.op(std::string(bits < from_bits ? "arith.trunci " : "arith.extsi ") +
+                    c.name + " : " + c.type + " to " + to,
+                c.shape, reg);
+  }
+  if (!ir::isFloat(element))
+    return unimplemented(opName(op) + " of " + std::string(ir::elementTypeName(element)));
+  if (element == ir::ElementType::F32 || element == ir::ElementType::F64)
+    return w.op("arith.sitofp " + c.name + " : " + c.type + " to " + to, c.shape, reg);
+  Value f = w.op(
+      "arith.sitofp " + c.name + " : " + c.type + " to " + tensorType(c.shape, "f32"),
+      c.shape, "f32");
+  return w.op("arith.truncf " + f.name + " : " + f.type + " to " + to, c.shape, reg);
+}
+
+StatusOr<Value> Elemental::emitReverse(const ir::Op& op, int space) {
+  const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
+  const std::vector<int64_t> dims = intsAttr(op, "dimensions");
+  std::vector<Value> comps;
+  for (size_t d = 0; d < in.size(); ++d) {
+    Value c = index_.component(space, d);
+    if (std::find(dims.begin(), dims.end(), static_cast<int64_t>(d)) != dims.end())
+      c = index_.binary("arith.subi", index_.indexConstant(in[d] - 1, c.shape), c);
+    comps.push_back(c);
+  }
+  return emit(op.operands[0], derive(space, in, std::move(comps)));
+}
+
+StatusOr<std::vector<Value>> Elemental::clampedStarts(
+    const ir::Op& op, size_t first, const std::vector<int64_t>& operand_dims,
+    const std::vector<int64_t>& sizes) {
+  std::vector<Value> starts;
+  for (size_t d = 0; d < operand_dims.size(); ++d) {
+    const ir::ValueId id = op.operands.at(first + d);
+    const ir::ElementType element = module_.typeOf(id).element;
+    if (!ir::isInteger(element))
+      return unimplemented(opName(op) + ": start index of type " +
+                           std::string(ir::elementTypeName(element)));
+    JFT_ASSIGN_OR_RETURN(Value v, emit(id, scalarSpace()));
+    // Clamp in the start's own type (before any truncation to the index type).
+    const int bits = ir::bitWidth(element);
+    const bool is_unsigned = ir::isUnsignedInteger(element);
+    const int64_t type_max =
+        bits >= 64 ? std::numeric_limits<int64_t>::max()
+                   : (is_unsigned && bits < 63 ? (int64_t{1} << bits) - 1
+                                               : (int64_t{1} << (bits - 1)) - 1);
+    const int64_t hi = std::min(operand_dims[d] - sizes[d], type_max);
+    v = index_.binary(is_unsigned ? "arith.minui" : "arith.minsi", v,
+                      index_.constant(hi, v.shape, v.scalar));
+    if (!is_unsigned)
+      v = index_.binary("arith.maxsi", v, index_.constant(0, v.shape, v.scalar));
+    starts.push_back(index_.toIndex(v, is_unsigned));
+  }
+  return starts;
+}
+
+StatusOr<Value> Elemental::emitDynamicSlice(const ir::Op& op, int space) {
+  const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
+  const std::vector<int64_t> sizes = intsAttr(op, "slice_sizes");
+  if (sizes.size() != in.size() || op.operands.size() != 1 + in.size())
+    return unimplemented(opName(op) + ": bad operands or slice_sizes");
+  JFT_ASSIGN_OR_RETURN(std::vector<Value> starts, clampedStarts(op, 1, in, sizes));
+  std::vector<Value> comps;
+  for (size_t d = 0; d < in.size(); ++d)
+    comps.push_back(index_.add(index_.component(space, d), starts[d]));
+  return emit(op.operands[0], derive(space, in, std::move(comps)));
+}
+
+StatusOr<Value> Elemental::emitDynamicUpdateSlice(const ir::Op& op, int space) {
+  const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
+  const std::vector<int64_t>& upd = dimsOf(module_, op.operands.at(1));
+  if (upd.size() != in.size() || op.operands.size() != 2 + in.size())
+    return unimplemented(opName(op) + ": bad operands");
+  JFT_ASSIGN_OR_RETURN(std::vector<Value> starts, clampedStarts(op, 2, in, upd));
+  std::vector<Value> comps;
+  std::optional<Value> inside;
+  for (size_t d = 0; d < in.size(); ++d) {
+    Value j = index_.binary("arith.subi", index_.component(space, d), starts[d]);
+    Value ok = index_.compareConst("ult", j, upd[d]);
+    inside = inside ? index_.both(*inside, ok) : ok;
+    comps.push_back(j);
+  }
+  JFT_ASSIGN_OR_RETURN(Value base, emit(op.operands[0], space));
+  if (!inside) return base;  // rank 0: the update replaces the operand
+  JFT_ASSIGN_OR_RETURN(Value update,
+                       emit(op.operands[1], derive(space, upd, comps, inside)));
+  return index_.select(*inside, update, base);
+}
+
+}  // namespace jft::codegen::ttir

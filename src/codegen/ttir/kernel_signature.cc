@@ -1,0 +1,59 @@
+#include "codegen/ttir/kernel_signature.h"
+
+#include <cctype>
+
+#include "codegen/ttir/ttir_writer.h"
+
+namespace jft::codegen::ttir {
+
+std::string kernelName(const std::string& fusion_name) {
+  std::string name;
+  for (char c : fusion_name)
+    name += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
+    name = "k_" + name;
+  return name;
+}
+
+namespace {
+
+StatusOr<std::string> parameter(const ir::Module& module, ir::ValueId value,
+                                const std::string& name) {
+  const ir::Type& type = module.typeOf(value);
+  if (!type.isTensor() || ir::isComplex(type.element))
+    return unimplemented("a kernel parameter of type " + type.str() +
+                         " has no TTIR pointer type");
+  return name + ": !tt.ptr<" + memoryType(type.element) +
+         "> {tt.divisibility = 16 : i32}";
+}
+
+}  // namespace
+
+StatusOr<KernelSignature> kernelSignature(const ir::Module& module,
+                                          const fusion::Fusion& fusion) {
+  KernelSignature sig;
+  sig.name = kernelName(fusion.name);
+  std::string params;
+  auto add = [&](ir::ValueId v, const std::string& name) -> Status {
+    JFT_ASSIGN_OR_RETURN(std::string p, parameter(module, v, name));
+    params += (params.empty() ? "" : ", ") + p;
+    return Status::ok();
+  };
+  for (size_t i = 0; i < fusion.inputs.size(); ++i) {
+    sig.inputs.push_back("%in" + std::to_string(i));
+    JFT_RETURN_IF_ERROR(add(fusion.inputs[i], sig.inputs.back()));
+  }
+  for (size_t i = 0; i < fusion.outputs.size(); ++i) {
+    sig.outputs.push_back("%out" + std::to_string(i));
+    JFT_RETURN_IF_ERROR(add(fusion.outputs[i], sig.outputs.back()));
+  }
+  sig.header =
+      "tt.func public @" + sig.name + "(" + params + ") attributes {noinline = false}";
+  return sig;
+}
+
+std::string kernelModule(const KernelSignature& signature, const std::string& body) {
+  return "module {\n  " + signature.header + " {\n" + body + "    tt.return\n  }\n}\n";
+}
+
+}  // namespace jft::codegen::ttir

@@ -1,0 +1,45 @@
+// The tt.func header of a fusion's kernel and the module text around a body.
+//
+// One `!tt.ptr<T> {tt.divisibility = 16 : i32}` parameter per fusion input,
+// then one per output (kernel.h's contract; pred is stored as i8). The
+// divisibility hint is what lets Triton vectorise loads and stores: every
+// buffer the runtime passes is at least 16-byte aligned.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fusion/fusion.h"
+#include "ir/module.h"
+#include "support/status.h"
+
+namespace jft::codegen::ttir {
+
+struct KernelSignature {
+  std::string name;                  // the tt.func symbol
+  std::vector<std::string> inputs;   // parameter SSA names: "%in0", ...
+  std::vector<std::string> outputs;  // "%out0", ...
+  std::string header;                // "tt.func public @name(...) attributes {...}"
+};
+
+// What a family emitter decides besides the body: how the kernel is launched.
+struct Launch {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  int num_warps = 4;
+  std::string tile;  // for logs: "1024", "32x128"
+};
+
+// A symbol from fusion.name: letters, digits and '_' kept, the rest '_'.
+std::string kernelName(const std::string& fusion_name);
+
+// UNIMPLEMENTED for a parameter that is not a tensor of a TTIR element type
+// (complex, tokens, tuples).
+StatusOr<KernelSignature> kernelSignature(const ir::Module& module,
+                                          const fusion::Fusion& fusion);
+
+// "module {\n  <header> {\n<body>    tt.return\n  }\n}\n".
+std::string kernelModule(const KernelSignature& signature, const std::string& body);
+
+}  // namespace jft::codegen::ttir

@@ -1,0 +1,30 @@
+// The loop family: one program per output tile, every value of the group
+// computed on that tile through the elemental emitter.
+//
+// A group of only elementwise ops on equal shapes (or rank <= 1) uses a flat
+// 1D tile over the linear index, as Triton's own elementwise kernels do: no
+// index arithmetic at all. Otherwise the output is viewed as [outer, inner]
+// (inner = its last dim) and tiled [BR, BC]: columns come straight from a
+// make_range, so row-major loads and stores stay contiguous, and a transpose
+// reads through make_range-based indices along the other tile axis (Triton
+// converts the layout between load and store, both coalesced). All outputs
+// of a loop group have one shape and are stored at the same index.
+#pragma once
+
+#include <string>
+
+#include "codegen/ttir/kernel_signature.h"
+#include "codegen/ttir/ttir_writer.h"
+#include "fusion/fusion.h"
+#include "ir/module.h"
+#include "support/status.h"
+
+namespace jft::codegen::ttir {
+
+StatusOr<Launch> emitLoopKernel(TtirWriter& writer, const ir::Module& module,
+                                const ir::Function& function,
+                                const fusion::Fusion& fusion,
+                                const KernelSignature& signature,
+                                const std::string& index_type);
+
+}  // namespace jft::codegen::ttir

@@ -1,0 +1,437 @@
+#include "codegen/ttir/reduction_emitter.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "codegen/ttir/elemental.h"
+#include "codegen/ttir/elementwise.h"
+#include "codegen/ttir/index_space.h"
+#include "codegen/ttir/tile_choice.h"
+#include "ir/op_kind.h"
+
+namespace jft::codegen::ttir {
+
+namespace {
+
+int64_t product(const std::vector<int64_t>& dims) {
+  int64_t p = 1;
+  for (int64_t d : dims) p *= d;
+  return p;
+}
+
+class ReductionKernel {
+ public:
+  ReductionKernel(TtirWriter& writer, const ir::Module& module,
+                  const ir::Function& function, const fusion::Fusion& fusion,
+                  const KernelSignature& signature, const std::string& index_type)
+      : writer_(writer),
+        module_(module),
+        function_(function),
+        fusion_(fusion),
+        signature_(signature),
+        index_type_(index_type) {}
+
+  StatusOr<Launch> emit();
+
+ private:
+  Status analyse();
+  bool dependsOnReduce(ir::ValueId value, std::set<ir::ValueId>& seen) const;
+  // The reduce's [BO, 1] results at a space of its result shape.
+  StatusOr<Value> reduceAt(const ir::Op& op, size_t result, int space);
+  // The space over F whose kept components are those of `kept_space` and
+  // reduced ones come from `k` ([1, BK]).
+  StatusOr<int> fullSpace(int kept_space, const Value& k);
+  // `kept_space` without masks along the reduced tile axis (a reduce result
+  // does not vary along it).
+  StatusOr<int> keptOnly(int kept_space);
+  StatusOr<std::vector<Value>> reduceTile(const ir::Op& op, int full_space, int axis,
+                                          const std::vector<Value>* accumulators);
+  StatusOr<std::vector<Value>> ttReduce(const ir::Op& op,
+                                        const std::vector<Value>& operands, int axis);
+  Status emitLoop(int kept_space);
+
+  TtirWriter& writer_;
+  const ir::Module& module_;
+  const ir::Function& function_;
+  const fusion::Fusion& fusion_;
+  const KernelSignature& signature_;
+  std::string index_type_;
+
+  std::vector<const ir::Op*> reduces_;
+  std::vector<int64_t> full_;     // F
+  std::vector<int64_t> reduced_;  // D, ascending
+  std::vector<int64_t> kept_;     // K
+  int64_t kept_count_ = 1, reduced_count_ = 1;
+  bool minor_ = false, major_ = false, whole_row_ = false;
+  ReductionTile tile_;
+
+  std::optional<IndexBuilder> index_;
+  std::optional<Elemental> elemental_;
+  std::optional<Value> k_bound_;
+  // Results of each reduce op at each kept space.
+  std::map<std::pair<const ir::Op*, int>, std::vector<Value>> results_;
+  std::map<std::string, std::vector<Value>> k_comps_;
+};
+
+Status ReductionKernel::analyse() {
+  for (size_t at : fusion_.ops) {
+    const ir::Op& op = function_.body.ops[at];
+    if (op.kind != ir::OpKind::Reduce) continue;
+    std::vector<int64_t> dims = intsAttr(op, "dimensions");
+    std::sort(dims.begin(), dims.end());
+    const std::vector<int64_t>& full = module_.typeOf(op.operands.at(0)).dims;
+    if (reduces_.empty()) {
+      full_ = full;
+      reduced_ = dims;
+    } else if (full != full_ || dims != reduced_) {
+      return unimplemented(
+          "stablehlo.reduce: one reduction kernel holds reduces over one "
+          "shape and one set of dims (" +
+          module_.typeOf(op.operands[0]).str() + " differs)");
+    }
+    if (op.regions.size() != 1 || op.operands.size() % 2 != 0)
+      return unimplemented("stablehlo.reduce without one combiner region");
+    reduces_.push_back(&op);
+  }
+  if (reduces_.empty())
+    return unimplemented(fusion_.name + ": a reduction group without a reduce");
+  for (size_t d = 0; d < full_.size(); ++d) {
+    if (std::binary_search(reduced_.begin(), reduced_.end(), static_cast<int64_t>(d))) {
+      reduced_count_ *= full_[d];
+    } else {
+      kept_.push_back(full_[d]);
+      kept_count_ *= full_[d];
+    }
+  }
+  const int64_t rank = static_cast<int64_t>(full_.size()),
+                n = static_cast<int64_t>(reduced_.size());
+  minor_ = major_ = true;
+  for (int64_t i = 0; i < n; ++i) {
+    minor_ = minor_ && reduced_[i] == rank - n + i;
+    major_ = major_ && reduced_[i] == i;
+  }
+  for (ir::ValueId out : fusion_.outputs) {
+    const int64_t count = module_.typeOf(out).numElements();
+    if (count == kept_count_) continue;
+    if (count != product(full_))
+      return unimplemented(fusion_.name + ": output " + module_.typeOf(out).str() +
+                           " is neither of the reduced nor of the full size");
+    whole_row_ = true;
+  }
+  for (const ir::Op* op : reduces_) {
+    std::set<ir::ValueId> seen;
+    for (ir::ValueId v : op->operands)
+      whole_row_ = whole_row_ || dependsOnReduce(v, seen);
+  }
+  tile_ = chooseReductionTile(kept_count_, reduced_count_, minor_, whole_row_);
+  if (whole_row_ && tile_.looped)
+    return unimplemented(fusion_.name + ": a reduced extent of " +
+                         std::to_string(reduced_count_) +
+                         " elements does not fit one tile, and values of the full shape "
+                         "need the reduce's result");
+  return Status::ok();
+}
+
+bool ReductionKernel::dependsOnReduce(ir::ValueId value,
+                                      std::set<ir::ValueId>& seen) const {
+  if (!seen.insert(value).second) return false;
+  const ir::Op* op = elemental_ ? elemental_->definingOp(value) : nullptr;
+  if (!op) {
+    for (size_t at : fusion_.ops)
+      for (ir::ValueId r : function_.body.ops[at].results)
+        if (r == value) op = &function_.body.ops[at];
+  }
+  if (!op) return false;
+  if (op->kind == ir::OpKind::Reduce) return true;
+  for (ir::ValueId v : op->operands)
+    if (dependsOnReduce(v, seen)) return true;
+  return false;
+}
+
+StatusOr<int> ReductionKernel::keptOnly(int kept_space) {
+  IndexSpace s = index_->space(kept_space);
+  std::vector<Value> bounds;
+  for (const Value& b : s.bounds)
+    if (b.shape.at(1) == 1) bounds.push_back(b);
+  if (s.valid && s.valid->shape.at(1) != 1)
+    return unimplemented(
+        "stablehlo.reduce read under a mask that varies along the reduced axis");
+  s.bounds = bounds;
+  return index_->intern(std::move(s));
+}
+
+StatusOr<int> ReductionKernel::fullSpace(int kept_space, const Value& k) {
+  IndexBuilder& ix = *index_;
+  std::vector<Value>& k_comps = k_comps_[k.name];
+  if (k_comps.empty()) {
+    std::vector<int64_t> dims;
+    for (int64_t d : reduced_) dims.push_back(full_[static_cast<size_t>(d)]);
+    const std::vector<int64_t> strides = rowMajorStrides(dims);
+    bool leading = true;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      Value c =
+          dims[i] == 1 ? ix.indexConstant(0, ix.ones()) : ix.divConst(k, strides[i]);
+      if (dims[i] != 1 && !leading) c = ix.remConst(c, dims[i]);
+      leading = leading && dims[i] == 1;
+      k_comps.push_back(c);
+    }
+  }
+  const std::vector<Value> reduced_comps = k_comps;
+  IndexSpace f;
+  f.dims = full_;
+  size_t next_kept = 0, next_reduced = 0;
+  for (size_t d = 0; d < full_.size(); ++d) {
+    if (std::binary_search(reduced_.begin(), reduced_.end(), static_cast<int64_t>(d))) {
+      f.comps.emplace_back(reduced_comps[next_reduced++]);
+    } else {
+      Value c = ix.component(kept_space, next_kept++);
+      if (c.shape.at(1) != 1)
+        return unimplemented(
+            "stablehlo.reduce result read at an index that varies along "
+            "the reduced axis");
+      f.comps.emplace_back(c);
+    }
+  }
+  const IndexSpace kept = ix.space(kept_space);
+  if (minor_ || major_) {
+    const Value o = ix.linear(kept_space);
+    f.linear = minor_ ? ix.add(ix.mulConst(o, reduced_count_), k)
+                      : ix.add(ix.mulConst(k, kept_count_), o);
+  }
+  f.bounds = kept.bounds;
+  if (k_bound_) f.bounds.push_back(*k_bound_);
+  f.valid = kept.valid;
+  return ix.intern(std::move(f));
+}
+
+StatusOr<std::vector<Value>> ReductionKernel::ttReduce(const ir::Op& op,
+                                                       const std::vector<Value>& operands,
+                                                       int axis) {
+  const size_t n = operands.size();
+  std::vector<int64_t> shape = operands[0].shape;
+  shape.erase(shape.begin() + axis);
+  const std::string name = writer_.freshName();
+  std::string names, in_types, out_types, arg_list;
+  std::vector<Value> args(2 * n), results;
+  for (size_t i = 0; i < n; ++i) {
+    names += (i ? ", " : "") + operands[i].name;
+    in_types += (i ? ", " : "") + operands[i].type;
+    out_types += (i ? ", " : "") + tensorType(shape, operands[i].scalar);
+    results.push_back(Value{n == 1 ? name : name + "#" + std::to_string(i),
+                            tensorType(shape, operands[i].scalar), shape,
+                            operands[i].scalar});
+  }
+  for (size_t i = 0; i < 2 * n; ++i) {
+    const std::string& scalar = operands[i % n].scalar;
+    args[i] = Value{writer_.freshName(), scalar, {}, scalar};
+    arg_list += (i ? ", " : "") + args[i].name + ": " + scalar;
+  }
+  writer_.open(name + (n > 1 ? ":" + std::to_string(n) : "") + " = \"tt.reduce\"(" +
+               names + ") <{axis = " + std::to_string(axis) + " : i32}> ({");
+  writer_.line("^bb0(" + arg_list + "):");
+  JFT_ASSIGN_OR_RETURN(std::vector<Value> combined,
+                       emitScalarRegion(writer_, module_, op.regions[0], args));
+  std::string ret_names, ret_types;
+  for (size_t i = 0; i < combined.size(); ++i) {
+    ret_names += (i ? ", " : "") + combined[i].name;
+    ret_types += (i ? ", " : "") + combined[i].type;
+  }
+  writer_.line("tt.reduce.return " + ret_names + " : " + ret_types);
+  writer_.close("}) : (" + in_types + ") -> " +
+                (n > 1 ? "(" + out_types + ")" : out_types));
+  return results;
+}
+
+// The operands of `op` at `full_space`, lanes outside it set to the init
+// values; reduced along `axis` with tt.reduce, or (with `accumulators`)
+// combined lane by lane into them (a size-2 reduce of the joined pair).
+StatusOr<std::vector<Value>> ReductionKernel::reduceTile(
+    const ir::Op& op, int full_space, int axis, const std::vector<Value>* accumulators) {
+  IndexBuilder& ix = *index_;
+  const size_t n = op.operands.size() / 2;
+  const std::vector<int64_t> tile = ix.tile();
+  const std::optional<Value> mask = ix.fullMask(full_space);
+  std::vector<Value> values;
+  for (size_t i = 0; i < n; ++i) {
+    JFT_ASSIGN_OR_RETURN(Value v, elemental_->emit(op.operands[i], full_space));
+    v = ix.broadcast(v, tile);
+    if (mask && !accumulators) {
+      JFT_ASSIGN_OR_RETURN(Value init, elemental_->emit(op.operands[n + i], full_space));
+      v = ix.select(*mask, v, init);
+    }
+    values.push_back(v);
+  }
+  if (!accumulators) return ttReduce(op, values, axis);
+  std::vector<Value> pairs;
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<int64_t> shape = tile;
+    shape.push_back(2);
+    const Value& a = (*accumulators)[i];
+    pairs.push_back(writer_.op("tt.join " + a.name + ", " + values[i].name + " : " +
+                                   a.type + " -> " + tensorType(shape, a.scalar),
+                               shape, a.scalar));
+  }
+  JFT_ASSIGN_OR_RETURN(std::vector<Value> combined, ttReduce(op, pairs, 2));
+  if (!mask) return combined;
+  // Lanes outside the shape keep their accumulator: exact for any init.
+  for (size_t i = 0; i < n; ++i)
+    combined[i] = ix.select(ix.broadcast(*mask, tile), combined[i], (*accumulators)[i]);
+  return combined;
+}
+
+StatusOr<Value> ReductionKernel::reduceAt(const ir::Op& op, size_t result, int space) {
+  JFT_ASSIGN_OR_RETURN(int kept, keptOnly(space));
+  auto key = std::make_pair(&op, kept);
+  if (auto it = results_.find(key); it == results_.end()) {
+    if (tile_.looped) {
+      JFT_RETURN_IF_ERROR(emitLoop(kept));
+    } else {
+      JFT_ASSIGN_OR_RETURN(int full, fullSpace(kept, index_->range(1)));
+      JFT_ASSIGN_OR_RETURN(std::vector<Value> reduced, reduceTile(op, full, 1, nullptr));
+      for (Value& r : reduced)
+        r = writer_.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type +
+                           " -> " + tensorType({r.shape[0], 1}, r.scalar),
+                       {r.shape[0], 1}, r.scalar);
+      results_[key] = reduced;
+    }
+  }
+  return results_.at(key).at(result);
+}
+
+Status ReductionKernel::emitLoop(int kept) {
+  IndexBuilder& ix = *index_;
+  const std::vector<int64_t> tile = ix.tile();
+  // Accumulators start at the init values, one per operand of every reduce.
+  std::vector<Value> inits;
+  for (const ir::Op* op : reduces_) {
+    const size_t n = op->operands.size() / 2;
+    for (size_t i = 0; i < n; ++i) {
+      JFT_ASSIGN_OR_RETURN(Value init, elemental_->emit(op->operands[n + i], kept));
+      inits.push_back(ix.broadcast(init, tile));
+    }
+  }
+  const Value lower = ix.scalarConstant(0), upper = ix.scalarConstant(reduced_count_),
+              step = ix.scalarConstant(tile_.reduced);
+  const std::string name = writer_.freshName(), k0 = writer_.freshName();
+  std::string iter, types;
+  std::vector<Value> accs, results;
+  for (size_t i = 0; i < inits.size(); ++i) {
+    accs.push_back(Value{writer_.freshName(), inits[i].type, tile, inits[i].scalar});
+    iter += (i ? ", " : "") + accs[i].name + " = " + inits[i].name;
+    types += (i ? ", " : "") + inits[i].type;
+    results.push_back(Value{inits.size() == 1 ? name : name + "#" + std::to_string(i),
+                            inits[i].type, tile, inits[i].scalar});
+  }
+  const std::string count = inits.size() > 1 ? ":" + std::to_string(inits.size()) : "";
+  writer_.open(name + count + " = scf.for " + k0 + " = " + lower.name + " to " +
+               upper.name + " step " + step.name + " iter_args(" + iter + ") -> (" +
+               types + ") : " + index_type_ + " {");
+  const Elemental::State saved = elemental_->save();
+  const std::map<std::string, std::vector<Value>> saved_k = k_comps_;
+  const Value k = ix.add(ix.splat(Value{k0, index_type_, {}, index_type_}, {1, tile[1]}),
+                         ix.range(1));
+  k_bound_.reset();
+  if (reduced_count_ % tile_.reduced != 0)
+    k_bound_ = ix.compareConst("slt", k, reduced_count_);
+  JFT_ASSIGN_OR_RETURN(int full, fullSpace(kept, k));
+  std::vector<Value> next;
+  size_t at = 0;
+  for (const ir::Op* op : reduces_) {
+    const size_t n = op->operands.size() / 2;
+    std::vector<Value> mine(accs.begin() + at, accs.begin() + at + n);
+    JFT_ASSIGN_OR_RETURN(std::vector<Value> combined, reduceTile(*op, full, 1, &mine));
+    next.insert(next.end(), combined.begin(), combined.end());
+    at += n;
+  }
+  std::string yields;
+  for (size_t i = 0; i < next.size(); ++i) yields += (i ? ", " : "") + next[i].name;
+  writer_.line("scf.yield " + yields + " : " + types);
+  writer_.close("}");
+  elemental_->restore(saved);
+  k_comps_ = saved_k;
+  k_bound_.reset();
+  at = 0;
+  for (const ir::Op* op : reduces_) {
+    const size_t n = op->operands.size() / 2;
+    std::vector<Value> lanes(results.begin() + at, results.begin() + at + n);
+    JFT_ASSIGN_OR_RETURN(std::vector<Value> reduced, ttReduce(*op, lanes, 1));
+    for (Value& r : reduced)
+      r = writer_.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type +
+                         " -> " + tensorType({r.shape[0], 1}, r.scalar),
+                     {r.shape[0], 1}, r.scalar);
+    results_[std::make_pair(op, kept)] = reduced;
+    at += n;
+  }
+  return Status::ok();
+}
+
+StatusOr<Launch> ReductionKernel::emit() {
+  JFT_RETURN_IF_ERROR(analyse());
+  index_.emplace(writer_, std::vector<int64_t>{tile_.kept, tile_.reduced}, index_type_);
+  IndexBuilder& ix = *index_;
+  elemental_.emplace(ix, module_, fusion_, function_, signature_.inputs);
+  elemental_->reduce_hook = [this](const ir::Op& op, size_t result, int space) {
+    return reduceAt(op, result, space);
+  };
+  const int64_t programs = (kept_count_ + tile_.kept - 1) / tile_.kept;
+  const Value pid = ix.programId();
+  Value o = ix.range(0);
+  if (programs > 1)
+    o = ix.add(ix.splat(ix.scalarBinary("arith.muli", pid, ix.scalarConstant(tile_.kept)),
+                        {tile_.kept, 1}),
+               o);
+  std::vector<Value> o_bounds;
+  if (kept_count_ % tile_.kept != 0)
+    o_bounds.push_back(ix.compareConst("slt", o, kept_count_));
+  if (!tile_.looped && (reduced_count_ % tile_.reduced != 0 || reduced_count_ == 0))
+    k_bound_ = ix.compareConst("slt", ix.range(1), reduced_count_);
+  auto keptSpace = [&](const std::vector<int64_t>& dims) {
+    if (dims.empty()) return elemental_->scalarSpace();
+    IndexSpace s;
+    s.dims = dims;
+    s.linear = o;
+    s.bounds = o_bounds;
+    if (dims.size() == 1) s.comps = {o};
+    return ix.intern(std::move(s));
+  };
+  const int kept = keptSpace(kept_);
+  std::optional<int> full;
+  if (whole_row_) {
+    JFT_ASSIGN_OR_RETURN(int f, fullSpace(kept, ix.range(1)));
+    full = f;
+  }
+  for (size_t i = 0; i < fusion_.outputs.size(); ++i) {
+    const ir::Type& type = module_.typeOf(fusion_.outputs[i]);
+    int space = type.numElements() == kept_count_ ? keptSpace(type.dims) : full.value();
+    if (type.numElements() != kept_count_ && type.dims != full_) {
+      // An output of F's size but another shape: stored at F's linear index.
+      IndexSpace s;
+      s.dims = type.dims;
+      s.linear = ix.linear(*full);
+      s.bounds = ix.space(*full).bounds;
+      space = ix.intern(std::move(s));
+    }
+    JFT_ASSIGN_OR_RETURN(Value v, elemental_->emit(fusion_.outputs[i], space));
+    elemental_->store(signature_.outputs[i], type.element, v, space);
+  }
+  Launch launch;
+  launch.grid = {static_cast<uint32_t>(programs), 1, 1};
+  launch.num_warps = tile_.num_warps;
+  launch.tile = std::to_string(tile_.kept) + "x" + std::to_string(tile_.reduced);
+  if (tile_.looped) launch.tile += " looped";
+  return launch;
+}
+
+}  // namespace
+
+StatusOr<Launch> emitReductionKernel(TtirWriter& writer, const ir::Module& module,
+                                     const ir::Function& function,
+                                     const fusion::Fusion& fusion,
+                                     const KernelSignature& signature,
+                                     const std::string& index_type) {
+  ReductionKernel kernel(writer, module, function, fusion, signature, index_type);
+  return kernel.emit();
+}
+
+}  // namespace jft::codegen::ttir

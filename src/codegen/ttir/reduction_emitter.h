@@ -1,0 +1,37 @@
+// The reduction family: reduce ops over one full shape F and one set of
+// reduced dims D, with their elementwise prologue and epilogue.
+//
+// Tile [BO, BK] over (kept index o, reduced index k); a program owns BO kept
+// positions. When the reduced extent fits one tile every value stays in
+// registers: a reduce is one "tt.reduce" along axis 1 (several operands for
+// a multi-operand reduce such as argmax), its [BO, 1] result broadcasts
+// straight back to F, so softmax and layer norm are one kernel. Otherwise
+// (only when nothing of shape F needs a reduce's result) an scf.for walks k
+// in chunks of BK, carrying per-lane accumulators combined with the reduce's
+// own combiner, all reduces of the group in one pass. Lanes outside the
+// shape are set to the reduce's init value before they are combined.
+//
+// Addresses: with D the trailing dims, an F-shaped input is read at o*R + k
+// (contiguous along k); with D the leading dims, at k*O + o (a column
+// reduction: o is the contiguous tile axis); otherwise through the
+// multi-index. Outputs of K's size are stored at o, those of F's size at the
+// F index.
+#pragma once
+
+#include <string>
+
+#include "codegen/ttir/kernel_signature.h"
+#include "codegen/ttir/ttir_writer.h"
+#include "fusion/fusion.h"
+#include "ir/module.h"
+#include "support/status.h"
+
+namespace jft::codegen::ttir {
+
+StatusOr<Launch> emitReductionKernel(TtirWriter& writer, const ir::Module& module,
+                                     const ir::Function& function,
+                                     const fusion::Fusion& fusion,
+                                     const KernelSignature& signature,
+                                     const std::string& index_type);
+
+}  // namespace jft::codegen::ttir

@@ -1,0 +1,65 @@
+#include "codegen/ttir/tile_choice.h"
+
+#include <algorithm>
+
+#include "codegen/ttir/index_space.h"
+
+namespace jft::codegen::ttir {
+
+namespace {
+
+// Triton's softmax tutorial uses the same steps: more warps once a program
+// holds more than a couple of thousand elements.
+int warpsFor(int64_t elements) {
+  if (elements >= 8192) return 16;
+  if (elements >= 2048) return 8;
+  if (elements >= 256) return 4;
+  return elements >= 64 ? 2 : 1;
+}
+
+}  // namespace
+
+LoopTile chooseLoopTile(int64_t outer, int64_t inner, bool flat, bool transposing) {
+  LoopTile t;
+  if (flat) {
+    t.cols = std::min<int64_t>(nextPow2(inner), 1024);
+  } else if (transposing) {
+    t.cols = std::min<int64_t>(nextPow2(inner), 64);
+    t.rows = std::min<int64_t>(nextPow2(outer), 64);
+  } else {
+    t.cols = std::min<int64_t>(nextPow2(inner), 1024);
+    t.rows = std::min<int64_t>(nextPow2(outer), std::max<int64_t>(1, 2048 / t.cols));
+  }
+  t.num_warps = std::min(warpsFor(t.rows * t.cols), 8);
+  return t;
+}
+
+ReductionTile chooseReductionTile(int64_t kept, int64_t reduced, bool minor,
+                                  bool whole_row) {
+  ReductionTile t;
+  const int64_t row = nextPow2(reduced);
+  if (minor || whole_row) {
+    if (row <= kMaxRowElements && (whole_row || row <= 4096)) {
+      t.reduced = row;
+    } else {
+      t.reduced = 2048;
+      t.looped = true;
+    }
+    t.kept = std::min<int64_t>(nextPow2(kept), std::max<int64_t>(1, 2048 / t.reduced));
+  } else {
+    // A column reduction: many kept lanes along the contiguous axis, a short
+    // chunk of the reduced extent per step.
+    t.kept = std::min<int64_t>(nextPow2(kept), 128);
+    t.reduced = std::min<int64_t>(row, 4096 / t.kept);
+    t.looped = t.reduced < row;
+  }
+  t.num_warps = warpsFor(t.kept * t.reduced);
+  return t;
+}
+
+std::string describeTile(int64_t rows, int64_t cols) {
+  return rows == 1 ? std::to_string(cols)
+                   : std::to_string(rows) + "x" + std::to_string(cols);
+}
+
+}  // namespace jft::codegen::ttir

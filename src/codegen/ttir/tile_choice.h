@@ -1,0 +1,43 @@
+// Tile sizes and warp counts of every kernel family, in one place.
+//
+// Heuristics only (no autotuning yet): a tile of a few thousand elements keeps
+// enough loads in flight per program while the grid still fills the device;
+// extents are powers of two because tt.make_range requires them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace jft::codegen::ttir {
+
+struct LoopTile {
+  int64_t rows = 1;  // BR; 1 for a flat (1D) tile
+  int64_t cols = 1;  // BC, or the flat block
+  int num_warps = 4;
+};
+
+// `outer` x `inner`: the output viewed as rows of its last dim (flat: outer
+// is 1 and inner the element count). `transposing`: the group reads along
+// another axis than it writes, so the tile is kept square-ish.
+LoopTile chooseLoopTile(int64_t outer, int64_t inner, bool flat, bool transposing);
+
+struct ReductionTile {
+  int64_t kept = 1;     // BO: kept-index lanes per program
+  int64_t reduced = 1;  // BK: reduced-index lanes per step
+  bool looped = false;  // reduce in chunks of BK with an scf.for
+  int num_warps = 4;
+};
+
+// `kept` x `reduced` elements; `minor`: the reduced dims are the trailing
+// ones (a row reduction, contiguous along k); `whole_row`: the group needs
+// the whole reduced extent in registers (values of the full shape computed
+// from a reduce, or stored), so no loop is allowed.
+ReductionTile chooseReductionTile(int64_t kept, int64_t reduced, bool minor,
+                                  bool whole_row);
+
+// Rows that fit one program without a loop.
+inline constexpr int64_t kMaxRowElements = 16384;
+
+std::string describeTile(int64_t rows, int64_t cols);  // "1024", "32x128"
+
+}  // namespace jft::codegen::ttir
