@@ -47,6 +47,9 @@ class ReductionKernel {
   StatusOr<int> keptOnly(int kept_space);
   StatusOr<std::vector<Value>> reduceTile(const ir::Op& op, int full_space, int axis,
                                           const std::vector<Value>* accumulators);
+  StatusOr<std::vector<Value>> joinedReduce(const ir::Op& op,
+                                            const std::vector<Value>& accumulators,
+                                            const std::vector<Value>& values);
   StatusOr<std::vector<Value>> ttReduce(const ir::Op& op,
                                         const std::vector<Value>& operands, int axis);
   Status emitLoop(int kept_space);
@@ -263,21 +266,42 @@ StatusOr<std::vector<Value>> ReductionKernel::reduceTile(
     values.push_back(v);
   }
   if (!accumulators) return ttReduce(op, values, axis);
-  std::vector<Value> pairs;
-  for (size_t i = 0; i < n; ++i) {
-    std::vector<int64_t> shape = tile;
-    shape.push_back(2);
-    const Value& a = (*accumulators)[i];
-    pairs.push_back(writer_.op("tt.join " + a.name + ", " + values[i].name + " : " +
-                                   a.type + " -> " + tensorType(shape, a.scalar),
-                               shape, a.scalar));
+  // The combiner applied lane by lane on whole tiles (its ops are elementwise
+  // on any shape); a combiner holding constants (written as scalars) goes
+  // through a size-2 reduce of the joined pair instead.
+  bool has_constant = false;
+  for (const ir::Op& inner : op.regions[0].ops)
+    has_constant = has_constant || inner.kind == ir::OpKind::Constant;
+  std::vector<Value> combined;
+  if (!has_constant) {
+    std::vector<Value> args = *accumulators;
+    args.insert(args.end(), values.begin(), values.end());
+    JFT_ASSIGN_OR_RETURN(combined,
+                         emitScalarRegion(writer_, module_, op.regions[0], args));
+  } else {
+    JFT_ASSIGN_OR_RETURN(combined, joinedReduce(op, *accumulators, values));
   }
-  JFT_ASSIGN_OR_RETURN(std::vector<Value> combined, ttReduce(op, pairs, 2));
   if (!mask) return combined;
   // Lanes outside the shape keep their accumulator: exact for any init.
   for (size_t i = 0; i < n; ++i)
     combined[i] = ix.select(ix.broadcast(*mask, tile), combined[i], (*accumulators)[i]);
   return combined;
+}
+
+StatusOr<std::vector<Value>> ReductionKernel::joinedReduce(
+    const ir::Op& op, const std::vector<Value>& accumulators,
+    const std::vector<Value>& values) {
+  const size_t n = values.size();
+  std::vector<Value> pairs;
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<int64_t> shape = values[i].shape;
+    shape.push_back(2);
+    const Value& a = accumulators[i];
+    pairs.push_back(writer_.op("tt.join " + a.name + ", " + values[i].name + " : " +
+                                   a.type + " -> " + tensorType(shape, a.scalar),
+                               shape, a.scalar));
+  }
+  return ttReduce(op, pairs, 2);
 }
 
 StatusOr<Value> ReductionKernel::reduceAt(const ir::Op& op, size_t result, int space) {

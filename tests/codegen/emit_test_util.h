@@ -1,0 +1,81 @@
+// Helpers for the kernel-family tests: hand-built functions made into one
+// fusion, and counting in TTIR text.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "codegen/ttir/kernel.h"
+#include "fusion/fusion.h"
+#include "ir/builder.h"
+#include "ttir_syntax.h"
+
+namespace jft::codegen::ttir::testing {
+
+using ir::ElementType;
+using ir::OpKind;
+using ir::Type;
+using ir::ValueId;
+
+inline Type f32(std::vector<int64_t> dims = {}) {
+  return Type::tensor(ElementType::F32, dims);
+}
+inline Type bf16(std::vector<int64_t> dims = {}) {
+  return Type::tensor(ElementType::BF16, dims);
+}
+inline Type i32(std::vector<int64_t> dims = {}) {
+  return Type::tensor(ElementType::I32, dims);
+}
+inline Type pred(std::vector<int64_t> dims = {}) {
+  return Type::tensor(ElementType::PRED, dims);
+}
+
+inline ValueId scalarConstant(ir::Builder& b, const Type& type, double value) {
+  return b.constant(ir::denseFromValues(type, {value}));
+}
+
+// The whole entry function as one group: every op but the return, the
+// arguments it reads (first use first) as inputs, the returned values as
+// outputs (kernel.h's contract, built independently of the planner).
+inline fusion::Fusion wholeFunction(const ir::Module& module, fusion::Family family,
+                                    const std::string& name = "fusion_0_test") {
+  const ir::Function& f = *module.entry();
+  fusion::Fusion fusion;
+  fusion.name = name;
+  fusion.family = family;
+  std::set<ValueId> args(f.body.args.begin(), f.body.args.end()), seen;
+  for (size_t i = 0; i + 1 < f.body.ops.size(); ++i) {
+    fusion.ops.push_back(i);
+    for (ValueId v : f.body.ops[i].operands)
+      if (args.count(v) && seen.insert(v).second) fusion.inputs.push_back(v);
+  }
+  for (ValueId v : f.body.ops.back().operands)
+    if (std::find(fusion.outputs.begin(), fusion.outputs.end(), v) ==
+        fusion.outputs.end())
+      fusion.outputs.push_back(v);
+  return fusion;
+}
+
+inline int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+// Emits the whole entry function as one kernel; fails the test on an error or
+// on text the syntax checker rejects.
+inline TtirKernel emitWhole(const ir::Module& module, fusion::Family family) {
+  const fusion::Fusion fusion = wholeFunction(module, family);
+  StatusOr<TtirKernel> kernel = emitKernel(module, *module.entry(), fusion);
+  EXPECT_TRUE(kernel.isOk()) << kernel.status().toString();
+  if (!kernel.isOk()) return {};
+  const Status syntax = checkTtirSyntax(kernel->ttir);
+  EXPECT_TRUE(syntax.isOk()) << syntax.toString() << "\n" << kernel->ttir;
+  return *kernel;
+}
+
+}  // namespace jft::codegen::ttir::testing
