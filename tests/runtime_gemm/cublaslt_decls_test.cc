@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "runtime/gpu/cublaslt.h"
 #include "runtime/gpu/cublaslt_api.h"
 
 namespace jft::runtime::gpu {
@@ -109,6 +110,21 @@ TEST(CublasLtDecls, SymbolNamesAreNotRemapped) {
   EXPECT_STREQ(JFT_STRINGIFY(cublasLtMatrixLayoutCreate), "cublasLtMatrixLayoutCreate");
   EXPECT_STREQ(JFT_STRINGIFY(cublasLtMatmulDescCreate), "cublasLtMatmulDescCreate");
   EXPECT_STREQ(JFT_STRINGIFY(cublasLtCreate), "cublasLtCreate");
+}
+
+// Loading needs no GPU: where the library is installed every entry point we
+// declare must resolve, and the version must be one we declared against.
+TEST(CublasLtDecls, LibraryExportsEveryEntryPoint) {
+  StatusOr<const CublasLt*> lt = CublasLt::load();
+  if (!lt.isOk()) GTEST_SKIP() << lt.status().toString();
+  EXPECT_EQ(lt.status().code(), StatusCode::kOk);
+  EXPECT_GE((*lt)->getVersion(), 120000u) << (*lt)->libraryName;
+  EXPECT_STREQ((*lt)->getStatusName(CUBLAS_STATUS_NOT_SUPPORTED),
+               "CUBLAS_STATUS_NOT_SUPPORTED");
+  Status notSupported = (*lt)->check(kCublasNotSupported, "probe");
+  EXPECT_EQ(notSupported.code(), StatusCode::kUnimplemented);
+  EXPECT_NE(notSupported.message().find("CUBLAS_STATUS_NOT_SUPPORTED"), std::string::npos)
+      << notSupported.message();
 }
 
 }  // namespace
