@@ -9,6 +9,8 @@
 // types and the user's source line.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,14 +35,22 @@ StatusOr<Mode> parseMode(std::string_view text);
 
 struct Options {
   Mode mode = Mode::kBackUnsupported;
-  bool log = false;             // XLA_FLAGTREE_LOG=1: one line per kernel + summary (stderr)
-  std::string dump_dir;         // --xla_dump_to
-  int autotune_level = 0;       // --xla_gpu_autotune_level
+  bool log = false;        // XLA_FLAGTREE_LOG=1: one line per kernel + summary (stderr)
+  std::string dump_dir;    // --xla_dump_to
+  int autotune_level = 0;  // --xla_gpu_autotune_level
   bool exclude_nondeterministic_ops = false;
   kernels::KernelTarget target;  // the device's (arch from its compute capability)
+  std::vector<std::string> unknown_flags;  // XLA_FLAGS entries we do not honour
 
-  // XLA_MODE, XLA_FLAGTREE_LOG and XLA_FLAGS from the environment.
+  // Reads an environment variable; nullopt when unset.
+  using EnvLookup = std::function<std::optional<std::string>(const char* name)>;
+
+  // XLA_MODE, XLA_FLAGTREE_LOG and XLA_FLAGS from the environment;
+  // INVALID_ARGUMENT for a bad value. Warns once per process on stderr about
+  // unknown XLA_FLAGS entries.
   static StatusOr<Options> fromEnvironment();
+  // The same from `env`, without the warning (tests, tools).
+  static StatusOr<Options> fromEnvironment(const EnvLookup& env);
 };
 
 // One row per group of the fusion plan.
@@ -53,6 +63,7 @@ struct RouteEntry {
   std::string tile;
   double compile_seconds = 0;
   bool cache_hit = false;
+  bool compiled = false;  // a binary was built or found (false offline, and for kNone)
 };
 
 struct RouteReport {
@@ -61,8 +72,8 @@ struct RouteReport {
 };
 
 struct Executable {
-  std::string name;                      // the module's name ("jit_smoke")
-  std::string fingerprint;               // hex SHA-256 of the input and the options that matter
+  std::string name;         // the module's name ("jit_smoke")
+  std::string fingerprint;  // hex SHA-256 of the input and the options that matter
   std::vector<ir::Type> parameter_types;  // of the entry function
   std::vector<ir::Type> output_types;
   runtime::Program program;
@@ -71,9 +82,9 @@ struct Executable {
 
 // What the pipeline produced on the way, for `jft compile --emit` and dumps.
 struct Stages {
-  std::string ir_after_passes;           // printed module
-  std::string plan;                      // fusion::describePlan
-  std::vector<std::string> ttir;         // one module per TTIR kernel
+  std::string ir_after_passes;    // printed module
+  std::string plan;               // fusion::describePlan
+  std::vector<std::string> ttir;  // one module per TTIR kernel
   std::vector<std::string> kernel_names;
 };
 

@@ -1,0 +1,155 @@
+// compile(): the pipeline, stage by stage (see compiler.h).
+#include <chrono>
+#include <iostream>
+
+#include "codegen/ttir/kernel.h"
+#include "compiler/compiler.h"
+#include "compiler/fingerprint.h"
+#include "compiler/input_output_alias.h"
+#include "compiler/kernel_binaries.h"
+#include "compiler/module_dump.h"
+#include "compiler/program_assembly.h"
+#include "compiler/route_report.h"
+#include "compiler/unsupported_ops.h"
+#include "frontend/vhlo/import.h"
+#include "fusion/fusion.h"
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "passes/pipeline.h"
+
+namespace jft::compiler {
+namespace {
+
+// Dumps are a debugging aid: a failing write is reported once and the
+// compile goes on.
+class Dumper {
+ public:
+  explicit Dumper(ModuleDump dump) : dump_(std::move(dump)) {}
+  void write(std::string_view file, std::string_view bytes) {
+    if (!dump_.enabled() || failed_) return;
+    Status status = dump_.write(file, bytes);
+    if (!status.isOk()) {
+      failed_ = true;
+      std::cerr << "jax-flagtree: dump to " << dump_.directory()
+                << " stopped: " << status.toString() << "\n";
+    }
+  }
+
+ private:
+  ModuleDump dump_;
+  bool failed_ = false;
+};
+
+std::string entryName(const ir::Module& module) {
+  return module.name.empty() ? std::string("module") : module.name;
+}
+
+}  // namespace
+
+StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
+                             kernels::KernelCompiler* kernel_compiler, Stages* stages) {
+  StatusOr<ir::Module> imported = frontend::importStableHlo(
+      reinterpret_cast<const uint8_t*>(bytecode.data()), bytecode.size());
+  // Named by the input alone, so that one artifact's dumps always land in
+  // one folder, whether or not it compiles.
+  Dumper dump(ModuleDump(options.dump_dir, imported.isOk() ? imported->name : "",
+                         fingerprint(bytecode, options, "input")));
+  dump.write("input.mlirbc", bytecode);
+  if (!imported.isOk()) return imported.status();
+  ir::Module module = std::move(imported).value();
+  dump.write("ir_imported.txt", ir::printModule(module));
+  JFT_RETURN_IF_ERROR(ir::verifyModule(module));
+
+  passes::PipelineOptions pass_options;
+  JFT_ASSIGN_OR_RETURN(passes::PipelineReport pass_report,
+                       passes::runPasses(module, pass_options));
+  std::string ir_text = ir::printModule(module);
+  dump.write("passes.txt", passes::describeReport(pass_report));
+  dump.write("ir_after_passes.txt", ir_text);
+  if (Status valid = ir::verifyModule(module); !valid.isOk())
+    return internalError("the IR passes broke the program: " + valid.message());
+  if (stages != nullptr) stages->ir_after_passes = ir_text;
+
+  const ir::Function* function = module.entry();
+  if (function == nullptr)
+    return invalidArgument(entryName(module) +
+                           ": no entry function (no @main and not exactly one public "
+                           "function)");
+  fusion::Plan plan = fusion::planFusions(module, *function);
+  std::string plan_text = fusion::describePlan(module, *function, plan);
+  dump.write("plan.txt", plan_text);
+  if (stages != nullptr) stages->plan = plan_text;
+
+  std::vector<fusion::UnsupportedOp> unsupported = plan.unsupported;
+  if (options.mode == Mode::kNative) {
+    std::vector<fusion::UnsupportedOp> more = nativeModeRejects(module, *function, plan);
+    unsupported.insert(unsupported.end(), more.begin(), more.end());
+  }
+  if (!unsupported.empty())
+    return unsupportedOpsError(module, *function, options.mode, std::move(unsupported));
+
+  codegen::ttir::EmitOptions emit_options;
+  emit_options.warp_size = options.target.warp_size;
+  std::vector<codegen::ttir::TtirKernel> kernels;
+  std::vector<KernelLaunch> launches;
+  for (size_t g = 0; g < plan.fusions.size(); ++g) {
+    const fusion::Fusion& group = plan.fusions[g];
+    if (group.route != fusion::Route::kTtir) continue;
+    StatusOr<codegen::ttir::TtirKernel> kernel =
+        codegen::ttir::emitKernel(module, *function, group, emit_options);
+    if (!kernel.isOk()) return kernel.status().withContext(group.name + ": ");
+    dump.write(kernel->name + ".ttir", kernel->ttir);
+    if (stages != nullptr) {
+      stages->ttir.push_back(kernel->ttir);
+      stages->kernel_names.push_back(kernel->name);
+    }
+    launches.push_back({g, static_cast<int>(kernels.size()), kernel->grid, kernel->inputs,
+                        kernel->outputs});
+    kernels.push_back(std::move(kernel).value());
+  }
+
+  Executable executable;
+  executable.name = module.name;
+  runtime::Program& program = executable.program;
+  program.name = module.name;
+  std::optional<kernels::CompilerIdentity> identity;
+  std::vector<kernels::CompiledKernel> compiled;
+  if (kernel_compiler != nullptr) {
+    JFT_ASSIGN_OR_RETURN(KernelBinaries binaries,
+                         buildKernelBinaries(kernels, options, *kernel_compiler));
+    program.kernels = std::move(binaries.images);
+    compiled = std::move(binaries.compiled);
+    identity = std::move(binaries.identity);
+  }
+  JFT_RETURN_IF_ERROR(assembleProgram(module, *function, plan, launches, program));
+  assignOutputAliases(donationRequests(*function), program);
+
+  for (size_t i = 0; i < function->body.args.size(); ++i)
+    executable.parameter_types.push_back(module.typeOf(function->body.args[i]));
+  executable.output_types = function->result_types;
+  executable.fingerprint = fingerprint(
+      bytecode, options, compilerIdentityText(identity ? &*identity : nullptr));
+
+  size_t next_kernel = 0;
+  for (const fusion::Fusion& group : plan.fusions) {
+    RouteEntry entry = routeEntry(module, *function, group);
+    if (group.route == fusion::Route::kTtir && next_kernel < kernels.size()) {
+      entry.tile = kernels[next_kernel].tile;
+      if (next_kernel < compiled.size()) {
+        entry.compiled = true;
+        entry.compile_seconds = compiled[next_kernel].compile_seconds;
+        entry.cache_hit = compiled[next_kernel].cache_hit;
+      }
+      ++next_kernel;
+      if (options.log) std::cerr << logLine(entry) << "\n";
+    }
+    executable.report.entries.push_back(std::move(entry));
+  }
+  if (options.log)
+    std::cerr << "jax-flagtree: " << entryName(module) << ": "
+              << routeSummary(executable.report) << "\n";
+  dump.write("route_report.txt", executable.report.text());
+  return executable;
+}
+
+}  // namespace jft::compiler

@@ -1,0 +1,39 @@
+// Fingerprint: length-prefixed fields into one SHA-256, so that no two
+// different field lists hash the same bytes.
+#include "compiler/fingerprint.h"
+
+#include "kernels/sha256.h"
+
+namespace jft::compiler {
+namespace {
+
+void field(kernels::Sha256& hash, std::string_view bytes) {
+  std::string length = std::to_string(bytes.size()) + ":";
+  hash.update(length);
+  hash.update(bytes);
+}
+
+}  // namespace
+
+std::string compilerIdentityText(const kernels::CompilerIdentity* identity) {
+  if (identity == nullptr) return "none";
+  return identity->name + " " + identity->version + " triton " +
+         identity->triton_version + " build " + identity->build_id;
+}
+
+std::string fingerprint(std::string_view bytecode, const Options& options,
+                        std::string_view compiler_identity) {
+  kernels::Sha256 hash;
+  field(hash, kPipelineVersion);
+  field(hash, bytecode);
+  field(hash, modeName(options.mode));
+  field(hash, std::to_string(options.autotune_level));
+  field(hash, options.exclude_nondeterministic_ops ? "deterministic" : "any");
+  field(hash, options.target.backend);
+  field(hash, options.target.arch);
+  field(hash, std::to_string(options.target.warp_size));
+  field(hash, compiler_identity);
+  return kernels::toHex(hash.finish());
+}
+
+}  // namespace jft::compiler

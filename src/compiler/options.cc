@@ -1,0 +1,100 @@
+// Options from the environment: XLA_MODE, XLA_FLAGTREE_LOG and XLA_FLAGS.
+#include <atomic>
+#include <cstdlib>
+#include <iostream>
+
+#include "compiler/compiler.h"
+#include "compiler/xla_flags.h"
+
+namespace jft::compiler {
+namespace {
+
+struct ModeName {
+  Mode mode;
+  const char* name;
+};
+constexpr ModeName kModes[] = {{Mode::kBackUnsupported, "back_unsupported"},
+                               {Mode::kFlOnly, "fl_only"},
+                               {Mode::kBackFail, "back_fail"},
+                               {Mode::kNative, "native"}};
+
+std::string normalized(std::string_view text) {
+  size_t begin = text.find_first_not_of(" \t\r\n");
+  size_t end = text.find_last_not_of(" \t\r\n");
+  std::string out;
+  if (begin == std::string_view::npos) return out;
+  for (char c : text.substr(begin, end - begin + 1))
+    out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+  return out;
+}
+
+StatusOr<bool> parseLogSwitch(std::string_view text) {
+  std::string value = normalized(text);
+  if (value.empty() || value == "0" || value == "false" || value == "no" ||
+      value == "off")
+    return false;
+  if (value == "true" || value == "yes" || value == "on") return true;
+  if (value.find_first_not_of("0123456789") == std::string::npos) return true;
+  return invalidArgument("XLA_FLAGTREE_LOG='" + std::string(text) +
+                         "': expected 1/0, true/false, yes/no or on/off");
+}
+
+std::optional<std::string> processEnv(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+}  // namespace
+
+const char* modeName(Mode mode) {
+  for (const ModeName& m : kModes)
+    if (m.mode == mode) return m.name;
+  return "unknown";
+}
+
+StatusOr<Mode> parseMode(std::string_view text) {
+  std::string value = normalized(text);
+  if (value.empty()) return Mode::kBackUnsupported;
+  for (const ModeName& m : kModes)
+    if (value == m.name) return m.mode;
+  std::string accepted;
+  for (const ModeName& m : kModes)
+    accepted += std::string(accepted.empty() ? "" : ", ") + m.name;
+  return invalidArgument("XLA_MODE='" + std::string(text) +
+                         "' is not a mode; accepted: " + accepted +
+                         " (unset means back_unsupported)");
+}
+
+StatusOr<Options> Options::fromEnvironment(const EnvLookup& env) {
+  Options options;
+  if (std::optional<std::string> mode = env("XLA_MODE")) {
+    JFT_ASSIGN_OR_RETURN(options.mode, parseMode(*mode));
+  }
+  if (std::optional<std::string> log = env("XLA_FLAGTREE_LOG")) {
+    JFT_ASSIGN_OR_RETURN(options.log, parseLogSwitch(*log));
+  }
+  if (std::optional<std::string> text = env("XLA_FLAGS")) {
+    JFT_ASSIGN_OR_RETURN(XlaFlags flags, parseXlaFlags(*text));
+    options.dump_dir = std::move(flags.dump_to);
+    options.autotune_level = flags.autotune_level;
+    options.exclude_nondeterministic_ops = flags.exclude_nondeterministic_ops;
+    options.unknown_flags = std::move(flags.unknown);
+  }
+  return options;
+}
+
+StatusOr<Options> Options::fromEnvironment() {
+  StatusOr<Options> options = fromEnvironment(processEnv);
+  // Once per process: a client is created per backend initialisation, and the
+  // same warning again says nothing new.
+  static std::atomic<bool> warned{false};
+  if (options.isOk() && !options->unknown_flags.empty() && !warned.exchange(true)) {
+    std::string list;
+    for (const std::string& flag : options->unknown_flags) list += " " + flag;
+    std::cerr << "jax-flagtree: XLA_FLAGS entries this plugin ignores:" << list << "\n";
+  }
+  return options;
+}
+
+}  // namespace jft::compiler

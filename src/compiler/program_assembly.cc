@@ -1,0 +1,265 @@
+// Slot and thunk assembly; see program_assembly.h for where values live.
+#include "compiler/program_assembly.h"
+
+#include <string>
+#include <unordered_map>
+
+#include "compiler/buffer_assignment.h"
+#include "compiler/value_forwarding.h"
+#include "ir/printer.h"
+
+namespace jft::compiler {
+namespace {
+
+using runtime::BufferSlot;
+
+bool isNoWorkOp(ir::OpKind kind) {
+  return kind == ir::OpKind::Constant || kind == ir::OpKind::AfterAll ||
+         kind == ir::OpKind::CreateToken || ValueForwarding::isForwardingOp(kind);
+}
+
+class Assembler {
+ public:
+  Assembler(const ir::Module& module, const ir::Function& function,
+            const fusion::Plan& plan, const std::vector<KernelLaunch>& launches,
+            runtime::Program& program)
+      : module_(module),
+        function_(function),
+        plan_(plan),
+        launches_(launches),
+        program_(program) {}
+
+  Status run() {
+    if (function_.body.ops.empty() ||
+        function_.body.ops.back().kind != ir::OpKind::Return)
+      return invalidArgument("function @" + function_.name + " does not end in a return");
+    JFT_RETURN_IF_ERROR(checkGroups());
+    JFT_ASSIGN_OR_RETURN(forwarding_, ValueForwarding::build(module_, function_));
+    for (size_t i = 0; i < function_.body.ops.size(); ++i)
+      for (ir::ValueId result : function_.body.ops[i].results) defining_op_[result] = i;
+    for (size_t i = 0; i < launches_.size(); ++i)
+      for (ir::ValueId output : launches_[i].outputs) written_by_[output] = i;
+
+    program_.slots.clear();
+    program_.thunks.clear();
+    program_.parameter_bytes.clear();
+    program_.output_slots.clear();
+    JFT_RETURN_IF_ERROR(addParameters());
+    JFT_RETURN_IF_ERROR(addOutputs());
+    for (size_t i = 0; i < launches_.size(); ++i) JFT_RETURN_IF_ERROR(addLaunch(i));
+    packTemps();
+    return addCopies();
+  }
+
+ private:
+  std::string where(const ir::Op& op) const {
+    return "stablehlo." + std::string(ir::opKindName(op.kind)) + " at " +
+           module_.locations.describe(op.loc);
+  }
+
+  Status checkGroups() const {
+    size_t next_launch = 0;
+    for (size_t g = 0; g < plan_.fusions.size(); ++g) {
+      const fusion::Fusion& group = plan_.fusions[g];
+      if (group.route == fusion::Route::kTtir) {
+        if (next_launch >= launches_.size() || launches_[next_launch].fusion != g)
+          return internalError(group.name + " is a TTIR group without its kernel launch");
+        ++next_launch;
+        continue;
+      }
+      if (group.route != fusion::Route::kNone)
+        return unimplemented(group.name + ": route " + fusion::routeName(group.route) +
+                             " cannot be executed yet");
+      for (size_t index : group.ops) {
+        if (index >= function_.body.ops.size())
+          return internalError(group.name + " names op " + std::to_string(index) +
+                               " outside the function");
+        const ir::Op& op = function_.body.ops[index];
+        if (!isNoWorkOp(op.kind))
+          return unimplemented(where(op) + " has no route that runs it (group " +
+                               group.name + ")");
+      }
+    }
+    if (next_launch != launches_.size())
+      return internalError("more kernel launches than TTIR groups in the plan");
+    return Status::ok();
+  }
+
+  // Bytes of a value's buffer; tuples have no buffer form.
+  StatusOr<uint64_t> bytesOf(ir::ValueId value, const std::string& what) const {
+    const ir::Type& type = module_.typeOf(value);
+    if (type.isToken()) return uint64_t{0};
+    if (type.isTuple())
+      return unimplemented(what + " is a tuple (" + type.str() +
+                           "); tuples have no buffer form yet");
+    return static_cast<uint64_t>(type.byteSize());
+  }
+
+  int addSlot(BufferSlot slot) {
+    program_.slots.push_back(std::move(slot));
+    return static_cast<int>(program_.slots.size() - 1);
+  }
+
+  Status addParameters() {
+    for (size_t i = 0; i < function_.body.args.size(); ++i) {
+      JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(function_.body.args[i],
+                                                   "parameter " + std::to_string(i)));
+      BufferSlot slot;
+      slot.kind = BufferSlot::Kind::kParameter;
+      slot.bytes = bytes;
+      slot.index = static_cast<int>(i);
+      slot_of_[function_.body.args[i]] = addSlot(std::move(slot));
+      program_.parameter_bytes.push_back(bytes);
+    }
+    return Status::ok();
+  }
+
+  // Output slots first, so that a kernel producing a returned value writes it
+  // in place; the first result naming a kernel value claims it.
+  Status addOutputs() {
+    const ir::Op& ret = function_.body.ops.back();
+    for (size_t i = 0; i < ret.operands.size(); ++i) {
+      JFT_ASSIGN_OR_RETURN(uint64_t bytes,
+                           bytesOf(ret.operands[i], "result " + std::to_string(i)));
+      BufferSlot slot;
+      slot.kind = BufferSlot::Kind::kOutput;
+      slot.bytes = bytes;
+      slot.index = static_cast<int>(i);
+      int output = addSlot(std::move(slot));
+      program_.output_slots.push_back(output);
+      ir::ValueId root = forwarding_.resolve(ret.operands[i]);
+      if (written_by_.count(root) != 0 && slot_of_.count(root) == 0) {
+        slot_of_[root] = output;
+      } else if (bytes != 0) {
+        pending_copies_.push_back({root, output, bytes});
+      }
+    }
+    return Status::ok();
+  }
+
+  // The slot a thunk reads `value` from.
+  StatusOr<int> readSlot(ir::ValueId value, const std::string& reader) {
+    ir::ValueId root = forwarding_.resolve(value);
+    if (auto it = slot_of_.find(root); it != slot_of_.end()) return it->second;
+    JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(root, "a value read by " + reader));
+    if (bytes == 0) return emptySlot(root);
+    if (written_by_.count(root) != 0)
+      return internalError(reader + " reads a kernel output before its kernel runs");
+    auto def = defining_op_.find(root);
+    if (def == defining_op_.end())
+      return internalError(reader + " reads a value defined outside the function body");
+    const ir::Op& op = function_.body.ops[def->second];
+    if (op.kind != ir::OpKind::Constant)
+      return unimplemented(reader + " reads the result of " + where(op) +
+                           ", which no kernel computes");
+    return constantSlot(root, op);
+  }
+
+  int emptySlot(ir::ValueId root) {
+    BufferSlot slot;
+    slot.kind = BufferSlot::Kind::kTemp;
+    slot.bytes = 0;
+    int index = addSlot(std::move(slot));
+    slot_of_[root] = index;
+    return index;
+  }
+
+  StatusOr<int> constantSlot(ir::ValueId root, const ir::Op& op) {
+    const auto* literal = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
+    const ir::Type& type = module_.typeOf(root);
+    if (literal == nullptr || literal->type != type ||
+        literal->bytes.size() != static_cast<size_t>(type.byteSize()))
+      return invalidArgument(where(op) + ": its value is not a dense literal of type " +
+                             type.str());
+    BufferSlot slot;
+    slot.kind = BufferSlot::Kind::kConstant;
+    slot.bytes = literal->bytes.size();
+    slot.data.assign(literal->bytes.begin(), literal->bytes.end());
+    int index = addSlot(std::move(slot));
+    slot_of_[root] = index;
+    return index;
+  }
+
+  Status addLaunch(size_t l) {
+    const KernelLaunch& launch = launches_[l];
+    const std::string reader = plan_.fusions[launch.fusion].name;
+    const int thunk = static_cast<int>(program_.thunks.size());
+    runtime::LaunchThunk out;
+    out.kernel = launch.kernel;
+    out.grid = launch.grid;
+    for (ir::ValueId input : launch.inputs) {
+      JFT_ASSIGN_OR_RETURN(int slot, readSlot(input, reader));
+      out.buffers.push_back(slot);
+      if (auto it = temp_of_slot_.find(slot); it != temp_of_slot_.end())
+        temps_[it->second].last = thunk;
+    }
+    for (ir::ValueId output : launch.outputs) {
+      if (auto it = slot_of_.find(output); it != slot_of_.end()) {
+        out.buffers.push_back(it->second);
+        continue;
+      }
+      JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(output, "an output of " + reader));
+      if (bytes == 0) {
+        out.buffers.push_back(emptySlot(output));
+        continue;
+      }
+      BufferSlot slot;
+      slot.kind = BufferSlot::Kind::kTemp;
+      slot.bytes = bytes;
+      int index = addSlot(std::move(slot));
+      slot_of_[output] = index;
+      temp_of_slot_[index] = temps_.size();
+      temps_.push_back({bytes, thunk, thunk});
+      temp_slots_.push_back(index);
+      out.buffers.push_back(index);
+    }
+    program_.thunks.push_back(std::move(out));
+    return Status::ok();
+  }
+
+  void packTemps() {
+    ArenaLayout layout = packArena(temps_);
+    for (size_t i = 0; i < temp_slots_.size(); ++i)
+      program_.slots[static_cast<size_t>(temp_slots_[i])].offset = layout.offsets[i];
+    program_.temp_bytes = layout.size;
+  }
+
+  Status addCopies() {
+    for (const PendingCopy& copy : pending_copies_) {
+      JFT_ASSIGN_OR_RETURN(int source, readSlot(copy.root, "the function's return"));
+      program_.thunks.push_back(runtime::CopyThunk{source, copy.destination, copy.bytes});
+    }
+    return Status::ok();
+  }
+
+  struct PendingCopy {
+    ir::ValueId root;
+    int destination;
+    uint64_t bytes;
+  };
+
+  const ir::Module& module_;
+  const ir::Function& function_;
+  const fusion::Plan& plan_;
+  const std::vector<KernelLaunch>& launches_;
+  runtime::Program& program_;
+  ValueForwarding forwarding_;
+  std::unordered_map<ir::ValueId, size_t> defining_op_;
+  std::unordered_map<ir::ValueId, size_t> written_by_;  // kernel output -> launch
+  std::unordered_map<ir::ValueId, int> slot_of_;        // resolved value -> slot
+  std::unordered_map<int, size_t> temp_of_slot_;        // slot -> index in temps_
+  std::vector<BufferRequest> temps_;
+  std::vector<int> temp_slots_;
+  std::vector<PendingCopy> pending_copies_;
+};
+
+}  // namespace
+
+Status assembleProgram(const ir::Module& module, const ir::Function& function,
+                       const fusion::Plan& plan,
+                       const std::vector<KernelLaunch>& launches,
+                       runtime::Program& program) {
+  return Assembler(module, function, plan, launches, program).run();
+}
+
+}  // namespace jft::compiler

@@ -1,0 +1,108 @@
+// Route report rows, table, summary and log lines.
+#include "compiler/route_report.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace jft::compiler {
+namespace {
+
+constexpr std::array kRouteOrder = {fusion::Route::kTtir,    fusion::Route::kLibrary,
+                                    fusion::Route::kControl, fusion::Route::kCollective,
+                                    fusion::Route::kCopy,    fusion::Route::kNative,
+                                    fusion::Route::kNone};
+
+std::string seconds(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2fs", s);
+  return text;
+}
+
+std::string pad(std::string text, size_t width) {
+  if (text.size() < width) text.resize(width, ' ');
+  return text;
+}
+
+}  // namespace
+
+RouteEntry routeEntry(const ir::Module& module, const ir::Function& function,
+                      const fusion::Fusion& group) {
+  RouteEntry entry;
+  entry.name = group.name;
+  entry.route = fusion::routeName(group.route);
+  entry.family = fusion::familyName(group.family);
+  std::set<ir::OpKind> seen;
+  for (size_t index : group.ops) {
+    if (index >= function.body.ops.size()) continue;
+    ir::OpKind kind = function.body.ops[index].kind;
+    if (!seen.insert(kind).second) continue;
+    if (!entry.ops.empty()) entry.ops += ", ";
+    entry.ops += ir::opKindName(kind);
+  }
+  for (ir::ValueId output : group.outputs) {
+    if (!entry.shapes.empty()) entry.shapes += ", ";
+    entry.shapes += output < module.numValues() ? module.typeOf(output).str() : "?";
+  }
+  return entry;
+}
+
+std::string routeSummary(const RouteReport& report) {
+  std::map<std::string, int> counts;
+  for (const RouteEntry& entry : report.entries) ++counts[entry.route];
+  std::string out = std::to_string(report.entries.size()) +
+                    (report.entries.size() == 1 ? " kernel" : " kernels");
+  std::string parts;
+  auto add = [&](const std::string& route) {
+    auto it = counts.find(route);
+    if (it == counts.end()) return;
+    parts += (parts.empty() ? ": " : ", ") + route + " " + std::to_string(it->second);
+    counts.erase(it);
+  };
+  for (fusion::Route route : kRouteOrder) add(fusion::routeName(route));
+  while (!counts.empty()) add(counts.begin()->first);
+  return out + parts;
+}
+
+std::string RouteReport::text() const {
+  const std::array<std::string, 8> heads = {"kernel", "route", "family", "ops",
+                                            "shapes", "tile",  "time",   "cache"};
+  std::vector<std::array<std::string, 8>> rows;
+  for (const RouteEntry& e : entries) {
+    rows.push_back({e.name, e.route, e.family, e.ops, e.shapes,
+                    e.tile.empty() ? "-" : e.tile,
+                    e.compiled ? seconds(e.compile_seconds) : "-",
+                    e.compiled ? (e.cache_hit ? "hit" : "miss") : "-"});
+  }
+  std::array<size_t, 8> widths{};
+  for (size_t c = 0; c < heads.size(); ++c) {
+    widths[c] = heads[c].size();
+    for (const auto& row : rows) widths[c] = std::max(widths[c], row[c].size());
+  }
+  auto line = [&](const std::array<std::string, 8>& cells) {
+    std::string out;
+    for (size_t c = 0; c < cells.size(); ++c)
+      out += c + 1 == cells.size() ? cells[c] : pad(cells[c], widths[c]) + "  ";
+    return out + "\n";
+  };
+  std::string out = line(heads);
+  for (const auto& row : rows) out += line(row);
+  return out + routeSummary(*this) + "\n";
+}
+
+std::string logLine(const RouteEntry& entry) {
+  std::string ops;
+  for (char c : entry.ops)
+    if (c != ' ') ops.push_back(c);
+  std::string out = "jax-flagtree: " + entry.name + " " + entry.route + "/" +
+                    entry.family + " " + ops + " " + entry.shapes;
+  if (!entry.tile.empty()) out += " tile=" + entry.tile;
+  if (!entry.compiled) return out + " (not compiled)";
+  out += " " + seconds(entry.compile_seconds);
+  out += entry.cache_hit ? " (cache hit)" : " (cache miss)";
+  return out;
+}
+
+}  // namespace jft::compiler

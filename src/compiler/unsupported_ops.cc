@@ -1,0 +1,87 @@
+// Unsupported-op listing.
+#include "compiler/unsupported_ops.h"
+
+#include <algorithm>
+#include <set>
+
+#include "ir/printer.h"
+
+namespace jft::compiler {
+namespace {
+
+std::string describeOp(const ir::Module& module, const ir::Op& op) {
+  std::string out = "stablehlo." + std::string(ir::opKindName(op.kind)) + " (";
+  for (size_t i = 0; i < op.operands.size(); ++i)
+    out += (i ? ", " : "") + ir::valueTypeText(module, op.operands[i]);
+  out += ") -> ";
+  if (op.results.size() == 1) return out + ir::valueTypeText(module, op.results[0]);
+  out += "(";
+  for (size_t i = 0; i < op.results.size(); ++i)
+    out += (i ? ", " : "") + ir::valueTypeText(module, op.results[i]);
+  return out + ")";
+}
+
+std::string modeConsequence(Mode mode) {
+  switch (mode) {
+    case Mode::kFlOnly:
+      return "XLA_MODE=fl_only allows no native fallback";
+    case Mode::kBackUnsupported:
+    case Mode::kBackFail:
+      return std::string("XLA_MODE=") + modeName(mode) +
+             " would run them on the native fallback route, which does not exist yet";
+    case Mode::kNative:
+      return "XLA_MODE=native runs every op on the native route, which does not exist "
+             "yet";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<fusion::UnsupportedOp> nativeModeRejects(const ir::Module& module,
+                                                     const ir::Function& function,
+                                                     const fusion::Plan& plan) {
+  std::vector<fusion::UnsupportedOp> rejects;
+  for (const fusion::Fusion& group : plan.fusions) {
+    if (group.route != fusion::Route::kTtir) continue;
+    for (size_t index : group.ops) {
+      if (index >= function.body.ops.size()) continue;
+      const ir::Op& op = function.body.ops[index];
+      if (op.kind == ir::OpKind::Constant) continue;
+      rejects.push_back({index, describeOp(module, op), "",
+                         "native mode compiles no TTIR (group " + group.name + ")"});
+    }
+  }
+  return rejects;
+}
+
+Status unsupportedOpsError(const ir::Module& module, const ir::Function& function,
+                           Mode mode, std::vector<fusion::UnsupportedOp> ops) {
+  std::stable_sort(ops.begin(), ops.end(),
+                   [](const auto& a, const auto& b) { return a.op < b.op; });
+  std::set<size_t> listed;
+  std::string lines;
+  for (const fusion::UnsupportedOp& u : ops) {
+    if (!listed.insert(u.op).second) continue;
+    const ir::Op* op =
+        u.op < function.body.ops.size() ? &function.body.ops[u.op] : nullptr;
+    std::string what = !u.what.empty() ? u.what
+                       : op != nullptr ? describeOp(module, *op)
+                                       : "op " + std::to_string(u.op);
+    std::string location = !u.location.empty() ? u.location
+                           : op != nullptr     ? module.locations.describe(op->loc)
+                                               : "unknown location";
+    lines += "  " + what + " at " + location;
+    if (!u.reason.empty()) lines += ": " + u.reason;
+    lines += "\n";
+  }
+  std::string name = module.name.empty() ? "the program" : module.name;
+  std::string count =
+      std::to_string(listed.size()) + (listed.size() == 1 ? " op" : " ops");
+  std::string message = name + ": " + count + " cannot be compiled (" +
+                        modeConsequence(mode) + "):\n" + lines;
+  message.pop_back();  // the last newline; Status messages end without one
+  return unimplemented(message);
+}
+
+}  // namespace jft::compiler

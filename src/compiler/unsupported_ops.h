@@ -1,0 +1,25 @@
+// The one error for a program with ops no route can run: every such op is
+// listed once (kind, types, source line, reason), with what the mode would
+// have done about them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "fusion/fusion.h"
+#include "ir/module.h"
+
+namespace jft::compiler {
+
+// In native mode there is no TTIR: every op of a TTIR group is unsupported
+// too (constants excepted; they are data).
+std::vector<fusion::UnsupportedOp> nativeModeRejects(const ir::Module& module,
+                                                     const ir::Function& function,
+                                                     const fusion::Plan& plan);
+
+// UNIMPLEMENTED, one line per op in body order, each op once.
+Status unsupportedOpsError(const ir::Module& module, const ir::Function& function,
+                           Mode mode, std::vector<fusion::UnsupportedOp> ops);
+
+}  // namespace jft::compiler
