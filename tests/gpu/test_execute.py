@@ -1,13 +1,18 @@
 """jax.jit through our compile and execute route under XLA_MODE=fl_only:
 results against numpy, several outputs, a returned input, donation, an empty
 array, repeated calls, a clear error for an op the strict mode cannot place,
-and a clear error for a bad XLA_MODE."""
+a clear error for a bad XLA_MODE, and --xla_dump_to still capturing what
+the plugin compiles."""
 
 import os
+import pathlib
 import subprocess
 import sys
+import tempfile
 
 os.environ["XLA_MODE"] = "fl_only"
+DUMP = tempfile.mkdtemp(prefix="jft_execute_dump_")
+os.environ["XLA_FLAGS"] = f"--xla_dump_to={DUMP}"
 
 import pjrt_harness as h  # noqa: E402
 
@@ -101,6 +106,16 @@ def unsupported_op_is_an_exception():
   assert "sort" in message.lower(), message[:1000]
 
 
+def dump_captures_programs():
+  require_ours()
+  jax.jit(lambda v: v * 3 - 1)(np.ones(8, np.float32)).block_until_ready()
+  files = sorted(p.name for p in pathlib.Path(DUMP).iterdir())
+  programs = [p for p in pathlib.Path(DUMP).iterdir() if p.name.endswith(".mlir")]
+  assert programs, files
+  assert any(name.endswith(".compile_options.pb") for name in files), files
+  assert any(p.read_bytes()[:4] == b"ML\xefR" for p in programs), files
+
+
 def bogus_mode_is_a_clear_error():
   env = dict(os.environ, XLA_MODE="bogus", JAX_PLATFORMS="cuda")
   code = "import jax, jax.numpy as jnp; print(jax.jit(lambda v: v + 1)(jnp.ones(3)))"
@@ -119,5 +134,6 @@ h.check("execute_donation", donation)
 h.check("execute_empty_array", empty_array)
 h.check("execute_twice", executes_twice)
 h.check("execute_unsupported_op_under_fl_only", unsupported_op_is_an_exception)
+h.check("execute_dump_captures_programs", dump_captures_programs)
 h.check("execute_bogus_xla_mode", bogus_mode_is_a_clear_error)
 h.finish()

@@ -1,0 +1,309 @@
+// PJRT_LoadedExecutable_Execute over host stand-ins: outputs, asynchronous
+// completion, argument checks (each naming the argument), donation.
+#include "pjrt/execute.h"
+
+#include "executable_test_support.h"
+
+namespace jft::pjrt::testing {
+namespace {
+
+struct Call {
+  PJRT_ExecuteOptions options{};
+  std::vector<PJRT_Buffer*> arguments;
+  PJRT_Buffer* const* argumentList = nullptr;
+  std::vector<PJRT_Buffer*> outputs;
+  PJRT_Buffer** outputList = nullptr;
+  PJRT_Event* complete = nullptr;
+  PJRT_LoadedExecutable_Execute_Args args{};
+
+  Call(PJRT_LoadedExecutable* executable, std::vector<PJRT_Buffer*> in, size_t numOutputs)
+      : arguments(std::move(in)), outputs(numOutputs, nullptr) {
+    options.struct_size = sizeof(options);
+    argumentList = arguments.data();
+    outputList = outputs.data();
+    args.struct_size = sizeof(args);
+    args.executable = executable;
+    args.options = &options;
+    args.argument_lists = &argumentList;
+    args.num_devices = 1;
+    args.num_args = arguments.size();
+    args.output_lists = &outputList;
+    args.device_complete_events = &complete;
+  }
+  ~Call() {
+    if (complete != nullptr) {
+      PJRT_Event_Destroy_Args destroy{sizeof(destroy), nullptr, complete};
+      eventDestroy(&destroy);
+    }
+  }
+  PJRT_Error* run() { return loadedExecutableExecute(&args); }
+};
+
+class ExecuteTest : public ExecutableTest {
+ protected:
+  // Keeps the outputs so TearDown frees them.
+  void keep(const Call& call) {
+    for (PJRT_Buffer* output : call.outputs) {
+      if (output != nullptr) buffers_.push_back(output);
+    }
+  }
+};
+
+TEST_F(ExecuteTest, ReturnsOutputsBeforeTheDeviceFinishes) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  ASSERT_NE(executable, nullptr);
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  Call call(executable, {x}, 1);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  PJRT_Buffer* out = call.outputs[0];
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(out->type, PJRT_Buffer_Type_F32);
+  EXPECT_EQ(out->dims, (std::vector<int64_t>{4}));
+  EXPECT_EQ(out->device, client_->devices[0]);
+  EXPECT_EQ(out->memory, client_->devices[0]->defaultMemory);
+  EXPECT_EQ(out->byteSize, 16u);
+  EXPECT_NE(out->address, x->address);
+  ASSERT_NE(call.complete, nullptr);
+  // The stand-in has not signalled completion: nothing may look finished yet.
+  EXPECT_FALSE(out->ready->isReady());
+  EXPECT_FALSE(call.complete->event->isReady());
+  loader_.loaded[0]->done->complete(Status::ok());
+  EXPECT_TRUE(out->ready->isReady());
+  EXPECT_TRUE(call.complete->event->isReady());
+  EXPECT_EQ(contents(out), (std::vector<float>{2, 4, 6, 8}));
+  EXPECT_FALSE(x->isDeleted());
+}
+
+TEST_F(ExecuteTest, RunsTwiceWithFreshOutputs) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  PJRT_Buffer* x = buffer({1, 1, 1, 1});
+  Call first(executable, {x}, 1);
+  ASSERT_EQ(first.run(), nullptr);
+  keep(first);
+  Call second(executable, {first.outputs[0]}, 1);
+  ASSERT_EQ(second.run(), nullptr);
+  keep(second);
+  EXPECT_EQ(loader_.loaded.size(), 1u);  // loaded once, at compile time
+  EXPECT_EQ(loader_.loaded[0]->executions, 2);
+  EXPECT_NE(first.outputs[0]->address, second.outputs[0]->address);
+  EXPECT_EQ(contents(second.outputs[0]), (std::vector<float>{4, 4, 4, 4}));
+}
+
+TEST_F(ExecuteTest, WrongArgumentCountIsNamed) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  Call call(executable, {buffer({1, 2, 3, 4}), buffer({1, 2, 3, 4})}, 1);
+  std::string message;
+  EXPECT_EQ(errorCode(call.run(), &message), StatusCode::kInvalidArgument);
+  EXPECT_NE(message.find("takes 1 arguments but 2"), std::string::npos) << message;
+  EXPECT_EQ(loader_.loaded[0]->executions, 0);
+}
+
+TEST_F(ExecuteTest, WrongDeviceIsNamed) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  Call call(executable, {buffer({1, 2, 3, 4}, /*d=*/1)}, 1);
+  std::string message;
+  EXPECT_EQ(errorCode(call.run(), &message), StatusCode::kInvalidArgument);
+  EXPECT_NE(message.find("argument 0 of jit_double is on device 1"), std::string::npos)
+      << message;
+}
+
+TEST_F(ExecuteTest, DeletedArgumentIsNamed) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  x->release();
+  Call call(executable, {x}, 1);
+  std::string message;
+  EXPECT_EQ(errorCode(call.run(), &message), StatusCode::kInvalidArgument);
+  EXPECT_NE(message.find("argument 0 of jit_double has been deleted"), std::string::npos)
+      << message;
+}
+
+TEST_F(ExecuteTest, WrongTypeAndShapeAreNamed) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  std::string message;
+  Call wrongType(executable, {buffer({1, 2, 3, 4}, 0, PJRT_Buffer_Type_S32)}, 1);
+  EXPECT_EQ(errorCode(wrongType.run(), &message), StatusCode::kInvalidArgument);
+  EXPECT_NE(
+      message.find("argument 0 of jit_double is s32[4] but the program expects f32[4]"),
+      std::string::npos)
+      << message;
+  Call wrongShape(executable, {buffer({1, 2, 3})}, 1);
+  EXPECT_EQ(errorCode(wrongShape.run(), &message), StatusCode::kInvalidArgument);
+  EXPECT_NE(message.find("is f32[3] but the program expects f32[4]"), std::string::npos)
+      << message;
+}
+
+TEST_F(ExecuteTest, NullPiecesAreInvalidArguments) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  Call nullArgument(executable, {nullptr}, 1);
+  EXPECT_EQ(errorCode(nullArgument.run()), StatusCode::kInvalidArgument);
+  Call nullOutputs(executable, {buffer({1, 2, 3, 4})}, 1);
+  nullOutputs.args.output_lists = nullptr;
+  EXPECT_EQ(errorCode(nullOutputs.run()), StatusCode::kInvalidArgument);
+  Call small(executable, {buffer({1, 2, 3, 4})}, 1);
+  small.args.struct_size = 24;
+  EXPECT_EQ(errorCode(small.run()), StatusCode::kInvalidArgument);
+  EXPECT_EQ(errorCode(loadedExecutableExecute(nullptr)), StatusCode::kInvalidArgument);
+  Call noExecutable(nullptr, {}, 0);
+  EXPECT_EQ(errorCode(noExecutable.run()), StatusCode::kInvalidArgument);
+  Call badIndex(executable, {buffer({1, 2, 3, 4})}, 1);
+  int64_t index = 7;
+  badIndex.options.non_donatable_input_indices = &index;
+  badIndex.options.num_non_donatable_input_indices = 1;
+  EXPECT_EQ(errorCode(badIndex.run()), StatusCode::kInvalidArgument);
+  Call twoDevices(executable, {buffer({1, 2, 3, 4})}, 1);
+  twoDevices.args.num_devices = 2;
+  EXPECT_EQ(errorCode(twoDevices.run()), StatusCode::kInvalidArgument);
+  EXPECT_EQ(loader_.loaded[0]->executions, 0);
+}
+
+TEST_F(ExecuteTest, DonatedArgumentIsConsumedNotFreed) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  const uint64_t address = x->address;
+  const int64_t inUse = device(0).bytesInUse();
+  Call call(executable, {x}, 1);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  EXPECT_TRUE(loader_.loaded[0]->lastArguments[0].donated);
+  EXPECT_TRUE(x->isDeleted());
+  EXPECT_EQ(call.outputs[0]->address, address);
+  EXPECT_EQ(device(0).bytesInUse(), inUse);  // no new allocation, nothing freed
+  EXPECT_EQ(contents(call.outputs[0]), (std::vector<float>{2, 4, 6, 8}));
+  // A donated buffer cannot be passed again.
+  Call again(executable, {x}, 1);
+  EXPECT_EQ(errorCode(again.run()), StatusCode::kInvalidArgument);
+  x->release();  // a no-op: the memory belongs to the output now
+  EXPECT_EQ(device(0).badFrees(), 0);
+  EXPECT_EQ(device(0).bytesInUse(), inUse);
+}
+
+TEST_F(ExecuteTest, NonDonatableIndicesKeepTheArgument) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  Call call(executable, {x}, 1);
+  int64_t index = 0;
+  call.options.non_donatable_input_indices = &index;
+  call.options.num_non_donatable_input_indices = 1;
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  EXPECT_FALSE(loader_.loaded[0]->lastArguments[0].donated);
+  EXPECT_FALSE(x->isDeleted());
+  EXPECT_NE(call.outputs[0]->address, x->address);
+  EXPECT_EQ(contents(x), (std::vector<float>{1, 2, 3, 4}));
+}
+
+TEST_F(ExecuteTest, BufferPassedTwiceIsNotDonated) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(2, {0, 1}));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  Call call(executable, {x, x}, 2);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  EXPECT_FALSE(loader_.loaded[0]->lastArguments[0].donated);
+  EXPECT_FALSE(loader_.loaded[0]->lastArguments[1].donated);
+  EXPECT_FALSE(x->isDeleted());
+}
+
+TEST_F(ExecuteTest, ExternallyReferencedBufferIsNotDonated) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  x->externalReferences = 1;
+  Call call(executable, {x}, 1);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  EXPECT_FALSE(x->isDeleted());
+  x->externalReferences = 0;
+}
+
+TEST_F(ExecuteTest, RuntimeFailureLeavesArgumentsAlone) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  loader_.loaded[0]->failNext = true;
+  Call call(executable, {x}, 1);
+  EXPECT_EQ(errorCode(call.run()), StatusCode::kResourceExhausted);
+  EXPECT_FALSE(x->isDeleted());
+  EXPECT_EQ(call.outputs[0], nullptr);
+  EXPECT_EQ(call.complete, nullptr);
+}
+
+TEST_F(ExecuteTest, FailedInputTransferReachesTheOutputs) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  x->ready = runtime::Event::ready(Status(StatusCode::kDataLoss, "the copy failed"));
+  Call call(executable, {x}, 1);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  loader_.loaded[0]->done->complete(Status::ok());
+  ASSERT_TRUE(call.outputs[0]->ready->isReady());
+  EXPECT_EQ(call.outputs[0]->ready->status().code(), StatusCode::kDataLoss);
+}
+
+TEST_F(ExecuteTest, DeletedExecutableIsFailedPrecondition) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  executable->markDeleted();
+  Call call(executable, {buffer({1, 2, 3, 4})}, 1);
+  EXPECT_EQ(errorCode(call.run()), StatusCode::kFailedPrecondition);
+}
+
+TEST_F(ExecuteTest, SendRecvCallbacksAreUnimplemented) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  Call call(executable, {buffer({1, 2, 3, 4})}, 1);
+  call.options.num_send_ops = 1;
+  EXPECT_EQ(errorCode(call.run()), StatusCode::kUnimplemented);
+}
+
+TEST_F(ExecuteTest, ExecuteDeviceMustBeTheCompiledOne) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  Call call(executable, {buffer({1, 2, 3, 4}, 1)}, 1);
+  call.args.execute_device = client_->devices[1];
+  std::string message;
+  EXPECT_EQ(errorCode(call.run(), &message), StatusCode::kInvalidArgument);
+  EXPECT_NE(message.find("compiled for device 0"), std::string::npos) << message;
+  Call same(executable, {buffer({1, 2, 3, 4})}, 1);
+  same.args.execute_device = client_->devices[0];
+  ASSERT_EQ(same.run(), nullptr);
+  keep(same);
+}
+
+TEST_F(ExecuteTest, PortableExecutableRunsWhereAsked) {
+  CompileOptions options;
+  options.portable = true;
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}), options);
+  ASSERT_NE(executable, nullptr);
+  EXPECT_TRUE(loader_.loaded.empty());  // nothing to load until a device is named
+  Call unnamed(executable, {buffer({1, 2, 3, 4}, 1)}, 1);
+  EXPECT_EQ(errorCode(unnamed.run()), StatusCode::kInvalidArgument);
+  Call call(executable, {buffer({1, 2, 3, 4}, 1)}, 1);
+  call.args.execute_device = client_->devices[1];
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  EXPECT_EQ(call.outputs[0]->device, client_->devices[1]);
+  EXPECT_EQ(loader_.loaded.size(), 1u);
+  EXPECT_EQ(contents(call.outputs[0]), (std::vector<float>{2, 4, 6, 8}));
+}
+
+TEST_F(ExecuteTest, ZeroSizedArraysPassThrough) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}, /*n=*/0));
+  PJRT_Buffer* x = buffer({});
+  Call call(executable, {x}, 1);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  EXPECT_EQ(call.outputs[0]->byteSize, 0u);
+  EXPECT_EQ(call.outputs[0]->dims, (std::vector<int64_t>{0}));
+}
+
+TEST_F(ExecuteTest, OlderOptionsWithoutDonationFieldsAreAccepted) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  Call call(executable, {x}, 1);
+  call.options.struct_size = JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, launch_id);
+  call.args.struct_size =
+      JFT_PJRT_SIZE_UP_TO(PJRT_LoadedExecutable_Execute_Args, device_complete_events);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  EXPECT_TRUE(x->isDeleted());
+}
+
+}  // namespace
+}  // namespace jft::pjrt::testing
