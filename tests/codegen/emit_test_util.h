@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -75,6 +79,14 @@ inline TtirKernel emitWhole(const ir::Module& module, fusion::Family family) {
   if (!kernel.isOk()) return {};
   const Status syntax = checkTtirSyntax(kernel->ttir);
   EXPECT_TRUE(syntax.isOk()) << syntax.toString() << "\n" << kernel->ttir;
+  // For compiling and running on a GPU machine: <test name>.ttir.
+  if (const char* dump = std::getenv("JFT_TTIR_DUMP_DIR"); dump && *dump) {
+    std::filesystem::create_directories(dump);
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::ofstream(std::string(dump) + "/" + test->test_suite_name() + "_" + test->name() +
+                  ".ttir")
+        << kernel->ttir;
+  }
   return *kernel;
 }
 

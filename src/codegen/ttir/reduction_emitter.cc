@@ -41,7 +41,8 @@ class ReductionKernel {
   StatusOr<Value> reduceAt(const ir::Op& op, size_t result, int space);
   // The space over F whose kept components are those of `kept_space` and
   // reduced ones come from `k` ([1, BK]).
-  StatusOr<int> fullSpace(int kept_space, const Value& k);
+  StatusOr<int> fullSpace(int kept_space, const Value& k);  // memoised
+  StatusOr<int> makeFullSpace(int kept_space, const Value& k);
   // `kept_space` without masks along the reduced tile axis (a reduce result
   // does not vary along it).
   StatusOr<int> keptOnly(int kept_space);
@@ -75,6 +76,7 @@ class ReductionKernel {
   // Results of each reduce op at each kept space.
   std::map<std::pair<const ir::Op*, int>, std::vector<Value>> results_;
   std::map<std::string, std::vector<Value>> k_comps_;
+  std::map<std::string, int> full_spaces_;
 };
 
 Status ReductionKernel::analyse() {
@@ -165,6 +167,14 @@ StatusOr<int> ReductionKernel::keptOnly(int kept_space) {
 }
 
 StatusOr<int> ReductionKernel::fullSpace(int kept_space, const Value& k) {
+  const std::string key = std::to_string(kept_space) + "@" + k.name;
+  if (auto it = full_spaces_.find(key); it != full_spaces_.end()) return it->second;
+  JFT_ASSIGN_OR_RETURN(int id, makeFullSpace(kept_space, k));
+  full_spaces_[key] = id;
+  return id;
+}
+
+StatusOr<int> ReductionKernel::makeFullSpace(int kept_space, const Value& k) {
   IndexBuilder& ix = *index_;
   std::vector<Value>& k_comps = k_comps_[k.name];
   if (k_comps.empty()) {
@@ -353,6 +363,7 @@ Status ReductionKernel::emitLoop(int kept) {
                types + ") : " + index_type_ + " {");
   const Elemental::State saved = elemental_->save();
   const std::map<std::string, std::vector<Value>> saved_k = k_comps_;
+  const std::map<std::string, int> saved_full = full_spaces_;
   const Value k = ix.add(ix.splat(Value{k0, index_type_, {}, index_type_}, {1, tile[1]}),
                          ix.range(1));
   k_bound_.reset();
@@ -374,6 +385,7 @@ Status ReductionKernel::emitLoop(int kept) {
   writer_.close("}");
   elemental_->restore(saved);
   k_comps_ = saved_k;
+  full_spaces_ = saved_full;
   k_bound_.reset();
   at = 0;
   for (const ir::Op* op : reduces_) {
