@@ -153,27 +153,21 @@ PJRT_Error* executableDestroy(PJRT_Executable_Destroy_Args* args) {
   });
 }
 
-PJRT_Error* executableSerialize(PJRT_Executable_Serialize_Args* args) {
-  constexpr const char* kName = "PJRT_Executable_Serialize";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(args,
-                                  JFT_PJRT_SIZE_UP_TO(PJRT_Executable_Serialize_Args,
-                                                      serialized_executable_deleter),
-                                  kName));
+// Both answer UNIMPLEMENTED whatever the arguments: there is nothing to check
+// them for yet.
+PJRT_Error* executableSerialize(PJRT_Executable_Serialize_Args*) {
+  return boundary("PJRT_Executable_Serialize", []() -> Status {
     return unimplemented(
-        "jax-flagtree cannot serialize executables yet (the persistent compilation cache "
-        "skips them)");
+        "PJRT_Executable_Serialize: jax-flagtree cannot serialize executables yet (the "
+        "persistent compilation cache skips them)");
   });
 }
 
-PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args* args) {
-  constexpr const char* kName = "PJRT_Executable_DeserializeAndLoad";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args,
-        JFT_PJRT_SIZE_UP_TO(PJRT_Executable_DeserializeAndLoad_Args, loaded_executable),
-        kName));
-    return unimplemented("jax-flagtree cannot load serialized executables yet");
+PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args*) {
+  return boundary("PJRT_Executable_DeserializeAndLoad", []() -> Status {
+    return unimplemented(
+        "PJRT_Executable_DeserializeAndLoad: jax-flagtree cannot load serialized "
+        "executables yet");
   });
 }
 

@@ -83,7 +83,7 @@ TEST(PjrtAbi, UnimplementedSlotsNameTheirFunction) {
     PJRT_SlotFn slot;
     const char* name;
   } cases[] = {
-      {api->PJRT_LoadedExecutable_Execute, "PJRT_LoadedExecutable_Execute"},
+      {api->PJRT_Client_CreateViewOfDeviceBuffer, "PJRT_Client_CreateViewOfDeviceBuffer"},
       {api->PJRT_Executable_Serialize, "PJRT_Executable_Serialize"},
       {api->PJRT_CopyToDeviceStream_AddChunk, "PJRT_CopyToDeviceStream_AddChunk"},
       {api->PJRT_TopologyDescription_GetMemorySpaceKindIds,
@@ -166,11 +166,15 @@ TEST(PjrtAbi, EverySlotSurvivesNullAndEmptyArgs) {
       reinterpret_cast<const char*>(api) + offsetof(PJRT_Api, PJRT_Error_Destroy));
   // Null pointers are explicitly fine for these (destroy of nothing, queries
   // that need no input).
-  const std::set<std::string> okWithNulls = {
-      "Event_Destroy",     "Client_Destroy",
-      "Buffer_Destroy",    "TopologyDescription_Destroy",
-      "Plugin_Initialize", "Plugin_Attributes",
-      "Event_Create"};
+  const std::set<std::string> okWithNulls = {"Event_Destroy",
+                                             "Client_Destroy",
+                                             "Buffer_Destroy",
+                                             "TopologyDescription_Destroy",
+                                             "Plugin_Initialize",
+                                             "Plugin_Attributes",
+                                             "Event_Create",
+                                             "Executable_Destroy",
+                                             "LoadedExecutable_Destroy"};
   for (size_t i = 0; i < 138; ++i) {
     std::string name = kNames[i];
     SCOPED_TRACE(name);
