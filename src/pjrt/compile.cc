@@ -113,8 +113,8 @@ PJRT_Error* compileForTopology(PJRT_Compile_Args* args) {
         receiveProgram(args->program, args->compile_options, args->compile_options_size,
                        dump != nullptr ? dump : &fromEnvironment, kName));
     return unimplemented(
-        "jax-flagtree compiles only for a client's own devices "
-        "(PJRT_Client_Compile); ahead-of-time PJRT_Compile of a " +
+        "jax-flagtree compiles only for a client's own devices: the compiler route runs "
+        "through PJRT_Client_Compile; ahead-of-time PJRT_Compile of a " +
         std::to_string(received.code.size()) + "-byte '" + std::string(received.format) +
         "' program is not supported");
   });
