@@ -1,0 +1,94 @@
+// Donation attributes and the in-place safety rule.
+#include "compiler/input_output_alias.h"
+
+#include <gtest/gtest.h>
+
+#include "ir/builder.h"
+
+namespace jft::compiler {
+namespace {
+
+using runtime::BufferSlot;
+using Kind = runtime::BufferSlot::Kind;
+
+TEST(DonationRequests, ReadsAliasingOutputAndBufferDonor) {
+  ir::Module m;
+  ir::Builder b(m);
+  ir::Type t = ir::Type::tensor(ir::ElementType::F32, {4});
+  auto args = b.beginFunction("main", {t, t, t, t}, {t});
+  b.ret({args[0]});
+  ir::Function& f = b.endFunction();
+  f.arg_attrs[0] = {{"tf.aliasing_output", int64_t{0}}};
+  f.arg_attrs[1] = {{"jax.buffer_donor", true}};
+  f.arg_attrs[2] = {{"jax.buffer_donor", false},
+                    {"mhlo.sharding", std::string("{replicated}")}};
+  EXPECT_EQ(donationRequests(f), (std::vector<int>{0, kAnyOutput, -1, -1}));
+}
+
+// Two parameters, two outputs, 256 bytes each; thunks given per test.
+runtime::Program twoByTwo() {
+  runtime::Program p;
+  p.slots = {{Kind::kParameter, 256, 0},
+             {Kind::kParameter, 256, 1},
+             {Kind::kOutput, 256, 0},
+             {Kind::kOutput, 256, 1},
+             {Kind::kTemp, 256, -1, 0}};
+  p.output_slots = {2, 3};
+  p.parameter_bytes = {256, 256};
+  return p;
+}
+
+TEST(AssignOutputAliases, GrantedWhenEveryReadOfTheParameterComesFirst) {
+  runtime::Program p = twoByTwo();
+  // t = f(p0); out0 = g(t, p1); out1 = h(t)
+  p.thunks = {runtime::LaunchThunk{0, {1, 1, 1}, {0, 4}},
+              runtime::LaunchThunk{1, {1, 1, 1}, {4, 1, 2}},
+              runtime::LaunchThunk{2, {1, 1, 1}, {4, 3}}};
+  assignOutputAliases({0, kAnyOutput}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{0, 1}));
+}
+
+TEST(AssignOutputAliases, RefusedWhenTheParameterIsReadAtOrAfterTheWrite) {
+  runtime::Program p = twoByTwo();
+  // out0 = f(p0) in one kernel (reads and writes at once); out1 = g(p1) before
+  // a later kernel reads p1 again.
+  p.thunks = {runtime::LaunchThunk{0, {1, 1, 1}, {0, 2}},
+              runtime::LaunchThunk{1, {1, 1, 1}, {1, 3}},
+              runtime::LaunchThunk{2, {1, 1, 1}, {1, 4}}};
+  assignOutputAliases({0, 1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{-1, -1}));
+}
+
+TEST(AssignOutputAliases, AReturnedDonatedParameterAliasesItsCopy) {
+  runtime::Program p = twoByTwo();
+  p.thunks = {runtime::LaunchThunk{0, {1, 1, 1}, {0, 3}}, runtime::CopyThunk{0, 2, 256}};
+  assignOutputAliases({0, -1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{0, -1}));
+  // Copying another parameter into the output does not make it safe when
+  // the donor is read by that very copy.
+  runtime::Program q = twoByTwo();
+  q.thunks = {runtime::CopyThunk{1, 2, 256}, runtime::LaunchThunk{0, {1, 1, 1}, {0, 3}}};
+  assignOutputAliases({0, -1}, q);
+  EXPECT_EQ(q.output_aliases, (std::vector<int>{-1, -1}));
+}
+
+TEST(AssignOutputAliases, SizesMustMatchAndEachOutputAliasesOnce) {
+  runtime::Program p = twoByTwo();
+  p.slots[1].bytes = 128;
+  p.parameter_bytes[1] = 128;
+  p.thunks = {runtime::LaunchThunk{0, {1, 1, 1}, {0, 1, 4}},
+              runtime::LaunchThunk{1, {1, 1, 1}, {4, 2, 3}}};
+  assignOutputAliases({1, 1}, p);  // both ask for output 1: the first wins
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{-1, 0}));
+  assignOutputAliases({-1, 0}, p);  // p1 is smaller than output 0
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{-1, -1}));
+  assignOutputAliases({1, kAnyOutput}, p);  // the donor finds no output of its size
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{-1, 0}));
+  assignOutputAliases({kAnyOutput, -1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{0, -1}));
+  assignOutputAliases({7, -1}, p);  // out of range: ignored
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{-1, -1}));
+}
+
+}  // namespace
+}  // namespace jft::compiler

@@ -1,0 +1,184 @@
+// `jft compile`, run as a user would run it: exit status, stdout, stderr.
+// With --binaries it drives the fake compile worker of tests/kernels through
+// a stand-in jax_flagtree.worker module, the way the real one is started.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string fixture(const std::string& name) {
+  const char* env = std::getenv("JFT_FIXTURE_DIR");
+  fs::path dir = env && *env ? env : JFT_FIXTURE_DIR;
+  return (dir / name / "program.mlirbc").string();
+}
+
+std::string quoted(const std::string& s) {
+  return "'" + s + "'";
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+fs::path scratch(const std::string& what) {
+  return fs::temp_directory_path() /
+         ("jft_compile_cli_" + std::to_string(::getpid()) + "_" + what);
+}
+
+RunResult runJft(const std::string& args) {
+  fs::path err_file = scratch("stderr");
+  std::string command =
+      quoted(JFT_TOOL_PATH) + " compile " + args + " 2>" + quoted(err_file.string());
+  RunResult result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    result.out.append(buffer, n);
+  int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.err = slurp(err_file);
+  fs::remove(err_file);
+  return result;
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+TEST(JftCompile, UsageErrorsExitTwo) {
+  EXPECT_EQ(runJft("").exit_code, 2);
+  EXPECT_EQ(runJft("--emit bogus " + quoted(fixture("smoke"))).exit_code, 2);
+  RunResult mode = runJft("--mode fast " + quoted(fixture("smoke")));
+  EXPECT_EQ(mode.exit_code, 2);
+  EXPECT_NE(mode.err.find("fl_only"), std::string::npos) << mode.err;
+  EXPECT_EQ(runJft("--emit").exit_code, 2);
+  EXPECT_EQ(runJft("--frobnicate x.mlirbc").exit_code, 2);
+  EXPECT_EQ(runJft("a.mlirbc b.mlirbc").exit_code, 2);
+  RunResult help = runJft("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("usage: jft compile"), std::string::npos);
+}
+
+TEST(JftCompile, UnreadableOrBrokenInputExitsOne) {
+  RunResult missing = runJft(quoted(scratch("does_not_exist.mlirbc").string()));
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("no such file"), std::string::npos) << missing.err;
+  fs::path junk = scratch("junk.mlirbc");
+  std::ofstream(junk) << "MLIR? no.";
+  RunResult broken = runJft(quoted(junk.string()));
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_FALSE(broken.err.empty());
+  EXPECT_TRUE(broken.out.empty());
+  fs::remove(junk);
+}
+
+TEST(JftCompile, DefaultPrintsTheRouteReport) {
+  RunResult r = runJft(quoted(fixture("softmax")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("kernel", 0), 0u) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n\d+ kernels?: ttir \d+)")))
+      << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nfingerprint: [0-9a-f]{64}\n)")))
+      << r.out;
+}
+
+TEST(JftCompile, EmitTtirPrintsOneModulePerKernelOfTheReport) {
+  RunResult report = runJft("--emit report " + quoted(fixture("layernorm")));
+  RunResult ttir = runJft("--emit ttir " + quoted(fixture("layernorm")));
+  ASSERT_EQ(ttir.exit_code, 0) << ttir.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(report.out, m, std::regex(R"(ttir (\d+))")))
+      << report.out;
+  size_t kernels = std::stoul(m[1]);
+  EXPECT_EQ(count(ttir.out, "// kernel "), kernels) << ttir.out;
+  EXPECT_EQ(count(ttir.out, "tt.func public @"), kernels) << ttir.out;
+}
+
+TEST(JftCompile, EmitIrAndPlan) {
+  RunResult ir = runJft("--emit ir " + quoted(fixture("smoke")));
+  ASSERT_EQ(ir.exit_code, 0) << ir.err;
+  EXPECT_NE(ir.out.find("stablehlo.tanh"), std::string::npos) << ir.out;
+  RunResult plan = runJft("--emit plan " + quoted(fixture("smoke")));
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("ttir/"), std::string::npos) << plan.out;
+}
+
+TEST(JftCompile, UnsupportedOpsExitOneListingThem) {
+  RunResult r = runJft("--mode fl_only " + quoted(fixture("mlp")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(count(r.err, "stablehlo.dot_general ("), 2u) << r.err;
+  EXPECT_NE(r.err.find("fl_only"), std::string::npos) << r.err;
+}
+
+#ifdef JFT_FAKE_WORKER
+// A jax_flagtree package whose worker module runs the fake worker, so that
+// --python/--worker-path are exercised exactly as with the real one.
+fs::path fakeWorkerPackage() {
+  fs::path root = scratch("worker_path");
+  fs::create_directories(root / "jax_flagtree");
+  std::ofstream(root / "jax_flagtree" / "__init__.py") << "";
+  std::ofstream(root / "jax_flagtree" / "worker.py")
+      << "import runpy, sys\n"
+      << "sys.path.insert(0, " << quoted(std::string(JFT_PYTHON_DIR) + "/jax_flagtree")
+      << ")\n"
+      << "runpy.run_path(" << quoted(JFT_FAKE_WORKER) << ", run_name='__main__')\n";
+  return root;
+}
+
+TEST(JftCompile, BinariesThroughTheWorker) {
+  fs::path package = fakeWorkerPackage();
+  fs::path cache = scratch("cache");
+  std::string args = "--binaries --python " + quoted(JFT_PYTHON3) + " --worker-path " +
+                     quoted(package.string()) + " --cache-dir " + quoted(cache.string()) +
+                     " --log " + quoted(fixture("softmax"));
+  RunResult first = runJft(args);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(first.out, m, std::regex(R"(ttir (\d+))"))) << first.out;
+  size_t kernels = std::stoul(m[1]);
+  EXPECT_NE(first.out.find(", " + std::to_string(kernels) + " kernel binaries"),
+            std::string::npos)
+      << first.out;
+  EXPECT_EQ(count(first.err, "(cache miss)"), kernels) << first.err;
+  RunResult second = runJft(args);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(count(second.err, "(cache hit)"), kernels) << second.err;
+  fs::remove_all(package);
+  fs::remove_all(cache);
+}
+
+TEST(JftCompile, BinariesWithoutAWorkerExitOne) {
+  fs::path empty = scratch("no_worker");
+  fs::create_directories(empty);
+  RunResult r =
+      runJft("--binaries --python " + quoted(JFT_PYTHON3) + " --worker-path " +
+             quoted(empty.string()) + " --cache-dir " +
+             quoted((empty / "cache").string()) + " " + quoted(fixture("smoke")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_FALSE(r.err.empty());
+  fs::remove_all(empty);
+}
+#endif
+
+}  // namespace
