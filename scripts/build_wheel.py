@@ -4,8 +4,8 @@
     python3 scripts/build_wheel.py [--build-dir build-wheel] [--out dist] [--jobs N]
 
 The plugin is built in Release as a small CMake project holding only the
-folders it needs (support, runtime, pjrt), so a half-written folder elsewhere
-in the tree cannot stop a wheel. The platform tag is read from the library:
+folders it needs (the compile pipeline, the runtime and pjrt), so a
+half-written folder elsewhere in the tree cannot stop a wheel. The platform tag is read from the library:
 manylinux_2_N where GLIBC_2.N is the newest glibc symbol version it needs.
 Install with `pip install dist/jax_flagtree-*.whl` (add --no-deps offline).
 """
@@ -38,7 +38,14 @@ add_compile_options(-Wall -Wextra -Wpedantic -Wno-missing-field-initializers)
 set(JFT_ROOT "{root}")
 include_directories(${{JFT_ROOT}}/src)
 add_subdirectory(${{JFT_ROOT}}/src/support support)
+add_subdirectory(${{JFT_ROOT}}/src/ir ir)
+add_subdirectory(${{JFT_ROOT}}/src/frontend frontend)
+add_subdirectory(${{JFT_ROOT}}/src/passes passes)
+add_subdirectory(${{JFT_ROOT}}/src/fusion fusion)
+add_subdirectory(${{JFT_ROOT}}/src/codegen codegen)
+add_subdirectory(${{JFT_ROOT}}/src/kernels kernels)
 add_subdirectory(${{JFT_ROOT}}/src/runtime runtime)
+add_subdirectory(${{JFT_ROOT}}/src/compiler compiler)
 add_subdirectory(${{JFT_ROOT}}/src/pjrt pjrt)
 """
 
