@@ -105,8 +105,14 @@ TEST(UnsupportedZoo, MlpNamesBothDotGenerals) {
   options.mode = Mode::kFlOnly;
   StatusOr<Executable> result = compile(zooArtifact("mlp"), options, nullptr);
   ASSERT_FALSE(result.isOk());
-  EXPECT_EQ(occurrences(result.status().message(), "\n  stablehlo.dot_general ("), 2u)
-      << result.status().message();
+  const std::string& m = result.status().message();
+  EXPECT_EQ(occurrences(m, "\n  stablehlo.dot_general ("), 2u) << m;
+  std::regex dot(
+      R"(\n  stablehlo\.dot_general \(tensor<[^)]*\) -> tensor<\w+> at zoo\.py:\d+:\d+)");
+  EXPECT_EQ(std::distance(std::sregex_iterator(m.begin(), m.end(), dot),
+                          std::sregex_iterator()),
+            2)
+      << m;
 }
 
 class TtirZoo : public ::testing::TestWithParam<std::string> {};
