@@ -13,6 +13,7 @@
 #include "compiler/zoo_fixture.h"
 #include "kernels/fake_worker_command.h"
 #include "kernels/kernel_compiler.h"
+#include "runtime/program_check.h"
 
 namespace jft::compiler {
 namespace {
@@ -60,6 +61,9 @@ TEST_P(Binaries, KernelImagesCarryTheWorkersParameterList) {
   }
   ASSERT_EQ(p.kernels.size(), ttir);
   testing::expectConsistentProgram(p, true);
+  // The runtime's own load-time validation accepts it.
+  Status loadable = runtime::checkProgram(p, 32);
+  EXPECT_TRUE(loadable.isOk()) << loadable.toString();
   for (const runtime::Thunk& t : p.thunks) {
     const auto* launch = std::get_if<runtime::LaunchThunk>(&t);
     if (launch == nullptr) continue;
