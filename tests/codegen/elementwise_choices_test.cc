@@ -111,7 +111,7 @@ TEST(ElementwiseChoices, ExactF32DivisionAndSqrt) {
                   "tt.precise_sqrt"));
   EXPECT_TRUE(has(
       emitted(OpKind::Remainder, {ElementType::F32, ElementType::F32}, ElementType::F32),
-      "arith.remf"));
+      "symbol = \"__nv_fmodf\""));
   // NaN-propagating min/max.
   EXPECT_TRUE(has(
       emitted(OpKind::Maximum, {ElementType::F32, ElementType::F32}, ElementType::F32),

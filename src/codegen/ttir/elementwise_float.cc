@@ -1,5 +1,5 @@
 // Float arithmetic and math. Exact ops (add, multiply, divide, sqrt, floor,
-// min/max, fmod) are IEEE ops; transcendental functions are the backend's
+// min/max) are IEEE ops; fmod and transcendental functions are the backend's
 // math library, as XLA's GPU backend calls them, because Triton's TTIR -> TTGIR
 // conversion accepts only a few math ops (exp, log, sin, cos, sqrt, rsqrt,
 // erf, floor, ceil, absf, fma...) and lowers some of those approximately
@@ -17,6 +17,9 @@ namespace {
 
 const char* libraryFunction(OpKind kind) {
   switch (kind) {
+    // fmod, exact; LLVM's NVPTX lowering of frem (x - y * trunc(x / y)) is not.
+    case OpKind::Remainder:
+      return "fmod";
     case OpKind::Power:
       return "pow";
     case OpKind::Atan2:
@@ -90,9 +93,6 @@ Value emitFloatOp(TtirWriter& w, OpKind kind, ElementType element,
     case OpKind::Divide:
       r = divide(w, a, x[1]);
       break;
-    case OpKind::Remainder:
-      r = binary(w, "arith.remf", a, x[1]);
-      break;  // fmod
     case OpKind::Abs:
       r = unary(w, "math.absf", a);
       break;
