@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
 JOBS=${JOBS:-$(nproc)}
-TESTS="pjrt_devices pjrt_registration_order pjrt_roundtrip pjrt_memory_cycles pjrt_compile_route pjrt_upstream pjrt_direct"
+TESTS="pjrt_devices pjrt_registration_order pjrt_roundtrip pjrt_memory_cycles pjrt_upstream pjrt_direct"
 
 {
   echo "== machine"; nvidia-smi -L 2>&1 | head -4; uname -m
