@@ -29,6 +29,10 @@ Status Device::fill(uint64_t, uint8_t, uint64_t) {
   return notSupported(info(), "fill device memory");
 }
 
+Status Device::gemm(const GemmDesc&, uint64_t, uint64_t, uint64_t, uint64_t) {
+  return notSupported(info(), "run library matrix products");
+}
+
 StatusOr<EventPtr> Device::recordEvent() {
   return notSupported(info(), "record events");
 }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "runtime/event.h"
+#include "runtime/gemm.h"
 #include "runtime/program.h"
 #include "support/status.h"
 
@@ -96,6 +97,10 @@ class Device {
   // (a program's thunks share one completion event).
   virtual Status copyOnDevice(uint64_t dst, uint64_t src, uint64_t bytes);
   virtual Status fill(uint64_t dst, uint8_t value, uint64_t bytes);
+  // Queue-ordered library matrix product (runtime/gemm.h) on device addresses;
+  // `bias` is read only when desc.bias. Errors name the product.
+  virtual Status gemm(const GemmDesc& desc, uint64_t a, uint64_t b, uint64_t d,
+                      uint64_t bias);
   // Completes once everything queued so far has finished; carries the first
   // asynchronous error the device reports.
   virtual StatusOr<EventPtr> recordEvent();

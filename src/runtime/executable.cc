@@ -213,6 +213,10 @@ void Executable::planThunks(const Program& program) {
       step.source = copy->source;
       step.destination = copy->destination;
       step.bytes = copy->bytes;
+    } else if (const auto* gemm = std::get_if<GemmThunk>(&program.thunks[t])) {
+      step.kind = Step::Kind::kGemm;
+      step.gemm = static_cast<int>(gemms_.size());
+      gemms_.push_back(*gemm);
     } else {
       const auto& memset = std::get<MemsetThunk>(program.thunks[t]);
       if (memset.bytes == 0) continue;
@@ -322,6 +326,12 @@ Status Executable::enqueueStep(const Step& step) {
     }
     case Step::Kind::kMemset:
       return device_.fill(slotAddresses_[step.destination], step.value, step.bytes);
+    case Step::Kind::kGemm: {
+      const GemmThunk& gemm = gemms_[step.gemm];
+      return device_.gemm(gemm.gemm, slotAddresses_[gemm.a], slotAddresses_[gemm.b],
+                          slotAddresses_[gemm.d],
+                          gemm.bias >= 0 ? slotAddresses_[gemm.bias] : 0);
+    }
   }
   return internalError("unknown step kind");
 }

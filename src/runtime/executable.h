@@ -79,13 +79,14 @@ class Executable {
     int slot;
   };
   struct Step {
-    enum class Kind : uint8_t { kLaunch, kCopy, kMemset } kind;
+    enum class Kind : uint8_t { kLaunch, kCopy, kMemset, kGemm } kind;
     int thunk = 0;         // index in the program, for error messages
     int launch = -1;       // kLaunch
     int source = -1;       // kCopy: slot
     int destination = -1;  // kCopy, kMemset: slot
     uint8_t value = 0;     // kMemset
     uint64_t bytes = 0;    // kCopy, kMemset
+    int gemm = -1;         // kGemm: index into gemms_
   };
 
   Executable(Device& device, std::string name)
@@ -125,6 +126,7 @@ class Executable {
   std::vector<Launch> launches_;
   std::vector<Patch> patches_;
   std::vector<Step> steps_;
+  std::vector<GemmThunk> gemms_;  // slots resolved at each enqueue
 };
 
 }  // namespace jft::runtime

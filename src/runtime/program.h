@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/gemm.h"
+
 namespace jft::runtime {
 
 // A loadable kernel binary and its launch contract (src/kernels reports these;
@@ -66,7 +68,16 @@ struct MemsetThunk {
   uint64_t bytes = 0;
 };
 
-using Thunk = std::variant<LaunchThunk, CopyThunk, MemsetThunk>;
+// One library matrix product (runtime/gemm.h): slots `a` and `b` are read as
+// the description's A and B, slot `d` is written as D (read too when beta is
+// not 0); `bias` is the bias vector's slot when gemm.bias, else -1.
+struct GemmThunk {
+  GemmDesc gemm;
+  int a = 0, b = 0, d = 0;
+  int bias = -1;
+};
+
+using Thunk = std::variant<LaunchThunk, CopyThunk, MemsetThunk, GemmThunk>;
 
 struct Program {
   std::string name;

@@ -5,6 +5,8 @@
 #include <string>
 #include <variant>
 
+#include "runtime/gemm.h"
+
 namespace jft::runtime {
 namespace {
 
@@ -183,6 +185,39 @@ class Checker {
 
   Status checkThunk(const MemsetThunk& memset) const {
     return checkWritable(memset.destination, memset.bytes, "memset destination");
+  }
+
+  // The description must be one a library runs, and every buffer must hold
+  // the furthest element the description touches.
+  Status checkThunk(const GemmThunk& gemm) const {
+    const GemmDesc& g = gemm.gemm;
+    Status valid = validateGemm(g);
+    if (!valid.isOk()) return invalidArgument("gemm: " + valid.message());
+    auto bytes = [](int64_t elements, GemmType type) {
+      return static_cast<uint64_t>(elements) * static_cast<uint64_t>(gemmTypeBytes(type));
+    };
+    auto readable = [&](int s, uint64_t need, const char* role) -> Status {
+      if (!slotInRange(s))
+        return invalidArgument(std::string("gemm ") + role + " slot " +
+                               std::to_string(s) + " of " + str(p_.slots.size()));
+      if (need > p_.slots[s].bytes)
+        return invalidArgument(std::string("gemm ") + role + " slot " +
+                               std::to_string(s) + " holds " + str(p_.slots[s].bytes) +
+                               " bytes, the product reads " + str(need));
+      return Status::ok();
+    };
+    JFT_RETURN_IF_ERROR(readable(gemm.a, bytes(gemmElementsA(g), g.a.type), "A"));
+    JFT_RETURN_IF_ERROR(readable(gemm.b, bytes(gemmElementsB(g), g.b.type), "B"));
+    JFT_RETURN_IF_ERROR(
+        checkWritable(gemm.d, bytes(gemmElementsD(g), g.d_type), "gemm D"));
+    if (g.bias) {
+      if (gemm.bias < 0) return invalidArgument("gemm with a bias has no bias slot");
+      return readable(gemm.bias, bytes(g.n, g.d_type), "bias");
+    }
+    if (gemm.bias != -1)
+      return invalidArgument("gemm without a bias names bias slot " +
+                             std::to_string(gemm.bias));
+    return Status::ok();
   }
 
   const Program& p_;

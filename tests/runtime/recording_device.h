@@ -18,13 +18,25 @@
 namespace jft::runtime::testing {
 
 struct RecordedOp {
-  enum class Kind { kLoad, kUnload, kLaunch, kCopy, kFill, kUpload, kEvent, kFree };
+  enum class Kind {
+    kLoad,
+    kUnload,
+    kLaunch,
+    kCopy,
+    kFill,
+    kUpload,
+    kEvent,
+    kFree,
+    kGemm
+  };
   Kind kind;
   std::string kernel;            // kLoad, kUnload, kLaunch
   LaunchDims dims;               // kLaunch
   std::vector<uint64_t> params;  // kLaunch: each parameter read as 8 bytes
   uint64_t dst = 0, src = 0, bytes = 0;
   uint8_t value = 0;  // kFill
+  // kGemm: the description and its buffers (params = {a, b, d, bias}).
+  GemmDesc gemm;
 };
 
 class RecordingDevice final : public Device {
@@ -153,6 +165,41 @@ class RecordingDevice final : public Device {
     ops_.push_back({RecordedOp::Kind::kFill, "", {}, {}, dst, 0, bytes, value});
     return Status::ok();
   }
+  // Computes f32 products on the host (alpha, beta, bias included), so tests
+  // check the data a GemmThunk produces; other types are only recorded.
+  Status gemm(const GemmDesc& desc, uint64_t a, uint64_t b, uint64_t d,
+              uint64_t bias) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    RecordedOp op{RecordedOp::Kind::kGemm};
+    op.params = {a, b, d, bias};
+    op.gemm = desc;
+    ops_.push_back(op);
+    if (failGemm_)
+      return internalError("cublasLtMatmul failed: CUBLAS_STATUS_EXECUTION_FAILED");
+    if (desc.a.type != GemmType::kF32 || desc.d_type != GemmType::kF32)
+      return Status::ok();
+    const auto* A = reinterpret_cast<const float*>(a);
+    const auto* B = reinterpret_cast<const float*>(b);
+    auto* D = reinterpret_cast<float*>(d);
+    const auto* bias_values = reinterpret_cast<const float*>(bias);
+    for (int64_t t = 0; t < desc.batch; ++t)
+      for (int64_t i = 0; i < desc.m; ++i)
+        for (int64_t j = 0; j < desc.n; ++j) {
+          double sum = 0;
+          for (int64_t k = 0; k < desc.k; ++k) {
+            float x = desc.a.transpose ? A[t * desc.a.batch_stride + k * desc.a.ld + i]
+                                       : A[t * desc.a.batch_stride + i * desc.a.ld + k];
+            float y = desc.b.transpose ? B[t * desc.b.batch_stride + j * desc.b.ld + k]
+                                       : B[t * desc.b.batch_stride + k * desc.b.ld + j];
+            sum += static_cast<double>(x) * y;
+          }
+          float& out = D[t * desc.d_batch_stride + i * desc.d_ld + j];
+          double value = desc.alpha * sum + (desc.beta != 0 ? desc.beta * out : 0.0);
+          if (desc.bias) value += bias_values[j];
+          out = static_cast<float>(value);
+        }
+    return Status::ok();
+  }
   StatusOr<EventPtr> recordEvent() override {
     std::lock_guard<std::mutex> lock(mutex_);
     ops_.push_back({RecordedOp::Kind::kEvent});
@@ -170,6 +217,10 @@ class RecordingDevice final : public Device {
   void failLaunchOf(const std::string& name) {
     std::lock_guard<std::mutex> lock(mutex_);
     failLaunch_.insert(name);
+  }
+  void failGemms(bool fail) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    failGemm_ = fail;
   }
   void failLoadOf(const std::string& name) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -227,6 +278,7 @@ class RecordingDevice final : public Device {
   std::set<std::string> failLaunch_, failLoad_;
   std::vector<RecordedOp> ops_;
   bool holdEvents_ = false;
+  bool failGemm_ = false;
   std::vector<EventPtr> held_;
   int badFrees_ = 0;
 };

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 
+#include "runtime/gpu/cublaslt.h"
+
 namespace jft::runtime::gpu {
 namespace {
 
@@ -74,6 +76,7 @@ CudaDevice::~CudaDevice() {
   if (context_ == nullptr) return;
   driver_.ctxSetCurrent(context_);
   if (stream_ != nullptr) driver_.streamSynchronize(stream_);
+  gemm_.reset();         // frees its workspace through this device's stream
   completions_.reset();  // drains pending frees, joins the thread
   staging_.reset();
   // The default pool outlives us (the primary context may stay retained by

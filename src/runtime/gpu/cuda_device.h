@@ -20,6 +20,8 @@
 
 namespace jft::runtime::gpu {
 
+class GemmRunner;
+
 class CudaDevice final : public Device {
  public:
   static StatusOr<std::unique_ptr<CudaDevice>> open(const Driver& driver, int ordinal);
@@ -47,6 +49,10 @@ class CudaDevice final : public Device {
                       void** params) override;
   Status copyOnDevice(uint64_t dst, uint64_t src, uint64_t bytes) override;
   Status fill(uint64_t dst, uint8_t value, uint64_t bytes) override;
+  // Through one cuBLASLt runner, created on the first product (its handle and
+  // workspace cost memory a program without products should not pay).
+  Status gemm(const GemmDesc& desc, uint64_t a, uint64_t b, uint64_t d,
+              uint64_t bias) override;
   StatusOr<EventPtr> recordEvent() override { return fence(); }
 
   // Whether allocations come from the stream-ordered pool.
@@ -81,6 +87,9 @@ class CudaDevice final : public Device {
 
   mutable std::mutex statsMutex_;
   MemoryStats stats_;
+
+  std::mutex gemmMutex_;  // guards creating gemm_
+  std::unique_ptr<GemmRunner> gemm_;
 };
 
 }  // namespace jft::runtime::gpu
