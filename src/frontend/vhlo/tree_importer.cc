@@ -30,6 +30,14 @@ bool isFunctionOp(std::string_view name) {
   return name == "vhlo.func_v1";
 }
 
+// The serializer wraps ops of other dialects (Shardy) in casts between VHLO
+// and builtin types; on one device a sharding constraint or reshard is the
+// identity.
+bool isTransparentOp(std::string_view name) {
+  return name == "builtin.unrealized_conversion_cast" ||
+         name == "sdy.sharding_constraint" || name == "sdy.reshard";
+}
+
 }  // namespace
 
 TreeImporter::TreeImporter(const MTree& tree)
@@ -193,6 +201,8 @@ StatusOr<ir::Region> TreeImporter::importRegion(const MRegion& region,
     out.args.push_back(arg);
   }
   for (const MOp& op : block.ops) {
+    JFT_ASSIGN_OR_RETURN(bool forwarded, forwardTransparentOp(op));
+    if (forwarded) continue;
     JFT_ASSIGN_OR_RETURN(ir::Op imported, importOp(op, depth));
     out.ops.push_back(std::move(imported));
   }
@@ -257,6 +267,26 @@ StatusOr<ir::Op> TreeImporter::importOp(const MOp& op, int depth) {
     out.results.push_back(v);
   }
   return out;
+}
+
+StatusOr<bool> TreeImporter::forwardTransparentOp(const MOp& op) {
+  if (!isTransparentOp(op.name)) return false;
+  const OpSite site = siteOf(op);
+  if (op.operands.size() != 1 || op.results.size() != 1 || op.result_types.size() != 1 ||
+      !op.regions.empty())
+    return site.invalid("expects one operand, one result and no region");
+  JFT_ASSIGN_OR_RETURN(ir::ValueId value, use(op.operands[0], site));
+  JFT_ASSIGN_OR_RETURN(ir::Type type, convertType(op.result_types[0].get(), site));
+  if (type != module_.typeOf(value))
+    return site.unimplemented("changes the type from " + module_.typeOf(value).str() +
+                              " to " + type.str() + ", which is not supported");
+  const uint32_t result = op.results[0];
+  if (result >= values_.size() || values_[result] != kUndefined)
+    return site.invalid("result %" + std::to_string(result) +
+                        " is out of range or defined twice");
+  values_[result] = value;
+  scope_.push_back(result);
+  return true;
 }
 
 StatusOr<ir::ValueId> TreeImporter::use(uint32_t tree_id, const OpSite& site) const {

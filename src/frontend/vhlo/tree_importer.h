@@ -34,6 +34,10 @@ class TreeImporter {
   StatusOr<ir::Region> importRegion(const MRegion& region, const OpSite& owner,
                                     int depth);
   StatusOr<ir::Op> importOp(const MOp& op, int depth);
+  // Ops that only restate a value on one device (the casts VHLO wraps around
+  // Shardy ops, sharding constraints): their result becomes the operand's
+  // value. False for every other op.
+  StatusOr<bool> forwardTransparentOp(const MOp& op);
   Status checkCounts(const MOp& op, const VhloOpInfo& info, const OpSite& site) const;
 
   StatusOr<ir::ValueId> use(uint32_t tree_id, const OpSite& site) const;

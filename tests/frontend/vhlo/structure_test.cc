@@ -259,5 +259,45 @@ TEST(Structure, ForeignModuleLevelOpsWithABodyAreUnsupported) {
   EXPECT_EQ(m.status().message(), "func.func is not supported (at m.py:4:1)");
 }
 
+// What JAX sends for an eager jax.random call: the Shardy constraint wrapped in
+// the casts VHLO serialization puts around foreign ops. On one device each is
+// the identity, so the negate reads the argument itself.
+TEST(Structure, ShardingConstraintsAndTheirCastsForwardTheirOperand) {
+  TreeBuilder b;
+  MTree tree = singleFunction(b, {f32s({4})}, {f32s({4})}, [&](const auto& args) {
+    std::vector<MOp> ops;
+    ops.push_back(b.op("builtin.unrealized_conversion_cast", args, {f32s({4})}));
+    ops.push_back(b.op("sdy.sharding_constraint", ops.back().results, {f32s({4})},
+                       {{"sharding", opaqueAttr("sdy", "#sdy.sharding<@mesh, [{}]>")}}));
+    ops.push_back(
+        b.op("builtin.unrealized_conversion_cast", ops.back().results, {f32s({4})}));
+    ops.push_back(b.op("vhlo.negate_v1", ops.back().results, {f32s({4})}));
+    return ops;
+  });
+  auto m = importTree(tree);
+  ASSERT_TRUE(m.isOk()) << m.status().toString();
+  const ir::Function& main = m->functions[0];
+  ASSERT_EQ(main.body.ops.size(), 2u);
+  EXPECT_EQ(main.body.ops[0].kind, OpKind::Negate);
+  EXPECT_EQ(main.body.ops[0].operands, main.body.args);
+}
+
+TEST(Structure, ACastThatChangesTheTypeIsUnsupported) {
+  TreeBuilder b;
+  MTree tree = singleFunction(b, {f32s({4})}, {f32s({2, 2})}, [&](const auto& args) {
+    std::vector<MOp> ops;
+    ops.push_back(b.op("builtin.unrealized_conversion_cast", args, {f32s({2, 2})}, {},
+                       fileLoc("k.py", 3, 7)));
+    return ops;
+  });
+  auto m = importTree(tree);
+  EXPECT_EQ(m.status().code(), StatusCode::kUnimplemented);
+  EXPECT_NE(m.status().message().find("changes the type from tensor<4xf32> to "
+                                      "tensor<2x2xf32>"),
+            std::string::npos)
+      << m.status().message();
+  EXPECT_NE(m.status().message().find("k.py:3:7"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace jft::frontend::vhlo_test
