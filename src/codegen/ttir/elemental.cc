@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "codegen/ttir/elementwise.h"
+#include "codegen/ttir/gather_emitter.h"
 #include "ir/op_kind.h"
 
 namespace jft::codegen::ttir {
@@ -183,6 +184,8 @@ StatusOr<Value> Elemental::emitOp(const ir::Op& op, size_t result, int space) {
       return emitDynamicSlice(op, space);
     case K::DynamicUpdateSlice:
       return emitDynamicUpdateSlice(op, space);
+    case K::Gather:
+      return emitGather(*this, op, space);
     case K::Reduce:
       if (!reduce_hook)
         return unimplemented(opName(op) + ": a reduce needs the reduction kernel family");
