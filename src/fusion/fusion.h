@@ -48,6 +48,10 @@ enum class Family : uint8_t {
   kNone,       // groups whose route is not kTtir
   kLoop,       // one output tile per program, inputs read through index maps
   kReduction,  // reduce ops with prologue/epilogue, row-wise (softmax) included
+  // Single-op groups (ttir_support.h's ttirFamilyOf names the op kinds):
+  kScan,     // a cumulative reduction along one axis (tt.scan)
+  kScatter,  // stablehlo.scatter (atomics or masked stores)
+  kSort,     // stablehlo.sort along the last dim (bitonic network in a tile)
 };
 
 const char* routeName(Route route);     // "ttir", "library", ...

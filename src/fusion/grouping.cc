@@ -114,7 +114,7 @@ class Grouper {
     g.root = i;
     g.ops.push_back(i);
     if (route == Route::kTtir) {
-      g.family = op(i).kind == OpKind::Reduce ? Family::kReduction : Family::kLoop;
+      g.family = ttirFamilyOf(module_, op(i));
       if (g.family == Family::kReduction) g.space = reductionSpaceOf(module_, op(i));
     }
     out_.home[i] = static_cast<int>(out_.groups.size());
@@ -139,6 +139,15 @@ class Grouper {
   // can be computed there.
   bool canJoin(size_t i, int g, bool returned) {
     DraftGroup& target = group(g);
+    // Scan, scatter and sort run one op each; scan and sort take an
+    // elementwise prologue (computed at the index they read), never anything
+    // the return also needs (their kernels store only the op's results).
+    const Family family = ttirFamilyOf(module_, op(i));
+    if (family == Family::kScan || family == Family::kScatter || family == Family::kSort)
+      return false;
+    if (target.family == Family::kScatter) return false;
+    if (target.family == Family::kScan || target.family == Family::kSort)
+      return !returned && family == Family::kLoop && isTtirElementwise(op(i).kind);
     if (target.family == Family::kReduction) return fitsSpace(i, g);
     if (op(i).kind == OpKind::Reduce) {
       std::optional<ReductionSpace> space = reductionSpaceOf(module_, op(i));

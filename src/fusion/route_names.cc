@@ -30,6 +30,12 @@ const char* familyName(Family family) {
       return "loop";
     case Family::kReduction:
       return "reduction";
+    case Family::kScan:
+      return "scan";
+    case Family::kScatter:
+      return "scatter";
+    case Family::kSort:
+      return "sort";
   }
   return "?";
 }

@@ -3,6 +3,8 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "fusion/scan_form.h"
+#include "fusion/scatter_form.h"
 #include "passes/literal_elements.h"
 
 namespace jft::fusion {
@@ -42,9 +44,18 @@ TtirSupport checkTypes(const ir::Module& module, const ir::Op& op) {
 
 // A combiner the reduction emitter can inline: scalar elementwise ops and
 // scalar constants over values of the region or splat constants it captures.
+TtirSupport checkRegion(const ir::Module& module, const ir::Region& body,
+                        bool scalar_only);
+
 TtirSupport checkCombiner(const ir::Module& module, const ir::Op& reduce) {
   if (reduce.regions.size() != 1) return no("reduce without exactly one combiner");
-  const ir::Region& body = reduce.regions[0];
+  return checkRegion(module, reduce.regions[0], true);
+}
+
+// `scalar_only`: a reduce combiner; otherwise a chlo.scan body, whose ops
+// compute on slices (the emitter applies them lane by lane all the same).
+TtirSupport checkRegion(const ir::Module& module, const ir::Region& body,
+                        bool scalar_only) {
   if (body.ops.empty() || body.ops.back().kind != OpKind::Return)
     return no("reduce combiner does not end in a return");
   std::unordered_set<ir::ValueId> local(body.args.begin(), body.args.end());
@@ -56,7 +67,8 @@ TtirSupport checkCombiner(const ir::Module& module, const ir::Op& reduce) {
                 ", which a TTIR reduction cannot run");
     if (TtirSupport s = checkTypes(module, op); !s.ok) return s;
     for (ir::ValueId id : op.results)
-      if (module.typeOf(id).rank() != 0) return no("reduce combiner computes on tensors");
+      if (scalar_only && module.typeOf(id).rank() != 0)
+        return no("reduce combiner computes on tensors");
     for (ir::ValueId id : op.operands)
       if (!local.contains(id))
         return no("reduce combiner reads a value from outside its region");
@@ -87,6 +99,25 @@ TtirSupport checkOp(const ir::Module& module, const ir::Op& op) {
       return isSplatConstant(op) ? yes() : no("a non-splat constant is a buffer");
     case OpKind::Reduce:
       return checkCombiner(module, op);
+    case OpKind::ReduceWindow:
+    case OpKind::Composite: {
+      const std::optional<ScanForm> form = scanFormOf(module, op);
+      if (!form)
+        return no(op.kind == OpKind::Composite
+                      ? "no TTIR emitter for composite " + compositeName(op)
+                      : "reduce_window that is not a cumulative reduction along one dim");
+      return checkRegion(module, *form->body, !form->composite);
+    }
+    case OpKind::Scatter:
+      if (std::string why = scatterUnsupported(module, op); !why.empty()) return no(why);
+      return yes();
+    case OpKind::Gather:
+      // The gather emitter reads start indices as integers (clamped in
+      // their own type); dimension numbers are checked by the verifier.
+      if (op.operands.size() != 2 ||
+          !ir::isInteger(module.typeOf(op.operands[1]).element))
+        return no("gather with non-integer start indices");
+      return yes();
     default:
       return yes();
   }
@@ -104,6 +135,10 @@ bool isTtirMovement(OpKind kind) {
     case OpKind::Reverse:
     case OpKind::DynamicSlice:
     case OpKind::DynamicUpdateSlice:
+    case OpKind::Gather:
+    case OpKind::ReduceWindow:
+    case OpKind::Composite:
+    case OpKind::Scatter:
     case OpKind::Constant:
     case OpKind::Reduce:
       return true;
@@ -192,6 +227,26 @@ bool isSplatConstant(const ir::Op& op) {
   if (op.kind != OpKind::Constant) return false;
   const auto* value = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
   return value && passes::isSplat(*value);
+}
+
+Family ttirFamilyOf(const ir::Module& module, const ir::Op& op) {
+  switch (op.kind) {
+    case OpKind::Reduce:
+      return Family::kReduction;
+    case OpKind::ReduceWindow:
+    case OpKind::Composite:
+      return scanFormOf(module, op) ? Family::kScan : Family::kLoop;
+    case OpKind::Scatter:
+      return Family::kScatter;
+    case OpKind::Sort:
+      return Family::kSort;
+    default:
+      return Family::kLoop;
+  }
+}
+
+bool ttirKeepsComposite(const ir::Module& module, const ir::Op& composite) {
+  return scanFormOf(module, composite) && ttirSupport(module, composite).ok;
 }
 
 TtirSupport ttirSupport(const ir::Module& module, const ir::Op& op) {

@@ -6,12 +6,15 @@
 // f16, bf16, f32, f64, f8E4M3FN, f8E5M2). Ops: elementwise math, compare,
 // select, clamp, convert, equal-width bitcast_convert; broadcast_in_dim,
 // reshape, transpose, slice, concatenate, pad (interior >= 0), iota, reverse,
-// dynamic_slice, dynamic_update_slice, splat constants; reduce whose combiner
-// is scalar elementwise ops (any number of operands).
+// dynamic_slice, dynamic_update_slice, gather (integer start indices), splat
+// constants; reduce whose combiner is scalar elementwise ops (any number of
+// operands); cumulative reductions (scan_form.h: reduce_window over a whole
+// dim, a kept chlo.scan composite).
 #pragma once
 
 #include <string>
 
+#include "fusion/fusion.h"
 #include "ir/module.h"
 
 namespace jft::fusion {
@@ -28,6 +31,15 @@ struct TtirSupport {
   bool ok = false;
   std::string reason;  // why not, when !ok: "no TTIR emitter for sort yet"
 };
+
+// The kernel family a TTIR group rooted at `op` belongs to: kReduction for a
+// reduce, kScan/kScatter/kSort for the ops those single-op families run,
+// kLoop otherwise.
+Family ttirFamilyOf(const ir::Module& module, const ir::Op& op);
+
+// For passes::InlineOptions::keep_composite: the composites a TTIR kernel runs
+// whole (a chlo.scan of scan_form.h's form), which must not be inlined.
+bool ttirKeepsComposite(const ir::Module& module, const ir::Op& composite);
 
 // Whether a TTIR kernel can compute `op` (an op of a function body or region).
 TtirSupport ttirSupport(const ir::Module& module, const ir::Op& op);

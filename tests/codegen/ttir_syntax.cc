@@ -268,6 +268,8 @@ const std::map<std::string, OpInfo>& opTable() {
     t["tt.print"] = {Form::kOther};
     t["tt.call"] = {Form::kOther};
     t["tt.gather"] = {Form::kOther};
+    // tl.debug_barrier: a CTA-wide barrier (also orders global memory).
+    t["gpu.barrier"] = {Form::kOther, 0, 0};
     return t;
   }();
   return table;

@@ -6,6 +6,8 @@
 #include "codegen/ttir/kernel_signature.h"
 #include "codegen/ttir/loop_emitter.h"
 #include "codegen/ttir/reduction_emitter.h"
+#include "codegen/ttir/scan_emitter.h"
+#include "codegen/ttir/scatter_emitter.h"
 #include "codegen/ttir/ttir_writer.h"
 
 namespace jft::codegen::ttir {
@@ -65,6 +67,14 @@ StatusOr<TtirKernel> emitKernel(const ir::Module& module, const ir::Function& fu
     JFT_ASSIGN_OR_RETURN(launch,
                          emitReductionKernel(writer, module, function, fusion, signature,
                                              indexType(module, function, fusion)));
+  } else if (fusion.family == fusion::Family::kScan) {
+    JFT_ASSIGN_OR_RETURN(launch,
+                         emitScanKernel(writer, module, function, fusion, signature,
+                                        indexType(module, function, fusion)));
+  } else if (fusion.family == fusion::Family::kScatter) {
+    JFT_ASSIGN_OR_RETURN(launch,
+                         emitScatterKernel(writer, module, function, fusion, signature,
+                                           indexType(module, function, fusion)));
   } else {
     std::string message = fusion.name;
     message.append(": no TTIR emitter for kernel family ")

@@ -1,0 +1,299 @@
+#include "codegen/ttir/scatter_emitter.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+#include "codegen/ttir/elemental.h"
+#include "codegen/ttir/elementwise.h"
+#include "codegen/ttir/index_space.h"
+#include "fusion/scatter_form.h"
+
+namespace jft::codegen::ttir {
+
+namespace {
+
+constexpr int64_t kChunk = 1024;
+
+bool contains(const std::vector<int64_t>& list, int64_t v) {
+  return std::find(list.begin(), list.end(), v) != list.end();
+}
+
+int64_t product(const std::vector<int64_t>& dims) {
+  int64_t p = 1;
+  for (int64_t d : dims) p *= d;
+  return p;
+}
+
+class ScatterKernel {
+ public:
+  ScatterKernel(TtirWriter& writer, const ir::Module& module,
+                const ir::Function& function, const fusion::Fusion& fusion,
+                const KernelSignature& signature, const std::string& index_type)
+      : w_(writer),
+        module_(module),
+        function_(function),
+        fusion_(fusion),
+        signature_(signature),
+        ix_(writer, {kChunk}, index_type),
+        el_(ix_, module, fusion, function, signature.inputs) {}
+
+  StatusOr<Launch> emit();
+
+ private:
+  // scf.for over [0, count) in chunks; `body` gets the lane positions.
+  Status chunks(int64_t count, const std::function<Status(const Value& lane)>& body);
+  Status copyOperand();
+  Status applyUpdates(int64_t count);
+  // The operand index of each lane of `update_space`, and whether its
+  // window lies inside the operand.
+  StatusOr<std::pair<Value, std::optional<Value>>> target(int update_space);
+  Status combine(const Value& address, const Value& value, const Value& mask);
+
+  TtirWriter& w_;
+  const ir::Module& module_;
+  const ir::Function& function_;
+  const fusion::Fusion& fusion_;
+  const KernelSignature& signature_;
+  IndexBuilder ix_;
+  Elemental el_;
+  const ir::Op* op_ = nullptr;
+  const ir::ScatterDimensionNumbers* dn_ = nullptr;
+  ir::ElementType element_ = ir::ElementType::F32;
+  fusion::ScatterCombine combine_ = fusion::ScatterCombine::kOther;
+};
+
+Status ScatterKernel::chunks(int64_t count,
+                             const std::function<Status(const Value& lane)>& body) {
+  const Value lower = ix_.scalarConstant(0), upper = ix_.scalarConstant(count),
+              step = ix_.scalarConstant(kChunk);
+  const std::string k0 = w_.freshName();
+  w_.open("scf.for " + k0 + " = " + lower.name + " to " + upper.name + " step " +
+          step.name + " : " + ix_.indexType() + " {");
+  const Elemental::State saved = el_.save();
+  const Value lane = ix_.add(
+      ix_.splat(Value{k0, ix_.indexType(), {}, ix_.indexType()}, {kChunk}), ix_.range(0));
+  JFT_RETURN_IF_ERROR(body(lane));
+  w_.close("}");
+  el_.restore(saved);
+  return Status::ok();
+}
+
+Status ScatterKernel::copyOperand() {
+  const std::vector<int64_t>& dims = module_.typeOf(op_->operands[0]).dims;
+  const int64_t count = product(dims);
+  return chunks(count, [&](const Value& lane) -> Status {
+    IndexSpace s;
+    s.dims = dims;
+    s.linear = lane;
+    if (dims.size() == 1) s.comps = {lane};
+    if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
+    const int space = dims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
+    JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[0], space));
+    if (dims.empty()) {
+      // One element: every lane would store it; lane 0 does.
+      IndexSpace one;
+      one.dims = {1};
+      one.linear = lane;
+      one.bounds.push_back(ix_.compareConst("slt", lane, 1));
+      const int first = ix_.intern(std::move(one));
+      el_.store(signature_.outputs[0], element_, v, first);
+      return Status::ok();
+    }
+    el_.store(signature_.outputs[0], element_, v, space);
+    return Status::ok();
+  });
+}
+
+StatusOr<std::pair<Value, std::optional<Value>>> ScatterKernel::target(int update_space) {
+  const std::vector<int64_t>& operand = module_.typeOf(op_->operands[0]).dims;
+  const ir::Type& itype = module_.typeOf(op_->operands[1]);
+  const std::vector<int64_t>& udims = module_.typeOf(op_->operands[2]).dims;
+  const int64_t ivd = dn_->index_vector_dim;
+  // Update dims that index the scatter (not window dims), in order.
+  std::vector<Value> batch;
+  for (size_t d = 0; d < udims.size(); ++d)
+    if (!contains(dn_->update_window_dims, static_cast<int64_t>(d)))
+      batch.push_back(ix_.component(update_space, d));
+  // Window sizes per operand dim, and the window's index there.
+  std::vector<int64_t> window(operand.size(), 1);
+  std::vector<std::optional<Value>> comps(operand.size());
+  size_t next = 0;
+  for (size_t d = 0; d < operand.size(); ++d) {
+    const int64_t di = static_cast<int64_t>(d);
+    if (contains(dn_->inserted_window_dims, di) || contains(dn_->input_batching_dims, di))
+      continue;
+    const size_t ud = static_cast<size_t>(dn_->update_window_dims.at(next++));
+    window[d] = udims.at(ud);
+    comps[d] = ix_.component(update_space, ud);
+  }
+  for (size_t i = 0; i < dn_->input_batching_dims.size(); ++i) {
+    const int64_t j = dn_->scatter_indices_batching_dims.at(i);
+    comps.at(static_cast<size_t>(dn_->input_batching_dims[i])) =
+        batch.at(static_cast<size_t>(j < ivd ? j : j - 1));
+  }
+  std::optional<Value> inside;
+  const int bits = ir::bitWidth(itype.element);
+  const bool is_unsigned = ir::isUnsignedInteger(itype.element);
+  for (size_t k = 0; k < dn_->scatter_dims_to_operand_dims.size(); ++k) {
+    std::vector<Value> icomps(itype.dims.size());
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const int64_t j = static_cast<int64_t>(i);
+      icomps.at(static_cast<size_t>(j < ivd ? j : j + 1)) = batch[i];
+    }
+    if (ivd < static_cast<int64_t>(itype.dims.size()))
+      icomps[static_cast<size_t>(ivd)] =
+          ix_.indexConstant(static_cast<int64_t>(k), ix_.ones());
+    int ispace = el_.scalarSpace();
+    if (!itype.dims.empty()) {
+      IndexSpace s;
+      s.dims = itype.dims;
+      for (Value& c : icomps) s.comps.emplace_back(std::move(c));
+      s.bounds = ix_.space(update_space).bounds;
+      ispace = ix_.intern(std::move(s));
+    }
+    JFT_ASSIGN_OR_RETURN(Value start, el_.emit(op_->operands[1], ispace));
+    const size_t d = static_cast<size_t>(dn_->scatter_dims_to_operand_dims[k]);
+    // In range in the index's own type, before any truncation.
+    const int64_t type_max =
+        bits >= 64 ? std::numeric_limits<int64_t>::max()
+                   : (is_unsigned && bits < 63 ? (int64_t{1} << bits) - 1
+                                               : (int64_t{1} << (bits - 1)) - 1);
+    const int64_t hi = std::min(operand[d] - window[d], type_max);
+    Value ok = ix_.compare(is_unsigned ? "ule" : "sle", start,
+                           ix_.constant(hi, start.shape, start.scalar));
+    if (!is_unsigned)
+      ok = ix_.both(
+          ok, ix_.compare("sge", start, ix_.constant(0, start.shape, start.scalar)));
+    inside = inside ? ix_.both(*inside, ok) : ok;
+    const Value s = ix_.toIndex(start, is_unsigned);
+    comps[d] = comps[d] ? ix_.add(*comps[d], s) : s;
+  }
+  const std::vector<int64_t> strides = rowMajorStrides(operand);
+  std::optional<Value> linear;
+  for (size_t d = 0; d < operand.size(); ++d) {
+    if (!comps[d] || operand[d] == 1) continue;
+    const Value term = ix_.mulConst(*comps[d], strides[d]);
+    linear = linear ? ix_.add(*linear, term) : term;
+  }
+  return std::make_pair(linear ? *linear : ix_.indexConstant(0, ix_.ones()), inside);
+}
+
+Status ScatterKernel::combine(const Value& address, const Value& value,
+                              const Value& mask) {
+  using C = fusion::ScatterCombine;
+  const std::string& t = value.scalar;
+  auto rmw = [&](const std::string& kind, const Value& ptr, const Value& v,
+                 const Value& m) {
+    w_.op("tt.atomic_rmw " + kind + ", acq_rel, gpu, " + ptr.name + ", " + v.name + ", " +
+              m.name + " : (" + ptr.type + ", " + v.type + ", " + m.type + ") -> " +
+              v.type,
+          v.shape, v.scalar);
+  };
+  if (combine_ == C::kReplace) {
+    const Value stored = registerToStored(w_, element_, value);
+    w_.line("tt.store " + address.name + ", " + stored.name + ", " + mask.name + " : " +
+            address.type);
+    return Status::ok();
+  }
+  const bool is_float = ir::isFloat(element_);
+  const bool is_unsigned = ir::isUnsignedInteger(element_);
+  if (combine_ == C::kAdd) {
+    rmw(is_float ? "fadd" : "add", address, value, mask);
+    return Status::ok();
+  }
+  const bool is_max = combine_ == C::kMax;
+  if (!is_float) {
+    rmw(std::string(is_unsigned ? "u" : "") + (is_max ? "max" : "min"), address, value,
+        mask);
+    return Status::ok();
+  }
+  if (t != "f32") return unimplemented("scatter max/min of " + t);
+  // f32 through its bits: non-negative floats order as signed integers,
+  // negative ones reversed as unsigned integers (tl.atomic_max's method).
+  const std::vector<int64_t> shape = value.shape;
+  const Value ptr = w_.op("tt.bitcast " + address.name + " : " + address.type + " -> " +
+                              tensorType(shape, "!tt.ptr<i32>"),
+                          shape, "!tt.ptr<i32>");
+  const Value bits = w_.op(
+      "tt.bitcast " + value.name + " : " + value.type + " -> " + tensorType(shape, "i32"),
+      shape, "i32");
+  const Value zero =
+      w_.op("arith.constant dense<0.000000e+00> : " + value.type, shape, t);
+  const Value nonneg =
+      w_.op("arith.cmpf oge, " + value.name + ", " + zero.name + " : " + value.type,
+            shape, "i1");
+  const Value neg =
+      w_.op("arith.cmpf olt, " + value.name + ", " + zero.name + " : " + value.type,
+            shape, "i1");
+  rmw(is_max ? "max" : "min", ptr, bits, ix_.both(mask, nonneg));
+  rmw(is_max ? "umin" : "umax", ptr, bits, ix_.both(mask, neg));
+  return Status::ok();
+}
+
+Status ScatterKernel::applyUpdates(int64_t count) {
+  const std::vector<int64_t>& udims = module_.typeOf(op_->operands[2]).dims;
+  return chunks(count, [&](const Value& lane) -> Status {
+    IndexSpace s;
+    s.dims = udims;
+    s.linear = lane;
+    if (udims.size() == 1) s.comps = {lane};
+    if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
+    const int space = udims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
+    JFT_ASSIGN_OR_RETURN(auto where, target(space));
+    JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[2], space));
+    v = ix_.broadcast(v, {kChunk});
+    Value mask = udims.empty() ? ix_.compareConst("slt", lane, 1)
+                               : ix_.compareConst("slt", lane, count);
+    if (where.second) mask = ix_.both(mask, ix_.broadcast(*where.second, {kChunk}));
+    const std::string mem = memoryType(element_);
+    const std::string ptr = "!tt.ptr<" + mem + ">";
+    const Value offset = ix_.broadcast(where.first, {kChunk});
+    const Value base = w_.op("tt.splat " + signature_.outputs[0] + " : " + ptr + " -> " +
+                                 tensorType({kChunk}, ptr),
+                             {kChunk}, ptr);
+    const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
+                                    base.type + ", " + offset.type,
+                                {kChunk}, ptr);
+    return combine(address, v, mask);
+  });
+}
+
+StatusOr<Launch> ScatterKernel::emit() {
+  if (fusion_.ops.empty())
+    return unimplemented(fusion_.name + ": an empty scatter group");
+  op_ = &function_.body.ops.at(fusion_.ops.back());
+  if (op_->kind != ir::OpKind::Scatter)
+    return unimplemented(fusion_.name + ": the scatter group's root is not a scatter");
+  if (const std::string why = fusion::scatterUnsupported(module_, *op_); !why.empty())
+    return unimplemented("stablehlo.scatter: " + why);
+  dn_ = ir::findAttrAs<ir::ScatterDimensionNumbers>(op_->attrs,
+                                                    "scatter_dimension_numbers");
+  if (!dn_) return unimplemented("stablehlo.scatter without dimension numbers");
+  if (fusion_.outputs.size() != 1 || fusion_.outputs[0] != op_->results[0])
+    return unimplemented(fusion_.name + ": a scatter kernel stores only the scatter");
+  element_ = module_.typeOf(op_->results[0]).element;
+  combine_ = fusion::scatterCombineOf(*op_);
+  (void)ix_.programId();  // one program; the id is not needed
+  JFT_RETURN_IF_ERROR(copyOperand());
+  w_.line("gpu.barrier");
+  JFT_RETURN_IF_ERROR(applyUpdates(product(module_.typeOf(op_->operands[2]).dims)));
+  Launch launch;
+  launch.grid = {1, 1, 1};
+  launch.num_warps = 4;
+  launch.tile = std::to_string(kChunk) + " single program";
+  return launch;
+}
+
+}  // namespace
+
+StatusOr<Launch> emitScatterKernel(TtirWriter& writer, const ir::Module& module,
+                                   const ir::Function& function,
+                                   const fusion::Fusion& fusion,
+                                   const KernelSignature& signature,
+                                   const std::string& index_type) {
+  ScatterKernel kernel(writer, module, function, fusion, signature, index_type);
+  return kernel.emit();
+}
+
+}  // namespace jft::codegen::ttir

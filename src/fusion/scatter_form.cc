@@ -1,0 +1,66 @@
+#include "fusion/scatter_form.h"
+
+namespace jft::fusion {
+
+ScatterCombine scatterCombineOf(const ir::Op& scatter) {
+  if (scatter.regions.size() != 1) return ScatterCombine::kOther;
+  const ir::Region& body = scatter.regions[0];
+  if (body.args.size() != 2 || body.ops.empty()) return ScatterCombine::kOther;
+  const ir::Op& ret = body.ops.back();
+  if (ret.kind != ir::OpKind::Return || ret.operands.size() != 1)
+    return ScatterCombine::kOther;
+  if (ret.operands[0] == body.args[1] && body.ops.size() == 1)
+    return ScatterCombine::kReplace;
+  if (body.ops.size() != 2) return ScatterCombine::kOther;
+  const ir::Op& op = body.ops[0];
+  if (op.results.size() != 1 || op.results[0] != ret.operands[0] ||
+      op.operands.size() != 2)
+    return ScatterCombine::kOther;
+  const bool both = (op.operands[0] == body.args[0] && op.operands[1] == body.args[1]) ||
+                    (op.operands[0] == body.args[1] && op.operands[1] == body.args[0]);
+  if (!both) return ScatterCombine::kOther;
+  switch (op.kind) {
+    case ir::OpKind::Add:
+      return ScatterCombine::kAdd;
+    case ir::OpKind::Maximum:
+      return ScatterCombine::kMax;
+    case ir::OpKind::Minimum:
+      return ScatterCombine::kMin;
+    case ir::OpKind::Multiply:
+      return ScatterCombine::kMul;
+    default:
+      return ScatterCombine::kOther;
+  }
+}
+
+std::string scatterUnsupported(const ir::Module& module, const ir::Op& scatter) {
+  if (scatter.operands.size() != 3 || scatter.results.size() != 1)
+    return "scatter of several inputs";
+  if (!ir::isInteger(module.typeOf(scatter.operands[1]).element))
+    return "scatter with non-integer indices";
+  const ir::ElementType t = module.typeOf(scatter.operands[0]).element;
+  using E = ir::ElementType;
+  const bool int32or64 = t == E::I32 || t == E::U32 || t == E::I64 || t == E::U64;
+  switch (scatterCombineOf(scatter)) {
+    case ScatterCombine::kReplace:
+      return {};
+    case ScatterCombine::kAdd:
+      // Triton's atomic add: 32/64-bit integers, f16, bf16, f32, f64.
+      if (int32or64 || t == E::F16 || t == E::BF16 || t == E::F32 || t == E::F64)
+        return {};
+      return "scatter-add of " + std::string(ir::elementTypeName(t)) + " (no atomic add)";
+    case ScatterCombine::kMax:
+    case ScatterCombine::kMin:
+      // Integer atomics, and f32 through its bits (tl.atomic_max's way).
+      if (int32or64 || t == E::F32) return {};
+      return "scatter-max/min of " + std::string(ir::elementTypeName(t)) +
+             " (no atomic max/min)";
+    case ScatterCombine::kMul:
+      return "scatter with a multiply update (no atomic multiply yet)";
+    case ScatterCombine::kOther:
+      break;
+  }
+  return "scatter whose update computation is not replace/add/max/min";
+}
+
+}  // namespace jft::fusion
