@@ -108,6 +108,23 @@ TtirSupport checkOp(const ir::Module& module, const ir::Op& op) {
                       : "reduce_window that is not a cumulative reduction along one dim");
       return checkRegion(module, *form->body, !form->composite);
     }
+    case OpKind::Sort: {
+      // One tile per row (sort_emitter.h), a comparator of elementwise ops
+      // and splat constants (captured ones are checked by the emitter).
+      const auto* dim = ir::findAttrAs<int64_t>(op.attrs, "dimension");
+      const ir::Type& type = module.typeOf(op.operands.at(0));
+      if (!dim || *dim < 0 || *dim >= type.rank()) return no("sort without a dimension");
+      const int64_t n = type.dims[static_cast<size_t>(*dim)];
+      if (n < 2 || n > 4096)
+        return no("sort of rows of " + std::to_string(n) +
+                  " elements (one tile holds 2..4096)");
+      if (op.regions.size() != 1) return no("sort without one comparator");
+      for (const ir::Op& inner : op.regions[0].ops)
+        if (inner.kind != OpKind::Return && inner.kind != OpKind::Constant &&
+            !isTtirElementwise(inner.kind))
+          return no("sort comparator holds " + std::string(ir::opKindName(inner.kind)));
+      return yes();
+    }
     case OpKind::Scatter:
       if (std::string why = scatterUnsupported(module, op); !why.empty()) return no(why);
       return yes();
@@ -139,6 +156,7 @@ bool isTtirMovement(OpKind kind) {
     case OpKind::ReduceWindow:
     case OpKind::Composite:
     case OpKind::Scatter:
+    case OpKind::Sort:
     case OpKind::Constant:
     case OpKind::Reduce:
       return true;

@@ -783,6 +783,17 @@ class Checker {
         return Status::ok();
       }
       case Form::kOther:
+        // tt.join / tt.split: ' : T -> U'; a split defines two results of U.
+        if (op == "tt.join" || op == "tt.split") {
+          const size_t arrow = findLastTop(suffix, "->");
+          if (arrow == std::string::npos) return fail(op + " needs ' : T -> U'");
+          JFT_ASSIGN_OR_RETURN(TType in, type(suffix.substr(0, arrow)));
+          JFT_ASSIGN_OR_RETURN(TType out, type(suffix.substr(arrow + 2)));
+          for (const std::string& operand : operands)
+            JFT_RETURN_IF_ERROR(expectType(operand, in));
+          results = {out};
+          if (op == "tt.split") results.push_back(out);
+        }
         return Status::ok();
     }
     return Status::ok();

@@ -8,6 +8,7 @@
 #include "codegen/ttir/reduction_emitter.h"
 #include "codegen/ttir/scan_emitter.h"
 #include "codegen/ttir/scatter_emitter.h"
+#include "codegen/ttir/sort_emitter.h"
 #include "codegen/ttir/ttir_writer.h"
 
 namespace jft::codegen::ttir {
@@ -75,6 +76,10 @@ StatusOr<TtirKernel> emitKernel(const ir::Module& module, const ir::Function& fu
     JFT_ASSIGN_OR_RETURN(launch,
                          emitScatterKernel(writer, module, function, fusion, signature,
                                            indexType(module, function, fusion)));
+  } else if (fusion.family == fusion::Family::kSort) {
+    JFT_ASSIGN_OR_RETURN(launch,
+                         emitSortKernel(writer, module, function, fusion, signature,
+                                        indexType(module, function, fusion)));
   } else {
     std::string message = fusion.name;
     message.append(": no TTIR emitter for kernel family ")

@@ -1,0 +1,317 @@
+#include "codegen/ttir/sort_emitter.h"
+
+#include <map>
+
+#include "codegen/ttir/elemental.h"
+#include "codegen/ttir/elementwise.h"
+#include "codegen/ttir/index_space.h"
+#include "fusion/ttir_support.h"
+
+namespace jft::codegen::ttir {
+
+namespace {
+
+class SortKernel {
+ public:
+  SortKernel(TtirWriter& writer, const ir::Module& module, const ir::Function& function,
+             const fusion::Fusion& fusion, const KernelSignature& signature,
+             const std::string& index_type)
+      : w_(writer),
+        module_(module),
+        function_(function),
+        fusion_(fusion),
+        signature_(signature),
+        index_type_(index_type) {}
+
+  StatusOr<Launch> emit();
+
+ private:
+  // The comparator on [A, B] tiles: lhs/rhs hold one tile per operand.
+  StatusOr<Value> compare(const std::vector<Value>& lhs, const std::vector<Value>& rhs);
+  // A splat constant on `shape` (the comparator's own, or one it captures).
+  StatusOr<Value> splat(const ir::Op& op, const std::vector<int64_t>& shape);
+  // A value the comparator captures: a splat constant of the function body.
+  StatusOr<Value> captured(ir::ValueId id, const std::vector<int64_t>& shape);
+  // less(a, b): the comparator, then the position; lanes past the row last.
+  StatusOr<Value> less(const std::vector<Value>& a, const Value& ai,
+                       const std::vector<Value>& b, const Value& bi);
+  Value reshape(const Value& v, const std::vector<int64_t>& shape);
+  Value trans021(const Value& v);
+  std::pair<Value, Value> split(const Value& v);
+  Value join(const Value& a, const Value& b);
+  Value select(const Value& c, const Value& a, const Value& b);
+  // One compare-and-swap step at partner distance `b` (a power of two);
+  // pairs whose lane has bit `dir_bit` set sort descending (-1: none do).
+  Status step(std::vector<Value>& values, Value& pos, int64_t distance, int dir_bit);
+
+  TtirWriter& w_;
+  const ir::Module& module_;
+  const ir::Function& function_;
+  const fusion::Fusion& fusion_;
+  const KernelSignature& signature_;
+  std::string index_type_;
+  const ir::Op* op_ = nullptr;
+  int64_t n_ = 1, lanes_ = 1;
+};
+
+Value SortKernel::reshape(const Value& v, const std::vector<int64_t>& shape) {
+  return w_.op(
+      "tt.reshape " + v.name + " : " + v.type + " -> " + tensorType(shape, v.scalar),
+      shape, v.scalar);
+}
+
+Value SortKernel::trans021(const Value& v) {
+  const std::vector<int64_t> shape{v.shape[0], v.shape[2], v.shape[1]};
+  return w_.op("tt.trans " + v.name + " {order = array<i32: 0, 2, 1>} : " + v.type +
+                   " -> " + tensorType(shape, v.scalar),
+               shape, v.scalar);
+}
+
+std::pair<Value, Value> SortKernel::split(const Value& v) {
+  const std::vector<int64_t> shape{v.shape[0], v.shape[1]};
+  const std::string name = w_.freshName();
+  const std::string type = tensorType(shape, v.scalar);
+  w_.line(name + ":2 = tt.split " + v.name + " : " + v.type + " -> " + type);
+  return {Value{name + "#0", type, shape, v.scalar},
+          Value{name + "#1", type, shape, v.scalar}};
+}
+
+Value SortKernel::join(const Value& a, const Value& b) {
+  const std::vector<int64_t> shape{a.shape[0], a.shape[1], 2};
+  return w_.op("tt.join " + a.name + ", " + b.name + " : " + a.type + " -> " +
+                   tensorType(shape, a.scalar),
+               shape, a.scalar);
+}
+
+Value SortKernel::select(const Value& c, const Value& a, const Value& b) {
+  return w_.op("arith.select " + c.name + ", " + a.name + ", " + b.name + " : " + c.type +
+                   ", " + a.type,
+               a.shape, a.scalar);
+}
+
+StatusOr<Value> SortKernel::splat(const ir::Op& op, const std::vector<int64_t>& shape) {
+  const auto* dense = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
+  if (op.kind != ir::OpKind::Constant || !fusion::isSplatConstant(op) || !dense ||
+      op.results.size() != 1)
+    return unimplemented(
+        "stablehlo.sort: the comparator reads a value that is not a "
+        "splat constant");
+  const ir::ElementType element = module_.typeOf(op.results[0]).element;
+  const size_t size = static_cast<size_t>(ir::storageBytes(element));
+  const std::string_view bytes(reinterpret_cast<const char*>(dense->bytes.data()), size);
+  return emitSplatConstant(w_, element, shape, bytes);
+}
+
+StatusOr<Value> SortKernel::captured(ir::ValueId id, const std::vector<int64_t>& shape) {
+  for (const ir::Op& op : function_.body.ops)
+    if (op.results.size() == 1 && op.results[0] == id) return splat(op, shape);
+  return unimplemented(
+      "stablehlo.sort: the comparator reads a value that is not a splat "
+      "constant");
+}
+
+StatusOr<Value> SortKernel::compare(const std::vector<Value>& lhs,
+                                    const std::vector<Value>& rhs) {
+  const ir::Region& region = op_->regions.at(0);
+  const std::vector<int64_t> shape = lhs.at(0).shape;
+  std::map<ir::ValueId, Value> values;
+  for (size_t i = 0; i < lhs.size(); ++i) {
+    values[region.args.at(2 * i)] = lhs[i];
+    values[region.args.at(2 * i + 1)] = rhs[i];
+  }
+  auto lookup = [&](ir::ValueId id) -> StatusOr<Value> {
+    if (auto it = values.find(id); it != values.end()) return it->second;
+    JFT_ASSIGN_OR_RETURN(Value v, captured(id, shape));
+    values[id] = v;
+    return v;
+  };
+  for (const ir::Op& op : region.ops) {
+    if (op.kind == ir::OpKind::Constant && op.results.size() == 1) {
+      JFT_ASSIGN_OR_RETURN(Value v, splat(op, shape));
+      values[op.results[0]] = v;
+      continue;
+    }
+    std::vector<Value> operands;
+    for (ir::ValueId id : op.operands) {
+      JFT_ASSIGN_OR_RETURN(Value v, lookup(id));
+      operands.push_back(v);
+    }
+    if (op.kind == ir::OpKind::Return) {
+      if (operands.size() != 1)
+        return unimplemented("sort comparator returns no single i1");
+      return operands[0];
+    }
+    std::string why;
+    if (!isEmittableElementwise(module_, op, &why))
+      return unimplemented("stablehlo.sort comparator: " + why);
+    JFT_ASSIGN_OR_RETURN(Value r, emitElementwise(w_, module_, op, operands));
+    values[op.results.at(0)] = r;
+  }
+  return unimplemented("stablehlo.sort comparator without a return");
+}
+
+StatusOr<Value> SortKernel::less(const std::vector<Value>& a, const Value& ai,
+                                 const std::vector<Value>& b, const Value& bi) {
+  JFT_ASSIGN_OR_RETURN(Value ab, compare(a, b));
+  JFT_ASSIGN_OR_RETURN(Value ba, compare(b, a));
+  const std::string& t = ai.type;
+  auto cmp = [&](const std::string& pred, const Value& x, const Value& y) {
+    return w_.op("arith.cmpi " + pred + ", " + x.name + ", " + y.name + " : " + t,
+                 ai.shape, "i1");
+  };
+  auto bin = [&](const std::string& op, const Value& x, const Value& y) {
+    return w_.op(op + " " + x.name + ", " + y.name + " : " + x.type, x.shape, "i1");
+  };
+  const Value earlier = cmp("slt", ai, bi);
+  const Value n = w_.op("arith.constant dense<" + std::to_string(n_) + "> : " + t,
+                        ai.shape, ai.scalar);
+  const Value past = bin("arith.ori", cmp("sge", ai, n), cmp("sge", bi, n));
+  const Value yes = w_.op("arith.constant dense<true> : " + ab.type, ab.shape, "i1");
+  // comparator(a, b) || (!comparator(b, a) && a before b)
+  const Value tie = bin("arith.andi", bin("arith.xori", ba, yes), earlier);
+  const Value by_key = bin("arith.ori", ab, tie);
+  return select(past, earlier, by_key);
+}
+
+Status SortKernel::step(std::vector<Value>& values, Value& pos, int64_t distance,
+                        int dir_bit) {
+  const int64_t a = lanes_ / (2 * distance);
+  const std::vector<int64_t> three{a, 2, distance};
+  std::vector<Value> left, right;
+  auto halves = [&](const Value& v) { return split(trans021(reshape(v, three))); };
+  for (const Value& v : values) {
+    auto [l, r] = halves(v);
+    left.push_back(l);
+    right.push_back(r);
+  }
+  auto [li, ri] = halves(pos);
+  // Swap where the right one orders first; descending blocks the opposite
+  // (less is a strict total order, so "not less" is "greater").
+  JFT_ASSIGN_OR_RETURN(Value swap, less(right, ri, left, li));
+  if (dir_bit >= 0) {
+    // Descending where bit `dir_bit` of the lane is set: that bit of the
+    // block index a (lane = a * 2 * distance + ...).
+    const int shift = dir_bit - [&] {
+      int s = 0;
+      while ((int64_t{1} << s) < 2 * distance) ++s;
+      return s;
+    }();
+    Value r = w_.op("tt.make_range {end = " + std::to_string(a) +
+                        " : i32, start = 0 : i32} : " + tensorType({a}, "i32"),
+                    {a}, "i32");
+    r = w_.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type + " -> " +
+                  tensorType({a, 1}, "i32"),
+              {a, 1}, "i32");
+    const Value sh = w_.op("arith.constant dense<" + std::to_string(shift) +
+                               "> : " + tensorType({a, 1}, "i32"),
+                           {a, 1}, "i32");
+    const Value one =
+        w_.op("arith.constant dense<1> : " + tensorType({a, 1}, "i32"), {a, 1}, "i32");
+    Value bit =
+        w_.op("arith.shrui " + r.name + ", " + sh.name + " : " + r.type, {a, 1}, "i32");
+    bit =
+        w_.op("arith.andi " + bit.name + ", " + one.name + " : " + r.type, {a, 1}, "i32");
+    Value desc = w_.op("arith.cmpi eq, " + bit.name + ", " + one.name + " : " + r.type,
+                       {a, 1}, "i1");
+    desc = w_.op("tt.broadcast " + desc.name + " : " + desc.type + " -> " +
+                     tensorType({a, distance}, "i1"),
+                 {a, distance}, "i1");
+    swap = w_.op("arith.xori " + swap.name + ", " + desc.name + " : " + swap.type,
+                 swap.shape, "i1");
+  }
+  auto merge = [&](const Value& l, const Value& r) {
+    const Value nl = select(swap, r, l), nr = select(swap, l, r);
+    return reshape(trans021(join(nl, nr)), {lanes_});
+  };
+  for (size_t i = 0; i < values.size(); ++i) values[i] = merge(left[i], right[i]);
+  pos = merge(li, ri);
+  return Status::ok();
+}
+
+StatusOr<Launch> SortKernel::emit() {
+  if (fusion_.ops.empty()) return unimplemented(fusion_.name + ": an empty sort group");
+  op_ = &function_.body.ops.at(fusion_.ops.back());
+  if (op_->kind != ir::OpKind::Sort || op_->regions.size() != 1)
+    return unimplemented(fusion_.name + ": the sort group's root is not a sort");
+  const std::vector<int64_t>& full = module_.typeOf(op_->operands.at(0)).dims;
+  const auto* dim_attr = ir::findAttrAs<int64_t>(op_->attrs, "dimension");
+  const size_t axis = dim_attr ? static_cast<size_t>(*dim_attr) : full.size() - 1;
+  n_ = full.at(axis);
+  lanes_ = nextPow2(n_);
+  if (lanes_ > kMaxSortRow || lanes_ < 2)
+    return unimplemented("stablehlo.sort of a row of " + std::to_string(n_) +
+                         " elements (1 < n <= 4096 in one tile)");
+  int64_t outer = 1, inner = 1;
+  for (size_t d = 0; d < full.size(); ++d) {
+    if (d < axis) outer *= full[d];
+    if (d > axis) inner *= full[d];
+  }
+  const int64_t rows = outer * inner;
+
+  IndexBuilder ix(w_, {lanes_}, index_type_);
+  Elemental el(ix, module_, fusion_, function_, signature_.inputs);
+  const Value pid = ix.programId();
+  // Row base: o * n * inner + i with o = pid / inner, i = pid % inner.
+  Value base = pid;
+  if (inner > 1) {
+    const Value in = ix.scalarConstant(inner);
+    const Value o = ix.scalarBinary("arith.divsi", pid, in);
+    const Value i = ix.scalarBinary("arith.remsi", pid, in);
+    base = ix.scalarBinary(
+        "arith.addi", ix.scalarBinary("arith.muli", o, ix.scalarConstant(n_ * inner)), i);
+  } else {
+    base = ix.scalarBinary("arith.muli", pid, ix.scalarConstant(n_));
+  }
+  const Value lane = ix.range(0);
+  IndexSpace s;
+  s.dims = full;
+  s.linear = ix.add(ix.splat(base, {lanes_}), ix.mulConst(lane, inner));
+  if (n_ != lanes_) s.bounds.push_back(ix.compareConst("slt", lane, n_));
+  const int space = ix.intern(std::move(s));
+
+  std::vector<Value> values;
+  for (ir::ValueId v : op_->operands) {
+    JFT_ASSIGN_OR_RETURN(Value x, el.emit(v, space));
+    values.push_back(ix.broadcast(x, {lanes_}));
+  }
+  Value pos = lane;
+  if (pos.scalar != "i32")
+    pos = w_.op("arith.trunci " + pos.name + " : " + pos.type + " to " +
+                    tensorType({lanes_}, "i32"),
+                {lanes_}, "i32");
+  int log = 0;
+  while ((int64_t{1} << log) < lanes_) ++log;
+  // Bitonic: stage s merges blocks of 2^s lanes, alternating direction by
+  // bit s of the lane (the last stage is all ascending).
+  for (int stage = 1; stage <= log; ++stage)
+    for (int j = stage - 1; j >= 0; --j)
+      JFT_RETURN_IF_ERROR(step(values, pos, int64_t{1} << j, stage < log ? stage : -1));
+
+  for (size_t o = 0; o < fusion_.outputs.size(); ++o) {
+    size_t r = 0;
+    while (r < op_->results.size() && op_->results[r] != fusion_.outputs[o]) ++r;
+    if (r == op_->results.size())
+      return unimplemented(fusion_.name +
+                           ": a sort kernel stores only the sort's results");
+    el.store(signature_.outputs[o], module_.typeOf(op_->results[r]).element, values[r],
+             space);
+  }
+  Launch launch;
+  launch.grid = {static_cast<uint32_t>(rows), 1, 1};
+  launch.num_warps = lanes_ >= 2048 ? 8 : 4;
+  launch.tile = std::to_string(lanes_);
+  return launch;
+}
+
+}  // namespace
+
+StatusOr<Launch> emitSortKernel(TtirWriter& writer, const ir::Module& module,
+                                const ir::Function& function,
+                                const fusion::Fusion& fusion,
+                                const KernelSignature& signature,
+                                const std::string& index_type) {
+  SortKernel kernel(writer, module, function, fusion, signature, index_type);
+  return kernel.emit();
+}
+
+}  // namespace jft::codegen::ttir

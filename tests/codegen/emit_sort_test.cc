@@ -1,0 +1,109 @@
+// The sort family: jnp.sort's comparator (NaN and -0.0 canonicalised through
+// captured constants, then TOTALORDER LT), lax.top_k's two-operand sort
+// (values by GT, indices following) with the slices after it, a sort along a
+// major dim, and rows the planner refuses (longer than a tile).
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "emit_test_util.h"
+
+namespace jft::codegen::ttir::testing {
+namespace {
+
+using fusion::Family;
+
+ValueId compare(ir::Builder& b, ValueId x, ValueId y, ir::ComparisonDirection dir,
+                ir::ComparisonType type) {
+  return b.op1(OpKind::Compare, {x, y}, pred(),
+               {{"comparison_direction", dir}, {"compare_type", type}});
+}
+
+// sort(x) along `dim` by TOTALORDER `dir`, the first operand's comparator
+// reading a constant captured from the function body (as the pass pipeline
+// leaves jnp.sort's).
+ir::Module sortModule(std::vector<int64_t> dims, int64_t dim, bool with_indices,
+                      ir::ComparisonDirection dir) {
+  ir::Module m;
+  ir::Builder b(m);
+  std::vector<Type> results{f32(dims)};
+  if (with_indices) results.push_back(i32(dims));
+  auto a = b.beginFunction("main", {f32(dims)}, results);
+  ValueId zero = scalarConstant(b, f32(), 0);
+  std::vector<ValueId> operands{a[0]};
+  std::vector<Type> arg_types{f32(), f32()};
+  if (with_indices) {
+    operands.push_back(b.op1(OpKind::Iota, {}, i32(dims), {{"iota_dimension", dim}}));
+    arg_types.push_back(i32());
+    arg_types.push_back(i32());
+  }
+  auto args = b.beginRegion(arg_types);
+  // -0.0 == 0.0 -> 0.0 (the captured constant), then the total order.
+  ValueId lz =
+      compare(b, args[0], zero, ir::ComparisonDirection::EQ, ir::ComparisonType::FLOAT);
+  ValueId l = b.op1(OpKind::Select, {lz, zero, args[0]}, f32());
+  ValueId rz =
+      compare(b, args[1], zero, ir::ComparisonDirection::EQ, ir::ComparisonType::FLOAT);
+  ValueId r = b.op1(OpKind::Select, {rz, zero, args[1]}, f32());
+  b.ret({compare(b, l, r, dir, ir::ComparisonType::TOTALORDER)});
+  ir::Region body = b.endRegion();
+  auto sorted = b.op(OpKind::Sort, operands, results,
+                     {{"dimension", dim}, {"is_stable", true}}, {std::move(body)});
+  b.ret(sorted);
+  b.endFunction();
+  return m;
+}
+
+TEST(EmitSort, RowSortIsABitonicNetworkOfSplitsAndJoins) {
+  ir::Module m = sortModule({8, 100}, 1, false, ir::ComparisonDirection::LT);
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
+  ASSERT_EQ(plan.fusions.back().family, Family::kSort);
+  TtirKernel k = emitWhole(m, Family::kSort);
+  EXPECT_EQ(k.tile, "128");
+  EXPECT_EQ(k.grid, (std::array<uint32_t, 3>{8, 1, 1}));
+  // 128 lanes: 7 stages, 7*8/2 = 28 steps; each splits and joins the values
+  // and the positions.
+  EXPECT_EQ(count(k.ttir, "tt.split"), 56);
+  EXPECT_EQ(count(k.ttir, "tt.join"), 56);
+  EXPECT_EQ(count(k.ttir, "tt.trans"), 112);
+  EXPECT_EQ(count(k.ttir, "tt.load "), 1);
+  EXPECT_EQ(count(k.ttir, "tt.store "), 1);
+  // The captured 0.0 is splatted where the comparator runs; no arithmetic
+  // moves the values (only selects).
+  EXPECT_EQ(count(k.ttir, "arith.addf"), 0);
+  EXPECT_EQ(count(k.ttir, "arith.mulf"), 0);
+  // Lanes 100..127 are past the row: masked on load and store.
+  EXPECT_NE(k.ttir.find("dense<100> : tensor<128xi32>"), std::string::npos);
+}
+
+TEST(EmitSort, TopKSortsValuesWithIndicesFollowing) {
+  ir::Module m = sortModule({8, 100}, 1, true, ir::ComparisonDirection::GT);
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  ASSERT_TRUE(plan.unsupported.empty());
+  ASSERT_EQ(plan.fusions.back().family, Family::kSort);
+  EXPECT_EQ(plan.fusions.back().inputs.size(), 1u);  // the iota is computed inside
+  TtirKernel k = emitWhole(m, Family::kSort);
+  EXPECT_EQ(count(k.ttir, "tt.split"), 84);  // values, indices, positions
+  EXPECT_EQ(count(k.ttir, "tt.store "), 2);
+  EXPECT_EQ(count(k.ttir, "tt.load "), 1);
+}
+
+TEST(EmitSort, MajorDimSortStridesByTheInnerExtent) {
+  ir::Module m = sortModule({16, 3}, 0, false, ir::ComparisonDirection::LT);
+  TtirKernel k = emitWhole(m, Family::kSort);
+  EXPECT_EQ(k.tile, "16");
+  EXPECT_EQ(k.grid, (std::array<uint32_t, 3>{3, 1, 1}));
+  EXPECT_NE(k.ttir.find("arith.remsi %"), std::string::npos);
+  EXPECT_NE(k.ttir.find("arith.constant dense<3> : tensor<16xi32>"), std::string::npos);
+}
+
+TEST(EmitSort, RowsLongerThanATileAreNotTtir) {
+  ir::Module m = sortModule({2, 5000}, 1, false, ir::ComparisonDirection::LT);
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  ASSERT_EQ(plan.unsupported.size(), 1u);
+  EXPECT_NE(plan.unsupported[0].reason.find("5000"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jft::codegen::ttir::testing
