@@ -7,6 +7,7 @@
 #include "compiler/fingerprint.h"
 #include "compiler/input_output_alias.h"
 #include "compiler/kernel_binaries.h"
+#include "compiler/library_calls.h"
 #include "compiler/module_dump.h"
 #include "compiler/program_assembly.h"
 #include "compiler/route_report.h"
@@ -75,12 +76,18 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
     return invalidArgument(entryName(module) +
                            ": no entry function (no @main and not exactly one public "
                            "function)");
-  fusion::Plan plan = fusion::planFusions(module, *function);
+  fusion::PlanOptions plan_options;
+  plan_options.library_route = true;  // dots; other library ops are rejected below
+  fusion::Plan plan = fusion::planFusions(module, *function, plan_options);
   std::string plan_text = fusion::describePlan(module, *function, plan);
   dump.write("plan.txt", plan_text);
   if (stages != nullptr) stages->plan = plan_text;
 
   std::vector<fusion::UnsupportedOp> unsupported = plan.unsupported;
+  {
+    std::vector<fusion::UnsupportedOp> more = libraryRejects(module, *function, plan);
+    unsupported.insert(unsupported.end(), more.begin(), more.end());
+  }
   if (options.mode == Mode::kNative) {
     std::vector<fusion::UnsupportedOp> more = nativeModeRejects(module, *function, plan);
     unsupported.insert(unsupported.end(), more.begin(), more.end());
@@ -92,11 +99,12 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
   emit_options.warp_size = options.target.warp_size;
   std::vector<codegen::ttir::TtirKernel> kernels;
   std::vector<KernelLaunch> launches;
-  for (size_t g = 0; g < plan.fusions.size(); ++g) {
-    const fusion::Fusion& group = plan.fusions[g];
-    if (group.route != fusion::Route::kTtir) continue;
+  std::vector<LibraryCall> library_calls;
+  std::vector<GemmCall> gemms;
+  auto emit = [&](size_t g, const ir::Function& scope,
+                  const fusion::Fusion& group) -> Status {
     StatusOr<codegen::ttir::TtirKernel> kernel =
-        codegen::ttir::emitKernel(module, *function, group, emit_options);
+        codegen::ttir::emitKernel(module, scope, group, emit_options);
     if (!kernel.isOk()) return kernel.status().withContext(group.name + ": ");
     dump.write(kernel->name + ".ttir", kernel->ttir);
     if (stages != nullptr) {
@@ -106,6 +114,22 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
     launches.push_back({g, static_cast<int>(kernels.size()), kernel->grid, kernel->inputs,
                         kernel->outputs});
     kernels.push_back(std::move(kernel).value());
+    return Status::ok();
+  };
+  for (size_t g = 0; g < plan.fusions.size(); ++g) {
+    const fusion::Fusion& group = plan.fusions[g];
+    if (group.route == fusion::Route::kLibrary) {
+      // The operand transposes are TTIR kernels of their scratch functions.
+      JFT_ASSIGN_OR_RETURN(LibraryCall call,
+                           lowerLibraryGroup(module, *function, plan, g));
+      for (const OperandTranspose& t : call.transposes)
+        JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group));
+      gemms.push_back({g, call.dot.gemm, call.a, call.b, call.d});
+      library_calls.push_back(std::move(call));
+      continue;
+    }
+    if (group.route != fusion::Route::kTtir) continue;
+    JFT_RETURN_IF_ERROR(emit(g, *function, group));
   }
 
   Executable executable;
@@ -121,7 +145,7 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
     compiled = std::move(binaries.compiled);
     identity = std::move(binaries.identity);
   }
-  JFT_RETURN_IF_ERROR(assembleProgram(module, *function, plan, launches, program));
+  JFT_RETURN_IF_ERROR(assembleProgram(module, *function, plan, launches, program, gemms));
   assignOutputAliases(donationRequests(*function), program);
 
   for (size_t i = 0; i < function->body.args.size(); ++i)
@@ -130,9 +154,15 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
   executable.fingerprint = fingerprint(
       bytecode, options, compilerIdentityText(identity ? &*identity : nullptr));
 
-  size_t next_kernel = 0;
+  size_t next_kernel = 0, next_call = 0;
   for (const fusion::Fusion& group : plan.fusions) {
     RouteEntry entry = routeEntry(module, *function, group);
+    if (group.route == fusion::Route::kLibrary && next_call < library_calls.size()) {
+      const LibraryCall& call = library_calls[next_call++];
+      entry.tile = libraryCallText(call);
+      next_kernel += call.transposes.size();  // their kernels precede the next group's
+      if (options.log) std::cerr << logLine(entry) << "\n";
+    }
     if (group.route == fusion::Route::kTtir && next_kernel < kernels.size()) {
       entry.tile = kernels[next_kernel].tile;
       if (next_kernel < compiled.size()) {

@@ -22,12 +22,13 @@ class Assembler {
  public:
   Assembler(const ir::Module& module, const ir::Function& function,
             const fusion::Plan& plan, const std::vector<KernelLaunch>& launches,
-            runtime::Program& program)
+            runtime::Program& program, const std::vector<GemmCall>& gemms)
       : module_(module),
         function_(function),
         plan_(plan),
         launches_(launches),
-        program_(program) {}
+        program_(program),
+        gemms_(gemms) {}
 
   Status run() {
     if (function_.body.ops.empty() ||
@@ -39,6 +40,8 @@ class Assembler {
       for (ir::ValueId result : function_.body.ops[i].results) defining_op_[result] = i;
     for (size_t i = 0; i < launches_.size(); ++i)
       for (ir::ValueId output : launches_[i].outputs) written_by_[output] = i;
+    for (size_t i = 0; i < gemms_.size(); ++i)
+      written_by_[gemms_[i].d] = launches_.size() + i;
 
     program_.slots.clear();
     program_.thunks.clear();
@@ -46,7 +49,17 @@ class Assembler {
     program_.output_slots.clear();
     JFT_RETURN_IF_ERROR(addParameters());
     JFT_RETURN_IF_ERROR(addOutputs());
-    for (size_t i = 0; i < launches_.size(); ++i) JFT_RETURN_IF_ERROR(addLaunch(i));
+    // Launches and products in plan order; a product's operand transposes
+    // (launches of its own group) before it.
+    size_t next_gemm = 0;
+    for (size_t i = 0; i < launches_.size(); ++i) {
+      for (; next_gemm < gemms_.size() && gemms_[next_gemm].fusion < launches_[i].fusion;
+           ++next_gemm)
+        JFT_RETURN_IF_ERROR(addGemm(next_gemm));
+      JFT_RETURN_IF_ERROR(addLaunch(i));
+    }
+    for (; next_gemm < gemms_.size(); ++next_gemm)
+      JFT_RETURN_IF_ERROR(addGemm(next_gemm));
     packTemps();
     return addCopies();
   }
@@ -58,9 +71,17 @@ class Assembler {
   }
 
   Status checkGroups() const {
-    size_t next_launch = 0;
+    size_t next_launch = 0, next_gemm = 0;
     for (size_t g = 0; g < plan_.fusions.size(); ++g) {
       const fusion::Fusion& group = plan_.fusions[g];
+      if (group.route == fusion::Route::kLibrary) {
+        while (next_launch < launches_.size() && launches_[next_launch].fusion == g)
+          ++next_launch;
+        if (next_gemm >= gemms_.size() || gemms_[next_gemm].fusion != g)
+          return internalError(group.name + " is a library group without its call");
+        ++next_gemm;
+        continue;
+      }
       if (group.route == fusion::Route::kTtir) {
         if (next_launch >= launches_.size() || launches_[next_launch].fusion != g)
           return internalError(group.name + " is a TTIR group without its kernel launch");
@@ -82,6 +103,8 @@ class Assembler {
     }
     if (next_launch != launches_.size())
       return internalError("more kernel launches than TTIR groups in the plan");
+    if (next_gemm != gemms_.size())
+      return internalError("more library calls than library groups in the plan");
     return Status::ok();
   }
 
@@ -217,6 +240,36 @@ class Assembler {
     return Status::ok();
   }
 
+  // A product reads its operands like a launch and writes D where a kernel
+  // would have written the dot's result.
+  Status addGemm(size_t i) {
+    const GemmCall& call = gemms_[i];
+    const std::string reader = plan_.fusions[call.fusion].name;
+    const int thunk = static_cast<int>(program_.thunks.size());
+    runtime::GemmThunk out;
+    out.gemm = call.gemm;
+    for (auto [value, slot] : {std::pair{call.a, &out.a}, std::pair{call.b, &out.b}}) {
+      JFT_ASSIGN_OR_RETURN(*slot, readSlot(value, reader));
+      if (auto it = temp_of_slot_.find(*slot); it != temp_of_slot_.end())
+        temps_[it->second].last = thunk;
+    }
+    if (auto it = slot_of_.find(call.d); it != slot_of_.end()) {
+      out.d = it->second;
+    } else {
+      JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(call.d, "the result of " + reader));
+      BufferSlot slot;
+      slot.kind = BufferSlot::Kind::kTemp;
+      slot.bytes = bytes;
+      out.d = addSlot(std::move(slot));
+      slot_of_[call.d] = out.d;
+      temp_of_slot_[out.d] = temps_.size();
+      temps_.push_back({bytes, thunk, thunk});
+      temp_slots_.push_back(out.d);
+    }
+    program_.thunks.push_back(std::move(out));
+    return Status::ok();
+  }
+
   void packTemps() {
     ArenaLayout layout = packArena(temps_);
     for (size_t i = 0; i < temp_slots_.size(); ++i)
@@ -243,6 +296,7 @@ class Assembler {
   const fusion::Plan& plan_;
   const std::vector<KernelLaunch>& launches_;
   runtime::Program& program_;
+  const std::vector<GemmCall>& gemms_;
   ValueForwarding forwarding_;
   std::unordered_map<ir::ValueId, size_t> defining_op_;
   std::unordered_map<ir::ValueId, size_t> written_by_;  // kernel output -> launch
@@ -258,8 +312,8 @@ class Assembler {
 Status assembleProgram(const ir::Module& module, const ir::Function& function,
                        const fusion::Plan& plan,
                        const std::vector<KernelLaunch>& launches,
-                       runtime::Program& program) {
-  return Assembler(module, function, plan, launches, program).run();
+                       runtime::Program& program, const std::vector<GemmCall>& gemms) {
+  return Assembler(module, function, plan, launches, program, gemms).run();
 }
 
 }  // namespace jft::compiler

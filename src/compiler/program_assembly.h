@@ -33,14 +33,26 @@ struct KernelLaunch {
   std::vector<ir::ValueId> outputs;  // then those written
 };
 
+// One library product: a kLibrary group's dot as a GemmThunk. Kernels that
+// permute its operands are KernelLaunches of the same group, listed before
+// the launches of later groups; `a`/`b` are then their outputs.
+struct GemmCall {
+  size_t fusion = 0;  // index into plan.fusions
+  runtime::GemmDesc gemm;
+  ir::ValueId a = 0, b = 0;  // read as the product's A and B
+  ir::ValueId d = 0;         // written as its D
+};
+
 // Fills program.slots, thunks, temp_bytes, parameter_bytes and output_slots
 // (kernels, name and output_aliases are left to the caller). `launches` are
 // the plan's kTtir groups in plan order; groups of route kNone may hold only
-// constants, token ops and the forwarding ops. UNIMPLEMENTED for what has no
-// buffer form yet (tuple parameters or results, other routes), naming it.
+// constants, token ops and the forwarding ops; each kLibrary group has one
+// of `gemms` (in plan order). UNIMPLEMENTED for what has no buffer form yet
+// (tuple parameters or results, other routes), naming it.
 Status assembleProgram(const ir::Module& module, const ir::Function& function,
                        const fusion::Plan& plan,
                        const std::vector<KernelLaunch>& launches,
-                       runtime::Program& program);
+                       runtime::Program& program,
+                       const std::vector<GemmCall>& gemms = {});
 
 }  // namespace jft::compiler

@@ -97,21 +97,21 @@ TEST_P(UnsupportedZoo, EveryUnsupportedOpListedOnceWithItsLine) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Zoo, UnsupportedZoo, ::testing::Values("mlp", "sort_topk"));
+// conv2d's convolution has no library call yet; sort_topk's sorts no emitter.
+INSTANTIATE_TEST_SUITE_P(Zoo, UnsupportedZoo, ::testing::Values("conv2d", "sort_topk"));
 
-TEST(UnsupportedZoo, MlpNamesBothDotGenerals) {
-  // Independent of the planner: no route runs dot_general yet, and mlp has two.
+TEST(UnsupportedZoo, Conv2dNamesItsConvolution) {
+  // Independent of the planner: the library route runs only dots so far.
   Options options;
   options.mode = Mode::kFlOnly;
-  StatusOr<Executable> result = compile(zooArtifact("mlp"), options, nullptr);
+  StatusOr<Executable> result = compile(zooArtifact("conv2d"), options, nullptr);
   ASSERT_FALSE(result.isOk());
   const std::string& m = result.status().message();
-  EXPECT_EQ(occurrences(m, "\n  stablehlo.dot_general ("), 2u) << m;
-  std::regex dot(
-      R"(\n  stablehlo\.dot_general \(tensor<[^)]*\) -> tensor<\w+> at zoo\.py:\d+:\d+)");
-  EXPECT_EQ(std::distance(std::sregex_iterator(m.begin(), m.end(), dot),
+  std::regex conv(
+      R"(\n  stablehlo\.convolution \(tensor<[^)]*\) -> tensor<\w+> at zoo\.py:\d+:\d+)");
+  EXPECT_EQ(std::distance(std::sregex_iterator(m.begin(), m.end(), conv),
                           std::sregex_iterator()),
-            2)
+            1)
       << m;
 }
 
@@ -176,7 +176,9 @@ TEST_P(TtirZoo, ReachesTtirWithBuffersSizedLikeTheFixtureArrays) {
 
 INSTANTIATE_TEST_SUITE_P(Zoo, TtirZoo,
                          ::testing::Values("smoke", "softmax", "layernorm", "shapes",
-                                           "mixed_dtypes", "random_normal"));
+                                           "mixed_dtypes", "random_normal", "mlp",
+                                           "attention", "transformer_block",
+                                           "mlp_train_step", "transformer_train_step"));
 
 TEST(Pipeline, FingerprintFollowsTheInputAndTheOptionsThatMatter) {
   std::string smoke = zooArtifact("smoke");
@@ -268,13 +270,13 @@ TEST(Pipeline, DumpWritesEveryStageIntoOneFolder) {
     EXPECT_EQ(testing::readBytes(folder / (stages.kernel_names[i] + ".ttir")),
               stages.ttir[i]);
   // A failing program still leaves its input behind.
-  ASSERT_FALSE(compile(zooArtifact("mlp"), options, nullptr).isOk());
-  bool mlp_input = false;
+  ASSERT_FALSE(compile(zooArtifact("conv2d"), options, nullptr).isOk());
+  bool conv2d_input = false;
   for (const auto& entry : fs::directory_iterator(dir))
-    mlp_input =
-        mlp_input || (entry.path().filename().string().rfind("jit_mlp_", 0) == 0 &&
-                      fs::exists(entry.path() / "input.mlirbc"));
-  EXPECT_TRUE(mlp_input);
+    conv2d_input =
+        conv2d_input || (entry.path().filename().string().rfind("jit_conv2d_", 0) == 0 &&
+                         fs::exists(entry.path() / "input.mlirbc"));
+  EXPECT_TRUE(conv2d_input);
   fs::remove_all(dir);
 }
 

@@ -38,6 +38,9 @@ inline void expectConsistentProgram(const runtime::Program& p, bool with_kernels
       ASSERT_LT(copy->destination, slots);
       EXPECT_EQ(copy->bytes, p.slots[static_cast<size_t>(copy->destination)].bytes);
       EXPECT_LE(copy->bytes, p.slots[static_cast<size_t>(copy->source)].bytes);
+    } else if (const auto* gemm = std::get_if<runtime::GemmThunk>(&p.thunks[t])) {
+      used = {gemm->a, gemm->b, gemm->d};
+      if (gemm->bias >= 0) used.push_back(gemm->bias);
     }
     for (int s : used) {
       ASSERT_GE(s, 0) << "thunk " << t;

@@ -1,0 +1,139 @@
+// Library groups -> library calls: which ops have one, and the GEMM (with
+// its operand transposes) for each dot.
+#include "compiler/library_calls.h"
+
+#include <utility>
+
+namespace jft::compiler {
+namespace {
+
+bool isDot(const ir::Op& op) {
+  return op.kind == ir::OpKind::DotGeneral || op.kind == ir::OpKind::Dot;
+}
+
+std::string opName(const ir::Op& op) {
+  if (op.kind == ir::OpKind::CustomCall) {
+    const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
+    return "custom_call @" + (target != nullptr ? *target : std::string());
+  }
+  return std::string(ir::opKindName(op.kind));
+}
+
+// dot, the form before dot_general, contracts the lhs's last dim with the
+// rhs's first (vectors and matrices only); as a dot_general the GEMM planner
+// reads it like any other.
+ir::Op asDotGeneral(const ir::Module& module, const ir::Op& op) {
+  if (op.kind != ir::OpKind::Dot || op.operands.size() != 2) return op;
+  const int64_t lhsRank = module.typeOf(op.operands[0]).rank();
+  if (lhsRank < 1 || module.typeOf(op.operands[1]).rank() < 1) return op;
+  ir::Op general = op;
+  general.kind = ir::OpKind::DotGeneral;
+  ir::DotDimensionNumbers numbers;
+  numbers.lhs_contracting_dims = {lhsRank - 1};
+  numbers.rhs_contracting_dims = {0};
+  general.attrs.emplace_back("dot_dimension_numbers", numbers);
+  return general;
+}
+
+StatusOr<DotGemmPlan> planDot(const ir::Module& module, const ir::Op& op) {
+  return planDotAsGemm(module, asDotGeneral(module, op));
+}
+
+// The operand `index` of `dot` permuted by `permutation` into a new value,
+// computed by a one-op TTIR group of a scratch function.
+ir::ValueId addTranspose(ir::Module& module, const fusion::Fusion& owner,
+                         const ir::Op& dot, size_t index,
+                         const std::vector<int64_t>& permutation,
+                         std::vector<OperandTranspose>& transposes) {
+  const ir::ValueId source = dot.operands[index];
+  const ir::Type from = module.typeOf(source);  // a copy: newValue moves the table
+  std::vector<int64_t> dims;
+  for (int64_t p : permutation) dims.push_back(from.dims[static_cast<size_t>(p)]);
+  const ir::Type to = ir::Type::tensor(from.element, std::move(dims));
+  const ir::ValueId result = module.newValue(to);
+
+  OperandTranspose t;
+  const std::string name = owner.name + (index == 0 ? "_lhs" : "_rhs") + "_transpose";
+  t.scratch.name = name;
+  t.scratch.body.args = {source};
+  t.scratch.result_types = {to};
+  ir::Op transpose;
+  transpose.kind = ir::OpKind::Transpose;
+  transpose.operands = {source};
+  transpose.results = {result};
+  transpose.attrs.emplace_back("permutation", permutation);
+  transpose.loc = dot.loc;
+  ir::Op ret;
+  ret.kind = ir::OpKind::Return;
+  ret.operands = {result};
+  ret.loc = dot.loc;
+  t.scratch.body.ops = {std::move(transpose), std::move(ret)};
+  t.group.id = owner.id;
+  t.group.name = name;
+  t.group.route = fusion::Route::kTtir;
+  t.group.family = fusion::Family::kLoop;
+  t.group.ops = {0};
+  t.group.inputs = {source};
+  t.group.outputs = {result};
+  transposes.push_back(std::move(t));
+  return result;
+}
+
+}  // namespace
+
+std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
+                                                  const ir::Function& function,
+                                                  const fusion::Plan& plan) {
+  std::vector<fusion::UnsupportedOp> rejects;
+  for (const fusion::Fusion& group : plan.fusions) {
+    if (group.route != fusion::Route::kLibrary) continue;
+    for (size_t index : group.ops) {
+      if (index >= function.body.ops.size()) continue;
+      const ir::Op& op = function.body.ops[index];
+      if (!isDot(op)) {
+        rejects.push_back({index, "", "", "no library route for " + opName(op) + " yet"});
+        continue;
+      }
+      StatusOr<DotGemmPlan> planned = planDot(module, op);
+      if (!planned.isOk()) rejects.push_back({index, "", "", planned.status().message()});
+    }
+  }
+  return rejects;
+}
+
+StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& function,
+                                        const fusion::Plan& plan, size_t g) {
+  const fusion::Fusion& group = plan.fusions.at(g);
+  if (group.ops.size() != 1 || group.ops[0] >= function.body.ops.size() ||
+      !isDot(function.body.ops[group.ops[0]]))
+    return internalError(group.name + ": a library group is one dot");
+  const ir::Op& dot = function.body.ops[group.ops[0]];
+  LibraryCall call;
+  call.group = g;
+  JFT_ASSIGN_OR_RETURN(call.dot, planDot(module, dot));
+  call.a = dot.operands[0];
+  call.b = dot.operands[1];
+  call.d = dot.results[0];
+  if (!call.dot.lhs_permutation.empty())
+    call.a =
+        addTranspose(module, group, dot, 0, call.dot.lhs_permutation, call.transposes);
+  if (!call.dot.rhs_permutation.empty())
+    call.b =
+        addTranspose(module, group, dot, 1, call.dot.rhs_permutation, call.transposes);
+  return call;
+}
+
+std::string libraryCallText(const LibraryCall& call) {
+  const runtime::GemmDesc& g = call.dot.gemm;
+  std::string text = "cublaslt m=" + std::to_string(g.m) + " n=" + std::to_string(g.n) +
+                     " k=" + std::to_string(g.k) + " batch=" + std::to_string(g.batch);
+  if (g.compute == runtime::GemmCompute::kTf32) text += " tf32";
+  const bool lhs = !call.dot.lhs_permutation.empty();
+  const bool rhs = !call.dot.rhs_permutation.empty();
+  if (lhs || rhs)
+    text += std::string(" transpose=") + (lhs ? "lhs" : "") + (lhs && rhs ? "," : "") +
+            (rhs ? "rhs" : "");
+  return text;
+}
+
+}  // namespace jft::compiler
