@@ -5,6 +5,7 @@
 #include <string>
 #include <variant>
 
+#include "runtime/control_flow.h"
 #include "runtime/program_check.h"
 
 namespace jft::runtime {
@@ -54,7 +55,7 @@ StatusOr<std::unique_ptr<Executable>> Executable::load(Device& device, Program p
   JFT_RETURN_IF_ERROR(e.placeMemory(program));
   JFT_RETURN_IF_ERROR(e.uploadConstants(program));
   JFT_RETURN_IF_ERROR(e.loadKernels(program));
-  e.planThunks(program);
+  e.planThunks(program, program.thunks, e.steps_);
   return executable;
 }
 
@@ -74,9 +75,8 @@ Status Executable::placeMemory(const Program& program) {
   };
   uint64_t maxGlobal = 0, maxProfile = 0;
   uint64_t globalAlign = kArenaAlignment, profileAlign = kArenaAlignment;
-  for (const Thunk& thunk : program.thunks) {
-    const auto* launch = std::get_if<LaunchThunk>(&thunk);
-    if (launch == nullptr || skipped(*launch)) continue;
+  for (const LaunchThunk* launch : launchesIn(program)) {
+    if (skipped(*launch)) continue;
     const KernelImage& image = program.kernels[launch->kernel];
     uint64_t ctas = 0, global = 0, profile = 0;
     if (!multiply(launch->grid[0], launch->grid[1], &ctas) ||
@@ -171,11 +171,12 @@ Status Executable::loadKernels(const Program& program) {
   return Status::ok();
 }
 
-void Executable::planThunks(const Program& program) {
-  for (size_t t = 0; t < program.thunks.size(); ++t) {
+void Executable::planThunks(const Program& program, const std::vector<Thunk>& thunks,
+                            std::vector<Step>& steps) {
+  for (size_t t = 0; t < thunks.size(); ++t) {
     Step step{};
     step.thunk = static_cast<int>(t);
-    if (const auto* launch = std::get_if<LaunchThunk>(&program.thunks[t])) {
+    if (const auto* launch = std::get_if<LaunchThunk>(&thunks[t])) {
       if (skipped(*launch)) continue;
       const KernelImage& image = program.kernels[launch->kernel];
       Launch planned;
@@ -207,25 +208,27 @@ void Executable::planThunks(const Program& program) {
       for (uint64_t& value : stored.values) stored.pointers.push_back(&value);
       step.kind = Step::Kind::kLaunch;
       step.launch = launchIndex;
-    } else if (const auto* copy = std::get_if<CopyThunk>(&program.thunks[t])) {
+    } else if (const auto* copy = std::get_if<CopyThunk>(&thunks[t])) {
       if (copy->bytes == 0) continue;
       step.kind = Step::Kind::kCopy;
       step.source = copy->source;
       step.destination = copy->destination;
       step.bytes = copy->bytes;
-    } else if (const auto* gemm = std::get_if<GemmThunk>(&program.thunks[t])) {
+    } else if (const auto* gemm = std::get_if<GemmThunk>(&thunks[t])) {
       step.kind = Step::Kind::kGemm;
       step.gemm = static_cast<int>(gemms_.size());
       gemms_.push_back(*gemm);
+    } else if (!std::holds_alternative<MemsetThunk>(thunks[t])) {
+      planControl(program, thunks[t], step);  // while / conditional
     } else {
-      const auto& memset = std::get<MemsetThunk>(program.thunks[t]);
+      const auto& memset = std::get<MemsetThunk>(thunks[t]);
       if (memset.bytes == 0) continue;
       step.kind = Step::Kind::kMemset;
       step.destination = memset.destination;
       step.value = memset.value;
       step.bytes = memset.bytes;
     }
-    steps_.push_back(step);
+    steps.push_back(step);
   }
 }
 
@@ -302,14 +305,7 @@ Status Executable::enqueue(std::span<const ExecuteArgument> arguments,
   }
   for (const Patch& patch : patches_)
     launches_[patch.launch].values[patch.param] = slotAddresses_[patch.slot];
-  for (const Step& step : steps_) {
-    Status status = enqueueStep(step);
-    if (!status.isOk()) {
-      return status.withContext("program '" + name_ + "', thunk " +
-                                std::to_string(step.thunk));
-    }
-  }
-  return Status::ok();
+  return enqueueList(steps_, "program '" + name_ + "', ");
 }
 
 Status Executable::enqueueStep(const Step& step) {
@@ -332,6 +328,10 @@ Status Executable::enqueueStep(const Step& step) {
                           slotAddresses_[gemm.d],
                           gemm.bias >= 0 ? slotAddresses_[gemm.bias] : 0);
     }
+    case Step::Kind::kWhile:
+      return runLoop(loops_[step.control]);
+    case Step::Kind::kConditional:
+      return runConditional(conditionals_[step.control]);
   }
   return internalError("unknown step kind");
 }

@@ -5,7 +5,8 @@
 // ask for). Each launch's parameter array is built at load time; an execution
 // only writes the parameter and output addresses into it, enqueues the
 // thunks in order on the device's queue and records one completion event. It
-// never waits for the GPU. Every use of the arena is ordered on the one
+// never waits for the GPU, except to read a while loop's predicate (unknown
+// trip count) or a conditional's branch index (runtime/control_flow.cc). Every use of the arena is ordered on the one
 // device queue, so executions (from any thread) may follow each other freely.
 #pragma once
 
@@ -79,7 +80,14 @@ class Executable {
     int slot;
   };
   struct Step {
-    enum class Kind : uint8_t { kLaunch, kCopy, kMemset, kGemm } kind;
+    enum class Kind : uint8_t {
+      kLaunch,
+      kCopy,
+      kMemset,
+      kGemm,
+      kWhile,
+      kConditional
+    } kind;
     int thunk = 0;         // index in the program, for error messages
     int launch = -1;       // kLaunch
     int source = -1;       // kCopy: slot
@@ -87,6 +95,20 @@ class Executable {
     uint8_t value = 0;     // kMemset
     uint64_t bytes = 0;    // kCopy, kMemset
     int gemm = -1;         // kGemm: index into gemms_
+    int control = -1;      // kWhile: index into loops_; kConditional: conditionals_
+  };
+  // Control flow (runtime/control_flow.cc): nested step lists over the same
+  // slots and launches.
+  struct Loop {
+    std::vector<Step> cond;
+    int predicate = -1;
+    std::vector<Step> body;
+    int64_t tripCount = -1;
+  };
+  struct Conditional {
+    int index = -1;
+    bool predicate = false;
+    std::vector<std::vector<Step>> branches;
   };
 
   Executable(Device& device, std::string name)
@@ -94,13 +116,20 @@ class Executable {
   Status placeMemory(const Program& program);
   Status loadKernels(const Program& program);
   Status uploadConstants(const Program& program);
-  void planThunks(const Program& program);
+  void planThunks(const Program& program, const std::vector<Thunk>& thunks,
+                  std::vector<Step>& steps);
+  void planControl(const Program& program, const Thunk& thunk, Step& step);
   Status allocateOutputs(std::span<const ExecuteArgument> arguments,
                          std::vector<ExecuteOutput>& outputs);
   void releaseOutputs(const std::vector<ExecuteOutput>& outputs);
   Status enqueue(std::span<const ExecuteArgument> arguments,
                  const std::vector<ExecuteOutput>& outputs);
+  Status enqueueList(const std::vector<Step>& steps, const std::string& where);
   Status enqueueStep(const Step& step);
+  Status runLoop(const Loop& loop);
+  Status runConditional(const Conditional& conditional);
+  // Waits for the queue and reads `bytes` (1 or 4) of a slot, little-endian.
+  StatusOr<int32_t> readScalar(int slot, uint64_t bytes);
 
   Device& device_;
   std::string name_;
@@ -127,6 +156,8 @@ class Executable {
   std::vector<Patch> patches_;
   std::vector<Step> steps_;
   std::vector<GemmThunk> gemms_;  // slots resolved at each enqueue
+  std::vector<Loop> loops_;
+  std::vector<Conditional> conditionals_;
 };
 
 }  // namespace jft::runtime

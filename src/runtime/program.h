@@ -77,13 +77,44 @@ struct GemmThunk {
   int bias = -1;
 };
 
-using Thunk = std::variant<LaunchThunk, CopyThunk, MemsetThunk, GemmThunk>;
+struct WhileThunk;
+struct ConditionalThunk;
+using Thunk = std::variant<LaunchThunk, CopyThunk, MemsetThunk, GemmThunk, WhileThunk,
+                           ConditionalThunk>;
+
+// A loop (stablehlo.while). Its lists are Program::lists entries (list
+// indices larger than that of the list holding this thunk, so nesting is
+// acyclic) over the program's slots. The compiler keeps loop-carried values
+// in fixed slots: it copies the initial values in before this thunk, and
+// the body list ends by copying each next value into its slot, so the
+// runtime only repeats lists. With trip_count >= 0 the body runs exactly that
+// many times and `cond` never runs (no host read); otherwise each iteration
+// runs `cond`, reads the 1-byte `predicate` slot on the host (the one wait on
+// the device an execution may do) and stops at 0.
+struct WhileThunk {
+  int cond = -1;       // index into Program::lists
+  int predicate = -1;  // slot; unused when trip_count >= 0
+  int body = -1;       // index into Program::lists
+  int64_t trip_count = -1;
+};
+
+// stablehlo.case / stablehlo.if: runs one of `branches` (Program::lists
+// indices), chosen by a host read of the `index` slot. An i32 index out of
+// [0, branches) runs the last branch (StableHLO's rule); with `predicate` the
+// slot is one byte and non-zero runs branches[0] (if's true branch), zero
+// branches[1].
+struct ConditionalThunk {
+  int index = -1;  // slot
+  bool predicate = false;
+  std::vector<int> branches;
+};
 
 struct Program {
   std::string name;
   std::vector<KernelImage> kernels;
   std::vector<BufferSlot> slots;
   std::vector<Thunk> thunks;              // executed in order on one device queue
+  std::vector<std::vector<Thunk>> lists;  // nested lists of while/conditional thunks
   uint64_t temp_bytes = 0;                // arena size (liveness-packed by the compiler)
   std::vector<uint64_t> parameter_bytes;  // expected size of each argument
   std::vector<int> output_slots;          // slot of output i (kind kOutput)

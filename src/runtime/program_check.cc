@@ -3,6 +3,7 @@
 #include "runtime/program_check.h"
 
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include "runtime/gemm.h"
@@ -24,12 +25,8 @@ class Checker {
     JFT_RETURN_IF_ERROR(checkKernels());
     JFT_RETURN_IF_ERROR(checkOutputs());
     JFT_RETURN_IF_ERROR(checkSlots());
-    for (size_t t = 0; t < p_.thunks.size(); ++t) {
-      Status status =
-          std::visit([&](const auto& thunk) { return checkThunk(thunk); }, p_.thunks[t]);
-      if (!status.isOk()) return fail("thunk " + str(t) + ": " + status.message());
-    }
-    return Status::ok();
+    Status status = checkList(p_.thunks, -1, "");
+    return status.isOk() ? status : fail(status.message());
   }
 
  private:
@@ -217,6 +214,71 @@ class Checker {
     if (gemm.bias != -1)
       return invalidArgument("gemm without a bias names bias slot " +
                              std::to_string(gemm.bias));
+    return Status::ok();
+  }
+
+  // Nested lists are named by their path: "thunk 2: while body thunk 0: ...".
+  // A thunk of list L (-1: the top list) may only name lists after L, so
+  // nesting cannot loop back.
+  Status checkList(const std::vector<Thunk>& thunks, int list,
+                   const std::string& name) const {
+    for (size_t t = 0; t < thunks.size(); ++t) {
+      Status status = std::visit(
+          [&](const auto& thunk) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(thunk)>, WhileThunk> ||
+                          std::is_same_v<std::decay_t<decltype(thunk)>, ConditionalThunk>)
+              return checkControl(thunk, list);
+            else
+              return checkThunk(thunk);
+          },
+          thunks[t]);
+      if (!status.isOk())
+        return invalidArgument(name + "thunk " + str(t) + ": " + status.message());
+    }
+    return Status::ok();
+  }
+
+  Status checkNested(int nested, int list, const std::string& name) const {
+    if (nested <= list || static_cast<size_t>(nested) >= p_.lists.size())
+      return invalidArgument(name + "list " + std::to_string(nested) +
+                             " is not one of the " + str(p_.lists.size()) +
+                             " lists after list " + std::to_string(list));
+    return checkList(p_.lists[nested], nested, name);
+  }
+
+  Status checkControl(const WhileThunk& loop, int list) const {
+    if (loop.trip_count < -1)
+      return invalidArgument("while with trip count " + std::to_string(loop.trip_count));
+    if (loop.trip_count == -1) {
+      if (!slotInRange(loop.predicate))
+        return invalidArgument("while predicate slot " + std::to_string(loop.predicate) +
+                               " of " + str(p_.slots.size()));
+      if (p_.slots[loop.predicate].bytes < 1)
+        return invalidArgument("while predicate slot " + std::to_string(loop.predicate) +
+                               " holds no byte");
+    }
+    JFT_RETURN_IF_ERROR(checkNested(loop.cond, list, "while cond "));
+    return checkNested(loop.body, list, "while body ");
+  }
+
+  Status checkControl(const ConditionalThunk& conditional, int list) const {
+    const uint64_t need = conditional.predicate ? 1 : sizeof(int32_t);
+    if (!slotInRange(conditional.index))
+      return invalidArgument("conditional index slot " +
+                             std::to_string(conditional.index) + " of " +
+                             str(p_.slots.size()));
+    if (p_.slots[conditional.index].bytes < need)
+      return invalidArgument(
+          "conditional index slot " + std::to_string(conditional.index) + " holds " +
+          str(p_.slots[conditional.index].bytes) + " bytes, not " + str(need));
+    if (conditional.branches.empty())
+      return invalidArgument("conditional without branches");
+    if (conditional.predicate && conditional.branches.size() != 2)
+      return invalidArgument("conditional on a predicate with " +
+                             str(conditional.branches.size()) + " branches, not 2");
+    for (size_t b = 0; b < conditional.branches.size(); ++b)
+      JFT_RETURN_IF_ERROR(
+          checkNested(conditional.branches[b], list, "branch " + str(b) + " "));
     return Status::ok();
   }
 

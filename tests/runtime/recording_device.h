@@ -27,7 +27,8 @@ struct RecordedOp {
     kUpload,
     kEvent,
     kFree,
-    kGemm
+    kGemm,
+    kDownload  // copyToHost (src = device address)
   };
   Kind kind;
   std::string kernel;            // kLoad, kUnload, kLaunch
@@ -91,7 +92,9 @@ class RecordingDevice final : public Device {
     return Event::ready();
   }
   StatusOr<EventPtr> copyToHost(void* dst, uint64_t src, uint64_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (bytes) std::memcpy(dst, reinterpret_cast<const void*>(src), bytes);
+    ops_.push_back({RecordedOp::Kind::kDownload, "", {}, {}, 0, src, bytes});
     return Event::ready();
   }
   StatusOr<EventPtr> copyFromDevice(uint64_t, Device&, uint64_t, uint64_t) override {
