@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "emit_test_util.h"
+#include "launch_dump.h"
 
 namespace jft::codegen::ttir::testing {
 namespace {
@@ -48,6 +49,7 @@ TEST(EmitGather, EmbeddingLookupClampsRowsAndFusesTheIndexArithmetic) {
   b.ret({gather(b, a[0], idx, f32({32, 16}), dn, {1, 16})});
   b.endFunction();
   TtirKernel k = emitWhole(m, Family::kLoop);
+  dumpLaunch(k);
   EXPECT_EQ(k.inputs.size(), 2u);  // the table and the raw indices
   EXPECT_EQ(count(k.ttir, "tt.load "), 2);
   EXPECT_EQ(count(k.ttir, "tt.store "), 1);
@@ -77,6 +79,7 @@ TEST(EmitGather, TakeAlongMinorAxisWithI64IndicesClampsBeforeTruncating) {
   b.ret({gather(b, a[0], a[1], f32({8, 6}), dn, {8, 1})});
   b.endFunction();
   TtirKernel k = emitWhole(m, Family::kLoop);
+  dumpLaunch(k);
   const size_t clamp = k.ttir.find("arith.minsi");
   ASSERT_NE(clamp, std::string::npos);
   EXPECT_NE(k.ttir.find("arith.constant dense<49> : tensor<1x"), std::string::npos);
@@ -102,6 +105,7 @@ TEST(EmitGather, BatchingDimsFollowTheBatchIndex) {
   b.ret({gather(b, a[0], a[1], f32({4, 5, 3}), dn, {1, 1, 3})});
   b.endFunction();
   TtirKernel k = emitWhole(m, Family::kLoop);
+  dumpLaunch(k);
   EXPECT_EQ(count(k.ttir, "tt.load "), 2);
   // Only the gathered dim is clamped (to 10 - 1); the batching dim is not.
   EXPECT_EQ(count(k.ttir, "arith.minsi"), 1);

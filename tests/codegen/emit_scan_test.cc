@@ -8,6 +8,7 @@
 
 #include "emit_test_util.h"
 #include "fusion/ttir_support.h"
+#include "launch_dump.h"
 
 namespace jft::codegen::ttir::testing {
 namespace {
@@ -52,6 +53,7 @@ ir::Module cumsum(std::vector<int64_t> dims, size_t axis, bool reverse, OpKind k
 TEST(EmitScan, CumsumAlongTheLastDimIsOneTtScanPerTile) {
   ir::Module m = cumsum({8, 100}, 1, false, OpKind::Add, 0);
   TtirKernel k = emitWhole(m, Family::kScan);
+  dumpLaunch(k);
   EXPECT_EQ(k.tile, "8x128");  // 100 lanes -> 128; all 8 rows in one program
   EXPECT_EQ(k.grid, (std::array<uint32_t, 3>{1, 1, 1}));
   EXPECT_EQ(count(k.ttir, "\"tt.scan\""), 1);
@@ -68,6 +70,7 @@ TEST(EmitScan, CumsumAlongTheLastDimIsOneTtScanPerTile) {
 TEST(EmitScan, ReverseScanAlongAMajorDimReadsRowsBackToFront) {
   ir::Module m = cumsum({50, 3}, 0, true, OpKind::Multiply, 1);
   TtirKernel k = emitWhole(m, Family::kScan);
+  dumpLaunch(k);
   EXPECT_EQ(k.tile, "4x64");  // rows are the 3 columns; 50 lanes -> 64
   EXPECT_EQ(count(k.ttir, "\"tt.scan\""), 1);
   EXPECT_EQ(count(k.ttir, "reverse = true"), 0);  // lanes are reversed instead
@@ -82,6 +85,7 @@ TEST(EmitScan, LongRowsLoopCarryingTheRunningTotal) {
   ir::Module m = cumsum({4, 5000}, 1, false, OpKind::Maximum,
                         -std::numeric_limits<double>::infinity());
   TtirKernel k = emitWhole(m, Family::kScan);
+  dumpLaunch(k);
   EXPECT_EQ(k.tile, "4x1024 looped");
   EXPECT_EQ(count(k.ttir, "scf.for"), 1);
   EXPECT_EQ(count(k.ttir, "\"tt.scan\""), 1);
@@ -116,6 +120,7 @@ TEST(EmitScan, ChloScanCompositeStoresTheScanAndTheFinalCarry) {
   EXPECT_EQ(plan.fusions[0].family, Family::kScan);
   EXPECT_TRUE(fusion::ttirKeepsComposite(m, m.entry()->body.ops[0]));
   TtirKernel k = emitWhole(m, Family::kScan);
+  dumpLaunch(k);
   EXPECT_EQ(count(k.ttir, "\"tt.scan\""), 1);
   EXPECT_EQ(count(k.ttir, "\"tt.reduce\""), 1);
   EXPECT_EQ(count(k.ttir, "tt.store "), 2);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "emit_test_util.h"
+#include "launch_dump.h"
 
 namespace jft::codegen::ttir::testing {
 namespace {
@@ -42,6 +43,7 @@ TEST(EmitScatter, AddCopiesThenWaitsThenAddsAtomicallyInsideTheTable) {
   ASSERT_EQ(plan.fusions.size(), 1u);
   EXPECT_EQ(plan.fusions[0].family, Family::kScatter);
   TtirKernel k = emitWhole(m, Family::kScatter);
+  dumpLaunch(k);
   EXPECT_EQ(k.grid, (std::array<uint32_t, 3>{1, 1, 1}));
   const size_t copy = k.ttir.find("tt.store ");
   const size_t barrier = k.ttir.find("gpu.barrier");
@@ -63,19 +65,25 @@ TEST(EmitScatter, AddCopiesThenWaitsThenAddsAtomicallyInsideTheTable) {
 TEST(EmitScatter, SetIsAMaskedStore) {
   ir::Module m = rowScatter(ElementType::BF16, 10, 4, 3, std::nullopt);
   TtirKernel k = emitWhole(m, Family::kScatter);
+  dumpLaunch(k);
   EXPECT_EQ(count(k.ttir, "tt.atomic_rmw"), 0);
   EXPECT_EQ(count(k.ttir, "tt.store "), 2);  // the copy, then the updates
   EXPECT_NE(k.ttir.find("dense<9> : tensor<1024xi32>"), std::string::npos);
 }
 
-TEST(EmitScatter, FloatMaxGoesThroughTheBitsAndIntMaxIsDirect) {
+TEST(EmitScatter, FloatMaxGoesThroughTheBits) {
   ir::Module f = rowScatter(ElementType::F32, 10, 4, 3, OpKind::Maximum);
   TtirKernel k = emitWhole(f, Family::kScatter);
+  dumpLaunch(k);
   EXPECT_EQ(count(k.ttir, "tt.atomic_rmw max, "), 1);   // non-negative values
   EXPECT_EQ(count(k.ttir, "tt.atomic_rmw umin, "), 1);  // negative ones
   EXPECT_NE(k.ttir.find("-> tensor<1024x!tt.ptr<i32>>"), std::string::npos);
+}
+
+TEST(EmitScatter, IntMinIsDirect) {
   ir::Module i = rowScatter(ElementType::I32, 10, 4, 3, OpKind::Minimum);
   TtirKernel ki = emitWhole(i, Family::kScatter);
+  dumpLaunch(ki);
   EXPECT_EQ(count(ki.ttir, "tt.atomic_rmw min, "), 1);
   EXPECT_EQ(count(ki.ttir, "tt.bitcast"), 0);
 }

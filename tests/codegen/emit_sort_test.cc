@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "emit_test_util.h"
+#include "launch_dump.h"
 
 namespace jft::codegen::ttir::testing {
 namespace {
@@ -60,6 +61,7 @@ TEST(EmitSort, RowSortIsABitonicNetworkOfSplitsAndJoins) {
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   ASSERT_EQ(plan.fusions.back().family, Family::kSort);
   TtirKernel k = emitWhole(m, Family::kSort);
+  dumpLaunch(k);
   EXPECT_EQ(k.tile, "128");
   EXPECT_EQ(k.grid, (std::array<uint32_t, 3>{8, 1, 1}));
   // 128 lanes: 7 stages, 7*8/2 = 28 steps; each splits and joins the values
@@ -84,6 +86,7 @@ TEST(EmitSort, TopKSortsValuesWithIndicesFollowing) {
   ASSERT_EQ(plan.fusions.back().family, Family::kSort);
   EXPECT_EQ(plan.fusions.back().inputs.size(), 1u);  // the iota is computed inside
   TtirKernel k = emitWhole(m, Family::kSort);
+  dumpLaunch(k);
   EXPECT_EQ(count(k.ttir, "tt.split"), 84);  // values, indices, positions
   EXPECT_EQ(count(k.ttir, "tt.store "), 2);
   EXPECT_EQ(count(k.ttir, "tt.load "), 1);
@@ -92,6 +95,7 @@ TEST(EmitSort, TopKSortsValuesWithIndicesFollowing) {
 TEST(EmitSort, MajorDimSortStridesByTheInnerExtent) {
   ir::Module m = sortModule({16, 3}, 0, false, ir::ComparisonDirection::LT);
   TtirKernel k = emitWhole(m, Family::kSort);
+  dumpLaunch(k);
   EXPECT_EQ(k.tile, "16");
   EXPECT_EQ(k.grid, (std::array<uint32_t, 3>{3, 1, 1}));
   EXPECT_NE(k.ttir.find("arith.remsi %"), std::string::npos);

@@ -90,8 +90,8 @@ TEST_P(ZooCovered, EveryTtirGroupEmits) {
 
 INSTANTIATE_TEST_SUITE_P(Zoo, ZooCovered,
                          ::testing::Values("smoke", "mixed_dtypes", "shapes",
-                                           "random_normal", "softmax", "layernorm",
-                                           "mlp"));
+                                           "random_normal", "softmax", "layernorm", "mlp",
+                                           "gather_scatter", "sort_topk"));
 
 // The rest of the zoo: whatever emits must be well-formed; what does not
 // must say UNIMPLEMENTED (never another error).

@@ -98,9 +98,12 @@ TEST(TtirSupport, ReduceCombinerMustBeScalarElementwise) {
 }
 
 TEST(TtirSupport, OpsWithoutAnEmitterSayWhich) {
-  OpRoute sort = OneOp(OpKind::Sort, {f32({8})}, {f32({8})}).route();
-  EXPECT_FALSE(sort.supported);
-  EXPECT_EQ(sort.reason, "no TTIR emitter for sort yet");
+  OpRoute pool = OneOp(OpKind::SelectAndScatter, {f32({8})}, {f32({8})}).route();
+  EXPECT_FALSE(pool.supported);
+  EXPECT_EQ(pool.reason, "no TTIR emitter for select_and_scatter yet");
+  // Sort has an emitter now, which needs the sort's dimension.
+  EXPECT_EQ(OneOp(OpKind::Sort, {f32({8})}, {f32({8})}).route().reason,
+            "sort without a dimension");
   EXPECT_EQ(OneOp(OpKind::RngBitGenerator, {}, {}).route().reason,
             "no TTIR emitter for rng_bit_generator yet");
 }

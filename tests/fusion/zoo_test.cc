@@ -11,6 +11,7 @@
 
 #include "frontend/vhlo/import.h"
 #include "fusion/fusion.h"
+#include "fusion/ttir_support.h"
 #include "passes/pipeline.h"
 #include "plan_checks.h"
 
@@ -190,16 +191,65 @@ TEST(ZooPlanShapes, MlpReportsItsDotsWithTheirLines) {
   EXPECT_EQ(ofRoute(library, Route::kLibrary).size(), 2u);
 }
 
-TEST(ZooPlanShapes, SortTopKReportsTheSorts) {
+// sort_topk: jnp.sort and lax.top_k (sort of (values, iota), then slices)
+// are sort groups, the iota computed inside; nothing is left unsupported.
+TEST(ZooPlanShapes, SortTopKSortsInTtir) {
   Planned p = planFixture("sort_topk");
-  ASSERT_EQ(p.plan.unsupported.size(), countKind(p, ir::OpKind::Sort)) << p.text();
-  ASSERT_FALSE(p.plan.unsupported.empty());
-  for (const UnsupportedOp& u : p.plan.unsupported) {
-    EXPECT_EQ(p.op(u.op).kind, ir::OpKind::Sort);
-    EXPECT_EQ(u.reason, "no TTIR emitter for sort yet");
-    EXPECT_EQ(u.what.rfind("stablehlo.sort (tensor<8x100xf32>", 0), 0u) << u.what;
+  EXPECT_TRUE(p.plan.unsupported.empty()) << p.text();
+  size_t sorts = 0;
+  for (const Fusion& f : p.plan.fusions) {
+    if (countKind(p, f, ir::OpKind::Sort) == 0) continue;
+    ++sorts;
+    EXPECT_EQ(f.family, Family::kSort) << f.name;
+    EXPECT_EQ(countKind(p, f, ir::OpKind::Sort), 1u) << f.name;
+    EXPECT_EQ(f.inputs, std::vector<ir::ValueId>{p.main().body.args[0]}) << f.name;
   }
-  EXPECT_EQ(p.plan.unsupported.back().location, "zoo.py:76:33");
+  EXPECT_EQ(sorts, countKind(p, ir::OpKind::Sort));
+  EXPECT_EQ(sorts, 2u);
+}
+
+// gather_scatter: x[idx] and x.at[idx].add(u) share jnp's negative-index
+// wrap (CSE makes it one value), so the wrap is a loop group of its own; the
+// gather (a loop group with the index broadcast copied in) reads the table
+// and the wrapped indices; the scatter is a scatter group.
+TEST(ZooPlanShapes, GatherIsALoopGroupAndScatterItsOwnGroup) {
+  Planned p = planFixture("gather_scatter");
+  EXPECT_TRUE(p.plan.unsupported.empty()) << p.text();
+  const Fusion* gather = nullptr;
+  const Fusion* scatter = nullptr;
+  for (const Fusion& f : p.plan.fusions) {
+    if (countKind(p, f, ir::OpKind::Gather) > 0) gather = &f;
+    if (countKind(p, f, ir::OpKind::Scatter) > 0) scatter = &f;
+  }
+  ASSERT_NE(gather, nullptr) << p.text();
+  ASSERT_NE(scatter, nullptr) << p.text();
+  EXPECT_EQ(gather->family, Family::kLoop);
+  EXPECT_EQ(countKind(p, *gather, ir::OpKind::BroadcastInDim), 1u) << p.text();
+  EXPECT_EQ(gather->inputs.size(), 2u) << p.text();
+  EXPECT_EQ(scatter->family, Family::kScatter);
+  EXPECT_EQ(countKind(p, *scatter, ir::OpKind::BroadcastInDim), 1u) << p.text();
+  EXPECT_EQ(scatter->inputs.size(), 3u) << p.text();
+}
+
+// argmax_cumsum with the chlo.scan composite kept whole (as the compiler
+// does when it asks fusion::ttirKeepsComposite): the cumsum is a scan group.
+TEST(ZooPlanShapes, KeptChloScanIsAScanGroup) {
+  std::ifstream in(fixtureDir() + "/argmax_cumsum/program.mlirbc", std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  StatusOr<ir::Module> imported = frontend::importStableHlo(bytes.data(), bytes.size());
+  ASSERT_TRUE(imported.isOk()) << imported.status().toString();
+  ir::Module m = std::move(imported).value();
+  passes::PipelineOptions options;
+  options.inlining.keep_composite = [&m](const ir::Op& op) {
+    return ttirKeepsComposite(m, op);
+  };
+  ASSERT_TRUE(passes::runPasses(m, options).isOk());
+  const Plan plan = planFusions(m, *m.entry());
+  EXPECT_TRUE(plan.unsupported.empty()) << describePlan(m, *m.entry(), plan);
+  size_t scans = 0;
+  for (const Fusion& f : plan.fusions) scans += f.family == Family::kScan;
+  EXPECT_EQ(scans, 1u) << describePlan(m, *m.entry(), plan);
 }
 
 // argmax: a two-operand reduce of (value, iota index) with its iota.
