@@ -4,6 +4,7 @@
 
 #include "codegen/ttir/kernel.h"
 #include "compiler/compiler.h"
+#include "compiler/control_lowering.h"
 #include "compiler/fingerprint.h"
 #include "compiler/input_output_alias.h"
 #include "compiler/kernel_binaries.h"
@@ -78,6 +79,7 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
                            "function)");
   fusion::PlanOptions plan_options;
   plan_options.library_route = true;  // dots; other library ops are rejected below
+  plan_options.control_route = true;  // while/case/if; their regions planned below
   fusion::Plan plan = fusion::planFusions(module, *function, plan_options);
   std::string plan_text = fusion::describePlan(module, *function, plan);
   dump.write("plan.txt", plan_text);
@@ -87,6 +89,14 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
   {
     std::vector<fusion::UnsupportedOp> more = libraryRejects(module, *function, plan);
     unsupported.insert(unsupported.end(), more.begin(), more.end());
+  }
+  // The regions of control ops, planned like the function (recursively).
+  RegionCode top;
+  const bool control = hasControl(plan);
+  if (control) {
+    top.scope = *function;
+    top.plan = plan;
+    planControlRegions(module, top, plan_options, unsupported);
   }
   if (options.mode == Mode::kNative) {
     std::vector<fusion::UnsupportedOp> more = nativeModeRejects(module, *function, plan);
@@ -131,6 +141,15 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
     if (group.route != fusion::Route::kTtir) continue;
     JFT_RETURN_IF_ERROR(emit(g, *function, group));
   }
+  // Kernels of control-op regions follow the function's, region by region.
+  for (RegionCode* region : nestedRegions(top)) {
+    for (size_t g = 0; g < region->plan.fusions.size(); ++g) {
+      if (region->plan.fusions[g].route != fusion::Route::kTtir) continue;
+      JFT_RETURN_IF_ERROR(emit(g, region->scope, region->plan.fusions[g]));
+      region->launches.push_back(launches.back());
+      launches.pop_back();
+    }
+  }
 
   Executable executable;
   executable.name = module.name;
@@ -145,7 +164,13 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
     compiled = std::move(binaries.compiled);
     identity = std::move(binaries.identity);
   }
-  JFT_RETURN_IF_ERROR(assembleProgram(module, *function, plan, launches, program, gemms));
+  if (control) {
+    top.launches = launches;
+    JFT_RETURN_IF_ERROR(assembleControlProgram(module, *function, top, program));
+  } else {
+    JFT_RETURN_IF_ERROR(
+        assembleProgram(module, *function, plan, launches, program, gemms));
+  }
   assignOutputAliases(donationRequests(*function), program);
 
   for (size_t i = 0; i < function->body.args.size(); ++i)
@@ -155,8 +180,8 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
       bytecode, options, compilerIdentityText(identity ? &*identity : nullptr));
 
   size_t next_kernel = 0, next_call = 0;
-  for (const fusion::Fusion& group : plan.fusions) {
-    RouteEntry entry = routeEntry(module, *function, group);
+  auto report = [&](const ir::Function& scope, const fusion::Fusion& group) {
+    RouteEntry entry = routeEntry(module, scope, group);
     if (group.route == fusion::Route::kLibrary && next_call < library_calls.size()) {
       const LibraryCall& call = library_calls[next_call++];
       entry.tile = libraryCallText(call);
@@ -174,7 +199,10 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
       if (options.log) std::cerr << logLine(entry) << "\n";
     }
     executable.report.entries.push_back(std::move(entry));
-  }
+  };
+  for (const fusion::Fusion& group : plan.fusions) report(*function, group);
+  for (RegionCode* region : nestedRegions(top))
+    for (const fusion::Fusion& group : region->plan.fusions) report(region->scope, group);
   if (options.log)
     std::cerr << "jax-flagtree: " << entryName(module) << ": "
               << routeSummary(executable.report) << "\n";

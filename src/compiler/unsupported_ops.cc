@@ -3,12 +3,11 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "ir/printer.h"
 
 namespace jft::compiler {
-namespace {
-
 std::string describeOp(const ir::Module& module, const ir::Op& op) {
   std::string out = "stablehlo." + std::string(ir::opKindName(op.kind)) + " (";
   for (size_t i = 0; i < op.operands.size(); ++i)
@@ -20,6 +19,8 @@ std::string describeOp(const ir::Module& module, const ir::Op& op) {
     out += (i ? ", " : "") + ir::valueTypeText(module, op.results[i]);
   return out + ")";
 }
+
+namespace {
 
 std::string modeConsequence(Mode mode) {
   switch (mode) {
@@ -59,10 +60,9 @@ Status unsupportedOpsError(const ir::Module& module, const ir::Function& functio
                            Mode mode, std::vector<fusion::UnsupportedOp> ops) {
   std::stable_sort(ops.begin(), ops.end(),
                    [](const auto& a, const auto& b) { return a.op < b.op; });
-  std::set<size_t> listed;
+  std::set<std::tuple<size_t, std::string, std::string>> listed;
   std::string lines;
   for (const fusion::UnsupportedOp& u : ops) {
-    if (!listed.insert(u.op).second) continue;
     const ir::Op* op =
         u.op < function.body.ops.size() ? &function.body.ops[u.op] : nullptr;
     std::string what = !u.what.empty() ? u.what
@@ -71,6 +71,7 @@ Status unsupportedOpsError(const ir::Module& module, const ir::Function& functio
     std::string location = !u.location.empty() ? u.location
                            : op != nullptr     ? module.locations.describe(op->loc)
                                                : "unknown location";
+    if (!listed.insert({u.op, what, location}).second) continue;
     lines += "  " + what + " at " + location;
     if (!u.reason.empty()) lines += ": " + u.reason;
     lines += "\n";

@@ -12,13 +12,18 @@
 
 namespace jft::compiler {
 
+// "stablehlo.sine (tensor<8xf32>) -> tensor<8xf32>"
+std::string describeOp(const ir::Module& module, const ir::Op& op);
+
 // In native mode there is no TTIR: every op of a TTIR group is unsupported
 // too (constants excepted; they are data).
 std::vector<fusion::UnsupportedOp> nativeModeRejects(const ir::Module& module,
                                                      const ir::Function& function,
                                                      const fusion::Plan& plan);
 
-// UNIMPLEMENTED, one line per op in body order, each op once.
+// UNIMPLEMENTED, one line per op in body order, each op once (ops inside a
+// control op's regions come under that op's index, told apart by `what` and
+// `location`).
 Status unsupportedOpsError(const ir::Module& module, const ir::Function& function,
                            Mode mode, std::vector<fusion::UnsupportedOp> ops);
 
