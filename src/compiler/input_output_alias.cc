@@ -68,6 +68,9 @@ std::vector<int> donationRequests(const ir::Function& function) {
 void assignOutputAliases(const std::vector<int>& requests, runtime::Program& program) {
   const size_t outputs = program.output_slots.size();
   program.output_aliases.assign(outputs, -1);
+  program.donated_parameters.assign(requests.size(), false);
+  for (size_t p = 0; p < requests.size(); ++p)
+    program.donated_parameters[p] = requests[p] != -1;
   auto safe = [&](int parameter, size_t output) {
     int param_slot = parameterSlot(program, parameter);
     int out_slot = program.output_slots[output];

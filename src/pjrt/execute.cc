@@ -146,15 +146,21 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
   for (int alias : info.program.output_aliases) {
     if (alias >= 0) aliased[static_cast<size_t>(alias)] = true;
   }
+  // A donated argument is given away whether or not an output takes its
+  // memory, as JAX expects of donate_argnums.
+  std::vector<bool> giveAway(aliased);
+  const std::vector<bool>& requested = info.program.donated_parameters;
+  for (size_t i = 0; i < numArgs && i < requested.size(); ++i)
+    giveAway[i] = giveAway[i] || requested[i];
   std::vector<runtime::ExecuteArgument> runtimeArgs(numArgs);
   std::vector<runtime::EventPtr> pending;
   for (size_t i = 0; i < numArgs; ++i) {
     PJRT_Buffer& buffer = *arguments[i];
     JFT_RETURN_IF_ERROR(checkArgument(buffer, i, info.parameters[i], executable, device));
     bool passedOnce = std::count(arguments, arguments + numArgs, &buffer) == 1;
-    runtimeArgs[i] = {
-        buffer.address, buffer.byteSize,
-        aliased[i] && !forbidDonation[i] && passedOnce && buffer.externalReferences == 0};
+    runtimeArgs[i] = {buffer.address, buffer.byteSize,
+                      giveAway[i] && !forbidDonation[i] && passedOnce &&
+                          buffer.externalReferences == 0};
     if (buffer.ready != nullptr &&
         !(buffer.ready->isReady() && buffer.ready->status().isOk()))
       pending.push_back(buffer.ready);
@@ -206,10 +212,17 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
     buffer->ready = ready;
     launched.outputs.push_back(buffer);
   }
-  // The donated arguments' memory now belongs to the outputs that took it.
+  // The donated arguments' memory now belongs to the outputs that took it;
+  // the rest is returned once the queued work that reads it is done.
+  std::vector<bool> taken(numArgs, false);
   for (const runtime::ExecuteOutput& output : result.outputs) {
-    if (output.takenFrom < 0) continue;
-    PJRT_Buffer& consumed = *arguments[static_cast<size_t>(output.takenFrom)];
+    if (output.takenFrom >= 0) taken[static_cast<size_t>(output.takenFrom)] = true;
+  }
+  for (size_t i = 0; i < numArgs; ++i) {
+    if (!runtimeArgs[i].donated) continue;
+    PJRT_Buffer& consumed = *arguments[i];
+    if (!taken[i] && consumed.address != 0)
+      device->runtime->deallocate(consumed.address, consumed.byteSize);
     consumed.deleted = true;
     consumed.address = 0;
   }

@@ -121,6 +121,10 @@ struct Program {
   // Output i may take over parameter p's memory when the caller donates p
   // (input_output_alias); -1 where output i aliases nothing.
   std::vector<int> output_aliases;
+  // Parameters the program asks the caller to give away (donated arguments):
+  // the caller treats them as consumed by an execution whether or not an
+  // output took their memory. Empty: none.
+  std::vector<bool> donated_parameters;
 };
 
 }  // namespace jft::runtime

@@ -57,6 +57,16 @@ TEST(AssignOutputAliases, RefusedWhenTheParameterIsReadAtOrAfterTheWrite) {
               runtime::LaunchThunk{2, {1, 1, 1}, {1, 4}}};
   assignOutputAliases({0, 1}, p);
   EXPECT_EQ(p.output_aliases, (std::vector<int>{-1, -1}));
+  // Refused aliases still give the arguments away, as JAX expects.
+  EXPECT_EQ(p.donated_parameters, (std::vector<bool>{true, true}));
+}
+
+TEST(AssignOutputAliases, OnlyRequestedParametersAreGivenAway) {
+  runtime::Program p = twoByTwo();
+  p.thunks = {runtime::LaunchThunk{0, {1, 1, 1}, {0, 2}},
+              runtime::LaunchThunk{1, {1, 1, 1}, {1, 3}}};
+  assignOutputAliases({-1, kAnyOutput}, p);
+  EXPECT_EQ(p.donated_parameters, (std::vector<bool>{false, true}));
 }
 
 TEST(AssignOutputAliases, AReturnedDonatedParameterAliasesItsCopy) {

@@ -179,6 +179,26 @@ TEST_F(ExecuteTest, DonatedArgumentIsConsumedNotFreed) {
   EXPECT_EQ(device(0).bytesInUse(), inUse);
 }
 
+TEST_F(ExecuteTest, DonatedArgumentWithoutAnAliasIsStillConsumedAndFreed) {
+  // The program asks for the donation but keeps its output apart (no kernel
+  // could promise to run in place): JAX still expects the argument gone.
+  compiler::Executable compiled = doublingExecutable(1, {-1});
+  compiled.program.donated_parameters = {true};
+  PJRT_LoadedExecutable* executable = load(std::move(compiled));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  const int64_t inUse = device(0).bytesInUse();
+  Call call(executable, {x}, 1);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  EXPECT_TRUE(loader_.loaded[0]->lastArguments[0].donated);
+  EXPECT_TRUE(x->isDeleted());
+  EXPECT_EQ(contents(call.outputs[0]), (std::vector<float>{2, 4, 6, 8}));
+  // The output is new and the argument's 16 bytes were returned.
+  EXPECT_EQ(device(0).bytesInUse(), inUse);
+  x->release();  // a no-op: already returned
+  EXPECT_EQ(device(0).badFrees(), 0);
+}
+
 TEST_F(ExecuteTest, NonDonatableIndicesKeepTheArgument) {
   PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
   PJRT_Buffer* x = buffer({1, 2, 3, 4});
