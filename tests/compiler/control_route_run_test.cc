@@ -1,0 +1,216 @@
+// The zoo's loops and conditional, compiled (fake-worker binaries) and run on
+// the runtime's recording device, with each kernel replaced by a host
+// function of the ops its group holds. The outputs are compared with JAX's
+// (out*.npy): the program's slots, carried copies, trip counts, predicate
+// reads and branch choice must all be right for them to match.
+#include <gtest/gtest.h>
+
+#ifdef JFT_FAKE_WORKER
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+
+#include "compiler/compiler.h"
+#include "compiler/zoo_fixture.h"
+#include "kernels/fake_worker_command.h"
+#include "kernels/kernel_compiler.h"
+#include "runtime/executable.h"
+#include "runtime/recording_device.h"
+
+namespace jft::compiler {
+namespace {
+
+namespace fs = std::filesystem;
+using runtime::testing::RecordingDevice;
+using Body = RecordingDevice::KernelBody;
+
+// The float32 data of a little-endian .npy file.
+std::vector<float> npyFloats(const std::string& zoo, const std::string& file) {
+  std::string b = testing::readBytes(testing::fixtureDir() / zoo / file);
+  if (b.size() < 10) return {};
+  const size_t header = static_cast<uint8_t>(b[8]) | (static_cast<uint8_t>(b[9]) << 8);
+  std::vector<float> out((b.size() - 10 - header) / sizeof(float));
+  std::memcpy(out.data(), b.data() + 10 + header, out.size() * sizeof(float));
+  return out;
+}
+
+float* f32(uint64_t a) {
+  return reinterpret_cast<float*>(a);
+}
+int32_t* i32(uint64_t a) {
+  return reinterpret_cast<int32_t*>(a);
+}
+uint8_t* u8(uint64_t a) {
+  return reinterpret_cast<uint8_t*>(a);
+}
+
+class ControlRouteRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("jft_control_run_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    kernels::KernelCompilerOptions kc;
+    kc.pool = kernels::testing::fakePoolOptions(2, (dir_ / "failures").string());
+    kc.cache_dir = (dir_ / "cache").string();
+    auto made = kernels::KernelCompiler::create(std::move(kc));
+    ASSERT_TRUE(made.isOk()) << made.status().toString();
+    compiler_ = std::move(made).value();
+  }
+  void TearDown() override {
+    compiler_.reset();
+    fs::remove_all(dir_);
+  }
+
+  // Compiles zoo program `name`, gives each kernel the body whose key its
+  // name ends with, runs it on in*.npy and returns the outputs.
+  std::vector<std::vector<float>> run(
+      const std::string& name, const std::vector<std::pair<std::string, Body>>& bodies,
+      RecordingDevice& device) {
+    Options options;
+    options.mode = Mode::kFlOnly;
+    StatusOr<Executable> built =
+        compile(testing::zooArtifact(name), options, compiler_.get());
+    EXPECT_TRUE(built.isOk()) << built.status().toString();
+    if (!built.isOk()) return {};
+    for (const runtime::KernelImage& k : built->program.kernels) {
+      bool found = false;
+      for (const auto& [key, body] : bodies)
+        if (k.name.ends_with(key)) {
+          device.setKernelBody(k.name, body);
+          found = true;
+        }
+      EXPECT_TRUE(found) << "no host body for kernel " << k.name;
+    }
+    auto loaded = runtime::Executable::load(device, built->program);
+    EXPECT_TRUE(loaded.isOk()) << loaded.status().toString();
+    if (!loaded.isOk()) return {};
+    std::vector<runtime::ExecuteArgument> args;
+    for (size_t i = 0;; ++i) {
+      std::vector<float> data = npyFloats(name, "in" + std::to_string(i) + ".npy");
+      if (data.empty()) break;
+      uint64_t bytes = data.size() * sizeof(float);
+      uint64_t address = *device.allocate(bytes);
+      std::memcpy(f32(address), data.data(), bytes);
+      args.push_back({address, bytes, false});
+    }
+    auto result = (*loaded)->execute(args);
+    EXPECT_TRUE(result.isOk()) << result.status().toString();
+    std::vector<std::vector<float>> outputs;
+    if (result.isOk()) {
+      EXPECT_TRUE(result->done->await().isOk());
+      for (const auto& out : result->outputs) {
+        outputs.emplace_back(f32(out.address), f32(out.address) + out.bytes / 4);
+        device.deallocate(out.address, out.bytes);
+      }
+    }
+    for (const auto& a : args) device.deallocate(a.address, a.bytes);
+    return outputs;
+  }
+
+  static void expectNear(const std::vector<float>& got, const std::vector<float>& want,
+                         float tolerance) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_NEAR(got[i], want[i], tolerance * std::max(1.0f, std::fabs(want[i]))) << i;
+  }
+
+  size_t launches(const RecordingDevice& device, const std::string& key) {
+    size_t n = 0;
+    for (const auto& op : device.opsOfKind(runtime::testing::RecordedOp::Kind::kLaunch))
+      n += op.kernel.ends_with(key);
+    return n;
+  }
+
+  fs::path dir_;
+  std::unique_ptr<kernels::KernelCompiler> compiler_;
+};
+
+// Buffers come in the kernel's order: inputs (constants the passes moved out
+// of the regions among them), then outputs.
+Body addI32() {
+  return [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
+    *i32(p[2]) = *i32(p[0]) + *i32(p[1]);
+  };
+}
+
+// x = sin(x) * 0.9 + i for i in 0..9 (the counter is read before it grows).
+TEST_F(ControlRouteRun, ForiLoopRunsTenBodiesWithoutReadingTheDevice) {
+  RecordingDevice device;
+  auto out = run("fori",
+                 {{"cond_fusion_0_loop_compare",
+                   [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
+                     *u8(p[2]) = *i32(p[0]) < *i32(p[1]);
+                   }},
+                  {"loop_add", addI32()},
+                  {"sine_multiply_convert",
+                   [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
+                     for (int e = 0; e < 128; ++e)
+                       f32(p[3])[e] = std::sin(f32(p[0])[e]) * *f32(p[1]) +
+                                      static_cast<float>(*i32(p[2]));
+                   }}},
+                 device);
+  ASSERT_EQ(out.size(), 1u);
+  expectNear(out[0], npyFloats("fori", "out0.npy"), 1e-5f);
+  EXPECT_EQ(launches(device, "sine_multiply_convert"), 10u);
+  EXPECT_EQ(launches(device, "loop_compare"), 0u);
+  EXPECT_TRUE(device.opsOfKind(runtime::testing::RecordedOp::Kind::kDownload).empty());
+}
+
+// (x, s) -> (x * 1.01, s + sum(x)) while s < 100.
+TEST_F(ControlRouteRun, DataDependentLoopStopsOnItsPredicate) {
+  RecordingDevice device;
+  auto out = run("while_dyn",
+                 {{"cond_fusion_0_loop_compare",
+                   [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
+                     *u8(p[2]) = *f32(p[0]) < *f32(p[1]);
+                   }},
+                  {"loop_multiply",
+                   [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
+                     for (int e = 0; e < 16; ++e)
+                       f32(p[2])[e] = f32(p[1])[e] * *f32(p[0]);
+                   }},
+                  {"reduction_reduce_add",
+                   [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
+                     float sum = 0;
+                     for (int e = 0; e < 16; ++e) sum += f32(p[0])[e];
+                     *f32(p[3]) = *f32(p[2]) + sum + *f32(p[1]);
+                   }}},
+                 device);
+  ASSERT_EQ(out.size(), 2u);
+  expectNear(out[0], npyFloats("while_dyn", "out0.npy"), 1e-5f);
+  expectNear(out[1], npyFloats("while_dyn", "out1.npy"), 1e-5f);
+  const size_t bodies = launches(device, "loop_multiply");
+  EXPECT_GE(bodies, 1u);
+  EXPECT_EQ(device.opsOfKind(runtime::testing::RecordedOp::Kind::kDownload).size(),
+            bodies + 1)
+      << "one predicate read per iteration and the last, false one";
+}
+
+// case(x > 0) { cos(y) } { exp(y) } on the fixture's x.
+TEST_F(ControlRouteRun, CaseRunsTheBranchItsIndexNames) {
+  RecordingDevice device;
+  const std::vector<std::pair<std::string, Body>> bodies = {
+      {"loop_compare_convert",
+       [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
+         *i32(p[1]) = *f32(p[0]) > 0.0f ? 1 : 0;
+       }},
+      {"branch0_fusion_0_loop_cosine",
+       [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
+         for (int e = 0; e < 64; ++e) f32(p[1])[e] = std::cos(f32(p[0])[e]);
+       }},
+      {"branch1_fusion_0_loop_exponential",
+       [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
+         for (int e = 0; e < 64; ++e) f32(p[1])[e] = std::exp(f32(p[0])[e]);
+       }}};
+  auto out = run("cond", bodies, device);
+  ASSERT_EQ(out.size(), 1u);
+  expectNear(out[0], npyFloats("cond", "out0.npy"), 1e-5f);
+  EXPECT_EQ(launches(device, "loop_cosine") + launches(device, "loop_exponential"), 1u);
+}
+
+}  // namespace
+}  // namespace jft::compiler
+
+#endif  // JFT_FAKE_WORKER
