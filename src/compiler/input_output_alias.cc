@@ -26,6 +26,8 @@ bool touchesSlot(const runtime::Thunk& thunk, int slot) {
     return copy->source == slot || copy->destination == slot;
   if (const auto* memset = std::get_if<runtime::MemsetThunk>(&thunk))
     return memset->destination == slot;
+  if (const auto* gemm = std::get_if<runtime::GemmThunk>(&thunk))
+    return gemm->a == slot || gemm->b == slot || gemm->d == slot || gemm->bias == slot;
   return true;  // a thunk kind unknown here: assume the worst
 }
 

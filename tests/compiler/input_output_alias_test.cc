@@ -48,6 +48,20 @@ TEST(AssignOutputAliases, GrantedWhenEveryReadOfTheParameterComesFirst) {
   EXPECT_EQ(p.output_aliases, (std::vector<int>{0, 1}));
 }
 
+TEST(AssignOutputAliases, GemmsTouchOnlyTheirOwnSlots) {
+  runtime::Program p = twoByTwo();
+  runtime::GemmDesc g;  // the sizes do not matter here, only the slots
+  // t = p0 x p1; out0 = t x t; out1 = f(t): p0 is read before either output
+  // is written, p1 too; a gemm reading p1 after out1's write would refuse.
+  p.thunks = {runtime::GemmThunk{g, 0, 1, 4}, runtime::GemmThunk{g, 4, 4, 2},
+              runtime::LaunchThunk{0, {1, 1, 1}, {4, 3}}};
+  assignOutputAliases({0, 1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{0, 1}));
+  p.thunks.push_back(runtime::GemmThunk{g, 4, 1, 4});
+  assignOutputAliases({0, 1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{0, -1}));
+}
+
 TEST(AssignOutputAliases, RefusedWhenTheParameterIsReadAtOrAfterTheWrite) {
   runtime::Program p = twoByTwo();
   // out0 = f(p0) in one kernel (reads and writes at once); out1 = g(p1) before
