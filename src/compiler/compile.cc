@@ -15,6 +15,7 @@
 #include "compiler/unsupported_ops.h"
 #include "frontend/vhlo/import.h"
 #include "fusion/fusion.h"
+#include "fusion/ttir_support.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "passes/pipeline.h"
@@ -63,6 +64,11 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
   JFT_RETURN_IF_ERROR(ir::verifyModule(module));
 
   passes::PipelineOptions pass_options;
+  // Composites an emitter implements whole (chlo.scan) stay composites; the
+  // rest are inlined into their decompositions.
+  pass_options.inlining.keep_composite = [&module](const ir::Op& composite) {
+    return fusion::ttirKeepsComposite(module, composite);
+  };
   JFT_ASSIGN_OR_RETURN(passes::PipelineReport pass_report,
                        passes::runPasses(module, pass_options));
   std::string ir_text = ir::printModule(module);

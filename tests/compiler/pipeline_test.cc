@@ -179,7 +179,9 @@ INSTANTIATE_TEST_SUITE_P(Zoo, TtirZoo,
                          ::testing::Values("smoke", "softmax", "layernorm", "shapes",
                                            "mixed_dtypes", "random_normal", "mlp",
                                            "attention", "transformer_block",
-                                           "mlp_train_step", "transformer_train_step"));
+                                           "mlp_train_step", "transformer_train_step",
+                                           "argmax_cumsum", "gather_scatter",
+                                           "sort_topk"));
 
 TEST(Pipeline, FingerprintFollowsTheInputAndTheOptionsThatMatter) {
   std::string smoke = zooArtifact("smoke");

@@ -37,7 +37,7 @@ ZOO = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "zoo"
 EXPECTED_PASS = {"smoke", "softmax", "layernorm", "shapes", "mixed_dtypes", "random_normal",
                  "mlp", "attention", "transformer_block", "mlp_train_step",
                  "transformer_train_step", "fori", "while_dyn", "cond",
-                 "gather_scatter", "sort_topk"}
+                 "gather_scatter", "sort_topk", "argmax_cumsum"}
 
 TOLERANCE = {"float32": 2e-5, "float64": 2e-5, "bfloat16": 1e-2, "float16": 1e-2}
 

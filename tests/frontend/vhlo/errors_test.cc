@@ -71,10 +71,10 @@ TEST(ImportErrors, OpsWithoutIrFormAreUnsupported) {
 TEST(ImportErrors, ForeignOpInABody) {
   Status s = importBody([](TreeBuilder& b, const std::vector<uint32_t>& args) {
     std::vector<MOp> ops;
-    ops.push_back(b.op("sdy.sharding_constraint", args, {f32s({4})}, {}, jaxLoc()));
+    ops.push_back(b.op("sdy.all_gather", args, {f32s({4})}, {}, jaxLoc()));
     return ops;
   });
-  EXPECT_EQ(s.message(), "sdy.sharding_constraint is not supported (at zoo.py:17:20)");
+  EXPECT_EQ(s.message(), "sdy.all_gather is not supported (at zoo.py:17:20)");
 }
 
 TEST(ImportErrors, MissingAttribute) {
