@@ -7,7 +7,8 @@ upstream XLA computed on an H200 (outN.npy, bfloat16 stored as float32).
 
 Tolerances (relative error norm |ours - ref| / |ref|, as device/METHOD.md
 measures it), per output element type:
-  float32/float64: 2e-5   (different but correctly rounded libm functions)
+  float32/float64: 2e-5   (different but correctly rounded libm functions);
+                   1e-3 for programs whose float32 dots run as TF32 (TF32_PROGRAMS)
   bfloat16/float16: 1e-2  (one rounding of the 8/11-bit mantissa apart)
   integers, bool:   exact
 NaN positions must match exactly for floats.
@@ -40,6 +41,12 @@ EXPECTED_PASS = {"smoke", "softmax", "layernorm", "shapes", "mixed_dtypes", "ran
                  "gather_scatter", "sort_topk", "argmax_cumsum"}
 
 TOLERANCE = {"float32": 2e-5, "float64": 2e-5, "bfloat16": 1e-2, "float16": 1e-2}
+# Programs whose float32 dots run as TF32 (precision DEFAULT) on both sides:
+# cuBLASLt and XLA's GEMMs round the 10-bit-mantissa products differently, so
+# their float32 outputs agree to TF32 accuracy (device/METHOD.md: near 3e-4).
+TF32_PROGRAMS = {"mlp", "attention", "transformer_block", "mlp_train_step",
+                 "transformer_train_step"}
+TF32_TOLERANCE = 1e-3
 
 _TENSOR = re.compile(r"tensor<([^>]*)>")
 
@@ -96,6 +103,12 @@ def execute(executable, arrays):
   return [np.asarray(o) for o in executable.execute(buffers)]
 
 
+def tolerance(name: str, kind: str) -> float:
+  if kind == "float32" and name in TF32_PROGRAMS:
+    return TF32_TOLERANCE
+  return TOLERANCE[kind]
+
+
 def compare(name: str, index: int, ours: np.ndarray, ref: np.ndarray, element: str) -> None:
   if ours.shape != ref.shape:
     raise AssertionError(f"{name} out{index}: shape {ours.shape} != {ref.shape}")
@@ -109,10 +122,10 @@ def compare(name: str, index: int, ours: np.ndarray, ref: np.ndarray, element: s
     a, b = a[finite], b[finite]
     norm = np.linalg.norm(b)
     err = np.linalg.norm(a - b) / (norm if norm > 0 else 1.0)
-    if not err <= TOLERANCE[kind]:
+    if not err <= tolerance(name, kind):
       worst = int(np.argmax(np.abs(a - b)))
       raise AssertionError(
-          f"{name} out{index} ({element}): relative error {err:.3g} > {TOLERANCE[kind]:g};"
+          f"{name} out{index} ({element}): relative error {err:.3g} > {tolerance(name, kind):g};"
           f" worst element {worst}: ours {a[worst]!r} ref {b[worst]!r}")
     print(f"  {name} out{index} {element}{list(ours.shape)} rel_err={err:.2e}")
   else:
