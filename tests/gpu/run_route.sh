@@ -4,7 +4,8 @@
 # workloads named in BENCH (from BENCH_DIR, ours then upstream). Much cheaper
 # than run_all.sh (no builds). Usage, from the project root:
 #   JFT_PLUGIN_SO=build/src/pjrt/libjax_flagtree_pjrt.so bash tests/gpu/run_route.sh
-# Logs under $OUT: smoke.log, zoo.log, execute.log, bench.jsonl, summary.txt.
+# Logs under $OUT: smoke.log, zoo.log, execute.log, bench_*.log, bench.jsonl,
+# dump/<workload> (what JAX sent us), summary.txt.
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-$PWD/gpu-out}
@@ -28,9 +29,28 @@ run smoke.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 scripts/smoke.py
 run smoke_warm.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 scripts/smoke.py
 run zoo.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_zoo.py
 run execute.log python3 tests/gpu/test_execute.py
+# Each workload in its own process with its own limit (BENCH_TIMEOUT seconds),
+# so a hang or crash costs that workload only; ours also dumps what JAX sent.
 if [ -n "${BENCH:-}" ] && [ -d "${BENCH_DIR:-}" ]; then
-  run bench_ours.jsonl env XLA_MODE=fl_only python3 "$BENCH_DIR/run_bench.py" --only "$BENCH" --label ours
-  run bench_upstream.jsonl env JAX_FLAGTREE_DISABLE=1 python3 "$BENCH_DIR/run_bench.py" --only "$BENCH" --label upstream
-  cat "$OUT/bench_ours.jsonl" "$OUT/bench_upstream.jsonl" | grep '^{' > "$OUT/bench.jsonl"
+  limit=${BENCH_TIMEOUT:-120}
+  for w in ${BENCH//,/ }; do
+    for side in ours upstream; do
+      if [ $side = ours ]; then
+        env_args=(XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 "XLA_FLAGS=--xla_dump_to=$OUT/dump/$w")
+      else
+        env_args=(JAX_FLAGTREE_DISABLE=1)
+      fi
+      start=$SECONDS
+      timeout -s ABRT -k 10 "$limit" env PYTHONFAULTHANDLER=1 "${env_args[@]}" python3 "$BENCH_DIR/run_bench.py" --only "$w" \
+        --label $side > "$OUT/bench_${side}_$w.log" 2>&1
+      rc=$?
+      echo "rc=$rc $((SECONDS - start))s bench $side $w" >> "$OUT/summary.txt"
+      if grep -q '^{' "$OUT/bench_${side}_$w.log"; then
+        grep '^{' "$OUT/bench_${side}_$w.log" >> "$OUT/bench.jsonl"
+      else
+        echo "{\"label\": \"$side\", \"workload\": \"$w\", \"error\": \"rc=$rc after $((SECONDS - start)) s\"}" >> "$OUT/bench.jsonl"
+      fi
+    done
+  done
 fi
 cat "$OUT/summary.txt"
