@@ -117,8 +117,8 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
   std::vector<KernelLaunch> launches;
   std::vector<LibraryCall> library_calls;
   std::vector<GemmCall> gemms;
-  auto emit = [&](size_t g, const ir::Function& scope,
-                  const fusion::Fusion& group) -> Status {
+  auto emit = [&](size_t g, const ir::Function& scope, const fusion::Fusion& group,
+                  bool after_library = false) -> Status {
     StatusOr<codegen::ttir::TtirKernel> kernel =
         codegen::ttir::emitKernel(module, scope, group, emit_options);
     if (!kernel.isOk()) return kernel.status().withContext(group.name + ": ");
@@ -128,7 +128,7 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
       stages->kernel_names.push_back(kernel->name);
     }
     launches.push_back({g, static_cast<int>(kernels.size()), kernel->grid, kernel->inputs,
-                        kernel->outputs});
+                        kernel->outputs, after_library});
     kernels.push_back(std::move(kernel).value());
     return Status::ok();
   };
@@ -140,7 +140,9 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
                            lowerLibraryGroup(module, *function, plan, g));
       for (const OperandTranspose& t : call.transposes)
         JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group));
-      gemms.push_back({g, call.dot.gemm, call.a, call.b, call.d});
+      for (const OperandTranspose& t : call.after)
+        JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group, true));
+      gemms.push_back({g, call.dot.gemm, call.a, call.b, call.d, call.other});
       library_calls.push_back(std::move(call));
       continue;
     }
@@ -191,7 +193,7 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
     if (group.route == fusion::Route::kLibrary && next_call < library_calls.size()) {
       const LibraryCall& call = library_calls[next_call++];
       entry.tile = libraryCallText(call);
-      next_kernel += call.transposes.size();  // their kernels precede the next group's
+      next_kernel += call.transposes.size() + call.after.size();  // the group's kernels
       if (options.log) std::cerr << logLine(entry) << "\n";
     }
     if (group.route == fusion::Route::kTtir && next_kernel < kernels.size()) {

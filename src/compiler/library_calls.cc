@@ -4,6 +4,10 @@
 
 #include <utility>
 
+#include "compiler/convolution_call.h"
+#include "compiler/fft_call.h"
+#include "compiler/solver_call.h"
+
 namespace jft::compiler {
 namespace {
 
@@ -33,6 +37,20 @@ ir::Op asDotGeneral(const ir::Module& module, const ir::Op& op) {
   numbers.rhs_contracting_dims = {0};
   general.attrs.emplace_back("dot_dimension_numbers", numbers);
   return general;
+}
+
+// Whether a library call other than a product computes `op`: the reason
+// when none does.
+Status otherCallSupport(const ir::Module& module, const ir::Op& op) {
+  switch (op.kind) {
+    case ir::OpKind::Fft:
+      return lowerFftCall(module, op).status();
+    case ir::OpKind::Convolution:
+      return checkConvolution(module, op);
+    default:
+      if (isSolverOp(op)) return lowerSolverCall(module, op).status();
+      return unimplemented("no library route for " + opName(op) + " yet");
+  }
 }
 
 StatusOr<DotGemmPlan> planDot(const ir::Module& module, const ir::Op& op) {
@@ -91,7 +109,8 @@ std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
       if (index >= function.body.ops.size()) continue;
       const ir::Op& op = function.body.ops[index];
       if (!isDot(op)) {
-        rejects.push_back({index, "", "", "no library route for " + opName(op) + " yet"});
+        if (Status s = otherCallSupport(module, op); !s.isOk())
+          rejects.push_back({index, "", "", s.message()});
         continue;
       }
       StatusOr<DotGemmPlan> planned = planDot(module, op);
@@ -104,12 +123,24 @@ std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
 StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& function,
                                         const fusion::Plan& plan, size_t g) {
   const fusion::Fusion& group = plan.fusions.at(g);
-  if (group.ops.size() != 1 || group.ops[0] >= function.body.ops.size() ||
-      !isDot(function.body.ops[group.ops[0]]))
-    return internalError(group.name + ": a library group is one dot");
+  if (group.ops.size() != 1 || group.ops[0] >= function.body.ops.size())
+    return internalError(group.name + ": a library group is one op");
   const ir::Op& dot = function.body.ops[group.ops[0]];
   LibraryCall call;
   call.group = g;
+  if (dot.kind == ir::OpKind::Convolution) {
+    JFT_ASSIGN_OR_RETURN(call, lowerConvolution(module, group, dot));
+    call.group = g;
+    return call;
+  }
+  if (!isDot(dot)) {
+    StatusOr<LibraryOpCall> other = dot.kind == ir::OpKind::Fft
+                                        ? lowerFftCall(module, dot)
+                                        : lowerSolverCall(module, dot);
+    if (!other.isOk()) return other.status().withContext(group.name);
+    call.other = std::move(other).value();
+    return call;
+  }
   JFT_ASSIGN_OR_RETURN(call.dot, planDot(module, dot));
   call.a = dot.operands[0];
   call.b = dot.operands[1];
@@ -124,6 +155,7 @@ StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& 
 }
 
 std::string libraryCallText(const LibraryCall& call) {
+  if (call.other) return runtime::libraryOpText(call.other->op);
   const runtime::GemmDesc& g = call.dot.gemm;
   std::string text = "cublaslt m=" + std::to_string(g.m) + " n=" + std::to_string(g.n) +
                      " k=" + std::to_string(g.k) + " batch=" + std::to_string(g.batch);

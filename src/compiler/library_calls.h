@@ -1,17 +1,20 @@
-// The library route's groups as library calls. Today that is dot_general (and
-// the older dot) as one cuBLASLt product (dot_to_gemm.h); other library ops
-// are listed as unsupported. An operand the product cannot read in place is
-// first permuted by a TTIR loop kernel: a synthetic transpose op in a scratch
-// function, emitted like any fused transpose, writing a new value (a temp).
+// The library route's groups as library calls: dot_general (and the older
+// dot) as one cuBLASLt product (dot_to_gemm.h); convolution as a product fed
+// by TTIR kernels (convolution_call.h); fft and the solver ops as one library
+// operation each (fft_call.h, solver_call.h). An operand the product cannot
+// read in place is first permuted by a TTIR loop kernel: a synthetic op in a
+// scratch function, emitted like any fused op, writing a new value (a temp).
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "compiler/dot_to_gemm.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
+#include "runtime/library_op.h"
 #include "support/status.h"
 
 namespace jft::compiler {
@@ -24,12 +27,23 @@ struct OperandTranspose {
   fusion::Fusion group;
 };
 
+// A library operation other than a product (runtime/library_op.h) and the
+// values it reads and writes, in its description's buffer order.
+struct LibraryOpCall {
+  runtime::LibraryOp op;
+  std::vector<ir::ValueId> inputs;
+  std::vector<ir::ValueId> outputs;
+  uint64_t workspace_bytes = 0;  // a temp after the outputs when not 0
+};
+
 struct LibraryCall {
-  size_t group = 0;  // index into plan.fusions
-  DotGemmPlan dot;
+  size_t group = 0;          // index into plan.fusions
+  DotGemmPlan dot;           // unused when `other` is set
   ir::ValueId a = 0, b = 0;  // what the product reads: operands or their transposes
-  ir::ValueId d = 0;         // the dot's result, written by the product
-  std::vector<OperandTranspose> transposes;  // to run first, in order
+  ir::ValueId d = 0;         // what the product writes: the result or a temp
+  std::optional<LibraryOpCall> other;        // a library operation instead of a product
+  std::vector<OperandTranspose> transposes;  // kernels to run first, in order
+  std::vector<OperandTranspose> after;       // kernels to run after it, in order
 };
 
 // The ops of library groups that no library call runs, each with the reason
@@ -44,9 +58,9 @@ std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
 StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& function,
                                         const fusion::Plan& plan, size_t g);
 
-// For the route report: "cublaslt m=8 n=16 k=32 batch=1", then " tf32" when
-// the product may round to TF32 and " transpose=lhs,rhs" for the permuted
-// operands.
+// For the route report: the library operation's text, or "cublaslt m=8 n=16 k=32
+// batch=1", then " tf32" when the product may round to TF32 and " transpose=lhs,rhs" for
+// the permuted operands.
 std::string libraryCallText(const LibraryCall& call);
 
 }  // namespace jft::compiler

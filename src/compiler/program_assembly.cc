@@ -40,8 +40,12 @@ class Assembler {
       for (ir::ValueId result : function_.body.ops[i].results) defining_op_[result] = i;
     for (size_t i = 0; i < launches_.size(); ++i)
       for (ir::ValueId output : launches_[i].outputs) written_by_[output] = i;
-    for (size_t i = 0; i < gemms_.size(); ++i)
-      written_by_[gemms_[i].d] = launches_.size() + i;
+    for (size_t i = 0; i < gemms_.size(); ++i) {
+      if (!gemms_[i].op) written_by_[gemms_[i].d] = launches_.size() + i;
+      if (gemms_[i].op)
+        for (ir::ValueId output : gemms_[i].op->outputs)
+          written_by_[output] = launches_.size() + i;
+    }
 
     program_.slots.clear();
     program_.thunks.clear();
@@ -49,12 +53,15 @@ class Assembler {
     program_.output_slots.clear();
     JFT_RETURN_IF_ERROR(addParameters());
     JFT_RETURN_IF_ERROR(addOutputs());
-    // Launches and products in plan order; a product's operand transposes
-    // (launches of its own group) before it.
+    // Launches and library calls in plan order; the kernels of a library
+    // group before its call, those marked after_library after it.
     size_t next_gemm = 0;
     for (size_t i = 0; i < launches_.size(); ++i) {
-      for (; next_gemm < gemms_.size() && gemms_[next_gemm].fusion < launches_[i].fusion;
-           ++next_gemm)
+      auto due = [&](const GemmCall& call) {
+        return call.fusion < launches_[i].fusion ||
+               (call.fusion == launches_[i].fusion && launches_[i].after_library);
+      };
+      for (; next_gemm < gemms_.size() && due(gemms_[next_gemm]); ++next_gemm)
         JFT_RETURN_IF_ERROR(addGemm(next_gemm));
       JFT_RETURN_IF_ERROR(addLaunch(i));
     }
@@ -226,14 +233,8 @@ class Assembler {
         out.buffers.push_back(emptySlot(output));
         continue;
       }
-      BufferSlot slot;
-      slot.kind = BufferSlot::Kind::kTemp;
-      slot.bytes = bytes;
-      int index = addSlot(std::move(slot));
+      const int index = newTemp(bytes, thunk);
       slot_of_[output] = index;
-      temp_of_slot_[index] = temps_.size();
-      temps_.push_back({bytes, thunk, thunk});
-      temp_slots_.push_back(index);
       out.buffers.push_back(index);
     }
     program_.thunks.push_back(std::move(out));
@@ -244,6 +245,7 @@ class Assembler {
   // would have written the dot's result.
   Status addGemm(size_t i) {
     const GemmCall& call = gemms_[i];
+    if (call.op) return addLibraryOp(call);
     const std::string reader = plan_.fusions[call.fusion].name;
     const int thunk = static_cast<int>(program_.thunks.size());
     runtime::GemmThunk out;
@@ -257,17 +259,55 @@ class Assembler {
       out.d = it->second;
     } else {
       JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(call.d, "the result of " + reader));
-      BufferSlot slot;
-      slot.kind = BufferSlot::Kind::kTemp;
-      slot.bytes = bytes;
-      out.d = addSlot(std::move(slot));
+      out.d = newTemp(bytes, thunk);
       slot_of_[call.d] = out.d;
-      temp_of_slot_[out.d] = temps_.size();
-      temps_.push_back({bytes, thunk, thunk});
-      temp_slots_.push_back(out.d);
     }
     program_.thunks.push_back(std::move(out));
     return Status::ok();
+  }
+
+  // A library operation reads and writes its buffers like a launch; its
+  // workspace is a temp live for the call only.
+  Status addLibraryOp(const GemmCall& call) {
+    const std::string reader = plan_.fusions[call.fusion].name;
+    const int thunk = static_cast<int>(program_.thunks.size());
+    runtime::LibraryThunk out;
+    out.op = call.op->op;
+    for (ir::ValueId input : call.op->inputs) {
+      JFT_ASSIGN_OR_RETURN(int slot, readSlot(input, reader));
+      out.buffers.push_back(slot);
+      if (auto it = temp_of_slot_.find(slot); it != temp_of_slot_.end())
+        temps_[it->second].last = thunk;
+    }
+    for (ir::ValueId output : call.op->outputs) {
+      if (auto it = slot_of_.find(output); it != slot_of_.end()) {
+        out.buffers.push_back(it->second);
+        continue;
+      }
+      JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(output, "a result of " + reader));
+      if (bytes == 0) {
+        out.buffers.push_back(emptySlot(output));
+        continue;
+      }
+      out.buffers.push_back(newTemp(bytes, thunk));
+      slot_of_[output] = out.buffers.back();
+    }
+    if (call.op->workspace_bytes != 0)
+      out.buffers.push_back(newTemp(call.op->workspace_bytes, thunk));
+    program_.thunks.push_back(std::move(out));
+    return Status::ok();
+  }
+
+  // A temp slot first used by `thunk` (liveness grows as readers come).
+  int newTemp(uint64_t bytes, int thunk) {
+    BufferSlot slot;
+    slot.kind = BufferSlot::Kind::kTemp;
+    slot.bytes = bytes;
+    const int index = addSlot(std::move(slot));
+    temp_of_slot_[index] = temps_.size();
+    temps_.push_back({bytes, thunk, thunk});
+    temp_slots_.push_back(index);
+    return index;
   }
 
   void packTemps() {

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "compiler/library_calls.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
 #include "runtime/program.h"
@@ -31,16 +32,21 @@ struct KernelLaunch {
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::vector<ir::ValueId> inputs;   // buffer parameters read, in order
   std::vector<ir::ValueId> outputs;  // then those written
+  // A kernel of a library group that runs after the group's library call
+  // (LibraryCall::after); the others of a library group run before it.
+  bool after_library = false;
 };
 
-// One library product: a kLibrary group's dot as a GemmThunk. Kernels that
-// permute its operands are KernelLaunches of the same group, listed before
+// One library call of a kLibrary group: a product (GemmThunk) or, with `op`
+// set, another library operation (LibraryThunk). Kernels that feed it (e.g.
+// permute its operands) are KernelLaunches of the same group, listed before
 // the launches of later groups; `a`/`b` are then their outputs.
 struct GemmCall {
   size_t fusion = 0;  // index into plan.fusions
   runtime::GemmDesc gemm;
   ir::ValueId a = 0, b = 0;  // read as the product's A and B
   ir::ValueId d = 0;         // written as its D
+  std::optional<LibraryOpCall> op;
 };
 
 // Fills program.slots, thunks, temp_bytes, parameter_bytes and output_slots

@@ -5,7 +5,7 @@
 namespace jft::runtime {
 namespace {
 
-Status notSupported(const DeviceInfo& info, const char* what) {
+Status notSupported(const DeviceInfo& info, const std::string& what) {
   return unimplemented(info.name + " cannot " + what);
 }
 
@@ -31,6 +31,10 @@ Status Device::fill(uint64_t, uint8_t, uint64_t) {
 
 Status Device::gemm(const GemmDesc&, uint64_t, uint64_t, uint64_t, uint64_t) {
   return notSupported(info(), "run library matrix products");
+}
+
+Status Device::library(const LibraryOp& op, const std::vector<uint64_t>&) {
+  return notSupported(info(), "run library operations (" + libraryOpText(op) + ")");
 }
 
 StatusOr<EventPtr> Device::recordEvent() {

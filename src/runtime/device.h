@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "runtime/event.h"
 #include "runtime/gemm.h"
@@ -101,6 +102,9 @@ class Device {
   // `bias` is read only when desc.bias. Errors name the product.
   virtual Status gemm(const GemmDesc& desc, uint64_t a, uint64_t b, uint64_t d,
                       uint64_t bias);
+  // Queue-ordered library operation (runtime/library_op.h) on device
+  // addresses, in the order its description documents. Errors name it.
+  virtual Status library(const LibraryOp& op, const std::vector<uint64_t>& buffers);
   // Completes once everything queued so far has finished; carries the first
   // asynchronous error the device reports.
   virtual StatusOr<EventPtr> recordEvent();

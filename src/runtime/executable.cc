@@ -218,6 +218,10 @@ void Executable::planThunks(const Program& program, const std::vector<Thunk>& th
       step.kind = Step::Kind::kGemm;
       step.gemm = static_cast<int>(gemms_.size());
       gemms_.push_back(*gemm);
+    } else if (const auto* library = std::get_if<LibraryThunk>(&thunks[t])) {
+      step.kind = Step::Kind::kLibrary;
+      step.gemm = static_cast<int>(libraries_.size());
+      libraries_.push_back(*library);
     } else if (!std::holds_alternative<MemsetThunk>(thunks[t])) {
       planControl(program, thunks[t], step);  // while / conditional
     } else {
@@ -327,6 +331,12 @@ Status Executable::enqueueStep(const Step& step) {
       return device_.gemm(gemm.gemm, slotAddresses_[gemm.a], slotAddresses_[gemm.b],
                           slotAddresses_[gemm.d],
                           gemm.bias >= 0 ? slotAddresses_[gemm.bias] : 0);
+    }
+    case Step::Kind::kLibrary: {
+      const LibraryThunk& library = libraries_[step.gemm];
+      libraryAddresses_.clear();
+      for (int slot : library.buffers) libraryAddresses_.push_back(slotAddresses_[slot]);
+      return device_.library(library.op, libraryAddresses_);
     }
     case Step::Kind::kWhile:
       return runLoop(loops_[step.control]);

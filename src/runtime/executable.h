@@ -85,6 +85,7 @@ class Executable {
       kCopy,
       kMemset,
       kGemm,
+      kLibrary,
       kWhile,
       kConditional
     } kind;
@@ -94,7 +95,7 @@ class Executable {
     int destination = -1;  // kCopy, kMemset: slot
     uint8_t value = 0;     // kMemset
     uint64_t bytes = 0;    // kCopy, kMemset
-    int gemm = -1;         // kGemm: index into gemms_
+    int gemm = -1;         // kGemm: index into gemms_; kLibrary: into libraries_
     int control = -1;      // kWhile: index into loops_; kConditional: conditionals_
   };
   // Control flow (runtime/control_flow.cc): nested step lists over the same
@@ -156,6 +157,8 @@ class Executable {
   std::vector<Patch> patches_;
   std::vector<Step> steps_;
   std::vector<GemmThunk> gemms_;  // slots resolved at each enqueue
+  std::vector<LibraryThunk> libraries_;
+  std::vector<uint64_t> libraryAddresses_;  // reused by each library step
   std::vector<Loop> loops_;
   std::vector<Conditional> conditionals_;
 };

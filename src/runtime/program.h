@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/gemm.h"
+#include "runtime/library_op.h"
 
 namespace jft::runtime {
 
@@ -77,10 +78,18 @@ struct GemmThunk {
   int bias = -1;
 };
 
+// One library operation other than a product (runtime/library_op.h): FFT,
+// factorizations, solves. `buffers` are slots in the order the description's
+// kind documents (what it reads, then what it writes, then any workspace).
+struct LibraryThunk {
+  LibraryOp op;
+  std::vector<int> buffers;
+};
+
 struct WhileThunk;
 struct ConditionalThunk;
-using Thunk = std::variant<LaunchThunk, CopyThunk, MemsetThunk, GemmThunk, WhileThunk,
-                           ConditionalThunk>;
+using Thunk = std::variant<LaunchThunk, CopyThunk, MemsetThunk, GemmThunk, LibraryThunk,
+                           WhileThunk, ConditionalThunk>;
 
 // A loop (stablehlo.while). Its lists are Program::lists entries (list
 // indices larger than that of the list holding this thunk, so nesting is

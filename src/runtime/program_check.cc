@@ -217,6 +217,16 @@ class Checker {
     return Status::ok();
   }
 
+  // Every buffer names a slot; what each must hold is the library runner's
+  // to check against its description when it runs.
+  Status checkThunk(const LibraryThunk& library) const {
+    for (int s : library.buffers)
+      if (!slotInRange(s))
+        return invalidArgument(libraryOpText(library.op) + " buffer slot " +
+                               std::to_string(s) + " of " + str(p_.slots.size()));
+    return Status::ok();
+  }
+
   // Nested lists are named by their path: "thunk 2: while body thunk 0: ...".
   // A thunk of list L (-1: the top list) may only name lists after L, so
   // nesting cannot loop back.

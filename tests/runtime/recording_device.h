@@ -28,6 +28,7 @@ struct RecordedOp {
     kEvent,
     kFree,
     kGemm,
+    kLibrary,  // params: the buffers' addresses
     kDownload  // copyToHost (src = device address)
   };
   Kind kind;
@@ -38,6 +39,7 @@ struct RecordedOp {
   uint8_t value = 0;  // kFill
   // kGemm: the description and its buffers (params = {a, b, d, bias}).
   GemmDesc gemm;
+  std::string library;  // kLibrary: the description's text
 };
 
 class RecordingDevice final : public Device {
@@ -168,6 +170,27 @@ class RecordingDevice final : public Device {
     ops_.push_back({RecordedOp::Kind::kFill, "", {}, {}, dst, 0, bytes, value});
     return Status::ok();
   }
+  // Runs the host function registered under the description's text, if any
+  // (so tests check data), else only records the call.
+  using LibraryBody = std::function<Status(const std::vector<uint64_t>&)>;
+  void setLibraryBody(const std::string& text, LibraryBody body) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    libraryBodies_[text] = std::move(body);
+  }
+  Status library(const LibraryOp& libraryOp,
+                 const std::vector<uint64_t>& buffers) override {
+    LibraryBody body;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      RecordedOp op{RecordedOp::Kind::kLibrary};
+      op.params = buffers;
+      op.library = libraryOpText(libraryOp);
+      ops_.push_back(op);
+      if (auto it = libraryBodies_.find(op.library); it != libraryBodies_.end())
+        body = it->second;
+    }
+    return body ? body(buffers) : Status::ok();
+  }
   // Computes f32 products on the host (alpha, beta, bias included), so tests
   // check the data a GemmThunk produces; other types are only recorded.
   Status gemm(const GemmDesc& desc, uint64_t a, uint64_t b, uint64_t d,
@@ -282,6 +305,7 @@ class RecordingDevice final : public Device {
   std::vector<RecordedOp> ops_;
   bool holdEvents_ = false;
   bool failGemm_ = false;
+  std::map<std::string, LibraryBody> libraryBodies_;
   std::vector<EventPtr> held_;
   int badFrees_ = 0;
 };

@@ -21,6 +21,8 @@
 namespace jft::runtime::gpu {
 
 class GemmRunner;
+class FftRunner;
+class SolverRunner;
 
 class CudaDevice final : public Device {
  public:
@@ -53,6 +55,8 @@ class CudaDevice final : public Device {
   // workspace cost memory a program without products should not pay).
   Status gemm(const GemmDesc& desc, uint64_t a, uint64_t b, uint64_t d,
               uint64_t bias) override;
+  // FFTs and solvers through runners created on first use (cuda_library.cc).
+  Status library(const LibraryOp& op, const std::vector<uint64_t>& buffers) override;
   StatusOr<EventPtr> recordEvent() override { return fence(); }
 
   // Whether allocations come from the stream-ordered pool.
@@ -90,6 +94,13 @@ class CudaDevice final : public Device {
 
   std::mutex gemmMutex_;  // guards creating gemm_
   std::unique_ptr<GemmRunner> gemm_;
+  struct LibraryRunners {
+    LibraryRunners();
+    ~LibraryRunners();
+    std::mutex mutex;  // guards creating the runners
+    std::unique_ptr<FftRunner> fft;
+    std::unique_ptr<SolverRunner> solver;
+  } libraries_;
 };
 
 }  // namespace jft::runtime::gpu
