@@ -1,6 +1,8 @@
 // Output aliases from donation attributes, granted where in-place is safe.
 #include "compiler/input_output_alias.h"
 
+#include <algorithm>
+
 #include <limits>
 #include <variant>
 
@@ -17,11 +19,13 @@ bool truthy(const ir::Attribute& attr) {
 }
 
 bool touchesSlot(const runtime::Thunk& thunk, int slot) {
-  if (const auto* launch = std::get_if<runtime::LaunchThunk>(&thunk)) {
-    for (int b : launch->buffers)
-      if (b == slot) return true;
-    return false;
-  }
+  auto names = [slot](const std::vector<int>& buffers) {
+    return std::find(buffers.begin(), buffers.end(), slot) != buffers.end();
+  };
+  if (const auto* launch = std::get_if<runtime::LaunchThunk>(&thunk))
+    return names(launch->buffers);
+  if (const auto* library = std::get_if<runtime::LibraryThunk>(&thunk))
+    return names(library->buffers);
   if (const auto* copy = std::get_if<runtime::CopyThunk>(&thunk))
     return copy->source == slot || copy->destination == slot;
   if (const auto* memset = std::get_if<runtime::MemsetThunk>(&thunk))
