@@ -44,10 +44,39 @@ class Canonicalizer : public LocalRewriter {
         context.replaceOp(op, {*same});
       return true;
     }
+    if (zeroProduct(context, op)) return true;
     return foldConstant(context, op);
   }
 
  private:
+  // A product over an empty contraction is all zeros, and one with an empty
+  // result computes nothing: either becomes a zero constant, so no library
+  // call is asked for a product of size 0.
+  static bool zeroProduct(const RewriteContext& context, ir::Op& op) {
+    if (op.kind != OpKind::DotGeneral && op.kind != OpKind::Dot) return false;
+    if (op.operands.size() != 2) return false;
+    const ir::Type& result = context.typeOf(op.results[0]);
+    const ir::Type& lhs = context.typeOf(op.operands[0]);
+    if (!result.isTensor() || !lhs.isTensor()) return false;
+    bool empty = result.numElements() == 0;
+    if (op.kind == OpKind::Dot) {
+      empty = empty || (lhs.rank() > 0 && lhs.dims.back() == 0);
+    } else if (const auto* numbers = ir::findAttrAs<ir::DotDimensionNumbers>(
+                   op.attrs, "dot_dimension_numbers")) {
+      for (int64_t dim : numbers->lhs_contracting_dims)
+        if (dim >= 0 && dim < lhs.rank() && lhs.dims[static_cast<size_t>(dim)] == 0)
+          empty = true;
+    }
+    if (!empty) return false;
+    ir::DenseElements zeros;
+    zeros.type = result;
+    zeros.bytes.assign(static_cast<size_t>(result.byteSize()), 0);
+    op.kind = OpKind::Constant;
+    op.operands.clear();
+    op.attrs = {{"value", std::move(zeros)}};
+    return true;
+  }
+
   // The operand an op passes through unchanged, if it does nothing.
   std::optional<ValueId> noOpSource(const RewriteContext& context, const ir::Op& op) {
     if (op.operands.empty()) return std::nullopt;

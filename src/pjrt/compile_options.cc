@@ -193,6 +193,27 @@ Status readBuildOptions(std::string_view bytes, CompileOptions& options,
   return Status::ok();
 }
 
+// One env_option_overrides map entry: key (1), OptionOverrideProto (2).
+Status readOptionOverride(std::string_view bytes, CompileOptions& options) {
+  WireReader reader(bytes, "CompileOptionsProto.env_option_overrides entry");
+  std::string key;
+  while (!reader.done()) {
+    int field = 0, wireType = 0;
+    JFT_RETURN_IF_ERROR(reader.tag(field, wireType));
+    if (field != 1) {
+      JFT_RETURN_IF_ERROR(reader.skip(wireType));
+      continue;
+    }
+    JFT_RETURN_IF_ERROR(reader.expect(wireType, kLengthDelimited, "an option name"));
+    JFT_ASSIGN_OR_RETURN(std::string_view name, reader.lengthDelimited());
+    key.assign(name);
+  }
+  if (!key.starts_with("xla_"))
+    return invalidArgument("No such compile option: '" + key + "'");
+  options.optionOverrides.push_back(std::move(key));
+  return Status::ok();
+}
+
 }  // namespace
 
 StatusOr<CompileOptions> parseCompileOptions(std::string_view bytes) {
@@ -212,6 +233,11 @@ StatusOr<CompileOptions> parseCompileOptions(std::string_view bytes) {
           reader.expect(wireType, kVarint, "compile_portable_executable"));
       JFT_ASSIGN_OR_RETURN(uint64_t flag, reader.varint());
       options.portable = flag != 0;
+    } else if (field == 7) {
+      JFT_RETURN_IF_ERROR(
+          reader.expect(wireType, kLengthDelimited, "env_option_overrides"));
+      JFT_ASSIGN_OR_RETURN(std::string_view entry, reader.lengthDelimited());
+      JFT_RETURN_IF_ERROR(readOptionOverride(entry, options));
     } else {
       JFT_RETURN_IF_ERROR(reader.skip(wireType));
     }

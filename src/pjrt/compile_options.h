@@ -2,12 +2,14 @@
 //
 // JAX sends the whole proto with each compile; we read only where the program
 // runs: executable_build_options (field 3) -> device_ordinal (1), num_replicas
-// (4), num_partitions (5), device_assignment (9: xla.DeviceAssignmentProto), and
-// compile_portable_executable (4). Everything else is skipped by wire type, so
+// (4), num_partitions (5), device_assignment (9: xla.DeviceAssignmentProto),
+// compile_portable_executable (4), and the keys of env_option_overrides (7:
+// jax's `compiler_options`). Everything else is skipped by wire type, so
 // fields added upstream never break us. Malformed bytes are INVALID_ARGUMENT.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +25,10 @@ struct CompileOptions {
   // Device id of (replica r, partition p) at r * numPartitions + p; empty when
   // the proto carries no device assignment.
   std::vector<int64_t> deviceAssignment;
+  // The option names jax.jit(...).lower(...).compile(compiler_options=...)
+  // set, in order. XLA takes them as DebugOptions fields, all named xla_*;
+  // parsing rejects any other name as XLA does ("No such compile option").
+  std::vector<std::string> optionOverrides;
 };
 
 StatusOr<CompileOptions> parseCompileOptions(std::string_view bytes);

@@ -285,3 +285,50 @@ TEST(Canonicalize, UnspecifiedOrLargeOrFloatCasesAreNotFolded) {
 
 }  // namespace
 }  // namespace jft::passes
+
+namespace jft::passes {
+namespace {
+
+using namespace testing;
+
+// dot_general(x: lhs, y: rhs) contracting lhs dim 1 with rhs dim 0.
+const ir::Op& canonicalProduct(ir::Module& m, const Type& lhs, const Type& rhs,
+                               const Type& result) {
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {lhs, rhs}, {result});
+  ir::DotDimensionNumbers numbers;
+  numbers.lhs_contracting_dims = {1};
+  numbers.rhs_contracting_dims = {0};
+  b.ret({b.op1(OpKind::DotGeneral, {a[0], a[1]}, result,
+               {{"dot_dimension_numbers", numbers}})});
+  b.endFunction();
+  canonicalize(m);
+  expectVerifies(m);
+  return mainOf(m).body.ops.front();
+}
+
+// By the definition of the product, a sum over no terms is zero.
+TEST(Canonicalize, AProductOverAnEmptyContractionIsZeros) {
+  ir::Module m;
+  const ir::Op& op = canonicalProduct(m, f32({3, 0}), f32({0, 2}), f32({3, 2}));
+  ASSERT_EQ(op.kind, OpKind::Constant);
+  const auto* value = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
+  ASSERT_NE(value, nullptr);
+  EXPECT_EQ(value->type, f32({3, 2}));
+  EXPECT_EQ(value->bytes, std::vector<uint8_t>(24, 0));
+}
+
+TEST(Canonicalize, AProductWithAnEmptyResultComputesNothing) {
+  ir::Module m;
+  EXPECT_EQ(canonicalProduct(m, f32({0, 4}), f32({4, 2}), f32({0, 2})).kind,
+            OpKind::Constant);
+}
+
+TEST(Canonicalize, AProductOfNonEmptyOperandsStays) {
+  ir::Module m;
+  EXPECT_EQ(canonicalProduct(m, f32({3, 4}), f32({4, 2}), f32({3, 2})).kind,
+            OpKind::DotGeneral);
+}
+
+}  // namespace
+}  // namespace jft::passes

@@ -138,3 +138,34 @@ TEST(CompileOptions, EveryPrefixEndsInAStatus) {
 
 }  // namespace
 }  // namespace jft::pjrt
+
+namespace jft::pjrt {
+namespace {
+
+// One env_option_overrides entry: key (1) and OptionOverrideProto (2) with a
+// bool_field (2).
+std::string optionOverride(const std::string& key, bool value) {
+  return message(7, message(1, key) + message(2, intField(2, value)));
+}
+
+TEST(CompileOptions, OverridesKeepXlaOptionNamesInOrder) {
+  auto options = parseCompileOptions(optionOverride("xla_embed_ir_in_executable", true) +
+                                     optionOverride("xla_gpu_autotune_level", false));
+  ASSERT_TRUE(options.isOk()) << options.status().toString();
+  EXPECT_EQ(
+      options->optionOverrides,
+      (std::vector<std::string>{"xla_embed_ir_in_executable", "xla_gpu_autotune_level"}));
+}
+
+// jax's api_test expects XLA's message for a name that is no option.
+TEST(CompileOptions, AnUnknownOverrideIsRejectedWithXlasMessage) {
+  auto options = parseCompileOptions(optionOverride("invalid_key", true));
+  ASSERT_FALSE(options.isOk());
+  EXPECT_EQ(options.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(options.status().message().find("No such compile option: 'invalid_key'"),
+            std::string::npos)
+      << options.status().message();
+}
+
+}  // namespace
+}  // namespace jft::pjrt

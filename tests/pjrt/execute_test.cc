@@ -313,6 +313,21 @@ TEST_F(ExecuteTest, ZeroSizedArraysPassThrough) {
   EXPECT_EQ(call.outputs[0]->dims, (std::vector<int64_t>{0}));
 }
 
+// jax.lax.create_token() hands a token to a jitted function as pred[0].
+TEST_F(ExecuteTest, ATokenParameterTakesJaxsEmptyPredArray) {
+  compiler::Executable compiled = doublingExecutable(1, {-1}, /*n=*/0);
+  compiled.parameter_types[0] = ir::Type::token();
+  PJRT_LoadedExecutable* executable = load(std::move(compiled));
+  Call call(executable, {buffer({}, 0, PJRT_Buffer_Type_PRED)}, 1);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  std::string message;
+  Call wrong(executable, {buffer({1}, 0, PJRT_Buffer_Type_PRED)}, 1);
+  EXPECT_EQ(errorCode(wrong.run(), &message), StatusCode::kInvalidArgument);
+  EXPECT_NE(message.find("is pred[1] but the program expects"), std::string::npos)
+      << message;
+}
+
 TEST_F(ExecuteTest, OlderOptionsWithoutDonationFieldsAreAccepted) {
   PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
   PJRT_Buffer* x = buffer({1, 2, 3, 4});
