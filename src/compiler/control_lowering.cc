@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "compiler/buffer_assignment.h"
+#include "compiler/constant_data.h"
 #include "compiler/trip_count.h"
 #include "compiler/unsupported_ops.h"
 #include "compiler/value_forwarding.h"
@@ -165,13 +166,15 @@ class ControlAssembler {
     auto def = constants_.find(root);
     if (def == constants_.end())
       return internalError(reader + " reads a value no earlier thunk computes");
-    const auto* literal = ir::findAttrAs<ir::DenseElements>(def->second->attrs, "value");
-    const ir::Type& type = module_.typeOf(root);
-    if (literal == nullptr || literal->type != type || literal->bytes.size() != bytes)
-      return invalidArgument(where(*def->second) +
-                             ": its value is not a dense literal of type " + type.str());
+    JFT_ASSIGN_OR_RETURN(
+        std::string data,
+        constantBufferData(*def->second, module_.typeOf(root), where(*def->second)));
+    if (data.size() != bytes)
+      return internalError(where(*def->second) + ": a constant of " +
+                           std::to_string(data.size()) + " bytes where " +
+                           std::to_string(bytes) + " were expected");
     int slot = addSlot(BufferSlot::Kind::kConstant, bytes);
-    program_.slots[slot].data.assign(literal->bytes.begin(), literal->bytes.end());
+    program_.slots[slot].data = std::move(data);
     return slot_of_[root] = slot;
   }
 

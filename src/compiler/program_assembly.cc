@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "compiler/buffer_assignment.h"
+#include "compiler/constant_data.h"
 #include "compiler/value_forwarding.h"
 #include "ir/printer.h"
 
@@ -195,16 +196,12 @@ class Assembler {
   }
 
   StatusOr<int> constantSlot(ir::ValueId root, const ir::Op& op) {
-    const auto* literal = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
-    const ir::Type& type = module_.typeOf(root);
-    if (literal == nullptr || literal->type != type ||
-        literal->bytes.size() != static_cast<size_t>(type.byteSize()))
-      return invalidArgument(where(op) + ": its value is not a dense literal of type " +
-                             type.str());
+    JFT_ASSIGN_OR_RETURN(std::string data,
+                         constantBufferData(op, module_.typeOf(root), where(op)));
     BufferSlot slot;
     slot.kind = BufferSlot::Kind::kConstant;
-    slot.bytes = literal->bytes.size();
-    slot.data.assign(literal->bytes.begin(), literal->bytes.end());
+    slot.bytes = data.size();
+    slot.data = std::move(data);
     int index = addSlot(std::move(slot));
     slot_of_[root] = index;
     return index;

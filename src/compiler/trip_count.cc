@@ -2,6 +2,7 @@
 #include "compiler/trip_count.h"
 
 #include <optional>
+#include <span>
 
 namespace jft::compiler {
 namespace {
@@ -38,10 +39,12 @@ std::optional<Wide> literal(const ir::Op* op, const ir::Type& type,
   if (op == nullptr || op->kind != ir::OpKind::Constant) return std::nullopt;
   const auto* dense = ir::findAttrAs<ir::DenseElements>(op->attrs, "value");
   const size_t bytes = static_cast<size_t>(ir::storageBytes(type.element));
-  if (dense == nullptr || dense->type != type || dense->bytes.size() != bytes)
+  if (dense == nullptr || dense->type != type || !dense->wellFormed() ||
+      dense->numElements() != 1 || bytes > 8)
     return std::nullopt;
+  const std::span<const uint8_t> element = dense->element(0);
   uint64_t raw = 0;
-  for (size_t i = 0; i < bytes; ++i) raw |= uint64_t{dense->bytes[i]} << (8 * i);
+  for (size_t i = 0; i < bytes; ++i) raw |= uint64_t{element[i]} << (8 * i);
   if (!counter.is_signed) return Wide{raw};
   const int bits = static_cast<int>(bytes * 8);
   if (bits < 64 && (raw >> (bits - 1)) & 1) raw |= ~uint64_t{0} << bits;  // sign-extend

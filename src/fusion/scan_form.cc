@@ -1,10 +1,14 @@
 #include "fusion/scan_form.h"
 
+#include <span>
 #include <string>
 #include <vector>
 
 namespace jft::fusion {
 namespace {
+
+// Window attributes list one entry per dimension; more than this is not one.
+constexpr int64_t kMaxListElements = int64_t{1} << 20;
 
 // An integer list attribute (list or dense literal); empty when absent.
 std::vector<int64_t> ints(const ir::NamedAttrs& attrs, std::string_view name) {
@@ -14,10 +18,12 @@ std::vector<int64_t> ints(const ir::NamedAttrs& attrs, std::string_view name) {
   std::vector<int64_t> out;
   if (a->is<ir::DenseElements>()) {
     const ir::DenseElements& d = a->as<ir::DenseElements>();
-    const size_t size = static_cast<size_t>(ir::storageBytes(d.type.element));
-    for (size_t at = 0; size > 0 && at + size <= d.bytes.size(); at += size) {
+    if (!d.wellFormed() || d.numElements() > kMaxListElements) return {};
+    for (int64_t i = 0; i < d.numElements(); ++i) {
       uint64_t bits = 0;
-      for (size_t b = 0; b < size; ++b) bits |= uint64_t{d.bytes[at + b]} << (8 * b);
+      const std::span<const uint8_t> bytes = d.element(i);
+      for (size_t b = 0; b < bytes.size() && b < 8; ++b)
+        bits |= uint64_t{bytes[b]} << (8 * b);
       out.push_back(static_cast<int64_t>(bits));
     }
   }

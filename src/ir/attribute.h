@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "ir/dense_elements.h"
 #include "ir/type.h"
 
 namespace jft::ir {
@@ -92,16 +93,6 @@ struct OutputOperandAlias {
   int64_t operand_index = 0;
   std::vector<int64_t> operand_tuple_indices;
   friend bool operator==(const OutputOperandAlias&, const OutputOperandAlias&) = default;
-};
-
-// A dense literal (constants, replica groups, padding...): the tensor type and
-// its elements in row-major order, each element storageBytes(type.element)
-// bytes, little endian; PRED as one byte 0/1; complex as (real, imag).
-// A splat is expanded: bytes.size() == type.byteSize() always.
-struct DenseElements {
-  Type type;
-  std::vector<uint8_t> bytes;
-  friend bool operator==(const DenseElements&, const DenseElements&) = default;
 };
 
 // An attribute of a dialect we do not interpret (sdy shardings, ...): kept so

@@ -44,8 +44,7 @@ std::string elementText(ElementType type, const uint8_t* bytes) {
 void appendNested(const DenseElements& dense, size_t dim, int64_t& index,
                   std::string& out) {
   if (dim == dense.type.dims.size()) {
-    const int64_t size = storageBytes(dense.type.element);
-    out += elementText(dense.type.element, dense.bytes.data() + index * size);
+    out += elementText(dense.type.element, dense.element(index).data());
     ++index;
     return;
   }
@@ -55,15 +54,6 @@ void appendNested(const DenseElements& dense, size_t dim, int64_t& index,
     appendNested(dense, dim + 1, index, out);
   }
   out += ']';
-}
-
-bool isSplat(const DenseElements& dense) {
-  const size_t size = static_cast<size_t>(storageBytes(dense.type.element));
-  for (size_t offset = size; offset < dense.bytes.size(); offset += size)
-    if (!std::equal(dense.bytes.begin(), dense.bytes.begin() + size,
-                    dense.bytes.begin() + offset))
-      return false;
-  return true;
 }
 
 std::string intList(const std::vector<int64_t>& values) {
@@ -298,12 +288,13 @@ std::string printAttribute(const Attribute& attr, const PrintOptions& options) {
 std::string printDenseLiteral(const DenseElements& dense, const PrintOptions& options) {
   if (!dense.type.isTensor()) return "dense<?not a tensor>";
   const int64_t count = dense.type.numElements();
-  if (static_cast<int64_t>(dense.bytes.size()) != dense.type.byteSize())
+  if (!dense.wellFormed())
     return "dense<?" + std::to_string(dense.bytes.size()) + " bytes for " +
-           std::to_string(count) + " elements>";
+           std::to_string(count) + " elements" + (dense.splat ? " (splat)>" : ">");
   if (count == 0) return "dense<>";
-  if (isSplat(dense))
-    return "dense<" + elementText(dense.type.element, dense.bytes.data()) + ">";
+  // MLIR's spelling of a splat; a spelled-out literal of equal elements too.
+  if (dense.allEqual())
+    return "dense<" + elementText(dense.type.element, dense.element(0).data()) + ">";
   if (options.max_dense_elements >= 0 && count > options.max_dense_elements)
     return "dense<...> (" + std::to_string(count) + " elements)";
   std::string out = "dense<";

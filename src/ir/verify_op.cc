@@ -10,18 +10,22 @@ namespace {
 
 constexpr size_t kMaxErrors = 100;
 
+// An integer list held as a dense literal (dimension lists, padding, replica
+// groups) has a handful of elements; a splat claiming more is not one.
+constexpr int64_t kMaxListElements = int64_t{1} << 20;
+
 // Integers of a dense literal, or nullopt if its elements are not integers.
 std::optional<std::vector<int64_t>> denseInts(const DenseElements& dense) {
   const ElementType element = dense.type.element;
   if (!dense.type.isTensor() || !(isInteger(element) || isPred(element)))
     return std::nullopt;
+  if (!dense.wellFormed() || dense.numElements() > kMaxListElements) return std::nullopt;
   const int64_t size = storageBytes(element);
-  if (static_cast<int64_t>(dense.bytes.size()) != dense.type.byteSize())
-    return std::nullopt;
   std::vector<int64_t> values;
-  for (size_t offset = 0; offset < dense.bytes.size(); offset += size) {
+  for (int64_t index = 0; index < dense.numElements(); ++index) {
+    const std::span<const uint8_t> bytes = dense.element(index);
     uint64_t raw = 0;
-    for (int64_t i = size - 1; i >= 0; --i) raw = (raw << 8) | dense.bytes[offset + i];
+    for (int64_t i = size - 1; i >= 0; --i) raw = (raw << 8) | bytes[i];
     const int bits = bitWidth(element);
     if (bits < 64) raw &= (uint64_t{1} << bits) - 1;
     int64_t value = static_cast<int64_t>(raw);

@@ -247,10 +247,10 @@ void verifyConstant(OpVerifier& v) {
   if (value->type != v.result(0))
     return (void)v.fail("value type " + value->type.str() + " differs from result type " +
                         v.result(0).str());
-  if (!value->type.isTensor() ||
-      static_cast<int64_t>(value->bytes.size()) != value->type.byteSize())
+  if (!value->wellFormed())
     v.fail("value holds " + std::to_string(value->bytes.size()) + " bytes, " +
-           value->type.str() + " needs " + std::to_string(value->type.byteSize()));
+           (value->splat ? "a splat of " : "") + value->type.str() + " needs " +
+           std::to_string(value->splat ? value->elementBytes() : value->type.byteSize()));
 }
 
 }  // namespace

@@ -189,9 +189,14 @@ std::optional<ir::DenseElements> foldIntegerOp(
   if (op.kind != OpKind::Convert && op.kind != OpKind::Compare &&
       result.element != type.element)
     return std::nullopt;
+  // Splat operands fold to a splat: one element computed, one kept.
+  bool all_splats = true;
+  for (const ir::DenseElements& operand : operands) all_splats &= operand.splat;
+  const int64_t count = all_splats ? std::min<int64_t>(result_type.numElements(), 1)
+                                   : result_type.numElements();
   ir::DenseElements folded;
   folded.type = result_type;
-  for (int64_t i = 0; i < result_type.numElements(); ++i) {
+  for (int64_t i = 0; i < count; ++i) {
     std::optional<uint64_t> value;
     const int64_t a = elementInteger(operands[0], i);
     if (operands.size() == 1) {
@@ -208,6 +213,8 @@ std::optional<ir::DenseElements> foldIntegerOp(
     if (!value) return std::nullopt;
     appendElement(folded.bytes, result.element, *value);
   }
+  if (all_splats && count == 1)
+    return ir::DenseElements::makeSplat(result_type, std::move(folded.bytes));
   return folded;
 }
 

@@ -1,6 +1,6 @@
 #include "passes/literal_elements.h"
 
-#include <cstring>
+#include <span>
 
 #include "support/status.h"
 
@@ -16,12 +16,10 @@ uint64_t lowBitsMask(int bits) {
 uint64_t elementBits(const ir::DenseElements& literal, int64_t index) {
   const ir::ElementType element = literal.type.element;
   JFT_CHECK(!ir::isComplex(element), "elementBits on a complex literal");
-  const int64_t size = ir::storageBytes(element);
-  const size_t offset = static_cast<size_t>(index * size);
-  JFT_CHECK(offset + size <= literal.bytes.size(), "literal element out of range");
+  const std::span<const uint8_t> bytes = literal.element(index);
   uint64_t bits = 0;
-  for (int64_t i = 0; i < size; ++i)
-    bits |= uint64_t{literal.bytes[offset + i]} << (8 * i);
+  for (size_t i = 0; i < bytes.size() && i < 8; ++i)
+    bits |= uint64_t{bytes[i]} << (8 * i);
   return bits & lowBitsMask(ir::bitWidth(element));
 }
 
@@ -41,20 +39,13 @@ void appendElement(std::vector<uint8_t>& bytes, ir::ElementType element, uint64_
 }
 
 bool isSplat(const ir::DenseElements& literal) {
-  const size_t size = static_cast<size_t>(ir::storageBytes(literal.type.element));
-  if (literal.bytes.empty() || size == 0) return false;
-  for (size_t offset = size; offset < literal.bytes.size(); offset += size)
-    if (std::memcmp(&literal.bytes[offset], literal.bytes.data(), size) != 0)
-      return false;
-  return true;
+  return literal.wellFormed() && literal.allEqual();
 }
 
 ir::DenseElements splatLiteral(const ir::Type& type, uint64_t bits) {
-  ir::DenseElements literal;
-  literal.type = type;
-  for (int64_t i = 0; i < type.numElements(); ++i)
-    appendElement(literal.bytes, type.element, bits);
-  return literal;
+  std::vector<uint8_t> element;
+  appendElement(element, type.element, bits);
+  return ir::DenseElements::makeSplat(type, std::move(element));
 }
 
 }  // namespace jft::passes

@@ -23,11 +23,13 @@ int64_t elementInteger(const ir::DenseElements& literal, int64_t index);
 // `value` truncated to the element type, appended in its storage size.
 void appendElement(std::vector<uint8_t>& bytes, ir::ElementType element, uint64_t value);
 
-// True when every element has the encoding of the first (an empty literal
-// is not a splat: it has no value to report).
+// True when every element has the encoding of the first: a splat literal, or
+// a spelled-out one whose elements agree (an empty literal is not a splat: it
+// has no value to report).
 bool isSplat(const ir::DenseElements& literal);
 
-// A literal of `type` whose every element is `bits`.
+// A literal of `type` whose every element is `bits`: one element, however
+// many the type has.
 ir::DenseElements splatLiteral(const ir::Type& type, uint64_t bits);
 
 }  // namespace jft::passes

@@ -9,8 +9,8 @@
 namespace jft::passes {
 namespace {
 
-// Literals longer than this are hashed by their first bytes only.
-constexpr size_t kHashedLiteralBytes = 64;
+// Literals longer than this are hashed by the elements in their first bytes only.
+constexpr int64_t kHashedLiteralBytes = 64;
 
 void mix(size_t& seed, size_t value) {
   seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
@@ -82,11 +82,20 @@ class RegionMatcher {
 
 size_t attributeHash(const ir::Attribute& attr) {
   size_t seed = attr.value.index();
-  if (const auto* literal = std::get_if<ir::DenseElements>(&attr.value)) {
-    const size_t n = std::min(literal->bytes.size(), kHashedLiteralBytes);
-    for (size_t i = 0; i < n; ++i) mix(seed, literal->bytes[i]);
+  const auto* literal = std::get_if<ir::DenseElements>(&attr.value);
+  if (!literal) return seed;
+  if (!literal->wellFormed()) {
     mix(seed, literal->bytes.size());
+    return seed;
   }
+  // By elements, not storage: a splat equals the literal that spells its
+  // element out, so both must hash alike.
+  mix(seed, static_cast<size_t>(literal->numElements()));
+  const int64_t hashed =
+      std::max<int64_t>(1, kHashedLiteralBytes / literal->elementBytes());
+  const int64_t n = std::min(literal->numElements(), hashed);
+  for (int64_t i = 0; i < n; ++i)
+    for (uint8_t byte : literal->element(i)) mix(seed, byte);
   return seed;
 }
 

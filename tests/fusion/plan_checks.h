@@ -67,6 +67,7 @@ inline bool splatConstant(const ir::Op& op) {
   if (op.kind != ir::OpKind::Constant) return false;
   const auto* value = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
   if (!value || value->bytes.empty()) return false;
+  if (value->splat) return true;
   const size_t size =
       value->bytes.size() / static_cast<size_t>(value->type.numElements());
   for (size_t at = size; at < value->bytes.size(); at += size)

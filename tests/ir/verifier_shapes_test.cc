@@ -164,5 +164,28 @@ TEST(VerifyShapes, ConstantMatchesItsValue) {
                  "value type tensor<2xf32> differs from result type tensor<3xf32>");
 }
 
+TEST(VerifyShapes, ConstantSplatHoldsOneElement) {
+  // 2^40 f32 elements: valid as one element, never spelled out.
+  const Type huge = f32({int64_t{1} << 40});
+  EXPECT_VALID(verifyMain({}, [&](Builder& b, const std::vector<ValueId>&) {
+    return std::vector<ValueId>{
+        b.constant(DenseElements::makeSplat(huge, {0, 0, 0x80, 0x3F}))};
+  }));
+  DenseElements two_elements = DenseElements::makeSplat(f32({3}), {0, 0, 0x80, 0x3F});
+  two_elements.bytes.resize(8);
+  EXPECT_INVALID(verifyMain({},
+                            [&](Builder& b, const std::vector<ValueId>&) {
+                              return std::vector<ValueId>{b.constant(two_elements)};
+                            }),
+                 "value holds 8 bytes, a splat of tensor<3xf32> needs 4");
+  DenseElements short_literal = denseFromValues(f32({3}), {1, 2, 3});
+  short_literal.bytes.resize(8);
+  EXPECT_INVALID(verifyMain({},
+                            [&](Builder& b, const std::vector<ValueId>&) {
+                              return std::vector<ValueId>{b.constant(short_literal)};
+                            }),
+                 "value holds 8 bytes, tensor<3xf32> needs 12");
+}
+
 }  // namespace
 }  // namespace jft::ir

@@ -2,12 +2,20 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/gather_emitter.h"
 #include "ir/op_kind.h"
 
 namespace jft::codegen::ttir {
+namespace {
+
+// Integer list attributes hold an entry per dimension or so; a dense literal
+// claiming more (a huge splat) is not read as one.
+constexpr int64_t kMaxListElements = int64_t{1} << 20;
+
+}  // namespace
 
 std::vector<int64_t> intsAttr(const ir::Op& op, std::string_view name) {
   const ir::Attribute* a = ir::findAttr(op.attrs, name);
@@ -22,9 +30,11 @@ std::vector<int64_t> intsAttr(const ir::Op& op, std::string_view name) {
   if (a->is<ir::DenseElements>()) {
     const ir::DenseElements& d = a->as<ir::DenseElements>();
     const int64_t size = ir::storageBytes(d.type.element);
-    for (size_t at = 0; at + size <= d.bytes.size(); at += size) {
+    if (!d.wellFormed() || d.numElements() > kMaxListElements || size > 8) return out;
+    for (int64_t i = 0; i < d.numElements(); ++i) {
+      const std::span<const uint8_t> bytes = d.element(i);
       uint64_t bits = 0;
-      for (int64_t b = 0; b < size; ++b) bits |= uint64_t{d.bytes[at + b]} << (8 * b);
+      for (int64_t b = 0; b < size; ++b) bits |= uint64_t{bytes[b]} << (8 * b);
       int64_t v = static_cast<int64_t>(bits);
       if (size < 8 && ir::isSignedInteger(d.type.element) && (bits >> (8 * size - 1)) & 1)
         v = static_cast<int64_t>(bits | (~uint64_t{0} << (8 * size)));
@@ -208,15 +218,13 @@ StatusOr<Value> Elemental::emitConstant(const ir::Op& op) {
   if (ir::isComplex(element))
     return unimplemented("stablehlo.constant of " + value->type.str() +
                          ": complex values");
-  const size_t size = static_cast<size_t>(ir::storageBytes(element));
-  if (value->bytes.size() < size)
+  if (!value->wellFormed() || value->numElements() == 0)
     return unimplemented("stablehlo.constant " + value->type.str() + " without elements");
-  for (size_t at = size; at + size <= value->bytes.size(); at += size)
-    if (!std::equal(value->bytes.begin(), value->bytes.begin() + size,
-                    value->bytes.begin() + at))
-      return unimplemented("stablehlo.constant " + value->type.str() +
-                           ": a literal that is not a splat must be a fusion input");
-  const std::string_view bytes(reinterpret_cast<const char*>(value->bytes.data()), size);
+  if (!value->allEqual())
+    return unimplemented("stablehlo.constant " + value->type.str() +
+                         ": a literal that is not a splat must be a fusion input");
+  const std::span<const uint8_t> first = value->element(0);
+  const std::string_view bytes(reinterpret_cast<const char*>(first.data()), first.size());
   return emitSplatConstant(index_.writer(), element, index_.ones(), bytes);
 }
 

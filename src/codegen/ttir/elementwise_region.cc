@@ -1,6 +1,7 @@
 // A StableHLO reduce region written as the body of a tt.reduce combiner:
 // scalars in, scalars out, the same elementwise semantics as on tiles.
 #include <map>
+#include <span>
 
 #include "codegen/ttir/elementwise.h"
 
@@ -31,11 +32,12 @@ StatusOr<std::vector<Value>> emitScalarRegion(TtirWriter& writer,
     if (op.kind == ir::OpKind::Constant && op.results.size() == 1) {
       const auto* dense = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
       const ir::Type& type = module.typeOf(op.results[0]);
-      if (!dense || !type.isTensor() || type.numElements() != 1 ||
-          ir::isComplex(type.element))
+      if (!dense || !dense->wellFormed() || dense->type != type ||
+          type.numElements() != 1 || ir::isComplex(type.element))
         return unimplemented("reduce region constant that is not a real scalar");
-      const std::string_view bytes(reinterpret_cast<const char*>(dense->bytes.data()),
-                                   dense->bytes.size());
+      const std::span<const uint8_t> first = dense->element(0);
+      const std::string_view bytes(reinterpret_cast<const char*>(first.data()),
+                                   first.size());
       values[op.results[0]] = emitSplatConstant(writer, type.element, {}, bytes);
       continue;
     }

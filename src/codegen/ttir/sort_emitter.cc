@@ -1,6 +1,7 @@
 #include "codegen/ttir/sort_emitter.h"
 
 #include <map>
+#include <span>
 
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
@@ -97,8 +98,8 @@ StatusOr<Value> SortKernel::splat(const ir::Op& op, const std::vector<int64_t>& 
         "stablehlo.sort: the comparator reads a value that is not a "
         "splat constant");
   const ir::ElementType element = module_.typeOf(op.results[0]).element;
-  const size_t size = static_cast<size_t>(ir::storageBytes(element));
-  const std::string_view bytes(reinterpret_cast<const char*>(dense->bytes.data()), size);
+  const std::span<const uint8_t> first = dense->element(0);
+  const std::string_view bytes(reinterpret_cast<const char*>(first.data()), first.size());
   return emitSplatConstant(w_, element, shape, bytes);
 }
 

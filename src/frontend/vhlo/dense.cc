@@ -127,14 +127,22 @@ StatusOr<ir::DenseElements> decodeDense(const MAttr& attr, const OpSite& site) {
   JFT_ASSIGN_OR_RETURN(ir::Type type, convertType(attr.type.get(), site));
   if (!type.isTensor()) return site.invalid("dense attribute of non-tensor type");
   JFT_ASSIGN_OR_RETURN(DenseShape shape, denseShape(attr, site));
+  const bool pred = ir::isPred(type.element);
+  const int64_t element_bytes = ir::storageBytes(type.element);
+  // MLIR's splat (one element standing for all) stays one element, whatever
+  // the element count (convertType has checked that its byte size fits).
+  if (shape.num_elements > 1 && attr.data.size() == static_cast<size_t>(element_bytes)) {
+    std::vector<uint8_t> element(attr.data.begin(), attr.data.end());
+    if (pred) element[0] = element[0] != 0;
+    return ir::DenseElements::makeSplat(std::move(type), std::move(element));
+  }
   ir::DenseElements dense;
-  if (ir::isPred(type.element)) {
+  if (pred) {
     JFT_ASSIGN_OR_RETURN(dense.bytes,
                          expandBoolStorage(attr.data, shape.num_elements, site));
   } else {
-    JFT_ASSIGN_OR_RETURN(dense.bytes,
-                         expandStorage(attr.data, shape.num_elements,
-                                       ir::storageBytes(type.element), site));
+    JFT_ASSIGN_OR_RETURN(
+        dense.bytes, expandStorage(attr.data, shape.num_elements, element_bytes, site));
   }
   dense.type = std::move(type);
   return dense;

@@ -1,4 +1,4 @@
-// MLIR's dense element storage decoded into ir's expanded form.
+// MLIR's dense element storage decoded into ir's form.
 //
 // MLIR (DenseIntOrFPElementsAttr, and VHLO's tensor_v1 which carries it)
 // keeps elements little endian, each in a whole number of bytes, and a
@@ -7,8 +7,9 @@
 // all-true splat as one 0xFF byte); the bytecode reader unpacks that into
 // the in-memory form, which is what the tree holds. A buffer still packed is
 // accepted where it cannot be mistaken for the in-memory form (more than 8
-// elements). ir wants every element spelled out: one byte 0/1 per PRED,
-// storageBytes() bytes for everything else.
+// elements). ir keeps a splat as its one element (ir::DenseElements::splat)
+// and spells every other literal out: one byte 0/1 per PRED, storageBytes()
+// bytes for everything else.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,8 @@
 
 namespace jft::frontend::vhlo {
 
-// A dense literal larger than this is refused rather than expanded.
+// A literal spelled out larger than this is refused (a splat is never
+// spelled out, so any representable size of splat is accepted).
 inline constexpr int64_t kMaxDenseBytes = int64_t{1} << 31;
 
 // Non-i1 storage: `raw` holds all elements or one (a splat).
@@ -36,6 +38,7 @@ StatusOr<std::vector<uint8_t>> expandBoolStorage(std::span<const uint8_t> raw,
                                                  const OpSite& site);
 
 // A DenseElements tree attribute (constant values, replica groups, padding).
+// A splat stays one element; other storage must hold every element.
 StatusOr<ir::DenseElements> decodeDense(const MAttr& attr, const OpSite& site);
 
 // Integer or index elements of a DenseElements or DenseArray attribute, in

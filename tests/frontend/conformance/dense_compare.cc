@@ -129,14 +129,17 @@ bool elementMatches(const std::string& text, const uint8_t* p, ir::ElementType t
   return lowBits(expected, bits) == stored;
 }
 
+// A hex buffer holds every element, or one for a splat (MLIR's raw storage).
 std::optional<std::string> hexBufferMismatch(const std::string& hex,
                                              const ir::DenseElements& ir) {
-  if (hex.size() != 2 * ir.bytes.size())
+  const bool spelled_out = hex.size() == 2 * static_cast<size_t>(ir.type.byteSize());
+  const std::vector<uint8_t> bytes = spelled_out ? ir.expanded() : ir.bytes;
+  if (hex.size() != 2 * bytes.size())
     return "hex literal holds " + std::to_string(hex.size() / 2) + " bytes, import " +
-           std::to_string(ir.bytes.size());
-  for (size_t i = 0; i < ir.bytes.size(); ++i) {
+           std::to_string(bytes.size());
+  for (size_t i = 0; i < bytes.size(); ++i) {
     unsigned long byte = std::strtoul(hex.substr(2 * i, 2).c_str(), nullptr, 16);
-    if (byte != ir.bytes[i]) return "byte " + std::to_string(i) + " differs";
+    if (byte != bytes[i]) return "byte " + std::to_string(i) + " differs";
   }
   return std::nullopt;
 }
@@ -148,27 +151,26 @@ std::optional<std::string> denseMismatch(const TextDense& text,
   if (!typeMatches(text.type, ir.type))
     return "type " + text.type.text + " in the text, " + ir.type.str() + " imported";
   if (!ir.type.isTensor()) return "imported literal is not a tensor";
-  if (static_cast<int64_t>(ir.bytes.size()) != ir.type.byteSize())
-    return "imported literal holds " + std::to_string(ir.bytes.size()) +
-           " bytes, its type needs " + std::to_string(ir.type.byteSize());
+  if (!ir.wellFormed())
+    return "imported literal holds " + std::to_string(ir.bytes.size()) + " bytes" +
+           (ir.splat ? " as a splat" : "") + ", its type needs " +
+           std::to_string(ir.type.byteSize());
   if (!text.hex_buffer.empty()) return hexBufferMismatch(text.hex_buffer, ir);
   int64_t count = ir.type.numElements();
   if (!text.splat() && static_cast<int64_t>(text.elements.size()) != count)
     return "text lists " + std::to_string(text.elements.size()) + " elements, type has " +
            std::to_string(count);
-  int64_t stride = ir::storageBytes(ir.type.element);
   int64_t wrong = 0, first_wrong = -1;
   for (int64_t i = 0; i < count; ++i) {
     const std::string& element = text.elements[text.splat() ? 0 : i];
-    if (elementMatches(element, ir.bytes.data() + i * stride, ir.type.element)) continue;
+    if (elementMatches(element, ir.element(i).data(), ir.type.element)) continue;
     if (wrong++ == 0) first_wrong = i;
   }
   if (wrong == 0) return std::nullopt;
   const std::string& expected = text.elements[text.splat() ? 0 : first_wrong];
   return std::to_string(wrong) + " of " + std::to_string(count) +
          " elements differ; element " + std::to_string(first_wrong) + " is " + expected +
-         " in the text, " +
-         storedText(ir.bytes.data() + first_wrong * stride, ir.type.element) +
+         " in the text, " + storedText(ir.element(first_wrong).data(), ir.type.element) +
          " imported";
 }
 

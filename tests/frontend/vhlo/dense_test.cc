@@ -14,13 +14,16 @@ using namespace vhlo_test;
 
 const OpSite kSite{"vhlo.constant_v1", "zoo.py:3:4"};
 
-TEST(Dense, SplatIsExpandedToEveryElement) {
+TEST(Dense, SplatKeepsOneElementAndReadsAsEvery) {
   // 1.25f = 0x3FA00000, little endian.
   auto attr = denseRaw(tensor({3}, f32()), {0x00, 0x00, 0xA0, 0x3F});
   auto dense = decodeDense(*attr, kSite);
   ASSERT_TRUE(dense.isOk()) << dense.status().toString();
   EXPECT_EQ(dense->type, ir::Type::tensor(ir::ElementType::F32, {3}));
-  EXPECT_EQ(dense->bytes,
+  EXPECT_TRUE(dense->splat);
+  EXPECT_EQ(dense->bytes, (std::vector<uint8_t>{0, 0, 0xA0, 0x3F}));
+  EXPECT_EQ(dense->element(2)[3], 0x3F);
+  EXPECT_EQ(dense->expanded(),
             (std::vector<uint8_t>{0, 0, 0xA0, 0x3F, 0, 0, 0xA0, 0x3F, 0, 0, 0xA0, 0x3F}));
 }
 
@@ -53,10 +56,13 @@ TEST(Dense, ComplexElementsArePairs) {
   auto dense = decodeDense(*attr, kSite);
   ASSERT_TRUE(dense.isOk());
   EXPECT_EQ(dense->type.element, ir::ElementType::C64);
-  EXPECT_EQ(dense->bytes.size(), 16u);
-  EXPECT_EQ(dense->bytes[8], 0);
-  EXPECT_EQ(dense->bytes[11], 0x3F);
-  EXPECT_EQ(dense->bytes[15], 0xC0);
+  EXPECT_TRUE(dense->splat);
+  EXPECT_EQ(dense->bytes.size(), 8u);
+  const std::vector<uint8_t> all = dense->expanded();
+  ASSERT_EQ(all.size(), 16u);
+  EXPECT_EQ(all[8], 0);
+  EXPECT_EQ(all[11], 0x3F);
+  EXPECT_EQ(all[15], 0xC0);
 }
 
 TEST(Dense, SubByteElementsTakeAByteEach) {
@@ -78,14 +84,16 @@ TEST(Dense, BoolOneBytePerElement) {
 TEST(Dense, BoolSplatOfTrueAndFalse) {
   auto t = decodeDense(*denseRaw(tensor({5}, intType(1)), {1}), kSite);
   ASSERT_TRUE(t.isOk());
-  EXPECT_EQ(t->bytes, (std::vector<uint8_t>{1, 1, 1, 1, 1}));
+  EXPECT_TRUE(t->splat);
+  EXPECT_EQ(t->expanded(), (std::vector<uint8_t>{1, 1, 1, 1, 1}));
   // VHLO's all-true splat marker.
   auto ff = decodeDense(*denseRaw(tensor({32}, intType(1)), {0xFF}), kSite);
   ASSERT_TRUE(ff.isOk());
-  EXPECT_EQ(ff->bytes, std::vector<uint8_t>(32, 1));
+  EXPECT_EQ(ff->bytes, std::vector<uint8_t>{1});
+  EXPECT_EQ(ff->expanded(), std::vector<uint8_t>(32, 1));
   auto f = decodeDense(*denseRaw(tensor({3}, intType(1)), {0}), kSite);
   ASSERT_TRUE(f.isOk());
-  EXPECT_EQ(f->bytes, (std::vector<uint8_t>{0, 0, 0}));
+  EXPECT_EQ(f->expanded(), (std::vector<uint8_t>{0, 0, 0}));
 }
 
 TEST(Dense, BoolBitPackedLeastSignificantBitFirst) {
@@ -116,11 +124,39 @@ TEST(Dense, WrongStorageSizeIsAnError) {
   EXPECT_EQ(bools.status().code(), StatusCode::kInvalidArgument);
 }
 
-TEST(Dense, HugeSplatIsRefusedNotExpanded) {
-  auto attr = denseRaw(tensor({1 << 20, 1 << 20}, f32()), {0, 0, 0, 0});
+TEST(Dense, HugeSplatStaysOneElement) {
+  // 2^40 f32 elements (4 TiB spelled out): 1.0f = 0x3F800000.
+  auto attr = denseRaw(tensor({1 << 20, 1 << 20}, f32()), {0, 0, 0x80, 0x3F});
+  auto dense = decodeDense(*attr, kSite);
+  ASSERT_TRUE(dense.isOk()) << dense.status().toString();
+  EXPECT_TRUE(dense->splat);
+  EXPECT_EQ(dense->bytes, (std::vector<uint8_t>{0, 0, 0x80, 0x3F}));
+  EXPECT_EQ(dense->numElements(), int64_t{1} << 40);
+  EXPECT_TRUE(dense->wellFormed());
+  EXPECT_EQ(dense->element((int64_t{1} << 40) - 1)[3], 0x3F);
+}
+
+TEST(Dense, SplatWhoseByteSizeOverflowsIsRefused) {
+  // 2^62 elements of 4 bytes: 2^64 bytes, past what a size can say.
+  auto attr = denseRaw(tensor({int64_t{1} << 31, int64_t{1} << 31}, f32()), {0, 0, 0, 0});
   auto dense = decodeDense(*attr, kSite);
   ASSERT_FALSE(dense.isOk());
-  EXPECT_EQ(dense.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(dense.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(dense.status().message().find("too large"), std::string::npos)
+      << dense.status().message();
+  EXPECT_NE(dense.status().message().find("vhlo.constant_v1"), std::string::npos);
+}
+
+TEST(Dense, SpelledOutStorageMustMatchTheType) {
+  // Neither one element nor all three: 2 of 3 f32 elements.
+  auto dense =
+      decodeDense(*denseRaw(tensor({3}, f32()), std::vector<uint8_t>(8, 0)), kSite);
+  ASSERT_FALSE(dense.isOk());
+  EXPECT_EQ(dense.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(dense.status().message().find("8 bytes"), std::string::npos);
+  // A one-element splat form of an empty tensor holds too much.
+  auto empty = decodeDense(*denseRaw(tensor({0}, f32()), {0, 0, 0, 0}), kSite);
+  EXPECT_EQ(empty.status().code(), StatusCode::kInvalidArgument);
 }
 
 TEST(Dense, DynamicShapeIsAnError) {

@@ -204,7 +204,10 @@ TEST(Fixtures, ConvolutionAndDotAttributes) {
             (ir::ConvDimensionNumbers{0, 3, {1, 2}, 2, 3, {0, 1}, 0, 3, {1, 2}}));
   const auto* padding = ir::findAttrAs<ir::DenseElements>(c->attrs, "padding");
   ASSERT_NE(padding, nullptr);
-  EXPECT_EQ(padding->bytes.size(), 32u);
+  // dense<1> : tensor<2x2xi64> is a splat: one element kept, four read.
+  EXPECT_TRUE(padding->splat);
+  EXPECT_EQ(padding->bytes.size(), 8u);
+  EXPECT_EQ(padding->expanded().size(), 32u);
   EXPECT_EQ(attrNames(*c),
             "batch_group_count,dimension_numbers,feature_group_count,padding");
 

@@ -6,6 +6,8 @@
 
 #include "frontend/vhlo/import.h"
 #include "import_test_util.h"
+#include "ir/printer.h"
+#include "ir/verifier.h"
 #include "tree_builder.h"
 
 namespace jft::frontend::vhlo_test {
@@ -148,8 +150,9 @@ TEST(OpAttrs, ConvolutionDimensionNumbersAndDefaults) {
   const auto* padding = ir::findAttrAs<ir::DenseElements>(op.attrs, "padding");
   ASSERT_NE(padding, nullptr);
   EXPECT_EQ(padding->type, ir::Type::tensor(ir::ElementType::I64, {2, 2}));
-  EXPECT_EQ(padding->bytes.size(), 32u);
-  EXPECT_EQ(padding->bytes[24], 1);
+  EXPECT_TRUE(padding->splat);
+  EXPECT_EQ(padding->expanded().size(), 32u);
+  EXPECT_EQ(padding->element(3)[0], 1);
   EXPECT_EQ(*ir::findAttrAs<std::vector<int64_t>>(op.attrs, "window_strides"),
             (std::vector<int64_t>{2, 1}));
   EXPECT_EQ(*ir::findAttrAs<int64_t>(op.attrs, "feature_group_count"), 1);
@@ -524,7 +527,28 @@ TEST(OpAttrs, ConstantValueIsDenseElements) {
       ir::findAttrAs<ir::DenseElements>(t.op(OpKind::Constant).attrs, "value");
   ASSERT_NE(value, nullptr);
   EXPECT_EQ(value->type, ir::Type::tensor(ir::ElementType::PRED, {2}));
-  EXPECT_EQ(value->bytes, (std::vector<uint8_t>{1, 1}));
+  EXPECT_TRUE(value->splat);
+  EXPECT_EQ(value->bytes, (std::vector<uint8_t>{1}));
+  EXPECT_EQ(value->expanded(), (std::vector<uint8_t>{1, 1}));
+}
+
+TEST(OpAttrs, HugeSplatConstantImportsVerifiesAndPrintsAsOneElement) {
+  // 2^40 f32 elements (4 TiB spelled out) of 1.0f = 0x3F800000.
+  const int64_t n = int64_t{1} << 40;
+  auto t = importOne("vhlo.constant_v1", {}, f32s({n}),
+                     std::vector<std::pair<std::string, MAttrPtr>>{
+                         {"value", denseRaw(f32s({n}), {0, 0, 0x80, 0x3F})}});
+  ASSERT_TRUE(t.module.isOk()) << t.module.status().toString();
+  const auto* value =
+      ir::findAttrAs<ir::DenseElements>(t.op(OpKind::Constant).attrs, "value");
+  ASSERT_NE(value, nullptr);
+  EXPECT_TRUE(value->splat);
+  EXPECT_EQ(value->bytes, (std::vector<uint8_t>{0, 0, 0x80, 0x3F}));
+  EXPECT_TRUE(ir::verifyModule(*t.module).isOk());
+  EXPECT_NE(ir::printModule(*t.module).find(
+                "stablehlo.constant dense<1.0> : tensor<1099511627776xf32>"),
+            std::string::npos)
+      << ir::printModule(*t.module);
 }
 
 }  // namespace
