@@ -68,12 +68,11 @@ class Canonicalizer : public LocalRewriter {
           empty = true;
     }
     if (!empty) return false;
-    ir::DenseElements zeros;
-    zeros.type = result;
-    zeros.bytes.assign(static_cast<size_t>(result.byteSize()), 0);
     op.kind = OpKind::Constant;
     op.operands.clear();
-    op.attrs = {{"value", std::move(zeros)}};
+    op.attrs = {{"value",
+                 ir::DenseElements::makeSplat(
+                     result, std::vector<uint8_t>(ir::storageBytes(result.element), 0))}};
     return true;
   }
 

@@ -315,7 +315,7 @@ TEST(Canonicalize, AProductOverAnEmptyContractionIsZeros) {
   const auto* value = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
   ASSERT_NE(value, nullptr);
   EXPECT_EQ(value->type, f32({3, 2}));
-  EXPECT_EQ(value->bytes, std::vector<uint8_t>(24, 0));
+  EXPECT_EQ(value->expanded(), std::vector<uint8_t>(24, 0));
 }
 
 TEST(Canonicalize, AProductWithAnEmptyResultComputesNothing) {
