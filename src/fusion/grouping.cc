@@ -26,6 +26,12 @@ bool isCheap(const ir::Op& op) {
   }
 }
 
+// Pooling and its gradient (not the cumulative reduce_window of the scan
+// family, which never joins a group).
+bool isWindowOp(const ir::Op& op) {
+  return op.kind == OpKind::ReduceWindow || op.kind == OpKind::SelectAndScatter;
+}
+
 class Grouper {
  public:
   Grouper(const ir::Module& module, const ir::Region& region, const UseGraph& uses,
@@ -148,8 +154,13 @@ class Grouper {
     if (target.family == Family::kScatter) return false;
     if (target.family == Family::kScan || target.family == Family::kSort)
       return !returned && family == Family::kLoop && isTtirElementwise(op(i).kind);
+    // A window op reads its operand at many indices per output: it stays out
+    // of reduction groups, and no reduce joins a group holding one.
+    if (isWindowOp(op(i)) && target.family == Family::kReduction) return false;
     if (target.family == Family::kReduction) return fitsSpace(i, g);
     if (op(i).kind == OpKind::Reduce) {
+      for (size_t m : target.ops)
+        if (isWindowOp(op(m))) return false;
       std::optional<ReductionSpace> space = reductionSpaceOf(module_, op(i));
       return space && convertible(g, *space) && edgesInto(i, g, *space);
     }

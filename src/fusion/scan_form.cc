@@ -6,22 +6,8 @@
 namespace jft::fusion {
 namespace {
 
-// An integer list attribute (list or dense literal); empty when absent.
 std::vector<int64_t> ints(const ir::NamedAttrs& attrs, std::string_view name) {
-  const ir::Attribute* a = ir::findAttr(attrs, name);
-  if (!a) return {};
-  if (a->is<std::vector<int64_t>>()) return a->as<std::vector<int64_t>>();
-  std::vector<int64_t> out;
-  if (a->is<ir::DenseElements>()) {
-    const ir::DenseElements& d = a->as<ir::DenseElements>();
-    const size_t size = static_cast<size_t>(ir::storageBytes(d.type.element));
-    for (size_t at = 0; size > 0 && at + size <= d.bytes.size(); at += size) {
-      uint64_t bits = 0;
-      for (size_t b = 0; b < size; ++b) bits |= uint64_t{d.bytes[at + b]} << (8 * b);
-      out.push_back(static_cast<int64_t>(bits));
-    }
-  }
-  return out;
+  return intListAttr(attrs, name);
 }
 
 bool allOnes(const std::vector<int64_t>& v) {
@@ -98,6 +84,23 @@ std::string compositeName(const ir::Op& op) {
   if (op.kind != ir::OpKind::Composite) return {};
   const auto* name = ir::findAttrAs<std::string>(op.attrs, "name");
   return name ? *name : std::string();
+}
+
+std::vector<int64_t> intListAttr(const ir::NamedAttrs& attrs, std::string_view name) {
+  const ir::Attribute* a = ir::findAttr(attrs, name);
+  if (!a) return {};
+  if (a->is<std::vector<int64_t>>()) return a->as<std::vector<int64_t>>();
+  std::vector<int64_t> out;
+  if (a->is<ir::DenseElements>()) {
+    const ir::DenseElements& d = a->as<ir::DenseElements>();
+    const size_t size = static_cast<size_t>(ir::storageBytes(d.type.element));
+    for (size_t at = 0; size > 0 && at + size <= d.bytes.size(); at += size) {
+      uint64_t bits = 0;
+      for (size_t b = 0; b < size; ++b) bits |= uint64_t{d.bytes[at + b]} << (8 * b);
+      out.push_back(static_cast<int64_t>(bits));
+    }
+  }
+  return out;
 }
 
 std::optional<ScanForm> scanFormOf(const ir::Module& module, const ir::Op& op) {

@@ -5,6 +5,7 @@
 
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/gather_emitter.h"
+#include "codegen/ttir/window_emitter.h"
 #include "ir/op_kind.h"
 
 namespace jft::codegen::ttir {
@@ -186,6 +187,15 @@ StatusOr<Value> Elemental::emitOp(const ir::Op& op, size_t result, int space) {
       return emitDynamicUpdateSlice(op, space);
     case K::Gather:
       return emitGather(*this, op, space);
+    case K::ReduceWindow: {
+      // Every result at once (one walk of the window); the others memoised.
+      JFT_ASSIGN_OR_RETURN(std::vector<Value> all, emitReduceWindow(*this, op, space));
+      for (size_t r = 0; r < all.size() && r < op.results.size(); ++r)
+        if (r != result) memo_.emplace(std::make_pair(op.results[r], space), all[r]);
+      return all.at(result);
+    }
+    case K::SelectAndScatter:
+      return emitSelectAndScatter(*this, op, space);
     case K::Reduce:
       if (!reduce_hook)
         return unimplemented(opName(op) + ": a reduce needs the reduction kernel family");

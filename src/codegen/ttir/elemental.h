@@ -5,7 +5,8 @@
 // are memoised per (value, space), so a value read twice at one index is
 // computed once. Fusion inputs are loaded from their pointer parameter; index
 // ops (broadcast, transpose, reshape, slice, pad, concatenate, iota, reverse,
-// dynamic slices) map the space and recurse; elementwise ops go through
+// dynamic slices) map the space and recurse; gather and the window ops
+// (window_emitter.h) read their operands at derived spaces; elementwise ops go through
 // emitElementwise; a reduce is delegated to the reduction emitter's hook.
 #pragma once
 
