@@ -257,6 +257,7 @@ bool isTtirElementwise(OpKind kind) {
     case OpKind::Or:
     case OpKind::Popcnt:
     case OpKind::Power:
+    case OpKind::ReducePrecision:
     case OpKind::Remainder:
     case OpKind::RoundNearestAfz:
     case OpKind::RoundNearestEven:
