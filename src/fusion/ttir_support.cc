@@ -24,12 +24,58 @@ TtirSupport noEmitter(OpKind kind) {
   return no("no TTIR emitter for " + std::string(ir::opKindName(kind)) + " yet");
 }
 
-// Every operand and result is a tensor of an element type Triton holds.
+// The ops the loop family computes on complex values, carried as two real
+// tiles (codegen/ttir/complex_emitter.h): index ops move both parts; these
+// elementwise ops combine them.
+TtirSupport checkComplexOp(const ir::Op& op) {
+  switch (op.kind) {
+    case OpKind::BroadcastInDim:
+    case OpKind::Reshape:
+    case OpKind::Transpose:
+    case OpKind::Slice:
+    case OpKind::Concatenate:
+    case OpKind::Pad:
+    case OpKind::Reverse:
+    case OpKind::DynamicSlice:
+    case OpKind::DynamicUpdateSlice:
+    case OpKind::Gather:
+    case OpKind::Constant:
+    case OpKind::Complex:
+    case OpKind::Real:
+    case OpKind::Imag:
+    case OpKind::Add:
+    case OpKind::Subtract:
+    case OpKind::Negate:
+    case OpKind::Multiply:
+    case OpKind::Divide:
+    case OpKind::Abs:
+    case OpKind::Exponential:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::Convert:
+    case OpKind::Select:
+      return yes();
+    case OpKind::Compare: {
+      const auto* d =
+          ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction");
+      if (d && (*d == ir::ComparisonDirection::EQ || *d == ir::ComparisonDirection::NE))
+        return yes();
+      return no("compare of complex values other than EQ and NE");
+    }
+    default:
+      return no("no TTIR emitter for " + std::string(ir::opKindName(op.kind)) +
+                " of complex values yet");
+  }
+}
+
+// Every operand and result is a tensor of an element type Triton holds, or
+// complex for the ops checkComplexOp allows.
 TtirSupport checkTypes(const ir::Module& module, const ir::Op& op) {
   auto check = [&](ir::ValueId id) -> TtirSupport {
     const ir::Type& type = module.typeOf(id);
     if (!type.isTensor())
       return no("value of type " + type.str() + " cannot be held by Triton");
+    if (ir::isComplex(type.element)) return checkComplexOp(op);
     if (!ttirHoldsElementType(type.element))
       return no("element type " + std::string(ir::elementTypeName(type.element)) +
                 " cannot be held by Triton");
@@ -238,6 +284,7 @@ bool isTtirElementwise(OpKind kind) {
     case OpKind::Ceil:
     case OpKind::Clamp:
     case OpKind::Compare:
+    case OpKind::Complex:
     case OpKind::Convert:
     case OpKind::Cosine:
     case OpKind::CountLeadingZeros:
@@ -245,6 +292,7 @@ bool isTtirElementwise(OpKind kind) {
     case OpKind::Exponential:
     case OpKind::ExponentialMinusOne:
     case OpKind::Floor:
+    case OpKind::Imag:
     case OpKind::IsFinite:
     case OpKind::Log:
     case OpKind::LogPlusOne:
@@ -257,6 +305,7 @@ bool isTtirElementwise(OpKind kind) {
     case OpKind::Or:
     case OpKind::Popcnt:
     case OpKind::Power:
+    case OpKind::Real:
     case OpKind::ReducePrecision:
     case OpKind::Remainder:
     case OpKind::RoundNearestAfz:
