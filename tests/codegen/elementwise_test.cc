@@ -72,6 +72,8 @@ TEST(Elementwise, ReducePrecisionRoundsTheBitsAsXlaDoes) {
             std::string::npos)
       << f16;
   EXPECT_NE(f16.find("arith.cmpi ugt"), std::string::npos);
+  // The sign mask 0x80000000 as an i32 literal.
+  EXPECT_NE(f16.find("dense<-2147483648>"), std::string::npos) << f16;
   EXPECT_NE(f16.find("arith.cmpi ule"), std::string::npos);
 }
 

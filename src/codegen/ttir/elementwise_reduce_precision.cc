@@ -40,8 +40,12 @@ Value emitReducePrecision(TtirWriter& w, ir::ElementType element, const Value& x
   const Format compute = wide ? Format{11, 52} : Format{8, 23};
   const int width = wide ? 64 : 32;
   const std::string int_type = wide ? "i64" : "i32";
+  // Constants as the signed value of their width (MLIR rejects 2^31 as i32).
   auto c = [&](const Value& like, uint64_t v) {
-    return constInt(w, like, int_type, static_cast<int64_t>(v));
+    const int64_t value =
+        wide ? static_cast<int64_t>(v)
+             : static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(v)));
+    return constInt(w, like, int_type, value);
   };
   Value bits = bitcast(w, f, int_type);
   if (mantissa_bits < source.mantissa) {
