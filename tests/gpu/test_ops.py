@@ -4,7 +4,8 @@ Each case runs a jitted JAX function on our device (run with XLA_MODE=fl_only
 so nothing falls back to upstream XLA) and compares it with a numpy reference
 computed in float64 (or exact integer arithmetic) from the op's definition:
 pooling (max/avg reduce_window with padding, strides and dilations), the
-max-pool gradient (select_and_scatter), complex arithmetic, atan2, power,
+max-pool gradient (select_and_scatter) and the average-pool gradient (a
+base-dilated reduce_window), complex arithmetic, atan2, power,
 remainder, both roundings, popcnt, clz, is_finite, erf/erf_inv and the
 inverse trigonometric/hyperbolic functions, cumsum/cummax, sort/top_k and
 gather/scatter, over shapes and dtypes with edge values (NaN, +-inf, -0,
@@ -225,6 +226,30 @@ def maxpool_grad_cases():
                               strides, pads)
         compare(got, ref.astype(x.dtype))
       case(f"maxpool_grad_{name}_{dt}", grad)
+
+
+def avgpool_grad_cases():
+  import jax
+  from jax import lax
+
+  def grad():
+    # The transpose of a strided window sum is a reduce_window with base
+    # dilation (the strides) over the padded cotangent.
+    x = floats((2, 9, 9, 3), "float32", edges=False)
+    window, strides = (1, 3, 3, 1), (1, 2, 2, 1)
+    pads = ((0, 0), (1, 1), (1, 1), (0, 0))
+    pool = lambda a: lax.reduce_window(a, typed(0, a), lax.add, window, strides, pads) / 9
+    y = np.asarray(jax.jit(pool)(x))
+    g = rng.standard_normal(y.shape).astype(np.float32)
+    got = run(lambda a, c: jax.vjp(pool, a)[1](c)[0], x, g)
+    ref = np.zeros(x.shape)
+    for j in np.ndindex(*g.shape):
+      for e in np.ndindex(*window):
+        p = tuple(jj * s + ee - lo for jj, s, ee, (lo, _) in zip(j, strides, e, pads))
+        if all(0 <= q < n for q, n in zip(p, x.shape)):
+          ref[p] += g[j] / 9
+    compare(got, ref.astype(np.float32))
+  case("avgpool_grad_3x3_s2_padded", grad)
 
 
 # ---------------------------------------------------------------- complex
@@ -465,6 +490,7 @@ def main() -> None:
     print("note: XLA_MODE is not fl_only; unsupported ops may fall back", flush=True)
   pooling_cases()
   maxpool_grad_cases()
+  avgpool_grad_cases()
   complex_cases()
   elementwise_cases()
   transcendental_cases()
