@@ -2,11 +2,13 @@
 // is two real tiles, read and written as the interleaved (re, im) pairs of
 // memory (component 2i + part). Checks the addressing, the part arithmetic
 // written against the textbook formulas, a splat complex constant, and which
-// complex ops the planner still refuses.
+// complex ops the planner still refuses. The numbers are checked on a GPU by
+// tests/codegen/run_complex_check.py against numpy.
 #include <gtest/gtest.h>
 
 #include "emit_test_util.h"
 #include "fusion/ttir_support.h"
+#include "launch_dump.h"
 
 namespace jft::codegen::ttir::testing {
 namespace {
@@ -27,6 +29,7 @@ TEST(EmitComplex, MultiplyReadsEachPartOnceAndWritesBoth) {
   b.ret({b.op1(OpKind::Multiply, {a[0], a[1]}, c64({8, 32}))});
   b.endFunction();
   TtirKernel k = emitWhole(m, Family::kLoop);
+  dumpLaunch(k);
   // Three f32 pointers: the pairs are f32 components.
   EXPECT_EQ(count(k.ttir, "!tt.ptr<f32> {tt.divisibility"), 3);
   EXPECT_EQ(count(k.ttir, "tt.load "), 4);   // re and im of each input
@@ -47,6 +50,7 @@ TEST(EmitComplex, AbsIsHypotOfThePartsAndStoresARealValue) {
   b.ret({b.op1(OpKind::Abs, {a[0]}, f32({100}))});
   b.endFunction();
   TtirKernel k = emitWhole(m, Family::kLoop);
+  dumpLaunch(k);
   EXPECT_EQ(count(k.ttir, "tt.load "), 2);
   EXPECT_EQ(count(k.ttir, "tt.store "), 1);
   EXPECT_NE(k.ttir.find("__nv_hypotf"), std::string::npos);
@@ -68,6 +72,7 @@ TEST(EmitComplex, PartsOfADoubleComplexRoundTripThroughComplex) {
                c128({16}))});
   b.endFunction();
   TtirKernel k = emitWhole(m, Family::kLoop);
+  dumpLaunch(k);
   EXPECT_EQ(count(k.ttir, "!tt.ptr<f64> {tt.divisibility"), 2);
   EXPECT_EQ(count(k.ttir, "tt.load "), 2);
   EXPECT_EQ(count(k.ttir, "tt.store "), 2);
@@ -89,6 +94,7 @@ TEST(EmitComplex, SplatComplexConstantGivesEachPartItsHalf) {
   b.ret({b.op1(OpKind::Add, {a[0], c}, c64({64}))});
   b.endFunction();
   TtirKernel k = emitWhole(m, Family::kLoop);
+  dumpLaunch(k);
   EXPECT_NE(k.ttir.find("0x3F800000"), std::string::npos) << k.ttir;  // 1.0f
   EXPECT_NE(k.ttir.find("0x40000000"), std::string::npos) << k.ttir;  // 2.0f
   EXPECT_EQ(count(k.ttir, "arith.addf"), 2);
