@@ -26,6 +26,12 @@ bool isCheap(const ir::Op& op) {
   }
 }
 
+// Pooling and its gradient (not the cumulative reduce_window of the scan
+// family, which never joins a group).
+bool isWindowOp(const ir::Op& op) {
+  return op.kind == OpKind::ReduceWindow || op.kind == OpKind::SelectAndScatter;
+}
+
 class Grouper {
  public:
   Grouper(const ir::Module& module, const ir::Region& region, const UseGraph& uses,
@@ -148,8 +154,15 @@ class Grouper {
     if (target.family == Family::kScatter) return false;
     if (target.family == Family::kScan || target.family == Family::kSort)
       return !returned && family == Family::kLoop && isTtirElementwise(op(i).kind);
+    // A window op reads its operand at many indices per output: it stays out
+    // of reduction groups, and no reduce joins a group holding one.
+    if (isWindowOp(op(i)) && target.family == Family::kReduction) return false;
+    // Only loop kernels store complex values.
+    if (hasComplexResult(op(i)) && target.family != Family::kLoop) return false;
     if (target.family == Family::kReduction) return fitsSpace(i, g);
     if (op(i).kind == OpKind::Reduce) {
+      for (size_t m : target.ops)
+        if (isWindowOp(op(m)) || hasComplexResult(op(m))) return false;
       std::optional<ReductionSpace> space = reductionSpaceOf(module_, op(i));
       return space && convertible(g, *space) && edgesInto(i, g, *space);
     }
@@ -159,6 +172,13 @@ class Grouper {
     const ir::Op& root = op(target.root);
     if (op(i).results.size() != 1 || root.results.size() != 1) return false;
     return module_.typeOf(op(i).results[0]).dims == module_.typeOf(root.results[0]).dims;
+  }
+
+  bool hasComplexResult(const ir::Op& o) const {
+    for (ir::ValueId v : o.results)
+      if (module_.typeOf(v).isTensor() && ir::isComplex(module_.typeOf(v).element))
+        return true;
+    return false;
   }
 
   bool canCopy(size_t i, int g) {

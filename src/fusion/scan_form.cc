@@ -1,5 +1,6 @@
 #include "fusion/scan_form.h"
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <vector>
@@ -7,27 +8,8 @@
 namespace jft::fusion {
 namespace {
 
-// Window attributes list one entry per dimension; more than this is not one.
-constexpr int64_t kMaxListElements = int64_t{1} << 20;
-
-// An integer list attribute (list or dense literal); empty when absent.
 std::vector<int64_t> ints(const ir::NamedAttrs& attrs, std::string_view name) {
-  const ir::Attribute* a = ir::findAttr(attrs, name);
-  if (!a) return {};
-  if (a->is<std::vector<int64_t>>()) return a->as<std::vector<int64_t>>();
-  std::vector<int64_t> out;
-  if (a->is<ir::DenseElements>()) {
-    const ir::DenseElements& d = a->as<ir::DenseElements>();
-    if (!d.wellFormed() || d.numElements() > kMaxListElements) return {};
-    for (int64_t i = 0; i < d.numElements(); ++i) {
-      uint64_t bits = 0;
-      const std::span<const uint8_t> bytes = d.element(i);
-      for (size_t b = 0; b < bytes.size() && b < 8; ++b)
-        bits |= uint64_t{bytes[b]} << (8 * b);
-      out.push_back(static_cast<int64_t>(bits));
-    }
-  }
-  return out;
+  return intListAttr(attrs, name);
 }
 
 bool allOnes(const std::vector<int64_t>& v) {
@@ -104,6 +86,30 @@ std::string compositeName(const ir::Op& op) {
   if (op.kind != ir::OpKind::Composite) return {};
   const auto* name = ir::findAttrAs<std::string>(op.attrs, "name");
   return name ? *name : std::string();
+}
+
+std::vector<int64_t> intListAttr(const ir::NamedAttrs& attrs, std::string_view name) {
+  // Window attributes list one entry per dimension; more than this is not one.
+  constexpr int64_t kMaxListElements = int64_t{1} << 20;
+  const ir::Attribute* a = ir::findAttr(attrs, name);
+  if (!a) return {};
+  if (a->is<std::vector<int64_t>>()) return a->as<std::vector<int64_t>>();
+  std::vector<int64_t> out;
+  if (!a->is<ir::DenseElements>()) return out;
+  const ir::DenseElements& d = a->as<ir::DenseElements>();
+  if (!d.wellFormed() || d.numElements() > kMaxListElements) return out;
+  for (int64_t i = 0; i < d.numElements(); ++i) {
+    const std::span<const uint8_t> bytes = d.element(i);
+    uint64_t bits = 0;
+    for (size_t b = 0; b < bytes.size() && b < 8; ++b)
+      bits |= uint64_t{bytes[b]} << (8 * b);
+    // Sign-extend narrower integers (an i32 -1 is -1, not 2^32 - 1).
+    const size_t width = std::min<size_t>(bytes.size(), 8) * 8;
+    if (width > 0 && width < 64 && (bits >> (width - 1)) & 1)
+      bits |= ~uint64_t{0} << width;
+    out.push_back(static_cast<int64_t>(bits));
+  }
+  return out;
 }
 
 std::optional<ScanForm> scanFormOf(const ir::Module& module, const ir::Op& op) {

@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "ir/module.h"
 
@@ -27,6 +29,10 @@ struct ScanForm {
 };
 
 std::optional<ScanForm> scanFormOf(const ir::Module& module, const ir::Op& op);
+
+// An integer list attribute (a list or a dense literal of 64-bit integers,
+// as window attributes come); empty when absent.
+std::vector<int64_t> intListAttr(const ir::NamedAttrs& attrs, std::string_view name);
 
 // The composite's name ("" for other ops).
 std::string compositeName(const ir::Op& op);

@@ -24,12 +24,58 @@ TtirSupport noEmitter(OpKind kind) {
   return no("no TTIR emitter for " + std::string(ir::opKindName(kind)) + " yet");
 }
 
-// Every operand and result is a tensor of an element type Triton holds.
+// The ops the loop family computes on complex values, carried as two real
+// tiles (codegen/ttir/complex_emitter.h): index ops move both parts; these
+// elementwise ops combine them.
+TtirSupport checkComplexOp(const ir::Op& op) {
+  switch (op.kind) {
+    case OpKind::BroadcastInDim:
+    case OpKind::Reshape:
+    case OpKind::Transpose:
+    case OpKind::Slice:
+    case OpKind::Concatenate:
+    case OpKind::Pad:
+    case OpKind::Reverse:
+    case OpKind::DynamicSlice:
+    case OpKind::DynamicUpdateSlice:
+    case OpKind::Gather:
+    case OpKind::Constant:
+    case OpKind::Complex:
+    case OpKind::Real:
+    case OpKind::Imag:
+    case OpKind::Add:
+    case OpKind::Subtract:
+    case OpKind::Negate:
+    case OpKind::Multiply:
+    case OpKind::Divide:
+    case OpKind::Abs:
+    case OpKind::Exponential:
+    case OpKind::Log:
+    case OpKind::Sqrt:
+    case OpKind::Convert:
+    case OpKind::Select:
+      return yes();
+    case OpKind::Compare: {
+      const auto* d =
+          ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction");
+      if (d && (*d == ir::ComparisonDirection::EQ || *d == ir::ComparisonDirection::NE))
+        return yes();
+      return no("compare of complex values other than EQ and NE");
+    }
+    default:
+      return no("no TTIR emitter for " + std::string(ir::opKindName(op.kind)) +
+                " of complex values yet");
+  }
+}
+
+// Every operand and result is a tensor of an element type Triton holds, or
+// complex for the ops checkComplexOp allows.
 TtirSupport checkTypes(const ir::Module& module, const ir::Op& op) {
   auto check = [&](ir::ValueId id) -> TtirSupport {
     const ir::Type& type = module.typeOf(id);
     if (!type.isTensor())
       return no("value of type " + type.str() + " cannot be held by Triton");
+    if (ir::isComplex(type.element)) return checkComplexOp(op);
     if (!ttirHoldsElementType(type.element))
       return no("element type " + std::string(ir::elementTypeName(type.element)) +
                 " cannot be held by Triton");
@@ -46,6 +92,8 @@ TtirSupport checkTypes(const ir::Module& module, const ir::Op& op) {
 // scalar constants over values of the region or splat constants it captures.
 TtirSupport checkRegion(const ir::Module& module, const ir::Region& body,
                         bool scalar_only);
+
+TtirSupport checkSelectAndScatter(const ir::Module& module, const ir::Op& op);
 
 TtirSupport checkCombiner(const ir::Module& module, const ir::Op& reduce) {
   if (reduce.regions.size() != 1) return no("reduce without exactly one combiner");
@@ -77,6 +125,37 @@ TtirSupport checkRegion(const ir::Module& module, const ir::Region& body,
   return yes();
 }
 
+// The window emitter re-runs each window's selection per output lane: its
+// select and scatter regions must be scalar elementwise ops, the padding
+// non-negative, and the re-reads bounded (window_emitter.h).
+TtirSupport checkSelectAndScatter(const ir::Module& module, const ir::Op& op) {
+  if (op.operands.size() != 3 || op.regions.size() != 2)
+    return no("select_and_scatter without 3 operands and 2 regions");
+  const size_t rank = static_cast<size_t>(module.typeOf(op.operands[0]).rank());
+  auto ints = [&](std::string_view name, size_t count, int64_t fill) {
+    std::vector<int64_t> v = intListAttr(op.attrs, name);
+    if (v.empty()) v.assign(count, fill);
+    return v;
+  };
+  const std::vector<int64_t> window = ints("window_dimensions", rank, 1);
+  const std::vector<int64_t> strides = ints("window_strides", rank, 1);
+  const std::vector<int64_t> padding = ints("padding", 2 * rank, 0);
+  if (window.size() != rank || strides.size() != rank || padding.size() != 2 * rank)
+    return no("select_and_scatter with window attributes not of its rank");
+  int64_t reads = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    if (padding[2 * d] < 0 || padding[2 * d + 1] < 0)
+      return no("select_and_scatter with negative padding");
+    if (strides[d] < 1 || window[d] < 1)
+      return no("select_and_scatter with empty windows");
+    reads *= window[d] * ((window[d] + strides[d] - 1) / strides[d]);
+    if (reads > 1024)
+      return no("select_and_scatter whose outputs each re-read more than 1024 elements");
+  }
+  if (TtirSupport s = checkRegion(module, op.regions[0], true); !s.ok) return s;
+  return checkRegion(module, op.regions[1], true);
+}
+
 TtirSupport checkOp(const ir::Module& module, const ir::Op& op) {
   switch (op.kind) {
     case OpKind::BitcastConvert: {
@@ -102,12 +181,15 @@ TtirSupport checkOp(const ir::Module& module, const ir::Op& op) {
     case OpKind::ReduceWindow:
     case OpKind::Composite: {
       const std::optional<ScanForm> form = scanFormOf(module, op);
-      if (!form)
-        return no(op.kind == OpKind::Composite
-                      ? "no TTIR emitter for composite " + compositeName(op)
-                      : "reduce_window that is not a cumulative reduction along one dim");
-      return checkRegion(module, *form->body, !form->composite);
+      if (form) return checkRegion(module, *form->body, !form->composite);
+      if (op.kind == OpKind::Composite)
+        return no("no TTIR emitter for composite " + compositeName(op));
+      // Pooling: the loop family walks each output's window.
+      if (op.regions.size() != 1) return no("reduce_window without one body");
+      return checkRegion(module, op.regions[0], true);
     }
+    case OpKind::SelectAndScatter:
+      return checkSelectAndScatter(module, op);
     case OpKind::Sort: {
       // One tile per row (sort_emitter.h), a comparator of elementwise ops
       // and splat constants (captured ones are checked by the emitter).
@@ -154,6 +236,7 @@ bool isTtirMovement(OpKind kind) {
     case OpKind::DynamicUpdateSlice:
     case OpKind::Gather:
     case OpKind::ReduceWindow:
+    case OpKind::SelectAndScatter:
     case OpKind::Composite:
     case OpKind::Scatter:
     case OpKind::Sort:
@@ -201,6 +284,7 @@ bool isTtirElementwise(OpKind kind) {
     case OpKind::Ceil:
     case OpKind::Clamp:
     case OpKind::Compare:
+    case OpKind::Complex:
     case OpKind::Convert:
     case OpKind::Cosine:
     case OpKind::CountLeadingZeros:
@@ -208,6 +292,7 @@ bool isTtirElementwise(OpKind kind) {
     case OpKind::Exponential:
     case OpKind::ExponentialMinusOne:
     case OpKind::Floor:
+    case OpKind::Imag:
     case OpKind::IsFinite:
     case OpKind::Log:
     case OpKind::LogPlusOne:
@@ -220,6 +305,8 @@ bool isTtirElementwise(OpKind kind) {
     case OpKind::Or:
     case OpKind::Popcnt:
     case OpKind::Power:
+    case OpKind::Real:
+    case OpKind::ReducePrecision:
     case OpKind::Remainder:
     case OpKind::RoundNearestAfz:
     case OpKind::RoundNearestEven:

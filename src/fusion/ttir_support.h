@@ -9,7 +9,11 @@
 // dynamic_slice, dynamic_update_slice, gather (integer start indices), splat
 // constants; reduce whose combiner is scalar elementwise ops (any number of
 // operands); cumulative reductions (scan_form.h: reduce_window over a whole
-// dim, a kept chlo.scan composite).
+// dim, a kept chlo.scan composite); any other reduce_window (pooling) and
+// select_and_scatter with scalar elementwise regions, in the loop family
+// (codegen/ttir/window_emitter.h). Complex values only in the index ops and
+// the complex elementwise ops of codegen/ttir/complex_emitter.h (loop
+// family); docs/ops.md lists what has no route.
 #pragma once
 
 #include <string>

@@ -5,6 +5,7 @@
 
 #include "passes/integer_fold.h"
 #include "passes/known_values.h"
+#include "passes/literal_elements.h"
 #include "passes/local_rewriter.h"
 
 namespace jft::passes {
@@ -45,6 +46,7 @@ class Canonicalizer : public LocalRewriter {
       return true;
     }
     if (zeroProduct(context, op)) return true;
+    if (foldDimensionSize(context, op)) return true;
     return foldConstant(context, op);
   }
 
@@ -73,6 +75,22 @@ class Canonicalizer : public LocalRewriter {
     op.attrs = {{"value",
                  ir::DenseElements::makeSplat(
                      result, std::vector<uint8_t>(ir::storageBytes(result.element), 0))}};
+    return true;
+  }
+
+  // Shapes are static: get_dimension_size is the dim's extent as an i32.
+  bool foldDimensionSize(RewriteContext& context, ir::Op& op) {
+    if (op.kind != OpKind::GetDimensionSize || op.operands.size() != 1) return false;
+    const auto* dim = ir::findAttrAs<int64_t>(op.attrs, "dimension");
+    const ir::Type& in = context.typeOf(op.operands[0]);
+    const ir::Type& out = context.typeOf(op.results[0]);
+    if (!dim || *dim < 0 || *dim >= in.rank() ||
+        out != ir::Type::scalar(ir::ElementType::I32))
+      return false;
+    const int64_t extent = in.dims[static_cast<size_t>(*dim)];
+    op.kind = OpKind::Constant;
+    op.operands.clear();
+    op.attrs = {{"value", splatLiteral(out, static_cast<uint64_t>(extent))}};
     return true;
   }
 

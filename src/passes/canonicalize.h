@@ -10,6 +10,7 @@
 // transpose(transpose(x)) one transpose by the composed permutation and
 // broadcast_in_dim(broadcast_in_dim(x)) one broadcast by the composed
 // dimensions (each removed when the result does nothing).
+// get_dimension_size becomes its (static) extent, an i32 constant.
 // Elementwise integer and pred ops whose operands are all known literals of at
 // most kMaxFoldedElements elements become constants (see integer_fold.h for
 // what is folded exactly and what is left alone). Floats are never folded.

@@ -5,7 +5,8 @@
 // infeed, outfeed), collectives (every participant must run them), random
 // number generation (two rng ops with equal operands still draw different
 // numbers), and any op whose regions, or whose called function (call, the
-// decomposition of a composite), contain one of those.
+// decomposition of a composite), contain one of those. The custom call
+// dce_sink (jax.lax.dce_sink: no results, no work) has none, so dce drops it.
 #pragma once
 
 #include "ir/module.h"

@@ -1,5 +1,7 @@
 #include "elementwise_cases.h"
 
+#include <utility>
+
 namespace jft::codegen::ttir::testing {
 
 using ir::ElementType;
@@ -51,6 +53,18 @@ std::vector<OpCase> allElementwiseCases() {
       cases.push_back(same(k, e, 1));
     cases.push_back(
         {OpKind::IsFinite, {tile(e)}, tile(ElementType::PRED), {}, "is_finite_" + n(e)});
+    // To bf16's and f16's formats (jax.lax.reduce_precision), and to no
+    // mantissa at all (NaN becomes +inf there, as in XLA).
+    if (e == ElementType::F16 || e == ElementType::BF16 || e == ElementType::F32 ||
+        e == ElementType::F64)
+      for (auto [exponent, mantissa] :
+           {std::pair<int64_t, int64_t>{8, 7}, {5, 10}, {4, 0}})
+        cases.push_back({OpKind::ReducePrecision,
+                         {tile(e)},
+                         tile(e),
+                         {{"exponent_bits", exponent}, {"mantissa_bits", mantissa}},
+                         "reduce_precision_e" + std::to_string(exponent) + "m" +
+                             std::to_string(mantissa) + "_" + n(e)});
   }
   for (ElementType e : ints) {
     for (OpKind k : {OpKind::Add, OpKind::Subtract, OpKind::Multiply, OpKind::Divide,

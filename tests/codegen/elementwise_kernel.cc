@@ -76,6 +76,9 @@ bool dumpKernel(const OpCase& c, const Kernel& k) {
   json += "], \"result\": \"" + std::string(ir::elementTypeName(c.result.element)) + "\"";
   if (auto* d = ir::findAttrAs<ir::ComparisonDirection>(c.attrs, "comparison_direction"))
     json += ", \"direction\": \"" + std::string(ir::comparisonDirectionName(*d)) + "\"";
+  for (const char* bits : {"exponent_bits", "mantissa_bits"})
+    if (auto* v = ir::findAttrAs<int64_t>(c.attrs, bits))
+      json += ", \"" + std::string(bits) + "\": " + std::to_string(*v);
   if (auto* t = ir::findAttrAs<ir::ComparisonType>(c.attrs, "compare_type"))
     json += ", \"compare_type\": \"" + std::string(ir::comparisonTypeName(*t)) + "\"";
   std::ofstream(std::string(dir) + "/" + c.name + ".json") << json << "}\n";

@@ -42,6 +42,41 @@ TEST(Elementwise, HipNamesOcmlFunctions) {
   EXPECT_TRUE(checkTtirSyntax(k->ttir).isOk());
 }
 
+// reduce_precision to bf16's format on f32: round to nearest even at bit 16
+// (bias 0x7FFF plus the last kept bit), clear the 16 low bits; the exponent
+// is as wide as f32's, so no range check. To (5, 10) the f32 exponent field
+// is compared with (127 +- 15) << 23.
+TEST(Elementwise, ReducePrecisionRoundsTheBitsAsXlaDoes) {
+  auto kernel = [](int64_t exponent, int64_t mantissa) {
+    OpCase c{ir::OpKind::ReducePrecision,
+             {ir::Type::tensor(ir::ElementType::F32, {kLanes})},
+             ir::Type::tensor(ir::ElementType::F32, {kLanes}),
+             {{"exponent_bits", exponent}, {"mantissa_bits", mantissa}},
+             "reduce_precision_case"};
+    StatusOr<Kernel> k = elementwiseKernel(c);
+    EXPECT_TRUE(k.isOk());
+    EXPECT_TRUE(checkTtirSyntax(k->ttir).isOk()) << k->ttir;
+    return k->op;
+  };
+  const std::string bf16 = kernel(8, 7);
+  EXPECT_NE(bf16.find("dense<65536>"), std::string::npos) << bf16;  // the last kept bit
+  EXPECT_NE(bf16.find("dense<32767>"), std::string::npos)
+      << bf16;  // half of it, less one
+  EXPECT_NE(bf16.find("dense<-65536>"), std::string::npos) << bf16;  // truncation mask
+  EXPECT_EQ(bf16.find("arith.cmpi ugt"), std::string::npos) << bf16;
+  const std::string f16 = kernel(5, 10);
+  EXPECT_NE(f16.find("dense<" + std::to_string((127 + 15) << 23) + ">"),
+            std::string::npos)
+      << f16;
+  EXPECT_NE(f16.find("dense<" + std::to_string((127 - 15) << 23) + ">"),
+            std::string::npos)
+      << f16;
+  EXPECT_NE(f16.find("arith.cmpi ugt"), std::string::npos);
+  // The sign mask 0x80000000 as an i32 literal.
+  EXPECT_NE(f16.find("dense<-2147483648>"), std::string::npos) << f16;
+  EXPECT_NE(f16.find("arith.cmpi ule"), std::string::npos);
+}
+
 bool emittable(ir::OpKind kind, std::vector<ir::Type> operands, ir::Type result,
                std::string* why) {
   ir::Module m;

@@ -82,7 +82,9 @@ def reference(meta, xs):
          "round_nearest_afz": lambda x: lax.round(x, lax.RoundingMethod.AWAY_FROM_ZERO),
          "round_nearest_even": lambda x: lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN),
          "convert": lambda x: lax.convert_element_type(x, res),
-         "bitcast_convert": lambda x: lax.bitcast_convert_type(x, res)}.get(op)
+         "bitcast_convert": lambda x: lax.bitcast_convert_type(x, res),
+         "reduce_precision": lambda x: lax.reduce_precision(
+             x, meta.get("exponent_bits"), meta.get("mantissa_bits"))}.get(op)
     if op == "compare":
         if meta.get("compare_type") == "TOTALORDER":
             return None

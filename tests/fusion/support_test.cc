@@ -53,11 +53,20 @@ TEST(TtirSupport, ElementwiseAndMovementOpsRunOnTtir) {
             Route::kTtir);
 }
 
-TEST(TtirSupport, ComplexValuesAreRefusedByType) {
+TEST(TtirSupport, ComplexValuesOnlyInTheOpsThatCarryTheirParts) {
   const Type c64 = Type::tensor(ElementType::C64, {4});
-  OpRoute r = OneOp(OpKind::Add, {c64, c64}, {c64}).route();
-  EXPECT_FALSE(r.supported);
-  EXPECT_EQ(r.reason, "element type complex<f32> cannot be held by Triton");
+  const Type f32v = Type::tensor(ElementType::F32, {4});
+  EXPECT_EQ(OneOp(OpKind::Add, {c64, c64}, {c64}).route().route, Route::kTtir);
+  EXPECT_EQ(OneOp(OpKind::Real, {c64}, {f32v}).route().route, Route::kTtir);
+  EXPECT_EQ(OneOp(OpKind::Complex, {f32v, f32v}, {c64}).route().route, Route::kTtir);
+  OpRoute tanh = OneOp(OpKind::Tanh, {c64}, {c64}).route();
+  EXPECT_FALSE(tanh.supported);
+  EXPECT_EQ(tanh.reason, "no TTIR emitter for tanh of complex values yet");
+  OpRoute lt = OneOp(OpKind::Compare, {c64, c64}, {Type::tensor(ElementType::PRED, {4})},
+                     {{"comparison_direction", ir::ComparisonDirection::LT}})
+                   .route();
+  EXPECT_FALSE(lt.supported);
+  EXPECT_EQ(lt.reason, "compare of complex values other than EQ and NE");
 }
 
 TEST(TtirSupport, BitcastOnlyBetweenEqualWidths) {
@@ -98,9 +107,10 @@ TEST(TtirSupport, ReduceCombinerMustBeScalarElementwise) {
 }
 
 TEST(TtirSupport, OpsWithoutAnEmitterSayWhich) {
+  // select_and_scatter has an emitter, which needs its two regions.
   OpRoute pool = OneOp(OpKind::SelectAndScatter, {f32({8})}, {f32({8})}).route();
   EXPECT_FALSE(pool.supported);
-  EXPECT_EQ(pool.reason, "no TTIR emitter for select_and_scatter yet");
+  EXPECT_EQ(pool.reason, "select_and_scatter without 3 operands and 2 regions");
   // Sort has an emitter now, which needs the sort's dimension.
   EXPECT_EQ(OneOp(OpKind::Sort, {f32({8})}, {f32({8})}).route().reason,
             "sort without a dimension");

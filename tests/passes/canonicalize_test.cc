@@ -60,6 +60,22 @@ TEST(Canonicalize, OpsThatDoNothingAreReplacedByTheirOperand) {
   });
 }
 
+TEST(Canonicalize, DimensionSizeIsTheStaticExtent) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {f32({3, 7})}, {i32()});
+  b.ret({b.op1(OpKind::GetDimensionSize, {a[0]}, i32(), {{"dimension", int64_t{1}}})});
+  b.endFunction();
+  EXPECT_TRUE(canonicalize(m));
+  expectVerifies(m);
+  const ir::Op& op = mainOf(m).body.ops.at(0);
+  ASSERT_EQ(op.kind, OpKind::Constant);
+  const auto* value = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
+  ASSERT_NE(value, nullptr);
+  EXPECT_EQ(value->type, i32());
+  EXPECT_EQ(elementInteger(*value, 0), 7);
+}
+
 TEST(Canonicalize, TupleElementOfTupleIsTheElement) {
   ir::Module m;
   ir::Builder b(m);

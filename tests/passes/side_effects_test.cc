@@ -31,6 +31,18 @@ TEST(SideEffects, ByKind) {
   EXPECT_FALSE(hasSideEffect(m, opOf(OpKind::CustomCall)));
 }
 
+TEST(SideEffects, DceSinkHasNoneSoDceDropsIt) {
+  // jax.lax.dce_sink(y, prevent_mlir_dce=True): an FFI call marked effectful,
+  // no results, and nothing to do.
+  EXPECT_FALSE(hasSideEffect(
+      ir::Module(),
+      opOf(OpKind::CustomCall,
+           {{"call_target_name", std::string("dce_sink")}, {"has_side_effect", true}})));
+  EXPECT_TRUE(hasSideEffect(
+      ir::Module(), opOf(OpKind::CustomCall, {{"call_target_name", std::string("other")},
+                                              {"has_side_effect", true}})));
+}
+
 TEST(SideEffects, ThroughRegionsAndCalledFunctions) {
   ir::Module m;
   ir::Builder b(m);

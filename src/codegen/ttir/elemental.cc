@@ -4,8 +4,10 @@
 #include <limits>
 #include <span>
 
+#include "codegen/ttir/complex_emitter.h"
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/gather_emitter.h"
+#include "codegen/ttir/window_emitter.h"
 #include "ir/op_kind.h"
 
 namespace jft::codegen::ttir {
@@ -98,9 +100,29 @@ int Elemental::derive(int from, std::vector<int64_t> dims, std::vector<Value> co
   return index_.intern(std::move(s));
 }
 
+StatusOr<Value> Elemental::emitPart(ir::ValueId value, int space, int part) {
+  const int saved = part_;
+  part_ = part;
+  StatusOr<Value> v = emit(value, space);
+  part_ = saved;
+  return v;
+}
+
 StatusOr<Value> Elemental::emit(ir::ValueId value, int space) {
-  if (module_.typeOf(value).dims.empty()) space = scalarSpace();
-  const auto key = std::make_pair(value, space);
+  const ir::Type& type = module_.typeOf(value);
+  if (type.dims.empty()) space = scalarSpace();
+  // A real value does not depend on the part being computed: its operands
+  // are read whole (complex ones through emitPart).
+  const int part = type.isTensor() && ir::isComplex(type.element) ? part_ : 0;
+  const int outer_part = part_;
+  part_ = part;
+  StatusOr<Value> v = emitKeyed(value, space, part);
+  part_ = outer_part;
+  return v;
+}
+
+StatusOr<Value> Elemental::emitKeyed(ir::ValueId value, int space, int part) {
+  const auto key = std::make_tuple(value, space, part);
   if (auto it = memo_.find(key); it != memo_.end()) return it->second;
   Value result;
   if (auto in = input_of_.find(value); in != input_of_.end()) {
@@ -118,18 +140,29 @@ StatusOr<Value> Elemental::emit(ir::ValueId value, int space) {
 
 StatusOr<Value> Elemental::load(size_t input, int space) {
   const ir::Type& type = module_.typeOf(fusion_.inputs[input]);
-  if (!type.isTensor() || ir::isComplex(type.element))
+  if (!type.isTensor())
     return unimplemented("fusion input of type " + type.str() +
                          " cannot be loaded by TTIR");
+  // A complex input is read one part at a time: element i's part p is the
+  // component at 2i + p.
+  const bool complex = ir::isComplex(type.element);
+  const ir::ElementType element =
+      complex ? ir::complexComponent(type.element) : type.element;
   TtirWriter& w = index_.writer();
-  const std::string mem = memoryType(type.element);
+  const std::string mem = memoryType(element);
   const std::string ptr = "!tt.ptr<" + mem + ">";
-  const std::string& param = input_params_[input];
+  std::string param = input_params_[input];
   if (type.dims.empty()) {
+    if (complex && part_ == 1)
+      param = w.op("tt.addptr " + param + ", " + index_.scalarConstant(1).name + " : " +
+                       ptr + ", " + index_.indexType(),
+                   {}, ptr)
+                  .name;
     Value s = w.op("tt.load " + param + " : " + ptr, {}, mem);
-    return loadedToRegister(w, type.element, index_.splat(s, index_.ones()));
+    return loadedToRegister(w, element, index_.splat(s, index_.ones()));
   }
-  const Value offset = index_.linear(space);
+  Value offset = index_.linear(space);
+  if (complex) offset = index_.addConst(index_.mulConst(offset, 2), part_);
   const std::optional<Value> mask = index_.accessMask(space, offset.shape);
   const std::vector<int64_t> shape =
       mask ? IndexBuilder::join(offset.shape, mask->shape) : offset.shape;
@@ -143,15 +176,18 @@ StatusOr<Value> Elemental::load(size_t input, int space) {
   std::string text = "tt.load " + address.name;
   if (mask) text += ", " + index_.broadcast(*mask, shape).name;
   Value loaded = w.op(text + " : " + address.type, shape, mem);
-  return loadedToRegister(w, type.element, loaded);
+  return loadedToRegister(w, element, loaded);
 }
 
 void Elemental::store(const std::string& param, ir::ElementType element,
-                      const Value& value, int space) {
+                      const Value& value, int space, int part) {
   TtirWriter& w = index_.writer();
+  const bool complex = ir::isComplex(element);
+  if (complex) element = ir::complexComponent(element);
   const std::string mem = memoryType(element);
   const std::string ptr = "!tt.ptr<" + mem + ">";
-  const Value offset = index_.linear(space);
+  Value offset = index_.linear(space);
+  if (complex) offset = index_.addConst(index_.mulConst(offset, 2), part);
   const std::optional<Value> mask = index_.fullMask(space);
   std::vector<int64_t> shape = IndexBuilder::join(offset.shape, value.shape);
   if (mask) shape = IndexBuilder::join(shape, mask->shape);
@@ -196,6 +232,15 @@ StatusOr<Value> Elemental::emitOp(const ir::Op& op, size_t result, int space) {
       return emitDynamicUpdateSlice(op, space);
     case K::Gather:
       return emitGather(*this, op, space);
+    case K::ReduceWindow: {
+      // Every result at once (one walk of the window); the others memoised.
+      JFT_ASSIGN_OR_RETURN(std::vector<Value> all, emitReduceWindow(*this, op, space));
+      for (size_t r = 0; r < all.size() && r < op.results.size(); ++r)
+        if (r != result) memo_.emplace(std::make_tuple(op.results[r], space, 0), all[r]);
+      return all.at(result);
+    }
+    case K::SelectAndScatter:
+      return emitSelectAndScatter(*this, op, space);
     case K::Reduce:
       if (!reduce_hook)
         return unimplemented(opName(op) + ": a reduce needs the reduction kernel family");
@@ -203,6 +248,7 @@ StatusOr<Value> Elemental::emitOp(const ir::Op& op, size_t result, int space) {
     default:
       break;
   }
+  if (touchesComplex(module_, op)) return emitComplexOp(*this, op, space, part_);
   std::string why;
   if (!isEmittableElementwise(module_, op, &why))
     return unimplemented(
@@ -214,17 +260,18 @@ StatusOr<Value> Elemental::emitOp(const ir::Op& op, size_t result, int space) {
 StatusOr<Value> Elemental::emitConstant(const ir::Op& op) {
   const auto* value = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
   if (!value) return unimplemented("stablehlo.constant without a dense value");
-  const ir::ElementType element = value->type.element;
-  if (ir::isComplex(element))
-    return unimplemented("stablehlo.constant of " + value->type.str() +
-                         ": complex values");
+  ir::ElementType element = value->type.element;
   if (!value->wellFormed() || value->numElements() == 0)
     return unimplemented("stablehlo.constant " + value->type.str() + " without elements");
   if (!value->allEqual())
     return unimplemented("stablehlo.constant " + value->type.str() +
                          ": a literal that is not a splat must be a fusion input");
   const std::span<const uint8_t> first = value->element(0);
-  const std::string_view bytes(reinterpret_cast<const char*>(first.data()), first.size());
+  std::string_view bytes(reinterpret_cast<const char*>(first.data()), first.size());
+  if (ir::isComplex(element)) {  // (re, im): this part's half
+    element = ir::complexComponent(element);
+    bytes = bytes.substr(part_ == 1 ? bytes.size() / 2 : 0, bytes.size() / 2);
+  }
   return emitSplatConstant(index_.writer(), element, index_.ones(), bytes);
 }
 

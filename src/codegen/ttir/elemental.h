@@ -5,13 +5,15 @@
 // are memoised per (value, space), so a value read twice at one index is
 // computed once. Fusion inputs are loaded from their pointer parameter; index
 // ops (broadcast, transpose, reshape, slice, pad, concatenate, iota, reverse,
-// dynamic slices) map the space and recurse; elementwise ops go through
+// dynamic slices) map the space and recurse; gather and the window ops
+// (window_emitter.h) read their operands at derived spaces; elementwise ops go through
 // emitElementwise; a reduce is delegated to the reduction emitter's hook.
 #pragma once
 
 #include <functional>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -30,10 +32,15 @@ class Elemental {
             const ir::Function& function, std::vector<std::string> input_params);
 
   StatusOr<Value> emit(ir::ValueId value, int space);
+  // A complex value is two real tiles (complex_emitter.h): part 0 (real) or 1
+  // (imaginary) of it. emit() of a complex value gives the part being
+  // computed (0 outside any complex op); index ops pass it on unchanged.
+  StatusOr<Value> emitPart(ir::ValueId value, int space, int part);
   // Stores `value` (computed at `space`, whose dims are the output's) through
-  // `param` with the space's masks.
+  // `param` with the space's masks; for a complex element type, as part
+  // `part` of the interleaved (re, im) pairs.
   void store(const std::string& param, ir::ElementType element, const Value& value,
-             int space);
+             int space, int part = 0);
 
   // The value of result `result` of a reduce op at `space` (of that result's
   // shape). Set by the reduction emitter; without it a reduce is UNIMPLEMENTED.
@@ -46,7 +53,7 @@ class Elemental {
 
   struct State {
     IndexBuilder::State index;
-    std::map<std::pair<ir::ValueId, int>, Value> memo;
+    std::map<std::tuple<ir::ValueId, int, int>, Value> memo;
   };
   State save() const { return {index_.save(), memo_}; }
   void restore(State s);
@@ -55,6 +62,7 @@ class Elemental {
   int scalarSpace();
 
  private:
+  StatusOr<Value> emitKeyed(ir::ValueId value, int space, int part);
   StatusOr<Value> emitOp(const ir::Op& op, size_t result, int space);
   StatusOr<Value> load(size_t input, int space);
   StatusOr<Value> emitBroadcastInDim(const ir::Op& op, int space);
@@ -84,7 +92,8 @@ class Elemental {
   std::vector<std::string> input_params_;
   std::map<ir::ValueId, size_t> input_of_;
   std::map<ir::ValueId, std::pair<const ir::Op*, size_t>> def_;
-  std::map<std::pair<ir::ValueId, int>, Value> memo_;
+  std::map<std::tuple<ir::ValueId, int, int>, Value> memo_;  // (value, space, part)
+  int part_ = 0;
 };
 
 // An integer-list attribute (a list, a dense literal or an array of ints).

@@ -90,6 +90,8 @@ std::optional<Rule> ruleOf(OpKind kind) {
     case OpKind::Convert:
     case OpKind::BitcastConvert:
       return Rule{1, Accepts::kAny};
+    case OpKind::ReducePrecision:
+      return Rule{1, Accepts::kFloat};
     default:
       return std::nullopt;
   }
@@ -157,6 +159,15 @@ bool isEmittableElementwise(const ir::Module& module, const ir::Op& op,
       return no("bitcast_convert between element types of different widths (" +
                 typeName(data) + " -> " + typeName(result) + ")");
   }
+  if (op.kind == OpKind::ReducePrecision) {
+    if (data != ElementType::F16 && data != ElementType::BF16 &&
+        data != ElementType::F32 && data != ElementType::F64)
+      return no("reduce_precision of " + typeName(data) + " (f16, bf16, f32, f64 only)");
+    const auto* e = ir::findAttrAs<int64_t>(op.attrs, "exponent_bits");
+    const auto* m = ir::findAttrAs<int64_t>(op.attrs, "mantissa_bits");
+    if (!e || !m || *e < 1 || *m < 0)
+      return no("reduce_precision without exponent_bits >= 1 and mantissa_bits >= 0");
+  }
   if (op.kind == OpKind::Compare &&
       !ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction"))
     return no("compare without comparison_direction");
@@ -193,6 +204,10 @@ StatusOr<Value> emitElementwise(TtirWriter& writer, const ir::Module& module,
       return ew::emitConvert(writer, data, result, x[0]);
     case OpKind::BitcastConvert:
       return ew::emitBitcastConvert(writer, data, result, x[0]);
+    case OpKind::ReducePrecision:
+      return ew::emitReducePrecision(writer, data, x[0],
+                                     *ir::findAttrAs<int64_t>(op.attrs, "exponent_bits"),
+                                     *ir::findAttrAs<int64_t>(op.attrs, "mantissa_bits"));
     case OpKind::IsFinite: {
       // |x| < inf is false for both infinities and NaN.
       Value a = ew::unary(writer, "math.absf", ew::toCompute(writer, data, x[0]));

@@ -42,8 +42,11 @@ Value registerToStored(TtirWriter& writer, ir::ElementType element, const Value&
 // The body of a tt.reduce combiner for a StableHLO reduce region: given the
 // region (block args: n accumulators then n new values, scalars) and scalar
 // Values bound to its args, writes the region's ops and returns the n results.
+// The args may also be tiles of one shape (the region applied lane by lane);
+// its constants are then splatted to that shape.
 // Fails with UNIMPLEMENTED for ops a combiner cannot hold.
-StatusOr<std::vector<Value>> emitScalarRegion(TtirWriter& writer, const ir::Module& module,
+StatusOr<std::vector<Value>> emitScalarRegion(TtirWriter& writer,
+                                              const ir::Module& module,
                                               const ir::Region& region,
                                               const std::vector<Value>& args);
 

@@ -38,7 +38,11 @@ StatusOr<std::vector<Value>> emitScalarRegion(TtirWriter& writer,
       const std::span<const uint8_t> first = dense->element(0);
       const std::string_view bytes(reinterpret_cast<const char*>(first.data()),
                                    first.size());
-      values[op.results[0]] = emitSplatConstant(writer, type.element, {}, bytes);
+      // Splatted to the arguments' shape: scalars in a tt.reduce combiner,
+      // whole tiles where a window op applies the region lane by lane.
+      values[op.results[0]] =
+          emitSplatConstant(writer, type.element,
+                            args.empty() ? std::vector<int64_t>{} : args[0].shape, bytes);
       continue;
     }
     std::string why;

@@ -22,7 +22,9 @@ std::string indexType(const ir::Module& module, const ir::Function& function,
   int64_t largest = 0;
   auto see = [&](ir::ValueId v) {
     const ir::Type& t = module.typeOf(v);
-    if (t.isTensor()) largest = std::max(largest, t.numElements());
+    // A complex element is two components: its offsets reach twice as far.
+    if (t.isTensor())
+      largest = std::max(largest, t.numElements() * (ir::isComplex(t.element) ? 2 : 1));
   };
   for (ir::ValueId v : fusion.inputs) see(v);
   for (ir::ValueId v : fusion.outputs) see(v);
@@ -54,6 +56,13 @@ StatusOr<TtirKernel> emitKernel(const ir::Module& module, const ir::Function& fu
         .append(" is not ttir");
     return invalidArgument(message);
   }
+  // Only the loop family stores complex values (both parts of each).
+  if (fusion.family != fusion::Family::kLoop)
+    for (ir::ValueId v : fusion.outputs)
+      if (module.typeOf(v).isTensor() && ir::isComplex(module.typeOf(v).element))
+        return unimplemented(fusion.name + ": a " + fusion::familyName(fusion.family) +
+                             " kernel cannot store the complex output " +
+                             module.typeOf(v).str());
   JFT_ASSIGN_OR_RETURN(KernelSignature signature, kernelSignature(module, fusion));
   TtirWriter writer;
   Launch launch;

@@ -25,8 +25,8 @@ struct EmitOptions {
 };
 
 struct TtirKernel {
-  std::string name;  // the tt.func's name, also the binary's entry point
-  std::string ttir;  // "module { tt.func public @name(...) {...} }"
+  std::string name;                  // the tt.func's name, also the binary's entry point
+  std::string ttir;                  // "module { tt.func public @name(...) {...} }"
   std::vector<ir::ValueId> inputs;   // pointer parameters, = fusion.inputs
   std::vector<ir::ValueId> outputs;  // then these, = fusion.outputs
   std::array<uint32_t, 3> grid{1, 1, 1};  // a grid with a 0 is never launched

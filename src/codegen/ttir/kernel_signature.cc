@@ -20,11 +20,13 @@ namespace {
 StatusOr<std::string> parameter(const ir::Module& module, ir::ValueId value,
                                 const std::string& name) {
   const ir::Type& type = module.typeOf(value);
-  if (!type.isTensor() || ir::isComplex(type.element))
+  if (!type.isTensor())
     return unimplemented("a kernel parameter of type " + type.str() +
                          " has no TTIR pointer type");
-  return name + ": !tt.ptr<" + memoryType(type.element) +
-         "> {tt.divisibility = 16 : i32}";
+  // Complex elements are (re, im) pairs of their component type.
+  const ir::ElementType element =
+      ir::isComplex(type.element) ? ir::complexComponent(type.element) : type.element;
+  return name + ": !tt.ptr<" + memoryType(element) + "> {tt.divisibility = 16 : i32}";
 }
 
 }  // namespace

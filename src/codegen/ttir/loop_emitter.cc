@@ -125,9 +125,12 @@ StatusOr<Launch> emitLoopKernel(TtirWriter& writer, const ir::Module& module,
 
   Elemental elemental(index, module, fusion, function, signature.inputs);
   for (size_t i = 0; i < fusion.outputs.size(); ++i) {
-    JFT_ASSIGN_OR_RETURN(Value v, elemental.emit(fusion.outputs[i], space));
-    elemental.store(signature.outputs[i], module.typeOf(fusion.outputs[i]).element, v,
-                    space);
+    const ir::ElementType element = module.typeOf(fusion.outputs[i]).element;
+    // A complex output is stored one part at a time.
+    for (int part = 0; part < (ir::isComplex(element) ? 2 : 1); ++part) {
+      JFT_ASSIGN_OR_RETURN(Value v, elemental.emitPart(fusion.outputs[i], space, part));
+      elemental.store(signature.outputs[i], element, v, space, part);
+    }
   }
   Launch launch;
   launch.grid = {static_cast<uint32_t>(col_tiles * row_tiles), 1, 1};

@@ -1,0 +1,84 @@
+"""Runs the kernels the EmitComplex tests of codegen_emit_test dump
+(JFT_TTIR_DUMP_DIR=DIR; <suite>_<test>.ttir with its launch in .json) with
+real Triton on a GPU and compares them with numpy's complex arithmetic:
+complex64 multiply, abs, complex(real(z) * 2, imag(z)) on complex128, and
+z + (1 + 2i). Complex buffers are passed as their interleaved (re, im) parts.
+
+    JFT_TTIR_DUMP_DIR=DIR build/tests/codegen/codegen_emit_test --gtest_filter='EmitComplex*'
+    python3 tests/codegen/run_complex_check.py DIR
+
+One "NUMERIC name maxerr PASS|FAIL" line per check.
+"""
+import glob, json, os, sys
+import numpy as np
+import torch
+from triton.compiler import compile as tcompile
+from triton.backends.compiler import GPUTarget
+
+d = sys.argv[1]
+K, L = {}, {}
+for f in sorted(glob.glob(d + "/EmitComplex_*.ttir")):
+    n = os.path.basename(f)[:-5]
+    launch = json.load(open(f[:-5] + ".json"))
+    try:
+        K[n] = tcompile(f, target=GPUTarget("cuda", 90, 32),
+                        options={"num_warps": launch["num_warps"]})
+        L[n] = launch["grid"]
+    except Exception as e:
+        print("FAIL compile", n, str(e)[-400:])
+print("compiled", len(K))
+rng = np.random.default_rng(0)
+failures = 0
+
+
+def parts(z):
+    """A complex array as the float array of its (re, im) pairs."""
+    return np.ascontiguousarray(z).view(z.real.dtype)
+
+
+def run(name, ins, outs):
+    name = "EmitComplex_" + name
+    if name not in K:
+        print("MISSING", name)
+        return [np.zeros(s, dtype=t) for s, t in outs]
+    ti = [torch.from_numpy(parts(a) if np.iscomplexobj(a) else np.ascontiguousarray(a)).cuda()
+          for a in ins]
+    to = [torch.zeros(int(np.prod(s)) * (2 if np.dtype(t).kind == "c" else 1),
+                      dtype=torch.float64 if np.dtype(t) in (np.complex128, np.float64)
+                      else torch.float32, device="cuda") for s, t in outs]
+    K[name][tuple(L[name])](*ti, *to)
+    torch.cuda.synchronize()
+    return [o.cpu().numpy().view(t).reshape(s) for o, (s, t) in zip(to, outs)]
+
+
+def check(name, got, exp, tol):
+    global failures
+    got = np.asarray(got, dtype=np.complex128)
+    exp = np.asarray(exp, dtype=np.complex128)
+    err = float(np.max(np.abs(got - exp))) if got.size else 0.0
+    scale = max(1.0, float(np.max(np.abs(exp)))) if exp.size else 1.0
+    ok = got.shape == exp.shape and err <= tol * scale
+    failures += not ok
+    print("NUMERIC", name, err, "PASS" if ok else "FAIL")
+
+
+def c64(shape):
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
+
+
+a, b = c64((8, 32)), c64((8, 32))
+check("multiply", run("MultiplyReadsEachPartOnceAndWritesBoth", [a, b],
+                      [((8, 32), np.complex64)])[0],
+      a.astype(np.complex128) * b, 1e-6)
+z = c64((100,))
+z[:3] = [0, 3 + 4j, 1e30 + 1e30j]
+check("abs", run("AbsIsHypotOfThePartsAndStoresARealValue", [z], [((100,), np.float32)])[0],
+      np.abs(z.astype(np.complex128)), 1e-6)
+w = (rng.standard_normal(16) + 1j * rng.standard_normal(16)).astype(np.complex128)
+check("parts_c128", run("PartsOfADoubleComplexRoundTripThroughComplex", [w],
+                        [((16,), np.complex128)])[0], w.real * 2 + 1j * w.imag, 1e-15)
+z = c64((64,))
+check("add_constant", run("SplatComplexConstantGivesEachPartItsHalf", [z],
+                          [((64,), np.complex64)])[0], z + (1 + 2j), 1e-6)
+print("complex checks:", "all passed" if failures == 0 else f"{failures} failed")
+sys.exit(1 if failures else 0)
