@@ -1,7 +1,9 @@
 // Our declarations of the PJRT C ABI, written from the published layout of
-// PJRT C API 0.110 (the newest layout we could verify field by field; jaxlib 0.11.2
-// speaks 0.115, whose function table has the same 138 slots, and reads older
-// plugins through `struct_size`).
+// PJRT C API 0.114: the header at the XLA commit jax 0.11 pins. Minors 111..114
+// appended struct fields and enum values but no function slots, so the table
+// still has 138. jaxlib 0.11.2's own CUDA plugin reports 0.115 (also 138 slots);
+// we declare only what we could verify field by field, and a framework that
+// knows a newer minor reads an older plugin through `struct_size`.
 //
 // Only the argument structs of the entry points we implement are declared; every
 // other slot of the table is a generic function pointer (api_slots.def gives the
@@ -15,7 +17,7 @@
 
 namespace jft::pjrt::abi {
 inline constexpr int kMajorVersion = 0;
-inline constexpr int kMinorVersion = 110;
+inline constexpr int kMinorVersion = 114;
 }  // namespace jft::pjrt::abi
 
 // Size of `T` up to and including `field`: the value a caller that knows `field`
@@ -55,6 +57,7 @@ typedef enum : int {
   PJRT_Extension_Type_Collectives,
   PJRT_Extension_Type_MultiSlice,
   PJRT_Extension_Type_HostMemoryAllocator,
+  PJRT_Extension_Type_XlaTransform,  // 0.114
 } PJRT_Extension_Type;
 
 struct PJRT_Extension_Base {
@@ -100,7 +103,7 @@ typedef void (*PJRT_Error_PayloadVisitor)(const char* key, size_t key_size,
                                           const char* value, size_t value_size,
                                           void* user_arg);
 
-// Since 0.110 an error object starts with this table, so a caller may use an
+// Since 0.107 an error object starts with this table, so a caller may use an
 // error without going through the API table.
 struct PJRT_Error_FunctionTable {
   size_t struct_size;
@@ -264,7 +267,7 @@ struct PJRT_Memory_FunctionTable {
                         void (*dtor)(void*));
 };
 
-// Since 0.110 a memory object starts with this table.
+// Since 0.105 a memory object starts with this table.
 struct PJRT_Memory {
   const PJRT_Memory_FunctionTable* vtable;
 };
@@ -436,6 +439,8 @@ typedef enum : int {
   PJRT_Buffer_Type_F4E2M1FN,
   PJRT_Buffer_Type_S1,
   PJRT_Buffer_Type_U1,
+  PJRT_Buffer_Type_F6E2M3FN,  // 0.114
+  PJRT_Buffer_Type_F6E3M2FN,  // 0.114
 } PJRT_Buffer_Type;
 
 typedef enum : int {
@@ -611,6 +616,8 @@ struct PJRT_Device_MemoryStats_Args {
   bool pool_bytes_is_set;
   int64_t peak_pool_bytes;
   bool peak_pool_bytes_is_set;
+  int64_t peak_allocated_bytes;  // 0.113
+  bool peak_allocated_bytes_is_set;
 };
 
 struct PJRT_Device_ClearMemoryStats_Args {
@@ -918,4 +925,8 @@ static_assert(sizeof(PJRT_NamedValue) == 56);
 static_assert(offsetof(PJRT_Client_BufferFromHostBuffer_Args, buffer) == 112);
 static_assert(offsetof(PJRT_DeviceDescription_Attributes_Args, attributes) == 32);
 static_assert(offsetof(PJRT_Device_MemoryStats_Args, peak_pool_bytes_is_set) == 184);
+static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Device_MemoryStats_Args,
+                                  peak_allocated_bytes_is_set) == 201);
+static_assert(PJRT_Buffer_Type_F6E3M2FN == 33);
+static_assert(PJRT_Extension_Type_XlaTransform == 24);
 static_assert(offsetof(PJRT_Client_Create_Args, client) == 64);

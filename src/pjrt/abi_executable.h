@@ -94,6 +94,22 @@ struct PJRT_LoadedExecutable_IsDeleted_Args {
 struct PJRT_SendCallbackInfo;
 struct PJRT_RecvCallbackInfo;
 struct PJRT_ExecuteContext;
+struct PJRT_MultiSlice_Config;
+
+// 0.112: a callback the runtime calls with an HLO output while the program
+// runs. Note the info struct has no struct_size of its own.
+typedef void (*PJRT_HloOutputCallback)(int64_t replica_id, int64_t partition_id,
+                                       const void* data, const int64_t* shape_dims,
+                                       size_t shape_num_dims,
+                                       PJRT_Buffer_Type shape_element_type,
+                                       int64_t operand_index, void* user_arg);
+
+struct PJRT_HloOutputCallbackInfo {
+  void* user_arg;
+  PJRT_HloOutputCallback callback;
+  int64_t callback_id;
+  size_t num_operands;
+};
 
 struct PJRT_ExecuteOptions {
   size_t struct_size;
@@ -110,6 +126,10 @@ struct PJRT_ExecuteOptions {
   size_t num_tasks;
   int* task_ids;
   int64_t* incarnation_ids;
+  PJRT_MultiSlice_Config* multi_slice_config;
+  bool use_major_to_minor_data_layout_for_callbacks;
+  PJRT_HloOutputCallbackInfo* hlo_output_callbacks;  // 0.112
+  size_t num_hlo_output_callbacks;
 };
 
 struct PJRT_LoadedExecutable_Execute_Args {
@@ -170,8 +190,11 @@ struct PJRT_Executable_GetCompiledMemoryStats_Args {
   int64_t host_output_size_in_bytes;
   int64_t host_alias_size_in_bytes;
   int64_t host_temp_size_in_bytes;
-  int64_t peak_memory_in_bytes;  // out
-  int64_t total_size_in_bytes;   // out
+  int64_t peak_memory_in_bytes;      // out
+  int64_t total_size_in_bytes;       // out
+  int64_t total_allocation_bytes;    // out, 0.104
+  int64_t indefinite_allocations;    // out, 0.104
+  int64_t peak_unpadded_heap_bytes;  // out, 0.104
 };
 
 struct PJRT_Executable_OutputElementTypes_Args {
@@ -222,6 +245,14 @@ struct PJRT_Executable_GetCompileOptions_Args {
   void (*serialized_compile_options_deleter)(PJRT_SerializedCompileOptions*);  // out
 };
 
+// 0.111: how a deserialized executable is loaded.
+struct PJRT_LoadOptions {
+  size_t struct_size;
+  const int32_t* computation_origin;
+  size_t computation_origin_size;
+  PJRT_MultiSlice_Config* multi_slice_config;
+};
+
 struct PJRT_Executable_DeserializeAndLoad_Args {
   size_t struct_size;
   PJRT_Extension_Base* extension_start;
@@ -231,6 +262,7 @@ struct PJRT_Executable_DeserializeAndLoad_Args {
   PJRT_LoadedExecutable* loaded_executable;  // out
   const char* overridden_serialized_compile_options;
   size_t overridden_serialized_compile_options_size;
+  PJRT_LoadOptions* load_options;  // 0.111
 };
 
 // Deprecated upstream in favour of PJRT_Executable_Fingerprint.
@@ -257,8 +289,17 @@ struct PJRT_Executable_ParameterMemoryKinds_Args {
 static_assert(sizeof(PJRT_LogicalDeviceIds) == 8);
 static_assert(offsetof(PJRT_ExecuteOptions, launch_id) == 48);
 static_assert(offsetof(PJRT_ExecuteOptions, incarnation_ids) == 104);
+static_assert(offsetof(PJRT_ExecuteOptions,
+                       use_major_to_minor_data_layout_for_callbacks) == 120);
+static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, num_hlo_output_callbacks) == 144);
+static_assert(sizeof(PJRT_HloOutputCallbackInfo) == 32);
+static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_LoadOptions, multi_slice_config) == 32);
 static_assert(offsetof(PJRT_LoadedExecutable_Execute_Args, execute_device) == 72);
 static_assert(offsetof(PJRT_Executable_GetCompiledMemoryStats_Args,
                        total_size_in_bytes) == 112);
+static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Executable_GetCompiledMemoryStats_Args,
+                                  peak_unpadded_heap_bytes) == 144);
 static_assert(offsetof(PJRT_Executable_DeserializeAndLoad_Args,
                        overridden_serialized_compile_options_size) == 56);
+static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Executable_DeserializeAndLoad_Args,
+                                  load_options) == 72);

@@ -6,7 +6,7 @@
 namespace jft::pjrt {
 namespace {
 
-constexpr std::array<ElementTypeInfo, 32> kTable = {{
+constexpr std::array<ElementTypeInfo, 34> kTable = {{
     {"invalid", 0},
     {"pred", 8},
     {"s8", 8},
@@ -39,6 +39,8 @@ constexpr std::array<ElementTypeInfo, 32> kTable = {{
     {"f4e2m1fn", 4},
     {"s1", 1},
     {"u1", 1},
+    {"f6e2m3fn", 6},
+    {"f6e3m2fn", 6},
 }};
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Errors at the C boundary: internal Status becomes PJRT_Error here and only here.
 //
-// Our error object begins with the 0.110 function table, so callers may use it
+// Our error object begins with the 0.107 function table, so callers may use it
 // either through the API table or directly.
 #pragma once
 

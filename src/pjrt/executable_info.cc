@@ -71,8 +71,9 @@ PJRT_Buffer_Type bufferType(ir::ElementType type) {
     case E::C128:
       return PJRT_Buffer_Type_C128;
     case E::F6E2M3FN:
+      return PJRT_Buffer_Type_F6E2M3FN;
     case E::F6E3M2FN:
-      return PJRT_Buffer_Type_INVALID;
+      return PJRT_Buffer_Type_F6E3M2FN;
   }
   return PJRT_Buffer_Type_INVALID;
 }

@@ -91,6 +91,17 @@ JFT_EXECUTABLE_ENTRY(executableGetCompiledMemoryStats, Executable_GetCompiledMem
                        args->total_size_in_bytes = info.argumentBytes + info.outputBytes -
                                                    info.aliasBytes + info.tempBytes;
                        args->peak_memory_in_bytes = args->total_size_in_bytes;
+                       // The 0.104 statistics: we compute none of them, and the
+                       // framework reads them without initialising them first, so
+                       // they get upstream's "not computed" value, 0, whenever the
+                       // caller's struct has room for them.
+                       using A = PJRT_Executable_GetCompiledMemoryStats_Args;
+                       if (args->struct_size >=
+                           JFT_PJRT_SIZE_UP_TO(A, peak_unpadded_heap_bytes)) {
+                         args->total_allocation_bytes = 0;
+                         args->indefinite_allocations = 0;
+                         args->peak_unpadded_heap_bytes = 0;
+                       }
                      })
 JFT_EXECUTABLE_ENTRY(executableOutputElementTypes, Executable_OutputElementTypes,
                      num_output_types, {

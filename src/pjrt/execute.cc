@@ -36,6 +36,18 @@ StatusOr<std::vector<bool>> nonDonatable(const PJRT_ExecuteOptions* options,
   if (options->num_send_ops > 0 || options->num_recv_ops > 0)
     return unimplemented(std::string(kName) +
                          ": jax-flagtree does not support host send/recv callbacks");
+  // Later options are read only where the caller's struct has them; those we
+  // cannot honour are refused rather than silently dropped.
+  if (options->struct_size >=
+          JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, multi_slice_config) &&
+      options->multi_slice_config != nullptr)
+    return unimplemented(std::string(kName) +
+                         ": jax-flagtree does not support multi-slice execution");
+  if (options->struct_size >=
+          JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, num_hlo_output_callbacks) &&
+      options->num_hlo_output_callbacks > 0)
+    return unimplemented(std::string(kName) +
+                         ": jax-flagtree does not support HLO output callbacks");
   if (options->struct_size <
       JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, num_non_donatable_input_indices))
     return out;

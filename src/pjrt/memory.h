@@ -30,7 +30,7 @@ struct MemorySpace {
   MemorySpace(const MemorySpace&) = delete;
   MemorySpace& operator=(const MemorySpace&) = delete;
 
-  // Framework-attached data (0.110 memory function table).
+  // Framework-attached data (0.105 memory function table).
   std::mutex userDataMutex;
   std::map<const void*, std::pair<void*, void (*)(void*)>> userData;
 };

@@ -12,6 +12,8 @@
 #include <set>
 #include <string>
 
+#include "pjrt/abi_executable.h"
+
 namespace {
 
 const PJRT_Api* loadApi() {
@@ -59,10 +61,71 @@ TEST(PjrtAbi, VersionAndSize) {
   const PJRT_Api* api = loadApi();
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(api->pjrt_api_version.major_version, 0);
-  EXPECT_EQ(api->pjrt_api_version.minor_version, 110);
+  EXPECT_EQ(api->pjrt_api_version.minor_version, 114);
   // 40 bytes of header, then one pointer per slot.
   EXPECT_EQ(api->struct_size, 40u + 8u * 138u);
   EXPECT_EQ(api->pjrt_api_version.struct_size, 24u);
+}
+
+// What minors 111..114 changed, as offsets worked out by hand from the field
+// lists of the upstream header at jax 0.11's XLA commit (LP64: pointers, size_t
+// and int64_t take 8 bytes, bool 1, enums and int 4; each field at the next
+// multiple of its size). No slot was added, so the table still ends at 138.
+TEST(PjrtAbi, LayoutOfTheMinor111To114Additions) {
+  // The table: a 40-byte header (struct_size, extension_start, a 24-byte
+  // PJRT_Api_Version), then slots 0..137.
+  EXPECT_EQ(sizeof(PJRT_Api), 1144u);
+  EXPECT_EQ(offsetof(PJRT_Api, PJRT_Device_ClearMemoryStats), 40u + 8u * 135u);
+  EXPECT_EQ(offsetof(PJRT_Api, PJRT_TopologyDescription_MakeCanonicalShapeForMemorySpace),
+            40u + 8u * 136u);
+  EXPECT_EQ(offsetof(PJRT_Api, PJRT_TopologyDescription_GetMemorySpaceKindIds),
+            40u + 8u * 137u);
+
+  // 0.111: PJRT_LoadOptions {struct_size, computation_origin,
+  // computation_origin_size, multi_slice_config}, and a pointer to it after
+  // DeserializeAndLoad's overridden_serialized_compile_options_size (56).
+  EXPECT_EQ(offsetof(PJRT_LoadOptions, computation_origin), 8u);
+  EXPECT_EQ(offsetof(PJRT_LoadOptions, computation_origin_size), 16u);
+  EXPECT_EQ(JFT_PJRT_SIZE_UP_TO(PJRT_LoadOptions, multi_slice_config), 32u);
+  EXPECT_EQ(offsetof(PJRT_Executable_DeserializeAndLoad_Args, load_options), 64u);
+  EXPECT_EQ(JFT_PJRT_SIZE_UP_TO(PJRT_Executable_DeserializeAndLoad_Args, load_options),
+            72u);
+
+  // 0.112: after incarnation_ids (104) come multi_slice_config (0.97),
+  // use_major_to_minor_data_layout_for_callbacks (0.108, a bool), then the
+  // callback list, padded up to 128.
+  EXPECT_EQ(offsetof(PJRT_ExecuteOptions, multi_slice_config), 112u);
+  EXPECT_EQ(offsetof(PJRT_ExecuteOptions, use_major_to_minor_data_layout_for_callbacks),
+            120u);
+  EXPECT_EQ(offsetof(PJRT_ExecuteOptions, hlo_output_callbacks), 128u);
+  EXPECT_EQ(offsetof(PJRT_ExecuteOptions, num_hlo_output_callbacks), 136u);
+  EXPECT_EQ(JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, num_hlo_output_callbacks), 144u);
+  // {user_arg, callback, callback_id, num_operands}: no struct_size of its own.
+  EXPECT_EQ(offsetof(PJRT_HloOutputCallbackInfo, callback), 8u);
+  EXPECT_EQ(offsetof(PJRT_HloOutputCallbackInfo, callback_id), 16u);
+  EXPECT_EQ(sizeof(PJRT_HloOutputCallbackInfo), 32u);
+
+  // 0.113: after peak_pool_bytes_is_set (184), an int64 at 192 and its flag.
+  EXPECT_EQ(offsetof(PJRT_Device_MemoryStats_Args, peak_allocated_bytes), 192u);
+  EXPECT_EQ(offsetof(PJRT_Device_MemoryStats_Args, peak_allocated_bytes_is_set), 200u);
+  EXPECT_EQ(
+      JFT_PJRT_SIZE_UP_TO(PJRT_Device_MemoryStats_Args, peak_allocated_bytes_is_set),
+      201u);
+
+  // 0.114: two buffer types after U1 (31); XlaTransform after HostMemoryAllocator.
+  EXPECT_EQ(static_cast<int>(PJRT_Buffer_Type_U1), 31);
+  EXPECT_EQ(static_cast<int>(PJRT_Buffer_Type_F6E2M3FN), 32);
+  EXPECT_EQ(static_cast<int>(PJRT_Buffer_Type_F6E3M2FN), 33);
+  EXPECT_EQ(static_cast<int>(PJRT_Extension_Type_HostMemoryAllocator), 23);
+  EXPECT_EQ(static_cast<int>(PJRT_Extension_Type_XlaTransform), 24);
+
+  // 0.104, missing from our declarations until now: three int64 statistics
+  // after total_size_in_bytes (112).
+  EXPECT_EQ(offsetof(PJRT_Executable_GetCompiledMemoryStats_Args, total_allocation_bytes),
+            120u);
+  EXPECT_EQ(JFT_PJRT_SIZE_UP_TO(PJRT_Executable_GetCompiledMemoryStats_Args,
+                                peak_unpadded_heap_bytes),
+            144u);
 }
 
 TEST(PjrtAbi, EverySlotIsFilled) {

@@ -103,6 +103,27 @@ TEST_F(QueriesTest, SizesAndMemoryStats) {
   EXPECT_EQ(stats.temp_size_in_bytes, 512);
   EXPECT_EQ(stats.generated_code_size_in_bytes, 100);
 
+  // The 0.104 statistics (offsets 120..143) are uninitialised on the framework's
+  // side: a 0.114 caller gets 0 in each, a 0.90 caller (struct ends at 120)
+  // keeps whatever it had there.
+  PJRT_Executable_GetCompiledMemoryStats_Args full;
+  std::memset(&full, 0xAB, sizeof(full));
+  full.struct_size = 144;
+  full.extension_start = nullptr;
+  full.executable = executable;
+  ASSERT_EQ(executableGetCompiledMemoryStats(&full), nullptr);
+  EXPECT_EQ(full.total_allocation_bytes, 0);
+  EXPECT_EQ(full.indefinite_allocations, 0);
+  EXPECT_EQ(full.peak_unpadded_heap_bytes, 0);
+  alignas(8) unsigned char raw[sizeof(PJRT_Executable_GetCompiledMemoryStats_Args)];
+  std::memset(raw, 0xAB, sizeof(raw));
+  auto* older = reinterpret_cast<PJRT_Executable_GetCompiledMemoryStats_Args*>(raw);
+  older->struct_size = 120;
+  older->extension_start = nullptr;
+  older->executable = executable;
+  ASSERT_EQ(executableGetCompiledMemoryStats(older), nullptr);
+  for (size_t i = 120; i < sizeof(raw); ++i) EXPECT_EQ(raw[i], 0xAB) << "byte " << i;
+
   PJRT_Executable_GetCostAnalysis_Args cost{};
   cost.struct_size = sizeof(cost);
   cost.executable = executable;
@@ -274,13 +295,16 @@ TEST_F(QueriesTest, PlacementFollowsTheCompileOptions) {
             std::string::npos);
 }
 
-TEST(ExecutableInfo, TypesTheAbiCannotNameAreUnimplemented) {
+TEST(ExecutableInfo, TypesTheAbiCannotNameAreUnimplementedAndFp6IsNamed) {
   compiler::Executable tupled = doublingExecutable(1, {-1});
   tupled.output_types[0] = ir::Type::makeTuple({ir::Type::scalar(ir::ElementType::F32)});
   EXPECT_EQ(describeExecutable(std::move(tupled), "", "").status().code(),
             StatusCode::kUnimplemented);
-  EXPECT_EQ(arraySpec(ir::Type::scalar(ir::ElementType::F6E2M3FN)).status().code(),
-            StatusCode::kUnimplemented);
+  // 0.114 gave the FP6 types their PJRT names (32 and 33 in the enum).
+  auto f6 = arraySpec(ir::Type::tensor(ir::ElementType::F6E3M2FN, {4}));
+  ASSERT_TRUE(f6.isOk());
+  EXPECT_EQ(static_cast<int>(f6->type), 33);
+  EXPECT_EQ(static_cast<int>(bufferType(ir::ElementType::F6E2M3FN)), 32);
   auto bf16 = arraySpec(ir::Type::tensor(ir::ElementType::BF16, {2, 3}));
   ASSERT_TRUE(bf16.isOk());
   EXPECT_EQ(bf16->type, PJRT_Buffer_Type_BF16);

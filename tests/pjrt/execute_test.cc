@@ -340,5 +340,39 @@ TEST_F(ExecuteTest, OlderOptionsWithoutDonationFieldsAreAccepted) {
   EXPECT_TRUE(x->isDeleted());
 }
 
+// HLO output callbacks (0.112) and multi-slice configs would be silently
+// dropped if we ran anyway; both are refused before anything is donated.
+TEST_F(ExecuteTest, OptionsWeCannotHonourAreRefused) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  std::string message;
+  PJRT_HloOutputCallbackInfo callback{};
+  Call withCallback(executable, {x}, 1);
+  withCallback.options.hlo_output_callbacks = &callback;
+  withCallback.options.num_hlo_output_callbacks = 1;
+  EXPECT_EQ(errorCode(withCallback.run(), &message), StatusCode::kUnimplemented);
+  EXPECT_NE(message.find("HLO output callbacks"), std::string::npos) << message;
+  Call withSlices(executable, {x}, 1);
+  alignas(8) unsigned char config[16] = {};
+  withSlices.options.multi_slice_config =
+      reinterpret_cast<PJRT_MultiSlice_Config*>(config);
+  EXPECT_EQ(errorCode(withSlices.run(), &message), StatusCode::kUnimplemented);
+  EXPECT_NE(message.find("multi-slice"), std::string::npos) << message;
+  EXPECT_FALSE(x->isDeleted());
+}
+
+// A 0.110 caller's options end at use_major_to_minor_data_layout_for_callbacks
+// (offset 120, one byte): whatever lies past that is not ours to read.
+TEST_F(ExecuteTest, FieldsPastTheCallersOptionsAreNotRead) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  Call call(executable, {x}, 1);
+  call.options.struct_size = 121;
+  call.options.num_hlo_output_callbacks = 7;
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  EXPECT_TRUE(x->isDeleted());
+}
+
 }  // namespace
 }  // namespace jft::pjrt::testing

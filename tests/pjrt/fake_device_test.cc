@@ -398,5 +398,28 @@ TEST_F(FakeClientTest, MemoryStatsNeverLeakStaleMemory) {
   for (unsigned char byte : tail) EXPECT_EQ(byte, 0xAB);
 }
 
+// 0.113 appended peak_allocated_bytes (offset 192) and its flag (offset 200).
+TEST_F(FakeClientTest, MemoryStatsPeakAllocatedIsUnsetAndOlderCallersKeepTheirTail) {
+  PJRT_Device_MemoryStats_Args stats;
+  std::memset(&stats, 0xAB, sizeof(stats));
+  stats.struct_size = 201;  // the 0.114 struct: up to peak_allocated_bytes_is_set
+  stats.extension_start = nullptr;
+  stats.device = client_->devices[0];
+  ASSERT_EQ(deviceMemoryStats(&stats), nullptr);
+  EXPECT_FALSE(stats.peak_allocated_bytes_is_set);
+  EXPECT_EQ(stats.peak_allocated_bytes, 0);
+
+  // A 0.110 caller's struct ends with peak_pool_bytes_is_set, at byte 185.
+  alignas(8) unsigned char raw[sizeof(PJRT_Device_MemoryStats_Args)];
+  std::memset(raw, 0xAB, sizeof(raw));
+  auto* older = reinterpret_cast<PJRT_Device_MemoryStats_Args*>(raw);
+  older->struct_size = 185;
+  older->extension_start = nullptr;
+  older->device = client_->devices[0];
+  ASSERT_EQ(deviceMemoryStats(older), nullptr);
+  EXPECT_EQ(raw[184], 0);  // peak_pool_bytes_is_set: written, unset
+  for (size_t i = 185; i < sizeof(raw); ++i) EXPECT_EQ(raw[i], 0xAB) << "byte " << i;
+}
+
 }  // namespace
 }  // namespace jft::pjrt
