@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compiler/control_lowering.h"
 #include "ir/builder.h"
 
 namespace jft::compiler {
@@ -207,6 +208,45 @@ TEST(AssembleProgram, AGroupOfTwoKernelsSharesItsBuffersAndScratch) {
   // The next group reads v1 from the same slot; it has no scratch.
   EXPECT_EQ(launchAt(*program, 2).buffers,
             (std::vector<int>{a.buffers[1], program->output_slots[0]}));
+}
+
+// The same inside the control route's assembly (which regions of while and
+// case go through): one set of buffers for both stages.
+TEST(AssembleProgram, ControlAssemblyGivesBothStagesTheSameScratch) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto args = b.beginFunction("main", {kF32x64}, {kF32x64});
+  ValueId v1 = b.op1(OpKind::Exponential, {args[0]}, kF32x64);
+  ValueId v2 = b.op1(OpKind::Exponential, {v1}, kF32x64);
+  b.ret({v2});
+  b.endFunction();
+  PlanBuilder p;
+  p.ttir({0}, {args[0]}, {v1}, {8, 1, 1});
+  p.launches.back().scratch = {1024};
+  KernelLaunch second = p.launches.back();
+  second.kernel = 1;
+  second.stage = 1;
+  p.launches.push_back(second);
+  p.ttir({1}, {v1}, {v2});
+  p.launches.back().kernel = 2;
+  RegionCode top;
+  top.scope = m.functions.at(0);
+  top.plan = p.plan;
+  top.launches = p.launches;
+  runtime::Program program;
+  Status status = assembleControlProgram(m, m.functions.at(0), top, program);
+  ASSERT_TRUE(status.isOk()) << status.toString();
+  ASSERT_EQ(program.thunks.size(), 3u);
+  const runtime::LaunchThunk& a = launchAt(program, 0);
+  ASSERT_EQ(a.buffers.size(), 3u);
+  EXPECT_EQ(launchAt(program, 1).buffers, a.buffers);
+  const BufferSlot& result = slot(program, a.buffers[1]);
+  const BufferSlot& scratch = slot(program, a.buffers[2]);
+  EXPECT_EQ(scratch.kind, Kind::kTemp);
+  EXPECT_EQ(scratch.bytes, 1024u);
+  EXPECT_TRUE(scratch.offset >= result.offset + result.bytes ||
+              result.offset >= scratch.offset + scratch.bytes);
+  EXPECT_EQ(launchAt(program, 2).buffers.size(), 2u);
 }
 
 // Launches of a group whose stages disagree on their scratch are a compiler
