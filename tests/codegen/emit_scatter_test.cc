@@ -48,6 +48,8 @@ TEST(EmitScatter, AddCopiesThenWaitsThenAddsAtomicallyInsideTheTable) {
   EXPECT_EQ(k[0].name, "fusion_0_test");
   EXPECT_EQ(k[0].stage, 0);
   EXPECT_EQ(k[0].grid, (std::array<uint32_t, 3>{2, 1, 1}));
+  EXPECT_EQ(k[0].tile, "1024 copy");
+  EXPECT_EQ(k[1].tile, "1024 updates");
   EXPECT_EQ(count(k[0].ttir, "tt.load "), 1);
   EXPECT_EQ(count(k[0].ttir, "tt.store "), 1);
   EXPECT_EQ(count(k[0].ttir, "tt.atomic_rmw"), 0);

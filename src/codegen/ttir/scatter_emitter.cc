@@ -76,27 +76,25 @@ Status ScatterKernel::copyOperand() {
   const std::vector<int64_t>& dims = module_.typeOf(op_->operands[0]).dims;
   const int64_t count = product(dims);
   const Value lane = programLanes();
-  {
-    IndexSpace s;
-    s.dims = dims;
-    s.linear = lane;
-    if (dims.size() == 1) s.comps = {lane};
-    if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
-    const int space = dims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
-    JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[0], space));
-    if (dims.empty()) {
-      // One element: every lane would store it; lane 0 does.
-      IndexSpace one;
-      one.dims = {1};
-      one.linear = lane;
-      one.bounds.push_back(ix_.compareConst("slt", lane, 1));
-      const int first = ix_.intern(std::move(one));
-      el_.store(signature_.outputs[0], element_, v, first);
-      return Status::ok();
-    }
-    el_.store(signature_.outputs[0], element_, v, space);
+  IndexSpace s;
+  s.dims = dims;
+  s.linear = lane;
+  if (dims.size() == 1) s.comps = {lane};
+  if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
+  const int space = dims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
+  JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[0], space));
+  if (dims.empty()) {
+    // One element: every lane would store it; lane 0 does.
+    IndexSpace one;
+    one.dims = {1};
+    one.linear = lane;
+    one.bounds.push_back(ix_.compareConst("slt", lane, 1));
+    const int first = ix_.intern(std::move(one));
+    el_.store(signature_.outputs[0], element_, v, first);
     return Status::ok();
   }
+  el_.store(signature_.outputs[0], element_, v, space);
+  return Status::ok();
 }
 
 StatusOr<std::pair<Value, std::optional<Value>>> ScatterKernel::target(int update_space) {
@@ -228,30 +226,28 @@ Status ScatterKernel::combine(const Value& address, const Value& value,
 Status ScatterKernel::applyUpdates(int64_t count) {
   const std::vector<int64_t>& udims = module_.typeOf(op_->operands[2]).dims;
   const Value lane = programLanes();
-  {
-    IndexSpace s;
-    s.dims = udims;
-    s.linear = lane;
-    if (udims.size() == 1) s.comps = {lane};
-    if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
-    const int space = udims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
-    JFT_ASSIGN_OR_RETURN(auto where, target(space));
-    JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[2], space));
-    v = ix_.broadcast(v, {kChunk});
-    Value mask = udims.empty() ? ix_.compareConst("slt", lane, 1)
-                               : ix_.compareConst("slt", lane, count);
-    if (where.second) mask = ix_.both(mask, ix_.broadcast(*where.second, {kChunk}));
-    const std::string mem = memoryType(element_);
-    const std::string ptr = "!tt.ptr<" + mem + ">";
-    const Value offset = ix_.broadcast(where.first, {kChunk});
-    const Value base = w_.op("tt.splat " + signature_.outputs[0] + " : " + ptr + " -> " +
-                                 tensorType({kChunk}, ptr),
-                             {kChunk}, ptr);
-    const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
-                                    base.type + ", " + offset.type,
-                                {kChunk}, ptr);
-    return combine(address, v, mask);
-  }
+  IndexSpace s;
+  s.dims = udims;
+  s.linear = lane;
+  if (udims.size() == 1) s.comps = {lane};
+  if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
+  const int space = udims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
+  JFT_ASSIGN_OR_RETURN(auto where, target(space));
+  JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[2], space));
+  v = ix_.broadcast(v, {kChunk});
+  Value mask = udims.empty() ? ix_.compareConst("slt", lane, 1)
+                             : ix_.compareConst("slt", lane, count);
+  if (where.second) mask = ix_.both(mask, ix_.broadcast(*where.second, {kChunk}));
+  const std::string mem = memoryType(element_);
+  const std::string ptr = "!tt.ptr<" + mem + ">";
+  const Value offset = ix_.broadcast(where.first, {kChunk});
+  const Value base = w_.op("tt.splat " + signature_.outputs[0] + " : " + ptr + " -> " +
+                               tensorType({kChunk}, ptr),
+                           {kChunk}, ptr);
+  const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
+                                  base.type + ", " + offset.type,
+                              {kChunk}, ptr);
+  return combine(address, v, mask);
 }
 
 Status ScatterKernel::check() {
@@ -280,7 +276,7 @@ StatusOr<Launch> ScatterKernel::emitCopy() {
   JFT_RETURN_IF_ERROR(copyOperand());
   Launch launch;
   launch.grid = {programsFor(product(module_.typeOf(op_->operands[0]).dims)), 1, 1};
-  launch.tile = std::to_string(kChunk);
+  launch.tile = std::to_string(kChunk) + " copy";
   return launch;
 }
 
@@ -289,7 +285,7 @@ StatusOr<Launch> ScatterKernel::emitUpdates() {
   JFT_RETURN_IF_ERROR(applyUpdates(count));
   Launch launch;
   launch.grid = {count == 0 ? 0u : programsFor(count), 1, 1};
-  launch.tile = std::to_string(kChunk);
+  launch.tile = std::to_string(kChunk) + " updates";
   return launch;
 }
 
