@@ -117,20 +117,24 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
   std::vector<KernelLaunch> launches;
   std::vector<LibraryCall> library_calls;
   std::vector<GemmCall> gemms;
+  // Appends the group's kernels (one, or several launched in order) and
+  // their launches; returns how many.
   auto emit = [&](size_t g, const ir::Function& scope, const fusion::Fusion& group,
-                  bool after_library = false) -> Status {
-    StatusOr<codegen::ttir::TtirKernel> kernel =
-        codegen::ttir::emitKernel(module, scope, group, emit_options);
-    if (!kernel.isOk()) return kernel.status().withContext(group.name + ": ");
-    dump.write(kernel->name + ".ttir", kernel->ttir);
-    if (stages != nullptr) {
-      stages->ttir.push_back(kernel->ttir);
-      stages->kernel_names.push_back(kernel->name);
+                  bool after_library = false) -> StatusOr<size_t> {
+    StatusOr<std::vector<codegen::ttir::TtirKernel>> made =
+        codegen::ttir::emitKernels(module, scope, group, emit_options);
+    if (!made.isOk()) return made.status().withContext(group.name + ": ");
+    for (codegen::ttir::TtirKernel& kernel : *made) {
+      dump.write(kernel.name + ".ttir", kernel.ttir);
+      if (stages != nullptr) {
+        stages->ttir.push_back(kernel.ttir);
+        stages->kernel_names.push_back(kernel.name);
+      }
+      launches.push_back({g, static_cast<int>(kernels.size()), kernel.grid, kernel.inputs,
+                          kernel.outputs, kernel.stage, kernel.scratch, after_library});
+      kernels.push_back(std::move(kernel));
     }
-    launches.push_back({g, static_cast<int>(kernels.size()), kernel->grid, kernel->inputs,
-                        kernel->outputs, after_library});
-    kernels.push_back(std::move(kernel).value());
-    return Status::ok();
+    return made->size();
   };
   for (size_t g = 0; g < plan.fusions.size(); ++g) {
     const fusion::Fusion& group = plan.fusions[g];
@@ -139,23 +143,24 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
       JFT_ASSIGN_OR_RETURN(LibraryCall call,
                            lowerLibraryGroup(module, *function, plan, g));
       for (const OperandTranspose& t : call.transposes)
-        JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group));
+        JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group).status());
       for (const OperandTranspose& t : call.after)
-        JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group, true));
+        JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group, true).status());
       gemms.push_back({g, call.dot.gemm, call.a, call.b, call.d, call.other});
       library_calls.push_back(std::move(call));
       continue;
     }
     if (group.route != fusion::Route::kTtir) continue;
-    JFT_RETURN_IF_ERROR(emit(g, *function, group));
+    JFT_RETURN_IF_ERROR(emit(g, *function, group).status());
   }
   // Kernels of control-op regions follow the function's, region by region.
   for (RegionCode* region : nestedRegions(top)) {
     for (size_t g = 0; g < region->plan.fusions.size(); ++g) {
       if (region->plan.fusions[g].route != fusion::Route::kTtir) continue;
-      JFT_RETURN_IF_ERROR(emit(g, region->scope, region->plan.fusions[g]));
-      region->launches.push_back(launches.back());
-      launches.pop_back();
+      JFT_ASSIGN_OR_RETURN(size_t made, emit(g, region->scope, region->plan.fusions[g]));
+      region->launches.insert(region->launches.end(), launches.end() - made,
+                              launches.end());
+      launches.resize(launches.size() - made);
     }
   }
 
@@ -196,16 +201,20 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
       next_kernel += call.transposes.size() + call.after.size();  // the group's kernels
       if (options.log) std::cerr << logLine(entry) << "\n";
     }
-    if (group.route == fusion::Route::kTtir && next_kernel < kernels.size()) {
-      entry.tile = kernels[next_kernel].tile;
+    // A group of several kernels: their tiles joined, compile times summed.
+    for (bool first = true;
+         group.route == fusion::Route::kTtir && next_kernel < kernels.size() &&
+         (first || kernels[next_kernel].stage > 0);
+         first = false, ++next_kernel) {
+      entry.tile += (first ? "" : " + ") + kernels[next_kernel].tile;
       if (next_kernel < compiled.size()) {
         entry.compiled = true;
-        entry.compile_seconds = compiled[next_kernel].compile_seconds;
-        entry.cache_hit = compiled[next_kernel].cache_hit;
+        entry.compile_seconds += compiled[next_kernel].compile_seconds;
+        entry.cache_hit = (first || entry.cache_hit) && compiled[next_kernel].cache_hit;
       }
-      ++next_kernel;
-      if (options.log) std::cerr << logLine(entry) << "\n";
     }
+    if (group.route == fusion::Route::kTtir && options.log)
+      std::cerr << logLine(entry) << "\n";
     executable.report.entries.push_back(std::move(entry));
   };
   for (const fusion::Fusion& group : plan.fusions) report(*function, group);

@@ -205,7 +205,9 @@ class ControlAssembler {
               code.launches[next_launch].fusion != g)
             return internalError(group.name +
                                  " is a TTIR group without its kernel launch");
-          JFT_RETURN_IF_ERROR(addLaunch(group.name, code.launches[next_launch++], out));
+          while (next_launch < code.launches.size() &&
+                 code.launches[next_launch].fusion == g)
+            JFT_RETURN_IF_ERROR(addLaunch(group.name, code.launches[next_launch++], out));
           break;
         }
         case fusion::Route::kNone:
@@ -247,6 +249,17 @@ class ControlAssembler {
     }
     for (ir::ValueId output : launch.outputs) {
       JFT_ASSIGN_OR_RETURN(int slot, writeSlot(output, name));
+      thunk.buffers.push_back(slot);
+    }
+    // The group's scratch temps: made by its first stage, used by every stage.
+    if (launch.stage == 0) {
+      group_scratch_.clear();
+      for (uint64_t bytes : launch.scratch) group_scratch_.push_back(newTemp(bytes));
+    } else if (group_scratch_.size() != launch.scratch.size()) {
+      return internalError(name + ": its stages disagree on the scratch buffers");
+    }
+    for (int slot : group_scratch_) {
+      touch(slot);
       thunk.buffers.push_back(slot);
     }
     out.push_back(std::move(thunk));
@@ -369,6 +382,7 @@ class ControlAssembler {
   std::unordered_map<int, size_t> temp_of_slot_;
   std::vector<BufferRequest> temps_;
   std::vector<int> temp_slots_;
+  std::vector<int> group_scratch_;  // the current group's scratch slots
 };
 
 }  // namespace

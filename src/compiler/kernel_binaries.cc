@@ -30,7 +30,8 @@ StatusOr<KernelBinaries> buildKernelBinaries(
       failure = results[i].status();
     } else {
       StatusOr<runtime::KernelImage> image =
-          toKernelImage(*results[i], ttir[i].inputs.size() + ttir[i].outputs.size());
+          toKernelImage(*results[i], ttir[i].inputs.size() + ttir[i].outputs.size() +
+                                         ttir[i].scratch.size());
       if (image.isOk()) {
         out.images.push_back(std::move(image).value());
         kernels::CompiledKernel facts = std::move(results[i]).value();

@@ -1,6 +1,7 @@
 // Slot and thunk assembly; see program_assembly.h for where values live.
 #include "compiler/program_assembly.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -93,7 +94,8 @@ class Assembler {
       if (group.route == fusion::Route::kTtir) {
         if (next_launch >= launches_.size() || launches_[next_launch].fusion != g)
           return internalError(group.name + " is a TTIR group without its kernel launch");
-        ++next_launch;
+        while (next_launch < launches_.size() && launches_[next_launch].fusion == g)
+          ++next_launch;
         continue;
       }
       if (group.route != fusion::Route::kNone)
@@ -223,6 +225,7 @@ class Assembler {
     for (ir::ValueId output : launch.outputs) {
       if (auto it = slot_of_.find(output); it != slot_of_.end()) {
         out.buffers.push_back(it->second);
+        extend(it->second, thunk);  // a later stage writes it again
         continue;
       }
       JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(output, "an output of " + reader));
@@ -234,7 +237,39 @@ class Assembler {
       slot_of_[output] = index;
       out.buffers.push_back(index);
     }
+    JFT_RETURN_IF_ERROR(addScratch(launch, thunk, out.buffers));
     program_.thunks.push_back(std::move(out));
+    return Status::ok();
+  }
+
+  void extend(int slot, int thunk) {
+    if (auto it = temp_of_slot_.find(slot); it != temp_of_slot_.end())
+      temps_[it->second].last = std::max(temps_[it->second].last, thunk);
+  }
+
+  // The group's scratch temps: made by its first stage, passed to every stage.
+  Status addScratch(const KernelLaunch& launch, int thunk, std::vector<int>& buffers) {
+    if (launch.stage == 0) {
+      group_scratch_.clear();
+      for (uint64_t bytes : launch.scratch) {
+        BufferSlot slot;
+        slot.kind = BufferSlot::Kind::kTemp;
+        slot.bytes = bytes;
+        const int index = addSlot(std::move(slot));
+        group_scratch_.push_back(index);
+        if (bytes == 0) continue;  // no memory
+        temp_of_slot_[index] = temps_.size();
+        temps_.push_back({bytes, thunk, thunk});
+        temp_slots_.push_back(index);
+      }
+    } else if (group_scratch_.size() != launch.scratch.size()) {
+      return internalError(plan_.fusions[launch.fusion].name +
+                           ": its stages disagree on the scratch buffers");
+    }
+    for (int slot : group_scratch_) {
+      buffers.push_back(slot);
+      extend(slot, thunk);
+    }
     return Status::ok();
   }
 
@@ -341,6 +376,7 @@ class Assembler {
   std::unordered_map<int, size_t> temp_of_slot_;        // slot -> index in temps_
   std::vector<BufferRequest> temps_;
   std::vector<int> temp_slots_;
+  std::vector<int> group_scratch_;  // the current group's scratch slots
   std::vector<PendingCopy> pending_copies_;
 };
 

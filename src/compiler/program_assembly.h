@@ -25,13 +25,18 @@
 
 namespace jft::compiler {
 
-// One kernel launch: a kTtir group of the plan and its kernel's contract.
+// One kernel launch: a kTtir group of the plan and its kernel's contract. A
+// group that runs as several kernels has consecutive launches, stage 0 first;
+// they share the group's scratch buffers (temps no IR value owns, passed
+// after the outputs and live from the first stage to the last).
 struct KernelLaunch {
   size_t fusion = 0;  // index into plan.fusions
   int kernel = 0;     // index into Program::kernels
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::vector<ir::ValueId> inputs;   // buffer parameters read, in order
   std::vector<ir::ValueId> outputs;  // then those written
+  int stage = 0;                     // among the group's launches
+  std::vector<uint64_t> scratch;     // bytes of each scratch buffer, then passed
   // A kernel of a library group that runs after the group's library call
   // (LibraryCall::after); the others of a library group run before it.
   bool after_library = false;
@@ -51,10 +56,10 @@ struct GemmCall {
 
 // Fills program.slots, thunks, temp_bytes, parameter_bytes and output_slots
 // (kernels, name and output_aliases are left to the caller). `launches` are
-// the plan's kTtir groups in plan order; groups of route kNone may hold only
-// constants, token ops and the forwarding ops; each kLibrary group has one
-// of `gemms` (in plan order). UNIMPLEMENTED for what has no buffer form yet
-// (tuple parameters or results, other routes), naming it.
+// the plan's kTtir groups in plan order (one or more each); groups of route kNone may
+// hold only constants, token ops and the forwarding ops; each kLibrary group has one of
+// `gemms` (in plan order). UNIMPLEMENTED for what has no buffer form yet (tuple
+// parameters or results, other routes), naming it.
 Status assembleProgram(const ir::Module& module, const ir::Function& function,
                        const fusion::Plan& plan,
                        const std::vector<KernelLaunch>& launches,

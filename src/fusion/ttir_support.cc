@@ -191,15 +191,16 @@ TtirSupport checkOp(const ir::Module& module, const ir::Op& op) {
     case OpKind::SelectAndScatter:
       return checkSelectAndScatter(module, op);
     case OpKind::Sort: {
-      // One tile per row (sort_emitter.h), a comparator of elementwise ops
-      // and splat constants (captured ones are checked by the emitter).
+      // Rows up to 2^17 (sort_emitter.h: one tile, or tiles merged through
+      // scratch), a comparator of elementwise ops and splat constants
+      // (captured ones are checked by the emitter).
       const auto* dim = ir::findAttrAs<int64_t>(op.attrs, "dimension");
       const ir::Type& type = module.typeOf(op.operands.at(0));
       if (!dim || *dim < 0 || *dim >= type.rank()) return no("sort without a dimension");
       const int64_t n = type.dims[static_cast<size_t>(*dim)];
-      if (n < 2 || n > 4096)
+      if (n < 2 || n > (int64_t{1} << 17))
         return no("sort of rows of " + std::to_string(n) +
-                  " elements (one tile holds 2..4096)");
+                  " elements (rows of 2..131072 are sorted)");
       if (op.regions.size() != 1) return no("sort without one comparator");
       for (const ir::Op& inner : op.regions[0].ops)
         if (inner.kind != OpKind::Return && inner.kind != OpKind::Constant &&

@@ -1,5 +1,7 @@
 // The reduction family on hand-built functions: softmax in registers, a long
-// row in chunks, a column reduction, a two-operand reduce (argmax).
+// row in chunks, a column reduction, a two-operand reduce (argmax), and the
+// split into partials and their reduction when a long reduction has too few
+// outputs to fill the device.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -146,6 +148,119 @@ TEST(EmitReduction, FullReductionToAScalar) {
   EXPECT_EQ(k.grid, (std::array<uint32_t, 3>{1, 1, 1}));
   EXPECT_EQ(k.tile, "1x4096");
   EXPECT_EQ(count(k.ttir, "tt.store "), 1);
+}
+
+// x.sum(axis=0) of 16384 x 4096 (the col_sum benchmark): 32 kept tiles of
+// 128 columns alone would use a quarter of an H200, so 16 chunks of 1024
+// rows each get a program (512), storing partial sums to scratch; a second
+// kernel reduces the 16 partials of each column.
+TEST(EmitReduction, LongColumnSumSplitsIntoPartialsAndTheirReduction) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {f32({16384, 4096})}, {f32({4096})});
+  ValueId zero = scalarConstant(b, f32(), 0);
+  b.ret({reduce(b, a[0], zero, {0}, f32({4096}), OpKind::Add)});
+  b.endFunction();
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kReduction);
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(k[0].name, "fusion_0_test_partials");
+  EXPECT_EQ(k[0].tile, "128x32 looped, 16 chunks of 1024");
+  EXPECT_EQ(k[0].grid, (std::array<uint32_t, 3>{512, 1, 1}));
+  EXPECT_EQ(k[0].scratch, (std::vector<uint64_t>{16 * 4096 * 4}));
+  EXPECT_EQ(k[1].scratch, k[0].scratch);
+  // Program p: column tile p % 32, rows [p / 32 * 1024, + 1024).
+  EXPECT_NE(k[0].ttir.find("arith.remsi"), std::string::npos);
+  EXPECT_NE(k[0].ttir.find("arith.constant 1024 : i32"), std::string::npos);
+  EXPECT_EQ(count(k[0].ttir, "scf.for"), 1);
+  EXPECT_EQ(count(k[0].ttir, "tt.load "), 1);
+  EXPECT_EQ(count(k[0].ttir, "tt.store "), 1);
+  EXPECT_NE(k[0].ttir.find("%tmp0: !tt.ptr<f32> {tt.divisibility = 16 : i32}"),
+            std::string::npos);
+  EXPECT_EQ(k[0].ttir.find("tt.splat %out0"), std::string::npos);
+  // Exact chunks: no bound on the row index.
+  EXPECT_EQ(k[0].ttir.find("dense<16384>"), std::string::npos);
+  // Then 128 columns by the 16 partials per program, 32 programs, no loop.
+  EXPECT_EQ(k[1].name, "fusion_0_test");
+  EXPECT_EQ(k[1].tile, "128x16 of partials");
+  EXPECT_EQ(k[1].grid, (std::array<uint32_t, 3>{32, 1, 1}));
+  EXPECT_EQ(count(k[1].ttir, "scf.for"), 0);
+  EXPECT_EQ(count(k[1].ttir, "\"tt.reduce\""), 1);
+  EXPECT_EQ(count(k[1].ttir, "tt.load "), 1);
+  EXPECT_EQ(count(k[1].ttir, "tt.store "), 1);
+  EXPECT_NE(k[1].ttir.find("tt.splat %tmp0"), std::string::npos);
+  EXPECT_NE(k[1].ttir.find("tt.splat %out0"), std::string::npos);
+}
+
+// x.sum(axis=1) of 16384 x 4096 (row_sum) has a program per row already.
+TEST(EmitReduction, ManyRowsAreNotSplit) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {f32({16384, 4096})}, {f32({16384})});
+  ValueId zero = scalarConstant(b, f32(), 0);
+  b.ret({reduce(b, a[0], zero, {1}, f32({16384}), OpKind::Add)});
+  b.endFunction();
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kReduction);
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_EQ(k[0].tile, "1x4096");
+  EXPECT_EQ(k[0].grid, (std::array<uint32_t, 3>{16384, 1, 1}));
+  EXPECT_TRUE(k[0].scratch.empty());
+}
+
+// A sum of 10^7 elements to a scalar: 4883 steps of 2048 in one program
+// become 489 chunks of 10 steps (the last one masked at 10^7), then one
+// program reduces 489 partials in a [1, 512] tile.
+TEST(EmitReduction, HugeFullReductionSplitsWithARaggedLastChunk) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {f32({10000000})}, {f32()});
+  ValueId zero = scalarConstant(b, f32(), 0);
+  b.ret({reduce(b, a[0], zero, {0}, f32(), OpKind::Add)});
+  b.endFunction();
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kReduction);
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(k[0].tile, "1x2048 looped, 489 chunks of 20480");
+  EXPECT_EQ(k[0].grid, (std::array<uint32_t, 3>{489, 1, 1}));
+  EXPECT_NE(k[0].ttir.find("dense<10000000> : tensor<1x2048xi32>"), std::string::npos);
+  EXPECT_EQ(k[0].scratch, (std::vector<uint64_t>{489 * 4}));
+  EXPECT_EQ(k[1].tile, "1x512 of partials");
+  EXPECT_EQ(k[1].grid, (std::array<uint32_t, 3>{1, 1, 1}));
+  // Lanes 489..511 are past the partials: masked, then set to the init 0.
+  EXPECT_NE(k[1].ttir.find("dense<489> : tensor<1x512xi32>"), std::string::npos);
+  EXPECT_GE(count(k[1].ttir, "arith.select"), 1);
+}
+
+// argmax over a long column: both accumulators (value and index) get a
+// scratch buffer, and the finishing reduce combines the pairs.
+TEST(EmitReduction, SplitArgmaxKeepsBothAccumulators) {
+  ir::Module m;
+  ir::Builder b(m);
+  const Type full = f32({65536, 64});
+  auto a = b.beginFunction("main", {full}, {i32({64})});
+  ValueId iota =
+      b.op1(OpKind::Iota, {}, i32({65536, 64}), {{"iota_dimension", int64_t{0}}});
+  ValueId ninf = scalarConstant(b, f32(), -std::numeric_limits<double>::infinity());
+  ValueId izero = scalarConstant(b, i32(), 0);
+  const Type fs = f32(), is = i32();
+  auto args = b.beginRegion({fs, is, fs, is});
+  ValueId gt = b.op1(OpKind::Compare, {args[0], args[2]}, pred(),
+                     {{"comparison_direction", ir::ComparisonDirection::GE}});
+  ValueId v = b.op1(OpKind::Select, {gt, args[0], args[2]}, fs);
+  ValueId i = b.op1(OpKind::Select, {gt, args[1], args[3]}, is);
+  b.ret({v, i});
+  ir::Region body = b.endRegion();
+  auto r = b.op(OpKind::Reduce, {a[0], iota, ninf, izero}, {f32({64}), i32({64})},
+                {{"dimensions", std::vector<int64_t>{0}}}, {std::move(body)});
+  b.ret({r[1]});
+  b.endFunction();
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kReduction);
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(k[0].tile, "64x64 looped, 256 chunks of 256");
+  EXPECT_EQ(k[0].scratch, (std::vector<uint64_t>{256 * 64 * 4, 256 * 64 * 4}));
+  EXPECT_NE(k[0].ttir.find("%tmp1: !tt.ptr<i32>"), std::string::npos);
+  EXPECT_EQ(count(k[0].ttir, "tt.store "), 2);
+  EXPECT_EQ(count(k[1].ttir, "tt.load "), 2);
+  EXPECT_NE(k[1].ttir.find(":2 = \"tt.reduce\""), std::string::npos);
+  EXPECT_EQ(count(k[1].ttir, "tt.store "), 1);  // only the index is returned
 }
 
 }  // namespace

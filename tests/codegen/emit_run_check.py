@@ -1,7 +1,9 @@
 """Runs the kernels codegen_emit_test dumps (JFT_TTIR_DUMP_DIR=DIR) with real
 Triton on a GPU and compares them with numpy: flat elementwise, transpose,
 row-vector broadcast, pad/concatenate/iota, clamped dynamic slice, ragged
-softmax, a looped long row, a column reduction, argmax, a full reduction.
+softmax, a looped long row, a column reduction, argmax, a full reduction,
+and the split reductions (partials into scratch, then their reduction: a
+16384 x 4096 column sum, a 10^7-element sum, a long-column argmax).
 
     python3 tests/codegen/emit_run_check.py DIR
 
@@ -26,6 +28,23 @@ def run(name, grid, ins, outs):
     ti = [torch.from_numpy(np.ascontiguousarray(a)).cuda() for a in ins]
     to = [torch.zeros(s, dtype=t, device="cuda") for s, t in outs]
     K[name][(grid, 1, 1)](*ti, *to)
+    torch.cuda.synchronize()
+    return [o.cpu().numpy() for o in to]
+import json
+def run_stages(name, ins, outs):
+    # NAME__s0.ttir, NAME__s1.ttir, ... with their launches in .json beside them.
+    stages = sorted(glob.glob(d + "/" + name + "__s*.ttir"))
+    if not stages:
+        print("MISSING", name)
+        return [np.zeros(s, dtype=np.float32) for s, _ in outs]
+    ti = [torch.from_numpy(np.ascontiguousarray(a)).cuda() for a in ins]
+    to = [torch.zeros(s, dtype=t, device="cuda") for s, t in outs]
+    launches = [json.load(open(f[:-5] + ".json")) for f in stages]
+    scratch = [torch.full((max(1, b),), 0x7f, dtype=torch.uint8, device="cuda")
+               for b in launches[0]["scratch"]]
+    for f, launch in zip(stages, launches):
+        k = tcompile(f, target=GPUTarget("cuda", 90, 32), options={"num_warps": launch["num_warps"]})
+        k[tuple(launch["grid"])](*ti, *to, *scratch)
     torch.cuda.synchronize()
     return [o.cpu().numpy() for o in to]
 def check(name, got, exp, tol=1e-4):
@@ -58,3 +77,9 @@ x = rng.standard_normal((16, 256)).astype(np.float32)
 check("argmax", run("EmitReduction_ArgmaxIsOneTwoOperandReduce", 2, [x], [((16,), torch.int32)])[0], np.argmax(x, 1), 0)
 x = rng.standard_normal(3000).astype(np.float32)
 check("full", run("EmitReduction_FullReductionToAScalar", 1, [x], [((), f32)])[0], np.array(x.astype(np.float64).sum()), 1e-5)
+x = rng.standard_normal((16384, 4096)).astype(np.float32)
+check("split_column_sum", run_stages("EmitReduction_LongColumnSumSplitsIntoPartialsAndTheirReduction", [x], [((4096,), f32)])[0], x.astype(np.float64).sum(0), 1e-5)
+x = rng.standard_normal(10000000).astype(np.float32)
+check("split_full_sum", run_stages("EmitReduction_HugeFullReductionSplitsWithARaggedLastChunk", [x], [((), f32)])[0], np.array(x.astype(np.float64).sum()), 1e-4)
+x = rng.standard_normal((65536, 64)).astype(np.float32)
+check("split_argmax", run_stages("EmitReduction_SplitArgmaxKeepsBothAccumulators", [x], [((64,), torch.int32)])[0], np.argmax(x, 0), 0)

@@ -1,7 +1,8 @@
 // The sort family: jnp.sort's comparator (NaN and -0.0 canonicalised through
 // captured constants, then TOTALORDER LT), lax.top_k's two-operand sort
 // (values by GT, indices following) with the slices after it, a sort along a
-// major dim, and rows the planner refuses (longer than a tile).
+// major dim, rows longer than a tile merged through scratch, and rows the
+// planner refuses (longer than 2^17).
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -102,11 +103,57 @@ TEST(EmitSort, MajorDimSortStridesByTheInnerExtent) {
   EXPECT_NE(k.ttir.find("arith.constant dense<3> : tensor<16xi32>"), std::string::npos);
 }
 
-TEST(EmitSort, RowsLongerThanATileAreNotTtir) {
-  ir::Module m = sortModule({2, 5000}, 1, false, ir::ComparisonDirection::LT);
+TEST(EmitSort, RowsLongerThanTheLimitAreNotTtir) {
+  ir::Module m = sortModule({2, 200000}, 1, false, ir::ComparisonDirection::LT);
   const fusion::Plan plan = fusion::planFusions(m, *m.entry());
   ASSERT_EQ(plan.unsupported.size(), 1u);
-  EXPECT_NE(plan.unsupported[0].reason.find("5000"), std::string::npos);
+  EXPECT_NE(plan.unsupported[0].reason.find("200000"), std::string::npos);
+}
+
+// jnp.sort(x, axis=-1) of 1024 x 8192 (the sort benchmark): a program per
+// row sorts its two tiles of 4096 in registers into scratch, then merges
+// them: the mirror pass through memory, the steps below a tile in registers,
+// and the outputs stored by that last pass.
+TEST(EmitSort, LongRowsMergeSortedTilesThroughScratch) {
+  ir::Module m = sortModule({1024, 8192}, 1, false, ir::ComparisonDirection::LT);
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kSort);
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_EQ(k[0].tile, "8192 in tiles of 4096");
+  EXPECT_EQ(k[0].grid, (std::array<uint32_t, 3>{1024, 1, 1}));
+  EXPECT_EQ(k[0].num_warps, 8);
+  // The values and the positions, [1024, 8192] each.
+  EXPECT_EQ(k[0].scratch, (std::vector<uint64_t>{1024 * 8192 * 4, 1024 * 8192 * 4}));
+  EXPECT_NE(k[0].ttir.find("%tmp1: !tt.ptr<i32>"), std::string::npos);
+  // Tiles sorted, barrier, the mirror pass, barrier, the tile pass.
+  EXPECT_EQ(count(k[0].ttir, "scf.for"), 3);
+  EXPECT_EQ(count(k[0].ttir, "gpu.barrier"), 2);
+  EXPECT_EQ(count(k[0].ttir, "tt.load %"), 1 + 4 + 2);  // input, pass pairs, tile
+  EXPECT_EQ(count(k[0].ttir, "tt.splat %out0"), 1);
+  // The full network of 4096 (78 steps) once, the 12 steps below a tile once.
+  EXPECT_EQ(count(k[0].ttir, "tt.split"), 2 * (78 + 12));
+  // Mirror pairs in blocks of 8192: hi = start + 8191 - r.
+  EXPECT_NE(k[0].ttir.find("dense<8191> : tensor<4096xi32>"), std::string::npos);
+  EXPECT_NE(k[0].ttir.find("arith.subi"), std::string::npos);
+}
+
+// top_k-style (values by GT, indices following) on ragged rows of 20000:
+// padded to 32768, merges of 8192, 16384 and 32768 take 1 + 2 + 3 passes
+// through memory; the scratch holds both operands and the positions.
+TEST(EmitSort, RaggedLongRowsSkipPairsPastTheRow) {
+  ir::Module m = sortModule({3, 20000}, 1, true, ir::ComparisonDirection::GT);
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kSort);
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_EQ(k[0].tile, "32768 in tiles of 4096");
+  EXPECT_EQ(k[0].grid, (std::array<uint32_t, 3>{3, 1, 1}));
+  EXPECT_EQ(k[0].scratch,
+            (std::vector<uint64_t>{3 * 20000 * 4, 3 * 20000 * 4, 3 * 20000 * 4}));
+  EXPECT_EQ(count(k[0].ttir, "gpu.barrier"), 1 + 6 + 2);
+  EXPECT_EQ(count(k[0].ttir, "scf.for"), 1 + 6 + 3);
+  EXPECT_NE(k[0].ttir.find("dense<20000> : tensor<4096xi32>"), std::string::npos);
+  EXPECT_EQ(count(k[0].ttir, "tt.splat %out0"), 1);
+  EXPECT_EQ(count(k[0].ttir, "tt.splat %out1"), 1);
 }
 
 }  // namespace

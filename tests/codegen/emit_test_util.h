@@ -90,4 +90,35 @@ inline TtirKernel emitWhole(const ir::Module& module, fusion::Family family) {
   return *kernel;
 }
 
+// The same for a group that may run as several kernels; each is checked and,
+// under JFT_TTIR_DUMP_DIR, dumped as <suite>_<test>__s<stage>.ttir with its
+// launch (grid, num_warps, the group's scratch bytes) in the .json beside it,
+// for tests/codegen/run_indexing_check.py.
+inline std::vector<TtirKernel> emitWholeStages(const ir::Module& module,
+                                               fusion::Family family) {
+  const fusion::Fusion fusion = wholeFunction(module, family);
+  StatusOr<std::vector<TtirKernel>> kernels =
+      emitKernels(module, *module.entry(), fusion);
+  EXPECT_TRUE(kernels.isOk()) << kernels.status().toString();
+  if (!kernels.isOk()) return {};
+  const char* dump = std::getenv("JFT_TTIR_DUMP_DIR");
+  for (const TtirKernel& k : *kernels) {
+    const Status syntax = checkTtirSyntax(k.ttir);
+    EXPECT_TRUE(syntax.isOk()) << syntax.toString() << "\n" << k.ttir;
+    if (!dump || !*dump) continue;
+    std::filesystem::create_directories(dump);
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    const std::string base = std::string(dump) + "/" + test->test_suite_name() + "_" +
+                             test->name() + "__s" + std::to_string(k.stage);
+    std::ofstream(base + ".ttir") << k.ttir;
+    std::string scratch;
+    for (uint64_t bytes : k.scratch)
+      scratch += (scratch.empty() ? "" : ", ") + std::to_string(bytes);
+    std::ofstream(base + ".json")
+        << "{\"grid\": [" << k.grid[0] << ", " << k.grid[1] << ", " << k.grid[2]
+        << "], \"num_warps\": " << k.num_warps << ", \"scratch\": [" << scratch << "]}\n";
+  }
+  return *kernels;
+}
+
 }  // namespace jft::codegen::ttir::testing

@@ -58,23 +58,25 @@ Emitted emitProgram(const std::string& program) {
   const char* dump = std::getenv("JFT_TTIR_DUMP_DIR");
   for (const fusion::Fusion& f : plan.fusions) {
     if (f.route != fusion::Route::kTtir) continue;
-    StatusOr<TtirKernel> k = emitKernel(m, *main, f);
-    if (!k.isOk()) {
-      out.failures.push_back(f.name + ": " + k.status().toString());
+    StatusOr<std::vector<TtirKernel>> made = emitKernels(m, *main, f);
+    if (!made.isOk()) {
+      out.failures.push_back(f.name + ": " + made.status().toString());
       continue;
     }
-    ++out.kernels;
-    const Status syntax = checkTtirSyntax(k->ttir);
-    EXPECT_TRUE(syntax.isOk()) << program << "/" << f.name << ": " << syntax.toString()
-                               << "\n"
-                               << k->ttir;
-    EXPECT_GT(k->grid[0], 0u) << f.name;
-    EXPECT_EQ(k->inputs, f.inputs);
-    EXPECT_EQ(k->outputs, f.outputs);
-    if (dump && *dump) {
-      std::filesystem::create_directories(dump);
-      std::ofstream(std::string(dump) + "/" + program + "__" + k->name + ".ttir")
-          << k->ttir;
+    for (const TtirKernel& k : *made) {
+      ++out.kernels;
+      const Status syntax = checkTtirSyntax(k.ttir);
+      EXPECT_TRUE(syntax.isOk())
+          << program << "/" << f.name << ": " << syntax.toString() << "\n"
+          << k.ttir;
+      EXPECT_GT(k.grid[0], 0u) << f.name;
+      EXPECT_EQ(k.inputs, f.inputs);
+      EXPECT_EQ(k.outputs, f.outputs);
+      if (dump && *dump) {
+        std::filesystem::create_directories(dump);
+        std::ofstream(std::string(dump) + "/" + program + "__" + k.name + ".ttir")
+            << k.ttir;
+      }
     }
   }
   return out;

@@ -1,10 +1,13 @@
 """Runs the kernels codegen_indexing_test dumps (JFT_TTIR_DUMP_DIR=DIR; each
-<suite>_<test>.ttir with its launch in <suite>_<test>.json) with real Triton
-on a GPU and compares them with numpy: gathers (embedding lookup with jnp's
+<suite>_<test>.ttir with its launch in <suite>_<test>.json, or the stages
+<suite>_<test>__s<k>.ttir of a several-kernel group) with real Triton on a
+GPU and compares them with numpy: gathers (embedding lookup with jnp's
 negative wrap and StableHLO's clamp, take along a minor axis, batched),
 scans (cumsum, reverse cumprod along a major dim, a looped cummax, chlo.scan
-with its final carry), scatters (add dropping out-of-range rows, set, f32
-max, i32 min) and sorts (NaN and -0.0, top-k's stable indices, a major dim).
+with its final carry), scatters (add dropping out-of-range rows, an
+embedding gradient, set, f32 max, i32 min; each a copy kernel then an
+update kernel) and sorts (NaN and -0.0, top-k's stable indices, a major dim, long rows
+merged through scratch: 1024 x 8192, ragged 3 x 20000 with ties).
 
     python3 tests/codegen/run_indexing_check.py DIR
 
@@ -17,17 +20,22 @@ from triton.compiler import compile as tcompile
 from triton.backends.compiler import GPUTarget
 
 d = sys.argv[1]
-K, L = {}, {}
+# A group of several kernels is dumped as NAME__s0.ttir, NAME__s1.ttir, ...
+# (launched in that order on the same buffers plus the group's scratch).
+K = {}
 for f in sorted(glob.glob(d + "/Emit*.ttir")):
     n = os.path.basename(f)[:-5]
+    name, _, stage = n.partition("__s")
     launch = json.load(open(f[:-5] + ".json"))
     try:
-        K[n] = tcompile(f, target=GPUTarget("cuda", 90, 32),
-                        options={"num_warps": launch["num_warps"]})
-        L[n] = launch["grid"]
+        k = tcompile(f, target=GPUTarget("cuda", 90, 32),
+                     options={"num_warps": launch["num_warps"]})
+        K.setdefault(name, []).append((int(stage or 0), k, launch))
     except Exception as e:
         print("FAIL compile", n, str(e)[-400:])
-print("compiled", len(K))
+for v in K.values():
+    v.sort(key=lambda s: s[0])
+print("compiled", sum(len(v) for v in K.values()))
 rng = np.random.default_rng(0)
 
 
@@ -37,7 +45,11 @@ def run(name, ins, outs):
         return [np.zeros(s, dtype=np.float32) for s, _ in outs]
     ti = [torch.from_numpy(np.ascontiguousarray(a)).cuda() for a in ins]
     to = [torch.zeros(s, dtype=t, device="cuda") for s, t in outs]
-    K[name][tuple(L[name])](*ti, *to)
+    # Scratch starts as garbage, as in the runtime's arena.
+    scratch = [torch.full((max(1, b),), 0x7f, dtype=torch.uint8, device="cuda")
+               for b in K[name][0][2].get("scratch", [])]
+    for _, k, launch in K[name]:
+        k[tuple(launch["grid"])](*ti, *to, *scratch)
     torch.cuda.synchronize()
     return [o.float().cpu().numpy() if o.dtype == torch.bfloat16 else o.cpu().numpy()
             for o in to]
@@ -99,6 +111,13 @@ for j in range(32):
         ref[i[j, 0]] += u[j]
 check("scatter_add", run("EmitScatter_AddCopiesThenWaitsThenAddsAtomicallyInsideTheTable",
                          [t, i, u], [((100, 16), f32)])[0], ref, 1e-5)
+i = rng.integers(0, 50000, (65536, 1)).astype(np.int32)
+g = rng.standard_normal((65536, 512)).astype(np.float32)
+ref = np.zeros((50000, 512), dtype=np.float64)
+np.add.at(ref, i[:, 0], g.astype(np.float64))
+check("scatter_embedding_grad",
+      run("EmitScatter_EmbeddingGradientIsGridParallelWithTheZerosFused", [i, g],
+          [((50000, 512), f32)])[0], ref, 1e-5)
 t = rng.standard_normal((10, 4)).astype(np.float32)
 i = np.array([[7], [2], [11]], dtype=np.int32)
 u = rng.standard_normal((3, 4)).astype(np.float32)
@@ -134,3 +153,14 @@ check("topk_indices_stable", ix, order, 0)
 x = rng.standard_normal((16, 3)).astype(np.float32)
 check("sort_major", run("EmitSort_MajorDimSortStridesByTheInnerExtent", [x],
                         [((16, 3), f32)])[0], np.sort(x, 0), 0)
+# Long rows: tiles of 4096 sorted in registers, merged through scratch.
+x = rng.standard_normal((1024, 8192)).astype(np.float32)
+x[0, 3] = np.nan; x[1, 5] = -0.0; x[1, 6] = 0.0; x[2, :4096] = x[2, 4096:]
+check("sort_long", run("EmitSort_LongRowsMergeSortedTilesThroughScratch", [x],
+                       [((1024, 8192), f32)])[0], np.sort(x, 1), 0)
+x = np.round(rng.standard_normal((3, 20000)), 1).astype(np.float32)  # ties
+v, ix = run("EmitSort_RaggedLongRowsSkipPairsPastTheRow", [x],
+            [((3, 20000), f32), ((3, 20000), i32)])
+order = np.argsort(-x, axis=1, kind="stable")
+check("topk_long_values", v, np.take_along_axis(x, order, 1), 0)
+check("topk_long_indices_stable", ix, order, 0)

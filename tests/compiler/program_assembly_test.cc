@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compiler/control_lowering.h"
 #include "ir/builder.h"
 
 namespace jft::compiler {
@@ -163,6 +164,110 @@ TEST(AssembleProgram, TempsOfAChainShareMemory) {
   EXPECT_EQ(s1.offset, s3.offset);  // v1 is dead once v3 is written
   EXPECT_EQ(program->temp_bytes, 512u);
   EXPECT_EQ(program->thunks.size(), 4u);
+}
+
+// A group that runs as two kernels (a scatter's copy and updates, a split
+// reduction's partials and their reduction): both launches get the same
+// buffers, the group's scratch after its outputs, and the scratch and the
+// result the first stage writes are live together, never sharing bytes.
+TEST(AssembleProgram, AGroupOfTwoKernelsSharesItsBuffersAndScratch) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto args = b.beginFunction("main", {kF32x64}, {kF32x64});
+  ValueId v1 = b.op1(OpKind::Exponential, {args[0]}, kF32x64);
+  ValueId v2 = b.op1(OpKind::Exponential, {v1}, kF32x64);
+  b.ret({v2});
+  b.endFunction();
+  PlanBuilder p;
+  p.ttir({0}, {args[0]}, {v1}, {8, 1, 1});
+  p.launches.back().scratch = {1024};
+  KernelLaunch second = p.launches.back();
+  second.kernel = 1;
+  second.stage = 1;
+  second.grid = {2, 1, 1};
+  p.launches.push_back(second);
+  p.ttir({1}, {v1}, {v2});
+  p.launches.back().kernel = 2;
+  StatusOr<runtime::Program> program = assemble(m, p);
+  ASSERT_TRUE(program.isOk()) << program.status().toString();
+  ASSERT_EQ(program->thunks.size(), 3u);
+  const runtime::LaunchThunk& a = launchAt(*program, 0);
+  const runtime::LaunchThunk& c = launchAt(*program, 1);
+  EXPECT_EQ(a.kernel, 0);
+  EXPECT_EQ(c.kernel, 1);
+  EXPECT_EQ(c.grid, (std::array<uint32_t, 3>{2, 1, 1}));
+  ASSERT_EQ(a.buffers.size(), 3u);  // x, v1, scratch
+  EXPECT_EQ(a.buffers, c.buffers);
+  const BufferSlot& result = slot(*program, a.buffers[1]);
+  const BufferSlot& scratch = slot(*program, a.buffers[2]);
+  EXPECT_EQ(result.kind, Kind::kTemp);
+  EXPECT_EQ(scratch.kind, Kind::kTemp);
+  EXPECT_EQ(scratch.bytes, 1024u);
+  EXPECT_TRUE(scratch.offset >= result.offset + result.bytes ||
+              result.offset >= scratch.offset + scratch.bytes);
+  // The next group reads v1 from the same slot; it has no scratch.
+  EXPECT_EQ(launchAt(*program, 2).buffers,
+            (std::vector<int>{a.buffers[1], program->output_slots[0]}));
+}
+
+// The same inside the control route's assembly (which regions of while and
+// case go through): one set of buffers for both stages.
+TEST(AssembleProgram, ControlAssemblyGivesBothStagesTheSameScratch) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto args = b.beginFunction("main", {kF32x64}, {kF32x64});
+  ValueId v1 = b.op1(OpKind::Exponential, {args[0]}, kF32x64);
+  ValueId v2 = b.op1(OpKind::Exponential, {v1}, kF32x64);
+  b.ret({v2});
+  b.endFunction();
+  PlanBuilder p;
+  p.ttir({0}, {args[0]}, {v1}, {8, 1, 1});
+  p.launches.back().scratch = {1024};
+  KernelLaunch second = p.launches.back();
+  second.kernel = 1;
+  second.stage = 1;
+  p.launches.push_back(second);
+  p.ttir({1}, {v1}, {v2});
+  p.launches.back().kernel = 2;
+  RegionCode top;
+  top.scope = m.functions.at(0);
+  top.plan = p.plan;
+  top.launches = p.launches;
+  runtime::Program program;
+  Status status = assembleControlProgram(m, m.functions.at(0), top, program);
+  ASSERT_TRUE(status.isOk()) << status.toString();
+  ASSERT_EQ(program.thunks.size(), 3u);
+  const runtime::LaunchThunk& a = launchAt(program, 0);
+  ASSERT_EQ(a.buffers.size(), 3u);
+  EXPECT_EQ(launchAt(program, 1).buffers, a.buffers);
+  const BufferSlot& result = slot(program, a.buffers[1]);
+  const BufferSlot& scratch = slot(program, a.buffers[2]);
+  EXPECT_EQ(scratch.kind, Kind::kTemp);
+  EXPECT_EQ(scratch.bytes, 1024u);
+  EXPECT_TRUE(scratch.offset >= result.offset + result.bytes ||
+              result.offset >= scratch.offset + scratch.bytes);
+  EXPECT_EQ(launchAt(program, 2).buffers.size(), 2u);
+}
+
+// Launches of a group whose stages disagree on their scratch are a compiler
+// bug, reported as one.
+TEST(AssembleProgram, StagesWithDifferentScratchAreInternal) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto args = b.beginFunction("main", {kF32x64}, {kF32x64});
+  ValueId v1 = b.op1(OpKind::Exponential, {args[0]}, kF32x64);
+  b.ret({v1});
+  b.endFunction();
+  PlanBuilder p;
+  p.ttir({0}, {args[0]}, {v1});
+  p.launches.back().scratch = {1024};
+  KernelLaunch second = p.launches.back();
+  second.stage = 1;
+  second.scratch = {};
+  p.launches.push_back(second);
+  StatusOr<runtime::Program> program = assemble(m, p);
+  ASSERT_FALSE(program.isOk());
+  EXPECT_NE(program.status().message().find("scratch"), std::string::npos);
 }
 
 TEST(AssembleProgram, ForwardingOpsCostNothing) {

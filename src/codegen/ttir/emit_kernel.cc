@@ -1,5 +1,6 @@
-// emitKernel (kernel.h): the signature, the index type, then the family's
-// emitter writes the body.
+// emitKernels (kernel.h): the index type, then the family's emitter writes
+// the body of each kernel (most families one, with the plain signature;
+// scatter, split reductions and long sorts choose their stages and scratch).
 #include <algorithm>
 
 #include "codegen/ttir/kernel.h"
@@ -43,11 +44,60 @@ bool hasNoElements(const ir::Module& module, const fusion::Fusion& fusion) {
   return !fusion.outputs.empty();
 }
 
+// One kernel from a family that writes a single body with a given signature.
+template <typename EmitBody>
+StatusOr<StagedKernels> oneStage(const ir::Module& module, const fusion::Fusion& fusion,
+                                 EmitBody emit_body) {
+  JFT_ASSIGN_OR_RETURN(KernelSignature signature, kernelSignature(module, fusion));
+  TtirWriter writer;
+  JFT_ASSIGN_OR_RETURN(Launch launch, emit_body(writer, signature));
+  StagedKernels staged;
+  staged.stages.push_back({std::move(signature), writer.body(), std::move(launch)});
+  return staged;
+}
+
+StatusOr<StagedKernels> emitStages(const ir::Module& module, const ir::Function& function,
+                                   const fusion::Fusion& fusion) {
+  const std::string index = indexType(module, function, fusion);
+  using F = fusion::Family;
+  if (hasNoElements(module, fusion)) {
+    return oneStage(module, fusion, [](TtirWriter&, const KernelSignature&) {
+      Launch launch;
+      launch.grid = {0, 1, 1};  // never launched; the module still compiles
+      launch.tile.assign(1, '0');
+      return StatusOr<Launch>(launch);
+    });
+  }
+  switch (fusion.family) {
+    case F::kLoop:
+      return oneStage(module, fusion, [&](TtirWriter& w, const KernelSignature& sig) {
+        return emitLoopKernel(w, module, function, fusion, sig, index);
+      });
+    case F::kReduction:
+      return emitReductionKernels(module, function, fusion, index);
+    case F::kScan:
+      return oneStage(module, fusion, [&](TtirWriter& w, const KernelSignature& sig) {
+        return emitScanKernel(w, module, function, fusion, sig, index);
+      });
+    case F::kScatter:
+      return emitScatterKernels(module, function, fusion, index);
+    case F::kSort:
+      return emitSortKernels(module, function, fusion, index);
+    default:
+      break;
+  }
+  std::string message = fusion.name;
+  message.append(": no TTIR emitter for kernel family ")
+      .append(fusion::familyName(fusion.family));
+  return unimplemented(message);
+}
+
 }  // namespace
 
-StatusOr<TtirKernel> emitKernel(const ir::Module& module, const ir::Function& function,
-                                const fusion::Fusion& fusion,
-                                const EmitOptions& options) {
+StatusOr<std::vector<TtirKernel>> emitKernels(const ir::Module& module,
+                                              const ir::Function& function,
+                                              const fusion::Fusion& fusion,
+                                              const EmitOptions& options) {
   (void)options;
   if (fusion.route != fusion::Route::kTtir) {
     std::string message = fusion.name;
@@ -63,47 +113,37 @@ StatusOr<TtirKernel> emitKernel(const ir::Module& module, const ir::Function& fu
         return unimplemented(fusion.name + ": a " + fusion::familyName(fusion.family) +
                              " kernel cannot store the complex output " +
                              module.typeOf(v).str());
-  JFT_ASSIGN_OR_RETURN(KernelSignature signature, kernelSignature(module, fusion));
-  TtirWriter writer;
-  Launch launch;
-  if (hasNoElements(module, fusion)) {
-    launch.grid = {0, 1, 1};  // never launched; the module still compiles
-    launch.tile.assign(1, '0');
-  } else if (fusion.family == fusion::Family::kLoop) {
-    JFT_ASSIGN_OR_RETURN(launch,
-                         emitLoopKernel(writer, module, function, fusion, signature,
-                                        indexType(module, function, fusion)));
-  } else if (fusion.family == fusion::Family::kReduction) {
-    JFT_ASSIGN_OR_RETURN(launch,
-                         emitReductionKernel(writer, module, function, fusion, signature,
-                                             indexType(module, function, fusion)));
-  } else if (fusion.family == fusion::Family::kScan) {
-    JFT_ASSIGN_OR_RETURN(launch,
-                         emitScanKernel(writer, module, function, fusion, signature,
-                                        indexType(module, function, fusion)));
-  } else if (fusion.family == fusion::Family::kScatter) {
-    JFT_ASSIGN_OR_RETURN(launch,
-                         emitScatterKernel(writer, module, function, fusion, signature,
-                                           indexType(module, function, fusion)));
-  } else if (fusion.family == fusion::Family::kSort) {
-    JFT_ASSIGN_OR_RETURN(launch,
-                         emitSortKernel(writer, module, function, fusion, signature,
-                                        indexType(module, function, fusion)));
-  } else {
-    std::string message = fusion.name;
-    message.append(": no TTIR emitter for kernel family ")
-        .append(fusion::familyName(fusion.family));
-    return unimplemented(message);
+  JFT_ASSIGN_OR_RETURN(StagedKernels staged, emitStages(module, function, fusion));
+  if (staged.stages.empty())
+    return internalError(fusion.name + ": the emitter made no kernel");
+  std::vector<uint64_t> scratch;
+  for (const ScratchBuffer& b : staged.scratch) scratch.push_back(b.bytes);
+  std::vector<TtirKernel> kernels;
+  for (StageKernel& stage : staged.stages) {
+    TtirKernel kernel;
+    kernel.name = stage.signature.name;
+    kernel.ttir = kernelModule(stage.signature, stage.body);
+    kernel.inputs = fusion.inputs;
+    kernel.outputs = fusion.outputs;
+    kernel.grid = stage.launch.grid;
+    kernel.num_warps = stage.launch.num_warps;
+    kernel.tile = stage.launch.tile;
+    kernel.stage = static_cast<int>(kernels.size());
+    kernel.scratch = scratch;
+    kernels.push_back(std::move(kernel));
   }
-  TtirKernel kernel;
-  kernel.name = signature.name;
-  kernel.ttir = kernelModule(signature, writer.body());
-  kernel.inputs = fusion.inputs;
-  kernel.outputs = fusion.outputs;
-  kernel.grid = launch.grid;
-  kernel.num_warps = launch.num_warps;
-  kernel.tile = launch.tile;
-  return kernel;
+  return kernels;
+}
+
+StatusOr<TtirKernel> emitKernel(const ir::Module& module, const ir::Function& function,
+                                const fusion::Fusion& fusion,
+                                const EmitOptions& options) {
+  JFT_ASSIGN_OR_RETURN(std::vector<TtirKernel> kernels,
+                       emitKernels(module, function, fusion, options));
+  if (kernels.size() != 1)
+    return internalError(fusion.name + ": the group runs as " +
+                         std::to_string(kernels.size()) + " kernels, not one");
+  return std::move(kernels.front());
 }
 
 }  // namespace jft::codegen::ttir

@@ -3,10 +3,18 @@
 //
 // Parameter contract (what the runtime passes, in order): one pointer per
 // fusion input, then one per fusion output, each the dense row-major buffer of
-// that value (pred stored as one byte per element). Every pointer is at least
-// 16-byte aligned. Sizes are static and baked into the TTIR; there are no
-// scalar parameters. FlagTree/Triton may append scratch pointers after these;
-// src/kernels reports them.
+// that value (pred stored as one byte per element), then one per scratch
+// buffer of the group (`scratch`: temporary memory no IR value owns, shared by
+// the group's kernels, uninitialised). Every pointer is at least 16-byte
+// aligned.
+//
+// Most groups are one kernel. Some run as several launched in order on the
+// same buffers (a scatter: the operand copied into the result by one grid,
+// then the updates combined into it by another; a split reduction: partial
+// results into scratch, then their reduction and the epilogue); each later
+// kernel sees everything the earlier ones wrote. Sizes are static and baked into the
+// TTIR; there are no scalar parameters. FlagTree/Triton may append scratch pointers after
+// these; src/kernels reports them.
 #pragma once
 
 #include <array>
@@ -32,12 +40,21 @@ struct TtirKernel {
   std::array<uint32_t, 3> grid{1, 1, 1};  // a grid with a 0 is never launched
   int num_warps = 4;
   int num_stages = 1;
-  std::string tile;  // the tile chosen, for logs: "1024", "32x128"
+  std::string tile;               // the tile chosen, for logs: "1024", "32x128"
+  int stage = 0;                  // its place among the group's kernels (0: the first)
+  std::vector<uint64_t> scratch;  // bytes of each scratch buffer of the group
 };
 
 // UNIMPLEMENTED names the op and why when the group holds something the
 // emitters cannot express (the planner's support table and the emitters must
 // agree; this is the backstop).
+// The group's kernels in launch order (at least one).
+StatusOr<std::vector<TtirKernel>> emitKernels(const ir::Module& module,
+                                              const ir::Function& function,
+                                              const fusion::Fusion& fusion,
+                                              const EmitOptions& options = {});
+// For groups known to be one kernel (loop groups, operand transposes):
+// INTERNAL when the group needs several.
 StatusOr<TtirKernel> emitKernel(const ir::Module& module, const ir::Function& function,
                                 const fusion::Fusion& fusion,
                                 const EmitOptions& options = {});

@@ -32,9 +32,11 @@ StatusOr<std::string> parameter(const ir::Module& module, ir::ValueId value,
 }  // namespace
 
 StatusOr<KernelSignature> kernelSignature(const ir::Module& module,
-                                          const fusion::Fusion& fusion) {
+                                          const fusion::Fusion& fusion,
+                                          const std::string& suffix,
+                                          const std::vector<ScratchBuffer>& scratch) {
   KernelSignature sig;
-  sig.name = kernelName(fusion.name);
+  sig.name = kernelName(fusion.name) + suffix;
   std::string params;
   auto add = [&](ir::ValueId v, const std::string& name) -> Status {
     JFT_ASSIGN_OR_RETURN(std::string p, parameter(module, v, name));
@@ -48,6 +50,11 @@ StatusOr<KernelSignature> kernelSignature(const ir::Module& module,
   for (size_t i = 0; i < fusion.outputs.size(); ++i) {
     sig.outputs.push_back("%out" + std::to_string(i));
     JFT_RETURN_IF_ERROR(add(fusion.outputs[i], sig.outputs.back()));
+  }
+  for (size_t i = 0; i < scratch.size(); ++i) {
+    sig.scratch.push_back("%tmp" + std::to_string(i));
+    params += (params.empty() ? "" : ", ") + sig.scratch.back() + ": !tt.ptr<" +
+              scratch[i].memory_type + "> {tt.divisibility = 16 : i32}";
   }
   sig.header =
       "tt.func public @" + sig.name + "(" + params + ") attributes {noinline = false}";

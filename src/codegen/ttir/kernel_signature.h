@@ -1,7 +1,8 @@
 // The tt.func header of a fusion's kernel and the module text around a body.
 //
 // One `!tt.ptr<T> {tt.divisibility = 16 : i32}` parameter per fusion input,
-// then one per output (kernel.h's contract; pred is stored as i8). The
+// then one per output, then one per scratch buffer of a group that runs as
+// several kernels (kernel.h's contract; pred is stored as i8). The
 // divisibility hint is what lets Triton vectorise loads and stores: every
 // buffer the runtime passes is at least 16-byte aligned.
 #pragma once
@@ -21,6 +22,7 @@ struct KernelSignature {
   std::string name;                  // the tt.func symbol
   std::vector<std::string> inputs;   // parameter SSA names: "%in0", ...
   std::vector<std::string> outputs;  // "%out0", ...
+  std::vector<std::string> scratch;  // "%tmp0", ...
   std::string header;                // "tt.func public @name(...) attributes {...}"
 };
 
@@ -31,13 +33,36 @@ struct Launch {
   std::string tile;  // for logs: "1024", "32x128"
 };
 
+// A buffer the kernels of one group share (partial results, positions), not
+// an IR value: `bytes` of `memory_type` elements ("f32", "i32").
+struct ScratchBuffer {
+  uint64_t bytes = 0;
+  std::string memory_type;
+};
+
+// One kernel of a group that runs as several, in launch order: its own
+// signature (name and scratch parameters included), body and launch.
+struct StageKernel {
+  KernelSignature signature;
+  std::string body;
+  Launch launch;
+};
+
+struct StagedKernels {
+  std::vector<StageKernel> stages;
+  std::vector<ScratchBuffer> scratch;  // parameters of every stage, after outputs
+};
+
 // A symbol from fusion.name: letters, digits and '_' kept, the rest '_'.
 std::string kernelName(const std::string& fusion_name);
 
 // UNIMPLEMENTED for a parameter that is not a tensor of a TTIR element type
-// (complex, tokens, tuples).
+// (complex, tokens, tuples). A stage of a several-kernel group passes its
+// name suffix ("_copy") and the scratch buffers of the group.
 StatusOr<KernelSignature> kernelSignature(const ir::Module& module,
-                                          const fusion::Fusion& fusion);
+                                          const fusion::Fusion& fusion,
+                                          const std::string& suffix = "",
+                                          const std::vector<ScratchBuffer>& scratch = {});
 
 // "module {\n  <header> {\n<body>    tt.return\n  }\n}\n".
 std::string kernelModule(const KernelSignature& signature, const std::string& body);

@@ -20,22 +20,37 @@ int64_t product(const std::vector<int64_t>& dims) {
   return p;
 }
 
+// Which kernel of the group this is: the whole reduction, or one of the two
+// stages of a split one (reduction_emitter.h).
+enum class Stage { kWhole, kPartials, kFinish };
+
 class ReductionKernel {
  public:
   ReductionKernel(TtirWriter& writer, const ir::Module& module,
                   const ir::Function& function, const fusion::Fusion& fusion,
-                  const KernelSignature& signature, const std::string& index_type)
+                  const KernelSignature& signature, const std::string& index_type,
+                  Stage stage = Stage::kWhole, ReductionSplit split = {})
       : writer_(writer),
         module_(module),
         function_(function),
         fusion_(fusion),
         signature_(signature),
-        index_type_(index_type) {}
+        index_type_(index_type),
+        stage_(stage),
+        split_(split) {}
 
+  // The group's shape and tile (emit() runs it when not yet done).
+  Status analyse();
   StatusOr<Launch> emit();
 
+  int64_t keptCount() const { return kept_count_; }
+  int64_t reducedCount() const { return reduced_count_; }
+  const ReductionTile& tile() const { return tile_; }
+  bool wholeRow() const { return whole_row_; }
+  // The element type of each accumulator, reduce by reduce.
+  std::vector<ir::ElementType> accumulatorTypes() const;
+
  private:
-  Status analyse();
   bool dependsOnReduce(ir::ValueId value, std::set<ir::ValueId>& seen) const;
   // The reduce's [BO, 1] results at a space of its result shape.
   StatusOr<Value> reduceAt(const ir::Op& op, size_t result, int space);
@@ -53,7 +68,13 @@ class ReductionKernel {
                                             const std::vector<Value>& values);
   StatusOr<std::vector<Value>> ttReduce(const ir::Op& op,
                                         const std::vector<Value>& operands, int axis);
-  Status emitLoop(int kept_space);
+  // `chunk` (a scalar): walk only that chunk of the reduced extent.
+  Status emitLoop(int kept_space, const std::optional<Value>& chunk = std::nullopt);
+  // The finishing stage: each reduce's partial results read from scratch
+  // and reduced with its combiner.
+  Status reducePartials(int kept_space);
+  // The partial stage: this program's chunk reduced, stored to scratch.
+  Status storePartials(int kept_space, const Value& o, const Value& chunk);
 
   TtirWriter& writer_;
   const ir::Module& module_;
@@ -61,6 +82,9 @@ class ReductionKernel {
   const fusion::Fusion& fusion_;
   const KernelSignature& signature_;
   std::string index_type_;
+  Stage stage_ = Stage::kWhole;
+  ReductionSplit split_;
+  bool analysed_ = false;
 
   std::vector<const ir::Op*> reduces_;
   std::vector<int64_t> full_;     // F
@@ -79,7 +103,17 @@ class ReductionKernel {
   std::map<std::string, int> full_spaces_;
 };
 
+std::vector<ir::ElementType> ReductionKernel::accumulatorTypes() const {
+  std::vector<ir::ElementType> types;
+  for (const ir::Op* op : reduces_)
+    for (size_t i = 0; i < op->operands.size() / 2; ++i)
+      types.push_back(module_.typeOf(op->results.at(i)).element);
+  return types;
+}
+
 Status ReductionKernel::analyse() {
+  if (analysed_) return Status::ok();
+  analysed_ = true;
   for (size_t at : fusion_.ops) {
     const ir::Op& op = function_.body.ops[at];
     if (op.kind != ir::OpKind::Reduce) continue;
@@ -130,6 +164,7 @@ Status ReductionKernel::analyse() {
       whole_row_ = whole_row_ || dependsOnReduce(v, seen);
   }
   tile_ = chooseReductionTile(kept_count_, reduced_count_, minor_, whole_row_);
+  if (stage_ == Stage::kFinish) tile_ = chooseSplitFinishTile(kept_count_, split_.chunks);
   if (whole_row_ && tile_.looped)
     return unimplemented(fusion_.name + ": a reduced extent of " +
                          std::to_string(reduced_count_) +
@@ -318,7 +353,9 @@ StatusOr<Value> ReductionKernel::reduceAt(const ir::Op& op, size_t result, int s
   JFT_ASSIGN_OR_RETURN(int kept, keptOnly(space));
   auto key = std::make_pair(&op, kept);
   if (auto it = results_.find(key); it == results_.end()) {
-    if (tile_.looped) {
+    if (stage_ == Stage::kFinish) {
+      JFT_RETURN_IF_ERROR(reducePartials(kept));
+    } else if (tile_.looped) {
       JFT_RETURN_IF_ERROR(emitLoop(kept));
     } else {
       JFT_ASSIGN_OR_RETURN(int full, fullSpace(kept, index_->range(1)));
@@ -333,7 +370,7 @@ StatusOr<Value> ReductionKernel::reduceAt(const ir::Op& op, size_t result, int s
   return results_.at(key).at(result);
 }
 
-Status ReductionKernel::emitLoop(int kept) {
+Status ReductionKernel::emitLoop(int kept, const std::optional<Value>& chunk) {
   IndexBuilder& ix = *index_;
   const std::vector<int64_t> tile = ix.tile();
   // Accumulators start at the init values, one per operand of every reduce.
@@ -345,8 +382,12 @@ Status ReductionKernel::emitLoop(int kept) {
       inits.push_back(ix.broadcast(init, tile));
     }
   }
-  const Value lower = ix.scalarConstant(0), upper = ix.scalarConstant(reduced_count_),
-              step = ix.scalarConstant(tile_.reduced);
+  Value lower = ix.scalarConstant(0), upper = ix.scalarConstant(reduced_count_);
+  const Value step = ix.scalarConstant(tile_.reduced);
+  if (chunk) {
+    lower = ix.scalarBinary("arith.muli", *chunk, ix.scalarConstant(split_.chunk));
+    upper = ix.scalarBinary("arith.addi", lower, ix.scalarConstant(split_.chunk));
+  }
   const std::string name = writer_.freshName(), k0 = writer_.freshName();
   std::string iter, types;
   std::vector<Value> accs, results;
@@ -367,7 +408,8 @@ Status ReductionKernel::emitLoop(int kept) {
   const Value k = ix.add(ix.splat(Value{k0, index_type_, {}, index_type_}, {1, tile[1]}),
                          ix.range(1));
   k_bound_.reset();
-  if (reduced_count_ % tile_.reduced != 0)
+  const int64_t walked = chunk ? split_.chunks * split_.chunk : reduced_count_;
+  if (walked % tile_.reduced != 0 || walked > reduced_count_)
     k_bound_ = ix.compareConst("slt", k, reduced_count_);
   JFT_ASSIGN_OR_RETURN(int full, fullSpace(kept, k));
   std::vector<Value> next;
@@ -412,15 +454,26 @@ StatusOr<Launch> ReductionKernel::emit() {
   };
   const int64_t programs = (kept_count_ + tile_.kept - 1) / tile_.kept;
   const Value pid = ix.programId();
+  // The partial stage's programs: kept tile pid % programs, chunk pid / programs.
+  Value kept_tile = pid;
+  std::optional<Value> chunk;
+  if (stage_ == Stage::kPartials && programs > 1) {
+    kept_tile = ix.scalarBinary("arith.remsi", pid, ix.scalarConstant(programs));
+    chunk = ix.scalarBinary("arith.divsi", pid, ix.scalarConstant(programs));
+  } else if (stage_ == Stage::kPartials) {
+    chunk = pid;
+  }
   Value o = ix.range(0);
   if (programs > 1)
-    o = ix.add(ix.splat(ix.scalarBinary("arith.muli", pid, ix.scalarConstant(tile_.kept)),
-                        {tile_.kept, 1}),
-               o);
+    o = ix.add(
+        ix.splat(ix.scalarBinary("arith.muli", kept_tile, ix.scalarConstant(tile_.kept)),
+                 {tile_.kept, 1}),
+        o);
   std::vector<Value> o_bounds;
   if (kept_count_ % tile_.kept != 0)
     o_bounds.push_back(ix.compareConst("slt", o, kept_count_));
-  if (!tile_.looped && (reduced_count_ % tile_.reduced != 0 || reduced_count_ == 0))
+  if (stage_ == Stage::kWhole && !tile_.looped &&
+      (reduced_count_ % tile_.reduced != 0 || reduced_count_ == 0))
     k_bound_ = ix.compareConst("slt", ix.range(1), reduced_count_);
   auto keptSpace = [&](const std::vector<int64_t>& dims) {
     if (dims.empty()) return elemental_->scalarSpace();
@@ -432,6 +485,16 @@ StatusOr<Launch> ReductionKernel::emit() {
     return ix.intern(std::move(s));
   };
   const int kept = keptSpace(kept_);
+  if (stage_ == Stage::kPartials) {
+    JFT_RETURN_IF_ERROR(storePartials(kept, o, *chunk));
+    Launch launch;
+    launch.grid = {static_cast<uint32_t>(programs * split_.chunks), 1, 1};
+    launch.num_warps = tile_.num_warps;
+    launch.tile = std::to_string(tile_.kept) + "x" + std::to_string(tile_.reduced) +
+                  " looped, " + std::to_string(split_.chunks) + " chunks of " +
+                  std::to_string(split_.chunk);
+    return launch;
+  }
   std::optional<int> full;
   if (whole_row_) {
     JFT_ASSIGN_OR_RETURN(int f, fullSpace(kept, ix.range(1)));
@@ -456,18 +519,118 @@ StatusOr<Launch> ReductionKernel::emit() {
   launch.num_warps = tile_.num_warps;
   launch.tile = std::to_string(tile_.kept) + "x" + std::to_string(tile_.reduced);
   if (tile_.looped) launch.tile += " looped";
+  if (stage_ == Stage::kFinish) launch.tile += " of partials";
   return launch;
+}
+
+Status ReductionKernel::storePartials(int kept, const Value& o, const Value& chunk) {
+  IndexBuilder& ix = *index_;
+  JFT_ASSIGN_OR_RETURN(int only, keptOnly(kept));
+  JFT_RETURN_IF_ERROR(emitLoop(only, chunk));
+  // Partial j of accumulator a at a's scratch [chunk * kept_count + o].
+  IndexSpace s;
+  s.dims = {split_.chunks, kept_count_};
+  s.linear = ix.add(
+      ix.splat(ix.scalarBinary("arith.muli", chunk, ix.scalarConstant(kept_count_)),
+               o.shape),
+      o);
+  if (kept_count_ % tile_.kept != 0)
+    s.bounds.push_back(ix.compareConst("slt", o, kept_count_));
+  const int at = ix.intern(std::move(s));
+  size_t next = 0;
+  for (const ir::Op* op : reduces_) {
+    const std::vector<Value>& partial = results_.at(std::make_pair(op, only));
+    for (size_t i = 0; i < partial.size(); ++i, ++next)
+      elemental_->store(signature_.scratch.at(next),
+                        module_.typeOf(op->results.at(i)).element, partial[i], at);
+  }
+  return Status::ok();
+}
+
+Status ReductionKernel::reducePartials(int kept) {
+  IndexBuilder& ix = *index_;
+  TtirWriter& w = writer_;
+  const std::vector<int64_t> tile = ix.tile();
+  // [BO, 1] kept positions by [1, BS] chunks: offset s * kept_count + o.
+  const Value o = ix.linear(kept);
+  const Value s = ix.range(1);
+  const Value offset = ix.broadcast(ix.add(ix.mulConst(s, kept_count_), o), tile);
+  std::optional<Value> mask = ix.fullMask(kept);
+  if (split_.chunks != tile[1]) {
+    const Value in = ix.compareConst("slt", s, split_.chunks);
+    mask = mask ? ix.both(*mask, in) : in;
+  }
+  if (mask) mask = ix.broadcast(*mask, tile);
+  size_t next = 0;
+  for (const ir::Op* op : reduces_) {
+    const size_t n = op->operands.size() / 2;
+    std::vector<Value> values;
+    for (size_t i = 0; i < n; ++i, ++next) {
+      const ir::ElementType element = module_.typeOf(op->results.at(i)).element;
+      const std::string ptr = "!tt.ptr<" + memoryType(element) + ">";
+      const std::string& param = signature_.scratch.at(next);
+      const Value base = w.op(
+          "tt.splat " + param + " : " + ptr + " -> " + tensorType(tile, ptr), tile, ptr);
+      const Value address = w.op("tt.addptr " + base.name + ", " + offset.name + " : " +
+                                     base.type + ", " + offset.type,
+                                 tile, ptr);
+      std::string text = "tt.load " + address.name;
+      if (mask) text += ", " + mask->name;
+      Value v = loadedToRegister(
+          w, element, w.op(text + " : " + address.type, tile, memoryType(element)));
+      if (mask) {
+        JFT_ASSIGN_OR_RETURN(Value init, elemental_->emit(op->operands[n + i], kept));
+        v = ix.select(*mask, v, ix.broadcast(init, tile));
+      }
+      values.push_back(v);
+    }
+    JFT_ASSIGN_OR_RETURN(std::vector<Value> reduced, ttReduce(*op, values, 1));
+    for (Value& r : reduced)
+      r = w.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type + " -> " +
+                   tensorType({r.shape[0], 1}, r.scalar),
+               {r.shape[0], 1}, r.scalar);
+    results_[std::make_pair(op, kept)] = reduced;
+  }
+  return Status::ok();
 }
 
 }  // namespace
 
-StatusOr<Launch> emitReductionKernel(TtirWriter& writer, const ir::Module& module,
-                                     const ir::Function& function,
-                                     const fusion::Fusion& fusion,
-                                     const KernelSignature& signature,
-                                     const std::string& index_type) {
-  ReductionKernel kernel(writer, module, function, fusion, signature, index_type);
-  return kernel.emit();
+StatusOr<StagedKernels> emitReductionKernels(const ir::Module& module,
+                                             const ir::Function& function,
+                                             const fusion::Fusion& fusion,
+                                             const std::string& index_type) {
+  JFT_ASSIGN_OR_RETURN(KernelSignature plain, kernelSignature(module, fusion));
+  TtirWriter writer;
+  ReductionKernel whole(writer, module, function, fusion, plain, index_type);
+  JFT_RETURN_IF_ERROR(whole.analyse());
+  const ReductionSplit split =
+      whole.wholeRow()
+          ? ReductionSplit{}
+          : chooseReductionSplit(whole.keptCount(), whole.reducedCount(), whole.tile());
+  StagedKernels staged;
+  if (split.chunks <= 1) {
+    JFT_ASSIGN_OR_RETURN(Launch launch, whole.emit());
+    staged.stages.push_back({std::move(plain), writer.body(), std::move(launch)});
+    return staged;
+  }
+  for (ir::ElementType element : whole.accumulatorTypes())
+    staged.scratch.push_back({static_cast<uint64_t>(split.chunks * whole.keptCount() *
+                                                    ir::storageBytes(element)),
+                              memoryType(element)});
+  for (Stage stage : {Stage::kPartials, Stage::kFinish}) {
+    JFT_ASSIGN_OR_RETURN(
+        KernelSignature signature,
+        kernelSignature(module, fusion, stage == Stage::kPartials ? "_partials" : "",
+                        staged.scratch));
+    TtirWriter stage_writer;
+    ReductionKernel kernel(stage_writer, module, function, fusion, signature, index_type,
+                           stage, split);
+    JFT_ASSIGN_OR_RETURN(Launch launch, kernel.emit());
+    staged.stages.push_back(
+        {std::move(signature), stage_writer.body(), std::move(launch)});
+  }
+  return staged;
 }
 
 }  // namespace jft::codegen::ttir

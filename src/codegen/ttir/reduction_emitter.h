@@ -11,6 +11,16 @@
 // own combiner, all reduces of the group in one pass. Lanes outside the
 // shape are set to the reduce's init value before they are combined.
 //
+// Split (tile_choice.h's chooseReductionSplit): a looped reduction with too
+// few kept tiles to fill the device runs as two kernels. "<name>_partials"
+// gives each (kept tile, chunk of the reduced extent) its own program, which
+// loops over its chunk only and stores its [BO] accumulators to scratch (one
+// buffer per accumulator, [chunks, kept] row-major); "<name>" reads the
+// [BO, chunks] partials, reduces them with the same combiner (lanes past the
+// chunks set to the init value) and computes the epilogue and outputs as
+// the whole kernel would. It reassociates the reduction, as XLA's split
+// reductions do, and is deterministic.
+//
 // Addresses: with D the trailing dims, an F-shaped input is read at o*R + k
 // (contiguous along k); with D the leading dims, at k*O + o (a column
 // reduction: o is the contiguous tile axis); otherwise through the
@@ -28,10 +38,10 @@
 
 namespace jft::codegen::ttir {
 
-StatusOr<Launch> emitReductionKernel(TtirWriter& writer, const ir::Module& module,
-                                     const ir::Function& function,
-                                     const fusion::Fusion& fusion,
-                                     const KernelSignature& signature,
-                                     const std::string& index_type);
+// One kernel, or the two stages of a split reduction with their scratch.
+StatusOr<StagedKernels> emitReductionKernels(const ir::Module& module,
+                                             const ir::Function& function,
+                                             const fusion::Fusion& fusion,
+                                             const std::string& index_type);
 
 }  // namespace jft::codegen::ttir

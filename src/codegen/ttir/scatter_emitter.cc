@@ -1,7 +1,6 @@
 #include "codegen/ttir/scatter_emitter.h"
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 
 #include "codegen/ttir/elemental.h"
@@ -38,11 +37,15 @@ class ScatterKernel {
         ix_(writer, {kChunk}, index_type),
         el_(ix_, module, fusion, function, signature.inputs) {}
 
-  StatusOr<Launch> emit();
+  // The stages' bodies (after check()): the operand into the result, then
+  // the updates into it.
+  Status check();
+  StatusOr<Launch> emitCopy();
+  StatusOr<Launch> emitUpdates();
 
  private:
-  // scf.for over [0, count) in chunks; `body` gets the lane positions.
-  Status chunks(int64_t count, const std::function<Status(const Value& lane)>& body);
+  // This program's chunk of [0, count): kChunk lane positions.
+  Value programLanes();
   Status copyOperand();
   Status applyUpdates(int64_t count);
   // The operand index of each lane of `update_space`, and whether its
@@ -63,46 +66,35 @@ class ScatterKernel {
   fusion::ScatterCombine combine_ = fusion::ScatterCombine::kOther;
 };
 
-Status ScatterKernel::chunks(int64_t count,
-                             const std::function<Status(const Value& lane)>& body) {
-  const Value lower = ix_.scalarConstant(0), upper = ix_.scalarConstant(count),
-              step = ix_.scalarConstant(kChunk);
-  const std::string k0 = w_.freshName();
-  w_.open("scf.for " + k0 + " = " + lower.name + " to " + upper.name + " step " +
-          step.name + " : " + ix_.indexType() + " {");
-  const Elemental::State saved = el_.save();
-  const Value lane = ix_.add(
-      ix_.splat(Value{k0, ix_.indexType(), {}, ix_.indexType()}, {kChunk}), ix_.range(0));
-  JFT_RETURN_IF_ERROR(body(lane));
-  w_.close("}");
-  el_.restore(saved);
-  return Status::ok();
+Value ScatterKernel::programLanes() {
+  const Value pid = ix_.programId();
+  const Value first = ix_.scalarBinary("arith.muli", pid, ix_.scalarConstant(kChunk));
+  return ix_.add(ix_.splat(first, {kChunk}), ix_.range(0));
 }
 
 Status ScatterKernel::copyOperand() {
   const std::vector<int64_t>& dims = module_.typeOf(op_->operands[0]).dims;
   const int64_t count = product(dims);
-  return chunks(count, [&](const Value& lane) -> Status {
-    IndexSpace s;
-    s.dims = dims;
-    s.linear = lane;
-    if (dims.size() == 1) s.comps = {lane};
-    if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
-    const int space = dims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
-    JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[0], space));
-    if (dims.empty()) {
-      // One element: every lane would store it; lane 0 does.
-      IndexSpace one;
-      one.dims = {1};
-      one.linear = lane;
-      one.bounds.push_back(ix_.compareConst("slt", lane, 1));
-      const int first = ix_.intern(std::move(one));
-      el_.store(signature_.outputs[0], element_, v, first);
-      return Status::ok();
-    }
-    el_.store(signature_.outputs[0], element_, v, space);
+  const Value lane = programLanes();
+  IndexSpace s;
+  s.dims = dims;
+  s.linear = lane;
+  if (dims.size() == 1) s.comps = {lane};
+  if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
+  const int space = dims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
+  JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[0], space));
+  if (dims.empty()) {
+    // One element: every lane would store it; lane 0 does.
+    IndexSpace one;
+    one.dims = {1};
+    one.linear = lane;
+    one.bounds.push_back(ix_.compareConst("slt", lane, 1));
+    const int first = ix_.intern(std::move(one));
+    el_.store(signature_.outputs[0], element_, v, first);
     return Status::ok();
-  });
+  }
+  el_.store(signature_.outputs[0], element_, v, space);
+  return Status::ok();
 }
 
 StatusOr<std::pair<Value, std::optional<Value>>> ScatterKernel::target(int update_space) {
@@ -185,7 +177,7 @@ Status ScatterKernel::combine(const Value& address, const Value& value,
   const std::string& t = value.scalar;
   auto rmw = [&](const std::string& kind, const Value& ptr, const Value& v,
                  const Value& m) {
-    w_.op("tt.atomic_rmw " + kind + ", acq_rel, gpu, " + ptr.name + ", " + v.name + ", " +
+    w_.op("tt.atomic_rmw " + kind + ", relaxed, gpu, " + ptr.name + ", " + v.name + ", " +
               m.name + " : (" + ptr.type + ", " + v.type + ", " + m.type + ") -> " +
               v.type,
           v.shape, v.scalar);
@@ -233,33 +225,32 @@ Status ScatterKernel::combine(const Value& address, const Value& value,
 
 Status ScatterKernel::applyUpdates(int64_t count) {
   const std::vector<int64_t>& udims = module_.typeOf(op_->operands[2]).dims;
-  return chunks(count, [&](const Value& lane) -> Status {
-    IndexSpace s;
-    s.dims = udims;
-    s.linear = lane;
-    if (udims.size() == 1) s.comps = {lane};
-    if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
-    const int space = udims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
-    JFT_ASSIGN_OR_RETURN(auto where, target(space));
-    JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[2], space));
-    v = ix_.broadcast(v, {kChunk});
-    Value mask = udims.empty() ? ix_.compareConst("slt", lane, 1)
-                               : ix_.compareConst("slt", lane, count);
-    if (where.second) mask = ix_.both(mask, ix_.broadcast(*where.second, {kChunk}));
-    const std::string mem = memoryType(element_);
-    const std::string ptr = "!tt.ptr<" + mem + ">";
-    const Value offset = ix_.broadcast(where.first, {kChunk});
-    const Value base = w_.op("tt.splat " + signature_.outputs[0] + " : " + ptr + " -> " +
-                                 tensorType({kChunk}, ptr),
-                             {kChunk}, ptr);
-    const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
-                                    base.type + ", " + offset.type,
-                                {kChunk}, ptr);
-    return combine(address, v, mask);
-  });
+  const Value lane = programLanes();
+  IndexSpace s;
+  s.dims = udims;
+  s.linear = lane;
+  if (udims.size() == 1) s.comps = {lane};
+  if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
+  const int space = udims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
+  JFT_ASSIGN_OR_RETURN(auto where, target(space));
+  JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[2], space));
+  v = ix_.broadcast(v, {kChunk});
+  Value mask = udims.empty() ? ix_.compareConst("slt", lane, 1)
+                             : ix_.compareConst("slt", lane, count);
+  if (where.second) mask = ix_.both(mask, ix_.broadcast(*where.second, {kChunk}));
+  const std::string mem = memoryType(element_);
+  const std::string ptr = "!tt.ptr<" + mem + ">";
+  const Value offset = ix_.broadcast(where.first, {kChunk});
+  const Value base = w_.op("tt.splat " + signature_.outputs[0] + " : " + ptr + " -> " +
+                               tensorType({kChunk}, ptr),
+                           {kChunk}, ptr);
+  const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
+                                  base.type + ", " + offset.type,
+                              {kChunk}, ptr);
+  return combine(address, v, mask);
 }
 
-StatusOr<Launch> ScatterKernel::emit() {
+Status ScatterKernel::check() {
   if (fusion_.ops.empty())
     return unimplemented(fusion_.name + ": an empty scatter group");
   op_ = &function_.body.ops.at(fusion_.ops.back());
@@ -274,26 +265,48 @@ StatusOr<Launch> ScatterKernel::emit() {
     return unimplemented(fusion_.name + ": a scatter kernel stores only the scatter");
   element_ = module_.typeOf(op_->results[0]).element;
   combine_ = fusion::scatterCombineOf(*op_);
-  (void)ix_.programId();  // one program; the id is not needed
+  return Status::ok();
+}
+
+uint32_t programsFor(int64_t count) {
+  return static_cast<uint32_t>(std::max<int64_t>(1, (count + kChunk - 1) / kChunk));
+}
+
+StatusOr<Launch> ScatterKernel::emitCopy() {
   JFT_RETURN_IF_ERROR(copyOperand());
-  w_.line("gpu.barrier");
-  JFT_RETURN_IF_ERROR(applyUpdates(product(module_.typeOf(op_->operands[2]).dims)));
   Launch launch;
-  launch.grid = {1, 1, 1};
-  launch.num_warps = 4;
-  launch.tile = std::to_string(kChunk) + " single program";
+  launch.grid = {programsFor(product(module_.typeOf(op_->operands[0]).dims)), 1, 1};
+  launch.tile = std::to_string(kChunk) + " copy";
+  return launch;
+}
+
+StatusOr<Launch> ScatterKernel::emitUpdates() {
+  const int64_t count = product(module_.typeOf(op_->operands[2]).dims);
+  JFT_RETURN_IF_ERROR(applyUpdates(count));
+  Launch launch;
+  launch.grid = {count == 0 ? 0u : programsFor(count), 1, 1};
+  launch.tile = std::to_string(kChunk) + " updates";
   return launch;
 }
 
 }  // namespace
 
-StatusOr<Launch> emitScatterKernel(TtirWriter& writer, const ir::Module& module,
-                                   const ir::Function& function,
-                                   const fusion::Fusion& fusion,
-                                   const KernelSignature& signature,
-                                   const std::string& index_type) {
-  ScatterKernel kernel(writer, module, function, fusion, signature, index_type);
-  return kernel.emit();
+StatusOr<StagedKernels> emitScatterKernels(const ir::Module& module,
+                                           const ir::Function& function,
+                                           const fusion::Fusion& fusion,
+                                           const std::string& index_type) {
+  StagedKernels staged;
+  for (int stage = 0; stage < 2; ++stage) {
+    JFT_ASSIGN_OR_RETURN(KernelSignature signature,
+                         kernelSignature(module, fusion, stage == 0 ? "" : "_updates"));
+    TtirWriter writer;
+    ScatterKernel kernel(writer, module, function, fusion, signature, index_type);
+    JFT_RETURN_IF_ERROR(kernel.check());
+    JFT_ASSIGN_OR_RETURN(Launch launch,
+                         stage == 0 ? kernel.emitCopy() : kernel.emitUpdates());
+    staged.stages.push_back({std::move(signature), writer.body(), std::move(launch)});
+  }
+  return staged;
 }
 
 }  // namespace jft::codegen::ttir

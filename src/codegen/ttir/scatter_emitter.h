@@ -1,35 +1,35 @@
-// The scatter family: one stablehlo.scatter (fusion/scatter_form.h).
+// The scatter family: one stablehlo.scatter (fusion/scatter_form.h), as two
+// kernels launched in order.
 //
-// The result starts as a copy of the operand, and no program may combine an
-// update into it before the copy of that element is written. Programs of one
-// grid are not ordered, so this kernel runs as ONE program: it copies the
-// operand in chunks (scf.for), waits at a gpu.barrier (which also makes the
-// copy's global writes visible to every thread of the program), then walks
-// the updates in chunks: each lane reads its scatter indices (through the
-// elemental emitter, so index arithmetic fuses), checks that its whole
-// update window lies inside the operand as XLA does (an update whose window
-// would leave it is dropped, which is what JAX's default scatter mode
-// expects), and combines with tt.atomic_rmw (add; integer max/min; f32
-// max/min through the bits, as tl.atomic_max does) or stores (replace: with
-// repeated indices one of the writers wins, as on XLA GPU).
-// Many programs would need the compiler to copy the operand into the output
-// before the launch; until it does, large scatters are bound by one SM.
+// The result starts as a copy of the operand, and no update may be combined
+// into an element before its copy is written. Programs of one grid are not
+// ordered, so the copy is its own kernel: "<name>" computes the operand
+// (through the elemental emitter, so a fused producer such as the zeros of
+// an embedding gradient is never read from memory) into the result, one
+// chunk of kChunk elements per program. Then "<name>_updates" spreads the
+// updates over programs, one chunk each: a lane reads its scatter indices
+// (index arithmetic fuses), checks that its whole update window lies inside
+// the operand as XLA does (an update whose window would leave it is dropped,
+// which is what JAX's default scatter mode expects), and combines with
+// tt.atomic_rmw (add; integer max/min; f32 max/min through the bits, as
+// tl.atomic_max does), relaxed: the launch boundary orders the copy before
+// them, and StableHLO leaves the order of colliding updates unspecified.
+// Replace stores (with repeated indices one of the writers wins, as on XLA
+// GPU). Combiners with no atomic are refused by the planner.
 #pragma once
 
 #include <string>
 
 #include "codegen/ttir/kernel_signature.h"
-#include "codegen/ttir/ttir_writer.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
 #include "support/status.h"
 
 namespace jft::codegen::ttir {
 
-StatusOr<Launch> emitScatterKernel(TtirWriter& writer, const ir::Module& module,
-                                   const ir::Function& function,
-                                   const fusion::Fusion& fusion,
-                                   const KernelSignature& signature,
-                                   const std::string& index_type);
+StatusOr<StagedKernels> emitScatterKernels(const ir::Module& module,
+                                           const ir::Function& function,
+                                           const fusion::Fusion& fusion,
+                                           const std::string& index_type);
 
 }  // namespace jft::codegen::ttir

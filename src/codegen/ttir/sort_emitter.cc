@@ -1,5 +1,6 @@
 #include "codegen/ttir/sort_emitter.h"
 
+#include <functional>
 #include <map>
 #include <span>
 
@@ -25,8 +26,38 @@ class SortKernel {
         index_type_(index_type) {}
 
   StatusOr<Launch> emit();
+  // Rows longer than one tile (sort_emitter.h): the signature has the
+  // scratch buffers, one per operand then the positions.
+  StatusOr<Launch> emitLong();
+  // Checks the group and sets op_, n_, rows_, inner_.
+  Status check();
+  bool longRow() const { return lanes_ > kMaxSortRow; }
+  // Scratch of a long row: each operand's elements, then i32 positions.
+  std::vector<ScratchBuffer> longScratch() const;
 
  private:
+  // The row of program `pid` in the input/output layout: lanes `lane`
+  // (index type, [T]) at base + lane * inner.
+  int rowSpace(IndexBuilder& ix, const Value& base, const Value& lane);
+  Value rowBase(IndexBuilder& ix, const Value& pid);
+  // Scratch access at `offset` ([T], index type) of buffer `k` (operands,
+  // then the positions), masked.
+  Value loadScratch(IndexBuilder& ix, size_t k, const Value& offset,
+                    const std::optional<Value>& mask);
+  void storeScratch(IndexBuilder& ix, size_t k, const Value& offset, const Value& value,
+                    const std::optional<Value>& mask);
+  ir::ElementType scratchElement(size_t k) const;
+  // One compare-and-swap pass through global memory over pairs (lo, hi) of
+  // the row: the mirror pairs of blocks of `block` (distance < 0) or pairs
+  // `distance` apart; then a barrier.
+  Status globalPass(IndexBuilder& ix, const Value& row, int64_t block, int64_t distance);
+  // Positions to i32.
+  Value positions(const Value& lane);
+  // The sort's results that are group outputs, stored at `space`.
+  Status storeOutputs(Elemental& el, const std::vector<Value>& values, int space);
+  // scf.for over the row's tiles [0, n) (lane: [T] positions in the row);
+  // `el`'s memo is restored after the body.
+  Status overTiles(Elemental& el, const std::function<Status(const Value& lane)>& body);
   // The comparator on [A, B] tiles: lhs/rhs hold one tile per operand.
   StatusOr<Value> compare(const std::vector<Value>& lhs, const std::vector<Value>& rhs);
   // A splat constant on `shape` (the comparator's own, or one it captures).
@@ -53,6 +84,8 @@ class SortKernel {
   std::string index_type_;
   const ir::Op* op_ = nullptr;
   int64_t n_ = 1, lanes_ = 1;
+  int64_t rows_ = 1, inner_ = 1;
+  size_t axis_ = 0;
 };
 
 Value SortKernel::reshape(const Value& v, const std::vector<int64_t>& shape) {
@@ -229,40 +262,271 @@ Status SortKernel::step(std::vector<Value>& values, Value& pos, int64_t distance
   return Status::ok();
 }
 
-StatusOr<Launch> SortKernel::emit() {
+Status SortKernel::check() {
   if (fusion_.ops.empty()) return unimplemented(fusion_.name + ": an empty sort group");
   op_ = &function_.body.ops.at(fusion_.ops.back());
   if (op_->kind != ir::OpKind::Sort || op_->regions.size() != 1)
     return unimplemented(fusion_.name + ": the sort group's root is not a sort");
   const std::vector<int64_t>& full = module_.typeOf(op_->operands.at(0)).dims;
   const auto* dim_attr = ir::findAttrAs<int64_t>(op_->attrs, "dimension");
-  const size_t axis = dim_attr ? static_cast<size_t>(*dim_attr) : full.size() - 1;
-  n_ = full.at(axis);
+  axis_ = dim_attr ? static_cast<size_t>(*dim_attr) : full.size() - 1;
+  n_ = full.at(axis_);
   lanes_ = nextPow2(n_);
-  if (lanes_ > kMaxSortRow || lanes_ < 2)
+  if (lanes_ > kMaxLongSortRow || lanes_ < 2)
     return unimplemented("stablehlo.sort of a row of " + std::to_string(n_) +
-                         " elements (1 < n <= 4096 in one tile)");
-  int64_t outer = 1, inner = 1;
+                         " elements (1 < n <= " + std::to_string(kMaxLongSortRow) + ")");
+  int64_t outer = 1;
+  inner_ = 1;
   for (size_t d = 0; d < full.size(); ++d) {
-    if (d < axis) outer *= full[d];
-    if (d > axis) inner *= full[d];
+    if (d < axis_) outer *= full[d];
+    if (d > axis_) inner_ *= full[d];
   }
-  const int64_t rows = outer * inner;
+  rows_ = outer * inner_;
+  return Status::ok();
+}
 
+Value SortKernel::rowBase(IndexBuilder& ix, const Value& pid) {
+  // Row base: o * n * inner + i with o = pid / inner, i = pid % inner.
+  if (inner_ > 1) {
+    const Value in = ix.scalarConstant(inner_);
+    const Value o = ix.scalarBinary("arith.divsi", pid, in);
+    const Value i = ix.scalarBinary("arith.remsi", pid, in);
+    return ix.scalarBinary(
+        "arith.addi", ix.scalarBinary("arith.muli", o, ix.scalarConstant(n_ * inner_)),
+        i);
+  }
+  return ix.scalarBinary("arith.muli", pid, ix.scalarConstant(n_));
+}
+
+int SortKernel::rowSpace(IndexBuilder& ix, const Value& base, const Value& lane) {
+  IndexSpace s;
+  s.dims = module_.typeOf(op_->operands.at(0)).dims;
+  s.linear = ix.add(ix.splat(base, lane.shape), ix.mulConst(lane, inner_));
+  if (n_ % ix.tile()[0] != 0) s.bounds.push_back(ix.compareConst("slt", lane, n_));
+  return ix.intern(std::move(s));
+}
+
+Value SortKernel::positions(const Value& lane) {
+  if (lane.scalar == "i32") return lane;
+  return w_.op("arith.trunci " + lane.name + " : " + lane.type + " to " +
+                   tensorType(lane.shape, "i32"),
+               lane.shape, "i32");
+}
+
+Status SortKernel::storeOutputs(Elemental& el, const std::vector<Value>& values,
+                                int space) {
+  for (size_t o = 0; o < fusion_.outputs.size(); ++o) {
+    size_t r = 0;
+    while (r < op_->results.size() && op_->results[r] != fusion_.outputs[o]) ++r;
+    if (r == op_->results.size())
+      return unimplemented(fusion_.name +
+                           ": a sort kernel stores only the sort's results");
+    el.store(signature_.outputs[o], module_.typeOf(op_->results[r]).element, values[r],
+             space);
+  }
+  return Status::ok();
+}
+
+std::vector<ScratchBuffer> SortKernel::longScratch() const {
+  std::vector<ScratchBuffer> scratch;
+  for (size_t k = 0; k <= op_->operands.size(); ++k) {
+    const ir::ElementType element = scratchElement(k);
+    scratch.push_back({static_cast<uint64_t>(rows_ * n_ * ir::storageBytes(element)),
+                       memoryType(element)});
+  }
+  return scratch;
+}
+
+ir::ElementType SortKernel::scratchElement(size_t k) const {
+  return k < op_->operands.size() ? module_.typeOf(op_->operands[k]).element
+                                  : ir::ElementType::I32;
+}
+
+Value SortKernel::loadScratch(IndexBuilder& ix, size_t k, const Value& offset,
+                              const std::optional<Value>& mask) {
+  const ir::ElementType element = scratchElement(k);
+  const std::string mem = memoryType(element), ptr = "!tt.ptr<" + mem + ">";
+  const Value base = w_.op("tt.splat " + signature_.scratch.at(k) + " : " + ptr + " -> " +
+                               tensorType(offset.shape, ptr),
+                           offset.shape, ptr);
+  const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
+                                  base.type + ", " + offset.type,
+                              offset.shape, ptr);
+  std::string text = "tt.load " + address.name;
+  if (mask) text += ", " + ix.broadcast(*mask, offset.shape).name;
+  return loadedToRegister(w_, element,
+                          w_.op(text + " : " + address.type, offset.shape, mem));
+}
+
+void SortKernel::storeScratch(IndexBuilder& ix, size_t k, const Value& offset,
+                              const Value& value, const std::optional<Value>& mask) {
+  const ir::ElementType element = scratchElement(k);
+  const std::string mem = memoryType(element), ptr = "!tt.ptr<" + mem + ">";
+  const Value base = w_.op("tt.splat " + signature_.scratch.at(k) + " : " + ptr + " -> " +
+                               tensorType(offset.shape, ptr),
+                           offset.shape, ptr);
+  const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
+                                  base.type + ", " + offset.type,
+                              offset.shape, ptr);
+  const Value stored = registerToStored(w_, element, ix.broadcast(value, offset.shape));
+  std::string text = "tt.store " + address.name + ", " + stored.name;
+  if (mask) text += ", " + ix.broadcast(*mask, offset.shape).name;
+  w_.line(text + " : " + address.type);
+}
+
+Status SortKernel::overTiles(Elemental& el,
+                             const std::function<Status(const Value& lane)>& body) {
+  IndexBuilder& ix = el.index();
+  const Value lower = ix.scalarConstant(0), upper = ix.scalarConstant(n_),
+              step = ix.scalarConstant(lanes_);
+  const std::string c0 = w_.freshName();
+  w_.open("scf.for " + c0 + " = " + lower.name + " to " + upper.name + " step " +
+          step.name + " : " + ix.indexType() + " {");
+  const Elemental::State saved = el.save();
+  const Value lane = ix.add(
+      ix.splat(Value{c0, ix.indexType(), {}, ix.indexType()}, {lanes_}), ix.range(0));
+  JFT_RETURN_IF_ERROR(body(lane));
+  w_.close("}");
+  el.restore(saved);
+  return Status::ok();
+}
+
+Status SortKernel::globalPass(IndexBuilder& ix, const Value& row, int64_t block,
+                              int64_t distance) {
+  // Pairs p of the padded row (half its length), T per step.
+  const int64_t padded = nextPow2(n_);
+  const Value lower = ix.scalarConstant(0), upper = ix.scalarConstant(padded / 2),
+              step = ix.scalarConstant(lanes_);
+  const std::string p0 = w_.freshName();
+  w_.open("scf.for " + p0 + " = " + lower.name + " to " + upper.name + " step " +
+          step.name + " : " + ix.indexType() + " {");
+  const IndexBuilder::State saved = ix.save();
+  const Value p = ix.add(
+      ix.splat(Value{p0, ix.indexType(), {}, ix.indexType()}, {lanes_}), ix.range(0));
+  Value lo, hi;
+  if (distance < 0) {
+    // Mirror pairs in blocks of `block`: lo = b * block + r, hi = b * block +
+    // block - 1 - r, for r < block / 2.
+    const int64_t half = block / 2;
+    const Value start = ix.mulConst(ix.divConst(p, half), block);
+    const Value r = ix.remConst(p, half);
+    lo = ix.add(start, r);
+    hi = ix.binary("arith.subi", ix.addConst(start, block - 1), r);
+  } else {
+    lo = ix.add(ix.mulConst(ix.divConst(p, distance), 2 * distance),
+                ix.remConst(p, distance));
+    hi = ix.addConst(lo, distance);
+  }
+  // Past the row is padding, the largest of all: it never moves, so pairs
+  // reaching it are left alone.
+  std::optional<Value> valid;
+  if (n_ != padded) valid = ix.compareConst("slt", hi, n_);
+  const Value row_splat = ix.splat(row, {lanes_});
+  const Value lo_at = ix.add(row_splat, lo), hi_at = ix.add(row_splat, hi);
+  const size_t m = op_->operands.size();
+  std::vector<Value> a, b;
+  for (size_t k = 0; k < m; ++k) {
+    a.push_back(loadScratch(ix, k, lo_at, valid));
+    b.push_back(loadScratch(ix, k, hi_at, valid));
+  }
+  const Value pa = loadScratch(ix, m, lo_at, valid),
+              pb = loadScratch(ix, m, hi_at, valid);
+  JFT_ASSIGN_OR_RETURN(Value swap, less(b, pb, a, pa));
+  for (size_t k = 0; k <= m; ++k) {
+    const Value& x = k < m ? a[k] : pa;
+    const Value& y = k < m ? b[k] : pb;
+    storeScratch(ix, k, lo_at, select(swap, y, x), valid);
+    storeScratch(ix, k, hi_at, select(swap, x, y), valid);
+  }
+  w_.close("}");
+  ix.restore(saved);
+  w_.line("gpu.barrier");
+  return Status::ok();
+}
+
+StatusOr<Launch> SortKernel::emitLong() {
+  JFT_RETURN_IF_ERROR(check());
+  const int64_t padded = lanes_;
+  lanes_ = kMaxSortRow;  // the tile; the row is padded / lanes_ tiles
   IndexBuilder ix(w_, {lanes_}, index_type_);
   Elemental el(ix, module_, fusion_, function_, signature_.inputs);
   const Value pid = ix.programId();
-  // Row base: o * n * inner + i with o = pid / inner, i = pid % inner.
-  Value base = pid;
-  if (inner > 1) {
-    const Value in = ix.scalarConstant(inner);
-    const Value o = ix.scalarBinary("arith.divsi", pid, in);
-    const Value i = ix.scalarBinary("arith.remsi", pid, in);
-    base = ix.scalarBinary(
-        "arith.addi", ix.scalarBinary("arith.muli", o, ix.scalarConstant(n_ * inner)), i);
-  } else {
-    base = ix.scalarBinary("arith.muli", pid, ix.scalarConstant(n_));
+  const Value base = rowBase(ix, pid);
+  const Value row = ix.scalarBinary("arith.muli", pid, ix.scalarConstant(n_));
+  const size_t m = op_->operands.size();
+  int tile_log = 0, row_log = 0;
+  while ((int64_t{1} << tile_log) < lanes_) ++tile_log;
+  while ((int64_t{1} << row_log) < padded) ++row_log;
+  auto inRow = [&](const Value& lane) -> std::optional<Value> {
+    if (n_ % lanes_ == 0) return std::nullopt;
+    return ix.compareConst("slt", lane, n_);
+  };
+  // 1. Each tile of the row sorted ascending in registers, into scratch.
+  JFT_RETURN_IF_ERROR(overTiles(el, [&](const Value& lane) -> Status {
+    const int space = rowSpace(ix, base, lane);
+    std::vector<Value> values;
+    for (ir::ValueId v : op_->operands) {
+      JFT_ASSIGN_OR_RETURN(Value x, el.emit(v, space));
+      values.push_back(ix.broadcast(x, {lanes_}));
+    }
+    Value pos = positions(lane);
+    for (int stage = 1; stage <= tile_log; ++stage)
+      for (int j = stage - 1; j >= 0; --j)
+        JFT_RETURN_IF_ERROR(
+            step(values, pos, int64_t{1} << j, stage < tile_log ? stage : -1));
+    const Value at = ix.add(ix.splat(row, {lanes_}), lane);
+    const std::optional<Value> mask = inRow(lane);
+    for (size_t k = 0; k < m; ++k) storeScratch(ix, k, at, values[k], mask);
+    storeScratch(ix, m, at, pos, mask);
+    return Status::ok();
+  }));
+  w_.line("gpu.barrier");
+  // 2. Merges of sorted blocks of 2^(s-1) into 2^s: the mirror step and the
+  // steps down to a tile apart through memory, the rest in registers; the
+  // last merge stores the outputs.
+  for (int s = tile_log + 1; s <= row_log; ++s) {
+    const int64_t block = int64_t{1} << s;
+    JFT_RETURN_IF_ERROR(globalPass(ix, row, block, -1));
+    for (int64_t j = block / 4; j >= lanes_; j /= 2)
+      JFT_RETURN_IF_ERROR(globalPass(ix, row, block, j));
+    const bool last = s == row_log;
+    JFT_RETURN_IF_ERROR(overTiles(el, [&](const Value& lane) -> Status {
+      const Value at = ix.add(ix.splat(row, {lanes_}), lane);
+      const std::optional<Value> mask = inRow(lane);
+      std::vector<Value> values;
+      for (size_t k = 0; k < m; ++k) values.push_back(loadScratch(ix, k, at, mask));
+      // Lanes past the row keep their own position, so they order last.
+      Value pos = positions(lane);
+      if (mask)
+        pos = select(*mask, loadScratch(ix, m, at, mask), pos);
+      else
+        pos = loadScratch(ix, m, at, mask);
+      for (int64_t j = lanes_ / 2; j >= 1; j /= 2)
+        JFT_RETURN_IF_ERROR(step(values, pos, j, -1));
+      if (last) return storeOutputs(el, values, rowSpace(ix, base, lane));
+      for (size_t k = 0; k < m; ++k) storeScratch(ix, k, at, values[k], mask);
+      storeScratch(ix, m, at, pos, mask);
+      return Status::ok();
+    }));
+    if (!last) w_.line("gpu.barrier");
   }
+  Launch launch;
+  launch.grid = {static_cast<uint32_t>(rows_), 1, 1};
+  launch.num_warps = 8;
+  launch.tile = std::to_string(padded) + " in tiles of " + std::to_string(lanes_);
+  return launch;
+}
+
+StatusOr<Launch> SortKernel::emit() {
+  JFT_RETURN_IF_ERROR(check());
+  if (lanes_ > kMaxSortRow)
+    return internalError(fusion_.name + ": a long sort row on the one-tile path");
+  const std::vector<int64_t>& full = module_.typeOf(op_->operands.at(0)).dims;
+  const int64_t rows = rows_, inner = inner_;
+  IndexBuilder ix(w_, {lanes_}, index_type_);
+  Elemental el(ix, module_, fusion_, function_, signature_.inputs);
+  const Value pid = ix.programId();
+  const Value base = rowBase(ix, pid);
   const Value lane = ix.range(0);
   IndexSpace s;
   s.dims = full;
@@ -288,15 +552,7 @@ StatusOr<Launch> SortKernel::emit() {
     for (int j = stage - 1; j >= 0; --j)
       JFT_RETURN_IF_ERROR(step(values, pos, int64_t{1} << j, stage < log ? stage : -1));
 
-  for (size_t o = 0; o < fusion_.outputs.size(); ++o) {
-    size_t r = 0;
-    while (r < op_->results.size() && op_->results[r] != fusion_.outputs[o]) ++r;
-    if (r == op_->results.size())
-      return unimplemented(fusion_.name +
-                           ": a sort kernel stores only the sort's results");
-    el.store(signature_.outputs[o], module_.typeOf(op_->results[r]).element, values[r],
-             space);
-  }
+  JFT_RETURN_IF_ERROR(storeOutputs(el, values, space));
   Launch launch;
   launch.grid = {static_cast<uint32_t>(rows), 1, 1};
   launch.num_warps = lanes_ >= 2048 ? 8 : 4;
@@ -306,13 +562,28 @@ StatusOr<Launch> SortKernel::emit() {
 
 }  // namespace
 
-StatusOr<Launch> emitSortKernel(TtirWriter& writer, const ir::Module& module,
-                                const ir::Function& function,
-                                const fusion::Fusion& fusion,
-                                const KernelSignature& signature,
-                                const std::string& index_type) {
-  SortKernel kernel(writer, module, function, fusion, signature, index_type);
-  return kernel.emit();
+StatusOr<StagedKernels> emitSortKernels(const ir::Module& module,
+                                        const ir::Function& function,
+                                        const fusion::Fusion& fusion,
+                                        const std::string& index_type) {
+  JFT_ASSIGN_OR_RETURN(KernelSignature plain, kernelSignature(module, fusion));
+  TtirWriter writer;
+  SortKernel kernel(writer, module, function, fusion, plain, index_type);
+  JFT_RETURN_IF_ERROR(kernel.check());
+  StagedKernels staged;
+  if (!kernel.longRow()) {
+    JFT_ASSIGN_OR_RETURN(Launch launch, kernel.emit());
+    staged.stages.push_back({std::move(plain), writer.body(), std::move(launch)});
+    return staged;
+  }
+  staged.scratch = kernel.longScratch();
+  JFT_ASSIGN_OR_RETURN(KernelSignature signature,
+                       kernelSignature(module, fusion, "", staged.scratch));
+  TtirWriter long_writer;
+  SortKernel long_kernel(long_writer, module, function, fusion, signature, index_type);
+  JFT_ASSIGN_OR_RETURN(Launch launch, long_kernel.emitLong());
+  staged.stages.push_back({std::move(signature), long_writer.body(), std::move(launch)});
+  return staged;
 }
 
 }  // namespace jft::codegen::ttir

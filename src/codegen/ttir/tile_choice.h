@@ -35,6 +35,24 @@ struct ReductionTile {
 ReductionTile chooseReductionTile(int64_t kept, int64_t reduced, bool minor,
                                   bool whole_row);
 
+// A looped reduction whose kept tiles alone would leave most of the device
+// idle (a column sum of 16384 x 4096 is 32 programs) is split: `chunks`
+// programs per kept tile each reduce `chunk` consecutive reduced positions
+// (a multiple of the step) into scratch, and a second kernel reduces those
+// partials. chunks == 1: no split.
+struct ReductionSplit {
+  int64_t chunks = 1;
+  int64_t chunk = 0;
+};
+
+// Programs that keep an H200-class device (132 SMs) busy, a few per SM.
+inline constexpr int64_t kFillPrograms = 528;
+
+ReductionSplit chooseReductionSplit(int64_t kept, int64_t reduced,
+                                    const ReductionTile& tile);
+// The finishing kernel's tile: kept lanes by nextPow2(chunks) partials.
+ReductionTile chooseSplitFinishTile(int64_t kept, int64_t chunks);
+
 // Rows that fit one program without a loop.
 inline constexpr int64_t kMaxRowElements = 16384;
 
