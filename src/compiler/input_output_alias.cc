@@ -20,7 +20,8 @@ bool truthy(const ir::Attribute& attr) {
 bool touchesSlot(const runtime::Program& program, const runtime::Thunk& thunk, int slot);
 
 bool listTouchesSlot(const runtime::Program& program, int list, int slot) {
-  if (list < 0 || static_cast<size_t>(list) >= program.lists.size()) return true;
+  if (list < 0) return false;  // none (a counted loop's unused condition)
+  if (static_cast<size_t>(list) >= program.lists.size()) return true;
   for (const runtime::Thunk& thunk : program.lists[static_cast<size_t>(list)])
     if (touchesSlot(program, thunk, slot)) return true;
   return false;
