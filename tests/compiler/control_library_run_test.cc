@@ -323,6 +323,39 @@ TEST_F(ControlLibraryRun, CaseInsideALoop) {
       << "one branch index per iteration";
 }
 
+// for i in 0..3: (a, b) = (b @ w, a). The next b is the carried a, which
+// the same iteration overwrites: the copies must act as one assignment.
+TEST_F(ControlLibraryRun, CarriedValuesSwappedAroundAProduct) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto args = b.beginFunction("main", {kM, kM, kM}, {kM, kM});
+  const std::vector<Type> types = {kI32, kM, kM, kM};
+  ValueId zero = i32Constant(b, 0);
+  ir::Region cond = lessThan(b, types, 3);
+  auto d = b.beginRegion(types);
+  ValueId p = dot(b, d[2], d[3]);
+  b.ret({b.op1(OpKind::Add, {d[0], i32Constant(b, 1)}, kI32), p, d[1], d[3]});
+  ir::Region body = b.endRegion();
+  auto r =
+      b.op(OpKind::While, {zero, args[0], args[1], args[2]}, types, {}, {cond, body});
+  b.ret({r[1], r[2]});
+  b.endFunction();
+  ASSERT_NO_FATAL_FAILURE(
+      build(std::move(m), {{"loop_compare", unexpected()}, {"loop_add", increment()}}));
+
+  const Matrix x = smallInts(11), y = smallInts(12), w = smallInts(13);
+  Matrix a = x, c = y;
+  for (int i = 0; i < 3; ++i) {
+    Matrix next = product(c, w);
+    c = a;
+    a = next;
+  }
+  auto out = run({bytesOf(x), bytesOf(y), bytesOf(w)});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0], a);
+  EXPECT_EQ(out[1], c);
+}
+
 // The product's weights reach the loop body through a tuple built before
 // the loop (get_tuple_element inside the body).
 TEST_F(ControlLibraryRun, TupleBuiltBeforeALoopIsReadInside) {
