@@ -4,7 +4,7 @@
 
 #include "codegen/ttir/kernel.h"
 #include "compiler/compiler.h"
-#include "compiler/control_lowering.h"
+#include "compiler/control_regions.h"
 #include "compiler/fingerprint.h"
 #include "compiler/input_output_alias.h"
 #include "compiler/kernel_binaries.h"
@@ -47,19 +47,12 @@ std::string entryName(const ir::Module& module) {
   return module.name.empty() ? std::string("module") : module.name;
 }
 
-}  // namespace
-
-StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
-                             kernels::KernelCompiler* kernel_compiler, Stages* stages) {
-  StatusOr<ir::Module> imported = frontend::importStableHlo(
-      reinterpret_cast<const uint8_t*>(bytecode.data()), bytecode.size());
-  // Named by the input alone, so that one artifact's dumps always land in
-  // one folder, whether or not it compiles.
-  Dumper dump(ModuleDump(options.dump_dir, imported.isOk() ? imported->name : "",
-                         fingerprint(bytecode, options, "input")));
-  dump.write("input.mlirbc", bytecode);
-  if (!imported.isOk()) return imported.status();
-  ir::Module module = std::move(imported).value();
+// The pipeline from the imported module on; `input` is what the
+// executable's fingerprint covers (the bytecode, or the printed module).
+StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
+                                     const Options& options,
+                                     kernels::KernelCompiler* kernel_compiler,
+                                     Stages* stages, Dumper& dump) {
   dump.write("ir_imported.txt", ir::printModule(module));
   JFT_RETURN_IF_ERROR(ir::verifyModule(module));
 
@@ -98,10 +91,9 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
   }
   // The regions of control ops, planned like the function (recursively).
   RegionCode top;
-  const bool control = hasControl(plan);
-  if (control) {
+  top.plan = plan;
+  if (hasControl(plan)) {
     top.scope = *function;
-    top.plan = plan;
     planControlRegions(module, top, plan_options, unsupported);
   }
   if (options.mode == Mode::kNative) {
@@ -114,13 +106,12 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
   codegen::ttir::EmitOptions emit_options;
   emit_options.warp_size = options.target.warp_size;
   std::vector<codegen::ttir::TtirKernel> kernels;
-  std::vector<KernelLaunch> launches;
   std::vector<LibraryCall> library_calls;
-  std::vector<GemmCall> gemms;
-  // Appends the group's kernels (one, or several launched in order) and
-  // their launches; returns how many.
+  // Appends the group's kernels (one, or several launched in order, sharing
+  // scratch buffers) and their launches.
   auto emit = [&](size_t g, const ir::Function& scope, const fusion::Fusion& group,
-                  bool after_library = false) -> StatusOr<size_t> {
+                  std::vector<KernelLaunch>& launches,
+                  bool after_library = false) -> Status {
     StatusOr<std::vector<codegen::ttir::TtirKernel>> made =
         codegen::ttir::emitKernels(module, scope, group, emit_options);
     if (!made.isOk()) return made.status().withContext(group.name + ": ");
@@ -134,35 +125,34 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
                           kernel.outputs, kernel.stage, kernel.scratch, after_library});
       kernels.push_back(std::move(kernel));
     }
-    return made->size();
+    return Status::ok();
   };
-  for (size_t g = 0; g < plan.fusions.size(); ++g) {
-    const fusion::Fusion& group = plan.fusions[g];
-    if (group.route == fusion::Route::kLibrary) {
-      // The operand transposes are TTIR kernels of their scratch functions.
-      JFT_ASSIGN_OR_RETURN(LibraryCall call,
-                           lowerLibraryGroup(module, *function, plan, g));
-      for (const OperandTranspose& t : call.transposes)
-        JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group).status());
-      for (const OperandTranspose& t : call.after)
-        JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group, true).status());
-      gemms.push_back({g, call.dot.gemm, call.a, call.b, call.d, call.other});
-      library_calls.push_back(std::move(call));
-      continue;
+  // A body's kernels and library calls, group by group; the operand
+  // transposes of a library group are TTIR kernels of their scratch functions.
+  auto lower = [&](const ir::Function& scope, RegionCode& code) -> Status {
+    for (size_t g = 0; g < code.plan.fusions.size(); ++g) {
+      const fusion::Fusion& group = code.plan.fusions[g];
+      if (group.route == fusion::Route::kLibrary) {
+        JFT_ASSIGN_OR_RETURN(LibraryCall call,
+                             lowerLibraryGroup(module, scope, code.plan, g));
+        for (const OperandTranspose& t : call.transposes)
+          JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group, code.launches));
+        for (const OperandTranspose& t : call.after)
+          JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group, code.launches, true));
+        code.calls.push_back({g, call.dot.gemm, call.a, call.b, call.d, call.other});
+        library_calls.push_back(std::move(call));
+        continue;
+      }
+      if (group.route != fusion::Route::kTtir) continue;
+      JFT_RETURN_IF_ERROR(emit(g, scope, group, code.launches));
     }
-    if (group.route != fusion::Route::kTtir) continue;
-    JFT_RETURN_IF_ERROR(emit(g, *function, group).status());
-  }
-  // Kernels of control-op regions follow the function's, region by region.
-  for (RegionCode* region : nestedRegions(top)) {
-    for (size_t g = 0; g < region->plan.fusions.size(); ++g) {
-      if (region->plan.fusions[g].route != fusion::Route::kTtir) continue;
-      JFT_ASSIGN_OR_RETURN(size_t made, emit(g, region->scope, region->plan.fusions[g]));
-      region->launches.insert(region->launches.end(), launches.end() - made,
-                              launches.end());
-      launches.resize(launches.size() - made);
-    }
-  }
+    return Status::ok();
+  };
+  // The function's first, then the regions of its control ops, parents
+  // before children (the route report lists them in this order too).
+  JFT_RETURN_IF_ERROR(lower(*function, top));
+  for (RegionCode* region : nestedRegions(top))
+    JFT_RETURN_IF_ERROR(lower(region->scope, *region));
 
   Executable executable;
   executable.name = module.name;
@@ -177,20 +167,14 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
     compiled = std::move(binaries.compiled);
     identity = std::move(binaries.identity);
   }
-  if (control) {
-    top.launches = launches;
-    JFT_RETURN_IF_ERROR(assembleControlProgram(module, *function, top, program));
-  } else {
-    JFT_RETURN_IF_ERROR(
-        assembleProgram(module, *function, plan, launches, program, gemms));
-  }
+  JFT_RETURN_IF_ERROR(assembleProgram(module, *function, top, program));
   assignOutputAliases(donationRequests(*function), program);
 
   for (size_t i = 0; i < function->body.args.size(); ++i)
     executable.parameter_types.push_back(module.typeOf(function->body.args[i]));
   executable.output_types = function->result_types;
-  executable.fingerprint = fingerprint(
-      bytecode, options, compilerIdentityText(identity ? &*identity : nullptr));
+  executable.fingerprint =
+      fingerprint(input, options, compilerIdentityText(identity ? &*identity : nullptr));
 
   size_t next_kernel = 0, next_call = 0;
   auto report = [&](const ir::Function& scope, const fusion::Fusion& group) {
@@ -225,6 +209,32 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
               << routeSummary(executable.report) << "\n";
   dump.write("route_report.txt", executable.report.text());
   return executable;
+}
+
+}  // namespace
+
+StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
+                             kernels::KernelCompiler* kernel_compiler, Stages* stages) {
+  StatusOr<ir::Module> imported = frontend::importStableHlo(
+      reinterpret_cast<const uint8_t*>(bytecode.data()), bytecode.size());
+  // Named by the input alone, so that one artifact's dumps always land in
+  // one folder, whether or not it compiles.
+  Dumper dump(ModuleDump(options.dump_dir, imported.isOk() ? imported->name : "",
+                         fingerprint(bytecode, options, "input")));
+  dump.write("input.mlirbc", bytecode);
+  if (!imported.isOk()) return imported.status();
+  return compileImported(std::move(imported).value(), bytecode, options, kernel_compiler,
+                         stages, dump);
+}
+
+StatusOr<Executable> compileModule(ir::Module module, const Options& options,
+                                   kernels::KernelCompiler* kernel_compiler,
+                                   Stages* stages) {
+  const std::string printed = ir::printModule(module);
+  Dumper dump(
+      ModuleDump(options.dump_dir, module.name, fingerprint(printed, options, "input")));
+  return compileImported(std::move(module), printed, options, kernel_compiler, stages,
+                         dump);
 }
 
 }  // namespace jft::compiler

@@ -23,6 +23,9 @@
 namespace jft::kernels {
 class KernelCompiler;
 }
+namespace jft::ir {
+class Module;
+}
 
 namespace jft::compiler {
 
@@ -93,5 +96,12 @@ struct Stages {
 StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
                              kernels::KernelCompiler* kernel_compiler,
                              Stages* stages = nullptr);
+
+// The same for a module already in our IR (built with ir::Builder by tests
+// and tools): the pipeline from the verifier on. The fingerprint and the
+// dump folder are those of the printed module.
+StatusOr<Executable> compileModule(ir::Module module, const Options& options,
+                                   kernels::KernelCompiler* kernel_compiler,
+                                   Stages* stages = nullptr);
 
 }  // namespace jft::compiler

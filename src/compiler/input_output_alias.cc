@@ -2,7 +2,6 @@
 #include "compiler/input_output_alias.h"
 
 #include <algorithm>
-
 #include <limits>
 #include <variant>
 
@@ -18,7 +17,19 @@ bool truthy(const ir::Attribute& attr) {
   return false;
 }
 
-bool touchesSlot(const runtime::Thunk& thunk, int slot) {
+bool touchesSlot(const runtime::Program& program, const runtime::Thunk& thunk, int slot);
+
+bool listTouchesSlot(const runtime::Program& program, int list, int slot) {
+  if (list < 0) return false;  // none (a counted loop's unused condition)
+  if (static_cast<size_t>(list) >= program.lists.size()) return true;
+  for (const runtime::Thunk& thunk : program.lists[static_cast<size_t>(list)])
+    if (touchesSlot(program, thunk, slot)) return true;
+  return false;
+}
+
+// Whether `thunk` reads or writes `slot`; a loop or conditional touches what
+// its lists do.
+bool touchesSlot(const runtime::Program& program, const runtime::Thunk& thunk, int slot) {
   auto names = [slot](const std::vector<int>& buffers) {
     return std::find(buffers.begin(), buffers.end(), slot) != buffers.end();
   };
@@ -32,18 +43,28 @@ bool touchesSlot(const runtime::Thunk& thunk, int slot) {
     return memset->destination == slot;
   if (const auto* gemm = std::get_if<runtime::GemmThunk>(&thunk))
     return gemm->a == slot || gemm->b == slot || gemm->d == slot || gemm->bias == slot;
+  if (const auto* loop = std::get_if<runtime::WhileThunk>(&thunk))
+    return loop->predicate == slot || listTouchesSlot(program, loop->cond, slot) ||
+           listTouchesSlot(program, loop->body, slot);
+  if (const auto* conditional = std::get_if<runtime::ConditionalThunk>(&thunk)) {
+    if (conditional->index == slot) return true;
+    for (int branch : conditional->branches)
+      if (listTouchesSlot(program, branch, slot)) return true;
+    return false;
+  }
   return true;  // a thunk kind unknown here: assume the worst
 }
 
-int firstTouch(const runtime::Program& program, int slot) {
-  for (size_t i = 0; i < program.thunks.size(); ++i)
-    if (touchesSlot(program.thunks[i], slot)) return static_cast<int>(i);
+// The first top-level thunk after `after` touching `slot`.
+int nextTouch(const runtime::Program& program, int slot, int after) {
+  for (size_t i = static_cast<size_t>(after) + 1; i < program.thunks.size(); ++i)
+    if (touchesSlot(program, program.thunks[i], slot)) return static_cast<int>(i);
   return kNever;
 }
 
 int lastTouch(const runtime::Program& program, int slot) {
   for (size_t i = program.thunks.size(); i-- > 0;)
-    if (touchesSlot(program.thunks[i], slot)) return static_cast<int>(i);
+    if (touchesSlot(program, program.thunks[i], slot)) return static_cast<int>(i);
   return -1;
 }
 
@@ -88,13 +109,15 @@ void assignOutputAliases(const std::vector<int>& requests, runtime::Program& pro
         program.slots[static_cast<size_t>(out_slot)].bytes == 0)
       return false;
     // The first thunk touching an output slot writes it.
-    int writer = firstTouch(program, out_slot);
+    int writer = nextTouch(program, out_slot, -1);
     if (writer == kNever) return false;
-    // Returning the donated parameter itself: the copy becomes a no-op.
+    // Returning the donated parameter itself (or carrying it in a loop): the
+    // copy becomes a no-op, and the parameter keeps its data until the next
+    // thunk touching the output (a loop carrying it) changes it.
     const auto* copy =
         std::get_if<runtime::CopyThunk>(&program.thunks[static_cast<size_t>(writer)]);
     if (copy != nullptr && copy->source == param_slot && copy->destination == out_slot)
-      return true;
+      return lastTouch(program, param_slot) < nextTouch(program, out_slot, writer);
     return lastTouch(program, param_slot) < writer;
   };
   // Explicit requests first, so that a buffer donor never takes an output

@@ -7,10 +7,13 @@
 // output of the same size). An alias is granted only where running in place
 // cannot change a result: every thunk that reads the parameter runs before
 // the first thunk that writes the output, or the output is a copy of that
-// very parameter (the runtime skips a copy onto itself). Otherwise the output
-// keeps its own memory (correct, only less frugal: a kernel that reads the
-// parameter and writes the output could be in place, but only an emitter
-// could promise that its index maps allow it).
+// very parameter (the runtime skips a copy onto itself) and every read of the
+// parameter runs before the next thunk touching the output (a loop carrying
+// the value in the output slot). A loop or conditional reads and writes what
+// the thunks of its lists do. Otherwise the output keeps its own memory
+// (correct, only less frugal: a kernel that reads the parameter and writes
+// the output could be in place, but only an emitter could promise that its
+// index maps allow it).
 #pragma once
 
 #include <vector>

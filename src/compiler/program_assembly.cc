@@ -1,12 +1,13 @@
-// Slot and thunk assembly; see program_assembly.h for where values live.
+// Slot and thunk assembly; see program_assembly.h for where values live and
+// in what order thunks run.
 #include "compiler/program_assembly.h"
 
 #include <algorithm>
 #include <string>
-#include <unordered_map>
+#include <unordered_set>
 
-#include "compiler/buffer_assignment.h"
-#include "compiler/constant_data.h"
+#include "compiler/slot_table.h"
+#include "compiler/trip_count.h"
 #include "compiler/value_forwarding.h"
 #include "ir/printer.h"
 
@@ -14,63 +15,50 @@ namespace jft::compiler {
 namespace {
 
 using runtime::BufferSlot;
+using runtime::Thunk;
 
 bool isNoWorkOp(ir::OpKind kind) {
   return kind == ir::OpKind::Constant || kind == ir::OpKind::AfterAll ||
          kind == ir::OpKind::CreateToken || ValueForwarding::isForwardingOp(kind);
 }
 
+bool isControlOp(ir::OpKind kind) {
+  return kind == ir::OpKind::While || kind == ir::OpKind::Case || kind == ir::OpKind::If;
+}
+
+// The control op of a kControl group (single-op groups).
+const ir::Op* controlOpOf(const ir::Region& body, const fusion::Fusion& group) {
+  for (size_t index : group.ops)
+    if (index < body.ops.size() && isControlOp(body.ops[index].kind))
+      return &body.ops[index];
+  return nullptr;
+}
+
 class Assembler {
  public:
-  Assembler(const ir::Module& module, const ir::Function& function,
-            const fusion::Plan& plan, const std::vector<KernelLaunch>& launches,
-            runtime::Program& program, const std::vector<GemmCall>& gemms)
-      : module_(module),
-        function_(function),
-        plan_(plan),
-        launches_(launches),
-        program_(program),
-        gemms_(gemms) {}
+  Assembler(const ir::Module& module, runtime::Program& program)
+      : module_(module), program_(program) {}
 
-  Status run() {
-    if (function_.body.ops.empty() ||
-        function_.body.ops.back().kind != ir::OpKind::Return)
-      return invalidArgument("function @" + function_.name + " does not end in a return");
-    JFT_RETURN_IF_ERROR(checkGroups());
-    JFT_ASSIGN_OR_RETURN(forwarding_, ValueForwarding::build(module_, function_));
-    for (size_t i = 0; i < function_.body.ops.size(); ++i)
-      for (ir::ValueId result : function_.body.ops[i].results) defining_op_[result] = i;
-    for (size_t i = 0; i < launches_.size(); ++i)
-      for (ir::ValueId output : launches_[i].outputs) written_by_[output] = i;
-    for (size_t i = 0; i < gemms_.size(); ++i) {
-      if (!gemms_[i].op) written_by_[gemms_[i].d] = launches_.size() + i;
-      if (gemms_[i].op)
-        for (ir::ValueId output : gemms_[i].op->outputs)
-          written_by_[output] = launches_.size() + i;
-    }
-
-    program_.slots.clear();
+  Status run(const ir::Function& function, const RegionCode& top) {
+    const ir::Region& body = function.body;
+    if (body.ops.empty() || body.ops.back().kind != ir::OpKind::Return)
+      return invalidArgument("function @" + function.name + " does not end in a return");
+    JFT_ASSIGN_OR_RETURN(forwarding_, ValueForwarding::build(module_, function));
+    slots_.emplace(module_, function, forwarding_, program_);
     program_.thunks.clear();
+    program_.lists.clear();
     program_.parameter_bytes.clear();
     program_.output_slots.clear();
-    JFT_RETURN_IF_ERROR(addParameters());
-    JFT_RETURN_IF_ERROR(addOutputs());
-    // Launches and library calls in plan order; the kernels of a library
-    // group before its call, those marked after_library after it.
-    size_t next_gemm = 0;
-    for (size_t i = 0; i < launches_.size(); ++i) {
-      auto due = [&](const GemmCall& call) {
-        return call.fusion < launches_[i].fusion ||
-               (call.fusion == launches_[i].fusion && launches_[i].after_library);
-      };
-      for (; next_gemm < gemms_.size() && due(gemms_[next_gemm]); ++next_gemm)
-        JFT_RETURN_IF_ERROR(addGemm(next_gemm));
-      JFT_RETURN_IF_ERROR(addLaunch(i));
+    program_.temp_bytes = 0;
+    JFT_RETURN_IF_ERROR(addParameters(body));
+    JFT_RETURN_IF_ERROR(addOutputs(body, top));
+    JFT_RETURN_IF_ERROR(addRegion(top, body, program_.thunks));
+    for (const auto& [root, output] : copies_) {
+      JFT_ASSIGN_OR_RETURN(int source, slots_->read(root, "the function's return"));
+      slots_->copy(source, output, program_.thunks);
     }
-    for (; next_gemm < gemms_.size(); ++next_gemm)
-      JFT_RETURN_IF_ERROR(addGemm(next_gemm));
-    packTemps();
-    return addCopies();
+    slots_->packTemps();
+    return Status::ok();
   }
 
  private:
@@ -79,314 +67,312 @@ class Assembler {
            module_.locations.describe(op.loc);
   }
 
-  Status checkGroups() const {
-    size_t next_launch = 0, next_gemm = 0;
-    for (size_t g = 0; g < plan_.fusions.size(); ++g) {
-      const fusion::Fusion& group = plan_.fusions[g];
-      if (group.route == fusion::Route::kLibrary) {
-        while (next_launch < launches_.size() && launches_[next_launch].fusion == g)
-          ++next_launch;
-        if (next_gemm >= gemms_.size() || gemms_[next_gemm].fusion != g)
-          return internalError(group.name + " is a library group without its call");
-        ++next_gemm;
-        continue;
-      }
-      if (group.route == fusion::Route::kTtir) {
-        if (next_launch >= launches_.size() || launches_[next_launch].fusion != g)
-          return internalError(group.name + " is a TTIR group without its kernel launch");
-        while (next_launch < launches_.size() && launches_[next_launch].fusion == g)
-          ++next_launch;
-        continue;
-      }
-      if (group.route != fusion::Route::kNone)
-        return unimplemented(group.name + ": route " + fusion::routeName(group.route) +
-                             " cannot be executed yet");
-      for (size_t index : group.ops) {
-        if (index >= function_.body.ops.size())
-          return internalError(group.name + " names op " + std::to_string(index) +
-                               " outside the function");
-        const ir::Op& op = function_.body.ops[index];
-        if (!isNoWorkOp(op.kind))
-          return unimplemented(where(op) + " has no route that runs it (group " +
-                               group.name + ")");
-      }
-    }
-    if (next_launch != launches_.size())
-      return internalError("more kernel launches than TTIR groups in the plan");
-    if (next_gemm != gemms_.size())
-      return internalError("more library calls than library groups in the plan");
-    return Status::ok();
-  }
-
-  // Bytes of a value's buffer; tuples have no buffer form.
-  StatusOr<uint64_t> bytesOf(ir::ValueId value, const std::string& what) const {
-    const ir::Type& type = module_.typeOf(value);
-    if (type.isToken()) return uint64_t{0};
-    if (type.isTuple())
-      return unimplemented(what + " is a tuple (" + type.str() +
-                           "); tuples have no buffer form yet");
-    return static_cast<uint64_t>(type.byteSize());
-  }
-
-  int addSlot(BufferSlot slot) {
-    program_.slots.push_back(std::move(slot));
-    return static_cast<int>(program_.slots.size() - 1);
-  }
-
-  Status addParameters() {
-    for (size_t i = 0; i < function_.body.args.size(); ++i) {
-      JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(function_.body.args[i],
-                                                   "parameter " + std::to_string(i)));
-      BufferSlot slot;
-      slot.kind = BufferSlot::Kind::kParameter;
-      slot.bytes = bytes;
-      slot.index = static_cast<int>(i);
-      slot_of_[function_.body.args[i]] = addSlot(std::move(slot));
+  Status addParameters(const ir::Region& body) {
+    for (size_t i = 0; i < body.args.size(); ++i) {
+      JFT_ASSIGN_OR_RETURN(
+          uint64_t bytes,
+          slots_->bytesOf(body.args[i], "parameter " + std::to_string(i)));
+      slots_->bind(body.args[i], slots_->addSlot(BufferSlot::Kind::kParameter, bytes,
+                                                 static_cast<int>(i)));
       program_.parameter_bytes.push_back(bytes);
     }
     return Status::ok();
   }
 
-  // Output slots first, so that a kernel producing a returned value writes it
-  // in place; the first result naming a kernel value claims it.
-  Status addOutputs() {
-    const ir::Op& ret = function_.body.ops.back();
+  // Output slots first, so that a thunk of the body computing a returned
+  // value writes it in place; the first result naming it claims it.
+  Status addOutputs(const ir::Region& body, const RegionCode& top) {
+    std::unordered_set<ir::ValueId> computed;
+    for (const KernelLaunch& launch : top.launches)
+      computed.insert(launch.outputs.begin(), launch.outputs.end());
+    for (const GemmCall& call : top.calls) {
+      if (call.op) computed.insert(call.op->outputs.begin(), call.op->outputs.end());
+      if (!call.op) computed.insert(call.d);
+    }
+    for (const fusion::Fusion& group : top.plan.fusions)
+      if (group.route == fusion::Route::kControl)
+        if (const ir::Op* op = controlOpOf(body, group))
+          computed.insert(op->results.begin(), op->results.end());
+    const ir::Op& ret = body.ops.back();
     for (size_t i = 0; i < ret.operands.size(); ++i) {
-      JFT_ASSIGN_OR_RETURN(uint64_t bytes,
-                           bytesOf(ret.operands[i], "result " + std::to_string(i)));
-      BufferSlot slot;
-      slot.kind = BufferSlot::Kind::kOutput;
-      slot.bytes = bytes;
-      slot.index = static_cast<int>(i);
-      int output = addSlot(std::move(slot));
+      JFT_ASSIGN_OR_RETURN(
+          uint64_t bytes,
+          slots_->bytesOf(ret.operands[i], "result " + std::to_string(i)));
+      const int output =
+          slots_->addSlot(BufferSlot::Kind::kOutput, bytes, static_cast<int>(i));
       program_.output_slots.push_back(output);
-      ir::ValueId root = forwarding_.resolve(ret.operands[i]);
-      if (written_by_.count(root) != 0 && slot_of_.count(root) == 0) {
-        slot_of_[root] = output;
-      } else if (bytes != 0) {
-        pending_copies_.push_back({root, output, bytes});
-      }
+      const ir::ValueId root = slots_->resolve(ret.operands[i]);
+      if (computed.count(root) != 0 && !slots_->hasSlot(root))
+        slots_->bind(root, output);
+      else if (bytes != 0)
+        copies_.push_back({root, output});
     }
     return Status::ok();
   }
 
-  // The slot a thunk reads `value` from.
-  StatusOr<int> readSlot(ir::ValueId value, const std::string& reader) {
-    ir::ValueId root = forwarding_.resolve(value);
-    if (auto it = slot_of_.find(root); it != slot_of_.end()) return it->second;
-    JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(root, "a value read by " + reader));
-    if (bytes == 0) return emptySlot(root);
-    if (written_by_.count(root) != 0)
-      return internalError(reader + " reads a kernel output before its kernel runs");
-    auto def = defining_op_.find(root);
-    if (def == defining_op_.end())
-      return internalError(reader + " reads a value defined outside the function body");
-    const ir::Op& op = function_.body.ops[def->second];
-    if (op.kind != ir::OpKind::Constant)
-      return unimplemented(reader + " reads the result of " + where(op) +
-                           ", which no kernel computes");
-    return constantSlot(root, op);
-  }
-
-  int emptySlot(ir::ValueId root) {
-    BufferSlot slot;
-    slot.kind = BufferSlot::Kind::kTemp;
-    slot.bytes = 0;
-    int index = addSlot(std::move(slot));
-    slot_of_[root] = index;
-    return index;
-  }
-
-  StatusOr<int> constantSlot(ir::ValueId root, const ir::Op& op) {
-    JFT_ASSIGN_OR_RETURN(std::string data,
-                         constantBufferData(op, module_.typeOf(root), where(op)));
-    BufferSlot slot;
-    slot.kind = BufferSlot::Kind::kConstant;
-    slot.bytes = data.size();
-    slot.data = std::move(data);
-    int index = addSlot(std::move(slot));
-    slot_of_[root] = index;
-    return index;
-  }
-
-  Status addLaunch(size_t l) {
-    const KernelLaunch& launch = launches_[l];
-    const std::string reader = plan_.fusions[launch.fusion].name;
-    const int thunk = static_cast<int>(program_.thunks.size());
-    runtime::LaunchThunk out;
-    out.kernel = launch.kernel;
-    out.grid = launch.grid;
-    for (ir::ValueId input : launch.inputs) {
-      JFT_ASSIGN_OR_RETURN(int slot, readSlot(input, reader));
-      out.buffers.push_back(slot);
-      if (auto it = temp_of_slot_.find(slot); it != temp_of_slot_.end())
-        temps_[it->second].last = thunk;
-    }
-    for (ir::ValueId output : launch.outputs) {
-      if (auto it = slot_of_.find(output); it != slot_of_.end()) {
-        out.buffers.push_back(it->second);
-        extend(it->second, thunk);  // a later stage writes it again
-        continue;
+  // Appends the thunks of region `code` (whose ops are `body`) to `out`.
+  Status addRegion(const RegionCode& code, const ir::Region& body,
+                   std::vector<Thunk>& out) {
+    size_t next_launch = 0, next_call = 0;
+    for (size_t g = 0; g < code.plan.fusions.size(); ++g) {
+      const fusion::Fusion& group = code.plan.fusions[g];
+      switch (group.route) {
+        case fusion::Route::kTtir:
+          if (next_launch >= code.launches.size() ||
+              code.launches[next_launch].fusion != g)
+            return internalError(group.name +
+                                 " is a TTIR group without its kernel launch");
+          while (next_launch < code.launches.size() &&
+                 code.launches[next_launch].fusion == g)
+            JFT_RETURN_IF_ERROR(addLaunch(group.name, code.launches[next_launch++], out));
+          break;
+        case fusion::Route::kLibrary: {
+          if (next_call >= code.calls.size() || code.calls[next_call].fusion != g)
+            return internalError(group.name + " is a library group without its call");
+          // Its kernels: those feeding the call, the call, those after it.
+          size_t end = next_launch;
+          while (end < code.launches.size() && code.launches[end].fusion == g) ++end;
+          for (size_t l = next_launch; l < end; ++l)
+            if (!code.launches[l].after_library)
+              JFT_RETURN_IF_ERROR(addLaunch(group.name, code.launches[l], out));
+          JFT_RETURN_IF_ERROR(addCall(group.name, code.calls[next_call++], out));
+          for (size_t l = next_launch; l < end; ++l)
+            if (code.launches[l].after_library)
+              JFT_RETURN_IF_ERROR(addLaunch(group.name, code.launches[l], out));
+          next_launch = end;
+          break;
+        }
+        case fusion::Route::kNone:
+          for (size_t index : group.ops) {
+            if (index >= body.ops.size())
+              return internalError(group.name + " names op " + std::to_string(index) +
+                                   " outside its region");
+            if (!isNoWorkOp(body.ops[index].kind))
+              return unimplemented(where(body.ops[index]) +
+                                   " has no route that runs it (group " + group.name +
+                                   ")");
+          }
+          break;
+        case fusion::Route::kControl: {
+          const ir::Op* op = controlOpOf(body, group);
+          auto nested = code.nested.find(g);
+          if (op == nullptr || nested == code.nested.end() ||
+              nested->second.size() != op->regions.size())
+            return internalError(group.name + " is a control group without its regions");
+          JFT_RETURN_IF_ERROR(op->kind == ir::OpKind::While
+                                  ? addWhile(*op, nested->second, out)
+                                  : addConditional(*op, nested->second, out));
+          break;
+        }
+        default:
+          return unimplemented(group.name + ": route " + fusion::routeName(group.route) +
+                               " cannot be executed yet");
       }
-      JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(output, "an output of " + reader));
-      if (bytes == 0) {
-        out.buffers.push_back(emptySlot(output));
-        continue;
-      }
-      const int index = newTemp(bytes, thunk);
-      slot_of_[output] = index;
-      out.buffers.push_back(index);
     }
-    JFT_RETURN_IF_ERROR(addScratch(launch, thunk, out.buffers));
-    program_.thunks.push_back(std::move(out));
+    if (next_launch != code.launches.size())
+      return internalError(
+          "more kernel launches than the plan's TTIR and library groups");
+    if (next_call != code.calls.size())
+      return internalError("more library calls than library groups in the plan");
     return Status::ok();
   }
 
-  void extend(int slot, int thunk) {
-    if (auto it = temp_of_slot_.find(slot); it != temp_of_slot_.end())
-      temps_[it->second].last = std::max(temps_[it->second].last, thunk);
+  // A thunk's buffers: inputs read, then outputs written (their bound slot
+  // or a new temp).
+  Status addBuffers(const std::string& name, const std::vector<ir::ValueId>& inputs,
+                    const std::vector<ir::ValueId>& outputs, std::vector<int>& buffers) {
+    for (ir::ValueId input : inputs) {
+      JFT_ASSIGN_OR_RETURN(int slot, slots_->read(input, name));
+      buffers.push_back(slot);
+    }
+    for (ir::ValueId output : outputs) {
+      JFT_ASSIGN_OR_RETURN(int slot, slots_->write(output, name));
+      buffers.push_back(slot);
+    }
+    return Status::ok();
   }
 
-  // The group's scratch temps: made by its first stage, passed to every stage.
-  Status addScratch(const KernelLaunch& launch, int thunk, std::vector<int>& buffers) {
+  Status addLaunch(const std::string& name, const KernelLaunch& launch,
+                   std::vector<Thunk>& out) {
+    runtime::LaunchThunk thunk;
+    thunk.kernel = launch.kernel;
+    thunk.grid = launch.grid;
+    JFT_RETURN_IF_ERROR(addBuffers(name, launch.inputs, launch.outputs, thunk.buffers));
+    // The group's scratch temps: made by its first stage, passed to every stage.
     if (launch.stage == 0) {
       group_scratch_.clear();
-      for (uint64_t bytes : launch.scratch) {
-        BufferSlot slot;
-        slot.kind = BufferSlot::Kind::kTemp;
-        slot.bytes = bytes;
-        const int index = addSlot(std::move(slot));
-        group_scratch_.push_back(index);
-        if (bytes == 0) continue;  // no memory
-        temp_of_slot_[index] = temps_.size();
-        temps_.push_back({bytes, thunk, thunk});
-        temp_slots_.push_back(index);
-      }
+      for (uint64_t bytes : launch.scratch)
+        group_scratch_.push_back(slots_->newTemp(bytes));
     } else if (group_scratch_.size() != launch.scratch.size()) {
-      return internalError(plan_.fusions[launch.fusion].name +
-                           ": its stages disagree on the scratch buffers");
+      return internalError(name + ": its stages disagree on the scratch buffers");
     }
     for (int slot : group_scratch_) {
-      buffers.push_back(slot);
-      extend(slot, thunk);
+      slots_->touch(slot);
+      thunk.buffers.push_back(slot);
     }
+    out.push_back(std::move(thunk));
+    slots_->tick();
     return Status::ok();
   }
 
-  // A product reads its operands like a launch and writes D where a kernel
-  // would have written the dot's result.
-  Status addGemm(size_t i) {
-    const GemmCall& call = gemms_[i];
-    if (call.op) return addLibraryOp(call);
-    const std::string reader = plan_.fusions[call.fusion].name;
-    const int thunk = static_cast<int>(program_.thunks.size());
-    runtime::GemmThunk out;
-    out.gemm = call.gemm;
-    for (auto [value, slot] : {std::pair{call.a, &out.a}, std::pair{call.b, &out.b}}) {
-      JFT_ASSIGN_OR_RETURN(*slot, readSlot(value, reader));
-      if (auto it = temp_of_slot_.find(*slot); it != temp_of_slot_.end())
-        temps_[it->second].last = thunk;
+  // A product reads A and B and writes D where a kernel would have written
+  // the dot's result; another library operation reads and writes its
+  // buffers like a launch, then its workspace.
+  Status addCall(const std::string& name, const GemmCall& call, std::vector<Thunk>& out) {
+    if (call.op) {
+      runtime::LibraryThunk thunk;
+      thunk.op = call.op->op;
+      JFT_RETURN_IF_ERROR(
+          addBuffers(name, call.op->inputs, call.op->outputs, thunk.buffers));
+      if (call.op->workspace_bytes != 0)
+        thunk.buffers.push_back(slots_->newTemp(call.op->workspace_bytes));
+      out.push_back(std::move(thunk));
+      slots_->tick();
+      return Status::ok();
     }
-    if (auto it = slot_of_.find(call.d); it != slot_of_.end()) {
-      out.d = it->second;
-    } else {
-      JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(call.d, "the result of " + reader));
-      out.d = newTemp(bytes, thunk);
-      slot_of_[call.d] = out.d;
-    }
-    program_.thunks.push_back(std::move(out));
+    std::vector<int> buffers;
+    JFT_RETURN_IF_ERROR(addBuffers(name, {call.a, call.b}, {call.d}, buffers));
+    runtime::GemmThunk thunk;
+    thunk.gemm = call.gemm;
+    thunk.a = buffers[0];
+    thunk.b = buffers[1];
+    thunk.d = buffers[2];
+    out.push_back(std::move(thunk));
+    slots_->tick();
     return Status::ok();
   }
 
-  // A library operation reads and writes its buffers like a launch; its
-  // workspace is a temp live for the call only.
-  Status addLibraryOp(const GemmCall& call) {
-    const std::string reader = plan_.fusions[call.fusion].name;
-    const int thunk = static_cast<int>(program_.thunks.size());
-    runtime::LibraryThunk out;
-    out.op = call.op->op;
-    for (ir::ValueId input : call.op->inputs) {
-      JFT_ASSIGN_OR_RETURN(int slot, readSlot(input, reader));
-      out.buffers.push_back(slot);
-      if (auto it = temp_of_slot_.find(slot); it != temp_of_slot_.end())
-        temps_[it->second].last = thunk;
+  int newList() {
+    program_.lists.emplace_back();
+    return static_cast<int>(program_.lists.size() - 1);
+  }
+
+  // The operands a region's return hands back, checked against `count`.
+  StatusOr<const ir::Op*> regionReturn(const ir::Op& op, const RegionCode& region,
+                                       size_t count) {
+    const ir::Region& body = region.scope.body;
+    if (body.ops.empty() || body.ops.back().kind != ir::OpKind::Return ||
+        body.ops.back().operands.size() != count)
+      return internalError(where(op) + ": a region does not return " +
+                           std::to_string(count) + " values");
+    return &body.ops.back();
+  }
+
+  Status addWhile(const ir::Op& op, const std::vector<RegionCode>& regions,
+                  std::vector<Thunk>& out) {
+    const std::string name = where(op);
+    const RegionCode& cond = regions[0];
+    const RegionCode& body = regions[1];
+    if (op.operands.size() != op.results.size() ||
+        cond.scope.body.args.size() != op.results.size() ||
+        body.scope.body.args.size() != op.results.size())
+      return internalError(name + ": operands, results and region arguments differ");
+    // Carried slots: the result's claimed (output) slot or a new temp.
+    std::vector<int> carried;
+    for (size_t k = 0; k < op.results.size(); ++k) {
+      JFT_ASSIGN_OR_RETURN(int init, slots_->read(op.operands[k], name));
+      JFT_ASSIGN_OR_RETURN(int slot, slots_->write(op.results[k], name));
+      slots_->copy(init, slot, out);
+      carried.push_back(slot);
+      slots_->bind(cond.scope.body.args[k], slot);
+      slots_->bind(body.scope.body.args[k], slot);
     }
-    for (ir::ValueId output : call.op->outputs) {
-      if (auto it = slot_of_.find(output); it != slot_of_.end()) {
-        out.buffers.push_back(it->second);
-        continue;
+    const int start = slots_->now();
+    runtime::WhileThunk loop;
+    loop.trip_count = knownTripCount(module_, op, [&](ir::ValueId v) {
+      return slots_->constantOf(slots_->resolve(v));
+    });
+    loop.cond = newList();
+    std::vector<Thunk> cond_list;
+    JFT_RETURN_IF_ERROR(addRegion(cond, cond.scope.body, cond_list));
+    JFT_ASSIGN_OR_RETURN(const ir::Op* cond_ret, regionReturn(op, cond, 1));
+    JFT_ASSIGN_OR_RETURN(loop.predicate, slots_->read(cond_ret->operands[0], name));
+    slots_->tick();  // the host read
+    program_.lists[static_cast<size_t>(loop.cond)] = std::move(cond_list);
+    loop.body = newList();
+    std::vector<Thunk> body_list;
+    JFT_RETURN_IF_ERROR(addRegion(body, body.scope.body, body_list));
+    // Next values into the carried slots, as one parallel assignment: a
+    // carried slot read for another position is staged in a temp first.
+    JFT_ASSIGN_OR_RETURN(const ir::Op* ret, regionReturn(op, body, carried.size()));
+    std::vector<int> sources;
+    for (size_t k = 0; k < carried.size(); ++k) {
+      JFT_ASSIGN_OR_RETURN(int source, slots_->read(ret->operands[k], name));
+      const bool other_carried =
+          source != carried[k] &&
+          std::find(carried.begin(), carried.end(), source) != carried.end();
+      if (other_carried) {
+        const int staged =
+            slots_->newTemp(program_.slots[static_cast<size_t>(source)].bytes);
+        slots_->copy(source, staged, body_list);
+        source = staged;
       }
-      JFT_ASSIGN_OR_RETURN(uint64_t bytes, bytesOf(output, "a result of " + reader));
-      if (bytes == 0) {
-        out.buffers.push_back(emptySlot(output));
-        continue;
+      sources.push_back(source);
+    }
+    for (size_t k = 0; k < carried.size(); ++k)
+      slots_->copy(sources[k], carried[k], body_list);
+    program_.lists[static_cast<size_t>(loop.body)] = std::move(body_list);
+    slots_->holdAcross(start, slots_->now());
+    out.push_back(loop);
+    slots_->tick();
+    return Status::ok();
+  }
+
+  Status addConditional(const ir::Op& op, const std::vector<RegionCode>& regions,
+                        std::vector<Thunk>& out) {
+    const std::string name = where(op);
+    runtime::ConditionalThunk conditional;
+    conditional.predicate = op.kind == ir::OpKind::If;
+    if (op.operands.empty()) return internalError(name + " has no index operand");
+    JFT_ASSIGN_OR_RETURN(conditional.index, slots_->read(op.operands[0], name));
+    std::vector<int> results;
+    for (ir::ValueId result : op.results) {
+      JFT_ASSIGN_OR_RETURN(int slot, slots_->write(result, name));
+      results.push_back(slot);
+    }
+    slots_->tick();  // the host read
+    for (const RegionCode& branch : regions) {
+      const int list = newList();
+      conditional.branches.push_back(list);
+      std::vector<Thunk> thunks;
+      JFT_RETURN_IF_ERROR(addRegion(branch, branch.scope.body, thunks));
+      JFT_ASSIGN_OR_RETURN(const ir::Op* ret, regionReturn(op, branch, results.size()));
+      for (size_t k = 0; k < results.size(); ++k) {
+        JFT_ASSIGN_OR_RETURN(int source, slots_->read(ret->operands[k], name));
+        slots_->copy(source, results[k], thunks);
       }
-      out.buffers.push_back(newTemp(bytes, thunk));
-      slot_of_[output] = out.buffers.back();
+      program_.lists[static_cast<size_t>(list)] = std::move(thunks);
     }
-    if (call.op->workspace_bytes != 0)
-      out.buffers.push_back(newTemp(call.op->workspace_bytes, thunk));
-    program_.thunks.push_back(std::move(out));
+    for (int slot : results) slots_->touch(slot);
+    out.push_back(std::move(conditional));
+    slots_->tick();
     return Status::ok();
   }
-
-  // A temp slot first used by `thunk` (liveness grows as readers come).
-  int newTemp(uint64_t bytes, int thunk) {
-    BufferSlot slot;
-    slot.kind = BufferSlot::Kind::kTemp;
-    slot.bytes = bytes;
-    const int index = addSlot(std::move(slot));
-    temp_of_slot_[index] = temps_.size();
-    temps_.push_back({bytes, thunk, thunk});
-    temp_slots_.push_back(index);
-    return index;
-  }
-
-  void packTemps() {
-    ArenaLayout layout = packArena(temps_);
-    for (size_t i = 0; i < temp_slots_.size(); ++i)
-      program_.slots[static_cast<size_t>(temp_slots_[i])].offset = layout.offsets[i];
-    program_.temp_bytes = layout.size;
-  }
-
-  Status addCopies() {
-    for (const PendingCopy& copy : pending_copies_) {
-      JFT_ASSIGN_OR_RETURN(int source, readSlot(copy.root, "the function's return"));
-      program_.thunks.push_back(runtime::CopyThunk{source, copy.destination, copy.bytes});
-    }
-    return Status::ok();
-  }
-
-  struct PendingCopy {
-    ir::ValueId root;
-    int destination;
-    uint64_t bytes;
-  };
 
   const ir::Module& module_;
-  const ir::Function& function_;
-  const fusion::Plan& plan_;
-  const std::vector<KernelLaunch>& launches_;
   runtime::Program& program_;
-  const std::vector<GemmCall>& gemms_;
   ValueForwarding forwarding_;
-  std::unordered_map<ir::ValueId, size_t> defining_op_;
-  std::unordered_map<ir::ValueId, size_t> written_by_;  // kernel output -> launch
-  std::unordered_map<ir::ValueId, int> slot_of_;        // resolved value -> slot
-  std::unordered_map<int, size_t> temp_of_slot_;        // slot -> index in temps_
-  std::vector<BufferRequest> temps_;
-  std::vector<int> temp_slots_;
-  std::vector<int> group_scratch_;  // the current group's scratch slots
-  std::vector<PendingCopy> pending_copies_;
+  std::optional<SlotTable> slots_;
+  std::vector<std::pair<ir::ValueId, int>> copies_;  // after everything else
+  std::vector<int> group_scratch_;  // the current multi-kernel group's scratch slots
 };
 
 }  // namespace
 
 Status assembleProgram(const ir::Module& module, const ir::Function& function,
+                       const RegionCode& top, runtime::Program& program) {
+  return Assembler(module, program).run(function, top);
+}
+
+Status assembleProgram(const ir::Module& module, const ir::Function& function,
                        const fusion::Plan& plan,
                        const std::vector<KernelLaunch>& launches,
                        runtime::Program& program, const std::vector<GemmCall>& gemms) {
-  return Assembler(module, function, plan, launches, program, gemms).run();
+  RegionCode top;
+  top.plan = plan;
+  top.launches = launches;
+  top.calls = gemms;
+  return assembleProgram(module, function, top, program);
 }
 
 }  // namespace jft::compiler

@@ -1,20 +1,41 @@
-// From a fusion plan and its kernels to the runtime's slots and thunks.
+// From a fusion plan and its kernels and library calls to the runtime's
+// slots and thunks: one assembler for the function body and, at any depth,
+// the regions of its while/case/if ops (control_regions.h plans those), over
+// one slot table with one liveness timeline (slot_table.h).
 //
 // Where each value lives: a parameter in its kParameter slot; a constant
 // that some thunk reads in a kConstant slot (its literal bytes, pred one
-// byte per element); a kernel output that the function returns in that
-// result's kOutput slot (the kernel writes it there directly); any other
-// kernel output in a kTemp slot of the arena, packed by liveness
+// byte per element); a value the function returns, when a kernel, a library
+// call or a control op of the body computes it, in that result's kOutput
+// slot (written there directly; the first result naming it claims it); any
+// other computed value in a kTemp slot of the arena, packed by liveness
 // (buffer_assignment.h). Tokens and zero-size values take no memory (a slot
 // of 0 bytes). tuple / get_tuple_element / optimization_barrier do no work
-// (value_forwarding.h). A result that is a parameter, a constant, or a value
-// already returned under an earlier index is filled by a CopyThunk after the
-// launches.
+// (value_forwarding.h), also across region boundaries; tuple-typed
+// parameters, results and carried values have no buffer form. A result that
+// is a parameter, a constant, or a value already returned under an earlier
+// index is filled by a CopyThunk after everything else.
+//
+// Order: groups in plan order; a library group runs its kernels (operand
+// permutations), then its call, then the kernels marked after_library.
+//
+// Control flow: while becomes a WhileThunk, case/if a ConditionalThunk, whose
+// lists (Program::lists) hold their regions' thunks, assembled by the same
+// rules. A loop's carried values sit in fixed slots for the whole loop (an
+// output slot when the function returns that result), filled by copies
+// before the loop; the body computes next values into temps and ends with
+// copies into the carried slots (through a temp when one carried slot is
+// copied into another, so that the copies act at once). A case's results sit
+// in fixed slots, each branch ending with copies into them. Temps are packed
+// on one timeline through every nested list; a temp defined before a loop
+// and read inside it stays live until the loop ends.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "compiler/library_calls.h"
@@ -25,10 +46,11 @@
 
 namespace jft::compiler {
 
-// One kernel launch: a kTtir group of the plan and its kernel's contract. A
-// group that runs as several kernels has consecutive launches, stage 0 first;
-// they share the group's scratch buffers (temps no IR value owns, passed
-// after the outputs and live from the first stage to the last).
+// One kernel launch: a kTtir group of the plan and its kernel's contract, or
+// a kernel of a kLibrary group.
+// A group that runs as several kernels has consecutive launches, stage 0
+// first; they share the group's scratch buffers (temps no IR value owns,
+// passed after the outputs and live from the first stage to the last).
 struct KernelLaunch {
   size_t fusion = 0;  // index into plan.fusions
   int kernel = 0;     // index into Program::kernels
@@ -43,9 +65,9 @@ struct KernelLaunch {
 };
 
 // One library call of a kLibrary group: a product (GemmThunk) or, with `op`
-// set, another library operation (LibraryThunk). Kernels that feed it (e.g.
-// permute its operands) are KernelLaunches of the same group, listed before
-// the launches of later groups; `a`/`b` are then their outputs.
+// set, another library operation (LibraryThunk, its workspace a temp live for
+// the call only). Kernels that feed it (e.g. permute its operands) are
+// KernelLaunches of the same group; `a`/`b` are then their outputs.
 struct GemmCall {
   size_t fusion = 0;  // index into plan.fusions
   runtime::GemmDesc gemm;
@@ -54,12 +76,32 @@ struct GemmCall {
   std::optional<LibraryOpCall> op;
 };
 
-// Fills program.slots, thunks, temp_bytes, parameter_bytes and output_slots
-// (kernels, name and output_aliases are left to the caller). `launches` are
-// the plan's kTtir groups in plan order (one or more each); groups of route kNone may
-// hold only constants, token ops and the forwarding ops; each kLibrary group has one of
-// `gemms` (in plan order). UNIMPLEMENTED for what has no buffer form yet (tuple
-// parameters or results, other routes), naming it.
+// A function body or a control op's region, with its plan, kernels and
+// library calls.
+struct RegionCode {
+  ir::Function scope;  // the region as a function: emitters index its ops
+  fusion::Plan plan;
+  // Its kTtir groups' kernels and its library groups' kernels, in plan order.
+  std::vector<KernelLaunch> launches;
+  // One per kLibrary group, in plan order.
+  std::vector<GemmCall> calls;
+  // Per kControl group (index into plan.fusions): its op's regions, in order
+  // (while: cond, body; case: branches; if: true, false).
+  std::map<size_t, std::vector<RegionCode>> nested;
+};
+
+// Fills program.slots, thunks, lists, temp_bytes, parameter_bytes and
+// output_slots (kernels, name and output_aliases are left to the caller) for
+// `function`, whose body is `top` (top.scope is not read: `function` is).
+// Groups of route kNone may hold only constants, token ops and the
+// forwarding ops. UNIMPLEMENTED for what has no buffer form yet (tuple
+// parameters, results or carried values; other routes), naming it; INTERNAL
+// for a plan without its launches, calls or regions.
+Status assembleProgram(const ir::Module& module, const ir::Function& function,
+                       const RegionCode& top, runtime::Program& program);
+
+// The same for a body without control flow: `launches` are its groups'
+// kernels in plan order, `gemms` its library calls.
 Status assembleProgram(const ir::Module& module, const ir::Function& function,
                        const fusion::Plan& plan,
                        const std::vector<KernelLaunch>& launches,

@@ -13,7 +13,14 @@ bool ValueForwarding::isForwardingOp(ir::OpKind kind) {
 StatusOr<ValueForwarding> ValueForwarding::build(const ir::Module& module,
                                                  const ir::Function& function) {
   ValueForwarding f;
-  for (const ir::Op& op : function.body.ops) {
+  JFT_RETURN_IF_ERROR(f.add(module, function.body));
+  return f;
+}
+
+Status ValueForwarding::add(const ir::Module& module, const ir::Region& region) {
+  ValueForwarding& f = *this;
+  for (const ir::Op& op : region.ops) {
+    for (const ir::Region& nested : op.regions) JFT_RETURN_IF_ERROR(add(module, nested));
     switch (op.kind) {
       case ir::OpKind::Tuple: {
         if (op.results.size() != 1) break;
@@ -30,8 +37,10 @@ StatusOr<ValueForwarding> ValueForwarding::build(const ir::Module& module,
             static_cast<size_t>(*index) >= elements->size())
           return unimplemented(
               "stablehlo.get_tuple_element at " + module.locations.describe(op.loc) +
-              ": its tuple is not built by a stablehlo.tuple of the same function, so "
-              "the element has no buffer yet");
+              ": its tuple (" + module.typeOf(op.operands[0]).str() +
+              ") is not built by a stablehlo.tuple of this function (tuple-typed "
+              "arguments and loop-carried or branch-returned tuples have no buffer form "
+              "yet)");
         f.forward_[op.results[0]] = (*elements)[static_cast<size_t>(*index)];
         break;
       }
@@ -43,7 +52,7 @@ StatusOr<ValueForwarding> ValueForwarding::build(const ir::Module& module,
         break;
     }
   }
-  return f;
+  return Status::ok();
 }
 
 ir::ValueId ValueForwarding::resolve(ir::ValueId value) const {

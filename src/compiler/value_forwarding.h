@@ -13,9 +13,12 @@ namespace jft::compiler {
 
 class ValueForwarding {
  public:
-  // Walks the function body in order. UNIMPLEMENTED, naming the op and its
-  // location, for a get_tuple_element whose tuple was not built by a tuple
-  // op of this function (there is nothing to take the element from).
+  // Walks the function body in order, and the regions of its ops (while,
+  // case, if) where they stand, so that a region sees the tuples built around
+  // it (value ids are unique in the module). UNIMPLEMENTED, naming the op and
+  // its location, for a get_tuple_element whose tuple was not built by a
+  // tuple op there (a tuple-typed parameter or region argument: there is
+  // nothing to take the element from).
   static StatusOr<ValueForwarding> build(const ir::Module& module,
                                          const ir::Function& function);
 
@@ -29,6 +32,8 @@ class ValueForwarding {
  private:
   std::unordered_map<ir::ValueId, ir::ValueId> forward_;
   std::unordered_map<ir::ValueId, std::vector<ir::ValueId>> tuples_;
+
+  Status add(const ir::Module& module, const ir::Region& region);
 };
 
 }  // namespace jft::compiler

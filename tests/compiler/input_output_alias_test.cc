@@ -96,6 +96,46 @@ TEST(AssignOutputAliases, AReturnedDonatedParameterAliasesItsCopy) {
   EXPECT_EQ(q.output_aliases, (std::vector<int>{-1, -1}));
 }
 
+// A loop carrying the donated parameter in the output slot (copied in, the
+// body computing the next value from it): in place is safe while nothing
+// reads the parameter once the loop has begun changing the output.
+TEST(AssignOutputAliases, ALoopCarryingTheParameterInTheOutputSlot) {
+  runtime::Program p = twoByTwo();
+  p.lists = {{runtime::LaunchThunk{0, {1, 1, 1}, {2, 4}}, runtime::CopyThunk{4, 2, 256}}};
+  runtime::WhileThunk loop;
+  loop.body = 0;
+  loop.trip_count = 3;
+  p.thunks = {runtime::CopyThunk{0, 2, 256}, loop};
+  assignOutputAliases({0, -1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{0, -1}));
+  // The parameter returned again after the loop: its data must survive.
+  p.thunks.push_back(runtime::CopyThunk{0, 3, 256});
+  assignOutputAliases({0, -1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{-1, -1}));
+  // The body reading the parameter itself on every iteration.
+  p.thunks.pop_back();
+  p.lists[0][0] = runtime::LaunchThunk{0, {1, 1, 1}, {2, 0, 4}};
+  assignOutputAliases({0, -1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{-1, -1}));
+}
+
+// A conditional whose branch reads the donor and writes the output: both at
+// once, so not in place; a branch list touching only temps does not count.
+TEST(AssignOutputAliases, AConditionalTouchesWhatItsBranchesDo) {
+  runtime::Program p = twoByTwo();
+  p.lists = {{runtime::LaunchThunk{0, {1, 1, 1}, {0, 2}}},
+             {runtime::LaunchThunk{1, {1, 1, 1}, {4, 2}}}};
+  runtime::ConditionalThunk conditional;
+  conditional.index = 1;
+  conditional.branches = {0, 1};
+  p.thunks = {runtime::LaunchThunk{2, {1, 1, 1}, {0, 4}}, conditional};
+  assignOutputAliases({0, -1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{-1, -1}));
+  p.lists[0][0] = runtime::LaunchThunk{0, {1, 1, 1}, {4, 2}};
+  assignOutputAliases({0, -1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{0, -1}));
+}
+
 TEST(AssignOutputAliases, SizesMustMatchAndEachOutputAliasesOnce) {
   runtime::Program p = twoByTwo();
   p.slots[1].bytes = 128;

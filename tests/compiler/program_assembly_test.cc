@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "compiler/control_lowering.h"
+#include "compiler/control_regions.h"
 #include "ir/builder.h"
 
 namespace jft::compiler {
@@ -210,9 +210,9 @@ TEST(AssembleProgram, AGroupOfTwoKernelsSharesItsBuffersAndScratch) {
             (std::vector<int>{a.buffers[1], program->output_slots[0]}));
 }
 
-// The same inside the control route's assembly (which regions of while and
+// The same through the RegionCode entry (which regions of while and
 // case go through): one set of buffers for both stages.
-TEST(AssembleProgram, ControlAssemblyGivesBothStagesTheSameScratch) {
+TEST(AssembleProgram, RegionCodeAssemblyGivesBothStagesTheSameScratch) {
   ir::Module m;
   ir::Builder b(m);
   auto args = b.beginFunction("main", {kF32x64}, {kF32x64});
@@ -234,7 +234,7 @@ TEST(AssembleProgram, ControlAssemblyGivesBothStagesTheSameScratch) {
   top.plan = p.plan;
   top.launches = p.launches;
   runtime::Program program;
-  Status status = assembleControlProgram(m, m.functions.at(0), top, program);
+  Status status = assembleProgram(m, m.functions.at(0), top, program);
   ASSERT_TRUE(status.isOk()) << status.toString();
   ASSERT_EQ(program.thunks.size(), 3u);
   const runtime::LaunchThunk& a = launchAt(program, 0);
