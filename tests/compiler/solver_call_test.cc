@@ -9,12 +9,27 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <random>
 #include <utility>
 
+#include "compiler/compiler.h"
+#include "compiler/program_checks.h"
 #include "compiler/solver_plan.h"
+#include "compiler/zoo_fixture.h"
 #include "ir/builder.h"
+#include "runtime/library_op.h"
+#include "runtime/program.h"
+#include "runtime/program_check.h"
+
+#ifdef JFT_FAKE_WORKER
+#include <unistd.h>
+
+#include "kernels/fake_worker_command.h"
+#include "kernels/kernel_compiler.h"
+#endif
 
 namespace jft::compiler {
 namespace {

@@ -63,12 +63,10 @@ struct DeviceBuffer {
   template <typename T>
   explicit DeviceBuffer(const std::vector<T>& values) : bytes(values.size() * sizeof(T)) {
     address = gpu().device->allocate(std::max<uint64_t>(bytes, 4)).value();
-    if (bytes != 0)
-      EXPECT_TRUE(gpu()
-                      .device->copyToDevice(address, values.data(), bytes, true)
-                      .value()
-                      ->await()
-                      .isOk());
+    if (bytes == 0) return;
+    Status copied =
+        gpu().device->copyToDevice(address, values.data(), bytes, true).value()->await();
+    EXPECT_TRUE(copied.isOk()) << copied.toString();
   }
   ~DeviceBuffer() { gpu().device->deallocate(address, std::max<uint64_t>(bytes, 4)); }
   template <typename T>
@@ -234,7 +232,9 @@ void checkPotrf(bool lower) {
         worst =
             std::max(worst, static_cast<double>(std::abs(s - a[b * n * n + i + j * n])));
         // The triangle potrf does not reference is left as it was.
-        if (lower ? i < j : i > j) EXPECT_EQ(item[i + j * n], a[b * n * n + i + j * n]);
+        if (lower ? i < j : i > j) {
+          EXPECT_EQ(item[i + j * n], a[b * n * n + i + j * n]);
+        }
       }
     EXPECT_LT(worst, 10 * tolerance<T>()) << "item " << b;
   }

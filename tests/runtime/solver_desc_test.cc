@@ -70,7 +70,7 @@ TEST(SolverDesc, PivotsToPermutationAppliesTheInterchangesInOrder) {
   // Item 0: swap(0,2) -> [2,1,0,3]; swap(1,2) -> [2,0,1,3]; swap(2,3) ->
   // [2,0,3,1]; swap(3,0) -> [1,0,3,2].
   // Item 1: swap(0,0); swap(1,3) -> [0,3,2,1]; -1 and 9 are out of range, skipped.
-  const int32_t pivots[] = {2, 2, 3, 0, 3, -1, 9, 9};
+  const int32_t pivots[] = {2, 2, 3, 0, 0, 3, -1, 9};
   int32_t out[8] = {};
   luPivotsToPermutation(pivots, out, 2, 4, 4);
   EXPECT_EQ(std::vector<int32_t>(out, out + 4), (std::vector<int32_t>{1, 0, 3, 2}));
@@ -90,7 +90,7 @@ Program solverProgram(const SolverDesc& d, const std::vector<uint64_t>& bytes) {
     slot.kind = BufferSlot::Kind::kTemp;
     slot.bytes = b;
     slot.offset = p.temp_bytes;
-    p.temp_bytes += b;
+    p.temp_bytes += (b + 255) / 256 * 256;  // temps start 256-byte aligned
     p.slots.push_back(slot);
   }
   LibraryThunk thunk;
