@@ -162,6 +162,14 @@ StatusOr<ir::Type> matrixOperand(const Reasons& r, const ir::Module& module,
   return type;
 }
 
+// The complex factorizations that need a column-major copy wait for complex
+// TTIR kernels.
+Status checkRealCopy(const Reasons& r, SolverType type, const std::string& what) {
+  if (type != SolverType::kC64 && type != SolverType::kC128) return Status::ok();
+  return r.no("a complex " + what + " needs its matrix transposed to column-major, " +
+              "and TTIR kernels do not move complex values yet");
+}
+
 // cusolver_getrf_ffi(a) -> (lu, pivots, info).
 StatusOr<SolverPlan> planGetrf(const Reasons& r, const ir::Module& module,
                                const ir::Op& op) {
@@ -183,10 +191,7 @@ StatusOr<SolverPlan> planGetrf(const Reasons& r, const ir::Module& module,
                                  "the info result"));
   JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {true}, {true, false, false}));
   JFT_RETURN_IF_ERROR(checkBatchDims(r, op, rank - 2));
-  if (type == SolverType::kC64 || type == SolverType::kC128)
-    return r.no(
-        "a complex LU factorization needs its matrix transposed to column-major, "
-        "and TTIR kernels do not move complex values yet");
+  JFT_RETURN_IF_ERROR(checkRealCopy(r, type, "LU factorization"));
   SolverPlan plan;
   plan.desc.kind = SolverKind::kGetrf;
   plan.desc.type = type;
@@ -195,6 +200,69 @@ StatusOr<SolverPlan> planGetrf(const Reasons& r, const ir::Module& module,
   plan.desc.n = n;
   plan.inputs = {op.operands[0]};
   plan.outputs = {op.results[0], op.results[1], op.results[2]};
+  plan.transpose_matrix = true;
+  return plan;
+}
+
+// cusolver_geqrf_ffi(a) -> (qr, tau).
+StatusOr<SolverPlan> planGeqrf(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, 1, 2));
+  JFT_ASSIGN_OR_RETURN(ir::Type a,
+                       matrixOperand(r, module, op.operands[0], "the operand"));
+  JFT_ASSIGN_OR_RETURN(SolverType type, matrixType(r, a));
+  const int64_t rank = a.rank();
+  const int64_t m = a.dims[rank - 2], n = a.dims[rank - 1];
+  std::vector<int64_t> tau = leading(a, 2);
+  tau.push_back(std::min(m, n));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[0]), a, "the QR result"));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[1]),
+                                 ir::Type::tensor(a.element, tau), "the tau result"));
+  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {true}, {true, false}));
+  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, rank - 2));
+  JFT_RETURN_IF_ERROR(checkRealCopy(r, type, "QR factorization"));
+  SolverPlan plan;
+  plan.desc.kind = SolverKind::kGeqrf;
+  plan.desc.type = type;
+  plan.desc.batch = product(a.dims, static_cast<size_t>(rank - 2));
+  plan.desc.m = m;
+  plan.desc.n = n;
+  plan.inputs = {op.operands[0]};
+  plan.outputs = {op.results[0], op.results[1]};
+  plan.transpose_matrix = true;
+  return plan;
+}
+
+// cusolver_orgqr_ffi(a, tau) -> q.
+StatusOr<SolverPlan> planOrgqr(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, 2, 1));
+  JFT_ASSIGN_OR_RETURN(ir::Type a,
+                       matrixOperand(r, module, op.operands[0], "the operand"));
+  JFT_ASSIGN_OR_RETURN(SolverType type, matrixType(r, a));
+  const int64_t rank = a.rank();
+  const int64_t m = a.dims[rank - 2], n = a.dims[rank - 1];
+  const ir::Type& tau = module.typeOf(op.operands[1]);
+  if (!tau.isTensor() || tau.rank() != rank - 1 || tau.element != a.element ||
+      leading(tau, 1) != leading(a, 2))
+    return r.no("tau " + tau.str() + " does not match the operand " + a.str());
+  const int64_t k = tau.dims.back();
+  if (!(m >= n && n >= k))
+    return r.no("the reflectors need rows >= columns >= taus, not " + std::to_string(m) +
+                ", " + std::to_string(n) + ", " + std::to_string(k));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[0]), a, "the Q result"));
+  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {true, false}, {true}));
+  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, rank - 2));
+  JFT_RETURN_IF_ERROR(checkRealCopy(r, type, "Householder product"));
+  SolverPlan plan;
+  plan.desc.kind = SolverKind::kOrgqr;
+  plan.desc.type = type;
+  plan.desc.batch = product(a.dims, static_cast<size_t>(rank - 2));
+  plan.desc.m = m;
+  plan.desc.n = n;
+  plan.desc.k = k;
+  plan.inputs = {op.operands[0], op.operands[1]};
+  plan.outputs = {op.results[0]};
   plan.transpose_matrix = true;
   return plan;
 }
@@ -335,6 +403,8 @@ StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op) {
   if (target == "cusolver_getrf_ffi") return planGetrf(r, module, op);
   if (target == "cusolver_potrf_ffi") return planPotrfCall(r, module, op);
   if (target == "cu_lu_pivots_to_permutation") return planPermutation(r, module, op);
+  if (target == "cusolver_geqrf_ffi") return planGeqrf(r, module, op);
+  if (target == "cusolver_orgqr_ffi") return planOrgqr(r, module, op);
   return unimplemented("no library route for " + r.name + " yet");
 }
 

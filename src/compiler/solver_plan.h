@@ -7,9 +7,9 @@
 // transpose. Where that is harmless the flags absorb it: a Cholesky factor
 // of A^T in the other triangle is the transpose of A's (potrf, cholesky:
 // `lower` flips); op(A) X = B is X^T op(A)^T = B^T (triangular_solve: the
-// side and the triangle flip, m and n swap, op stays). An LU factorization
-// has no such identity, so getrf's operand and LU result are transposed by
-// TTIR kernels around the call.
+// side and the triangle flip, m and n swap, op stays). LU and QR have no
+// such identity, so the matrix operand and result of getrf, geqrf and orgqr
+// are transposed by TTIR kernels around the call.
 //
 // The cuSOLVER custom calls must carry the layouts JAX gives them: column-
 // major matrices ((r-2, r-1, r-3, ..., 0), minor to major) and row-major
@@ -38,8 +38,9 @@ struct SolverPlan {
   uint64_t workspace_bytes = 0;
 };
 
-// The plan for `op` (a custom_call JAX's GPU lowering emits for cuSOLVER,
-// triangular_solve or cholesky), or UNIMPLEMENTED saying why no solver
+// The plan for `op` (cusolver_getrf_ffi, cusolver_potrf_ffi,
+// cusolver_geqrf_ffi, cusolver_orgqr_ffi, cu_lu_pivots_to_permutation,
+// triangular_solve, cholesky), or UNIMPLEMENTED saying why no solver
 // library computes it (the target, an element type, a layout).
 StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op);
 

@@ -17,6 +17,10 @@ const char* kindName(SolverKind kind) {
       return "lu_pivots_to_permutation";
     case SolverKind::kTriangularSolve:
       return "triangular_solve";
+    case SolverKind::kGeqrf:
+      return "geqrf";
+    case SolverKind::kOrgqr:
+      return "orgqr";
   }
   return "solver?";
 }
@@ -82,6 +86,11 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc) {
       const int64_t k = desc.left_side ? desc.m : desc.n;
       return {bytes(k * k, t), bytes(desc.m * desc.n, t), bytes(desc.m * desc.n, t)};
     }
+    case SolverKind::kGeqrf:
+      return {bytes(desc.m * desc.n, t), bytes(desc.m * desc.n, t),
+              bytes(std::min(desc.m, desc.n), t)};
+    case SolverKind::kOrgqr:
+      return {bytes(desc.m * desc.n, t), bytes(desc.k, t), bytes(desc.m * desc.n, t)};
   }
   return {};
 }
@@ -97,6 +106,9 @@ Status validateSolver(const SolverDesc& desc) {
                            : "the matrices must be f32, f64, c64 or c128");
   if (desc.kind == SolverKind::kPotrf && desc.m != desc.n)
     return bad("a Cholesky factorization needs a square matrix");
+  if (desc.kind == SolverKind::kOrgqr &&
+      !(desc.m >= desc.n && desc.n >= desc.k && desc.k >= 0))
+    return bad("orgqr needs m >= n >= k >= 0");
   // The libraries take int sizes.
   constexpr int64_t kMaxInt = 0x7fffffff;
   if (desc.m > kMaxInt || desc.n > kMaxInt || (!permutation && desc.m * desc.n > kMaxInt))
@@ -123,6 +135,7 @@ std::string solverText(const SolverDesc& desc) {
                      " batch " + std::to_string(desc.batch) + " " +
                      std::to_string(desc.m) + "x" + std::to_string(desc.n);
   if (desc.kind == SolverKind::kPotrf) text += desc.lower ? " lower" : " upper";
+  if (desc.kind == SolverKind::kOrgqr) text += " k " + std::to_string(desc.k);
   if (desc.kind == SolverKind::kTriangularSolve) {
     text += desc.left_side ? " left" : " right";
     text += desc.lower ? " lower " : " upper ";

@@ -45,6 +45,14 @@ enum class SolverKind : uint8_t {
   // (`lower`, `unit_diagonal`: its diagonal taken as ones), B and X m x n, A
   // m x m (left) or n x n (right). Buffers: a, b, x.
   kTriangularSolve,
+  // QR factorization of the m x n A as LAPACK's geqrf: R on and above the
+  // diagonal, the Householder vectors below it. Buffers: a, qr, tau
+  // (min(m, n) elements per item).
+  kGeqrf,
+  // The m x n Q (m >= n >= k) of k Householder reflectors as LAPACK's
+  // orgqr/ungqr. Buffers: a (the vectors, as geqrf leaves them), tau (k
+  // elements per item), q.
+  kOrgqr,
 };
 
 enum class SolverType : uint8_t { kF32, kF64, kC64, kC128, kS32 };
@@ -57,6 +65,7 @@ struct SolverDesc {
   SolverType type = SolverType::kF32;
   int64_t batch = 1;
   int64_t m = 0, n = 0;
+  int64_t k = 0;       // orgqr: the number of reflectors
   bool lower = false;  // potrf, triangular_solve: the triangle of A used
   bool left_side = true;
   SolverTranspose transpose = SolverTranspose::kNone;

@@ -137,6 +137,39 @@ TEST(SolverCall, GetrfRunsBetweenTwoTransposeKernels) {
   EXPECT_EQ(call->other->outputs[2], op.results[2]);
 }
 
+TEST(SolverPlan, QrFactorsAndHouseholderProductUseColumnMajorCopies) {
+  // jnp.linalg.qr of a batch of 2 6x4 matrices: geqrf, then orgqr on the
+  // reflectors with 4 taus.
+  OneOp geqrf(OpKind::CustomCall, {f32({2, 6, 4})}, {f32({2, 6, 4}), f32({2, 4})},
+              {{"call_target_name", std::string("cusolver_geqrf_ffi")},
+               {"operand_layouts", layouts({{1, 2, 0}})},
+               {"result_layouts", layouts({{1, 2, 0}, {1, 0}})}});
+  StatusOr<SolverPlan> qr = geqrf.plan();
+  ASSERT_TRUE(qr.isOk()) << qr.status().toString();
+  EXPECT_EQ(runtime::solverText(qr->desc), "geqrf f32 batch 2 6x4");
+  EXPECT_TRUE(qr->transpose_matrix);
+  EXPECT_EQ(qr->outputs, geqrf.op().results);  // qr, tau
+  EXPECT_EQ(runtime::solverBufferBytes(qr->desc),
+            (std::vector<uint64_t>{2 * 24 * 4, 2 * 24 * 4, 2 * 4 * 4}));
+  OneOp orgqr(OpKind::CustomCall, {f32({2, 6, 4}), f32({2, 4})}, {f32({2, 6, 4})},
+              {{"call_target_name", std::string("cusolver_orgqr_ffi")},
+               {"operand_layouts", layouts({{1, 2, 0}, {1, 0}})},
+               {"result_layouts", layouts({{1, 2, 0}})}});
+  StatusOr<SolverPlan> q = orgqr.plan();
+  ASSERT_TRUE(q.isOk()) << q.status().toString();
+  EXPECT_EQ(runtime::solverText(q->desc), "orgqr f32 batch 2 6x4 k 4");
+  EXPECT_TRUE(q->transpose_matrix);
+  EXPECT_EQ(q->inputs, orgqr.op().operands);  // a, tau
+  // Wide reflectors are not a Householder product cuSOLVER computes.
+  OneOp wide(OpKind::CustomCall, {f32({4, 6}), f32({4})}, {f32({4, 6})},
+             {{"call_target_name", std::string("cusolver_orgqr_ffi")},
+              {"operand_layouts", layouts({{0, 1}, {0}})},
+              {"result_layouts", layouts({{0, 1}})}});
+  Status s = checkSolverCall(wide.m, wide.op());
+  EXPECT_NE(s.message().find("rows >= columns >= taus, not 4, 6, 4"), std::string::npos)
+      << s.message();
+}
+
 TEST(SolverPlan, PotrfFlipsTheTriangleAndKeepsInfo) {
   for (const char* holder : {"mhlo.backend_config", "backend_config"}) {
     OneOp x(OpKind::CustomCall, {f32({6, 6})}, {f32({6, 6}), i32({})},

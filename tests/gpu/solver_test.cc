@@ -324,6 +324,59 @@ TEST(GpuSolver, TrsmResiduals) {
   checkTrsm<std::complex<double>>(true, true, SolverTranspose::kAdjoint, false);
 }
 
+// --- geqrf + orgqr -----------------------------------------------------------
+
+// geqrf then orgqr on its reflectors: Q^T Q = I and Q R = A, R from geqrf's
+// upper triangle.
+template <typename T>
+void checkQr(int64_t batch, int64_t m, int64_t n) {
+  SCOPED_TRACE("qr " + std::to_string(m) + "x" + std::to_string(n));
+  const int64_t k = std::min(m, n);
+  const std::vector<T> a = randomValues<T>(static_cast<size_t>(batch * m * n), 41);
+  DeviceBuffer in(a), qr(std::vector<T>(a.size())),
+      tau(std::vector<T>(static_cast<size_t>(batch * k))), q(std::vector<T>(a.size()));
+  SolverDesc g;
+  g.kind = SolverKind::kGeqrf;
+  g.type = typeOf<T>();
+  g.batch = batch;
+  g.m = m;
+  g.n = n;
+  RUN_OR_SKIP(g, (std::vector<uint64_t>{in.address, qr.address, tau.address}));
+  SolverDesc o = g;
+  o.kind = SolverKind::kOrgqr;
+  o.k = k;
+  RUN_OR_SKIP(o, (std::vector<uint64_t>{qr.address, tau.address, q.address}));
+  const std::vector<T> r = qr.read<T>(), qs = q.read<T>();
+  for (int64_t b = 0; b < batch; ++b) {
+    const T* ri = r.data() + b * m * n;
+    const T* qi = qs.data() + b * m * n;
+    double worst = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        T s = 0;
+        for (int64_t p = 0; p < m; ++p) s += conjugate(qi[p + i * m]) * qi[p + j * m];
+        worst =
+            std::max(worst, static_cast<double>(std::abs(s - (i == j ? T(1) : T(0)))));
+      }
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        T s = 0;
+        for (int64_t p = 0; p <= j && p < n; ++p) s += qi[i + p * m] * ri[p + j * m];
+        worst =
+            std::max(worst, static_cast<double>(std::abs(s - a[b * m * n + i + j * m])));
+      }
+    EXPECT_LT(worst, 10 * tolerance<T>()) << "item " << b;
+  }
+}
+
+TEST(GpuSolver, QrRebuildsA) {
+  SKIP_WITHOUT_GPU();
+  checkQr<float>(3, 6, 4);
+  checkQr<double>(2, 5, 5);
+  checkQr<std::complex<float>>(2, 7, 3);
+  checkQr<std::complex<double>>(1, 4, 4);
+}
+
 // --- lu_pivots_to_permutation ------------------------------------------------
 
 TEST(GpuSolver, PivotsToPermutationInStreamOrder) {

@@ -38,6 +38,20 @@ TEST(SolverDesc, BufferBytes) {
   EXPECT_EQ(solverBufferBytes(right), (std::vector<uint64_t>{144, 96, 96}));
 }
 
+TEST(SolverDesc, QrBufferBytesAndShapes) {
+  // geqrf f64 2 x 5x3: a and qr 2*15*8, tau 2*3*8.
+  EXPECT_EQ(solverBufferBytes(desc(SolverKind::kGeqrf, SolverType::kF64, 2, 5, 3)),
+            (std::vector<uint64_t>{240, 240, 48}));
+  // orgqr f32 5x3 from 2 reflectors: a 60, tau 8, q 60.
+  SolverDesc q = desc(SolverKind::kOrgqr, SolverType::kF32, 1, 5, 3);
+  q.k = 2;
+  EXPECT_EQ(solverBufferBytes(q), (std::vector<uint64_t>{60, 8, 60}));
+  EXPECT_EQ(solverText(q), "orgqr f32 batch 1 5x3 k 2");
+  EXPECT_TRUE(validateSolver(q).isOk());
+  q.k = 4;
+  EXPECT_FALSE(validateSolver(q).isOk());
+}
+
 TEST(SolverDesc, Validation) {
   EXPECT_TRUE(validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 1, 3, 5)).isOk());
   EXPECT_TRUE(validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 0, 0, 0)).isOk());

@@ -74,6 +74,20 @@ JFT_EXPECT_ABI(cusolverDnSpotrf, PotrfFn);
 JFT_EXPECT_ABI(cusolverDnDpotrf, PotrfFn);
 JFT_EXPECT_ABI(cusolverDnCpotrf, PotrfFn);
 JFT_EXPECT_ABI(cusolverDnZpotrf, PotrfFn);
+JFT_EXPECT_ABI(cusolverDnSgeqrf_bufferSize, GeqrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnZgeqrf_bufferSize, GeqrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnSgeqrf, GeqrfFn);
+JFT_EXPECT_ABI(cusolverDnDgeqrf, GeqrfFn);
+JFT_EXPECT_ABI(cusolverDnCgeqrf, GeqrfFn);
+JFT_EXPECT_ABI(cusolverDnZgeqrf, GeqrfFn);
+JFT_EXPECT_ABI(cusolverDnSorgqr_bufferSize, OrgqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnDorgqr_bufferSize, OrgqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnCungqr_bufferSize, OrgqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnZungqr_bufferSize, OrgqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnSorgqr, OrgqrFn);
+JFT_EXPECT_ABI(cusolverDnDorgqr, OrgqrFn);
+JFT_EXPECT_ABI(cusolverDnCungqr, OrgqrFn);
+JFT_EXPECT_ABI(cusolverDnZungqr, OrgqrFn);
 JFT_EXPECT_ABI(cublasCreate_v2, cublasStatusCode_t (*)(cublasHandle_t*));
 JFT_EXPECT_ABI(cublasDestroy_v2, cublasStatusCode_t (*)(cublasHandle_t));
 JFT_EXPECT_ABI(cublasSetStream_v2, cublasStatusCode_t (*)(cublasHandle_t, CUstream));
@@ -106,6 +120,8 @@ TEST(CusolverDecls, ToolkitLibrariesResolve) {
   for (int t = 0; t < 4; ++t) {
     EXPECT_NE((*s)->getrf[t], nullptr);
     EXPECT_NE((*s)->potrf[t], nullptr);
+    EXPECT_NE((*s)->geqrf[t], nullptr);
+    EXPECT_NE((*s)->orgqr[t], nullptr);
     EXPECT_NE((*b)->trsm[t], nullptr);
   }
   Status failed = (*s)->check(kCusolverNotSupported, "cusolverDnSgetrf");

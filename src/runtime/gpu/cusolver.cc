@@ -62,6 +62,10 @@ class CudaSolverRunner final : public SolverRunner {
         return permutation(desc, buffers, bytes);
       case SolverKind::kTriangularSolve:
         return trsm(desc, buffers, bytes);
+      case SolverKind::kGeqrf:
+        return geqrf(desc, buffers, bytes);
+      case SolverKind::kOrgqr:
+        return orgqr(desc, buffers, bytes);
     }
     return internalError(solverText(desc) + ": unknown kind");
   }
@@ -171,6 +175,77 @@ class CudaSolverRunner final : public SolverRunner {
                             static_cast<int*>(pointer(buffers[2])) + i * pivots,
                             static_cast<int*>(pointer(buffers[3])) + i),
           "cusolverDnXgetrf" + where));
+    }
+    return Status::ok();
+  }
+
+  // The library workspace for `lwork` elements of d's type, then one int
+  // for an info the description has no buffer for (geqrf, orgqr: cuSOLVER
+  // reports only invalid arguments there, which validation rules out).
+  StatusOr<std::pair<uint64_t, uint64_t>> workAndInfo(const SolverDesc& d, int lwork) {
+    const uint64_t workBytes =
+        (static_cast<uint64_t>(lwork) * static_cast<uint64_t>(solverTypeBytes(d.type)) +
+         255) /
+        256 * 256;
+    JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(workBytes + 256));
+    return std::pair{work, work + workBytes};
+  }
+
+  // buffers: a, qr, tau.
+  Status geqrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
+    if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    const int t = solverTypeIndex(d.type);
+    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
+    const std::string where = " for " + solverText(d);
+    int lwork = 0;
+    JFT_RETURN_IF_ERROR(solver_->check(
+        solver_->geqrfBufferSize[t](solverHandle_, m, n, pointer(buffers[1]), m, &lwork),
+        "cusolverDnXgeqrf_bufferSize" + where));
+    JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
+    const uint64_t tauStride = static_cast<uint64_t>(std::min(d.m, d.n)) * elementBytes;
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->geqrf[t](solverHandle_, m, n, pointer(buffers[1] + item * stride), m,
+                            pointer(buffers[2] + item * tauStride), pointer(work.first),
+                            lwork, static_cast<int*>(pointer(work.second))),
+          "cusolverDnXgeqrf" + where));
+    }
+    return Status::ok();
+  }
+
+  // buffers: a, tau, q.
+  Status orgqr(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[2], bytes[2]));
+    if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    const int t = solverTypeIndex(d.type);
+    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n),
+              k = static_cast<int>(d.k);
+    const std::string where = " for " + solverText(d);
+    int lwork = 0;
+    JFT_RETURN_IF_ERROR(solver_->check(
+        solver_->orgqrBufferSize[t](solverHandle_, m, n, k, pointer(buffers[2]), m,
+                                    pointer(buffers[1]), &lwork),
+        "cusolverDnXorgqr_bufferSize" + where));
+    JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
+    const uint64_t tauStride = static_cast<uint64_t>(d.k) * elementBytes;
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->orgqr[t](solverHandle_, m, n, k, pointer(buffers[2] + item * stride),
+                            m, pointer(buffers[1] + item * tauStride),
+                            pointer(work.first), lwork,
+                            static_cast<int*>(pointer(work.second))),
+          "cusolverDnXorgqr" + where));
     }
     return Status::ok();
   }

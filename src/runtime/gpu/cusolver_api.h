@@ -63,6 +63,17 @@ using PotrfBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, voi
                                                int*);
 using PotrfFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int, void*, int,
                                      int*);
+// geqrf_bufferSize(handle, m, n, A, lda, *lwork), geqrf(handle, m, n, A, lda,
+// tau, work, lwork, info); orgqr (ungqr for C, Z) _bufferSize(handle, m, n,
+// k, A, lda, tau, *lwork), orgqr(handle, m, n, k, A, lda, tau, work, lwork, info).
+using GeqrfBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int,
+                                               int*);
+using GeqrfFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int, void*,
+                                     void*, int, int*);
+using OrgqrBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int,
+                                               const void*, int, const void*, int*);
+using OrgqrFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, void*, int,
+                                     const void*, void*, int, int*);
 
 // cuBLAS entry points. X(name, symbol, signature).
 #define JFT_CUBLAS_FUNCTIONS(X)                                                        \

@@ -58,13 +58,20 @@ std::string resolveCusolver(void* handle, CusolverLibrary& lib) {
 #undef JFT_RESOLVE_SOLVER_FN
   for (int t = 0; t < 4; ++t) {
     const std::string prefix = std::string("cusolverDn") + kTypeLetters[t];
+    const std::string orgqr = t < 2 ? "orgqr" : "ungqr";
     const std::pair<std::string, bool> found[] = {
         {prefix + "getrf_bufferSize",
          lookUp(handle, prefix + "getrf_bufferSize", lib.getrfBufferSize[t])},
         {prefix + "getrf", lookUp(handle, prefix + "getrf", lib.getrf[t])},
         {prefix + "potrf_bufferSize",
          lookUp(handle, prefix + "potrf_bufferSize", lib.potrfBufferSize[t])},
-        {prefix + "potrf", lookUp(handle, prefix + "potrf", lib.potrf[t])}};
+        {prefix + "potrf", lookUp(handle, prefix + "potrf", lib.potrf[t])},
+        {prefix + "geqrf_bufferSize",
+         lookUp(handle, prefix + "geqrf_bufferSize", lib.geqrfBufferSize[t])},
+        {prefix + "geqrf", lookUp(handle, prefix + "geqrf", lib.geqrf[t])},
+        {prefix + orgqr + "_bufferSize",
+         lookUp(handle, prefix + orgqr + "_bufferSize", lib.orgqrBufferSize[t])},
+        {prefix + orgqr, lookUp(handle, prefix + orgqr, lib.orgqr[t])}};
     for (const auto& [symbol, ok] : found)
       if (!ok) return symbol;
   }

@@ -29,6 +29,10 @@ struct CusolverLibrary {
   std::array<GetrfFn, 4> getrf{};
   std::array<PotrfBufferSizeFn, 4> potrfBufferSize{};
   std::array<PotrfFn, 4> potrf{};
+  std::array<GeqrfBufferSizeFn, 4> geqrfBufferSize{};
+  std::array<GeqrfFn, 4> geqrf{};
+  std::array<OrgqrBufferSizeFn, 4> orgqrBufferSize{};
+  std::array<OrgqrFn, 4> orgqr{};  // orgqr for S, D; ungqr for C, Z
   std::string libraryName;
 
   // OK for success; otherwise a status naming `what` and the status
