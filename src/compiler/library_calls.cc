@@ -48,7 +48,7 @@ Status otherCallSupport(const ir::Module& module, const ir::Op& op) {
     case ir::OpKind::Convolution:
       return checkConvolution(module, op);
     default:
-      if (isSolverOp(op)) return lowerSolverCall(module, op).status();
+      if (isSolverOp(op)) return checkSolverCall(module, op);
       return unimplemented("no library route for " + opName(op) + " yet");
   }
 }
@@ -133,10 +133,15 @@ StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& 
     call.group = g;
     return call;
   }
+  if (isSolverOp(dot)) {
+    StatusOr<LibraryCall> solver = lowerSolverCall(module, group, dot);
+    if (!solver.isOk()) return solver.status().withContext(group.name);
+    call = std::move(solver).value();
+    call.group = g;
+    return call;
+  }
   if (!isDot(dot)) {
-    StatusOr<LibraryOpCall> other = dot.kind == ir::OpKind::Fft
-                                        ? lowerFftCall(module, dot)
-                                        : lowerSolverCall(module, dot);
+    StatusOr<LibraryOpCall> other = lowerFftCall(module, dot);
     if (!other.isOk()) return other.status().withContext(group.name);
     call.other = std::move(other).value();
     return call;

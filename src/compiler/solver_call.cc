@@ -1,18 +1,97 @@
-// Solver ops -> SolverDesc.
+// Solver ops -> a library call, with getrf's column-major copies as TTIR
+// transpose kernels of scratch functions.
 #include "compiler/solver_call.h"
 
+#include <utility>
+
+#include "compiler/solver_plan.h"
+
 namespace jft::compiler {
+namespace {
+
+// The permutation swapping the last two dims of a rank-`rank` value.
+std::vector<int64_t> swapLastTwo(int64_t rank) {
+  std::vector<int64_t> permutation;
+  for (int64_t d = 0; d < rank; ++d) permutation.push_back(d);
+  std::swap(permutation[static_cast<size_t>(rank - 2)],
+            permutation[static_cast<size_t>(rank - 1)]);
+  return permutation;
+}
+
+ir::Type swappedType(const ir::Type& type) {
+  std::vector<int64_t> dims = type.dims;
+  std::swap(dims[dims.size() - 2], dims[dims.size() - 1]);
+  return ir::Type::tensor(type.element, std::move(dims));
+}
+
+// A one-op TTIR group of its own scratch function writing `result` as
+// `source` with its last two dims swapped.
+OperandTranspose transposeKernel(const ir::Module& module, const fusion::Fusion& owner,
+                                 const ir::Op& op, ir::ValueId source, ir::ValueId result,
+                                 const std::string& suffix) {
+  const int64_t rank = module.typeOf(source).rank();
+  OperandTranspose t;
+  const std::string name = owner.name + suffix;
+  t.scratch.name = name;
+  t.scratch.body.args = {source};
+  t.scratch.result_types = {module.typeOf(result)};
+  ir::Op transpose;
+  transpose.kind = ir::OpKind::Transpose;
+  transpose.operands = {source};
+  transpose.results = {result};
+  transpose.attrs.emplace_back("permutation", swapLastTwo(rank));
+  transpose.loc = op.loc;
+  ir::Op ret;
+  ret.kind = ir::OpKind::Return;
+  ret.operands = {result};
+  ret.loc = op.loc;
+  t.scratch.body.ops = {std::move(transpose), std::move(ret)};
+  t.group.id = owner.id;
+  t.group.name = name;
+  t.group.route = fusion::Route::kTtir;
+  t.group.family = fusion::Family::kLoop;
+  t.group.ops = {0};
+  t.group.inputs = {source};
+  t.group.outputs = {result};
+  return t;
+}
+
+}  // namespace
 
 bool isSolverOp(const ir::Op& op) {
   return op.kind == ir::OpKind::TriangularSolve || op.kind == ir::OpKind::Cholesky ||
          op.kind == ir::OpKind::CustomCall;
 }
 
-StatusOr<LibraryOpCall> lowerSolverCall(const ir::Module&, const ir::Op& op) {
-  std::string name(ir::opKindName(op.kind));
-  if (const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name"))
-    name += " @" + *target;
-  return unimplemented("no library route for " + name + " yet");
+Status checkSolverCall(const ir::Module& module, const ir::Op& op) {
+  return planSolver(module, op).status();
+}
+
+StatusOr<LibraryCall> lowerSolverCall(ir::Module& module, const fusion::Fusion& group,
+                                      const ir::Op& op) {
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan, planSolver(module, op));
+  LibraryOpCall other;
+  other.op = plan.desc;
+  other.inputs = plan.inputs;
+  other.outputs = plan.outputs;
+  other.workspace_bytes = plan.workspace_bytes;
+  LibraryCall call;
+  if (plan.transpose_matrix) {
+    // The operand is copied column-major, factored there, and the factors
+    // moved back into the op's result by a kernel after the call.
+    const ir::Type in = swappedType(module.typeOf(plan.inputs[0]));
+    const ir::Type out = swappedType(module.typeOf(plan.outputs[0]));
+    const ir::ValueId columnIn = module.newValue(in);
+    const ir::ValueId columnOut = module.newValue(out);
+    call.transposes.push_back(
+        transposeKernel(module, group, op, plan.inputs[0], columnIn, "_to_column_major"));
+    call.after.push_back(transposeKernel(module, group, op, columnOut, plan.outputs[0],
+                                         "_from_column_major"));
+    other.inputs[0] = columnIn;
+    other.outputs[0] = columnOut;
+  }
+  call.other = std::move(other);
+  return call;
 }
 
 }  // namespace jft::compiler

@@ -217,13 +217,29 @@ class Checker {
     return Status::ok();
   }
 
-  // Every buffer names a slot; what each must hold is the library runner's
-  // to check against its description when it runs.
+  // Every buffer names a slot; a solver's description must be one a library
+  // runs and each of its buffers hold what the description touches (other
+  // descriptions are their runner's to check when it runs).
   Status checkThunk(const LibraryThunk& library) const {
     for (int s : library.buffers)
       if (!slotInRange(s))
         return invalidArgument(libraryOpText(library.op) + " buffer slot " +
                                std::to_string(s) + " of " + str(p_.slots.size()));
+    const auto* solver = std::get_if<SolverDesc>(&library.op);
+    if (solver == nullptr) return Status::ok();
+    JFT_RETURN_IF_ERROR(validateSolver(*solver));
+    const std::vector<uint64_t> need = solverBufferBytes(*solver);
+    if (need.size() != library.buffers.size())
+      return invalidArgument(solverText(*solver) + " lists " +
+                             str(library.buffers.size()) + " buffers, not " +
+                             str(need.size()));
+    for (size_t i = 0; i < need.size(); ++i) {
+      const int s = library.buffers[i];
+      if (need[i] > p_.slots[s].bytes)
+        return invalidArgument(solverText(*solver) + " buffer " + str(i) + " (slot " +
+                               std::to_string(s) + ") holds " + str(p_.slots[s].bytes) +
+                               " bytes, the operation touches " + str(need[i]));
+    }
     return Status::ok();
   }
 

@@ -4,34 +4,95 @@
 // lowering emits (cusolver_*_ffi, cu_lu_pivots_to_permutation) and from
 // stablehlo.triangular_solve / cholesky; nothing here knows CUDA or our IR.
 //
+// Matrices are COLUMN-MAJOR, as LAPACK and the libraries see them: an m x n
+// item has leading dimension m and the `batch` items follow one another
+// densely. (A row-major matrix of our IR is the column-major transpose; the
+// compiler swaps flags or transposes so that the library's view is right.)
+// Vectors (pivots, info, permutations) are int32, dense per item.
+//
 // Buffers of its LibraryThunk, in order: the operands the op reads, then the
-// results it writes, as the op's kind documents below.
+// results it writes, as the op's kind documents below. A result that a
+// library computes in place (factor, lu, x) is first filled with the
+// operand it replaces, unless both are one buffer.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "support/status.h"
 
 namespace jft::runtime {
 
 enum class SolverKind : uint8_t {
-  kPotrf,  // Cholesky factorization
-  kGetrf,  // LU factorization with partial pivoting
+  // Cholesky factorization of the n x n Hermitian positive-definite A (m == n),
+  // reading and writing only the triangle `lower` names: A = L L^H (lower) or
+  // U^H U. Buffers: a, factor (the other triangle is left as in a), info
+  // (one int32 per item: 0, or the order of the leading minor that is not
+  // positive definite).
+  kPotrf,
+  // LU factorization with partial pivoting of the m x n A: P A = L U, L unit
+  // lower (below the diagonal), U upper. Buffers: a, lu, pivots (min(m, n)
+  // int32 per item, 1-based row interchanges as LAPACK's ipiv), info (one
+  // int32 per item: 0, or the 1-based index of the first zero of U's diagonal).
+  kGetrf,
+  // The permutation that applying the row interchanges pivots[0..n) (0-based)
+  // one after the other to the identity of size m yields; interchanges out
+  // of [0, m) are skipped. Type kS32. Buffers: pivots (n per item),
+  // permutation (m per item).
   kLuPivotsToPermutation,
+  // Solves op(A) X = B (left_side) or X op(A) = B for X, A triangular
+  // (`lower`, `unit_diagonal`: its diagonal taken as ones), B and X m x n, A
+  // m x m (left) or n x n (right). Buffers: a, b, x.
   kTriangularSolve,
+  // QR factorization of the m x n A as LAPACK's geqrf: R on and above the
+  // diagonal, the Householder vectors below it. Buffers: a, qr, tau
+  // (min(m, n) elements per item).
+  kGeqrf,
+  // The m x n Q (m >= n >= k) of k Householder reflectors as LAPACK's
+  // orgqr/ungqr. Buffers: a (the vectors, as geqrf leaves them), tau (k
+  // elements per item), q.
+  kOrgqr,
 };
 
-enum class SolverType : uint8_t { kF32, kF64, kC64, kC128 };
+enum class SolverType : uint8_t { kF32, kF64, kC64, kC128, kS32 };
+
+// op(A) of a triangular solve.
+enum class SolverTranspose : uint8_t { kNone, kTranspose, kAdjoint };
 
 struct SolverDesc {
   SolverKind kind = SolverKind::kPotrf;
   SolverType type = SolverType::kF32;
   int64_t batch = 1;
   int64_t m = 0, n = 0;
-  bool lower = false;
+  int64_t k = 0;       // orgqr: the number of reflectors
+  bool lower = false;  // potrf, triangular_solve: the triangle of A used
+  bool left_side = true;
+  SolverTranspose transpose = SolverTranspose::kNone;
+  bool unit_diagonal = false;
   friend bool operator==(const SolverDesc&, const SolverDesc&) = default;
 };
 
-// "potrf f32 batch 1 32x32 lower" for errors and the route report.
+// Bytes of one element of `type`.
+int64_t solverTypeBytes(SolverType type);
+
+// The bytes each buffer of `desc` must hold, in buffer order (a
+// LibraryThunk of the description lists exactly this many buffers).
+std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc);
+
+// OK when a library can run `desc`: sizes not negative, a type the kind
+// takes (floating or complex for the factorizations and solves, kS32 for the
+// permutation), potrf square. INVALID_ARGUMENT naming the description else.
+Status validateSolver(const SolverDesc& desc);
+
+// kLuPivotsToPermutation on the host: `batch` items of `n` pivots to
+// `batch` items of `m` permutation entries (a device may run this in stream
+// order as a host function; it is a few swaps per row).
+void luPivotsToPermutation(const int32_t* pivots, int32_t* permutation, int64_t batch,
+                           int64_t n, int64_t m);
+
+// "potrf f32 batch 1 32x32 lower", "triangular_solve f32 batch 2 4x32 right
+// upper T unit" for errors and the route report.
 std::string solverText(const SolverDesc& desc);
 
 }  // namespace jft::runtime

@@ -51,6 +51,7 @@ run_test test_worker
 run_test test_execute
 run_test test_zoo XLA_MODE=fl_only
 run_test test_ops XLA_MODE=fl_only
+run_test test_linalg
 run_test pjrt_bandwidth
 run_test pjrt_bandwidth JFT_PINNED_STAGING=0
 run_test pjrt_bandwidth JAX_FLAGTREE_DISABLE=1
@@ -59,7 +60,7 @@ run_test pjrt_bandwidth JAX_FLAGTREE_DISABLE=1
 run_ctest_gpu() {
   echo "== ctest -L gpu" >> "$OUT/tests.log"
   if ! { cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release &&
-         cmake --build build-gpu -j "$JOBS" --target runtime_launch_test; } \
+         cmake --build build-gpu -j "$JOBS" --target runtime_launch_test gpu_solver_test; } \
        > "$OUT/ctest-build.log" 2>&1; then
     echo "FAIL ctest_gpu: build failed (see ctest-build.log)" >> "$OUT/tests.log"
     fail=$((fail + 1)); return

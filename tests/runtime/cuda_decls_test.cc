@@ -3,6 +3,8 @@
 #include <cuda.h>
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
 #include "runtime/gpu/driver_api.h"
 
 namespace jft::runtime::gpu {
@@ -18,6 +20,9 @@ static_assert(kMemPoolAttrReleaseThreshold == CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
 static_assert(sizeof(::CUmodule) == sizeof(CUmodule));
 static_assert(sizeof(::CUfunction) == sizeof(CUfunction));
 static_assert(sizeof(::CUmemoryPool) == sizeof(CUmemoryPool));
+static_assert(std::is_same_v<decltype(&::cuLaunchHostFunc),
+                             ::CUresult (*)(::CUstream, ::CUhostFn, void*)>);
+static_assert(std::is_same_v<::CUhostFn, void (*)(void*)>);
 
 #define JFT_STRINGIFY_INNER(x) #x
 #define JFT_STRINGIFY(x) JFT_STRINGIFY_INNER(x)
@@ -35,6 +40,7 @@ TEST(CudaDriverDecls, ExecutionEntryPointsAreTheCurrentSymbols) {
   EXPECT_STREQ(JFT_STRINGIFY(cuMemPoolTrimTo), "cuMemPoolTrimTo");
   EXPECT_STREQ(JFT_STRINGIFY(cuMemAllocFromPoolAsync), "cuMemAllocFromPoolAsync");
   EXPECT_STREQ(JFT_STRINGIFY(cuMemFreeAsync), "cuMemFreeAsync");
+  EXPECT_STREQ(JFT_STRINGIFY(cuLaunchHostFunc), "cuLaunchHostFunc");
 }
 
 }  // namespace

@@ -77,6 +77,7 @@ CudaDevice::~CudaDevice() {
   driver_.ctxSetCurrent(context_);
   if (stream_ != nullptr) driver_.streamSynchronize(stream_);
   gemm_.reset();         // frees its workspace through this device's stream
+  libraries_.release();  // likewise, while the stream and context live
   completions_.reset();  // drains pending frees, joins the thread
   staging_.reset();
   // The default pool outlives us (the primary context may stay retained by

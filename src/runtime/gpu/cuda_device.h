@@ -97,6 +97,7 @@ class CudaDevice final : public Device {
   struct LibraryRunners {
     LibraryRunners();
     ~LibraryRunners();
+    void release();    // destroys the runners (before the stream goes)
     std::mutex mutex;  // guards creating the runners
     std::unique_ptr<FftRunner> fft;
     std::unique_ptr<SolverRunner> solver;

@@ -25,6 +25,12 @@ StatusOr<Runner*> runnerOf(std::unique_ptr<Runner>& slot, std::mutex& mutex,
 CudaDevice::LibraryRunners::LibraryRunners() = default;
 CudaDevice::LibraryRunners::~LibraryRunners() = default;
 
+void CudaDevice::LibraryRunners::release() {
+  std::lock_guard<std::mutex> lock(mutex);
+  solver.reset();
+  fft.reset();
+}
+
 Status CudaDevice::library(const LibraryOp& op, const std::vector<uint64_t>& buffers) {
   Status status = Status::ok();
   if (const auto* fft = std::get_if<FftDesc>(&op)) {

@@ -1,10 +1,346 @@
-// cuSOLVER / cuBLAS loading and the solver runner.
+// The solver runner: each SolverDesc kind as library calls on the device's
+// stream. Descriptions are column-major already (the compiler mapped our
+// row-major values onto them), so nothing here swaps or transposes.
 #include "runtime/gpu/cusolver.h"
 
-namespace jft::runtime::gpu {
+#include <algorithm>
+#include <cstring>
+#include <mutex>
 
-StatusOr<std::unique_ptr<SolverRunner>> SolverRunner::create(CudaDevice&) {
-  return unimplemented("the cuSOLVER runner is not built yet");
+#include "runtime/gpu/cuda_device.h"
+#include "runtime/gpu/cusolver_library.h"
+
+namespace jft::runtime::gpu {
+namespace {
+
+void* pointer(uint64_t address) {
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+}
+
+// The pivots and the permutation of one lu_pivots_to_permutation call, in
+// pinned memory owned by the runner; freed by the host function.
+struct PermutationJob {
+  const int32_t* pivots = nullptr;
+  int32_t* permutation = nullptr;
+  int64_t batch = 0, n = 0, m = 0;
+};
+
+void runPermutationJob(void* data) {
+  std::unique_ptr<PermutationJob> job(static_cast<PermutationJob*>(data));
+  luPivotsToPermutation(job->pivots, job->permutation, job->batch, job->n, job->m);
+}
+
+class CudaSolverRunner final : public SolverRunner {
+ public:
+  CudaSolverRunner(CudaDevice& device, const Driver& driver)
+      : device_(device), driver_(driver) {}
+
+  ~CudaSolverRunner() override {
+    if (makeCurrent().isOk()) {
+      if (solverHandle_ != nullptr) solver_->destroy(solverHandle_);
+      if (blasHandle_ != nullptr) blas_->destroy(blasHandle_);
+    }
+    // Both freed behind the work still queued on them.
+    if (workspace_ != 0) device_.deallocate(workspace_, workspaceBytes_);
+    if (pinned_ != nullptr) device_.deallocatePinned(pinned_);
+  }
+
+  Status run(const SolverDesc& desc, const std::vector<uint64_t>& buffers) override {
+    JFT_RETURN_IF_ERROR(validateSolver(desc));
+    const std::vector<uint64_t> bytes = solverBufferBytes(desc);
+    if (buffers.size() != bytes.size())
+      return invalidArgument(solverText(desc) + ": " + std::to_string(buffers.size()) +
+                             " buffers, not " + std::to_string(bytes.size()));
+    std::lock_guard<std::mutex> lock(mutex_);
+    JFT_RETURN_IF_ERROR(makeCurrent());
+    switch (desc.kind) {
+      case SolverKind::kPotrf:
+        return potrf(desc, buffers, bytes);
+      case SolverKind::kGetrf:
+        return getrf(desc, buffers, bytes);
+      case SolverKind::kLuPivotsToPermutation:
+        return permutation(desc, buffers, bytes);
+      case SolverKind::kTriangularSolve:
+        return trsm(desc, buffers, bytes);
+      case SolverKind::kGeqrf:
+        return geqrf(desc, buffers, bytes);
+      case SolverKind::kOrgqr:
+        return orgqr(desc, buffers, bytes);
+    }
+    return internalError(solverText(desc) + ": unknown kind");
+  }
+
+ private:
+  Status makeCurrent() const {
+    return driver_.check(driver_.ctxSetCurrent(device_.context()), "cuCtxSetCurrent");
+  }
+
+  Status ensureSolver() {
+    if (solverHandle_ != nullptr) return Status::ok();
+    JFT_ASSIGN_OR_RETURN(solver_, CusolverLibrary::load());
+    JFT_RETURN_IF_ERROR(
+        solver_->check(solver_->create(&solverHandle_), "cusolverDnCreate"));
+    Status bound = solver_->check(solver_->setStream(solverHandle_, device_.stream()),
+                                  "cusolverDnSetStream");
+    if (bound.isOk()) return bound;
+    solver_->destroy(solverHandle_);
+    solverHandle_ = nullptr;
+    return bound;
+  }
+
+  Status ensureBlas() {
+    if (blasHandle_ != nullptr) return Status::ok();
+    JFT_ASSIGN_OR_RETURN(blas_, CublasLibrary::load());
+    JFT_RETURN_IF_ERROR(blas_->check(blas_->create(&blasHandle_), "cublasCreate"));
+    Status bound =
+        blas_->check(blas_->setStream(blasHandle_, device_.stream()), "cublasSetStream");
+    if (bound.isOk()) return bound;
+    blas_->destroy(blasHandle_);
+    blasHandle_ = nullptr;
+    return bound;
+  }
+
+  // The library workspace, at least `bytes` large.
+  StatusOr<uint64_t> workspace(uint64_t bytes) {
+    if (bytes <= workspaceBytes_ && workspace_ != 0) return workspace_;
+    if (workspace_ != 0) device_.deallocate(workspace_, workspaceBytes_);
+    workspace_ = 0;
+    workspaceBytes_ = 0;
+    JFT_ASSIGN_OR_RETURN(workspace_, device_.allocate(std::max<uint64_t>(bytes, 256)));
+    workspaceBytes_ = std::max<uint64_t>(bytes, 256);
+    return workspace_;
+  }
+
+  // The in-place result starts as the operand it replaces.
+  Status copyIn(uint64_t from, uint64_t to, uint64_t bytes) {
+    if (from == to) return Status::ok();
+    return device_.copyOnDevice(to, from, bytes);
+  }
+
+  // buffers: a, factor, info.
+  Status potrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
+    if (d.batch == 0) return Status::ok();
+    if (d.n == 0) return device_.fill(buffers[2], 0, bytes[2]);
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    const int t = solverTypeIndex(d.type);
+    const int n = static_cast<int>(d.n);
+    const int uplo = d.lower ? kFillLower : kFillUpper;
+    const std::string where = " for " + solverText(d);
+    int lwork = 0;
+    JFT_RETURN_IF_ERROR(
+        solver_->check(solver_->potrfBufferSize[t](solverHandle_, uplo, n,
+                                                   pointer(buffers[1]), n, &lwork),
+                       "cusolverDnXpotrf_bufferSize" + where));
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    JFT_ASSIGN_OR_RETURN(uint64_t work,
+                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytes;
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->potrf[t](solverHandle_, uplo, n, pointer(buffers[1] + item * stride),
+                            n, pointer(work), lwork,
+                            static_cast<int*>(pointer(buffers[2])) + i),
+          "cusolverDnXpotrf" + where));
+    }
+    return Status::ok();
+  }
+
+  // buffers: a, lu, pivots, info.
+  Status getrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
+    if (d.batch == 0) return Status::ok();
+    if (d.m == 0 || d.n == 0) return device_.fill(buffers[3], 0, bytes[3]);
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    const int t = solverTypeIndex(d.type);
+    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
+    const std::string where = " for " + solverText(d);
+    int lwork = 0;
+    JFT_RETURN_IF_ERROR(solver_->check(
+        solver_->getrfBufferSize[t](solverHandle_, m, n, pointer(buffers[1]), m, &lwork),
+        "cusolverDnXgetrf_bufferSize" + where));
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    JFT_ASSIGN_OR_RETURN(uint64_t work,
+                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
+    const int64_t pivots = std::min(d.m, d.n);
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->getrf[t](solverHandle_, m, n, pointer(buffers[1] + item * stride), m,
+                            pointer(work),
+                            static_cast<int*>(pointer(buffers[2])) + i * pivots,
+                            static_cast<int*>(pointer(buffers[3])) + i),
+          "cusolverDnXgetrf" + where));
+    }
+    return Status::ok();
+  }
+
+  // The library workspace for `lwork` elements of d's type, then one int
+  // for an info the description has no buffer for (geqrf, orgqr: cuSOLVER
+  // reports only invalid arguments there, which validation rules out).
+  StatusOr<std::pair<uint64_t, uint64_t>> workAndInfo(const SolverDesc& d, int lwork) {
+    const uint64_t workBytes =
+        (static_cast<uint64_t>(lwork) * static_cast<uint64_t>(solverTypeBytes(d.type)) +
+         255) /
+        256 * 256;
+    JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(workBytes + 256));
+    return std::pair{work, work + workBytes};
+  }
+
+  // buffers: a, qr, tau.
+  Status geqrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
+    if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    const int t = solverTypeIndex(d.type);
+    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
+    const std::string where = " for " + solverText(d);
+    int lwork = 0;
+    JFT_RETURN_IF_ERROR(solver_->check(
+        solver_->geqrfBufferSize[t](solverHandle_, m, n, pointer(buffers[1]), m, &lwork),
+        "cusolverDnXgeqrf_bufferSize" + where));
+    JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
+    const uint64_t tauStride = static_cast<uint64_t>(std::min(d.m, d.n)) * elementBytes;
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->geqrf[t](solverHandle_, m, n, pointer(buffers[1] + item * stride), m,
+                            pointer(buffers[2] + item * tauStride), pointer(work.first),
+                            lwork, static_cast<int*>(pointer(work.second))),
+          "cusolverDnXgeqrf" + where));
+    }
+    return Status::ok();
+  }
+
+  // buffers: a, tau, q.
+  Status orgqr(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[2], bytes[2]));
+    if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    const int t = solverTypeIndex(d.type);
+    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n),
+              k = static_cast<int>(d.k);
+    const std::string where = " for " + solverText(d);
+    int lwork = 0;
+    JFT_RETURN_IF_ERROR(solver_->check(
+        solver_->orgqrBufferSize[t](solverHandle_, m, n, k, pointer(buffers[2]), m,
+                                    pointer(buffers[1]), &lwork),
+        "cusolverDnXorgqr_bufferSize" + where));
+    JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
+    const uint64_t tauStride = static_cast<uint64_t>(d.k) * elementBytes;
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->orgqr[t](solverHandle_, m, n, k, pointer(buffers[2] + item * stride),
+                            m, pointer(buffers[1] + item * tauStride),
+                            pointer(work.first), lwork,
+                            static_cast<int*>(pointer(work.second))),
+          "cusolverDnXorgqr" + where));
+    }
+    return Status::ok();
+  }
+
+  // buffers: a, b, x. alpha = 1 in the element type, read from the host.
+  Status trsm(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+              const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[1], buffers[2], bytes[2]));
+    if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
+    JFT_RETURN_IF_ERROR(ensureBlas());
+    const int t = solverTypeIndex(d.type);
+    alignas(16) unsigned char one[16] = {};
+    if (d.type == SolverType::kF32 || d.type == SolverType::kC64) {
+      const float v = 1.0f;
+      std::memcpy(one, &v, sizeof v);
+    } else {
+      const double v = 1.0;
+      std::memcpy(one, &v, sizeof v);
+    }
+    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
+    const int k = d.left_side ? m : n;
+    const int op = d.transpose == SolverTranspose::kNone        ? kOpN
+                   : d.transpose == SolverTranspose::kTranspose ? kOpT
+                                                                : kOpC;
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t aStride =
+        static_cast<uint64_t>(k) * static_cast<uint64_t>(k) * elementBytes;
+    const uint64_t xStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(
+          blas_->check(blas_->trsm[t](blasHandle_, d.left_side ? kSideLeft : kSideRight,
+                                      d.lower ? kFillLower : kFillUpper, op,
+                                      d.unit_diagonal ? kDiagUnit : kDiagNonUnit, m, n,
+                                      one, pointer(buffers[0] + item * aStride), k,
+                                      pointer(buffers[2] + item * xStride), m),
+                       "cublasXtrsm for " + solverText(d)));
+    }
+    return Status::ok();
+  }
+
+  // buffers: pivots, permutation. Pivots go to pinned memory, a host
+  // function computes the permutation there, and it is copied back, all in
+  // stream order; the pinned buffer is reused by the next call only after
+  // this one's copies (same stream).
+  Status permutation(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+                     const std::vector<uint64_t>& bytes) {
+    if (bytes[1] == 0) return Status::ok();
+    const uint64_t need = bytes[0] + bytes[1];
+    if (need > pinnedBytes_) {
+      if (pinned_ != nullptr) device_.deallocatePinned(pinned_);
+      pinned_ = nullptr;
+      pinnedBytes_ = 0;
+      JFT_ASSIGN_OR_RETURN(pinned_, device_.allocatePinned(need));
+      pinnedBytes_ = need;
+    }
+    auto* host = static_cast<unsigned char*>(pinned_);
+    const CUstream stream = device_.stream();
+    if (bytes[0] != 0)
+      JFT_RETURN_IF_ERROR(
+          driver_.check(driver_.memcpyDtoHAsync(
+                            host, static_cast<CUdeviceptr>(buffers[0]), bytes[0], stream),
+                        "cuMemcpyDtoHAsync"));
+    auto job = std::make_unique<PermutationJob>();
+    job->pivots = reinterpret_cast<const int32_t*>(host);
+    job->permutation = reinterpret_cast<int32_t*>(host + bytes[0]);
+    job->batch = d.batch;
+    job->n = d.n;
+    job->m = d.m;
+    JFT_RETURN_IF_ERROR(
+        driver_.check(driver_.launchHostFunc(stream, runPermutationJob, job.get()),
+                      "cuLaunchHostFunc"));
+    job.release();  // the host function owns it now
+    return driver_.check(driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(buffers[1]),
+                                                 host + bytes[0], bytes[1], stream),
+                         "cuMemcpyHtoDAsync");
+  }
+
+  CudaDevice& device_;
+  const Driver& driver_;
+  std::mutex mutex_;  // one description at a time: handles and buffers are shared
+  const CusolverLibrary* solver_ = nullptr;
+  cusolverDnHandle_t solverHandle_ = nullptr;
+  const CublasLibrary* blas_ = nullptr;
+  cublasHandle_t blasHandle_ = nullptr;
+  uint64_t workspace_ = 0, workspaceBytes_ = 0;
+  void* pinned_ = nullptr;
+  uint64_t pinnedBytes_ = 0;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<SolverRunner>> SolverRunner::create(CudaDevice& device) {
+  JFT_ASSIGN_OR_RETURN(const Driver* driver, Driver::load());
+  return std::unique_ptr<SolverRunner>(new CudaSolverRunner(device, *driver));
 }
 
 }  // namespace jft::runtime::gpu

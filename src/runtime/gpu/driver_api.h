@@ -26,6 +26,8 @@ struct CUfunc_st;
 using CUfunction = CUfunc_st*;
 struct CUmemPoolHandle_st;
 using CUmemoryPool = CUmemPoolHandle_st*;
+// A host function run in stream order (cuLaunchHostFunc); it must not call CUDA.
+using CUhostFn = void (*)(void* userData);
 
 inline constexpr CUresult kCudaSuccess = 0;
 inline constexpr CUresult kCudaErrorOutOfMemory = 2;
@@ -106,6 +108,7 @@ inline constexpr unsigned kEventDisableTiming = 0x2;
   X(memPoolTrimTo, "cuMemPoolTrimTo", CUresult (*)(CUmemoryPool, size_t))                \
   X(memAllocFromPoolAsync, "cuMemAllocFromPoolAsync",                                    \
     CUresult (*)(CUdeviceptr*, size_t, CUmemoryPool, CUstream))                          \
-  X(memFreeAsync, "cuMemFreeAsync", CUresult (*)(CUdeviceptr, CUstream))
+  X(memFreeAsync, "cuMemFreeAsync", CUresult (*)(CUdeviceptr, CUstream))                 \
+  X(launchHostFunc, "cuLaunchHostFunc", CUresult (*)(CUstream, CUhostFn, void*))
 
 }  // namespace jft::runtime::gpu

@@ -1,0 +1,411 @@
+// Linear-algebra ops -> column-major SolverDesc; see solver_plan.h for the
+// row-major to column-major mapping each kind uses.
+#include "compiler/solver_plan.h"
+
+#include <algorithm>
+#include <string>
+
+namespace jft::compiler {
+namespace {
+
+using runtime::SolverDesc;
+using runtime::SolverKind;
+using runtime::SolverTranspose;
+using runtime::SolverType;
+
+std::string targetOf(const ir::Op& op) {
+  const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
+  return target != nullptr ? *target : std::string();
+}
+
+std::string opName(const ir::Op& op) {
+  if (op.kind == ir::OpKind::CustomCall) return "custom_call @" + targetOf(op);
+  return std::string(ir::opKindName(op.kind));
+}
+
+std::string dimsText(const std::vector<int64_t>& dims) {
+  std::string text = "{";
+  for (size_t i = 0; i < dims.size(); ++i)
+    text += (i ? "," : "") + std::to_string(dims[i]);
+  return text + "}";
+}
+
+// Builds the reasons of one op: "custom_call @cusolver_getrf_ffi: <why>".
+struct Reasons {
+  std::string name;
+  Status no(const std::string& why) const { return unimplemented(name + ": " + why); }
+};
+
+StatusOr<SolverType> matrixType(const Reasons& r, const ir::Type& type) {
+  switch (type.element) {
+    case ir::ElementType::F32:
+      return SolverType::kF32;
+    case ir::ElementType::F64:
+      return SolverType::kF64;
+    case ir::ElementType::C64:
+      return SolverType::kC64;
+    case ir::ElementType::C128:
+      return SolverType::kC128;
+    default:
+      return r.no("element type " + std::string(ir::elementTypeName(type.element)) +
+                  " has no solver routine (f32, f64, complex<f32>, complex<f64>)");
+  }
+}
+
+int64_t product(const std::vector<int64_t>& dims, size_t count) {
+  int64_t p = 1;
+  for (size_t i = 0; i < count && i < dims.size(); ++i) p *= dims[i];
+  return p;
+}
+
+std::vector<int64_t> leading(const ir::Type& type, size_t trailing) {
+  const size_t rank = type.dims.size();
+  return std::vector<int64_t>(type.dims.begin(),
+                              type.dims.begin() + static_cast<long>(rank - trailing));
+}
+
+// The minor-to-major layouts JAX gives a batch of column-major matrices and
+// any row-major value.
+std::vector<int64_t> columnMajor(int64_t rank) {
+  std::vector<int64_t> layout = {rank - 2, rank - 1};
+  for (int64_t d = rank - 3; d >= 0; --d) layout.push_back(d);
+  return layout;
+}
+std::vector<int64_t> rowMajor(int64_t rank) {
+  std::vector<int64_t> layout;
+  for (int64_t d = rank - 1; d >= 0; --d) layout.push_back(d);
+  return layout;
+}
+
+// Each operand (then result) must have the layout `matrix` says: column-
+// major for the matrices, row-major (or none given) for the rest.
+Status checkLayouts(const Reasons& r, const ir::Module& module, const ir::Op& op,
+                    const std::vector<bool>& matrixOperands,
+                    const std::vector<bool>& matrixResults) {
+  for (const char* which : {"operand", "result"}) {
+    const bool operands = which[0] == 'o';
+    const std::vector<ir::ValueId>& values = operands ? op.operands : op.results;
+    const std::vector<bool>& matrix = operands ? matrixOperands : matrixResults;
+    const auto* layouts = ir::findAttrAs<ir::AttrList>(
+        op.attrs, operands ? "operand_layouts" : "result_layouts");
+    if (layouts != nullptr && layouts->size() != values.size())
+      return r.no(std::string(which) + "_layouts lists " +
+                  std::to_string(layouts->size()) + " layouts for " +
+                  std::to_string(values.size()) + " " + which + "s");
+    for (size_t i = 0; i < values.size(); ++i) {
+      const int64_t rank = module.typeOf(values[i]).rank();
+      const bool isMatrix = i < matrix.size() && matrix[i];
+      const std::vector<int64_t> want = isMatrix ? columnMajor(rank) : rowMajor(rank);
+      std::vector<int64_t> have = rowMajor(rank);
+      if (layouts != nullptr) {
+        const ir::Attribute& a = (*layouts)[i];
+        if (!a.is<std::vector<int64_t>>())
+          return r.no(std::string(which) + " " + std::to_string(i) + " has no layout");
+        have = a.as<std::vector<int64_t>>();
+      }
+      if (have == want) continue;
+      return r.no(std::string(which) + " " + std::to_string(i) + " has layout " +
+                  dimsText(have) + "; the library reads " +
+                  (isMatrix ? "column-major matrices " : "row-major vectors ") +
+                  dimsText(want));
+    }
+  }
+  return Status::ok();
+}
+
+// num_batch_dims of mhlo.frontend_attributes, when given, must be what the
+// ranks say.
+Status checkBatchDims(const Reasons& r, const ir::Op& op, int64_t batchDims) {
+  const auto* frontend =
+      ir::findAttrAs<ir::NamedAttrs>(op.attrs, "mhlo.frontend_attributes");
+  if (frontend == nullptr) return Status::ok();
+  const auto* given = ir::findAttrAs<std::string>(*frontend, "num_batch_dims");
+  if (given == nullptr || *given == std::to_string(batchDims)) return Status::ok();
+  return r.no("num_batch_dims is " + *given + " but the operand has " +
+              std::to_string(batchDims) + " batch dims");
+}
+
+// A bool of the custom call's configuration (backend_config as a dictionary,
+// or the mhlo.backend_config JAX attaches); `fallback` when absent.
+bool configFlag(const ir::Op& op, std::string_view name, bool fallback) {
+  for (const char* holder : {"backend_config", "mhlo.backend_config"}) {
+    const auto* dict = ir::findAttrAs<ir::NamedAttrs>(op.attrs, holder);
+    if (dict == nullptr) continue;
+    const ir::Attribute* a = ir::findAttr(*dict, name);
+    if (a == nullptr) continue;
+    if (a->is<bool>()) return a->as<bool>();
+    if (a->is<int64_t>()) return a->as<int64_t>() != 0;
+  }
+  return fallback;
+}
+
+Status expectType(const Reasons& r, const ir::Type& have, const ir::Type& want,
+                  const std::string& what) {
+  if (have == want) return Status::ok();
+  return r.no(what + " is " + have.str() + ", expected " + want.str());
+}
+
+Status expectCounts(const Reasons& r, const ir::Op& op, size_t operands, size_t results) {
+  if (op.operands.size() == operands && op.results.size() == results) return Status::ok();
+  return r.no("expected " + std::to_string(operands) + " operands and " +
+              std::to_string(results) + " results, not " +
+              std::to_string(op.operands.size()) + " and " +
+              std::to_string(op.results.size()));
+}
+
+// The batch of [..., rows, cols] matrices `value` holds; rejects lower ranks.
+StatusOr<ir::Type> matrixOperand(const Reasons& r, const ir::Module& module,
+                                 ir::ValueId value, const std::string& what) {
+  const ir::Type& type = module.typeOf(value);
+  if (!type.isTensor() || type.rank() < 2)
+    return r.no(what + " " + type.str() + " is not a batch of matrices");
+  return type;
+}
+
+// The complex factorizations that need a column-major copy wait for complex
+// TTIR kernels.
+Status checkRealCopy(const Reasons& r, SolverType type, const std::string& what) {
+  if (type != SolverType::kC64 && type != SolverType::kC128) return Status::ok();
+  return r.no("a complex " + what + " needs its matrix transposed to column-major, " +
+              "and TTIR kernels do not move complex values yet");
+}
+
+// cusolver_getrf_ffi(a) -> (lu, pivots, info).
+StatusOr<SolverPlan> planGetrf(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, 1, 3));
+  JFT_ASSIGN_OR_RETURN(ir::Type a,
+                       matrixOperand(r, module, op.operands[0], "the operand"));
+  JFT_ASSIGN_OR_RETURN(SolverType type, matrixType(r, a));
+  const int64_t rank = a.rank();
+  const int64_t m = a.dims[rank - 2], n = a.dims[rank - 1];
+  std::vector<int64_t> batch = leading(a, 2);
+  std::vector<int64_t> pivots = batch;
+  pivots.push_back(std::min(m, n));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[0]), a, "the LU result"));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[1]),
+                                 ir::Type::tensor(ir::ElementType::I32, pivots),
+                                 "the pivots result"));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[2]),
+                                 ir::Type::tensor(ir::ElementType::I32, batch),
+                                 "the info result"));
+  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {true}, {true, false, false}));
+  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, rank - 2));
+  JFT_RETURN_IF_ERROR(checkRealCopy(r, type, "LU factorization"));
+  SolverPlan plan;
+  plan.desc.kind = SolverKind::kGetrf;
+  plan.desc.type = type;
+  plan.desc.batch = product(a.dims, static_cast<size_t>(rank - 2));
+  plan.desc.m = m;
+  plan.desc.n = n;
+  plan.inputs = {op.operands[0]};
+  plan.outputs = {op.results[0], op.results[1], op.results[2]};
+  plan.transpose_matrix = true;
+  return plan;
+}
+
+// cusolver_geqrf_ffi(a) -> (qr, tau).
+StatusOr<SolverPlan> planGeqrf(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, 1, 2));
+  JFT_ASSIGN_OR_RETURN(ir::Type a,
+                       matrixOperand(r, module, op.operands[0], "the operand"));
+  JFT_ASSIGN_OR_RETURN(SolverType type, matrixType(r, a));
+  const int64_t rank = a.rank();
+  const int64_t m = a.dims[rank - 2], n = a.dims[rank - 1];
+  std::vector<int64_t> tau = leading(a, 2);
+  tau.push_back(std::min(m, n));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[0]), a, "the QR result"));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[1]),
+                                 ir::Type::tensor(a.element, tau), "the tau result"));
+  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {true}, {true, false}));
+  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, rank - 2));
+  JFT_RETURN_IF_ERROR(checkRealCopy(r, type, "QR factorization"));
+  SolverPlan plan;
+  plan.desc.kind = SolverKind::kGeqrf;
+  plan.desc.type = type;
+  plan.desc.batch = product(a.dims, static_cast<size_t>(rank - 2));
+  plan.desc.m = m;
+  plan.desc.n = n;
+  plan.inputs = {op.operands[0]};
+  plan.outputs = {op.results[0], op.results[1]};
+  plan.transpose_matrix = true;
+  return plan;
+}
+
+// cusolver_orgqr_ffi(a, tau) -> q.
+StatusOr<SolverPlan> planOrgqr(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, 2, 1));
+  JFT_ASSIGN_OR_RETURN(ir::Type a,
+                       matrixOperand(r, module, op.operands[0], "the operand"));
+  JFT_ASSIGN_OR_RETURN(SolverType type, matrixType(r, a));
+  const int64_t rank = a.rank();
+  const int64_t m = a.dims[rank - 2], n = a.dims[rank - 1];
+  const ir::Type& tau = module.typeOf(op.operands[1]);
+  if (!tau.isTensor() || tau.rank() != rank - 1 || tau.element != a.element ||
+      leading(tau, 1) != leading(a, 2))
+    return r.no("tau " + tau.str() + " does not match the operand " + a.str());
+  const int64_t k = tau.dims.back();
+  if (!(m >= n && n >= k))
+    return r.no("the reflectors need rows >= columns >= taus, not " + std::to_string(m) +
+                ", " + std::to_string(n) + ", " + std::to_string(k));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[0]), a, "the Q result"));
+  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {true, false}, {true}));
+  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, rank - 2));
+  JFT_RETURN_IF_ERROR(checkRealCopy(r, type, "Householder product"));
+  SolverPlan plan;
+  plan.desc.kind = SolverKind::kOrgqr;
+  plan.desc.type = type;
+  plan.desc.batch = product(a.dims, static_cast<size_t>(rank - 2));
+  plan.desc.m = m;
+  plan.desc.n = n;
+  plan.desc.k = k;
+  plan.inputs = {op.operands[0], op.operands[1]};
+  plan.outputs = {op.results[0]};
+  plan.transpose_matrix = true;
+  return plan;
+}
+
+// The potrf of a's square matrices; `lower` is the triangle the op's own
+// (row-major) result holds, so the column-major library computes the other.
+StatusOr<SolverPlan> planPotrf(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op, bool lower) {
+  JFT_ASSIGN_OR_RETURN(ir::Type a,
+                       matrixOperand(r, module, op.operands[0], "the operand"));
+  JFT_ASSIGN_OR_RETURN(SolverType type, matrixType(r, a));
+  const int64_t rank = a.rank();
+  if (a.dims[rank - 1] != a.dims[rank - 2])
+    return r.no("the matrices of " + a.str() + " are not square");
+  JFT_RETURN_IF_ERROR(
+      expectType(r, module.typeOf(op.results[0]), a, "the factor result"));
+  SolverPlan plan;
+  plan.desc.kind = SolverKind::kPotrf;
+  plan.desc.type = type;
+  plan.desc.batch = product(a.dims, static_cast<size_t>(rank - 2));
+  plan.desc.m = plan.desc.n = a.dims[rank - 1];
+  plan.desc.lower = !lower;
+  plan.inputs = {op.operands[0]};
+  plan.outputs = {op.results[0]};
+  return plan;
+}
+
+// cusolver_potrf_ffi(a) -> (factor, info), `lower` in its configuration.
+StatusOr<SolverPlan> planPotrfCall(const Reasons& r, const ir::Module& module,
+                                   const ir::Op& op) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, 1, 2));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
+                       planPotrf(r, module, op, configFlag(op, "lower", false)));
+  const ir::Type& a = module.typeOf(op.operands[0]);
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[1]),
+                                 ir::Type::tensor(ir::ElementType::I32, leading(a, 2)),
+                                 "the info result"));
+  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {true}, {true, false}));
+  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, a.rank() - 2));
+  plan.outputs.push_back(op.results[1]);
+  return plan;
+}
+
+// stablehlo.cholesky(a): the factor only; its info goes to scratch. The
+// spec leaves the other triangle implementation-defined: it keeps a's.
+StatusOr<SolverPlan> planCholesky(const Reasons& r, const ir::Module& module,
+                                  const ir::Op& op) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, 1, 1));
+  const auto* lower = ir::findAttrAs<bool>(op.attrs, "lower");
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
+                       planPotrf(r, module, op, lower != nullptr && *lower));
+  plan.workspace_bytes = static_cast<uint64_t>(plan.desc.batch) * 4;
+  return plan;
+}
+
+// cu_lu_pivots_to_permutation(pivots [..., k]) -> permutation [..., m].
+StatusOr<SolverPlan> planPermutation(const Reasons& r, const ir::Module& module,
+                                     const ir::Op& op) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, 1, 1));
+  const ir::Type& pivots = module.typeOf(op.operands[0]);
+  const ir::Type& result = module.typeOf(op.results[0]);
+  if (!pivots.isTensor() || pivots.rank() < 1 || pivots.element != ir::ElementType::I32)
+    return r.no("the pivots " + pivots.str() + " are not a batch of i32 vectors");
+  if (!result.isTensor() || result.rank() != pivots.rank() ||
+      result.element != ir::ElementType::I32 || leading(result, 1) != leading(pivots, 1))
+    return r.no("the permutation " + result.str() + " does not match the pivots " +
+                pivots.str());
+  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {false}, {false}));
+  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, pivots.rank() - 1));
+  SolverPlan plan;
+  plan.desc.kind = SolverKind::kLuPivotsToPermutation;
+  plan.desc.type = SolverType::kS32;
+  plan.desc.batch = product(pivots.dims, static_cast<size_t>(pivots.rank() - 1));
+  plan.desc.n = pivots.dims.back();
+  plan.desc.m = result.dims.back();
+  plan.inputs = {op.operands[0]};
+  plan.outputs = {op.results[0]};
+  return plan;
+}
+
+// stablehlo.triangular_solve(a, b): on the column-major view B^T the side
+// and the triangle flip and m, n swap; op(A) stays (see solver_plan.h).
+StatusOr<SolverPlan> planTriangularSolve(const Reasons& r, const ir::Module& module,
+                                         const ir::Op& op) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, 2, 1));
+  JFT_ASSIGN_OR_RETURN(ir::Type a, matrixOperand(r, module, op.operands[0], "a"));
+  JFT_ASSIGN_OR_RETURN(ir::Type b, matrixOperand(r, module, op.operands[1], "b"));
+  JFT_ASSIGN_OR_RETURN(SolverType type, matrixType(r, b));
+  const auto* left = ir::findAttrAs<bool>(op.attrs, "left_side");
+  const auto* lower = ir::findAttrAs<bool>(op.attrs, "lower");
+  const auto* unit = ir::findAttrAs<bool>(op.attrs, "unit_diagonal");
+  const auto* transpose = ir::findAttrAs<ir::Transpose>(op.attrs, "transpose_a");
+  const bool leftSide = left != nullptr && *left;
+  const int64_t rank = b.rank();
+  const int64_t rows = b.dims[rank - 2], cols = b.dims[rank - 1];
+  const int64_t k = leftSide ? rows : cols;
+  if (a.element != b.element || a.rank() != rank || leading(a, 2) != leading(b, 2) ||
+      a.dims[rank - 2] != k || a.dims[rank - 1] != k)
+    return r.no("a " + a.str() + " does not fit b " + b.str() + " on the " +
+                (leftSide ? "left" : "right"));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[0]), b, "the result"));
+  SolverPlan plan;
+  SolverDesc& d = plan.desc;
+  d.kind = SolverKind::kTriangularSolve;
+  d.type = type;
+  d.batch = product(b.dims, static_cast<size_t>(rank - 2));
+  d.m = cols;
+  d.n = rows;
+  d.left_side = !leftSide;
+  d.lower = !(lower != nullptr && *lower);
+  d.unit_diagonal = unit != nullptr && *unit;
+  const bool complex = type == SolverType::kC64 || type == SolverType::kC128;
+  d.transpose = SolverTranspose::kNone;
+  if (transpose != nullptr && *transpose == ir::Transpose::TRANSPOSE)
+    d.transpose = SolverTranspose::kTranspose;
+  if (transpose != nullptr && *transpose == ir::Transpose::ADJOINT)
+    d.transpose = complex ? SolverTranspose::kAdjoint : SolverTranspose::kTranspose;
+  plan.inputs = {op.operands[0], op.operands[1]};
+  plan.outputs = {op.results[0]};
+  return plan;
+}
+
+}  // namespace
+
+StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op) {
+  const Reasons r{opName(op)};
+  switch (op.kind) {
+    case ir::OpKind::TriangularSolve:
+      return planTriangularSolve(r, module, op);
+    case ir::OpKind::Cholesky:
+      return planCholesky(r, module, op);
+    case ir::OpKind::CustomCall:
+      break;
+    default:
+      return unimplemented("no library route for " + r.name + " yet");
+  }
+  const std::string target = targetOf(op);
+  if (target == "cusolver_getrf_ffi") return planGetrf(r, module, op);
+  if (target == "cusolver_potrf_ffi") return planPotrfCall(r, module, op);
+  if (target == "cu_lu_pivots_to_permutation") return planPermutation(r, module, op);
+  if (target == "cusolver_geqrf_ffi") return planGeqrf(r, module, op);
+  if (target == "cusolver_orgqr_ffi") return planOrgqr(r, module, op);
+  return unimplemented("no library route for " + r.name + " yet");
+}
+
+}  // namespace jft::compiler

@@ -1,0 +1,47 @@
+// How one linear-algebra op maps onto a column-major solver description
+// (runtime/solver.h), without touching the module: which operands the
+// library reads and which results it writes, in buffer order, and whether
+// the matrix must be moved to and from column-major order first.
+//
+// Our values are row-major, and a row-major matrix is the column-major
+// transpose. Where that is harmless the flags absorb it: a Cholesky factor
+// of A^T in the other triangle is the transpose of A's (potrf, cholesky:
+// `lower` flips); op(A) X = B is X^T op(A)^T = B^T (triangular_solve: the
+// side and the triangle flip, m and n swap, op stays). LU and QR have no
+// such identity, so the matrix operand and result of getrf, geqrf and orgqr
+// are transposed by TTIR kernels around the call.
+//
+// The cuSOLVER custom calls must carry the layouts JAX gives them: column-
+// major matrices ((r-2, r-1, r-3, ..., 0), minor to major) and row-major
+// vectors; any other layout is rejected, since the library would read the
+// memory in another order than the values' meaning.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/module.h"
+#include "runtime/solver.h"
+#include "support/status.h"
+
+namespace jft::compiler {
+
+struct SolverPlan {
+  runtime::SolverDesc desc;
+  std::vector<ir::ValueId> inputs;   // operands of the op, in buffer order
+  std::vector<ir::ValueId> outputs;  // results of the op, in buffer order
+  // inputs[0] and outputs[0] (the matrix) are read and written column-major:
+  // transposed in their last two dims before and after the call.
+  bool transpose_matrix = false;
+  // A scratch buffer after the outputs: the info vector of a cholesky op,
+  // which has no result for it.
+  uint64_t workspace_bytes = 0;
+};
+
+// The plan for `op` (cusolver_getrf_ffi, cusolver_potrf_ffi,
+// cusolver_geqrf_ffi, cusolver_orgqr_ffi, cu_lu_pivots_to_permutation,
+// triangular_solve, cholesky), or UNIMPLEMENTED saying why no solver
+// library computes it (the target, an element type, a layout).
+StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op);
+
+}  // namespace jft::compiler

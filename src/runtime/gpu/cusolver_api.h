@@ -1,0 +1,91 @@
+// Our own minimal declarations of the cuSOLVER (dense) and cuBLAS entry points
+// and enum values the solver runner uses, in the manner of driver_api.h: the
+// plugin builds with no CUDA toolkit, the libraries are opened with dlopen at
+// run time, and the values below (ABI of the libraries) are checked against
+// cusolverDn.h / cublas_api.h by a test where they exist.
+//
+// The four element types of each routine (S, D, C, Z) differ only in the
+// pointee type of their matrix and scalar pointers, so each is declared once
+// with void pointers and resolved four times.
+#pragma once
+
+#include "runtime/gpu/driver_api.h"
+
+namespace jft::runtime::gpu {
+
+using cusolverStatus_t = int;
+using cublasStatusCode_t = int;
+struct cusolverDnContext;
+using cusolverDnHandle_t = cusolverDnContext*;
+struct cublasContext;
+using cublasHandle_t = cublasContext*;
+
+inline constexpr cusolverStatus_t kCusolverSuccess = 0;
+inline constexpr cusolverStatus_t kCusolverNotInitialized = 1;
+inline constexpr cusolverStatus_t kCusolverAllocFailed = 2;
+inline constexpr cusolverStatus_t kCusolverInvalidValue = 3;
+inline constexpr cusolverStatus_t kCusolverArchMismatch = 4;
+inline constexpr cusolverStatus_t kCusolverExecutionFailed = 6;
+inline constexpr cusolverStatus_t kCusolverInternalError = 7;
+inline constexpr cusolverStatus_t kCusolverNotSupported = 9;
+
+inline constexpr cublasStatusCode_t kCublasStatusSuccess = 0;
+inline constexpr cublasStatusCode_t kCublasStatusAllocFailed = 3;
+inline constexpr cublasStatusCode_t kCublasStatusNotSupported = 15;
+
+// cublasFillMode_t, cublasSideMode_t, cublasOperation_t, cublasDiagType_t
+// (cuSOLVER takes cuBLAS's fill mode).
+inline constexpr int kFillLower = 0;
+inline constexpr int kFillUpper = 1;
+inline constexpr int kSideLeft = 0;
+inline constexpr int kSideRight = 1;
+inline constexpr int kOpN = 0;
+inline constexpr int kOpT = 1;
+inline constexpr int kOpC = 2;
+inline constexpr int kDiagNonUnit = 0;
+inline constexpr int kDiagUnit = 1;
+
+// cuSOLVER entry points, in the order they are resolved. X(name, symbol, signature).
+#define JFT_CUSOLVER_FUNCTIONS(X)                                           \
+  X(create, "cusolverDnCreate", cusolverStatus_t (*)(cusolverDnHandle_t*))  \
+  X(destroy, "cusolverDnDestroy", cusolverStatus_t (*)(cusolverDnHandle_t)) \
+  X(setStream, "cusolverDnSetStream", cusolverStatus_t (*)(cusolverDnHandle_t, CUstream))
+
+// Per element type T (S, D, C, Z), "cusolverDn" T "getrf_bufferSize" etc.:
+// getrf_bufferSize(handle, m, n, A, lda, *lwork), getrf(handle, m, n, A, lda,
+// work, ipiv, info), potrf_bufferSize(handle, uplo, n, A, lda, *lwork),
+// potrf(handle, uplo, n, A, lda, work, lwork, info); lwork counts elements.
+using GetrfBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int,
+                                               int*);
+using GetrfFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int, void*,
+                                     int*, int*);
+using PotrfBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int,
+                                               int*);
+using PotrfFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int, void*, int,
+                                     int*);
+// geqrf_bufferSize(handle, m, n, A, lda, *lwork), geqrf(handle, m, n, A, lda,
+// tau, work, lwork, info); orgqr (ungqr for C, Z) _bufferSize(handle, m, n,
+// k, A, lda, tau, *lwork), orgqr(handle, m, n, k, A, lda, tau, work, lwork, info).
+using GeqrfBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int,
+                                               int*);
+using GeqrfFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int, void*,
+                                     void*, int, int*);
+using OrgqrBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int,
+                                               const void*, int, const void*, int*);
+using OrgqrFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, void*, int,
+                                     const void*, void*, int, int*);
+
+// cuBLAS entry points. X(name, symbol, signature).
+#define JFT_CUBLAS_FUNCTIONS(X)                                                        \
+  X(create, "cublasCreate_v2", cublasStatusCode_t (*)(cublasHandle_t*))                \
+  X(destroy, "cublasDestroy_v2", cublasStatusCode_t (*)(cublasHandle_t))               \
+  X(setStream, "cublasSetStream_v2", cublasStatusCode_t (*)(cublasHandle_t, CUstream)) \
+  X(getStatusName, "cublasGetStatusName", const char* (*)(cublasStatusCode_t))         \
+  X(getStatusString, "cublasGetStatusString", const char* (*)(cublasStatusCode_t))
+
+// cublas<T>trsm_v2(handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb),
+// alpha a host pointer (the handle's default pointer mode).
+using TrsmFn = cublasStatusCode_t (*)(cublasHandle_t, int, int, int, int, int, int,
+                                      const void*, const void*, int, void*, int);
+
+}  // namespace jft::runtime::gpu

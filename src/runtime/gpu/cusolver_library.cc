@@ -1,0 +1,182 @@
+// Opening cuSOLVER and cuBLAS: the first candidate file that loads and has
+// every entry point we use wins; each library lives for the process.
+#include "runtime/gpu/cusolver_library.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace jft::runtime::gpu {
+namespace {
+
+constexpr const char* kTypeLetters[4] = {"S", "D", "C", "Z"};
+
+// Opens the first of $env, then `names`, for which `resolve` finds every
+// entry point; the error lists each file tried and why it was passed over.
+template <typename Library>
+StatusOr<Library*> openLibrary(
+    const char* env, std::vector<std::string> names, const std::string& what,
+    const std::function<std::string(void*, Library&)>& resolve) {
+  if (const char* path = std::getenv(env); path != nullptr && *path != '\0')
+    names.insert(names.begin(), path);
+  std::string tried;
+  for (const std::string& name : names) {
+    void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* reason = dlerror();
+      tried += "\n  " + name + ": " + (reason != nullptr ? reason : "not found");
+      continue;
+    }
+    auto* library = new Library();  // lives for the process, like the library
+    library->libraryName = name;
+    const std::string missing = resolve(handle, *library);
+    if (missing.empty()) return library;
+    delete library;
+    dlclose(handle);
+    tried += "\n  " + name + ": lacks " + missing;
+  }
+  return unavailable("cannot load " + what + " (set " + env +
+                     " to its path, or install the CUDA toolkit or the nvidia wheel); "
+                     "tried:" +
+                     tried);
+}
+
+// Looks `symbol` up into `out`; false when it is missing.
+template <typename Fn>
+bool lookUp(void* handle, const std::string& symbol, Fn& out) {
+  out = reinterpret_cast<Fn>(dlsym(handle, symbol.c_str()));
+  return out != nullptr;
+}
+
+std::string resolveCusolver(void* handle, CusolverLibrary& lib) {
+#define JFT_RESOLVE_SOLVER_FN(member, symbol, signature) \
+  if (!lookUp(handle, symbol, lib.member)) return symbol;
+  JFT_CUSOLVER_FUNCTIONS(JFT_RESOLVE_SOLVER_FN)
+#undef JFT_RESOLVE_SOLVER_FN
+  for (int t = 0; t < 4; ++t) {
+    const std::string prefix = std::string("cusolverDn") + kTypeLetters[t];
+    const std::string orgqr = t < 2 ? "orgqr" : "ungqr";
+    const std::pair<std::string, bool> found[] = {
+        {prefix + "getrf_bufferSize",
+         lookUp(handle, prefix + "getrf_bufferSize", lib.getrfBufferSize[t])},
+        {prefix + "getrf", lookUp(handle, prefix + "getrf", lib.getrf[t])},
+        {prefix + "potrf_bufferSize",
+         lookUp(handle, prefix + "potrf_bufferSize", lib.potrfBufferSize[t])},
+        {prefix + "potrf", lookUp(handle, prefix + "potrf", lib.potrf[t])},
+        {prefix + "geqrf_bufferSize",
+         lookUp(handle, prefix + "geqrf_bufferSize", lib.geqrfBufferSize[t])},
+        {prefix + "geqrf", lookUp(handle, prefix + "geqrf", lib.geqrf[t])},
+        {prefix + orgqr + "_bufferSize",
+         lookUp(handle, prefix + orgqr + "_bufferSize", lib.orgqrBufferSize[t])},
+        {prefix + orgqr, lookUp(handle, prefix + orgqr, lib.orgqr[t])}};
+    for (const auto& [symbol, ok] : found)
+      if (!ok) return symbol;
+  }
+  return "";
+}
+
+std::string resolveCublas(void* handle, CublasLibrary& lib) {
+#define JFT_RESOLVE_BLAS_FN(member, symbol, signature) \
+  if (!lookUp(handle, symbol, lib.member)) return symbol;
+  JFT_CUBLAS_FUNCTIONS(JFT_RESOLVE_BLAS_FN)
+#undef JFT_RESOLVE_BLAS_FN
+  for (int t = 0; t < 4; ++t) {
+    const std::string symbol = std::string("cublas") + kTypeLetters[t] + "trsm_v2";
+    if (!lookUp(handle, symbol, lib.trsm[t])) return symbol;
+  }
+  return "";
+}
+
+const char* cusolverStatusName(cusolverStatus_t status) {
+  switch (status) {
+    case kCusolverNotInitialized:
+      return "CUSOLVER_STATUS_NOT_INITIALIZED";
+    case kCusolverAllocFailed:
+      return "CUSOLVER_STATUS_ALLOC_FAILED";
+    case kCusolverInvalidValue:
+      return "CUSOLVER_STATUS_INVALID_VALUE";
+    case kCusolverArchMismatch:
+      return "CUSOLVER_STATUS_ARCH_MISMATCH";
+    case kCusolverExecutionFailed:
+      return "CUSOLVER_STATUS_EXECUTION_FAILED";
+    case kCusolverInternalError:
+      return "CUSOLVER_STATUS_INTERNAL_ERROR";
+    case kCusolverNotSupported:
+      return "CUSOLVER_STATUS_NOT_SUPPORTED";
+    default:
+      return "cuSOLVER error";
+  }
+}
+
+// A library status as ours: NOT_SUPPORTED is UNIMPLEMENTED, ALLOC_FAILED
+// RESOURCE_EXHAUSTED, anything else INTERNAL.
+Status statusOf(bool notSupported, bool allocFailed, const std::string& message) {
+  if (notSupported) return unimplemented(message);
+  if (allocFailed) return resourceExhausted(message);
+  return internalError(message);
+}
+
+}  // namespace
+
+int solverTypeIndex(SolverType type) {
+  switch (type) {
+    case SolverType::kF32:
+      return 0;
+    case SolverType::kF64:
+      return 1;
+    case SolverType::kC64:
+      return 2;
+    case SolverType::kC128:
+      return 3;
+    case SolverType::kS32:
+      return -1;
+  }
+  return -1;
+}
+
+StatusOr<const CusolverLibrary*> CusolverLibrary::load() {
+  static std::once_flag once;
+  static StatusOr<CusolverLibrary*>* loaded = nullptr;
+  std::call_once(once, [] {
+    loaded = new StatusOr<CusolverLibrary*>(openLibrary<CusolverLibrary>(
+        "JFT_CUSOLVER_LIBRARY",
+        {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"}, "cuSOLVER",
+        resolveCusolver));
+  });
+  if (!loaded->isOk()) return loaded->status();
+  return static_cast<const CusolverLibrary*>(loaded->value());
+}
+
+Status CusolverLibrary::check(cusolverStatus_t status, const std::string& what) const {
+  if (status == kCusolverSuccess) return Status::ok();
+  return statusOf(status == kCusolverNotSupported, status == kCusolverAllocFailed,
+                  what + " failed: " + cusolverStatusName(status) + " (" +
+                      std::to_string(status) + ")");
+}
+
+StatusOr<const CublasLibrary*> CublasLibrary::load() {
+  static std::once_flag once;
+  static StatusOr<CublasLibrary*>* loaded = nullptr;
+  std::call_once(once, [] {
+    loaded = new StatusOr<CublasLibrary*>(openLibrary<CublasLibrary>(
+        "JFT_CUBLAS_LIBRARY", {"libcublas.so.13", "libcublas.so.12", "libcublas.so"},
+        "cuBLAS", resolveCublas));
+  });
+  if (!loaded->isOk()) return loaded->status();
+  return static_cast<const CublasLibrary*>(loaded->value());
+}
+
+Status CublasLibrary::check(cublasStatusCode_t status, const std::string& what) const {
+  if (status == kCublasStatusSuccess) return Status::ok();
+  const char* name = getStatusName != nullptr ? getStatusName(status) : nullptr;
+  const char* text = getStatusString != nullptr ? getStatusString(status) : nullptr;
+  return statusOf(status == kCublasStatusNotSupported, status == kCublasStatusAllocFailed,
+                  what + " failed: " + (name != nullptr ? name : "cuBLAS error") + " (" +
+                      std::to_string(status) + ")" +
+                      (text != nullptr ? std::string(": ") + text : ""));
+}
+
+}  // namespace jft::runtime::gpu

@@ -1,0 +1,57 @@
+// cuSOLVER (dense) and cuBLAS, each opened once per process with dlopen and
+// resolved into the entry points of cusolver_api.h. Loading never aborts: a
+// machine without the library gets UNAVAILABLE listing every file tried.
+#pragma once
+
+#include <array>
+#include <string>
+#include <type_traits>
+
+#include "runtime/gpu/cusolver_api.h"
+#include "runtime/solver.h"
+#include "support/status.h"
+
+namespace jft::runtime::gpu {
+
+// Index of a matrix element type in the per-type tables below (f32, f64,
+// c64, c128 = S, D, C, Z); -1 for kS32.
+int solverTypeIndex(SolverType type);
+
+struct CusolverLibrary {
+  // $JFT_CUSOLVER_LIBRARY when set, then libcusolver.so.12, .so.11, .so.
+  static StatusOr<const CusolverLibrary*> load();
+
+#define JFT_DECLARE_SOLVER_FN(member, symbol, signature) \
+  std::type_identity_t<signature> member = nullptr;
+  JFT_CUSOLVER_FUNCTIONS(JFT_DECLARE_SOLVER_FN)
+#undef JFT_DECLARE_SOLVER_FN
+  std::array<GetrfBufferSizeFn, 4> getrfBufferSize{};
+  std::array<GetrfFn, 4> getrf{};
+  std::array<PotrfBufferSizeFn, 4> potrfBufferSize{};
+  std::array<PotrfFn, 4> potrf{};
+  std::array<GeqrfBufferSizeFn, 4> geqrfBufferSize{};
+  std::array<GeqrfFn, 4> geqrf{};
+  std::array<OrgqrBufferSizeFn, 4> orgqrBufferSize{};
+  std::array<OrgqrFn, 4> orgqr{};  // orgqr for S, D; ungqr for C, Z
+  std::string libraryName;
+
+  // OK for success; otherwise a status naming `what` and the status
+  // (NOT_SUPPORTED becomes UNIMPLEMENTED, ALLOC_FAILED RESOURCE_EXHAUSTED).
+  Status check(cusolverStatus_t status, const std::string& what) const;
+};
+
+struct CublasLibrary {
+  // $JFT_CUBLAS_LIBRARY when set, then libcublas.so.13, .so.12, .so.
+  static StatusOr<const CublasLibrary*> load();
+
+#define JFT_DECLARE_BLAS_FN(member, symbol, signature) \
+  std::type_identity_t<signature> member = nullptr;
+  JFT_CUBLAS_FUNCTIONS(JFT_DECLARE_BLAS_FN)
+#undef JFT_DECLARE_BLAS_FN
+  std::array<TrsmFn, 4> trsm{};
+  std::string libraryName;
+
+  Status check(cublasStatusCode_t status, const std::string& what) const;
+};
+
+}  // namespace jft::runtime::gpu

@@ -1,0 +1,148 @@
+// Validation and text of solver descriptions.
+#include "runtime/solver.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace jft::runtime {
+namespace {
+
+const char* kindName(SolverKind kind) {
+  switch (kind) {
+    case SolverKind::kPotrf:
+      return "potrf";
+    case SolverKind::kGetrf:
+      return "getrf";
+    case SolverKind::kLuPivotsToPermutation:
+      return "lu_pivots_to_permutation";
+    case SolverKind::kTriangularSolve:
+      return "triangular_solve";
+    case SolverKind::kGeqrf:
+      return "geqrf";
+    case SolverKind::kOrgqr:
+      return "orgqr";
+  }
+  return "solver?";
+}
+
+const char* typeName(SolverType type) {
+  switch (type) {
+    case SolverType::kF32:
+      return "f32";
+    case SolverType::kF64:
+      return "f64";
+    case SolverType::kC64:
+      return "c64";
+    case SolverType::kC128:
+      return "c128";
+    case SolverType::kS32:
+      return "s32";
+  }
+  return "?";
+}
+
+const char* transposeName(SolverTranspose t) {
+  switch (t) {
+    case SolverTranspose::kNone:
+      return "N";
+    case SolverTranspose::kTranspose:
+      return "T";
+    case SolverTranspose::kAdjoint:
+      return "C";
+  }
+  return "?";
+}
+
+}  // namespace
+
+int64_t solverTypeBytes(SolverType type) {
+  switch (type) {
+    case SolverType::kF32:
+    case SolverType::kS32:
+      return 4;
+    case SolverType::kF64:
+    case SolverType::kC64:
+      return 8;
+    case SolverType::kC128:
+      return 16;
+  }
+  return 0;
+}
+
+std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc) {
+  auto bytes = [&](int64_t items, int64_t elementBytes) {
+    return static_cast<uint64_t>(desc.batch * items * elementBytes);
+  };
+  const int64_t t = solverTypeBytes(desc.type);
+  switch (desc.kind) {
+    case SolverKind::kPotrf:
+      return {bytes(desc.n * desc.n, t), bytes(desc.n * desc.n, t), bytes(1, 4)};
+    case SolverKind::kGetrf:
+      return {bytes(desc.m * desc.n, t), bytes(desc.m * desc.n, t),
+              bytes(std::min(desc.m, desc.n), 4), bytes(1, 4)};
+    case SolverKind::kLuPivotsToPermutation:
+      return {bytes(desc.n, 4), bytes(desc.m, 4)};
+    case SolverKind::kTriangularSolve: {
+      const int64_t k = desc.left_side ? desc.m : desc.n;
+      return {bytes(k * k, t), bytes(desc.m * desc.n, t), bytes(desc.m * desc.n, t)};
+    }
+    case SolverKind::kGeqrf:
+      return {bytes(desc.m * desc.n, t), bytes(desc.m * desc.n, t),
+              bytes(std::min(desc.m, desc.n), t)};
+    case SolverKind::kOrgqr:
+      return {bytes(desc.m * desc.n, t), bytes(desc.k, t), bytes(desc.m * desc.n, t)};
+  }
+  return {};
+}
+
+Status validateSolver(const SolverDesc& desc) {
+  auto bad = [&](const std::string& why) {
+    return invalidArgument(solverText(desc) + ": " + why);
+  };
+  if (desc.batch < 0 || desc.m < 0 || desc.n < 0) return bad("a size is negative");
+  const bool permutation = desc.kind == SolverKind::kLuPivotsToPermutation;
+  if (permutation != (desc.type == SolverType::kS32))
+    return bad(permutation ? "pivots are int32"
+                           : "the matrices must be f32, f64, c64 or c128");
+  if (desc.kind == SolverKind::kPotrf && desc.m != desc.n)
+    return bad("a Cholesky factorization needs a square matrix");
+  if (desc.kind == SolverKind::kOrgqr &&
+      !(desc.m >= desc.n && desc.n >= desc.k && desc.k >= 0))
+    return bad("orgqr needs m >= n >= k >= 0");
+  // The libraries take int sizes.
+  constexpr int64_t kMaxInt = 0x7fffffff;
+  if (desc.m > kMaxInt || desc.n > kMaxInt || (!permutation && desc.m * desc.n > kMaxInt))
+    return bad("a matrix is too large for the library's int sizes");
+  return Status::ok();
+}
+
+void luPivotsToPermutation(const int32_t* pivots, int32_t* permutation, int64_t batch,
+                           int64_t n, int64_t m) {
+  for (int64_t b = 0; b < batch; ++b) {
+    const int32_t* pivot = pivots + b * n;
+    int32_t* out = permutation + b * m;
+    for (int64_t i = 0; i < m; ++i) out[i] = static_cast<int32_t>(i);
+    for (int64_t i = 0; i < std::min(n, m); ++i) {
+      const int32_t j = pivot[i];
+      if (j < 0 || j >= m) continue;
+      std::swap(out[i], out[j]);
+    }
+  }
+}
+
+std::string solverText(const SolverDesc& desc) {
+  std::string text = std::string(kindName(desc.kind)) + " " + typeName(desc.type) +
+                     " batch " + std::to_string(desc.batch) + " " +
+                     std::to_string(desc.m) + "x" + std::to_string(desc.n);
+  if (desc.kind == SolverKind::kPotrf) text += desc.lower ? " lower" : " upper";
+  if (desc.kind == SolverKind::kOrgqr) text += " k " + std::to_string(desc.k);
+  if (desc.kind == SolverKind::kTriangularSolve) {
+    text += desc.left_side ? " left" : " right";
+    text += desc.lower ? " lower " : " upper ";
+    text += transposeName(desc.transpose);
+    if (desc.unit_diagonal) text += " unit";
+  }
+  return text;
+}
+
+}  // namespace jft::runtime

@@ -1,0 +1,133 @@
+// Solver descriptions: validation, the bytes each buffer must hold (counted
+// by hand from runtime/solver.h's buffer lists), the host permutation against
+// hand-applied row interchanges, and the load-time check of solver thunks.
+#include <gtest/gtest.h>
+
+#include "runtime/library_op.h"
+#include "runtime/program.h"
+#include "runtime/program_check.h"
+#include "runtime/solver.h"
+
+namespace jft::runtime {
+namespace {
+
+SolverDesc desc(SolverKind kind, SolverType type, int64_t batch, int64_t m, int64_t n) {
+  SolverDesc d;
+  d.kind = kind;
+  d.type = type;
+  d.batch = batch;
+  d.m = m;
+  d.n = n;
+  return d;
+}
+
+TEST(SolverDesc, BufferBytes) {
+  // getrf c64 2 x 3x5: a and lu 2*15*8, pivots 2*3*4, info 2*4.
+  EXPECT_EQ(solverBufferBytes(desc(SolverKind::kGetrf, SolverType::kC64, 2, 3, 5)),
+            (std::vector<uint64_t>{240, 240, 24, 8}));
+  // potrf f64 4 x 6x6: 4*36*8 twice, info 16.
+  EXPECT_EQ(solverBufferBytes(desc(SolverKind::kPotrf, SolverType::kF64, 4, 6, 6)),
+            (std::vector<uint64_t>{1152, 1152, 16}));
+  // permutation: 3 x 5 pivots, 3 x 7 entries.
+  EXPECT_EQ(solverBufferBytes(
+                desc(SolverKind::kLuPivotsToPermutation, SolverType::kS32, 3, 7, 5)),
+            (std::vector<uint64_t>{60, 84}));
+  // trsm c128, B 2x3: A 3x3 on the right.
+  SolverDesc right = desc(SolverKind::kTriangularSolve, SolverType::kC128, 1, 2, 3);
+  right.left_side = false;
+  EXPECT_EQ(solverBufferBytes(right), (std::vector<uint64_t>{144, 96, 96}));
+}
+
+TEST(SolverDesc, QrBufferBytesAndShapes) {
+  // geqrf f64 2 x 5x3: a and qr 2*15*8, tau 2*3*8.
+  EXPECT_EQ(solverBufferBytes(desc(SolverKind::kGeqrf, SolverType::kF64, 2, 5, 3)),
+            (std::vector<uint64_t>{240, 240, 48}));
+  // orgqr f32 5x3 from 2 reflectors: a 60, tau 8, q 60.
+  SolverDesc q = desc(SolverKind::kOrgqr, SolverType::kF32, 1, 5, 3);
+  q.k = 2;
+  EXPECT_EQ(solverBufferBytes(q), (std::vector<uint64_t>{60, 8, 60}));
+  EXPECT_EQ(solverText(q), "orgqr f32 batch 1 5x3 k 2");
+  EXPECT_TRUE(validateSolver(q).isOk());
+  q.k = 4;
+  EXPECT_FALSE(validateSolver(q).isOk());
+}
+
+TEST(SolverDesc, Validation) {
+  EXPECT_TRUE(validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 1, 3, 5)).isOk());
+  EXPECT_TRUE(validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 0, 0, 0)).isOk());
+  Status rect = validateSolver(desc(SolverKind::kPotrf, SolverType::kF32, 1, 3, 5));
+  EXPECT_EQ(rect.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(rect.message().find("square"), std::string::npos) << rect.message();
+  EXPECT_FALSE(
+      validateSolver(desc(SolverKind::kGetrf, SolverType::kS32, 1, 3, 3)).isOk());
+  EXPECT_FALSE(
+      validateSolver(desc(SolverKind::kLuPivotsToPermutation, SolverType::kF32, 1, 3, 3))
+          .isOk());
+  EXPECT_FALSE(
+      validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 1, -1, 3)).isOk());
+  Status big =
+      validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 1, 1 << 16, 1 << 16));
+  EXPECT_NE(big.message().find("int sizes"), std::string::npos) << big.message();
+}
+
+TEST(SolverDesc, Text) {
+  SolverDesc t = desc(SolverKind::kTriangularSolve, SolverType::kF64, 2, 4, 8);
+  t.lower = true;
+  t.transpose = SolverTranspose::kAdjoint;
+  t.unit_diagonal = true;
+  EXPECT_EQ(solverText(t), "triangular_solve f64 batch 2 4x8 left lower C unit");
+  SolverDesc p = desc(SolverKind::kPotrf, SolverType::kC128, 1, 3, 3);
+  EXPECT_EQ(libraryOpText(p), "potrf c128 batch 1 3x3 upper");
+}
+
+TEST(SolverDesc, PivotsToPermutationAppliesTheInterchangesInOrder) {
+  // Item 0: swap(0,2) -> [2,1,0,3]; swap(1,2) -> [2,0,1,3]; swap(2,3) ->
+  // [2,0,3,1]; swap(3,0) -> [1,0,3,2].
+  // Item 1: swap(0,0); swap(1,3) -> [0,3,2,1]; -1 and 9 are out of range, skipped.
+  const int32_t pivots[] = {2, 2, 3, 0, 0, 3, -1, 9};
+  int32_t out[8] = {};
+  luPivotsToPermutation(pivots, out, 2, 4, 4);
+  EXPECT_EQ(std::vector<int32_t>(out, out + 4), (std::vector<int32_t>{1, 0, 3, 2}));
+  EXPECT_EQ(std::vector<int32_t>(out + 4, out + 8), (std::vector<int32_t>{0, 3, 2, 1}));
+  // Fewer pivots than rows: the rest stay in place.
+  const int32_t two[] = {1, 2};
+  int32_t perm[5] = {};
+  luPivotsToPermutation(two, perm, 1, 2, 5);
+  EXPECT_EQ(std::vector<int32_t>(perm, perm + 5), (std::vector<int32_t>{1, 2, 0, 3, 4}));
+}
+
+// A program of one solver thunk over slots of the given sizes.
+Program solverProgram(const SolverDesc& d, const std::vector<uint64_t>& bytes) {
+  Program p;
+  for (uint64_t b : bytes) {
+    BufferSlot slot;
+    slot.kind = BufferSlot::Kind::kTemp;
+    slot.bytes = b;
+    slot.offset = p.temp_bytes;
+    p.temp_bytes += (b + 255) / 256 * 256;  // temps start 256-byte aligned
+    p.slots.push_back(slot);
+  }
+  LibraryThunk thunk;
+  thunk.op = d;
+  for (size_t i = 0; i < bytes.size(); ++i) thunk.buffers.push_back(static_cast<int>(i));
+  p.thunks.push_back(thunk);
+  return p;
+}
+
+TEST(SolverDesc, ProgramCheckWantsEveryBufferBigEnough) {
+  const SolverDesc getrf = desc(SolverKind::kGetrf, SolverType::kF32, 1, 4, 4);
+  EXPECT_TRUE(checkProgram(solverProgram(getrf, {64, 64, 16, 4}), 32).isOk());
+  Status small = checkProgram(solverProgram(getrf, {64, 64, 12, 4}), 32);
+  EXPECT_EQ(small.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(small.message().find("buffer 2"), std::string::npos) << small.message();
+  Status count = checkProgram(solverProgram(getrf, {64, 64, 16}), 32);
+  EXPECT_NE(count.message().find("3 buffers, not 4"), std::string::npos)
+      << count.message();
+  Status bad = checkProgram(
+      solverProgram(desc(SolverKind::kPotrf, SolverType::kF32, 1, 4, 3), {48, 48, 4}),
+      32);
+  EXPECT_NE(bad.message().find("square"), std::string::npos) << bad.message();
+}
+
+}  // namespace
+}  // namespace jft::runtime

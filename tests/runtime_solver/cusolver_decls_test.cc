@@ -1,0 +1,133 @@
+// Our cuSOLVER / cuBLAS declarations against the toolkit's headers (built only
+// where they exist): enum values must agree, and each entry point's header
+// signature must pass the same number of arguments, each of the size and
+// pointer-ness of ours (we declare the four element types once, with void
+// pointers). Where the toolkit's libraries are installed next to the
+// headers, loading them must resolve every entry point we use.
+#include <cublas_api.h>
+#include <cusolverDn.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <type_traits>
+
+#include "runtime/gpu/cusolver_api.h"
+#include "runtime/gpu/cusolver_library.h"
+
+namespace jft::runtime::gpu {
+namespace {
+
+static_assert(kCusolverSuccess == CUSOLVER_STATUS_SUCCESS);
+static_assert(kCusolverNotInitialized == CUSOLVER_STATUS_NOT_INITIALIZED);
+static_assert(kCusolverAllocFailed == CUSOLVER_STATUS_ALLOC_FAILED);
+static_assert(kCusolverInvalidValue == CUSOLVER_STATUS_INVALID_VALUE);
+static_assert(kCusolverArchMismatch == CUSOLVER_STATUS_ARCH_MISMATCH);
+static_assert(kCusolverExecutionFailed == CUSOLVER_STATUS_EXECUTION_FAILED);
+static_assert(kCusolverInternalError == CUSOLVER_STATUS_INTERNAL_ERROR);
+static_assert(kCusolverNotSupported == CUSOLVER_STATUS_NOT_SUPPORTED);
+static_assert(kCublasStatusSuccess == CUBLAS_STATUS_SUCCESS);
+static_assert(kCublasStatusAllocFailed == CUBLAS_STATUS_ALLOC_FAILED);
+static_assert(kCublasStatusNotSupported == CUBLAS_STATUS_NOT_SUPPORTED);
+static_assert(kFillLower == CUBLAS_FILL_MODE_LOWER);
+static_assert(kFillUpper == CUBLAS_FILL_MODE_UPPER);
+static_assert(kSideLeft == CUBLAS_SIDE_LEFT);
+static_assert(kSideRight == CUBLAS_SIDE_RIGHT);
+static_assert(kOpN == CUBLAS_OP_N);
+static_assert(kOpT == CUBLAS_OP_T);
+static_assert(kOpC == CUBLAS_OP_C);
+static_assert(kDiagNonUnit == CUBLAS_DIAG_NON_UNIT);
+static_assert(kDiagUnit == CUBLAS_DIAG_UNIT);
+
+// Same arity, and each argument (and the result) of the same size and
+// pointer-ness: the calling convention passes them alike.
+template <typename R1, typename... A1, typename R2, typename... A2>
+constexpr bool sameAbi(R1 (*)(A1...), R2 (*)(A2...)) {
+  if constexpr (sizeof...(A1) != sizeof...(A2)) {
+    return false;
+  } else {
+    return sizeof(R1) == sizeof(R2) &&
+           ((sizeof(A1) == sizeof(A2) &&
+             std::is_pointer_v<A1> == std::is_pointer_v<A2>)&&...);
+  }
+}
+
+#define JFT_EXPECT_ABI(header, ours) \
+  static_assert(sameAbi(&header, static_cast<ours>(nullptr)), #header)
+
+JFT_EXPECT_ABI(cusolverDnCreate, cusolverStatus_t (*)(cusolverDnHandle_t*));
+JFT_EXPECT_ABI(cusolverDnDestroy, cusolverStatus_t (*)(cusolverDnHandle_t));
+JFT_EXPECT_ABI(cusolverDnSetStream, cusolverStatus_t (*)(cusolverDnHandle_t, CUstream));
+JFT_EXPECT_ABI(cusolverDnSgetrf_bufferSize, GetrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnDgetrf_bufferSize, GetrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnCgetrf_bufferSize, GetrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnZgetrf_bufferSize, GetrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnSgetrf, GetrfFn);
+JFT_EXPECT_ABI(cusolverDnDgetrf, GetrfFn);
+JFT_EXPECT_ABI(cusolverDnCgetrf, GetrfFn);
+JFT_EXPECT_ABI(cusolverDnZgetrf, GetrfFn);
+JFT_EXPECT_ABI(cusolverDnSpotrf_bufferSize, PotrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnDpotrf_bufferSize, PotrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnCpotrf_bufferSize, PotrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnZpotrf_bufferSize, PotrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnSpotrf, PotrfFn);
+JFT_EXPECT_ABI(cusolverDnDpotrf, PotrfFn);
+JFT_EXPECT_ABI(cusolverDnCpotrf, PotrfFn);
+JFT_EXPECT_ABI(cusolverDnZpotrf, PotrfFn);
+JFT_EXPECT_ABI(cusolverDnSgeqrf_bufferSize, GeqrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnZgeqrf_bufferSize, GeqrfBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnSgeqrf, GeqrfFn);
+JFT_EXPECT_ABI(cusolverDnDgeqrf, GeqrfFn);
+JFT_EXPECT_ABI(cusolverDnCgeqrf, GeqrfFn);
+JFT_EXPECT_ABI(cusolverDnZgeqrf, GeqrfFn);
+JFT_EXPECT_ABI(cusolverDnSorgqr_bufferSize, OrgqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnDorgqr_bufferSize, OrgqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnCungqr_bufferSize, OrgqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnZungqr_bufferSize, OrgqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnSorgqr, OrgqrFn);
+JFT_EXPECT_ABI(cusolverDnDorgqr, OrgqrFn);
+JFT_EXPECT_ABI(cusolverDnCungqr, OrgqrFn);
+JFT_EXPECT_ABI(cusolverDnZungqr, OrgqrFn);
+JFT_EXPECT_ABI(cublasCreate_v2, cublasStatusCode_t (*)(cublasHandle_t*));
+JFT_EXPECT_ABI(cublasDestroy_v2, cublasStatusCode_t (*)(cublasHandle_t));
+JFT_EXPECT_ABI(cublasSetStream_v2, cublasStatusCode_t (*)(cublasHandle_t, CUstream));
+JFT_EXPECT_ABI(cublasGetStatusName, const char* (*)(cublasStatusCode_t));
+JFT_EXPECT_ABI(cublasStrsm_v2, TrsmFn);
+JFT_EXPECT_ABI(cublasDtrsm_v2, TrsmFn);
+JFT_EXPECT_ABI(cublasCtrsm_v2, TrsmFn);
+JFT_EXPECT_ABI(cublasZtrsm_v2, TrsmFn);
+
+// The toolkit's own libraries, when installed beside its headers, have every
+// entry point the runner resolves (no GPU needed to load them).
+TEST(CusolverDecls, ToolkitLibrariesResolve) {
+  namespace fs = std::filesystem;
+  const fs::path dir = JFT_CUDA_LIBRARY_DIR;
+  const fs::path solver = dir / "libcusolver.so", blas = dir / "libcublas.so";
+  if (!fs::exists(solver) || !fs::exists(blas))
+    GTEST_SKIP() << "no toolkit libraries in " << dir;
+  setenv("JFT_CUSOLVER_LIBRARY", solver.c_str(), 1);
+  setenv("JFT_CUBLAS_LIBRARY", blas.c_str(), 1);
+  StatusOr<const CublasLibrary*> b = CublasLibrary::load();
+  ASSERT_TRUE(b.isOk()) << b.status().toString();
+  EXPECT_EQ((*b)->libraryName, blas.string());
+  EXPECT_STREQ((*b)->getStatusName(kCublasStatusNotSupported),
+               "CUBLAS_STATUS_NOT_SUPPORTED");
+  StatusOr<const CusolverLibrary*> s = CusolverLibrary::load();
+  if (!s.isOk() && s.status().message().find("lacks") == std::string::npos)
+    GTEST_SKIP() << "cuSOLVER's own dependencies do not load here: "
+                 << s.status().toString();
+  ASSERT_TRUE(s.isOk()) << s.status().toString();
+  for (int t = 0; t < 4; ++t) {
+    EXPECT_NE((*s)->getrf[t], nullptr);
+    EXPECT_NE((*s)->potrf[t], nullptr);
+    EXPECT_NE((*s)->geqrf[t], nullptr);
+    EXPECT_NE((*s)->orgqr[t], nullptr);
+    EXPECT_NE((*b)->trsm[t], nullptr);
+  }
+  Status failed = (*s)->check(kCusolverNotSupported, "cusolverDnSgetrf");
+  EXPECT_EQ(failed.code(), StatusCode::kUnimplemented);
+  EXPECT_NE(failed.message().find("CUSOLVER_STATUS_NOT_SUPPORTED"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jft::runtime::gpu
