@@ -8,6 +8,8 @@
 #include <limits>
 
 #include "runtime/gpu/cublaslt.h"
+#include "runtime/gpu/cufft.h"
+#include "runtime/gpu/cusolver.h"
 
 namespace jft::runtime::gpu {
 namespace {
@@ -76,7 +78,10 @@ CudaDevice::~CudaDevice() {
   if (context_ == nullptr) return;
   driver_.ctxSetCurrent(context_);
   if (stream_ != nullptr) driver_.streamSynchronize(stream_);
-  gemm_.reset();         // frees its workspace through this device's stream
+  gemm_.reset();  // frees its workspace through this device's stream
+  // Library runners free plans and unload kernels through this device too.
+  libraries_.fft.reset();
+  libraries_.solver.reset();
   completions_.reset();  // drains pending frees, joins the thread
   staging_.reset();
   // The default pool outlives us (the primary context may stay retained by
