@@ -32,7 +32,9 @@ int64_t halfSpectrum(int64_t n) {
   return n == 0 ? 0 : n / 2 + 1;
 }
 
+// The last `count` dims (all of them when there are fewer).
 std::vector<int64_t> innermost(const std::vector<int64_t>& dims, size_t count) {
+  if (count > dims.size()) return dims;
   return std::vector<int64_t>(dims.end() - static_cast<std::ptrdiff_t>(count),
                               dims.end());
 }
@@ -77,19 +79,19 @@ StatusOr<LibraryOpCall> lowerFftCall(const ir::Module& module, const ir::Op& fft
     if (n < 0) return invalidArgument(name + ": fft_length has a negative entry");
 
   // The element types: the complex side must be the real side's complex type.
-  const bool forward = *type == ir::FftType::FFT || *type == ir::FftType::RFFT;
+  const bool rfft = *type == ir::FftType::RFFT;
   const bool complexToComplex = *type == ir::FftType::FFT || *type == ir::FftType::IFFT;
-  const ir::Type& real = *type == ir::FftType::RFFT ? in : out;
-  const ir::Type& complex = *type == ir::FftType::RFFT ? out : in;
+  const ir::Type& real = rfft ? in : out;
+  const ir::Type& complex = rfft ? out : in;
   if (!ir::isComplex(complex.element))
-    return invalidArgument(name + ": " + (forward ? "the result" : "the operand") +
+    return invalidArgument(name + ": " + (rfft ? "the result" : "the operand") +
                            " must be complex");
   if (complexToComplex) {
     if (out != in)
       return invalidArgument(name + ": the result type must be the operand's");
   } else if (!ir::isFloat(real.element) ||
              ir::complexComponent(complex.element) != real.element) {
-    return invalidArgument(name + ": " + (forward ? "the operand" : "the result") +
+    return invalidArgument(name + ": " + (rfft ? "the operand" : "the result") +
                            " must be the float type of the complex side");
   }
   // complex64 and complex128 are the only complex types: f32 or f64 here.
@@ -104,11 +106,11 @@ StatusOr<LibraryOpCall> lowerFftCall(const ir::Module& module, const ir::Op& fft
   if (!complexToComplex) {
     std::vector<int64_t> expected = real.dims;
     expected.back() = halfSpectrum(real.dims.back());
+    const std::string half = std::to_string(expected.back());
     if (complex.dims != expected)
       return invalidArgument(name + ": the complex side " + complex.str() +
-                             " must have the real side's shape with its last dim n / 2 "
-                             "+ 1 = " +
-                             std::to_string(expected.back()));
+                             " must have the real side's shape with its last dim " +
+                             "n / 2 + 1 = " + half);
   }
 
   runtime::FftDesc desc;

@@ -184,6 +184,15 @@ TEST(FftCall, ErrorsNameTheOpTypesAndTheBrokenConstraint) {
   expectError(fftModule(Type::tensor(ElementType::F32, {4, 8}),
                         Type::tensor(ElementType::F32, {4, 5}), FftType::RFFT, {8}),
               StatusCode::kInvalidArgument, "the result must be complex");
+  expectError(fftModule(Type::tensor(ElementType::F32, {4, 8}),
+                        Type::tensor(ElementType::F32, {4, 8}), FftType::FFT, {8}),
+              StatusCode::kInvalidArgument,
+              "FFT fft_length [8]: the operand must be complex");
+  // IRFFT to a result of lower rank than fft_length.
+  expectError(fftModule(Type::tensor(ElementType::C64, {4, 5}),
+                        Type::tensor(ElementType::F32, {8}), FftType::IRFFT, {4, 8}),
+              StatusCode::kInvalidArgument,
+              "tensor<8xf32> must end in fft_length [4, 8]");
 }
 
 fusion::Plan libraryPlan(const ir::Module& m) {
