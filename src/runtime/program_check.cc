@@ -6,7 +6,9 @@
 #include <type_traits>
 #include <variant>
 
+#include "runtime/fft.h"
 #include "runtime/gemm.h"
+#include "runtime/library_op.h"
 
 namespace jft::runtime {
 namespace {
@@ -217,14 +219,15 @@ class Checker {
     return Status::ok();
   }
 
-  // Every buffer names a slot; a solver's description must be one a library
-  // runs and each of its buffers hold what the description touches (other
-  // descriptions are their runner's to check when it runs).
+  // Every buffer names a slot; an FFT's or a solver's must also be the ones
+  // its description lists, each holding what it touches.
   Status checkThunk(const LibraryThunk& library) const {
     for (int s : library.buffers)
       if (!slotInRange(s))
         return invalidArgument(libraryOpText(library.op) + " buffer slot " +
                                std::to_string(s) + " of " + str(p_.slots.size()));
+    if (const auto* fft = std::get_if<FftDesc>(&library.op))
+      return checkFft(*fft, library.buffers);
     const auto* solver = std::get_if<SolverDesc>(&library.op);
     if (solver == nullptr) return Status::ok();
     JFT_RETURN_IF_ERROR(validateSolver(*solver));
@@ -241,6 +244,24 @@ class Checker {
                                " bytes, the operation touches " + str(need[i]));
     }
     return Status::ok();
+  }
+
+  Status checkFft(const FftDesc& fft, const std::vector<int>& buffers) const {
+    const std::string what = fftText(fft);
+    if (Status valid = validateFft(fft); !valid.isOk()) return valid;
+    if (buffers.size() != fftBufferCount(fft))
+      return invalidArgument(what + " lists " + str(buffers.size()) + " buffers, not " +
+                             str(fftBufferCount(fft)));
+    const int input = buffers[0];
+    if (fftInputBytes(fft) > p_.slots[input].bytes)
+      return invalidArgument(what + " input slot " + std::to_string(input) + " holds " +
+                             str(p_.slots[input].bytes) + " bytes, the FFT reads " +
+                             str(fftInputBytes(fft)));
+    const std::string output = what + " output";
+    JFT_RETURN_IF_ERROR(checkWritable(buffers[1], fftOutputBytes(fft), output.c_str()));
+    if (buffers.size() < 3) return Status::ok();
+    const std::string workspace = what + " workspace";
+    return checkWritable(buffers[2], fftWorkspaceBytes(fft), workspace.c_str());
   }
 
   // Nested lists are named by their path: "thunk 2: while body thunk 0: ...".

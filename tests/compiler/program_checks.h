@@ -41,6 +41,8 @@ inline void expectConsistentProgram(const runtime::Program& p, bool with_kernels
     } else if (const auto* gemm = std::get_if<runtime::GemmThunk>(&p.thunks[t])) {
       used = {gemm->a, gemm->b, gemm->d};
       if (gemm->bias >= 0) used.push_back(gemm->bias);
+    } else if (const auto* library = std::get_if<runtime::LibraryThunk>(&p.thunks[t])) {
+      used = library->buffers;
     }
     for (int s : used) {
       ASSERT_GE(s, 0) << "thunk " << t;

@@ -1,6 +1,7 @@
 """jax.jit through our compile and execute route under XLA_MODE=fl_only:
 results against numpy, several outputs, a returned input, donation, an empty
 array, repeated calls, a clear error for an op the strict mode cannot place,
+each FFT kind on the library route against numpy,
 a clear error for a bad XLA_MODE, and --xla_dump_to still capturing what
 the plugin compiles."""
 
@@ -96,14 +97,54 @@ def executes_twice():
 def unsupported_op_is_an_exception():
   require_ours()
   x = rng.standard_normal(128).astype(np.float32)
+  # The fft itself has a library route; the real-to-complex convert around
+  # it needs complex TTIR, which the strict mode refuses until it exists.
   try:
     jax.jit(jnp.fft.fft)(x).block_until_ready()
   except Exception as e:  # JAX wraps the plugin's error
     message = str(e)
   else:
-    h.skip("fft compiled under fl_only: pick another op this mode refuses")
+    h.skip("fft of a real vector compiled under fl_only: pick another op this mode refuses")
   print(message.splitlines()[0][:300], flush=True)
-  assert "stablehlo.fft" in message, message[:1000]
+  assert "stablehlo." in message, message[:1000]
+
+
+def relative_error(got, want):
+  got = np.asarray(got).astype(np.complex128)
+  return np.linalg.norm(got - want) / max(np.linalg.norm(want), 1e-30)
+
+
+def fft_kinds_match_numpy():
+  """Each stablehlo.fft kind alone (lax.fft: no complex TTIR op around it)
+  against numpy's double-precision FFTs; IRFFT must leave its input intact."""
+  require_ours()
+  kinds = jax.lax.FftType
+  z = (rng.standard_normal((3, 4, 8)) + 1j * rng.standard_normal((3, 4, 8)))
+  z = z.astype(np.complex64)
+  for lengths in ((8,), (4, 8), (3, 4, 8)):
+    axes = tuple(range(-len(lengths), 0))
+    exact = z.astype(np.complex128)
+    for kind, want in ((kinds.FFT, np.fft.fftn(exact, axes=axes)),
+                       (kinds.IFFT, np.fft.ifftn(exact, axes=axes))):
+      got = jax.jit(lambda v, k=kind, n=lengths: jax.lax.fft(v, k, n))(z)
+      assert got.dtype == np.complex64 and got.shape == z.shape, (got.dtype, got.shape)
+      err = relative_error(got, want)
+      assert err < 1e-5, (kind, lengths, err)
+  r = rng.standard_normal((5, 6, 10)).astype(np.float32)
+  for lengths in ((10,), (6, 10)):
+    axes = tuple(range(-len(lengths), 0))
+    spectrum = np.fft.rfftn(r.astype(np.float64), axes=axes)
+    got = jax.jit(lambda v, n=lengths: jax.lax.fft(v, kinds.RFFT, n))(r)
+    assert got.shape == (5, 6, 6), got.shape
+    err = relative_error(got, spectrum)
+    assert err < 1e-5, ("RFFT", lengths, err)
+    host = spectrum.astype(np.complex64)
+    spectrum_on_device = jax.device_put(host)
+    back = jax.jit(lambda v, n=lengths: jax.lax.fft(v, kinds.IRFFT, n))(spectrum_on_device)
+    assert back.dtype == np.float32 and back.shape == r.shape, (back.dtype, back.shape)
+    err = relative_error(back, r.astype(np.float64))
+    assert err < 1e-5, ("IRFFT", lengths, err)
+    assert np.array_equal(np.asarray(spectrum_on_device), host), "IRFFT wrote its input"
 
 
 def dump_captures_programs():
@@ -134,6 +175,7 @@ h.check("execute_donation", donation)
 h.check("execute_empty_array", empty_array)
 h.check("execute_twice", executes_twice)
 h.check("execute_unsupported_op_under_fl_only", unsupported_op_is_an_exception)
+h.check("execute_fft_kinds_match_numpy", fft_kinds_match_numpy)
 h.check("execute_dump_captures_programs", dump_captures_programs)
 h.check("execute_bogus_xla_mode", bogus_mode_is_a_clear_error)
 h.finish()

@@ -8,6 +8,8 @@
 #include <limits>
 
 #include "runtime/gpu/cublaslt.h"
+#include "runtime/gpu/cufft.h"
+#include "runtime/gpu/cusolver.h"
 
 namespace jft::runtime::gpu {
 namespace {

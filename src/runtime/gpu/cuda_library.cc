@@ -34,6 +34,8 @@ void CudaDevice::LibraryRunners::release() {
 Status CudaDevice::library(const LibraryOp& op, const std::vector<uint64_t>& buffers) {
   Status status = Status::ok();
   if (const auto* fft = std::get_if<FftDesc>(&op)) {
+    // An empty FFT has nothing to run: no reason to load cuFFT for it.
+    if (fftIsEmpty(*fft) && validateFft(*fft).isOk()) return Status::ok();
     StatusOr<FftRunner*> runner = runnerOf(libraries_.fft, libraries_.mutex, *this);
     status = runner.isOk() ? (*runner)->run(*fft, buffers) : runner.status();
   } else {

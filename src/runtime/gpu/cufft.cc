@@ -1,10 +1,251 @@
 // cuFFT loading and the FFT runner.
+//
+// Layout handed to the library: rank = lengths.size(), n = lengths, the
+// input and output items dense (inembed / onembed are the item's input and
+// output dims, stride 1, distance = the item's element count), `batch` items
+// one after another: exactly the row-major arrays of runtime/fft.h.
 #include "runtime/gpu/cufft.h"
 
-namespace jft::runtime::gpu {
+#include <dlfcn.h>
 
-StatusOr<std::unique_ptr<FftRunner>> FftRunner::create(CudaDevice&) {
-  return unimplemented("the cuFFT runner is not built yet");
+#include <cstdlib>
+#include <functional>
+
+#include "runtime/gpu/cuda_device.h"
+#include "runtime/gpu/driver.h"
+
+namespace jft::runtime::gpu {
+namespace {
+
+StatusOr<Cufft*> openLibrary() {
+  std::vector<std::string> candidates;
+  if (const char* path = std::getenv("JFT_CUFFT_LIBRARY"); path && *path)
+    candidates.emplace_back(path);
+  for (const char* name : {"libcufft.so.12", "libcufft.so.11", "libcufft.so"})
+    candidates.emplace_back(name);
+  std::string tried;
+  for (const std::string& name : candidates) {
+    void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* reason = dlerror();
+      tried += "\n  " + name + ": " + (reason != nullptr ? reason : "not found");
+      continue;
+    }
+    auto* cufft = new Cufft();  // lives for the process, like the library
+    cufft->libraryName = name;
+#define JFT_RESOLVE_CUFFT_FN(member, symbol, signature)                              \
+  cufft->member = reinterpret_cast<signature>(dlsym(handle, symbol));                \
+  if (cufft->member == nullptr) {                                                    \
+    delete cufft;                                                                    \
+    dlclose(handle);                                                                 \
+    return unavailable(name + " lacks " + symbol + "; cuFFT 11 or newer is needed"); \
+  }
+    JFT_CUFFT_FUNCTIONS(JFT_RESOLVE_CUFFT_FN)
+#undef JFT_RESOLVE_CUFFT_FN
+    return cufft;
+  }
+  return unavailable(
+      "cannot load cuFFT (set JFT_CUFFT_LIBRARY to its path, or install the CUDA "
+      "toolkit or the nvidia-cufft wheel); tried:" +
+      tried);
+}
+
+const char* resultName(cufftResult result) {
+  switch (result) {
+    case kCufftSuccess:
+      return "CUFFT_SUCCESS";
+    case kCufftInvalidPlan:
+      return "CUFFT_INVALID_PLAN";
+    case kCufftAllocFailed:
+      return "CUFFT_ALLOC_FAILED";
+    case kCufftInvalidType:
+      return "CUFFT_INVALID_TYPE";
+    case kCufftInvalidValue:
+      return "CUFFT_INVALID_VALUE";
+    case kCufftInternalError:
+      return "CUFFT_INTERNAL_ERROR";
+    case kCufftExecFailed:
+      return "CUFFT_EXEC_FAILED";
+    case kCufftSetupFailed:
+      return "CUFFT_SETUP_FAILED";
+    case kCufftInvalidSize:
+      return "CUFFT_INVALID_SIZE";
+    case kCufftUnalignedData:
+      return "CUFFT_UNALIGNED_DATA";
+    case kCufftInvalidDevice:
+      return "CUFFT_INVALID_DEVICE";
+    case kCufftNoWorkspace:
+      return "CUFFT_NO_WORKSPACE";
+    case kCufftNotImplemented:
+      return "CUFFT_NOT_IMPLEMENTED";
+    case kCufftNotSupported:
+      return "CUFFT_NOT_SUPPORTED";
+    default:
+      return "cuFFT error";
+  }
+}
+
+cufftType planType(const FftDesc& d) {
+  switch (d.kind) {
+    case FftKind::kFft:
+    case FftKind::kIfft:
+      return d.f64 ? kCufftZ2Z : kCufftC2C;
+    case FftKind::kRfft:
+      return d.f64 ? kCufftD2Z : kCufftR2C;
+    case FftKind::kIrfft:
+      return d.f64 ? kCufftZ2D : kCufftC2R;
+  }
+  return kCufftC2C;
+}
+
+long long product(const std::vector<long long>& dims) {
+  long long p = 1;
+  for (long long d : dims) p *= d;
+  return p;
+}
+
+void* pointer(uint64_t address) {
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+}
+
+}  // namespace
+
+StatusOr<const Cufft*> Cufft::load() {
+  static std::once_flag once;
+  static StatusOr<Cufft*>* loaded = nullptr;
+  std::call_once(once, [] { loaded = new StatusOr<Cufft*>(openLibrary()); });
+  if (!loaded->isOk()) return loaded->status();
+  return static_cast<const Cufft*>(loaded->value());
+}
+
+Status Cufft::check(cufftResult result, const std::string& what) {
+  if (result == kCufftSuccess) return Status::ok();
+  std::string message =
+      what + " failed: " + resultName(result) + " (" + std::to_string(result) + ")";
+  if (result == kCufftAllocFailed) return resourceExhausted(message);
+  if (result == kCufftInvalidSize || result == kCufftNotSupported ||
+      result == kCufftNotImplemented)
+    return unimplemented(message);
+  return internalError(message);
+}
+
+// One cuFFT plan; destroyed with the runner.
+struct FftRunner::Plan {
+  const Cufft* cufft = nullptr;
+  cufftHandle handle = 0;
+  bool created = false;
+
+  ~Plan() {
+    if (created) cufft->destroy(handle);
+  }
+};
+
+size_t FftRunner::KeyHash::operator()(const FftDesc& d) const {
+  size_t seed = std::hash<int>()(static_cast<int>(d.kind) * 2 + (d.f64 ? 1 : 0));
+  for (int64_t v : d.lengths) seed = seed * 1000003u ^ std::hash<int64_t>()(v);
+  return seed * 1000003u ^ std::hash<int64_t>()(d.batch);
+}
+
+FftRunner::FftRunner(CudaDevice& device, const Driver& driver, const Cufft& cufft)
+    : device_(device), driver_(driver), cufft_(cufft) {}
+
+StatusOr<std::unique_ptr<FftRunner>> FftRunner::create(CudaDevice& device) {
+  JFT_ASSIGN_OR_RETURN(const Driver* driver, Driver::load());
+  JFT_ASSIGN_OR_RETURN(const Cufft* cufft, Cufft::load());
+  std::unique_ptr<FftRunner> runner(new FftRunner(device, *driver, *cufft));
+  JFT_ASSIGN_OR_RETURN(runner->scale_, FftScaleKernels::load(device));
+  return runner;
+}
+
+FftRunner::~FftRunner() {
+  // cufftDestroy frees the plan's work area behind the work queued with it.
+  if (makeCurrent().isOk()) plans_.clear();
+}
+
+Status FftRunner::makeCurrent() const {
+  return driver_.check(driver_.ctxSetCurrent(device_.context()), "cuCtxSetCurrent");
+}
+
+size_t FftRunner::planCount() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return plans_.size();
+}
+
+StatusOr<std::unique_ptr<FftRunner::Plan>> FftRunner::makePlan(const FftDesc& d) {
+  const std::string where = " for " + fftText(d);
+  auto plan = std::make_unique<Plan>();
+  plan->cufft = &cufft_;
+  JFT_RETURN_IF_ERROR(Cufft::check(cufft_.create(&plan->handle), "cufftCreate" + where));
+  plan->created = true;
+  std::vector<long long> n(d.lengths.begin(), d.lengths.end());
+  const std::vector<int64_t> in = fftInputDims(d), out = fftOutputDims(d);
+  std::vector<long long> inembed(in.begin(), in.end()), onembed(out.begin(), out.end());
+  size_t workBytes = 0;
+  JFT_RETURN_IF_ERROR(Cufft::check(
+      cufft_.makePlanMany64(plan->handle, static_cast<int>(n.size()), n.data(),
+                            inembed.data(), 1, product(inembed), onembed.data(), 1,
+                            product(onembed), planType(d), d.batch, &workBytes),
+      "cufftMakePlanMany64" + where));
+  JFT_RETURN_IF_ERROR(Cufft::check(cufft_.setStream(plan->handle, device_.stream()),
+                                   "cufftSetStream" + where));
+  return plan;
+}
+
+StatusOr<const FftRunner::Plan*> FftRunner::planFor(const FftDesc& desc) {
+  if (auto it = plans_.find(desc); it != plans_.end()) return it->second.get();
+  JFT_ASSIGN_OR_RETURN(std::unique_ptr<Plan> plan, makePlan(desc));
+  const Plan* raw = plan.get();
+  plans_.emplace(desc, std::move(plan));
+  return raw;
+}
+
+Status FftRunner::execute(const FftDesc& d, const Plan& plan, uint64_t input,
+                          uint64_t output) {
+  void* x = pointer(input);
+  void* y = pointer(output);
+  const bool inverse = d.kind == FftKind::kIfft;
+  const int direction = inverse ? kCufftInverse : kCufftForward;
+  switch (d.kind) {
+    case FftKind::kFft:
+    case FftKind::kIfft:
+      if (d.f64)
+        return Cufft::check(cufft_.execZ2Z(plan.handle, x, y, direction), "cufftExecZ2Z");
+      return Cufft::check(cufft_.execC2C(plan.handle, x, y, direction), "cufftExecC2C");
+    case FftKind::kRfft:
+      if (d.f64) return Cufft::check(cufft_.execD2Z(plan.handle, x, y), "cufftExecD2Z");
+      return Cufft::check(cufft_.execR2C(plan.handle, x, y), "cufftExecR2C");
+    case FftKind::kIrfft:
+      if (d.f64) return Cufft::check(cufft_.execZ2D(plan.handle, x, y), "cufftExecZ2D");
+      return Cufft::check(cufft_.execC2R(plan.handle, x, y), "cufftExecC2R");
+  }
+  return internalError("unknown fft kind");
+}
+
+Status FftRunner::run(const FftDesc& desc, const std::vector<uint64_t>& buffers) {
+  JFT_RETURN_IF_ERROR(validateFft(desc));
+  if (buffers.size() != fftBufferCount(desc))
+    return invalidArgument(fftText(desc) + " takes " +
+                           std::to_string(fftBufferCount(desc)) + " buffers, got " +
+                           std::to_string(buffers.size()));
+  if (fftIsEmpty(desc)) return Status::ok();
+  for (uint64_t address : buffers)
+    if (address == 0)
+      return invalidArgument(fftText(desc) + ": a buffer address is null");
+
+  std::lock_guard<std::mutex> lock(mutex_);
+  JFT_RETURN_IF_ERROR(makeCurrent());
+  JFT_ASSIGN_OR_RETURN(const Plan* plan, planFor(desc));
+  uint64_t input = buffers[0];
+  if (desc.kind == FftKind::kIrfft) {
+    // cuFFT's complex-to-real transform overwrites its input: give it a copy.
+    JFT_RETURN_IF_ERROR(device_.copyOnDevice(buffers[2], input, fftInputBytes(desc)));
+    input = buffers[2];
+  }
+  JFT_RETURN_IF_ERROR(execute(desc, *plan, input, buffers[1]));
+  const double scale = fftScale(desc);
+  if (scale == 1.0) return Status::ok();
+  const uint64_t reals = fftOutputBytes(desc) / (desc.f64 ? 8 : 4);
+  return scale_->scale(buffers[1], reals, scale, desc.f64);
 }
 
 }  // namespace jft::runtime::gpu
