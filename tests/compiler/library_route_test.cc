@@ -170,15 +170,15 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Library ops without a call, and dots no GEMM computes, are listed with
 // their reason and source line in the one UNIMPLEMENTED error.
-TEST(LibraryRoute, ConvolutionIsListedAsHavingNoLibraryCallYet) {
+TEST(LibraryRoute, FftIsListedAsHavingNoLibraryCallYet) {
   Options options;
   options.mode = Mode::kFlOnly;
-  StatusOr<Executable> result = compile(testing::zooArtifact("conv2d"), options, nullptr);
+  StatusOr<Executable> result = compile(testing::zooArtifact("fft"), options, nullptr);
   ASSERT_FALSE(result.isOk());
   EXPECT_EQ(result.status().code(), StatusCode::kUnimplemented);
   const std::string& m = result.status().message();
-  EXPECT_NE(m.find("stablehlo.convolution ("), std::string::npos) << m;
-  EXPECT_NE(m.find("no library route for convolution yet"), std::string::npos) << m;
+  EXPECT_NE(m.find("stablehlo.fft ("), std::string::npos) << m;
+  EXPECT_NE(m.find("no library route for fft yet"), std::string::npos) << m;
   EXPECT_NE(m.find("zoo.py:"), std::string::npos) << m;
 }
 

@@ -97,19 +97,18 @@ TEST_P(UnsupportedZoo, EveryUnsupportedOpListedOnceWithItsLine) {
   }
 }
 
-// conv2d's convolution has no library call yet (sort_topk's sorts have a
-// TTIR emitter now and compile).
-INSTANTIATE_TEST_SUITE_P(Zoo, UnsupportedZoo, ::testing::Values("conv2d"));
+// fft's fft has no library call yet (conv2d's convolution and sort_topk's
+// sorts compile now).
+INSTANTIATE_TEST_SUITE_P(Zoo, UnsupportedZoo, ::testing::Values("fft"));
 
-TEST(UnsupportedZoo, Conv2dNamesItsConvolution) {
+TEST(UnsupportedZoo, FftNamesItsFft) {
   // Independent of the planner: the library route runs only dots so far.
   Options options;
   options.mode = Mode::kFlOnly;
-  StatusOr<Executable> result = compile(zooArtifact("conv2d"), options, nullptr);
+  StatusOr<Executable> result = compile(zooArtifact("fft"), options, nullptr);
   ASSERT_FALSE(result.isOk());
   const std::string& m = result.status().message();
-  std::regex conv(
-      R"(\n  stablehlo\.convolution \(tensor<[^)]*\) -> tensor<\w+> at zoo\.py:\d+:\d+)");
+  std::regex conv(R"(\n  stablehlo\.fft \(tensor<[^)]*\) -> tensor<[^>]+> at zoo\.py:\d+:\d+)");
   EXPECT_EQ(std::distance(std::sregex_iterator(m.begin(), m.end(), conv),
                           std::sregex_iterator()),
             1)
@@ -273,13 +272,12 @@ TEST(Pipeline, DumpWritesEveryStageIntoOneFolder) {
     EXPECT_EQ(testing::readBytes(folder / (stages.kernel_names[i] + ".ttir")),
               stages.ttir[i]);
   // A failing program still leaves its input behind.
-  ASSERT_FALSE(compile(zooArtifact("conv2d"), options, nullptr).isOk());
-  bool conv2d_input = false;
+  ASSERT_FALSE(compile(zooArtifact("fft"), options, nullptr).isOk());
+  bool fft_input = false;
   for (const auto& entry : fs::directory_iterator(dir))
-    conv2d_input =
-        conv2d_input || (entry.path().filename().string().rfind("jit_conv2d_", 0) == 0 &&
-                         fs::exists(entry.path() / "input.mlirbc"));
-  EXPECT_TRUE(conv2d_input);
+    fft_input = fft_input || (entry.path().filename().string().rfind("jit_fft_", 0) == 0 &&
+                              fs::exists(entry.path() / "input.mlirbc"));
+  EXPECT_TRUE(fft_input);
   fs::remove_all(dir);
 }
 
