@@ -1,5 +1,6 @@
-// convolution -> patches kernel, maybe an rhs transpose, one (batched) GEMM
-// per call, maybe an output transpose.
+// convolution -> patches kernel (none for a 1x1 convolution whose lhs reads
+// as the patch matrix), maybe an rhs transpose, one (batched) GEMM per call,
+// maybe an output transpose.
 //
 // With groups G (feature or batch groups), per group g:
 //   D[g][m, n] = sum_k P[g][m, k] * W[g][k, n]
@@ -80,6 +81,37 @@ std::vector<int64_t> outputRoles(const ConvForm& form) {
 }
 
 enum class Output { kInPlace, kTransposed, kTemp };
+
+// `roles` without those of extent 1 (dims that take no space).
+std::vector<int64_t> spanning(const ConvForm& form, const std::vector<int64_t>& roles) {
+  std::vector<int64_t> kept;
+  for (int64_t role : roles)
+    if (roleExtent(form, role) != 1) kept.push_back(role);
+  return kept;
+}
+
+// Whether the lhs already is the patch matrix: one group, a window of one
+// position that reads every input position once (a 1x1 convolution), and
+// the lhs's dims in the order of the m roles then the k roles.
+bool lhsIsPatches(const ConvForm& form, const std::vector<int64_t>& m_roles,
+                  const std::vector<int64_t>& k_roles) {
+  if (form.groups() != 1) return false;
+  for (size_t i = 0; i < static_cast<size_t>(form.spatial); ++i)
+    if (form.window(static_cast<int64_t>(i)) != 1 || form.strides[i] != 1 ||
+        form.pad_lo[i] != 0 || form.pad_hi[i] != 0 || form.lhs_dilation[i] != 1)
+      return false;
+  std::vector<int64_t> lhs_roles;
+  for (int64_t d = 0; d < form.lhs.rank(); ++d) {
+    const auto& sp = form.dn.input_spatial_dims;
+    lhs_roles.push_back(d == form.dn.input_batch_dim ? kBatchRole
+                        : d == form.dn.input_feature_dim
+                            ? kChannelRole
+                            : std::find(sp.begin(), sp.end(), d) - sp.begin());
+  }
+  std::vector<int64_t> order = m_roles;
+  order.insert(order.end(), k_roles.begin(), k_roles.end());
+  return spanning(form, lhs_roles) == spanning(form, order);
+}
 
 }  // namespace
 
@@ -166,7 +198,10 @@ StatusOr<LibraryCall> lowerConvolution(ir::Module& module, const fusion::Fusion&
 
   // The patches kernel runs first; the rhs transpose (if any) was added
   // before it and reads only the rhs, so their order does not matter.
-  call.a = addPatchesKernel(module, group, conv, form, m_roles, k_roles, call.transposes);
+  call.a = lhsIsPatches(form, m_roles, k_roles)
+               ? conv.operands[0]
+               : addPatchesKernel(module, group, conv, form, m_roles, k_roles,
+                                  call.transposes);
   const GemmOperand p = {types.in, false, k, m * k};
 
   runtime::GemmDesc& g = call.dot.gemm;
@@ -198,6 +233,7 @@ StatusOr<LibraryCall> lowerConvolution(ir::Module& module, const fusion::Fusion&
     for (const OperandTranspose& t : *list)
       call.convolution += (call.convolution.empty() ? "" : ",") +
                           t.group.name.substr(group.name.size() + 1);
+  if (call.convolution.empty()) call.convolution = "none";
   return call;
 }
 

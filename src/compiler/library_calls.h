@@ -44,8 +44,8 @@ struct LibraryCall {
   std::optional<LibraryOpCall> other;        // a library operation instead of a product
   std::vector<OperandTranspose> transposes;  // kernels to run first, in order
   std::vector<OperandTranspose> after;       // kernels to run after it, in order
-  // A convolution's kernels for the report ("patches,rhs_transpose"); empty
-  // for other calls.
+  // A convolution's kernels for the report ("patches,rhs_transpose", or
+  // "none"); empty for other calls.
   std::string convolution;
 };
 
