@@ -14,11 +14,6 @@ using runtime::GemmCompute;
 using runtime::GemmOperand;
 using runtime::GemmType;
 
-struct Types {
-  GemmType in, out;
-  GemmCompute compute;
-};
-
 std::string typeName(ir::ElementType t) {
   return std::string(ir::elementTypeName(t));
 }
@@ -47,13 +42,17 @@ Status checkAlgorithm(const ir::DotAlgorithm& a, ir::ElementType in) {
                        " operands has no library GEMM");
 }
 
-StatusOr<Types> gemmTypes(const ir::Op& op, ir::ElementType lhs, ir::ElementType rhs,
-                          ir::ElementType result) {
+}  // namespace
+
+StatusOr<GemmTypes> gemmTypesOf(const ir::Op& op, ir::ElementType lhs,
+                                ir::ElementType rhs, ir::ElementType result) {
   using ir::ElementType;
+  using Types = GemmTypes;
   const std::string combo =
       typeName(lhs) + " x " + typeName(rhs) + " -> " + typeName(result);
   auto none = [&] {
-    return unimplemented("dot_general " + combo + " has no library GEMM");
+    return unimplemented(std::string(ir::opKindName(op.kind)) + " " + combo +
+                         " has no library GEMM");
   };
   if (lhs != rhs) return none();
   const auto* algorithm = ir::findAttrAs<ir::DotAlgorithm>(op.attrs, "algorithm");
@@ -87,6 +86,8 @@ StatusOr<Types> gemmTypes(const ir::Op& op, ir::ElementType lhs, ir::ElementType
       return none();
   }
 }
+
+namespace {
 
 // One group of dims (batch, free or contracting) read as a single index.
 struct Run {
@@ -217,8 +218,8 @@ StatusOr<DotGemmPlan> planDotAsGemm(const ir::Module& module, const ir::Op& op) 
   const ir::Type& lhsType = module.typeOf(op.operands[0]);
   const ir::Type& rhsType = module.typeOf(op.operands[1]);
   const ir::Type& resultType = module.typeOf(op.results[0]);
-  JFT_ASSIGN_OR_RETURN(
-      Types types, gemmTypes(op, lhsType.element, rhsType.element, resultType.element));
+  JFT_ASSIGN_OR_RETURN(GemmTypes types, gemmTypesOf(op, lhsType.element, rhsType.element,
+                                                    resultType.element));
 
   const Operand lhs(lhsType, dn->lhs_batching_dims, dn->lhs_contracting_dims);
   const Operand rhs(rhsType, dn->rhs_batching_dims, dn->rhs_contracting_dims);

@@ -27,6 +27,18 @@
 
 namespace jft::compiler {
 
+// The library's operand and result types and arithmetic for a product.
+struct GemmTypes {
+  runtime::GemmType in, out;
+  runtime::GemmCompute compute;
+};
+
+// For a dot_general or convolution `op` with these element types, by the
+// precision rules above (its precision_config and algorithm attributes).
+// UNIMPLEMENTED naming the op and the types when no library GEMM computes it.
+StatusOr<GemmTypes> gemmTypesOf(const ir::Op& op, ir::ElementType lhs,
+                                ir::ElementType rhs, ir::ElementType result);
+
 struct DotGemmPlan {
   runtime::GemmDesc gemm;  // alpha 1, beta 0, no bias or activation
   // StableHLO transpose permutations (result dim i = operand dim perm[i]) to

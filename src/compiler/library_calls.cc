@@ -165,6 +165,7 @@ std::string libraryCallText(const LibraryCall& call) {
   std::string text = "cublaslt m=" + std::to_string(g.m) + " n=" + std::to_string(g.n) +
                      " k=" + std::to_string(g.k) + " batch=" + std::to_string(g.batch);
   if (g.compute == runtime::GemmCompute::kTf32) text += " tf32";
+  if (!call.convolution.empty()) return text + " conv kernels=" + call.convolution;
   const bool lhs = !call.dot.lhs_permutation.empty();
   const bool rhs = !call.dot.rhs_permutation.empty();
   if (lhs || rhs)

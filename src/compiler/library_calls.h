@@ -44,6 +44,9 @@ struct LibraryCall {
   std::optional<LibraryOpCall> other;        // a library operation instead of a product
   std::vector<OperandTranspose> transposes;  // kernels to run first, in order
   std::vector<OperandTranspose> after;       // kernels to run after it, in order
+  // A convolution's kernels for the report ("patches,rhs_transpose", or
+  // "none"); empty for other calls.
+  std::string convolution;
 };
 
 // The ops of library groups that no library call runs, each with the reason
@@ -60,7 +63,8 @@ StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& 
 
 // For the route report: the library operation's text, or "cublaslt m=8 n=16 k=32
 // batch=1", then " tf32" when the product may round to TF32 and " transpose=lhs,rhs" for
-// the permuted operands.
+// the permuted operands; a convolution's adds " conv" and its kernels
+// ("kernels=patches,rhs_transpose").
 std::string libraryCallText(const LibraryCall& call);
 
 }  // namespace jft::compiler

@@ -124,10 +124,10 @@ TEST(JftCompile, EmitIrAndPlan) {
 }
 
 TEST(JftCompile, UnsupportedOpsExitOneListingThem) {
-  RunResult r = runJft("--mode fl_only " + quoted(fixture("conv2d")));
+  RunResult r = runJft("--mode fl_only " + quoted(fixture("fft")));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_EQ(count(r.err, "stablehlo.convolution ("), 1u) << r.err;
+  EXPECT_EQ(count(r.err, "stablehlo.fft ("), 1u) << r.err;
   EXPECT_NE(r.err.find("fl_only"), std::string::npos) << r.err;
 }
 

@@ -168,20 +168,6 @@ INSTANTIATE_TEST_SUITE_P(
                  {1, 64, 32, 16, true, false, 64, 32}}}),
     [](const ::testing::TestParamInfo<ZooCase>& info) { return info.param.name; });
 
-// Library ops without a call, and dots no GEMM computes, are listed with
-// their reason and source line in the one UNIMPLEMENTED error.
-TEST(LibraryRoute, ConvolutionIsListedAsHavingNoLibraryCallYet) {
-  Options options;
-  options.mode = Mode::kFlOnly;
-  StatusOr<Executable> result = compile(testing::zooArtifact("conv2d"), options, nullptr);
-  ASSERT_FALSE(result.isOk());
-  EXPECT_EQ(result.status().code(), StatusCode::kUnimplemented);
-  const std::string& m = result.status().message();
-  EXPECT_NE(m.find("stablehlo.convolution ("), std::string::npos) << m;
-  EXPECT_NE(m.find("no library route for convolution yet"), std::string::npos) << m;
-  EXPECT_NE(m.find("zoo.py:"), std::string::npos) << m;
-}
-
 const Type kF32_8x16 = Type::tensor(ElementType::F32, {8, 16});
 
 // main(lhs, rhs) -> dot_general(lhs, rhs) with `numbers`, returned.

@@ -5,7 +5,8 @@
 # workloads named in BENCH (from BENCH_DIR, ours then upstream). Much cheaper
 # than run_all.sh (no builds). Usage, from the project root:
 #   JFT_PLUGIN_SO=build/src/pjrt/libjax_flagtree_pjrt.so bash tests/gpu/run_route.sh
-# Logs under $OUT: smoke.log, zoo.log, execute.log, ops.log, bench_*.log, bench.jsonl,
+# Logs under $OUT: smoke.log, zoo.log, execute.log, ops.log, conv.log, bench_*.log,
+# bench.jsonl,
 # dump/<workload> (what JAX sent us), summary.txt.
 set -u
 cd "$(dirname "$0")/../.."
@@ -31,6 +32,7 @@ run smoke_warm.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 scripts/smoke
 run zoo.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_zoo.py
 run execute.log python3 tests/gpu/test_execute.py
 run ops.log env XLA_MODE=fl_only python3 tests/gpu/test_ops.py
+run conv.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_conv.py
 # Each workload in its own process with its own limit (BENCH_TIMEOUT seconds),
 # so a hang or crash costs that workload only; ours also dumps what JAX sent.
 if [ -n "${BENCH:-}" ] && [ -d "${BENCH_DIR:-}" ]; then

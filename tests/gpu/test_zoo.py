@@ -32,19 +32,19 @@ from pjrt_harness import check, finish, ours_is_active, require_gpu_and_jax, ski
 
 ZOO = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "zoo"
 
-# The programs the loop and reduction families and the library route's GEMMs
-# and solvers cover; the rest wait for convolution and FFT.
+# Every zoo program: the loop, reduction and indexing families, complex
+# values, and the library route's GEMMs, convolutions, FFTs and solvers.
 EXPECTED_PASS = {"smoke", "softmax", "layernorm", "shapes", "mixed_dtypes", "random_normal",
                  "mlp", "attention", "transformer_block", "mlp_train_step",
                  "transformer_train_step", "fori", "while_dyn", "cond",
-                 "gather_scatter", "sort_topk", "argmax_cumsum", "linalg"}
+                 "gather_scatter", "sort_topk", "argmax_cumsum", "linalg", "conv2d", "fft"}
 
 TOLERANCE = {"float32": 2e-5, "float64": 2e-5, "bfloat16": 1e-2, "float16": 1e-2}
 # Programs whose float32 dots run as TF32 (precision DEFAULT) on both sides:
 # cuBLASLt and XLA's GEMMs round the 10-bit-mantissa products differently, so
 # their float32 outputs agree to TF32 accuracy (device/METHOD.md: near 3e-4).
 TF32_PROGRAMS = {"mlp", "attention", "transformer_block", "mlp_train_step",
-                 "transformer_train_step", "linalg"}
+                 "transformer_train_step", "linalg", "conv2d"}
 TF32_TOLERANCE = 1e-3
 
 _TENSOR = re.compile(r"tensor<([^>]*)>")
