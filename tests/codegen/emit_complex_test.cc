@@ -43,6 +43,21 @@ TEST(EmitComplex, MultiplyReadsEachPartOnceAndWritesBoth) {
   EXPECT_NE(k.ttir.find("arith.constant dense<1> : "), std::string::npos);
 }
 
+// Every complex op the emitter claims must be TTIR Triton 3.6 accepts (the
+// syntax check emitWhole runs): a negate once came out as arith.negf, which
+// Triton's TTGIR conversion rejects.
+TEST(EmitComplex, EveryUnaryOpIsTtirTritonAccepts) {
+  for (OpKind kind : {OpKind::Negate, OpKind::Exponential, OpKind::Log, OpKind::Sqrt}) {
+    ir::Module m;
+    ir::Builder b(m);
+    auto a = b.beginFunction("main", {c64({16})}, {c64({16})});
+    b.ret({b.op1(kind, {a[0]}, c64({16}))});
+    b.endFunction();
+    TtirKernel k = emitWhole(m, Family::kLoop);
+    EXPECT_EQ(k.ttir.find("arith.negf"), std::string::npos) << ir::opKindName(kind);
+  }
+}
+
 TEST(EmitComplex, AbsIsHypotOfThePartsAndStoresARealValue) {
   ir::Module m;
   ir::Builder b(m);

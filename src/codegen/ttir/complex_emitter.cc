@@ -32,7 +32,8 @@ class Parts {
     return ew::binary(w_, a.scalar == "f64" ? "arith.divf" : "tt.precise_divf", a, b);
   }
   Value abs(const Value& a) { return ew::unary(w_, "math.absf", a); }
-  Value neg(const Value& a) { return ew::unary(w_, "arith.negf", a); }
+  // Triton 3.6 rejects arith.negf; times -1 keeps the sign rules (-0, NaN).
+  Value neg(const Value& a) { return mul(a, constant(a, -1.0)); }
   Value sqrt(const Value& a) {
     return ew::unary(w_, a.scalar == "f64" ? "math.sqrt" : "tt.precise_sqrt", a);
   }
