@@ -50,8 +50,8 @@ class IntegerDotLowering {
     return op;
   }
 
-  // Converts, transposes (to `order`) and broadcasts one operand into
-  // `common`, its dims landing at `positions`.
+  // Converts and broadcasts one operand into `common`, its dim order[j]
+  // landing at positions[j].
   ValueId spread(const ir::Op& dot, ValueId value, const std::vector<int64_t>& order,
                  const std::vector<int64_t>& positions, const ir::Type& common,
                  std::vector<ir::Op>& out) {
@@ -61,19 +61,16 @@ class IntegerDotLowering {
                            ir::Type::tensor(common.element, in.dims)));
       value = out.back().results[0];
     }
-    std::vector<int64_t> identity(order.size());
+    // Operand dim order[j] lands at positions[j]; broadcast_in_dim reads the
+    // operand in any dim order, so no transpose is materialised.
+    std::vector<int64_t> map(order.size());
+    for (size_t j = 0; j < order.size(); ++j)
+      map[static_cast<size_t>(order[j])] = positions[j];
+    std::vector<int64_t> identity(map.size());
     std::iota(identity.begin(), identity.end(), 0);
-    if (order != identity) {
-      std::vector<int64_t> dims;
-      for (int64_t d : order) dims.push_back(in.dims[static_cast<size_t>(d)]);
-      out.push_back(makeOp(dot, OpKind::Transpose, {value},
-                           ir::Type::tensor(common.element, dims),
-                           {{"permutation", order}}));
-      value = out.back().results[0];
-    }
-    if (module_.typeOf(value) != common) {
+    if (module_.typeOf(value) != common || map != identity) {
       out.push_back(makeOp(dot, OpKind::BroadcastInDim, {value}, common,
-                           {{"broadcast_dimensions", positions}}));
+                           {{"broadcast_dimensions", map}}));
       value = out.back().results[0];
     }
     return value;

@@ -3,12 +3,14 @@
 // cuBLASLt) into elementwise ops and one reduction that the TTIR route runs.
 //
 //   dot_general(lhs, rhs)  batch B, lhs free M, rhs free N, contracting K
-//     => a = broadcast_in_dim(transpose(convert(lhs)))  to [B..., M..., N..., K...]
-//        b = broadcast_in_dim(transpose(convert(rhs)))  to the same shape
+//     => a = broadcast_in_dim(convert(lhs))  to [B..., M..., N..., K...]
+//        b = broadcast_in_dim(convert(rhs))  to the same shape
 //        reduce(multiply(a, b), 0) over the K dims with an add combiner
 // Operands are converted to the result element type first: StableHLO's
 // integer dot_general multiplies and sums in the result type, wrapping.
-// `dot` is read as dot_general contracting lhs's last dim with rhs's first.
+// The broadcasts' dimension maps carry any reordering (no transpose is
+// materialised), so the planner loads both operands straight into one
+// reduction. `dot` is read as dot_general contracting lhs's last dim with rhs's first.
 // The result keeps the dot's result id and location; new ops carry the
 // dot's location. Ops whose broadcast shape exceeds 2^31 elements, float or
 // complex products, and s8 x s8 -> s32 are left alone.

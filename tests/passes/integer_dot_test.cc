@@ -221,8 +221,18 @@ TEST(IntegerDot, MatrixProductMatchesHandValues) {
       lowerAndRun(m, {{2, 3}, {1, 2, 3, 4, 5, 6}}, {{3, 2}, {1, 0, 2, 1, -1, 3}});
   EXPECT_EQ(out.dims, (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(out.data, (std::vector<int64_t>{2, 11, 8, 23}));
-  // One multiply and one add-reduce over the contracting dim of [2,2,3].
+  // Both operands broadcast straight to [m, n, k] = [2, 2, 3] (rhs's [k, n]
+  // through the map {2, 1}, no transpose), one multiply, one add-reduce.
   const auto& ops = m.functions[0].body.ops;
+  std::vector<OpKind> kinds;
+  for (const ir::Op& op : ops) kinds.push_back(op.kind);
+  EXPECT_EQ(kinds, (std::vector<OpKind>{OpKind::BroadcastInDim, OpKind::BroadcastInDim,
+                                        OpKind::Multiply, OpKind::Constant,
+                                        OpKind::Reduce, OpKind::Return}));
+  EXPECT_EQ(*ir::findAttrAs<std::vector<int64_t>>(ops[0].attrs, "broadcast_dimensions"),
+            (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(*ir::findAttrAs<std::vector<int64_t>>(ops[1].attrs, "broadcast_dimensions"),
+            (std::vector<int64_t>{2, 1}));
   const ir::Op& reduce = ops[ops.size() - 2];
   ASSERT_EQ(reduce.kind, OpKind::Reduce);
   EXPECT_EQ(*ir::findAttrAs<std::vector<int64_t>>(reduce.attrs, "dimensions"),
