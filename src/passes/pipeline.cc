@@ -7,6 +7,7 @@
 #include "passes/canonicalize.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
+#include "passes/integer_dot.h"
 #include "passes/simplify.h"
 
 namespace jft::passes {
@@ -57,6 +58,12 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
     return inlineCalls(m, options.inlining);
   }));
   (void)inlined;
+  // Integer products no library GEMM computes become a multiply and a
+  // reduce before the rounds, so they simplify and fuse like other ops.
+  JFT_ASSIGN_OR_RETURN(bool lowered, runner.run("integer_dot", 0, [](ir::Module& m) {
+    return lowerIntegerDots(m);
+  }));
+  (void)lowered;
   PipelineReport& report = runner.report();
   for (int round = 1; round <= options.max_rounds; ++round) {
     report.rounds = round;

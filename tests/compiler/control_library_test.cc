@@ -101,15 +101,34 @@ TEST(ControlLibrary, TheProductOfALoopBodyIsAGemmThunkOfItsList) {
   EXPECT_EQ(library_rows, 1u) << built->report.text();
 }
 
-TEST(ControlLibrary, AnIntegerDotInALoopIsListedWithItsLine) {
+// An integer product has no library GEMM: the passes turn it into a
+// multiply and an add-reduce, which the body runs as a TTIR reduction.
+TEST(ControlLibrary, AnIntegerDotInALoopBecomesAReductionKernel) {
   StatusOr<Executable> built =
       compileOffline(foriWithDot(Type::tensor(ElementType::I32, {8, 8})));
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  size_t reductions = 0, library_rows = 0;
+  for (const RouteEntry& e : built->report.entries) {
+    reductions += e.route == "ttir" && e.family == "reduction" &&
+                  e.ops.find("reduce") != std::string::npos;
+    library_rows += e.route == "library";
+  }
+  EXPECT_EQ(reductions, 1u) << built->report.text();
+  EXPECT_EQ(library_rows, 0u) << built->report.text();
+}
+
+// 2048 x 2048 x 2048 products exceed the 2^31-element broadcast the
+// rewrite allows, so the dot stays and is listed with its line.
+TEST(ControlLibrary, AnIntegerDotTooLargeToRewriteIsListedWithItsLine) {
+  StatusOr<Executable> built =
+      compileOffline(foriWithDot(Type::tensor(ElementType::I32, {2048, 2048})));
   ASSERT_FALSE(built.isOk());
   EXPECT_EQ(built.status().code(), StatusCode::kUnimplemented);
   const std::string& m = built.status().message();
-  EXPECT_NE(m.find("stablehlo.dot_general (tensor<8x8xi32>, tensor<8x8xi32>) -> "
-                   "tensor<8x8xi32> at model.py:9:5"),
-            std::string::npos)
+  EXPECT_NE(
+      m.find("stablehlo.dot_general (tensor<2048x2048xi32>, tensor<2048x2048xi32>) -> "
+             "tensor<2048x2048xi32> at model.py:9:5"),
+      std::string::npos)
       << m;
   EXPECT_NE(m.find("has no library GEMM"), std::string::npos) << m;
 }

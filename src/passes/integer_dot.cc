@@ -1,0 +1,203 @@
+#include "passes/integer_dot.h"
+
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include "ir/dense_elements.h"
+
+namespace jft::passes {
+namespace {
+
+using ir::ElementType;
+using ir::OpKind;
+using ir::ValueId;
+
+constexpr int64_t kMaxElements = int64_t{1} << 31;
+
+bool integerLike(ElementType t) {
+  return ir::isInteger(t) || t == ElementType::PRED;
+}
+
+class IntegerDotLowering {
+ public:
+  explicit IntegerDotLowering(ir::Module& module) : module_(module) {}
+
+  bool run() {
+    for (ir::Function& function : module_.functions) region(function.body);
+    return changed_;
+  }
+
+ private:
+  void region(ir::Region& region) {
+    std::vector<ir::Op> ops;
+    ops.reserve(region.ops.size());
+    for (ir::Op& op : region.ops) {
+      for (ir::Region& nested : op.regions) this->region(nested);
+      if (!lower(op, ops)) ops.push_back(std::move(op));
+    }
+    region.ops = std::move(ops);
+  }
+
+  ir::Op makeOp(const ir::Op& dot, OpKind kind, std::vector<ValueId> operands,
+                const ir::Type& type, ir::NamedAttrs attrs = {}) {
+    ir::Op op;
+    op.kind = kind;
+    op.operands = std::move(operands);
+    op.results = {module_.newValue(type)};
+    op.attrs = std::move(attrs);
+    op.loc = dot.loc;
+    return op;
+  }
+
+  // Converts and broadcasts one operand into `common`, its dim order[j]
+  // landing at positions[j].
+  ValueId spread(const ir::Op& dot, ValueId value, const std::vector<int64_t>& order,
+                 const std::vector<int64_t>& positions, const ir::Type& common,
+                 std::vector<ir::Op>& out) {
+    const ir::Type in = module_.typeOf(value);
+    if (in.element != common.element) {
+      out.push_back(makeOp(dot, OpKind::Convert, {value},
+                           ir::Type::tensor(common.element, in.dims)));
+      value = out.back().results[0];
+    }
+    // Operand dim order[j] lands at positions[j]; broadcast_in_dim reads the
+    // operand in any dim order, so no transpose is materialised.
+    std::vector<int64_t> map(order.size());
+    for (size_t j = 0; j < order.size(); ++j)
+      map[static_cast<size_t>(order[j])] = positions[j];
+    std::vector<int64_t> identity(map.size());
+    std::iota(identity.begin(), identity.end(), 0);
+    if (module_.typeOf(value) != common || map != identity) {
+      out.push_back(makeOp(dot, OpKind::BroadcastInDim, {value}, common,
+                           {{"broadcast_dimensions", map}}));
+      value = out.back().results[0];
+    }
+    return value;
+  }
+
+  bool lower(ir::Op& op, std::vector<ir::Op>& out) {
+    if (op.kind != OpKind::DotGeneral && op.kind != OpKind::Dot) return false;
+    if (op.operands.size() != 2 || op.results.size() != 1) return false;
+    const ir::Type lhs = module_.typeOf(op.operands[0]);
+    const ir::Type rhs = module_.typeOf(op.operands[1]);
+    const ir::Type result = module_.typeOf(op.results[0]);
+    if (!lhs.isTensor() || !rhs.isTensor() || !result.isTensor()) return false;
+    if (!isLoweredIntegerDot(lhs.element, rhs.element, result.element)) return false;
+
+    std::vector<int64_t> lb, rb, lk, rk;
+    if (op.kind == OpKind::Dot) {
+      if (lhs.rank() < 1 || rhs.rank() < 1) return false;
+      lk = {lhs.rank() - 1};
+      rk = {0};
+    } else {
+      const auto* numbers =
+          ir::findAttrAs<ir::DotDimensionNumbers>(op.attrs, "dot_dimension_numbers");
+      if (numbers == nullptr) return false;
+      lb = numbers->lhs_batching_dims;
+      rb = numbers->rhs_batching_dims;
+      lk = numbers->lhs_contracting_dims;
+      rk = numbers->rhs_contracting_dims;
+    }
+    auto freeDims = [](int64_t rank, const std::vector<int64_t>& a,
+                       const std::vector<int64_t>& b) {
+      std::vector<bool> used(static_cast<size_t>(rank), false);
+      for (int64_t d : a) used[static_cast<size_t>(d)] = true;
+      for (int64_t d : b) used[static_cast<size_t>(d)] = true;
+      std::vector<int64_t> free;
+      for (int64_t d = 0; d < rank; ++d)
+        if (!used[static_cast<size_t>(d)]) free.push_back(d);
+      return free;
+    };
+    const std::vector<int64_t> lm = freeDims(lhs.rank(), lb, lk);
+    const std::vector<int64_t> rn = freeDims(rhs.rank(), rb, rk);
+    const size_t nb = lb.size(), nm = lm.size(), nn = rn.size(), nk = lk.size();
+
+    // Common shape [B..., M..., N..., K...].
+    std::vector<int64_t> dims;
+    for (int64_t d : lb) dims.push_back(lhs.dims[static_cast<size_t>(d)]);
+    for (int64_t d : lm) dims.push_back(lhs.dims[static_cast<size_t>(d)]);
+    for (int64_t d : rn) dims.push_back(rhs.dims[static_cast<size_t>(d)]);
+    for (int64_t d : lk) dims.push_back(lhs.dims[static_cast<size_t>(d)]);
+    int64_t total = 1;
+    for (int64_t d : dims) {
+      if (d != 0 && total > kMaxElements / d) return false;
+      total *= d;
+    }
+    if (total > kMaxElements) return false;
+    const ir::Type common = ir::Type::tensor(result.element, dims);
+
+    std::vector<int64_t> lorder = lb, rorder = rb;
+    lorder.insert(lorder.end(), lm.begin(), lm.end());
+    lorder.insert(lorder.end(), lk.begin(), lk.end());
+    rorder.insert(rorder.end(), rn.begin(), rn.end());
+    rorder.insert(rorder.end(), rk.begin(), rk.end());
+    std::vector<int64_t> lpos, rpos, kdims;
+    for (size_t i = 0; i < nb + nm; ++i) lpos.push_back(static_cast<int64_t>(i));
+    for (size_t i = 0; i < nb; ++i) rpos.push_back(static_cast<int64_t>(i));
+    for (size_t i = 0; i < nn; ++i) rpos.push_back(static_cast<int64_t>(nb + nm + i));
+    for (size_t i = 0; i < nk; ++i) {
+      const auto k = static_cast<int64_t>(nb + nm + nn + i);
+      lpos.push_back(k);
+      rpos.push_back(k);
+      kdims.push_back(k);
+    }
+
+    const ValueId a = spread(op, op.operands[0], lorder, lpos, common, out);
+    const ValueId b = spread(op, op.operands[1], rorder, rpos, common, out);
+    if (nk == 0) {
+      ir::Op product = makeOp(op, OpKind::Multiply, {a, b}, common);
+      product.results = op.results;
+      out.push_back(std::move(product));
+      changed_ = true;
+      return true;
+    }
+    out.push_back(makeOp(op, OpKind::Multiply, {a, b}, common));
+    const ValueId product = out.back().results[0];
+    const ir::Type scalar = ir::Type::scalar(result.element);
+    ir::Op zero = makeOp(
+        op, OpKind::Constant, {}, scalar,
+        {{"value",
+          ir::DenseElements::makeSplat(
+              scalar, std::vector<uint8_t>(ir::storageBytes(result.element), 0))}});
+    const ValueId init = zero.results[0];
+    out.push_back(std::move(zero));
+
+    ir::Region body;
+    body.args = {module_.newValue(scalar), module_.newValue(scalar)};
+    body.ops.push_back(makeOp(op, OpKind::Add, {body.args[0], body.args[1]}, scalar));
+    ir::Op ret;
+    ret.kind = OpKind::Return;
+    ret.operands = {body.ops.back().results[0]};
+    ret.loc = op.loc;
+    body.ops.push_back(std::move(ret));
+
+    ir::Op reduce;
+    reduce.kind = OpKind::Reduce;
+    reduce.operands = {product, init};
+    reduce.results = op.results;
+    reduce.attrs = {{"dimensions", kdims}};
+    reduce.regions.push_back(std::move(body));
+    reduce.loc = op.loc;
+    out.push_back(std::move(reduce));
+    changed_ = true;
+    return true;
+  }
+
+  ir::Module& module_;
+  bool changed_ = false;
+};
+
+}  // namespace
+
+bool isLoweredIntegerDot(ElementType lhs, ElementType rhs, ElementType result) {
+  if (!integerLike(lhs) || !integerLike(rhs) || !ir::isInteger(result)) return false;
+  return !(lhs == ElementType::I8 && rhs == ElementType::I8 &&
+           result == ElementType::I32);
+}
+
+bool lowerIntegerDots(ir::Module& module) {
+  return IntegerDotLowering(module).run();
+}
+
+}  // namespace jft::passes

@@ -1,0 +1,34 @@
+// integer_dot: rewrites integer matrix products that no library GEMM
+// computes (every integer combination except s8 x s8 -> s32, which goes to
+// cuBLASLt) into elementwise ops and one reduction that the TTIR route runs.
+//
+//   dot_general(lhs, rhs)  batch B, lhs free M, rhs free N, contracting K
+//     => a = broadcast_in_dim(convert(lhs))  to [B..., M..., N..., K...]
+//        b = broadcast_in_dim(convert(rhs))  to the same shape
+//        reduce(multiply(a, b), 0) over the K dims with an add combiner
+// Operands are converted to the result element type first: StableHLO's
+// integer dot_general multiplies and sums in the result type, wrapping.
+// The broadcasts' dimension maps carry any reordering (no transpose is
+// materialised), so the planner loads both operands straight into one
+// reduction. `dot` is read as dot_general contracting lhs's last dim with rhs's first.
+// The result keeps the dot's result id and location; new ops carry the
+// dot's location. Ops whose broadcast shape exceeds 2^31 elements, float or
+// complex products, and s8 x s8 -> s32 are left alone.
+//
+// Before: the IR verifies. After: it verifies, and no dot with integer (or
+// pred) operands and an integer result other than s8 x s8 -> s32 remains
+// unless its broadcast shape is over the limit.
+#pragma once
+
+#include "ir/module.h"
+
+namespace jft::passes {
+
+// True when the dot's element types are ones this pass lowers.
+bool isLoweredIntegerDot(ir::ElementType lhs, ir::ElementType rhs,
+                         ir::ElementType result);
+
+// Returns true when a dot was rewritten.
+bool lowerIntegerDots(ir::Module& module);
+
+}  // namespace jft::passes

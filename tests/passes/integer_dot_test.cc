@@ -1,0 +1,342 @@
+#include "passes/integer_dot.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
+
+#include "pass_test_util.h"
+
+namespace jft::passes {
+namespace {
+
+using namespace testing;
+
+// A tensor of integers, row-major, each held wrapped to its element type.
+struct Tensor {
+  std::vector<int64_t> dims;
+  std::vector<int64_t> data;
+};
+
+int64_t wrap(int64_t v, ElementType t) {
+  const int bits = ir::bitWidth(t);
+  if (bits >= 64) return v;
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  uint64_t u = static_cast<uint64_t>(v) & mask;
+  if (!ir::isUnsignedInteger(t) && (u >> (bits - 1)) != 0) u |= ~mask;
+  return static_cast<int64_t>(u);
+}
+
+int64_t count(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> index(dims.size());
+  for (size_t i = dims.size(); i-- > 0;) {
+    index[i] = flat % dims[i];
+    flat /= dims[i];
+  }
+  return index;
+}
+
+int64_t flatten(const std::vector<int64_t>& index, const std::vector<int64_t>& dims) {
+  int64_t flat = 0;
+  for (size_t i = 0; i < dims.size(); ++i) flat = flat * dims[i] + index[i];
+  return flat;
+}
+
+// Evaluates a function body of constant (zero scalars), convert, transpose,
+// reshape, broadcast_in_dim, multiply and add-reduce ops on integers.
+std::vector<Tensor> evaluate(const ir::Module& m, const std::vector<Tensor>& args) {
+  const ir::Function& f = m.functions[0];
+  std::map<ValueId, Tensor> env;
+  for (size_t i = 0; i < args.size(); ++i) env[f.body.args[i]] = args[i];
+  for (const ir::Op& op : f.body.ops) {
+    if (op.kind == OpKind::Return) {
+      std::vector<Tensor> out;
+      for (ValueId v : op.operands) out.push_back(env.at(v));
+      return out;
+    }
+    const Type& type = m.typeOf(op.results[0]);
+    Tensor r{type.dims, std::vector<int64_t>(static_cast<size_t>(count(type.dims)), 0)};
+    auto in = [&](size_t i) -> const Tensor& { return env.at(op.operands[i]); };
+    switch (op.kind) {
+      case OpKind::Constant:
+        EXPECT_EQ(type.rank(), 0);  // the reduce's zero init
+        break;
+      case OpKind::Convert:
+        for (size_t i = 0; i < r.data.size(); ++i)
+          r.data[i] = wrap(in(0).data[i], type.element);
+        break;
+      case OpKind::Reshape:
+        r.data = in(0).data;
+        break;
+      case OpKind::Multiply:
+        for (size_t i = 0; i < r.data.size(); ++i)
+          r.data[i] = wrap(in(0).data[i] * in(1).data[i], type.element);
+        break;
+      case OpKind::Transpose: {
+        const auto& perm = *ir::findAttrAs<std::vector<int64_t>>(op.attrs, "permutation");
+        for (int64_t i = 0; i < count(r.dims); ++i) {
+          const std::vector<int64_t> out = unflatten(i, r.dims);
+          std::vector<int64_t> src(out.size());
+          for (size_t d = 0; d < perm.size(); ++d)
+            src[static_cast<size_t>(perm[d])] = out[d];
+          r.data[static_cast<size_t>(i)] =
+              in(0).data[static_cast<size_t>(flatten(src, in(0).dims))];
+        }
+        break;
+      }
+      case OpKind::BroadcastInDim: {
+        const auto& bd =
+            *ir::findAttrAs<std::vector<int64_t>>(op.attrs, "broadcast_dimensions");
+        for (int64_t i = 0; i < count(r.dims); ++i) {
+          const std::vector<int64_t> out = unflatten(i, r.dims);
+          std::vector<int64_t> src(bd.size());
+          for (size_t d = 0; d < bd.size(); ++d)
+            src[d] = in(0).dims[d] == 1 ? 0 : out[static_cast<size_t>(bd[d])];
+          r.data[static_cast<size_t>(i)] =
+              in(0).data[static_cast<size_t>(flatten(src, in(0).dims))];
+        }
+        break;
+      }
+      case OpKind::Reduce: {
+        EXPECT_EQ(op.regions.at(0).ops.at(0).kind, OpKind::Add);
+        EXPECT_EQ(in(1).data, std::vector<int64_t>{0});
+        const auto& rd = *ir::findAttrAs<std::vector<int64_t>>(op.attrs, "dimensions");
+        const Tensor& x = in(0);
+        for (int64_t i = 0; i < count(x.dims); ++i) {
+          const std::vector<int64_t> idx = unflatten(i, x.dims);
+          std::vector<int64_t> kept;
+          for (size_t d = 0; d < idx.size(); ++d)
+            if (std::find(rd.begin(), rd.end(), static_cast<int64_t>(d)) == rd.end())
+              kept.push_back(idx[d]);
+          int64_t& slot = r.data[static_cast<size_t>(flatten(kept, r.dims))];
+          slot = wrap(slot + x.data[static_cast<size_t>(i)], type.element);
+        }
+        break;
+      }
+      default:
+        ADD_FAILURE() << "unexpected op " << ir::opKindName(op.kind);
+    }
+    env[op.results[0]] = std::move(r);
+  }
+  return {};
+}
+
+ir::DotDimensionNumbers numbers(std::vector<int64_t> lb, std::vector<int64_t> rb,
+                                std::vector<int64_t> lk, std::vector<int64_t> rk) {
+  return {std::move(lb), std::move(rb), std::move(lk), std::move(rk)};
+}
+
+// main(lhs, rhs) = dot_general(lhs, rhs); returns the module.
+ir::Module dotModule(const Type& lhs, const Type& rhs, const Type& result,
+                     const ir::DotDimensionNumbers& dn) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto args = b.beginFunction("main", {lhs, rhs}, {result});
+  b.setLoc(b.fileLoc("model.py", 7, 3));
+  b.ret({b.op1(OpKind::DotGeneral, {args[0], args[1]}, result,
+               {{"dot_dimension_numbers", dn}})});
+  b.endFunction();
+  return m;
+}
+
+// Lowers main's dot, checks it verifies and that no dot is left and every
+// new op keeps the dot's location; returns main's value on the inputs.
+Tensor lowerAndRun(ir::Module& m, const Tensor& lhs, const Tensor& rhs) {
+  const ir::LocId loc = m.functions[0].body.ops[0].loc;
+  EXPECT_TRUE(lowerIntegerDots(m));
+  const Status verified = ir::verifyModule(m);
+  EXPECT_TRUE(verified.isOk()) << verified.message();
+  for (const ir::Op& op : m.functions[0].body.ops) {
+    EXPECT_NE(op.kind, OpKind::DotGeneral);
+    if (op.kind != OpKind::Return) {
+      EXPECT_EQ(op.loc, loc) << ir::opKindName(op.kind);
+    }
+  }
+  std::vector<Tensor> out = evaluate(m, {lhs, rhs});
+  EXPECT_EQ(out.size(), 1u);
+  return out.empty() ? Tensor{} : out[0];
+}
+
+// dot_general by its definition, one result element at a time.
+Tensor reference(const Tensor& lhs, const Tensor& rhs, const ir::DotDimensionNumbers& dn,
+                 const std::vector<int64_t>& result_dims, ElementType t) {
+  auto freeOf = [](size_t rank, const std::vector<int64_t>& a,
+                   const std::vector<int64_t>& c) {
+    std::vector<int64_t> free;
+    for (int64_t d = 0; d < static_cast<int64_t>(rank); ++d)
+      if (std::find(a.begin(), a.end(), d) == a.end() &&
+          std::find(c.begin(), c.end(), d) == c.end())
+        free.push_back(d);
+    return free;
+  };
+  const auto lm = freeOf(lhs.dims.size(), dn.lhs_batching_dims, dn.lhs_contracting_dims);
+  const auto rn = freeOf(rhs.dims.size(), dn.rhs_batching_dims, dn.rhs_contracting_dims);
+  std::vector<int64_t> kdims;
+  for (int64_t d : dn.lhs_contracting_dims)
+    kdims.push_back(lhs.dims[static_cast<size_t>(d)]);
+  Tensor r{result_dims, std::vector<int64_t>(static_cast<size_t>(count(result_dims)), 0)};
+  for (int64_t i = 0; i < count(result_dims); ++i) {
+    const auto out = unflatten(i, result_dims);
+    int64_t sum = 0;
+    for (int64_t k = 0; k < count(kdims); ++k) {
+      const auto kk = unflatten(k, kdims);
+      std::vector<int64_t> li(lhs.dims.size()), ri(rhs.dims.size());
+      size_t o = 0;
+      for (size_t j = 0; j < dn.lhs_batching_dims.size(); ++j, ++o) {
+        li[static_cast<size_t>(dn.lhs_batching_dims[j])] = out[o];
+        ri[static_cast<size_t>(dn.rhs_batching_dims[j])] = out[o];
+      }
+      for (int64_t d : lm) li[static_cast<size_t>(d)] = out[o++];
+      for (int64_t d : rn) ri[static_cast<size_t>(d)] = out[o++];
+      for (size_t j = 0; j < kk.size(); ++j) {
+        li[static_cast<size_t>(dn.lhs_contracting_dims[j])] = kk[j];
+        ri[static_cast<size_t>(dn.rhs_contracting_dims[j])] = kk[j];
+      }
+      const int64_t a = wrap(lhs.data[static_cast<size_t>(flatten(li, lhs.dims))], t);
+      const int64_t b = wrap(rhs.data[static_cast<size_t>(flatten(ri, rhs.dims))], t);
+      sum = wrap(sum + wrap(a * b, t), t);
+    }
+    r.data[static_cast<size_t>(i)] = sum;
+  }
+  return r;
+}
+
+Tensor iota(std::vector<int64_t> dims, int64_t start, int64_t step) {
+  Tensor t{dims, {}};
+  for (int64_t i = 0; i < count(dims); ++i) t.data.push_back(start + i * step);
+  return t;
+}
+
+TEST(IntegerDot, MatrixProductMatchesHandValues) {
+  // [[1,2,3],[4,5,6]] x [[1,0],[2,1],[-1,3]] = [[2,11],[8,23]]
+  const auto dn = numbers({}, {}, {1}, {0});
+  ir::Module m = dotModule(i32({2, 3}), i32({3, 2}), i32({2, 2}), dn);
+  const Tensor out =
+      lowerAndRun(m, {{2, 3}, {1, 2, 3, 4, 5, 6}}, {{3, 2}, {1, 0, 2, 1, -1, 3}});
+  EXPECT_EQ(out.dims, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(out.data, (std::vector<int64_t>{2, 11, 8, 23}));
+  // Both operands broadcast straight to [m, n, k] = [2, 2, 3] (rhs's [k, n]
+  // through the map {2, 1}, no transpose), one multiply, one add-reduce.
+  const auto& ops = m.functions[0].body.ops;
+  std::vector<OpKind> kinds;
+  for (const ir::Op& op : ops) kinds.push_back(op.kind);
+  EXPECT_EQ(kinds, (std::vector<OpKind>{OpKind::BroadcastInDim, OpKind::BroadcastInDim,
+                                        OpKind::Multiply, OpKind::Constant,
+                                        OpKind::Reduce, OpKind::Return}));
+  EXPECT_EQ(*ir::findAttrAs<std::vector<int64_t>>(ops[0].attrs, "broadcast_dimensions"),
+            (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(*ir::findAttrAs<std::vector<int64_t>>(ops[1].attrs, "broadcast_dimensions"),
+            (std::vector<int64_t>{2, 1}));
+  const ir::Op& reduce = ops[ops.size() - 2];
+  ASSERT_EQ(reduce.kind, OpKind::Reduce);
+  EXPECT_EQ(*ir::findAttrAs<std::vector<int64_t>>(reduce.attrs, "dimensions"),
+            std::vector<int64_t>{2});
+  EXPECT_EQ(m.typeOf(reduce.operands[0]), i32({2, 2, 3}));
+}
+
+TEST(IntegerDot, BatchDimsAndTransposedOperandsMatchTheDefinition) {
+  // lhs [k=3, m=2, b=2], rhs [b=2, n=4, k=3] -> [b, m, n]
+  const auto dn = numbers({2}, {0}, {0}, {2});
+  ir::Module m = dotModule(i32({3, 2, 2}), i32({2, 4, 3}), i32({2, 2, 4}), dn);
+  const Tensor lhs = iota({3, 2, 2}, -5, 1), rhs = iota({2, 4, 3}, 7, -1);
+  const Tensor out = lowerAndRun(m, lhs, rhs);
+  const Tensor want = reference(lhs, rhs, dn, {2, 2, 4}, ElementType::I32);
+  EXPECT_EQ(out.dims, want.dims);
+  EXPECT_EQ(out.data, want.data);
+  // One value by hand: out[1][0][2] = sum_k lhs[k][0][1] * rhs[1][2][k]
+  //   lhs[k][0][1] = -5 + 4k + 1 = -4, 0, 4; rhs[1][2][k] = 7 - (12+6+k) = -11, -12, -13
+  //   = 44 + 0 - 52 = -8
+  EXPECT_EQ(out.data[static_cast<size_t>(flatten({1, 0, 2}, {2, 2, 4}))], -8);
+}
+
+TEST(IntegerDot, SeveralContractingDims) {
+  // lhs [2, k1=3, k2=2], rhs [k2=2, k1=3, 4] -> [2, 4]
+  const auto dn = numbers({}, {}, {1, 2}, {1, 0});
+  ir::Module m = dotModule(i32({2, 3, 2}), i32({2, 3, 4}), i32({2, 4}), dn);
+  const Tensor lhs = iota({2, 3, 2}, 1, 1), rhs = iota({2, 3, 4}, -3, 2);
+  const Tensor out = lowerAndRun(m, lhs, rhs);
+  const Tensor want = reference(lhs, rhs, dn, {2, 4}, ElementType::I32);
+  EXPECT_EQ(out.data, want.data);
+  // out[0][0] = sum over k1,k2 of lhs[0][k1][k2] * rhs[k2][k1][0]
+  //   lhs[0] = 1..6 row-major (k1,k2); rhs[k2][k1][0] = -3 + 2*(12 k2 + 4 k1)
+  //   k2=0: 1*-3 + 3*5 + 5*13 = 77; k2=1: 2*21 + 4*29 + 6*37 = 380 -> 457
+  EXPECT_EQ(out.data[0], 457);
+}
+
+TEST(IntegerDot, U32ProductsAndSumsWrap) {
+  // [0xFFFFFFFF, 0x80000001] . [2, 2]: 0x1FFFFFFFE -> 0xFFFFFFFE, 0x100000002 -> 2,
+  // and 0xFFFFFFFE + 2 wraps to 0.
+  const Type u32v = tensor(ElementType::U32, {2});
+  const auto dn = numbers({}, {}, {0}, {0});
+  ir::Module m = dotModule(u32v, u32v, tensor(ElementType::U32), dn);
+  const Tensor out = lowerAndRun(m, {{2}, {0xFFFFFFFF, 0x80000001}}, {{2}, {2, 2}});
+  EXPECT_EQ(out.data, std::vector<int64_t>{0});
+  ir::Module m2 = dotModule(u32v, u32v, tensor(ElementType::U32), dn);
+  const Tensor out2 = lowerAndRun(m2, {{2}, {0xFFFFFFFF, 3}}, {{2}, {3, 1}});
+  // 3 * 0xFFFFFFFF = 0x2FFFFFFFD -> 0xFFFFFFFD, + 3 = 0x100000000 -> 0
+  EXPECT_EQ(out2.data, std::vector<int64_t>{0});
+  ir::Module m3 = dotModule(u32v, u32v, tensor(ElementType::U32), dn);
+  const Tensor out3 = lowerAndRun(m3, {{2}, {0xFFFFFFFF, 1}}, {{2}, {1, 5}});
+  EXPECT_EQ(out3.data, std::vector<int64_t>{4});  // 0xFFFFFFFF + 5 wraps to 4
+}
+
+TEST(IntegerDot, NarrowOperandsAreConvertedToTheResultType) {
+  // i8 x i8 -> i8: 100*2 + 100*1 = 300 wraps to 44.
+  const auto dn = numbers({}, {}, {0}, {0});
+  ir::Module m = dotModule(i8({2}), i8({2}), i8(), dn);
+  EXPECT_EQ(lowerAndRun(m, {{2}, {100, 100}}, {{2}, {2, 1}}).data,
+            std::vector<int64_t>{44});
+  // i16 x i16 -> i32 widens first: 300*300 + 1 = 90001, no i16 wrapping.
+  const Type i16v = tensor(ElementType::I16, {2});
+  ir::Module w = dotModule(i16v, i16v, i32(), dn);
+  EXPECT_EQ(lowerAndRun(w, {{2}, {300, 1}}, {{2}, {300, 1}}).data,
+            std::vector<int64_t>{90001});
+  int converts = 0;
+  for (const ir::Op& op : w.functions[0].body.ops) converts += op.kind == OpKind::Convert;
+  EXPECT_EQ(converts, 2);
+}
+
+TEST(IntegerDot, PlainDotIsLowered) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto args = b.beginFunction("main", {i32({2, 2}), i32({2})}, {i32({2})});
+  b.ret({b.op1(OpKind::Dot, {args[0], args[1]}, i32({2}))});
+  b.endFunction();
+  // [[1,2],[3,4]] . [5,6] = [17, 39]
+  EXPECT_EQ(lowerAndRun(m, {{2, 2}, {1, 2, 3, 4}}, {{2}, {5, 6}}).data,
+            (std::vector<int64_t>{17, 39}));
+}
+
+TEST(IntegerDot, LibraryAndFloatProductsAreLeftAlone) {
+  const auto dn = numbers({}, {}, {1}, {0});
+  ir::Module s8 = dotModule(i8({2, 3}), i8({3, 2}), i32({2, 2}), dn);
+  EXPECT_FALSE(lowerIntegerDots(s8));
+  EXPECT_EQ(s8.functions[0].body.ops[0].kind, OpKind::DotGeneral);
+  ir::Module f = dotModule(f32({2, 3}), f32({3, 2}), f32({2, 2}), dn);
+  EXPECT_FALSE(lowerIntegerDots(f));
+  EXPECT_EQ(f.functions[0].body.ops[0].kind, OpKind::DotGeneral);
+  EXPECT_FALSE(isLoweredIntegerDot(ElementType::I8, ElementType::I8, ElementType::I32));
+  EXPECT_TRUE(isLoweredIntegerDot(ElementType::I8, ElementType::I32, ElementType::I32));
+  EXPECT_FALSE(
+      isLoweredIntegerDot(ElementType::BF16, ElementType::F32, ElementType::F32));
+}
+
+TEST(IntegerDot, ProductsOverTwoToThe31ElementsAreLeftAlone) {
+  // [2048 x 1024] x [1024 x 1024]: the broadcast shape has 2^31 elements.
+  const auto dn = numbers({}, {}, {1}, {0});
+  ir::Module fits =
+      dotModule(i32({2048, 1024}), i32({1024, 1024}), i32({2048, 1024}), dn);
+  EXPECT_TRUE(lowerIntegerDots(fits));
+  ir::Module big = dotModule(i32({4096, 1024}), i32({1024, 1024}), i32({4096, 1024}), dn);
+  EXPECT_FALSE(lowerIntegerDots(big));
+  EXPECT_EQ(big.functions[0].body.ops[0].kind, OpKind::DotGeneral);
+}
+
+}  // namespace
+}  // namespace jft::passes
