@@ -1,5 +1,7 @@
 #include "fusion/scatter_form.h"
 
+#include "fusion/ttir_support.h"
+
 namespace jft::fusion {
 
 ScatterCombine scatterCombineOf(const ir::Op& scatter) {
@@ -33,11 +35,63 @@ ScatterCombine scatterCombineOf(const ir::Op& scatter) {
   }
 }
 
+namespace {
+
+bool hasAtomic(ScatterCombine combine, ir::ElementType t) {
+  using E = ir::ElementType;
+  const bool int32or64 = t == E::I32 || t == E::U32 || t == E::I64 || t == E::U64;
+  switch (combine) {
+    case ScatterCombine::kReplace:
+      return true;
+    case ScatterCombine::kAdd:
+      // Triton's atomic add: 32/64-bit integers, f16, bf16, f32, f64.
+      return int32or64 || t == E::F16 || t == E::BF16 || t == E::F32 || t == E::F64;
+    case ScatterCombine::kMax:
+    case ScatterCombine::kMin:
+      // Integer atomics, and f32 through its bits (tl.atomic_max's way).
+      return int32or64 || t == E::F32;
+    default:
+      return false;
+  }
+}
+
+// A CAS loop holds the region lane by lane: elementwise ops and constants
+// only, on (current, update) scalars of 32/64-bit integers or floats.
+bool casRegion(const ir::Module& module, const ir::Op& scatter) {
+  using E = ir::ElementType;
+  const E t = module.typeOf(scatter.operands[0]).element;
+  if (t != E::I32 && t != E::U32 && t != E::I64 && t != E::U64 && t != E::F32 &&
+      t != E::F64)
+    return false;
+  if (scatter.regions.size() != 1) return false;
+  const ir::Region& body = scatter.regions[0];
+  if (body.args.size() != 2 || body.ops.empty()) return false;
+  for (ir::ValueId arg : body.args) {
+    const ir::Type& type = module.typeOf(arg);
+    if (type.element != t || type.numElements() != 1) return false;
+  }
+  for (const ir::Op& op : body.ops)
+    if (op.kind != ir::OpKind::Return && op.kind != ir::OpKind::Constant &&
+        !isTtirElementwise(op.kind))
+      return false;
+  const ir::Op& ret = body.ops.back();
+  return ret.kind == ir::OpKind::Return && ret.operands.size() == 1;
+}
+
+}  // namespace
+
+bool scatterUsesCas(const ir::Module& module, const ir::Op& scatter) {
+  if (scatter.operands.size() != 3) return false;
+  const ir::ElementType t = module.typeOf(scatter.operands[0]).element;
+  return !hasAtomic(scatterCombineOf(scatter), t) && casRegion(module, scatter);
+}
+
 std::string scatterUnsupported(const ir::Module& module, const ir::Op& scatter) {
   if (scatter.operands.size() != 3 || scatter.results.size() != 1)
     return "scatter of several inputs";
   if (!ir::isInteger(module.typeOf(scatter.operands[1]).element))
     return "scatter with non-integer indices";
+  if (scatterUsesCas(module, scatter)) return {};
   const ir::ElementType t = module.typeOf(scatter.operands[0]).element;
   using E = ir::ElementType;
   const bool int32or64 = t == E::I32 || t == E::U32 || t == E::I64 || t == E::U64;

@@ -3,6 +3,8 @@
 // binary op of (current, update) in either order (add, max, min, mul).
 // The emitter runs replace with plain stores and the others with atomics;
 // scatterSupport says which (combine, element type) pairs it can run.
+// Combiners with no atomic (multiply, any other region of elementwise ops,
+// max/min of f64) run as a compare-and-swap loop on 32/64-bit elements.
 #pragma once
 
 #include <string>
@@ -14,6 +16,10 @@ namespace jft::fusion {
 enum class ScatterCombine { kReplace, kAdd, kMax, kMin, kMul, kOther };
 
 ScatterCombine scatterCombineOf(const ir::Op& scatter);
+
+// Whether `scatter` combines through the compare-and-swap loop (its
+// combiner has no Triton atomic, and its elements are 32 or 64 bits).
+bool scatterUsesCas(const ir::Module& module, const ir::Op& scatter);
 
 // Empty when the scatter family runs `scatter`; otherwise why not.
 std::string scatterUnsupported(const ir::Module& module, const ir::Op& scatter);

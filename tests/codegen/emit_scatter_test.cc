@@ -1,8 +1,9 @@
 // The scatter family: x.at[idx].add (an embedding gradient), .set, .max on
 // f32 (through the bits) and on i32, as two grid-parallel kernels (the
 // operand copied into the result, then the updates), the window bounds check
-// that drops out-of-range updates, and the planner's refusals (multiply,
-// non-integer indices).
+// that drops out-of-range updates, the compare-and-swap loop for combiners
+// with no atomic (multiply, custom regions, f64 max), and the planner's
+// refusals (8/16-bit elements with no atomic).
 #include <gtest/gtest.h>
 
 #include "emit_test_util.h"
@@ -145,11 +146,106 @@ TEST(EmitScatter, EmitKernelRefusesATwoKernelGroup) {
   EXPECT_NE(k.status().message().find("2 kernels"), std::string::npos);
 }
 
-TEST(EmitScatter, MultiplyAndEightBitAddAreNotTtir) {
-  ir::Module mul = rowScatter(ElementType::F32, 10, 4, 3, OpKind::Multiply);
+// x.at[i].multiply on f32: no atomic multiply, so each lane loops on
+// tt.atomic_cas over the element's bits until its swap lands.
+TEST(EmitScatter, MultiplyIsACompareAndSwapLoop) {
+  ir::Module m = rowScatter(ElementType::F32, 10, 4, 3, OpKind::Multiply);
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
+  ASSERT_EQ(plan.fusions.size(), 1u);
+  EXPECT_EQ(plan.fusions[0].family, Family::kScatter);
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter);
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(count(k[0].ttir, "tt.atomic_cas"), 0);  // the copy is unchanged
+  const std::string& u = k[1].ttir;
+  EXPECT_EQ(count(u, "tt.atomic_rmw"), 0);
+  EXPECT_EQ(count(u, "tt.store "), 0);
+  EXPECT_EQ(count(u, "tt.atomic_cas acq_rel, gpu, "), 1);
+  EXPECT_NE(u.find("(tensor<1024x!tt.ptr<i32>>, tensor<1024xi32>, tensor<1024xi32>) -> "
+                   "tensor<1024xi32>"),
+            std::string::npos);
+  // The retry loop: while any lane is pending, combine what was seen with
+  // the update (as floats) and swap the bits in.
+  EXPECT_EQ(count(u, "scf.while ("), 1);
+  EXPECT_EQ(count(u, "scf.condition("), 1);
+  EXPECT_EQ(count(u, "} do {"), 1);
+  EXPECT_EQ(count(u, "arith.mulf "), 1);
+  EXPECT_EQ(count(u, "\"tt.reduce\""), 1);
+  EXPECT_EQ(count(u, "tt.bitcast "), 3);  // the pointers, old bits in, new bits out
+  // One plain load of the table (masked), before the loop: the swap returns
+  // the next value to try from.
+  EXPECT_EQ(count(u, "tt.load "), 3);  // indices, updates, the table
+  EXPECT_LT(u.find("tt.load"), u.find("scf.while"));
+  // A lane still pending after a swap: its compare differed from memory.
+  EXPECT_NE(u.find("arith.cmpi ne, "), std::string::npos);
+  EXPECT_NE(u.find("scf.yield "), std::string::npos);
+}
+
+// lax.scatter_apply-like regions: any elementwise ops and constants of
+// (current, update); here current - update + 1 on i64, swapped as i64
+// directly (no bitcasts).
+TEST(EmitScatter, CustomRegionOnI64IsACompareAndSwapLoop) {
+  ir::Module m;
+  ir::Builder b(m);
+  const Type table = Type::tensor(ElementType::I64, {10, 4});
+  const Type upd = Type::tensor(ElementType::I64, {3, 4});
+  auto a = b.beginFunction("main", {table, i32({3, 1}), upd}, {table});
+  const Type scalar = Type::scalar(ElementType::I64);
+  auto args = b.beginRegion({scalar, scalar});
+  const ValueId diff = b.op1(OpKind::Subtract, {args[0], args[1]}, scalar);
+  const ValueId one = scalarConstant(b, scalar, 1);
+  b.ret({b.op1(OpKind::Add, {diff, one}, scalar)});
+  ir::Region body = b.endRegion();
+  ir::ScatterDimensionNumbers dn;
+  dn.update_window_dims = {1};
+  dn.inserted_window_dims = {0};
+  dn.scatter_dims_to_operand_dims = {0};
+  dn.index_vector_dim = 1;
+  b.ret({b.op1(OpKind::Scatter, {a[0], a[1], a[2]}, table,
+               {{"scatter_dimension_numbers", dn}}, {std::move(body)})});
+  b.endFunction();
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter);
+  ASSERT_EQ(k.size(), 2u);
+  const std::string& u = k[1].ttir;
+  EXPECT_EQ(count(u, "tt.atomic_cas acq_rel, gpu, "), 1);
+  EXPECT_NE(u.find("(tensor<1024x!tt.ptr<i64>>, tensor<1024xi64>, tensor<1024xi64>) -> "
+                   "tensor<1024xi64>"),
+            std::string::npos);
+  EXPECT_EQ(count(u, "arith.subi "), 1);
+  EXPECT_EQ(count(u, "arith.addi ") >= 1, true);
+  EXPECT_NE(u.find("dense<1> : tensor<1024xi64>"), std::string::npos);
+  EXPECT_EQ(count(u, "tt.bitcast "), 0);
+  EXPECT_EQ(count(u, "tt.atomic_rmw"), 0);
+}
+
+// f64 max has no atomic: the CAS loop with the float max; f32 max keeps
+// its atomics (faster), and so does add.
+TEST(EmitScatter, F64MaxIsACompareAndSwapLoopF32MaxIsNot) {
+  ir::Module d = rowScatter(ElementType::F64, 10, 4, 3, OpKind::Maximum);
+  const std::vector<TtirKernel> k = emitWholeStages(d, Family::kScatter);
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(count(k[1].ttir, "tt.atomic_cas acq_rel, gpu, "), 1);
+  EXPECT_NE(k[1].ttir.find("-> tensor<1024x!tt.ptr<i64>>"), std::string::npos);
+  EXPECT_EQ(count(k[1].ttir, "tt.atomic_rmw"), 0);
+  ir::Module f = rowScatter(ElementType::F32, 10, 4, 3, OpKind::Maximum);
+  const std::vector<TtirKernel> kf = emitWholeStages(f, Family::kScatter);
+  ASSERT_EQ(kf.size(), 2u);
+  EXPECT_EQ(count(kf[1].ttir, "tt.atomic_cas"), 0);
+  EXPECT_EQ(count(kf[1].ttir, "scf.while"), 0);
+}
+
+// 8/16-bit elements have no word-sized CAS yet: refused with the reason.
+TEST(EmitScatter, NarrowMultiplyMaxAndAddAreNotTtir) {
+  ir::Module mul = rowScatter(ElementType::F16, 10, 4, 3, OpKind::Multiply);
   fusion::Plan plan = fusion::planFusions(mul, *mul.entry());
   ASSERT_EQ(plan.unsupported.size(), 1u);
   EXPECT_NE(plan.unsupported[0].reason.find("multiply"), std::string::npos);
+  ir::Module max = rowScatter(ElementType::BF16, 10, 4, 3, OpKind::Maximum);
+  plan = fusion::planFusions(max, *max.entry());
+  ASSERT_EQ(plan.unsupported.size(), 1u);
+  EXPECT_NE(plan.unsupported[0].reason.find("no atomic max/min"), std::string::npos);
   ir::Module i8 = rowScatter(ElementType::I8, 10, 4, 3, OpKind::Add);
   plan = fusion::planFusions(i8, *i8.entry());
   ASSERT_EQ(plan.unsupported.size(), 1u);

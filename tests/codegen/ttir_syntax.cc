@@ -367,6 +367,9 @@ class Checker {
   Status checkLine() {
     const std::string& l = line_;
     if (l == "}") return closeScope();
+    // scf.while's "after" region: the "before" region's arguments end there.
+    if (l == "} do {") return closeScopeKeepPending();
+    if (startsWith(l, "scf.condition(")) return scfCondition();
     if (startsWith(l, "} else {")) {
       JFT_RETURN_IF_ERROR(closeScopeKeepPending());
       return Status::ok();
@@ -537,6 +540,7 @@ class Checker {
       return fail("op '" + op + "' is not one Triton 3.6 accepts in TTIR");
     if (scopes_.size() < 2) return fail("op outside tt.func");
     if (op == "scf.for") return scfFor(rest, names, counts);
+    if (op == "scf.while") return scfWhile(rest, names, counts);
     if (generic) return genericOpen(op, rest, names, counts);
     if (endsWith(rest, "{")) return regionOpen(rest, names, counts);
 
@@ -872,6 +876,65 @@ class Checker {
     s.pending_names = names;
     s.pending_counts = counts;
     scopes_.push_back(std::move(s));
+    return Status::ok();
+  }
+
+  // %r:N = scf.while (%a = %x, ...) : (T...) -> (T...) {
+  // The "before" region sees %a...; "} do {" opens the "after" region,
+  // whose ^bb0 line names its own arguments.
+  Status scfWhile(const std::string& rest, const std::vector<std::string>& names,
+                  const std::vector<int>& counts) {
+    if (!endsWith(rest, "{")) return fail("scf.while without a body");
+    if (rest.empty() || rest[0] != '(') return fail("scf.while needs '(%a = %x, ...)'");
+    int depth = 0;
+    size_t close = 0;
+    for (; close < rest.size(); ++close) {
+      if (rest[close] == '(') ++depth;
+      if (rest[close] == ')' && --depth == 0) break;
+    }
+    if (close >= rest.size()) return fail("unbalanced scf.while operands");
+    std::string sig(trim(std::string_view(rest).substr(close + 1)));
+    if (!startsWith(sig, ": ")) return fail("scf.while without its types");
+    sig = std::string(trim(sig.substr(2, sig.size() - 3)));
+    const size_t arrow = findLastTop(sig, "->");
+    if (arrow == std::string::npos) return fail("scf.while without result types");
+    auto types = [&](std::string t) -> StatusOr<std::vector<TType>> {
+      t = std::string(trim(t));
+      if (!t.empty() && t.front() == '(') t = t.substr(1, t.size() - 2);
+      std::vector<TType> out;
+      for (const std::string& one : splitTop(t, ",")) {
+        JFT_ASSIGN_OR_RETURN(TType ty, type(one));
+        out.push_back(ty);
+      }
+      return out;
+    };
+    JFT_ASSIGN_OR_RETURN(std::vector<TType> in, types(sig.substr(0, arrow)));
+    JFT_ASSIGN_OR_RETURN(std::vector<TType> out, types(sig.substr(arrow + 2)));
+    const std::vector<std::string> inits = splitTop(rest.substr(1, close - 1), ",");
+    if (inits.size() != in.size()) return fail("scf.while operands vs operand types");
+    std::vector<std::pair<std::string, TType>> args;
+    for (size_t i = 0; i < inits.size(); ++i) {
+      const size_t eq = inits[i].find('=');
+      if (eq == std::string::npos) return fail("scf.while needs '%a = %x'");
+      const std::string value(trim(std::string_view(inits[i]).substr(eq + 1)));
+      JFT_RETURN_IF_ERROR(expectType(value, in[i]));
+      args.emplace_back(std::string(trim(std::string_view(inits[i]).substr(0, eq))),
+                        in[i]);
+    }
+    Scope s;
+    s.pending_names = names;
+    s.pending_counts = counts;
+    s.pending_types = out;
+    scopes_.push_back(std::move(s));
+    for (const auto& [name, ty] : args) JFT_RETURN_IF_ERROR(define(name, {ty}));
+    return Status::ok();
+  }
+
+  // scf.condition(%c) %a, ... : T, ...: every operand defined.
+  Status scfCondition() {
+    const size_t colon = findLastTop(line_, " : ");
+    for (const std::string& u : ssaTokens(line_.substr(0, colon)))
+      JFT_RETURN_IF_ERROR(use(u).status());
     return Status::ok();
   }
 

@@ -152,5 +152,55 @@ TEST(TtirSyntax, AcceptsTheFormsTheEmittersWrite) {
                  "has type");
 }
 
+// A compare-and-swap retry loop as Triton 3.6 prints it: scf.while with a
+// "before" region ending in scf.condition, a "do" region with its own block
+// arguments, and tt.atomic_cas (sem, scope, then pointer, compare, value).
+TEST(TtirSyntax, AcceptsAnScfWhileCompareAndSwapLoop) {
+  const std::string text = R"(module {
+  tt.func public @k(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %0 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %1 = tt.splat %p : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+    %2 = tt.addptr %1, %0 : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+    %3 = arith.constant dense<true> : tensor<4xi1>
+    %4 = tt.load %2 : tensor<4x!tt.ptr<i32>>
+    %5:2 = scf.while (%arg1 = %3, %arg2 = %4) : (tensor<4xi1>, tensor<4xi32>) -> (tensor<4xi1>, tensor<4xi32>) {
+      %6 = arith.extui %arg1 : tensor<4xi1> to tensor<4xi32>
+      %7 = "tt.reduce"(%6) <{axis = 0 : i32}> ({
+      ^bb0(%a: i32, %b: i32):
+        %m = arith.maxui %a, %b : i32
+        tt.reduce.return %m : i32
+      }) : (tensor<4xi32>) -> i32
+      %c0 = arith.constant 0 : i32
+      %8 = arith.cmpi ne, %7, %c0 : i32
+      scf.condition(%8) %arg1, %arg2 : tensor<4xi1>, tensor<4xi32>
+    } do {
+    ^bb0(%arg3: tensor<4xi1>, %arg4: tensor<4xi32>):
+      %9 = arith.muli %arg4, %arg4 : tensor<4xi32>
+      %10 = arith.select %arg3, %9, %arg4 : tensor<4xi1>, tensor<4xi32>
+      %11 = tt.atomic_cas acq_rel, gpu, %2, %arg4, %10 : (tensor<4x!tt.ptr<i32>>, tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+      %12 = arith.cmpi ne, %11, %arg4 : tensor<4xi32>
+      %13 = arith.andi %arg3, %12 : tensor<4xi1>
+      scf.yield %13, %11 : tensor<4xi1>, tensor<4xi32>
+    }
+    tt.store %2, %5#1 : tensor<4x!tt.ptr<i32>>
+    tt.return
+  }
+}
+)";
+  Status s = checkTtirSyntax(text);
+  EXPECT_TRUE(s.isOk()) << s.message();
+  // The "before" region's arguments end at "} do {".
+  expectRejected(replaced(text, "arith.muli %arg4, %arg4", "arith.muli %arg2, %arg4"),
+                 "used before it is defined");
+  // The initial values must have the operand types.
+  expectRejected(replaced(text, "(%arg1 = %3, %arg2 = %4)", "(%arg1 = %4, %arg2 = %4)"),
+                 "has type");
+  expectRejected(replaced(text, "scf.condition(%8)", "scf.condition(%99)"),
+                 "used before it is defined");
+  expectRejected(replaced(text, "gpu, %2, %arg4, %10", "gpu, %2, %10"), "takes 3");
+  expectRejected(replaced(text, "tt.store %2, %5#1", "tt.store %2, %5#2"),
+                 "no such result");
+}
+
 }  // namespace
 }  // namespace jft::codegen::ttir::testing

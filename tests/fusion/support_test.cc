@@ -106,6 +106,46 @@ TEST(TtirSupport, ReduceCombinerMustBeScalarElementwise) {
             "reduce combiner holds dot_general, which a TTIR reduction cannot run");
 }
 
+// Scatter combiners with no Triton atomic run as a compare-and-swap loop
+// on 32/64-bit elements (multiply, any elementwise region such as
+// lax.scatter_apply's, f64 max); 8/16-bit elements keep their reasons, and
+// a region op no TTIR kernel holds is refused.
+TEST(TtirSupport, ScatterCombinersWithoutAnAtomicRunAsCompareAndSwap) {
+  auto scatterWith = [](ElementType t, std::optional<OpKind> combine,
+                        std::optional<OpKind> unary = std::nullopt) {
+    const Type table = Type::tensor(t, {8}), upd = Type::tensor(t, {2});
+    OneOp one(OpKind::Scatter, {table, i32({2, 1}), upd}, {table});
+    ir::Builder b(one.m);
+    const Type scalar = Type::scalar(t);
+    auto args = b.beginRegion({scalar, scalar});
+    ValueId r = combine ? b.op1(*combine, {args[0], args[1]}, scalar) : args[1];
+    if (unary) r = b.op1(*unary, {r}, scalar);
+    b.ret({r});
+    one.op.regions.push_back(b.endRegion());
+    return one.route();
+  };
+  using E = ElementType;
+  EXPECT_TRUE(scatterWith(E::F32, OpKind::Multiply).supported);
+  EXPECT_TRUE(scatterWith(E::I64, OpKind::Multiply).supported);
+  EXPECT_TRUE(scatterWith(E::U32, OpKind::Subtract).supported);
+  EXPECT_TRUE(
+      scatterWith(E::F32, std::nullopt, OpKind::Exponential).supported);  // exp(update)
+  EXPECT_TRUE(scatterWith(E::F64, OpKind::Maximum).supported);
+  EXPECT_TRUE(scatterWith(E::F64, OpKind::Add, OpKind::Negate).supported);
+  OpRoute r = scatterWith(E::F16, OpKind::Multiply);
+  EXPECT_FALSE(r.supported);
+  EXPECT_EQ(r.reason, "scatter with a multiply update (no atomic multiply yet)");
+  r = scatterWith(E::BF16, OpKind::Maximum);
+  EXPECT_FALSE(r.supported);
+  EXPECT_EQ(r.reason, "scatter-max/min of bf16 (no atomic max/min)");
+  r = scatterWith(E::I8, OpKind::Subtract);
+  EXPECT_FALSE(r.supported);
+  EXPECT_EQ(r.reason, "scatter whose update computation is not replace/add/max/min");
+  r = scatterWith(E::F32, OpKind::Add, OpKind::DotGeneral);
+  EXPECT_FALSE(r.supported);
+  EXPECT_EQ(r.reason, "scatter whose update computation is not replace/add/max/min");
+}
+
 TEST(TtirSupport, OpsWithoutAnEmitterSayWhich) {
   // select_and_scatter has an emitter, which needs its two regions.
   OpRoute pool = OneOp(OpKind::SelectAndScatter, {f32({8})}, {f32({8})}).route();

@@ -52,6 +52,9 @@ class ScatterKernel {
   // window lies inside the operand.
   StatusOr<std::pair<Value, std::optional<Value>>> target(int update_space);
   Status combine(const Value& address, const Value& value, const Value& mask);
+  // Combiners with no atomic: a compare-and-swap loop per lane.
+  Status casCombine(const Value& base, const Value& offset, const Value& value,
+                    const Value& mask);
 
   TtirWriter& w_;
   const ir::Module& module_;
@@ -64,6 +67,7 @@ class ScatterKernel {
   const ir::ScatterDimensionNumbers* dn_ = nullptr;
   ir::ElementType element_ = ir::ElementType::F32;
   fusion::ScatterCombine combine_ = fusion::ScatterCombine::kOther;
+  bool cas_ = false;
 };
 
 Value ScatterKernel::programLanes() {
@@ -223,6 +227,95 @@ Status ScatterKernel::combine(const Value& address, const Value& value,
   return Status::ok();
 }
 
+// Each pending lane carries the value it last saw: it combines that with
+// its update and swaps the result in if memory still holds those bits; the
+// swap returns what memory held, which is the next try's current value
+// (no reload, so no stale cached read). The loop runs while any lane of the
+// program is pending. TTIR's tt.atomic_cas has no mask, so lanes not
+// pending still swap, but a value for itself (compare == new: memory's
+// bits never change): a lane done swaps at its own element what it last
+// saw; a masked-off lane (past the end, or an update dropped by the bounds
+// check, whose index may be wild) at element 0, with the zeros its masked
+// load read. Float elements go through their bits, so a NaN or -0.0 compares
+// as the bits it is.
+Status ScatterKernel::casCombine(const Value& base, const Value& offset,
+                                 const Value& value, const Value& mask) {
+  const std::vector<int64_t> shape = value.shape;
+  const std::string& t = value.scalar;
+  const int bits = ir::bitWidth(element_);
+  const std::string it = bits == 64 ? "i64" : "i32";
+  const std::string itype = tensorType(shape, it);
+  const std::string iptr = tensorType(shape, "!tt.ptr<" + it + ">");
+  const bool is_float = t != it;
+  const Value zero_i = w_.op("arith.constant dense<0> : " + itype, shape, it);
+  const Value zero_o = ix_.constant(0, offset.shape, offset.scalar);
+  const Value safe_offset =
+      w_.op("arith.select " + mask.name + ", " + offset.name + ", " + zero_o.name +
+                " : " + mask.type + ", " + offset.type,
+            offset.shape, offset.scalar);
+  Value address = w_.op("tt.addptr " + base.name + ", " + safe_offset.name + " : " +
+                            base.type + ", " + safe_offset.type,
+                        shape, base.scalar);
+  if (is_float)
+    address = w_.op("tt.bitcast " + address.name + " : " + address.type + " -> " + iptr,
+                    shape, "!tt.ptr<" + it + ">");
+  const Value first = w_.op(
+      "tt.load " + address.name + ", " + mask.name + ", " + zero_i.name + " : " + iptr,
+      shape, it);
+  const std::string pending = w_.freshName(), seen = w_.freshName();
+  const std::string loop = w_.freshName();
+  w_.open(loop + ":2 = scf.while (" + pending + " = " + mask.name + ", " + seen + " = " +
+          first.name + ") : (" + mask.type + ", " + itype + ") -> (" + mask.type + ", " +
+          itype + ") {");
+  const Value p{pending, mask.type, shape, "i1"};
+  const Value wide =
+      w_.op("arith.extui " + p.name + " : " + p.type + " to " + tensorType(shape, "i32"),
+            shape, "i32");
+  const std::string any = w_.freshName();
+  const std::string a = w_.freshName(), b = w_.freshName(), m = w_.freshName();
+  w_.open(any + " = \"tt.reduce\"(" + wide.name + ") <{axis = 0 : i32}> ({");
+  w_.line("^bb0(" + a + ": i32, " + b + ": i32):");
+  w_.line(m + " = arith.maxui " + a + ", " + b + " : i32");
+  w_.line("tt.reduce.return " + m + " : i32");
+  w_.close("}) : (" + wide.type + ") -> i32");
+  const Value zero32 = w_.op("arith.constant 0 : i32", {}, "i32");
+  const Value go =
+      w_.op("arith.cmpi ne, " + any + ", " + zero32.name + " : i32", {}, "i1");
+  w_.line("scf.condition(" + go.name + ") " + pending + ", " + seen + " : " + mask.type +
+          ", " + itype);
+  w_.close("} do {");
+  const std::string q = w_.freshName(), old = w_.freshName();
+  w_.open("^bb0(" + q + ": " + mask.type + ", " + old + ": " + itype + "):");
+  const Value qv{q, mask.type, shape, "i1"};
+  const Value oldv{old, itype, shape, it};
+  const Value current =
+      is_float
+          ? w_.op("tt.bitcast " + old + " : " + itype + " -> " + value.type, shape, t)
+          : oldv;
+  JFT_ASSIGN_OR_RETURN(std::vector<Value> combined,
+                       emitScalarRegion(w_, module_, op_->regions[0], {current, value}));
+  if (combined.size() != 1) return internalError("scatter region with several results");
+  Value next = combined[0];
+  if (is_float)
+    next =
+        w_.op("tt.bitcast " + next.name + " : " + next.type + " -> " + itype, shape, it);
+  // Lanes done (or never pending) swap what they last saw for itself.
+  const Value swap = w_.op("arith.select " + q + ", " + next.name + ", " + old + " : " +
+                               mask.type + ", " + itype,
+                           shape, it);
+  const Value& expect = oldv;
+  const Value got =
+      w_.op("tt.atomic_cas acq_rel, gpu, " + address.name + ", " + expect.name + ", " +
+                swap.name + " : (" + iptr + ", " + itype + ", " + itype + ") -> " + itype,
+            shape, it);
+  const Value lost = w_.op(
+      "arith.cmpi ne, " + got.name + ", " + expect.name + " : " + itype, shape, "i1");
+  const Value again = ix_.both(qv, lost);
+  w_.line("scf.yield " + again.name + ", " + got.name + " : " + mask.type + ", " + itype);
+  w_.close("}");
+  return Status::ok();
+}
+
 Status ScatterKernel::applyUpdates(int64_t count) {
   const std::vector<int64_t>& udims = module_.typeOf(op_->operands[2]).dims;
   const Value lane = programLanes();
@@ -244,6 +337,7 @@ Status ScatterKernel::applyUpdates(int64_t count) {
   const Value base = w_.op("tt.splat " + signature_.outputs[0] + " : " + ptr + " -> " +
                                tensorType({kChunk}, ptr),
                            {kChunk}, ptr);
+  if (cas_) return casCombine(base, offset, v, mask);
   const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
                                   base.type + ", " + offset.type,
                               {kChunk}, ptr);
@@ -265,6 +359,7 @@ Status ScatterKernel::check() {
     return unimplemented(fusion_.name + ": a scatter kernel stores only the scatter");
   element_ = module_.typeOf(op_->results[0]).element;
   combine_ = fusion::scatterCombineOf(*op_);
+  cas_ = fusion::scatterUsesCas(module_, *op_);
   return Status::ok();
 }
 

@@ -15,7 +15,10 @@
 // tl.atomic_max does), relaxed: the launch boundary orders the copy before
 // them, and StableHLO leaves the order of colliding updates unspecified.
 // Replace stores (with repeated indices one of the writers wins, as on XLA
-// GPU). Combiners with no atomic are refused by the planner.
+// GPU). Combiners with no atomic (multiply, any elementwise region, f64
+// max/min) loop per lane on tt.atomic_cas of the element's 32/64-bit pattern
+// inside an scf.while; 8/16-bit ones with no atomic are refused by the
+// planner.
 #pragma once
 
 #include <string>
