@@ -82,7 +82,9 @@ StatusOr<std::vector<uint8_t>> expandStorage(std::span<const uint8_t> raw,
                           " elements is too large to import");
   const auto total = static_cast<size_t>(num_elements * element_bytes);
   if (raw.size() == total) return std::vector<uint8_t>(raw.begin(), raw.end());
-  if (raw.size() == static_cast<size_t>(element_bytes) && num_elements > 1) {
+  // A splat: one element standing for all, however many (none included: MLIR
+  // stores an empty tensor's splat with its one element too).
+  if (raw.size() == static_cast<size_t>(element_bytes) && num_elements != 1) {
     std::vector<uint8_t> out(total);
     for (size_t i = 0; i < total; i += raw.size())
       std::copy(raw.begin(), raw.end(), out.begin() + static_cast<ptrdiff_t>(i));
