@@ -6,48 +6,28 @@
 // one after another: exactly the row-major arrays of runtime/fft.h.
 #include "runtime/gpu/cufft.h"
 
-#include <dlfcn.h>
 
-#include <cstdlib>
 #include <functional>
 
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/driver.h"
+#include "runtime/gpu/library_loader.h"
 
 namespace jft::runtime::gpu {
 namespace {
 
-StatusOr<Cufft*> openLibrary() {
-  std::vector<std::string> candidates;
-  if (const char* path = std::getenv("JFT_CUFFT_LIBRARY"); path && *path)
-    candidates.emplace_back(path);
-  for (const char* name : {"libcufft.so.12", "libcufft.so.11", "libcufft.so"})
-    candidates.emplace_back(name);
-  std::string tried;
-  for (const std::string& name : candidates) {
-    void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-      const char* reason = dlerror();
-      tried += "\n  " + name + ": " + (reason != nullptr ? reason : "not found");
-      continue;
-    }
-    auto* cufft = new Cufft();  // lives for the process, like the library
-    cufft->libraryName = name;
-#define JFT_RESOLVE_CUFFT_FN(member, symbol, signature)                              \
-  cufft->member = reinterpret_cast<signature>(dlsym(handle, symbol));                \
-  if (cufft->member == nullptr) {                                                    \
-    delete cufft;                                                                    \
-    dlclose(handle);                                                                 \
-    return unavailable(name + " lacks " + symbol + "; cuFFT 11 or newer is needed"); \
-  }
-    JFT_CUFFT_FUNCTIONS(JFT_RESOLVE_CUFFT_FN)
+std::string resolveCufft(void* handle, Cufft& cufft) {
+#define JFT_RESOLVE_CUFFT_FN(member, symbol, signature) \
+  if (!lookUpSymbol(handle, symbol, cufft.member)) return symbol;
+  JFT_CUFFT_FUNCTIONS(JFT_RESOLVE_CUFFT_FN)
 #undef JFT_RESOLVE_CUFFT_FN
-    return cufft;
-  }
-  return unavailable(
-      "cannot load cuFFT (set JFT_CUFFT_LIBRARY to its path, or install the CUDA "
-      "toolkit or the nvidia-cufft wheel); tried:" +
-      tried);
+  return "";
+}
+
+StatusOr<Cufft*> openLibrary() {
+  return openVendorLibrary<Cufft>("JFT_CUFFT_LIBRARY",
+                                  {"libcufft.so.12", "libcufft.so.11", "libcufft.so"},
+                                  "cuFFT", "the nvidia-cufft wheel", resolveCufft);
 }
 
 const char* resultName(cufftResult result) {

@@ -2,58 +2,21 @@
 // every entry point we use wins; each library lives for the process.
 #include "runtime/gpu/cusolver_library.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <vector>
+
+#include "runtime/gpu/library_loader.h"
 
 namespace jft::runtime::gpu {
 namespace {
 
 constexpr const char* kTypeLetters[4] = {"S", "D", "C", "Z"};
 
-// Opens the first of $env, then `names`, for which `resolve` finds every
-// entry point; the error lists each file tried and why it was passed over.
-template <typename Library>
-StatusOr<Library*> openLibrary(
-    const char* env, std::vector<std::string> names, const std::string& what,
-    const std::function<std::string(void*, Library&)>& resolve) {
-  if (const char* path = std::getenv(env); path != nullptr && *path != '\0')
-    names.insert(names.begin(), path);
-  std::string tried;
-  for (const std::string& name : names) {
-    void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-      const char* reason = dlerror();
-      tried += "\n  " + name + ": " + (reason != nullptr ? reason : "not found");
-      continue;
-    }
-    auto* library = new Library();  // lives for the process, like the library
-    library->libraryName = name;
-    const std::string missing = resolve(handle, *library);
-    if (missing.empty()) return library;
-    delete library;
-    dlclose(handle);
-    tried += "\n  " + name + ": lacks " + missing;
-  }
-  return unavailable("cannot load " + what + " (set " + env +
-                     " to its path, or install the CUDA toolkit or the nvidia wheel); "
-                     "tried:" +
-                     tried);
-}
-
-// Looks `symbol` up into `out`; false when it is missing.
-template <typename Fn>
-bool lookUp(void* handle, const std::string& symbol, Fn& out) {
-  out = reinterpret_cast<Fn>(dlsym(handle, symbol.c_str()));
-  return out != nullptr;
-}
-
 std::string resolveCusolver(void* handle, CusolverLibrary& lib) {
 #define JFT_RESOLVE_SOLVER_FN(member, symbol, signature) \
-  if (!lookUp(handle, symbol, lib.member)) return symbol;
+  if (!lookUpSymbol(handle, symbol, lib.member)) return symbol;
   JFT_CUSOLVER_FUNCTIONS(JFT_RESOLVE_SOLVER_FN)
 #undef JFT_RESOLVE_SOLVER_FN
   for (int t = 0; t < 4; ++t) {
@@ -61,17 +24,17 @@ std::string resolveCusolver(void* handle, CusolverLibrary& lib) {
     const std::string orgqr = t < 2 ? "orgqr" : "ungqr";
     const std::pair<std::string, bool> found[] = {
         {prefix + "getrf_bufferSize",
-         lookUp(handle, prefix + "getrf_bufferSize", lib.getrfBufferSize[t])},
-        {prefix + "getrf", lookUp(handle, prefix + "getrf", lib.getrf[t])},
+         lookUpSymbol(handle, prefix + "getrf_bufferSize", lib.getrfBufferSize[t])},
+        {prefix + "getrf", lookUpSymbol(handle, prefix + "getrf", lib.getrf[t])},
         {prefix + "potrf_bufferSize",
-         lookUp(handle, prefix + "potrf_bufferSize", lib.potrfBufferSize[t])},
-        {prefix + "potrf", lookUp(handle, prefix + "potrf", lib.potrf[t])},
+         lookUpSymbol(handle, prefix + "potrf_bufferSize", lib.potrfBufferSize[t])},
+        {prefix + "potrf", lookUpSymbol(handle, prefix + "potrf", lib.potrf[t])},
         {prefix + "geqrf_bufferSize",
-         lookUp(handle, prefix + "geqrf_bufferSize", lib.geqrfBufferSize[t])},
-        {prefix + "geqrf", lookUp(handle, prefix + "geqrf", lib.geqrf[t])},
+         lookUpSymbol(handle, prefix + "geqrf_bufferSize", lib.geqrfBufferSize[t])},
+        {prefix + "geqrf", lookUpSymbol(handle, prefix + "geqrf", lib.geqrf[t])},
         {prefix + orgqr + "_bufferSize",
-         lookUp(handle, prefix + orgqr + "_bufferSize", lib.orgqrBufferSize[t])},
-        {prefix + orgqr, lookUp(handle, prefix + orgqr, lib.orgqr[t])}};
+         lookUpSymbol(handle, prefix + orgqr + "_bufferSize", lib.orgqrBufferSize[t])},
+        {prefix + orgqr, lookUpSymbol(handle, prefix + orgqr, lib.orgqr[t])}};
     for (const auto& [symbol, ok] : found)
       if (!ok) return symbol;
   }
@@ -80,12 +43,12 @@ std::string resolveCusolver(void* handle, CusolverLibrary& lib) {
 
 std::string resolveCublas(void* handle, CublasLibrary& lib) {
 #define JFT_RESOLVE_BLAS_FN(member, symbol, signature) \
-  if (!lookUp(handle, symbol, lib.member)) return symbol;
+  if (!lookUpSymbol(handle, symbol, lib.member)) return symbol;
   JFT_CUBLAS_FUNCTIONS(JFT_RESOLVE_BLAS_FN)
 #undef JFT_RESOLVE_BLAS_FN
   for (int t = 0; t < 4; ++t) {
     const std::string symbol = std::string("cublas") + kTypeLetters[t] + "trsm_v2";
-    if (!lookUp(handle, symbol, lib.trsm[t])) return symbol;
+    if (!lookUpSymbol(handle, symbol, lib.trsm[t])) return symbol;
   }
   return "";
 }
@@ -141,10 +104,10 @@ StatusOr<const CusolverLibrary*> CusolverLibrary::load() {
   static std::once_flag once;
   static StatusOr<CusolverLibrary*>* loaded = nullptr;
   std::call_once(once, [] {
-    loaded = new StatusOr<CusolverLibrary*>(openLibrary<CusolverLibrary>(
+    loaded = new StatusOr<CusolverLibrary*>(openVendorLibrary<CusolverLibrary>(
         "JFT_CUSOLVER_LIBRARY",
         {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"}, "cuSOLVER",
-        resolveCusolver));
+        "the nvidia wheel", resolveCusolver));
   });
   if (!loaded->isOk()) return loaded->status();
   return static_cast<const CusolverLibrary*>(loaded->value());
@@ -161,9 +124,9 @@ StatusOr<const CublasLibrary*> CublasLibrary::load() {
   static std::once_flag once;
   static StatusOr<CublasLibrary*>* loaded = nullptr;
   std::call_once(once, [] {
-    loaded = new StatusOr<CublasLibrary*>(openLibrary<CublasLibrary>(
+    loaded = new StatusOr<CublasLibrary*>(openVendorLibrary<CublasLibrary>(
         "JFT_CUBLAS_LIBRARY", {"libcublas.so.13", "libcublas.so.12", "libcublas.so"},
-        "cuBLAS", resolveCublas));
+        "cuBLAS", "the nvidia wheel", resolveCublas));
   });
   if (!loaded->isOk()) return loaded->status();
   return static_cast<const CublasLibrary*>(loaded->value());

@@ -1,0 +1,56 @@
+// Loading a vendor library with dlopen: the first candidate file that loads
+// and has every entry point we use wins, and lives for the process. Shared
+// by the cuFFT, cuSOLVER and cuBLAS runners.
+#pragma once
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "support/status.h"
+
+namespace jft::runtime::gpu {
+
+// Opens the first of $env, then `names`, for which `resolve` finds every
+// entry point (it returns the first missing symbol, or ""). The error lists
+// each file tried and why it was passed over, and says how to point us at
+// the library (`install`: e.g. "the nvidia-cufft wheel").
+template <typename Library>
+StatusOr<Library*> openVendorLibrary(
+    const char* env, std::vector<std::string> names, const std::string& what,
+    const std::string& install,
+    const std::function<std::string(void*, Library&)>& resolve) {
+  if (const char* path = std::getenv(env); path != nullptr && *path != '\0')
+    names.insert(names.begin(), path);
+  std::string tried;
+  for (const std::string& name : names) {
+    void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* reason = dlerror();
+      tried += "\n  " + name + ": " + (reason != nullptr ? reason : "not found");
+      continue;
+    }
+    auto* library = new Library();  // lives for the process, like the library
+    library->libraryName = name;
+    const std::string missing = resolve(handle, *library);
+    if (missing.empty()) return library;
+    delete library;
+    dlclose(handle);
+    tried += "\n  " + name + ": lacks " + missing;
+  }
+  return unavailable("cannot load " + what + " (set " + env +
+                     " to its path, or install the CUDA toolkit or " + install +
+                     "); tried:" + tried);
+}
+
+// Looks `symbol` up into `out`; false when it is missing.
+template <typename Fn>
+bool lookUpSymbol(void* handle, const std::string& symbol, Fn& out) {
+  out = reinterpret_cast<Fn>(dlsym(handle, symbol.c_str()));
+  return out != nullptr;
+}
+
+}  // namespace jft::runtime::gpu
