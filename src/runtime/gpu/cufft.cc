@@ -6,7 +6,6 @@
 // one after another: exactly the row-major arrays of runtime/fft.h.
 #include "runtime/gpu/cufft.h"
 
-
 #include <functional>
 
 #include "runtime/gpu/cuda_device.h"
