@@ -3,6 +3,7 @@
 #include "runtime/gpu/fft_scale.h"
 
 #include <algorithm>
+#include <string>
 
 namespace jft::runtime::gpu {
 namespace {
@@ -10,21 +11,19 @@ namespace {
 constexpr uint32_t kThreads = 256;
 constexpr uint64_t kMaxBlocks = 65536;  // the loop covers the rest
 
-// Both entries: (u64 data, u64 count, factor). i runs from the global thread
-// index by the grid's thread count; element i is at data + i * size.
-constexpr const char* kPtx = R"(.version 7.0
-.target sm_52
-.address_size 64
-
-.visible .entry jft_fft_scale_f32(.param .u64 data, .param .u64 count, .param .f32 factor)
+// One entry per type $T (f32, f64): (u64 data, u64 count, $T factor). i runs
+// from the global thread index by the grid's thread count; element i is at
+// data + (i << $S), $S = log2 of the type's size.
+constexpr const char* kEntry = R"(
+.visible .entry jft_fft_scale_$T(.param .u64 data, .param .u64 count, .param .$T factor)
 {
   .reg .pred %p;
   .reg .b32 %r<5>;
   .reg .b64 %rd<8>;
-  .reg .f32 %f<3>;
+  .reg .$T %v<3>;
   ld.param.u64 %rd1, [data];
   ld.param.u64 %rd2, [count];
-  ld.param.f32 %f1, [factor];
+  ld.param.$T %v1, [factor];
   cvta.to.global.u64 %rd1, %rd1;
   mov.u32 %r1, %ctaid.x;
   mov.u32 %r2, %ntid.x;
@@ -34,56 +33,47 @@ constexpr const char* kPtx = R"(.version 7.0
   cvt.u64.u32 %rd4, %r3;
   add.u64 %rd3, %rd3, %rd4;
   mul.wide.u32 %rd5, %r4, %r2;
-LOOP_F32:
+LOOP_$T:
   setp.ge.u64 %p, %rd3, %rd2;
-  @%p bra DONE_F32;
-  shl.b64 %rd6, %rd3, 2;
+  @%p bra DONE_$T;
+  shl.b64 %rd6, %rd3, $S;
   add.u64 %rd7, %rd1, %rd6;
-  ld.global.f32 %f2, [%rd7];
-  mul.rn.f32 %f2, %f2, %f1;
-  st.global.f32 [%rd7], %f2;
+  ld.global.$T %v2, [%rd7];
+  mul.rn.$T %v2, %v2, %v1;
+  st.global.$T [%rd7], %v2;
   add.u64 %rd3, %rd3, %rd5;
-  bra.uni LOOP_F32;
-DONE_F32:
-  ret;
-}
-
-.visible .entry jft_fft_scale_f64(.param .u64 data, .param .u64 count, .param .f64 factor)
-{
-  .reg .pred %p;
-  .reg .b32 %r<5>;
-  .reg .b64 %rd<8>;
-  .reg .f64 %fd<3>;
-  ld.param.u64 %rd1, [data];
-  ld.param.u64 %rd2, [count];
-  ld.param.f64 %fd1, [factor];
-  cvta.to.global.u64 %rd1, %rd1;
-  mov.u32 %r1, %ctaid.x;
-  mov.u32 %r2, %ntid.x;
-  mov.u32 %r3, %tid.x;
-  mov.u32 %r4, %nctaid.x;
-  mul.wide.u32 %rd3, %r1, %r2;
-  cvt.u64.u32 %rd4, %r3;
-  add.u64 %rd3, %rd3, %rd4;
-  mul.wide.u32 %rd5, %r4, %r2;
-LOOP_F64:
-  setp.ge.u64 %p, %rd3, %rd2;
-  @%p bra DONE_F64;
-  shl.b64 %rd6, %rd3, 3;
-  add.u64 %rd7, %rd1, %rd6;
-  ld.global.f64 %fd2, [%rd7];
-  mul.rn.f64 %fd2, %fd2, %fd1;
-  st.global.f64 [%rd7], %fd2;
-  add.u64 %rd3, %rd3, %rd5;
-  bra.uni LOOP_F64;
-DONE_F64:
+  bra.uni LOOP_$T;
+DONE_$T:
   ret;
 }
 )";
 
+// kEntry for one type.
+std::string entry(const std::string& type, const std::string& shift) {
+  std::string out;
+  for (const char* c = kEntry; *c != '\0'; ++c) {
+    if (c[0] == '$' && c[1] == 'T') {
+      out += type;
+      ++c;
+    } else if (c[0] == '$' && c[1] == 'S') {
+      out += shift;
+      ++c;
+    } else {
+      out += *c;
+    }
+  }
+  return out;
+}
+
+const std::string& ptxText() {
+  static const std::string text = ".version 7.0\n.target sm_52\n.address_size 64\n" +
+                                  entry("f32", "2") + entry("f64", "3");
+  return text;
+}
+
 KernelImage image(const char* name) {
   KernelImage k;
-  k.binary = kPtx;
+  k.binary = ptxText();
   k.name = name;
   return k;
 }
@@ -91,7 +81,7 @@ KernelImage image(const char* name) {
 }  // namespace
 
 const char* FftScaleKernels::ptx() {
-  return kPtx;
+  return ptxText().c_str();
 }
 
 StatusOr<std::unique_ptr<FftScaleKernels>> FftScaleKernels::load(Device& device) {
