@@ -185,6 +185,13 @@ def _initial_metadata(compiler_module, target, options, ttir_text):
     return metadata
 
 
+# XLA's GPU backend keeps float32 denormals (--xla_gpu_ftz defaults to false),
+# while Triton links libdevice in its flush-to-zero flavour unless told not to:
+# fmod(x, denormal) would read the divisor as 0 and return NaN, pow and exp of
+# tiny values would lose them. Backends without the option drop it.
+XLA_NUMERICS = {"enable_reflect_ftz": False}
+
+
 def run_pipeline(ttir_text, target_fields, option_fields):
     """Runs every stage from make_ttir to the binary; returns (binary, artifacts, metadata, signature)."""
     from triton._C.libtriton import ir
@@ -203,7 +210,7 @@ def run_pipeline(ttir_text, target_fields, option_fields):
             raise StageError("parse", f"{type(e).__name__}: {e}") from e
 
     requested = {k: int(v) for k, v in option_fields.items() if k in ("num_warps", "num_stages", "num_ctas")}
-    options = backend.parse_options(dict(requested, **source.parse_options()))
+    options = backend.parse_options(dict(requested, **source.parse_options(), **XLA_NUMERICS))
     metadata = _initial_metadata(compiler_module, target, options, ttir_text)
     stages = _stage_table(backend, options, source)
     if _accepts(source.make_ir, 5):

@@ -314,6 +314,7 @@ MOCK_TRITON = {
         from triton.backends.compiler import Language
 
         STAGES_RUN = []
+        OPTIONS_SEEN = []
 
         def get_cache_invalidating_env_vars():
             return {"TRITON_MOCK": "1"}
@@ -323,6 +324,7 @@ MOCK_TRITON = {
             num_warps: int = 4
             num_stages: int = 3
             num_ctas: int = 1
+            enable_reflect_ftz: bool = True
 
         class StageResult:
             def __init__(self, value, artifact):
@@ -333,9 +335,12 @@ MOCK_TRITON = {
             def __init__(self, target):
                 self.target = target
             def parse_options(self, opts):
-                return Options(**opts)
+                # As Triton's backends do: options they do not know are dropped.
+                known = Options.__dataclass_fields__
+                return Options(**{k: v for k, v in opts.items() if k in known})
             def add_stages(self, stages, options, language):
                 assert language == Language.TRITON
+                OPTIONS_SEEN.append(options)
                 def stage(name, fn):
                     def run(src, metadata):
                         STAGES_RUN.append(name)
@@ -385,7 +390,8 @@ class MockTritonPipelineTest(unittest.TestCase):
                           "options": {"num_warps": 8, "num_stages": 2, "num_ctas": 1}}
                 try:
                     answer, binary = worker.compile_request(header, sys.stdin.read(), {"name": "triton"})
-                    print(json.dumps({"answer": answer, "binary": binary.hex(), "stages": compiler.STAGES_RUN}))
+                    print(json.dumps({"answer": answer, "binary": binary.hex(), "stages": compiler.STAGES_RUN,
+                                      "ftz": compiler.OPTIONS_SEEN[-1].enable_reflect_ftz}))
                 except worker.StageError as e:
                     print(json.dumps({"stage": e.stage, "error": str(e)}))
                 """)
@@ -407,6 +413,11 @@ class MockTritonPipelineTest(unittest.TestCase):
         self.assertEqual([p["type"] for p in answer["params"]], ["*f32", "*f32", "*f32", "i32", "*i8", "*i8"])
         self.assertEqual([p["role"] for p in answer["params"]][-2:], ["global_scratch", "profile_scratch"])
         self.assertEqual((answer["global_scratch_size"], answer["profile_scratch_size"]), (0, 0))
+
+    def test_libdevice_keeps_denormals_as_xla_does(self):
+        with open(os.path.join(DATA_DIR, "add_exp.ttir")) as f:
+            out = self.compile_with_mock(f.read())
+        self.assertIs(out["ftz"], False)
 
     def test_parse_failure_names_the_parse_stage(self):
         out = self.compile_with_mock("module { garbage }")
