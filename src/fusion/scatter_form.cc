@@ -56,13 +56,12 @@ bool hasAtomic(ScatterCombine combine, ir::ElementType t) {
 }
 
 // A CAS loop holds the region lane by lane: elementwise ops and constants
-// only, on (current, update) scalars of 32/64-bit integers or floats.
+// only, on (current, update) scalars of the element type. 32/64-bit elements
+// swap themselves, 8/16-bit ones the aligned 32-bit word that holds them.
 bool casRegion(const ir::Module& module, const ir::Op& scatter) {
-  using E = ir::ElementType;
-  const E t = module.typeOf(scatter.operands[0]).element;
-  if (t != E::I32 && t != E::U32 && t != E::I64 && t != E::U64 && t != E::F32 &&
-      t != E::F64)
-    return false;
+  const ir::ElementType t = module.typeOf(scatter.operands[0]).element;
+  if (!ir::isInteger(t) && !ir::isFloat(t) && t != ir::ElementType::PRED) return false;
+  if (t != ir::ElementType::PRED && ir::bitWidth(t) < 8) return false;  // 4-bit types
   if (scatter.regions.size() != 1) return false;
   const ir::Region& body = scatter.regions[0];
   if (body.args.size() != 2 || body.ops.empty()) return false;
@@ -91,30 +90,11 @@ std::string scatterUnsupported(const ir::Module& module, const ir::Op& scatter) 
     return "scatter of several inputs";
   if (!ir::isInteger(module.typeOf(scatter.operands[1]).element))
     return "scatter with non-integer indices";
-  if (scatterUsesCas(module, scatter)) return {};
   const ir::ElementType t = module.typeOf(scatter.operands[0]).element;
-  using E = ir::ElementType;
-  const bool int32or64 = t == E::I32 || t == E::U32 || t == E::I64 || t == E::U64;
-  switch (scatterCombineOf(scatter)) {
-    case ScatterCombine::kReplace:
-      return {};
-    case ScatterCombine::kAdd:
-      // Triton's atomic add: 32/64-bit integers, f16, bf16, f32, f64.
-      if (int32or64 || t == E::F16 || t == E::BF16 || t == E::F32 || t == E::F64)
-        return {};
-      return "scatter-add of " + std::string(ir::elementTypeName(t)) + " (no atomic add)";
-    case ScatterCombine::kMax:
-    case ScatterCombine::kMin:
-      // Integer atomics, and f32 through its bits (tl.atomic_max's way).
-      if (int32or64 || t == E::F32) return {};
-      return "scatter-max/min of " + std::string(ir::elementTypeName(t)) +
-             " (no atomic max/min)";
-    case ScatterCombine::kMul:
-      return "scatter with a multiply update (no atomic multiply yet)";
-    case ScatterCombine::kOther:
-      break;
-  }
-  return "scatter whose update computation is not replace/add/max/min";
+  if (hasAtomic(scatterCombineOf(scatter), t) || casRegion(module, scatter)) return {};
+  return "scatter whose update computation is not elementwise ops of (current, update) "
+         "on " +
+         std::string(ir::elementTypeName(t)) + " scalars";
 }
 
 }  // namespace jft::fusion

@@ -4,7 +4,9 @@
 // The emitter runs replace with plain stores and the others with atomics;
 // scatterSupport says which (combine, element type) pairs it can run.
 // Combiners with no atomic (multiply, any other region of elementwise ops,
-// max/min of f64) run as a compare-and-swap loop on 32/64-bit elements.
+// max/min of f64 and of 8/16-bit types, add of 8-bit types) run as a
+// compare-and-swap loop: on the element itself when it is 32 or 64 bits, on
+// the aligned 32-bit word holding it when it is 8 or 16 bits.
 #pragma once
 
 #include <string>
@@ -18,7 +20,7 @@ enum class ScatterCombine { kReplace, kAdd, kMax, kMin, kMul, kOther };
 ScatterCombine scatterCombineOf(const ir::Op& scatter);
 
 // Whether `scatter` combines through the compare-and-swap loop (its
-// combiner has no Triton atomic, and its elements are 32 or 64 bits).
+// combiner has no Triton atomic for its element type).
 bool scatterUsesCas(const ir::Module& module, const ir::Op& scatter);
 
 // Empty when the scatter family runs `scatter`; otherwise why not.

@@ -8,6 +8,7 @@
 #include "passes/cse.h"
 #include "passes/dce.h"
 #include "passes/integer_dot.h"
+#include "passes/rng_expand.h"
 #include "passes/simplify.h"
 
 namespace jft::passes {
@@ -64,6 +65,12 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
     return lowerIntegerDots(m);
   }));
   (void)lowered;
+  // rng_bit_generator as XLA's GPU backend expands it: integer ops that
+  // fuse like any others and give XLA's bits.
+  JFT_ASSIGN_OR_RETURN(bool expanded, runner.run("rng_expand", 0, [](ir::Module& m) {
+    return expandRngBitGenerators(m);
+  }));
+  (void)expanded;
   PipelineReport& report = runner.report();
   for (int round = 1; round <= options.max_rounds; ++round) {
     report.rounds = round;

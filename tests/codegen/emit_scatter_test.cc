@@ -3,7 +3,7 @@
 // operand copied into the result, then the updates), the window bounds check
 // that drops out-of-range updates, the compare-and-swap loop for combiners
 // with no atomic (multiply, custom regions, f64 max), and the planner's
-// refusals (8/16-bit elements with no atomic).
+// refusals (4-bit elements); 8/16-bit elements swap the 32-bit word holding them.
 #include <gtest/gtest.h>
 
 #include "emit_test_util.h"
@@ -236,20 +236,94 @@ TEST(EmitScatter, F64MaxIsACompareAndSwapLoopF32MaxIsNot) {
   EXPECT_EQ(count(kf[1].ttir, "scf.while"), 0);
 }
 
-// 8/16-bit elements have no word-sized CAS yet: refused with the reason.
-TEST(EmitScatter, NarrowMultiplyMaxAndAddAreNotTtir) {
-  ir::Module mul = rowScatter(ElementType::F16, 10, 4, 3, OpKind::Multiply);
-  fusion::Plan plan = fusion::planFusions(mul, *mul.entry());
+// 8/16-bit elements have no compare-and-swap of their own: the loop swaps the
+// aligned 32-bit word holding the element, found from the element's byte
+// address (address & -4), with the element at bit 8 * (address & 3)
+// (little-endian); the word's other bits are kept.
+bool hasLineWith(const std::string& text, const std::string& a, const std::string& b) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    if (line.find(a) != std::string::npos && line.find(b) != std::string::npos)
+      return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+void expectWordCas(const std::string& u, const std::string& element_type) {
+  EXPECT_EQ(count(u, "tt.atomic_cas acq_rel, gpu, "), 1);
+  EXPECT_NE(u.find("(tensor<1024x!tt.ptr<i32>>, tensor<1024xi32>, tensor<1024xi32>) -> "
+                   "tensor<1024xi32>"),
+            std::string::npos);
+  EXPECT_NE(u.find("tt.ptr_to_int "), std::string::npos);
+  EXPECT_NE(u.find("-> tensor<1024x!tt.ptr<" + element_type + ">>"), std::string::npos)
+      << "the element's own address first";
+  EXPECT_NE(u.find("dense<-4> : tensor<1024xi64>"), std::string::npos);
+  EXPECT_NE(u.find("dense<3> : tensor<1024xi64>"), std::string::npos);
+  EXPECT_NE(u.find("tt.int_to_ptr "), std::string::npos);
+  EXPECT_NE(u.find("dense<8> : tensor<1024xi32>"), std::string::npos);
+  EXPECT_NE(u.find("arith.shrui "), std::string::npos);
+  EXPECT_EQ(count(u, "arith.shli "), 2);  // the new element and its field mask
+  EXPECT_NE(u.find("dense<-1> : tensor<1024xi32>"), std::string::npos);  // ~field
+  EXPECT_EQ(count(u, "tt.atomic_rmw"), 0);
+}
+
+TEST(EmitScatter, NarrowCombinersSwapTheirWord) {
+  struct Case {
+    ElementType element;
+    OpKind combine;
+    const char* type;
+    const char* field;  // the element's bit field mask
+    const char* op;     // the combine as emitted
+    const char* bits;   // the element's bits as an integer
+  };
+  const Case cases[] = {
+      {ElementType::F16, OpKind::Multiply, "f16", "dense<65535>", "arith.mulf ", "i16"},
+      {ElementType::BF16, OpKind::Maximum, "bf16", "dense<65535>", "arith.maximumf ",
+       "i16"},
+      {ElementType::I8, OpKind::Add, "i8", "dense<255>", "arith.addi ", "i8"},
+      {ElementType::U16, OpKind::Minimum, "i16", "dense<65535>", "arith.minui ", "i16"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.type);
+    ir::Module m = rowScatter(c.element, 10, 4, 3, c.combine);
+    const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+    ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
+    const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter);
+    ASSERT_EQ(k.size(), 2u);
+    const std::string& u = k[1].ttir;
+    expectWordCas(u, c.type);
+    EXPECT_NE(u.find(std::string(c.field) + " : tensor<1024xi32>"), std::string::npos);
+    EXPECT_NE(u.find(c.op), std::string::npos);
+    EXPECT_TRUE(
+        hasLineWith(u, "arith.trunci ", std::string("to tensor<1024x") + c.bits + ">"));
+  }
+}
+
+// jnp bool .at[].max is an OR of bytes: a nonzero byte reads as true, true
+// writes back as 1.
+TEST(EmitScatter, PredMaxSwapsItsByteAsZeroOrOne) {
+  ir::Module m = rowScatter(ElementType::PRED, 10, 4, 3, OpKind::Maximum);
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter);
+  ASSERT_EQ(k.size(), 2u);
+  const std::string& u = k[1].ttir;
+  expectWordCas(u, "i8");
+  EXPECT_NE(u.find("dense<255> : tensor<1024xi32>"), std::string::npos);
+  EXPECT_TRUE(hasLineWith(u, "arith.cmpi ne, ", ": tensor<1024xi8>"));
+  EXPECT_TRUE(hasLineWith(u, "arith.extui ", "tensor<1024xi1> to tensor<1024xi8>"));
+}
+
+// 4-bit elements are still refused, with the reason.
+TEST(EmitScatter, FourBitCombinersAreNotTtir) {
+  ir::Module m = rowScatter(ElementType::I4, 10, 4, 3, OpKind::Add);
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
   ASSERT_EQ(plan.unsupported.size(), 1u);
-  EXPECT_NE(plan.unsupported[0].reason.find("multiply"), std::string::npos);
-  ir::Module max = rowScatter(ElementType::BF16, 10, 4, 3, OpKind::Maximum);
-  plan = fusion::planFusions(max, *max.entry());
-  ASSERT_EQ(plan.unsupported.size(), 1u);
-  EXPECT_NE(plan.unsupported[0].reason.find("no atomic max/min"), std::string::npos);
-  ir::Module i8 = rowScatter(ElementType::I8, 10, 4, 3, OpKind::Add);
-  plan = fusion::planFusions(i8, *i8.entry());
-  ASSERT_EQ(plan.unsupported.size(), 1u);
-  EXPECT_NE(plan.unsupported[0].reason.find("atomic add"), std::string::npos);
+  EXPECT_FALSE(plan.unsupported[0].reason.empty());
 }
 
 }  // namespace

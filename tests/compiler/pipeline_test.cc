@@ -42,7 +42,8 @@ ir::Module unsupportedProgram() {
   ir::Builder b(m);
   const Type matrix = Type::tensor(ElementType::F32, {4, 4});
   const Type state = Type::tensor(ElementType::U64, {2});
-  const Type bits = Type::tensor(ElementType::U32, {8});
+  // Float random bits: JAX never asks for them and nothing expands them.
+  const Type bits = Type::tensor(ElementType::F32, {8});
   auto args = b.beginFunction("main", {matrix, state}, {matrix, matrix, state, bits});
   b.setLoc(b.fileLoc("model.py", 7, 3));
   std::vector<ir::ValueId> eigh =

@@ -107,9 +107,8 @@ TEST(TtirSupport, ReduceCombinerMustBeScalarElementwise) {
 }
 
 // Scatter combiners with no Triton atomic run as a compare-and-swap loop
-// on 32/64-bit elements (multiply, any elementwise region such as
-// lax.scatter_apply's, f64 max); 8/16-bit elements keep their reasons, and
-// a region op no TTIR kernel holds is refused.
+// (multiply, any elementwise region such as lax.scatter_apply's, f64 max,
+// 8/16-bit max/min/multiply); a region op no TTIR kernel holds is refused.
 TEST(TtirSupport, ScatterCombinersWithoutAnAtomicRunAsCompareAndSwap) {
   auto scatterWith = [](ElementType t, std::optional<OpKind> combine,
                         std::optional<OpKind> unary = std::nullopt) {
@@ -132,18 +131,16 @@ TEST(TtirSupport, ScatterCombinersWithoutAnAtomicRunAsCompareAndSwap) {
       scatterWith(E::F32, std::nullopt, OpKind::Exponential).supported);  // exp(update)
   EXPECT_TRUE(scatterWith(E::F64, OpKind::Maximum).supported);
   EXPECT_TRUE(scatterWith(E::F64, OpKind::Add, OpKind::Negate).supported);
-  OpRoute r = scatterWith(E::F16, OpKind::Multiply);
+  // 8/16-bit elements swap the 32-bit word holding them.
+  EXPECT_TRUE(scatterWith(E::F16, OpKind::Multiply).supported);
+  EXPECT_TRUE(scatterWith(E::BF16, OpKind::Maximum).supported);
+  EXPECT_TRUE(scatterWith(E::I8, OpKind::Subtract).supported);
+  EXPECT_TRUE(scatterWith(E::PRED, OpKind::Or).supported);
+  OpRoute r = scatterWith(E::F32, OpKind::Add, OpKind::DotGeneral);
   EXPECT_FALSE(r.supported);
-  EXPECT_EQ(r.reason, "scatter with a multiply update (no atomic multiply yet)");
-  r = scatterWith(E::BF16, OpKind::Maximum);
-  EXPECT_FALSE(r.supported);
-  EXPECT_EQ(r.reason, "scatter-max/min of bf16 (no atomic max/min)");
-  r = scatterWith(E::I8, OpKind::Subtract);
-  EXPECT_FALSE(r.supported);
-  EXPECT_EQ(r.reason, "scatter whose update computation is not replace/add/max/min");
-  r = scatterWith(E::F32, OpKind::Add, OpKind::DotGeneral);
-  EXPECT_FALSE(r.supported);
-  EXPECT_EQ(r.reason, "scatter whose update computation is not replace/add/max/min");
+  EXPECT_EQ(r.reason,
+            "scatter whose update computation is not elementwise ops of (current, update) "
+            "on f32 scalars");
 }
 
 TEST(TtirSupport, OpsWithoutAnEmitterSayWhich) {

@@ -5,7 +5,8 @@
 # workloads named in BENCH (from BENCH_DIR, ours then upstream). Much cheaper
 # than run_all.sh (no builds). Usage, from the project root:
 #   JFT_PLUGIN_SO=build/src/pjrt/libjax_flagtree_pjrt.so bash tests/gpu/run_route.sh
-# Logs under $OUT: smoke.log, zoo.log, execute.log, ops.log, conv.log, bench_*.log,
+# Logs under $OUT: smoke.log, zoo.log, execute.log, ops.log, conv.log, dot.log, rng.log,
+# linalg.log, bench_*.log,
 # bench.jsonl,
 # dump/<workload> (what JAX sent us), summary.txt.
 set -u
@@ -33,6 +34,9 @@ run zoo.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_zoo.p
 run execute.log python3 tests/gpu/test_execute.py
 run ops.log env XLA_MODE=fl_only python3 tests/gpu/test_ops.py
 run conv.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_conv.py
+run dot.log env XLA_MODE=fl_only python3 tests/gpu/test_dot.py
+run rng.log env XLA_MODE=fl_only python3 tests/gpu/test_rng.py
+run linalg.log env XLA_MODE=fl_only python3 tests/gpu/test_linalg.py
 # Each workload in its own process with its own limit (BENCH_TIMEOUT seconds),
 # so a hang or crash costs that workload only; ours also dumps what JAX sent.
 if [ -n "${BENCH:-}" ] && [ -d "${BENCH_DIR:-}" ]; then

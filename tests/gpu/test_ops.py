@@ -488,6 +488,60 @@ def indexing_cases():
     compare(run(lambda a, i, v: a.at[i].set(v), x, uniq, u[:3]), ref)
   case("gather_scatter", gathers)
 
+  # 8/16-bit elements: the combiners with no atomic of their width swap the
+  # 32-bit word holding the element, so neighbours in one word are updated
+  # concurrently here (rows of 3 one- or two-byte elements, repeated rows)
+  # and a hot spot takes 4096 updates. Products use powers of two so that any
+  # order of the updates gives the same value.
+  def narrow_scatters():
+    rows = np.array([1, 3, 1, 9, 3, 3, 0, 0, 8], np.int32)
+    for dt in ["float16", "bfloat16"]:
+      x = floats((10, 3), dt, edges=False)
+      u = floats((9, 3), dt, edges=False)
+      for name, ufunc in (("max", np.maximum), ("min", np.minimum)):
+        ref = x.copy()
+        ufunc.at(ref, rows, u)
+        compare(run(lambda a, i, v, n=name: getattr(a.at[i], n)(v), x, rows, u), ref)
+      p2 = (2.0 ** rng.integers(-3, 4, (9, 3))).astype(dtype(dt))
+      p2[::2] *= -1
+      ref = x.copy()
+      np.multiply.at(ref, rows, p2)
+      compare(run(lambda a, i, v: a.at[i].multiply(v), x, rows, p2), ref)
+    i8 = rng.integers(-128, 128, (10, 3)).astype(np.int8)
+    d8 = rng.integers(-128, 128, (9, 3)).astype(np.int8)
+    ref = i8.copy()
+    np.add.at(ref, rows, d8)  # wraps, as int8 addition does
+    compare(run(lambda a, i, v: a.at[i].add(v), i8, rows, d8), ref)
+    u8 = rng.integers(0, 256, (10, 3)).astype(np.uint8)
+    e8 = rng.integers(0, 256, (9, 3)).astype(np.uint8)
+    ref = u8.copy()
+    np.minimum.at(ref, rows, e8)
+    compare(run(lambda a, i, v: a.at[i].min(v), u8, rows, e8), ref)
+    i16 = rng.integers(-40, 40, (10, 3)).astype(np.int16)
+    m16 = rng.integers(-3, 4, (9, 3)).astype(np.int16)
+    ref = i16.copy()
+    np.multiply.at(ref, rows, m16)
+    compare(run(lambda a, i, v: a.at[i].multiply(v), i16, rows, m16), ref)
+    b = rng.random((10, 3)) < 0.3
+    c = rng.random((9, 3)) < 0.5
+    ref = b.copy()
+    np.logical_or.at(ref, rows, c)
+    compare(run(lambda a, i, v: a.at[i].max(v), b, rows, c), ref)
+    ref = b.copy()
+    np.logical_and.at(ref, rows, c)
+    compare(run(lambda a, i, v: a.at[i].min(v), b, rows, c), ref)
+    hot = rng.integers(0, 6, 4096).astype(np.int32)
+    ones = np.ones(4096, np.int8)
+    ref = np.zeros(6, np.int8)
+    np.add.at(ref, hot, ones)
+    compare(run(lambda a, i, v: a.at[i].add(v), np.zeros(6, np.int8), hot, ones), ref)
+    f16 = np.full(7, -np.inf, np.float16)
+    vals = floats((4096,), "float16", edges=False)
+    ref = f16.copy()
+    np.maximum.at(ref, hot, vals)
+    compare(run(lambda a, i, v: a.at[i].max(v), f16, hot, vals), ref)
+  case("scatter_narrow_combiners", narrow_scatters)
+
 
 def main() -> None:
   require_gpu_and_jax()

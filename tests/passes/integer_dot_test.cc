@@ -5,127 +5,13 @@
 #include <map>
 #include <vector>
 
+#include "integer_eval.h"
 #include "pass_test_util.h"
 
 namespace jft::passes {
 namespace {
 
 using namespace testing;
-
-// A tensor of integers, row-major, each held wrapped to its element type.
-struct Tensor {
-  std::vector<int64_t> dims;
-  std::vector<int64_t> data;
-};
-
-int64_t wrap(int64_t v, ElementType t) {
-  const int bits = ir::bitWidth(t);
-  if (bits >= 64) return v;
-  const uint64_t mask = (uint64_t{1} << bits) - 1;
-  uint64_t u = static_cast<uint64_t>(v) & mask;
-  if (!ir::isUnsignedInteger(t) && (u >> (bits - 1)) != 0) u |= ~mask;
-  return static_cast<int64_t>(u);
-}
-
-int64_t count(const std::vector<int64_t>& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
-}
-
-std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t>& dims) {
-  std::vector<int64_t> index(dims.size());
-  for (size_t i = dims.size(); i-- > 0;) {
-    index[i] = flat % dims[i];
-    flat /= dims[i];
-  }
-  return index;
-}
-
-int64_t flatten(const std::vector<int64_t>& index, const std::vector<int64_t>& dims) {
-  int64_t flat = 0;
-  for (size_t i = 0; i < dims.size(); ++i) flat = flat * dims[i] + index[i];
-  return flat;
-}
-
-// Evaluates a function body of constant (zero scalars), convert, transpose,
-// reshape, broadcast_in_dim, multiply and add-reduce ops on integers.
-std::vector<Tensor> evaluate(const ir::Module& m, const std::vector<Tensor>& args) {
-  const ir::Function& f = m.functions[0];
-  std::map<ValueId, Tensor> env;
-  for (size_t i = 0; i < args.size(); ++i) env[f.body.args[i]] = args[i];
-  for (const ir::Op& op : f.body.ops) {
-    if (op.kind == OpKind::Return) {
-      std::vector<Tensor> out;
-      for (ValueId v : op.operands) out.push_back(env.at(v));
-      return out;
-    }
-    const Type& type = m.typeOf(op.results[0]);
-    Tensor r{type.dims, std::vector<int64_t>(static_cast<size_t>(count(type.dims)), 0)};
-    auto in = [&](size_t i) -> const Tensor& { return env.at(op.operands[i]); };
-    switch (op.kind) {
-      case OpKind::Constant:
-        EXPECT_EQ(type.rank(), 0);  // the reduce's zero init
-        break;
-      case OpKind::Convert:
-        for (size_t i = 0; i < r.data.size(); ++i)
-          r.data[i] = wrap(in(0).data[i], type.element);
-        break;
-      case OpKind::Reshape:
-        r.data = in(0).data;
-        break;
-      case OpKind::Multiply:
-        for (size_t i = 0; i < r.data.size(); ++i)
-          r.data[i] = wrap(in(0).data[i] * in(1).data[i], type.element);
-        break;
-      case OpKind::Transpose: {
-        const auto& perm = *ir::findAttrAs<std::vector<int64_t>>(op.attrs, "permutation");
-        for (int64_t i = 0; i < count(r.dims); ++i) {
-          const std::vector<int64_t> out = unflatten(i, r.dims);
-          std::vector<int64_t> src(out.size());
-          for (size_t d = 0; d < perm.size(); ++d)
-            src[static_cast<size_t>(perm[d])] = out[d];
-          r.data[static_cast<size_t>(i)] =
-              in(0).data[static_cast<size_t>(flatten(src, in(0).dims))];
-        }
-        break;
-      }
-      case OpKind::BroadcastInDim: {
-        const auto& bd =
-            *ir::findAttrAs<std::vector<int64_t>>(op.attrs, "broadcast_dimensions");
-        for (int64_t i = 0; i < count(r.dims); ++i) {
-          const std::vector<int64_t> out = unflatten(i, r.dims);
-          std::vector<int64_t> src(bd.size());
-          for (size_t d = 0; d < bd.size(); ++d)
-            src[d] = in(0).dims[d] == 1 ? 0 : out[static_cast<size_t>(bd[d])];
-          r.data[static_cast<size_t>(i)] =
-              in(0).data[static_cast<size_t>(flatten(src, in(0).dims))];
-        }
-        break;
-      }
-      case OpKind::Reduce: {
-        EXPECT_EQ(op.regions.at(0).ops.at(0).kind, OpKind::Add);
-        EXPECT_EQ(in(1).data, std::vector<int64_t>{0});
-        const auto& rd = *ir::findAttrAs<std::vector<int64_t>>(op.attrs, "dimensions");
-        const Tensor& x = in(0);
-        for (int64_t i = 0; i < count(x.dims); ++i) {
-          const std::vector<int64_t> idx = unflatten(i, x.dims);
-          std::vector<int64_t> kept;
-          for (size_t d = 0; d < idx.size(); ++d)
-            if (std::find(rd.begin(), rd.end(), static_cast<int64_t>(d)) == rd.end())
-              kept.push_back(idx[d]);
-          int64_t& slot = r.data[static_cast<size_t>(flatten(kept, r.dims))];
-          slot = wrap(slot + x.data[static_cast<size_t>(i)], type.element);
-        }
-        break;
-      }
-      default:
-        ADD_FAILURE() << "unexpected op " << ir::opKindName(op.kind);
-    }
-    env[op.results[0]] = std::move(r);
-  }
-  return {};
-}
 
 ir::DotDimensionNumbers numbers(std::vector<int64_t> lb, std::vector<int64_t> rb,
                                 std::vector<int64_t> lk, std::vector<int64_t> rk) {

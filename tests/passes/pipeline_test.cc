@@ -49,13 +49,14 @@ TEST(Pipeline, RedundantProgramShrinksToOneExponential) {
   EXPECT_EQ(report->rounds, 2);
   std::vector<std::string> order;
   for (const PassRecord& record : report->passes) order.push_back(record.pass);
-  EXPECT_EQ(order, (std::vector<std::string>{"inline", "integer_dot", "canonicalize",
-                                             "simplify", "cse", "dce", "canonicalize",
-                                             "simplify", "cse", "dce"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"inline", "integer_dot", "rng_expand",
+                                             "canonicalize", "simplify", "cse", "dce",
+                                             "canonicalize", "simplify", "cse", "dce"}));
   EXPECT_TRUE(report->passes[0].changed);
   EXPECT_FALSE(report->passes[1].changed);  // no integer product
-  for (size_t i = 2; i < 6; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
-  for (size_t i = 6; i < 10; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  EXPECT_FALSE(report->passes[2].changed);  // no rng_bit_generator
+  for (size_t i = 3; i < 7; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
+  for (size_t i = 7; i < 11; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
   EXPECT_NE(describeReport(*report).find("round 2 dce: unchanged"), std::string::npos);
 }
 
@@ -67,15 +68,17 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
     dumps.emplace_back(record.pass, text);
   };
   ASSERT_TRUE(runPasses(m, options).isOk());
-  ASSERT_EQ(dumps.size(), 10u);
+  ASSERT_EQ(dumps.size(), 11u);
   EXPECT_EQ(dumps[0].first, "inline");
   EXPECT_NE(dumps[0].second.find("stablehlo.multiply"), std::string::npos);
   EXPECT_EQ(dumps[0].second.find("call @scale"), std::string::npos);
   EXPECT_EQ(dumps[1].first, "integer_dot");
   EXPECT_EQ(dumps[1].second, "");  // unchanged
-  EXPECT_EQ(dumps[2].first, "canonicalize");
-  EXPECT_EQ(dumps[2].second.find("stablehlo.transpose"), std::string::npos);
-  EXPECT_EQ(dumps[9].second, "");  // unchanged
+  EXPECT_EQ(dumps[2].first, "rng_expand");
+  EXPECT_EQ(dumps[2].second, "");  // unchanged
+  EXPECT_EQ(dumps[3].first, "canonicalize");
+  EXPECT_EQ(dumps[3].second.find("stablehlo.transpose"), std::string::npos);
+  EXPECT_EQ(dumps[10].second, "");  // unchanged
 }
 
 TEST(Pipeline, RoundsAreBounded) {
@@ -86,7 +89,7 @@ TEST(Pipeline, RoundsAreBounded) {
   ASSERT_TRUE(report.isOk());
   EXPECT_EQ(report->rounds, 1);
   EXPECT_FALSE(report->reached_fixed_point);
-  EXPECT_EQ(report->passes.size(), 6u);
+  EXPECT_EQ(report->passes.size(), 7u);
 }
 
 TEST(Pipeline, BrokenInputIsRejectedWhenVerifying) {

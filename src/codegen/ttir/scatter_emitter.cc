@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
@@ -55,6 +56,9 @@ class ScatterKernel {
   // Combiners with no atomic: a compare-and-swap loop per lane.
   Status casCombine(const Value& base, const Value& offset, const Value& value,
                     const Value& mask);
+  Value wordElement(const Value& word, const Value& shift, int bits, const Value& like);
+  Value withWordElement(const Value& word, const Value& shift, int bits,
+                        const Value& element);
 
   TtirWriter& w_;
   const ir::Module& module_;
@@ -227,26 +231,30 @@ Status ScatterKernel::combine(const Value& address, const Value& value,
   return Status::ok();
 }
 
-// Each pending lane carries the value it last saw: it combines that with
-// its update and swaps the result in if memory still holds those bits; the
-// swap returns what memory held, which is the next try's current value
-// (no reload, so no stale cached read). The loop runs while any lane of the
-// program is pending. TTIR's tt.atomic_cas has no mask, so lanes not
-// pending still swap, but a value for itself (compare == new: memory's
-// bits never change): a lane done swaps at its own element what it last
-// saw; a masked-off lane (past the end, or an update dropped by the bounds
-// check, whose index may be wild) at element 0, with the zeros its masked
-// load read. Float elements go through their bits, so a NaN or -0.0 compares
-// as the bits it is.
+// Each pending lane carries the memory word it last saw: it combines the
+// element in that word with its update and swaps the new word in if memory
+// still holds the old one; the swap returns what memory held, which is the
+// next try's word (no reload, so no stale cached read). The loop runs while
+// any lane of the program is pending. TTIR's tt.atomic_cas has no mask, so
+// lanes not pending still swap, but a word for itself (compare == new:
+// memory never changes): a lane done swaps at its word what it last saw; a
+// masked-off lane (past the end, or an update dropped by the bounds check,
+// whose index may be wild) at element 0's word, with the zeros its masked
+// load read. The word is the element itself for 32/64-bit elements (floats
+// through their bits, so a NaN or -0.0 compares as the bits it is) and the
+// aligned 32-bit word holding the element for 8/16-bit ones, which have no
+// compare-and-swap of their own: the other bytes of the word are swapped
+// back as they were, and a neighbour's concurrent update makes the swap
+// fail and retry, never lost.
 Status ScatterKernel::casCombine(const Value& base, const Value& offset,
                                  const Value& value, const Value& mask) {
   const std::vector<int64_t> shape = value.shape;
   const std::string& t = value.scalar;
-  const int bits = ir::bitWidth(element_);
-  const std::string it = bits == 64 ? "i64" : "i32";
+  const int element_bits = element_ == ir::ElementType::PRED ? 8 : ir::bitWidth(element_);
+  const bool narrow = element_bits < 32;
+  const std::string it = element_bits == 64 ? "i64" : "i32";
   const std::string itype = tensorType(shape, it);
   const std::string iptr = tensorType(shape, "!tt.ptr<" + it + ">");
-  const bool is_float = t != it;
   const Value zero_i = w_.op("arith.constant dense<0> : " + itype, shape, it);
   const Value zero_o = ix_.constant(0, offset.shape, offset.scalar);
   const Value safe_offset =
@@ -256,9 +264,33 @@ Status ScatterKernel::casCombine(const Value& base, const Value& offset,
   Value address = w_.op("tt.addptr " + base.name + ", " + safe_offset.name + " : " +
                             base.type + ", " + safe_offset.type,
                         shape, base.scalar);
-  if (is_float)
+  std::optional<Value> shift;  // of the element inside its word, in bits
+  if (narrow) {
+    const std::string i64 = tensorType(shape, "i64");
+    const Value at =
+        w_.op("tt.ptr_to_int " + address.name + " : " + address.type + " -> " + i64,
+              shape, "i64");
+    const Value word_at = w_.op(
+        "arith.andi " + at.name + ", " +
+            w_.op("arith.constant dense<-4> : " + i64, shape, "i64").name + " : " + i64,
+        shape, "i64");
+    const Value byte = w_.op(
+        "arith.andi " + at.name + ", " +
+            w_.op("arith.constant dense<3> : " + i64, shape, "i64").name + " : " + i64,
+        shape, "i64");
+    const Value byte32 =
+        w_.op("arith.trunci " + byte.name + " : " + i64 + " to " + itype, shape, it);
+    // Little-endian: byte b of the word holds bits [8b, 8b + 8).
+    shift = w_.op("arith.muli " + byte32.name + ", " +
+                      w_.op("arith.constant dense<8> : " + itype, shape, it).name +
+                      " : " + itype,
+                  shape, it);
+    address = w_.op("tt.int_to_ptr " + word_at.name + " : " + i64 + " -> " + iptr, shape,
+                    "!tt.ptr<" + it + ">");
+  } else if (t != it) {
     address = w_.op("tt.bitcast " + address.name + " : " + address.type + " -> " + iptr,
                     shape, "!tt.ptr<" + it + ">");
+  }
   const Value first = w_.op(
       "tt.load " + address.name + ", " + mask.name + ", " + zero_i.name + " : " + iptr,
       shape, it);
@@ -289,14 +321,17 @@ Status ScatterKernel::casCombine(const Value& base, const Value& offset,
   const Value qv{q, mask.type, shape, "i1"};
   const Value oldv{old, itype, shape, it};
   const Value current =
-      is_float
+      narrow ? wordElement(oldv, *shift, element_bits, value)
+      : t != it
           ? w_.op("tt.bitcast " + old + " : " + itype + " -> " + value.type, shape, t)
           : oldv;
   JFT_ASSIGN_OR_RETURN(std::vector<Value> combined,
                        emitScalarRegion(w_, module_, op_->regions[0], {current, value}));
   if (combined.size() != 1) return internalError("scatter region with several results");
   Value next = combined[0];
-  if (is_float)
+  if (narrow)
+    next = withWordElement(oldv, *shift, element_bits, next);
+  else if (t != it)
     next =
         w_.op("tt.bitcast " + next.name + " : " + next.type + " -> " + itype, shape, it);
   // Lanes done (or never pending) swap what they last saw for itself.
@@ -314,6 +349,63 @@ Status ScatterKernel::casCombine(const Value& base, const Value& offset,
   w_.line("scf.yield " + again.name + ", " + got.name + " : " + mask.type + ", " + itype);
   w_.close("}");
   return Status::ok();
+}
+
+// The `bits`-wide element at `shift` of a 32-bit word, as a value of
+// `like`'s type (pred: nonzero byte is true).
+Value ScatterKernel::wordElement(const Value& word, const Value& shift, int bits,
+                                 const Value& like) {
+  const std::vector<int64_t>& shape = word.shape;
+  const std::string narrow_int = "i" + std::to_string(bits);
+  const Value moved = w_.op(
+      "arith.shrui " + word.name + ", " + shift.name + " : " + word.type, shape, "i32");
+  const Value low = w_.op("arith.trunci " + moved.name + " : " + word.type + " to " +
+                              tensorType(shape, narrow_int),
+                          shape, narrow_int);
+  if (like.scalar == narrow_int) return low;
+  if (like.scalar == "i1") {
+    const Value zero = w_.op("arith.constant dense<0> : " + low.type, shape, narrow_int);
+    return w_.op("arith.cmpi ne, " + low.name + ", " + zero.name + " : " + low.type,
+                 shape, "i1");
+  }
+  return w_.op("tt.bitcast " + low.name + " : " + low.type + " -> " + like.type, shape,
+               like.scalar);
+}
+
+// `word` with its `bits`-wide element at `shift` replaced by `element`.
+Value ScatterKernel::withWordElement(const Value& word, const Value& shift, int bits,
+                                     const Value& element) {
+  const std::vector<int64_t>& shape = word.shape;
+  const std::string narrow_int = "i" + std::to_string(bits);
+  const std::string narrow_type = tensorType(shape, narrow_int);
+  Value raw = element;
+  if (element.scalar == "i1")
+    raw =
+        w_.op("arith.extui " + element.name + " : " + element.type + " to " + narrow_type,
+              shape, narrow_int);
+  else if (element.scalar != narrow_int)
+    raw =
+        w_.op("tt.bitcast " + element.name + " : " + element.type + " -> " + narrow_type,
+              shape, narrow_int);
+  const Value wide = w_.op(
+      "arith.extui " + raw.name + " : " + narrow_type + " to " + word.type, shape, "i32");
+  const Value placed = w_.op(
+      "arith.shli " + wide.name + ", " + shift.name + " : " + word.type, shape, "i32");
+  const int64_t ones = (int64_t{1} << bits) - 1;
+  const Value field =
+      w_.op("arith.shli " +
+                w_.op("arith.constant dense<" + std::to_string(ones) + "> : " + word.type,
+                      shape, "i32")
+                    .name +
+                ", " + shift.name + " : " + word.type,
+            shape, "i32");
+  const Value all = w_.op("arith.constant dense<-1> : " + word.type, shape, "i32");
+  const Value keep = w_.op(
+      "arith.xori " + field.name + ", " + all.name + " : " + word.type, shape, "i32");
+  const Value rest = w_.op(
+      "arith.andi " + word.name + ", " + keep.name + " : " + word.type, shape, "i32");
+  return w_.op("arith.ori " + rest.name + ", " + placed.name + " : " + word.type, shape,
+               "i32");
 }
 
 Status ScatterKernel::applyUpdates(int64_t count) {
