@@ -41,11 +41,11 @@ def compute_all():
   out = {}
   for alg in ALGORITHMS:
     algorithm = getattr(jax.lax.RandomAlgorithm, "RNG_" + alg)
-    for key_name, key in KEYS.items():
-      for dt in DTYPES:
-        for shape in SHAPES:
-          f = jax.jit(lambda k, s=shape, d=dt, a=algorithm:
-                      jax.lax.rng_bit_generator(k, s, dtype=d, algorithm=a))
+    for dt in DTYPES:
+      for shape in SHAPES:
+        f = jax.jit(lambda k, s=shape, d=dt, a=algorithm:
+                    jax.lax.rng_bit_generator(k, s, dtype=d, algorithm=a))
+        for key_name, key in KEYS.items():  # one compile, three keys
           new_key, bits = f(jnp.asarray(key))
           name = f"{alg}/{key_name}/{dt}/{'x'.join(map(str, shape)) or 'scalar'}"
           out[name + "/key"] = np.asarray(new_key)
