@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ir/dense_elements.h"
+#include "passes/op_emitter.h"
 
 namespace jft::passes {
 namespace {
@@ -24,21 +25,12 @@ class IntegerDotLowering {
   explicit IntegerDotLowering(ir::Module& module) : module_(module) {}
 
   bool run() {
-    for (ir::Function& function : module_.functions) region(function.body);
-    return changed_;
+    return rewriteOps(module_, [&](const ir::Op& op, std::vector<ir::Op>& out) {
+      return lower(op, out);
+    });
   }
 
  private:
-  void region(ir::Region& region) {
-    std::vector<ir::Op> ops;
-    ops.reserve(region.ops.size());
-    for (ir::Op& op : region.ops) {
-      for (ir::Region& nested : op.regions) this->region(nested);
-      if (!lower(op, ops)) ops.push_back(std::move(op));
-    }
-    region.ops = std::move(ops);
-  }
-
   ir::Op makeOp(const ir::Op& dot, OpKind kind, std::vector<ValueId> operands,
                 const ir::Type& type, ir::NamedAttrs attrs = {}) {
     ir::Op op;
@@ -76,14 +68,16 @@ class IntegerDotLowering {
     return value;
   }
 
-  bool lower(ir::Op& op, std::vector<ir::Op>& out) {
+  bool lower(const ir::Op& op, std::vector<ir::Op>& out) {
     if (op.kind != OpKind::DotGeneral && op.kind != OpKind::Dot) return false;
     if (op.operands.size() != 2 || op.results.size() != 1) return false;
     const ir::Type lhs = module_.typeOf(op.operands[0]);
     const ir::Type rhs = module_.typeOf(op.operands[1]);
     const ir::Type result = module_.typeOf(op.results[0]);
     if (!lhs.isTensor() || !rhs.isTensor() || !result.isTensor()) return false;
-    if (!isLoweredIntegerDot(lhs.element, rhs.element, result.element)) return false;
+    if (!integerLike(lhs.element) || !integerLike(rhs.element) ||
+        !ir::isInteger(result.element))
+      return false;
 
     std::vector<int64_t> lb, rb, lk, rk;
     if (op.kind == OpKind::Dot) {
@@ -112,6 +106,14 @@ class IntegerDotLowering {
     const std::vector<int64_t> lm = freeDims(lhs.rank(), lb, lk);
     const std::vector<int64_t> rn = freeDims(rhs.rank(), rb, rk);
     const size_t nb = lb.size(), nm = lm.size(), nn = rn.size(), nk = lk.size();
+    auto extent = [](const ir::Type& t, const std::vector<int64_t>& ds) {
+      int64_t p = 1;
+      for (int64_t d : ds) p *= t.dims[static_cast<size_t>(d)];
+      return p;
+    };
+    if (libraryComputes(lhs.element, rhs.element, result.element, extent(lhs, lm),
+                        extent(rhs, rn), extent(lhs, lk)))
+      return false;
 
     // Common shape [B..., M..., N..., K...].
     std::vector<int64_t> dims;
@@ -149,7 +151,6 @@ class IntegerDotLowering {
       ir::Op product = makeOp(op, OpKind::Multiply, {a, b}, common);
       product.results = op.results;
       out.push_back(std::move(product));
-      changed_ = true;
       return true;
     }
     out.push_back(makeOp(op, OpKind::Multiply, {a, b}, common));
@@ -180,20 +181,18 @@ class IntegerDotLowering {
     reduce.regions.push_back(std::move(body));
     reduce.loc = op.loc;
     out.push_back(std::move(reduce));
-    changed_ = true;
     return true;
   }
 
   ir::Module& module_;
-  bool changed_ = false;
 };
 
 }  // namespace
 
-bool isLoweredIntegerDot(ElementType lhs, ElementType rhs, ElementType result) {
-  if (!integerLike(lhs) || !integerLike(rhs) || !ir::isInteger(result)) return false;
-  return !(lhs == ElementType::I8 && rhs == ElementType::I8 &&
-           result == ElementType::I32);
+bool libraryComputes(ElementType lhs, ElementType rhs, ElementType result, int64_t m,
+                     int64_t n, int64_t k) {
+  return lhs == ElementType::I8 && rhs == ElementType::I8 && result == ElementType::I32 &&
+         m % 4 == 0 && n % 4 == 0 && k % 4 == 0;
 }
 
 bool lowerIntegerDots(ir::Module& module) {

@@ -1,6 +1,8 @@
 // integer_dot: rewrites integer matrix products that no library GEMM
-// computes (every integer combination except s8 x s8 -> s32, which goes to
-// cuBLASLt) into elementwise ops and one reduction that the TTIR route runs.
+// computes (every integer combination except s8 x s8 -> s32 whose m, n and k
+// are multiples of 4, which goes to cuBLASLt: its int8 kernels refuse
+// leading dimensions that are not) into elementwise ops and one reduction
+// that the TTIR route runs.
 //
 //   dot_general(lhs, rhs)  batch B, lhs free M, rhs free N, contracting K
 //     => a = broadcast_in_dim(convert(lhs))  to [B..., M..., N..., K...]
@@ -13,20 +15,21 @@
 // reduction. `dot` is read as dot_general contracting lhs's last dim with rhs's first.
 // The result keeps the dot's result id and location; new ops carry the
 // dot's location. Ops whose broadcast shape exceeds 2^31 elements, float or
-// complex products, and s8 x s8 -> s32 are left alone.
+// complex products, and the library's s8 x s8 -> s32 are left alone.
 //
 // Before: the IR verifies. After: it verifies, and no dot with integer (or
-// pred) operands and an integer result other than s8 x s8 -> s32 remains
-// unless its broadcast shape is over the limit.
+// pred) operands and an integer result other than the library's
+// s8 x s8 -> s32 remains unless its broadcast shape is over the limit.
 #pragma once
 
 #include "ir/module.h"
 
 namespace jft::passes {
 
-// True when the dot's element types are ones this pass lowers.
-bool isLoweredIntegerDot(ir::ElementType lhs, ir::ElementType rhs,
-                         ir::ElementType result);
+// True for the integer products left to the library GEMM: s8 x s8 -> s32
+// with m (lhs free), n (rhs free) and k (contracting) extents multiples of 4.
+bool libraryComputes(ir::ElementType lhs, ir::ElementType rhs, ir::ElementType result,
+                     int64_t m, int64_t n, int64_t k);
 
 // Returns true when a dot was rewritten.
 bool lowerIntegerDots(ir::Module& module);

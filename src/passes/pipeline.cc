@@ -4,9 +4,11 @@
 
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "passes/bitcast_widths.h"
 #include "passes/canonicalize.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
+#include "passes/float8_dot.h"
 #include "passes/integer_dot.h"
 #include "passes/rng_expand.h"
 #include "passes/simplify.h"
@@ -65,8 +67,17 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
     return lowerIntegerDots(m);
   }));
   (void)lowered;
-  // rng_bit_generator as XLA's GPU backend expands it: integer ops that
-  // fuse like any others and give XLA's bits.
+  // float8 products on 16-bit operands, which the library multiplies.
+  JFT_ASSIGN_OR_RETURN(bool widened, runner.run("float8_dot", 0, [](ir::Module& m) {
+    return widenFloat8Dots(m);
+  }));
+  (void)widened;
+  // Width-changing bitcasts and rng_bit_generator (as XLA's GPU backend
+  // expands it) as integer ops that fuse like any others.
+  JFT_ASSIGN_OR_RETURN(bool split, runner.run("bitcast_widths", 0, [](ir::Module& m) {
+    return expandWidthChangingBitcasts(m);
+  }));
+  (void)split;
   JFT_ASSIGN_OR_RETURN(bool expanded, runner.run("rng_expand", 0, [](ir::Module& m) {
     return expandRngBitGenerators(m);
   }));

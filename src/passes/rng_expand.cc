@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "ir/dense_elements.h"
+#include "passes/op_emitter.h"
 
 namespace jft::passes {
 namespace {
@@ -20,125 +20,12 @@ int64_t elementCount(const Dims& dims) {
   return n;
 }
 
-// Emits the ops of one expansion into `out`, each at the rng op's location.
-class Emitter {
- public:
-  Emitter(ir::Module& module, const ir::Op& at, std::vector<ir::Op>& out)
-      : module_(module), at_(at), out_(out) {}
-
-  ValueId emit(OpKind kind, std::vector<ValueId> operands, const ir::Type& type,
-               ir::NamedAttrs attrs = {}) {
-    ir::Op op;
-    op.kind = kind;
-    op.operands = std::move(operands);
-    op.results = {module_.newValue(type)};
-    op.attrs = std::move(attrs);
-    op.loc = at_.loc;
-    out_.push_back(std::move(op));
-    return out_.back().results[0];
-  }
-
-  // The last op emitted produces `value`; it takes the id `result` instead.
-  void renameLast(ValueId value, ValueId result) {
-    if (!out_.empty() && out_.back().results[0] == value) out_.back().results[0] = result;
-  }
-
-  ir::Type typeOf(ValueId v) const { return module_.typeOf(v); }
-
-  ValueId constant(ElementType element, const Dims& dims, uint64_t value) {
-    const ir::Type type = ir::Type::tensor(element, dims);
-    std::vector<uint8_t> bytes(static_cast<size_t>(ir::storageBytes(element)));
-    for (size_t i = 0; i < bytes.size(); ++i)
-      bytes[i] = static_cast<uint8_t>(value >> (8 * i));  // little-endian
-    return emit(OpKind::Constant, {}, type,
-                {{"value", ir::DenseElements::makeSplat(type, std::move(bytes))}});
-  }
-
-  ValueId binary(OpKind kind, ValueId a, ValueId b) {
-    return emit(kind, {a, b}, typeOf(a));
-  }
-
-  ValueId withConstant(OpKind kind, ValueId a, uint64_t c) {
-    const ir::Type type = typeOf(a);
-    return binary(kind, a, constant(type.element, type.dims, c));
-  }
-
-  ValueId convert(ValueId a, ElementType element) {
-    return emit(OpKind::Convert, {a}, ir::Type::tensor(element, typeOf(a).dims));
-  }
-
-  ValueId reshape(ValueId a, const Dims& dims) {
-    return emit(OpKind::Reshape, {a}, ir::Type::tensor(typeOf(a).element, dims));
-  }
-
-  ValueId broadcast(ValueId scalar, const Dims& dims) {
-    return emit(OpKind::BroadcastInDim, {scalar},
-                ir::Type::tensor(typeOf(scalar).element, dims),
-                {{"broadcast_dimensions", Dims{}}});
-  }
-
-  ValueId iota(ElementType element, const Dims& dims, int64_t dim) {
-    return emit(OpKind::Iota, {}, ir::Type::tensor(element, dims),
-                {{"iota_dimension", dim}});
-  }
-
-  ValueId slice(ValueId a, const Dims& start, const Dims& limit) {
-    Dims dims, strides(start.size(), 1);
-    for (size_t i = 0; i < start.size(); ++i) dims.push_back(limit[i] - start[i]);
-    return emit(
-        OpKind::Slice, {a}, ir::Type::tensor(typeOf(a).element, dims),
-        {{"start_indices", start}, {"limit_indices", limit}, {"strides", strides}});
-  }
-
-  ValueId concatenate(const std::vector<ValueId>& parts, int64_t dim) {
-    Dims dims = typeOf(parts[0]).dims;
-    dims[static_cast<size_t>(dim)] = 0;
-    for (ValueId p : parts)
-      dims[static_cast<size_t>(dim)] += typeOf(p).dims[static_cast<size_t>(dim)];
-    return emit(OpKind::Concatenate, parts,
-                ir::Type::tensor(typeOf(parts[0]).element, dims), {{"dimension", dim}});
-  }
-
-  // Word i of a 1-d tensor, as a scalar.
-  ValueId word(ValueId vector, int64_t i) {
-    return reshape(slice(vector, {i}, {i + 1}), {});
-  }
-
-  ValueId lessUnsigned(ValueId a, ValueId b) {
-    return emit(OpKind::Compare, {a, b},
-                ir::Type::tensor(ElementType::PRED, typeOf(a).dims),
-                {{"comparison_direction", ir::ComparisonDirection::LT},
-                 {"compare_type", ir::ComparisonType::UNSIGNED}});
-  }
-
-  ValueId select(ValueId pred, ValueId a, ValueId b) {
-    return emit(OpKind::Select, {pred, a, b}, typeOf(a));
-  }
-
-  // The low and high 32-bit words of a ui64 tensor.
-  std::array<ValueId, 2> halves(ValueId u64) {
-    return {convert(u64, ElementType::U32),
-            convert(withConstant(OpKind::ShiftRightLogical, u64, 32), ElementType::U32)};
-  }
-
-  ValueId join(ValueId low, ValueId high) {
-    const ValueId hi =
-        withConstant(OpKind::ShiftLeft, convert(high, ElementType::U64), 32);
-    return binary(OpKind::Or, convert(low, ElementType::U64), hi);
-  }
-
- private:
-  ir::Module& module_;
-  const ir::Op& at_;
-  std::vector<ir::Op>& out_;
-};
-
 using Words4 = std::array<ValueId, 4>;
 using Words2 = std::array<ValueId, 2>;
 
 // Philox4x32 with 10 rounds (Salmon et al., SC 2011); `key` words have the
 // counter words' shape.
-Words4 philox4x32(Emitter& e, Words4 x, Words2 key) {
+Words4 philox4x32(OpEmitter& e, Words4 x, Words2 key) {
   auto mulHiLo = [&](ValueId v, uint64_t k) {
     const ValueId product =
         e.withConstant(OpKind::Multiply, e.convert(v, ElementType::U64), k);
@@ -157,7 +44,7 @@ Words4 philox4x32(Emitter& e, Words4 x, Words2 key) {
 }
 
 // Threefry2x32 with 20 rounds; `key` words have the counter words' shape.
-Words2 threefry2x32(Emitter& e, Words2 x, Words2 key) {
+Words2 threefry2x32(OpEmitter& e, Words2 x, Words2 key) {
   const ValueId ks2 =
       e.binary(OpKind::Xor, e.withConstant(OpKind::Xor, key[0], 0x1BD11BDA), key[1]);
   const std::array<ValueId, 3> ks = {key[0], key[1], ks2};
@@ -191,13 +78,13 @@ struct Generated {
   ValueId counter;  // the advanced counter words (ui64[1] or ui64[2])
 };
 
-Words2 keyWords(Emitter& e, ValueId key, const Dims& dims) {
+Words2 keyWords(OpEmitter& e, ValueId key, const Dims& dims) {
   const Words2 k = e.halves(key);
   return {e.broadcast(k[0], dims), e.broadcast(k[1], dims)};
 }
 
 // PHILOX: `low`/`high` are the 128-bit counter's words (scalars).
-Generated philoxBits(Emitter& e, ValueId key, ValueId low, ValueId high,
+Generated philoxBits(OpEmitter& e, ValueId key, ValueId low, ValueId high,
                      const Dims& shape, int bits, bool keep_high) {
   const int64_t n = elementCount(shape);
   const int64_t words = bits == 64 ? 2 * n : n;
@@ -236,7 +123,7 @@ Generated philoxBits(Emitter& e, ValueId key, ValueId low, ValueId high,
 
 // THREE_FRY counters: `counter` (ui64[1]) + the row-major index over the
 // dims of size >= 2.
-ValueId threefryCounters(Emitter& e, ValueId counter, const Dims& dims) {
+ValueId threefryCounters(OpEmitter& e, ValueId counter, const Dims& dims) {
   ValueId input = e.broadcast(e.reshape(counter, {}), dims);
   uint64_t trailing = 1;
   for (size_t i = dims.size(); i-- > 0;) {
@@ -250,7 +137,7 @@ ValueId threefryCounters(Emitter& e, ValueId counter, const Dims& dims) {
 }
 
 // `counter` is ui64[1].
-Generated threefryBits(Emitter& e, ValueId key, ValueId counter, const Dims& shape,
+Generated threefryBits(OpEmitter& e, ValueId key, ValueId counter, const Dims& shape,
                        int bits) {
   if (bits == 64) {
     const Words2 c = e.halves(threefryCounters(e, counter, shape));
@@ -296,86 +183,60 @@ Generated threefryBits(Emitter& e, ValueId key, ValueId counter, const Dims& sha
   return {value, next};
 }
 
-class RngExpander {
- public:
-  explicit RngExpander(ir::Module& module) : module_(module) {}
+bool expand(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
+  if (op.kind != OpKind::RngBitGenerator || op.operands.size() != 1 ||
+      op.results.size() != 2)
+    return false;
+  const ir::Type state = module.typeOf(op.operands[0]);
+  const ir::Type result = module.typeOf(op.results[1]);
+  if (state.element != ElementType::U64 || state.rank() != 1) return false;
+  if (!ir::isInteger(result.element) || ir::bitWidth(result.element) < 8) return false;
+  const auto* given = ir::findAttrAs<ir::RngAlgorithm>(op.attrs, "rng_algorithm");
+  // XLA's GPU backend runs DEFAULT as PHILOX.
+  const bool philox = given == nullptr || *given != ir::RngAlgorithm::THREE_FRY;
+  const int64_t words = state.dims[0];
+  if (philox ? (words != 2 && words != 3) : words != 2) return false;
 
-  bool run() {
-    for (ir::Function& function : module_.functions) region(function.body);
-    return changed_;
-  }
-
- private:
-  void region(ir::Region& region) {
-    std::vector<ir::Op> ops;
-    ops.reserve(region.ops.size());
-    for (ir::Op& op : region.ops) {
-      for (ir::Region& nested : op.regions) this->region(nested);
-      if (!expand(op, ops)) ops.push_back(std::move(op));
-    }
-    region.ops = std::move(ops);
-  }
-
-  bool expand(const ir::Op& op, std::vector<ir::Op>& out) {
-    if (op.kind != OpKind::RngBitGenerator || op.operands.size() != 1 ||
-        op.results.size() != 2)
-      return false;
-    const ir::Type state = module_.typeOf(op.operands[0]);
-    const ir::Type result = module_.typeOf(op.results[1]);
-    if (state.element != ElementType::U64 || state.rank() != 1) return false;
-    if (!ir::isInteger(result.element) || ir::bitWidth(result.element) < 8) return false;
-    const auto* given = ir::findAttrAs<ir::RngAlgorithm>(op.attrs, "rng_algorithm");
-    // XLA's GPU backend runs DEFAULT as PHILOX.
-    const bool philox = given == nullptr || *given != ir::RngAlgorithm::THREE_FRY;
-    const int64_t words = state.dims[0];
-    if (philox ? (words != 2 && words != 3) : words != 2) return false;
-
-    Emitter e(module_, op, out);
-    const int bits = ir::bitWidth(result.element) == 64 ? 64 : 32;
-    const ElementType raw = bits == 64 ? ElementType::U64 : ElementType::U32;
-    const ValueId key = e.word(op.operands[0], 0);
-    ValueId value, state_out;
-    if (elementCount(result.dims) == 0) {
-      // Nothing drawn: the counter does not move.
-      value = e.constant(result.element, result.dims, 0);
-      state_out = e.withConstant(OpKind::Add, op.operands[0], 0);
+  OpEmitter e(module, op, out);
+  const int bits = ir::bitWidth(result.element) == 64 ? 64 : 32;
+  const ElementType raw = bits == 64 ? ElementType::U64 : ElementType::U32;
+  const ValueId key = e.word(op.operands[0], 0);
+  ValueId value, state_out;
+  if (elementCount(result.dims) == 0) {
+    // Nothing drawn: the counter does not move.
+    value = e.constant(result.element, result.dims, 0);
+    state_out = e.withConstant(OpKind::Add, op.operands[0], 0);
+  } else {
+    Generated g;
+    if (philox) {
+      const ValueId low = e.word(op.operands[0], 1);
+      const ValueId high = e.word(op.operands[0], words == 3 ? 2 : 0);
+      g = philoxBits(e, key, low, high, result.dims, bits, words == 3);
     } else {
-      Generated g;
-      if (philox) {
-        const ValueId low = e.word(op.operands[0], 1);
-        const ValueId high = e.word(op.operands[0], words == 3 ? 2 : 0);
-        g = philoxBits(e, key, low, high, result.dims, bits, words == 3);
-      } else {
-        g = threefryBits(e, key, e.slice(op.operands[0], {1}, {2}), result.dims, bits);
-      }
-      value = g.bits;
-      const ir::Type unsigned_type =
-          ir::Type::tensor(ir::bitWidth(result.element) == bits ? raw
-                           : ir::bitWidth(result.element) == 8  ? ElementType::U8
-                                                                : ElementType::U16,
-                           result.dims);
-      if (unsigned_type.element != raw) value = e.convert(value, unsigned_type.element);
-      if (unsigned_type.element != result.element)
-        value = e.emit(OpKind::BitcastConvert, {value}, result);
-      state_out = e.concatenate({e.reshape(key, {1}), g.counter}, 0);
+      g = threefryBits(e, key, e.slice(op.operands[0], {1}, {2}), result.dims, bits);
     }
-    e.renameLast(state_out, op.results[0]);
-    // The bits' last op precedes the state's; give it its result id in place.
-    for (ir::Op& emitted : out)
-      if (!emitted.results.empty() && emitted.results[0] == value)
-        emitted.results[0] = op.results[1];
-    changed_ = true;
-    return true;
+    value = g.bits;
+    const ir::Type unsigned_type =
+        ir::Type::tensor(ir::bitWidth(result.element) == bits ? raw
+                         : ir::bitWidth(result.element) == 8  ? ElementType::U8
+                                                              : ElementType::U16,
+                         result.dims);
+    if (unsigned_type.element != raw) value = e.convert(value, unsigned_type.element);
+    if (unsigned_type.element != result.element)
+      value = e.emit(OpKind::BitcastConvert, {value}, result);
+    state_out = e.concatenate({e.reshape(key, {1}), g.counter}, 0);
   }
-
-  ir::Module& module_;
-  bool changed_ = false;
-};
+  e.giveId(state_out, op.results[0]);
+  e.giveId(value, op.results[1]);
+  return true;
+}
 
 }  // namespace
 
 bool expandRngBitGenerators(ir::Module& module) {
-  return RngExpander(module).run();
+  return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
+    return expand(module, op, out);
+  });
 }
 
 }  // namespace jft::passes

@@ -201,16 +201,32 @@ TEST(IntegerDot, PlainDotIsLowered) {
 
 TEST(IntegerDot, LibraryAndFloatProductsAreLeftAlone) {
   const auto dn = numbers({}, {}, {1}, {0});
-  ir::Module s8 = dotModule(i8({2, 3}), i8({3, 2}), i32({2, 2}), dn);
+  ir::Module s8 = dotModule(i8({4, 8}), i8({8, 12}), i32({4, 12}), dn);
   EXPECT_FALSE(lowerIntegerDots(s8));
   EXPECT_EQ(s8.functions[0].body.ops[0].kind, OpKind::DotGeneral);
   ir::Module f = dotModule(f32({2, 3}), f32({3, 2}), f32({2, 2}), dn);
   EXPECT_FALSE(lowerIntegerDots(f));
   EXPECT_EQ(f.functions[0].body.ops[0].kind, OpKind::DotGeneral);
-  EXPECT_FALSE(isLoweredIntegerDot(ElementType::I8, ElementType::I8, ElementType::I32));
-  EXPECT_TRUE(isLoweredIntegerDot(ElementType::I8, ElementType::I32, ElementType::I32));
+  EXPECT_TRUE(
+      libraryComputes(ElementType::I8, ElementType::I8, ElementType::I32, 4, 12, 8));
   EXPECT_FALSE(
-      isLoweredIntegerDot(ElementType::BF16, ElementType::F32, ElementType::F32));
+      libraryComputes(ElementType::I8, ElementType::I32, ElementType::I32, 4, 4, 4));
+}
+
+// cuBLASLt's int8 kernels refuse leading dimensions that are not multiples
+// of 4: such s8 x s8 -> s32 products run as a reduction instead.
+TEST(IntegerDot, Int8ProductsTheLibraryRefusesAreLowered) {
+  const auto dn = numbers({}, {}, {1}, {0});
+  ir::Module m = dotModule(i8({2, 3}), i8({3, 2}), i32({2, 2}), dn);
+  // [[1,2,3],[4,5,-6]] x [[7,8],[9,10],[11,-128]] = [[58,-356],[7,850]]
+  EXPECT_EQ(
+      lowerAndRun(m, {{2, 3}, {1, 2, 3, 4, 5, -6}}, {{3, 2}, {7, 8, 9, 10, 11, -128}})
+          .data,
+      (std::vector<int64_t>{58, -356, 7, 850}));
+  EXPECT_FALSE(
+      libraryComputes(ElementType::I8, ElementType::I8, ElementType::I32, 2, 2, 3));
+  EXPECT_FALSE(
+      libraryComputes(ElementType::I8, ElementType::I8, ElementType::I32, 4, 4, 6));
 }
 
 TEST(IntegerDot, ProductsOverTwoToThe31ElementsAreLeftAlone) {
