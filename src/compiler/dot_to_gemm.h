@@ -49,7 +49,8 @@ struct DotGemmPlan {
 
 // `op` is a verified dot_general of `module`. UNIMPLEMENTED (with the reason)
 // when no library GEMM computes it: element types outside GemmDesc's table
-// (mixed operand types, integer types other than int8 -> int32, f8...),
+// (mixed operand types, integer types other than int8 -> int32; float8
+// products are widened before planning),
 // algorithms other than plain f32/bf16/f16/f64 ones, or an empty product.
 StatusOr<DotGemmPlan> planDotAsGemm(const ir::Module& module, const ir::Op& op);
 
