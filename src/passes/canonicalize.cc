@@ -45,7 +45,7 @@ class Canonicalizer : public LocalRewriter {
         context.replaceOp(op, {*same});
       return true;
     }
-    if (zeroProduct(context, op)) return true;
+    if (zeroProduct(context, op) || uninitializedBuffer(context, op)) return true;
     if (foldDimensionSize(context, op)) return true;
     return foldConstant(context, op);
   }
@@ -70,12 +70,31 @@ class Canonicalizer : public LocalRewriter {
           empty = true;
     }
     if (!empty) return false;
+    becomeZeros(op, result);
+    return true;
+  }
+
+  // custom_call @AllocateBuffer() (lax.empty): a buffer whose contents are
+  // unspecified. Zeros are one valid content, and a splat constant costs
+  // nothing until something reads it.
+  static bool uninitializedBuffer(const RewriteContext& context, ir::Op& op) {
+    if (op.kind != OpKind::CustomCall || !op.operands.empty() || op.results.size() != 1)
+      return false;
+    const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
+    if (target == nullptr || *target != "AllocateBuffer") return false;
+    const ir::Type& result = context.typeOf(op.results[0]);
+    if (!result.isTensor()) return false;
+    becomeZeros(op, result);
+    return true;
+  }
+
+  static void becomeZeros(ir::Op& op, const ir::Type& type) {
     op.kind = OpKind::Constant;
     op.operands.clear();
-    op.attrs = {{"value",
-                 ir::DenseElements::makeSplat(
-                     result, std::vector<uint8_t>(ir::storageBytes(result.element), 0))}};
-    return true;
+    op.regions.clear();
+    op.attrs = {
+        {"value", ir::DenseElements::makeSplat(
+                      type, std::vector<uint8_t>(ir::storageBytes(type.element), 0))}};
   }
 
   // Shapes are static: get_dimension_size is the dim's extent as an i32.

@@ -346,5 +346,28 @@ TEST(Canonicalize, AProductOfNonEmptyOperandsStays) {
             OpKind::DotGeneral);
 }
 
+// lax.empty: custom_call @AllocateBuffer() has unspecified contents; it
+// becomes zeros (one valid content). Other operand-less calls stay.
+TEST(Canonicalize, AllocateBufferIsAZeroConstant) {
+  for (const char* target : {"AllocateBuffer", "SomethingElse"}) {
+    ir::Module m;
+    ir::Builder b(m);
+    b.beginFunction("main", {}, {i32({2, 3})});
+    b.ret({b.op1(OpKind::CustomCall, {}, i32({2, 3}),
+                 {{"call_target_name", std::string(target)}})});
+    b.endFunction();
+    canonicalize(m);
+    expectVerifies(m);
+    const ir::Op& op = mainOf(m).body.ops.front();
+    if (std::string(target) == "AllocateBuffer") {
+      ASSERT_EQ(op.kind, OpKind::Constant);
+      EXPECT_EQ(ir::findAttrAs<ir::DenseElements>(op.attrs, "value")->expanded(),
+                std::vector<uint8_t>(24, 0));
+    } else {
+      EXPECT_EQ(op.kind, OpKind::CustomCall);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace jft::passes
