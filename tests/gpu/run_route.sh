@@ -33,6 +33,7 @@ run zoo.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_zoo.p
 run execute.log python3 tests/gpu/test_execute.py
 run ops.log env XLA_MODE=fl_only python3 tests/gpu/test_ops.py
 run conv.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_conv.py
+run matmul.log env XLA_MODE=fl_only XLA_FLAGTREE_MATMUL=ttir XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_matmul.py
 # Each workload in its own process with its own limit (BENCH_TIMEOUT seconds),
 # so a hang or crash costs that workload only; ours also dumps what JAX sent.
 if [ -n "${BENCH:-}" ] && [ -d "${BENCH_DIR:-}" ]; then
