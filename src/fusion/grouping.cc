@@ -272,6 +272,10 @@ class Grouper {
     if (target.family == Family::kMatmul) {
       if (!fitsMatmul(i, g)) return false;
       if (!returned) return true;
+      // An operand convert is applied to loaded tiles only, never stored.
+      for (ir::ValueId value : op(i).results)
+        for (size_t user : uses_.users(value))
+          if (static_cast<long>(user) == target.dot) return false;
       const ir::Op& root = op(target.root);
       return op(i).results.size() == 1 && root.results.size() == 1 &&
              module_.typeOf(op(i).results[0]).dims ==

@@ -139,7 +139,8 @@ Route chooseMatmulRoute(const MatmulForm& form, const PlanOptions& options,
   const double work = static_cast<double>(form.batch) * static_cast<double>(form.m) *
                       static_cast<double>(form.n) * static_cast<double>(form.k);
   if (work <= static_cast<double>(kSmallMatmulWork)) return Route::kTtir;
-  if (!epilogue_fuses || form.input_precision == "ieee") return Route::kLibrary;
+  if (!epilogue_fuses || form.input_precision == "ieee" || form.k > kMaxFusedEpilogueK)
+    return Route::kLibrary;
   for (const IndexMap* map : {&form.lhs_batch, &form.lhs_m, &form.lhs_k, &form.rhs_batch,
                               &form.rhs_k, &form.rhs_n})
     if (map->size() > 1) return Route::kLibrary;

@@ -67,11 +67,16 @@ IndexMap indexMapOf(const std::vector<int64_t>& shape, const std::vector<int64_t
 //  - batch*m*n*k <= kSmallMatmulWork (2^24): TTIR (launch-bound; one kernel,
 //    no workspace, no operand transposes);
 //  - otherwise the library, unless an epilogue fuses into the dot (saving
-//    the result's round trip through memory) and the kernel has no slow
-//    path: f16/bf16 operands or f32 under tf32 (f32 "ieee" runs on FMA units,
-//    where cuBLAS's SGEMM wins), and every operand index map a single segment
-//    per group (no div/rem per element).
+//    the result's round trip through memory), k <= kMaxFusedEpilogueK (1024)
+//    and the kernel has no slow path: f16/bf16 operands or f32 under tf32
+//    (f32 "ieee" runs on FMA units, where cuBLAS's SGEMM wins), and every
+//    operand index map a single segment per group (no div/rem per element).
+//    The k bound: the epilogue's extra pass costs about 2*m*n*bytes of
+//    memory traffic against 2*m*n*k flops of product, so on an H200 (~4 TB/s,
+//    ~1 PFLOP/s dense 16-bit) it is worth ~500/k of the product's time; past
+//    k = 1024 a kernel slower than cuBLASLt by more than that loses.
 inline constexpr int64_t kSmallMatmulWork = int64_t{1} << 24;
+inline constexpr int64_t kMaxFusedEpilogueK = 1024;
 Route chooseMatmulRoute(const MatmulForm& form, const PlanOptions& options,
                         bool epilogue_fuses);
 

@@ -56,11 +56,11 @@ ir::Module denseRelu(int64_t m, int64_t k, int64_t n) {
   ir::Module module;
   ir::Builder b(module);
   const Type t = Type::tensor(ElementType::F32, {m, n});
-  auto a = b.beginFunction("main",
-                           {Type::tensor(ElementType::F32, {m, k}),
-                            Type::tensor(ElementType::F32, {k, n}),
-                            Type::tensor(ElementType::F32, {n})},
-                           {t});
+  auto a = b.beginFunction(
+      "main",
+      {Type::tensor(ElementType::F32, {m, k}), Type::tensor(ElementType::F32, {k, n}),
+       Type::tensor(ElementType::F32, {n})},
+      {t});
   ir::DotDimensionNumbers dn;
   dn.lhs_contracting_dims = {1};
   dn.rhs_contracting_dims = {0};

@@ -111,6 +111,12 @@ TEST(MatmulRules, AutoCostModel) {
     ASSERT_EQ(plan.fusions.size(), 1u) << p.built.text(plan);
     EXPECT_EQ(plan.fusions[0].family, Family::kMatmul);
   }
+  {  // A long K (4096 > 1024): the product dominates; the library.
+    DenseRelu p(256, 4096, 256);
+    Plan plan = planAndCheck(p.built, withMatmul(MatmulRoute::kAuto));
+    ASSERT_EQ(plan.fusions.size(), 2u) << p.built.text(plan);
+    EXPECT_EQ(plan.fusions[0].route, Route::kLibrary);
+  }
   {  // The same under HIGHEST (f32 on FMA units): the library.
     DenseRelu p(1024, 1024, 1024, true);
     Plan plan = planAndCheck(p.built, withMatmul(MatmulRoute::kAuto));
@@ -208,6 +214,26 @@ TEST(MatmulRules, OperandConvertJoins) {
   ASSERT_EQ(plan.fusions.size(), 1u) << built.text(plan);
   EXPECT_EQ(plan.fusions[0].family, Family::kMatmul);
   EXPECT_EQ(plan.fusions[0].inputs, (std::vector<ValueId>{a[0], a[1]}));
+}
+
+// An operand convert whose value is also returned: the matmul group holds a
+// copy applied to its loaded tiles; the returned value comes from a group of
+// its own (the matmul kernel stores only values of the dot's shape).
+TEST(MatmulRules, ReturnedOperandConvertIsComputedApart) {
+  Built built;
+  ir::Builder b(built.m);
+  const Type bf = Type::tensor(ElementType::BF16, {32, 32});
+  auto a = b.beginFunction("main", {f32({32, 32}), bf}, {bf, f32({32, 32})});
+  ValueId c = b.op1(OpKind::Convert, {a[0]}, bf);
+  ValueId d = dot(b, c, a[1], f32({32, 32}));
+  b.ret({c, d});
+  b.endFunction();
+  Plan plan = planAndCheck(built, withMatmul(MatmulRoute::kTtir));
+  const int g = groupOf(plan, opOf(built.main(), d));
+  ASSERT_GE(g, 0) << built.text(plan);
+  EXPECT_EQ(plan.fusions[g].inputs, (std::vector<ValueId>{a[0], a[1]}));
+  EXPECT_EQ(plan.fusions[g].outputs, std::vector<ValueId>{d});
+  EXPECT_EQ(groupsOf(plan, opOf(built.main(), c)).size(), 2u);
 }
 
 // A dot operand computed by anything but a convert (here exp) is written by

@@ -105,7 +105,12 @@ def case(name, shapes, jax_fn, ref_fn, k, dtype="float32", precision=None,
     fn.__name__ = name  # names the module (jit_<name>) and its dump folder
     got = jax.jit(fn)(*args)
     got = jax.block_until_ready(got)
-    compare(name, got, ref_fn(*exact), tolerance(dtype, precision, k))
+    want = ref_fn(*exact)
+    if isinstance(want, tuple):  # several outputs, each compared
+      for i, (g, w) in enumerate(zip(got, want)):
+        compare(f"{name}[{i}]", g, w, tolerance(dtype, precision, k))
+    else:
+      compare(name, got, want, tolerance(dtype, precision, k))
     check_routes(name)
   return run
 
@@ -146,7 +151,7 @@ CASES = {
     # Plain products, f32 DEFAULT (TF32) and HIGHEST.
     "plain_f32": matmul_case("plain_f32", 64, 64, 64),
     "odd_f32": matmul_case("odd_f32", 17, 33, 5),
-    "odd_f32_highest": matmul_case("odd_f32_highest", 130, 257, 65, precision=HIGHEST),
+    "highest_odd_f32": matmul_case("highest_odd_f32", 130, 257, 65, precision=HIGHEST),
     "size1_m": matmul_case("size1_m", 1, 100, 37),
     "size1_k": matmul_case("size1_k", 19, 1, 23),
     "size1_all": matmul_case("size1_all", 1, 1, 1),
@@ -195,6 +200,15 @@ CASES = {
     "matvec_f32": case(
         "matvec_f32", [(37, 50), (50,)], lambda a, b: jnp.dot(a, b),
         lambda a, b: a @ b, 50),
+    # The dot's value also returned, and also read by a reduction.
+    "returned_dot": case(
+        "returned_dot", [(24, 40), (40, 36), (36,)],
+        lambda a, b, c: (jnp.matmul(a, b), jnp.maximum(jnp.matmul(a, b) + c, 0)),
+        lambda a, b, c: (a @ b, np.maximum(a @ b + c, 0)), 40),
+    "dot_read_twice": case(
+        "dot_read_twice", [(24, 40), (40, 36)],
+        lambda a, b: (lambda y: (jnp.tanh(y), jnp.sum(y, axis=1)))(jnp.matmul(a, b)),
+        lambda a, b: (np.tanh(a @ b), np.sum(a @ b, axis=1)), 40),
     # A convert feeding the dot (f32 -> bf16) and one after it (f32 -> bf16).
     "operand_convert": case(
         "operand_convert", [(33, 48), (48, 20)],
