@@ -1,10 +1,20 @@
 // The matmul family's TTIR: tile loop, operand loads through index maps, the
 // tt.dot form Triton 3.6 accepts (tests/codegen/reference/mm.ttir), masks,
-// and the epilogue's rounding. Set JFT_TTIR_DUMP_DIR to keep the kernels
-// (tests/codegen/matmul_ttir holds a committed set).
+// and the epilogue's rounding. Set JFT_TTIR_DUMP_DIR to keep the kernels.
+//
+// tests/codegen/matmul_ttir holds each kernel emitted here with its launch
+// (<suite>_<test>.ttir and .json); every test checks that its kernel is still
+// the committed one, so tests/codegen/run_matmul_ttir.py (run by ctest: it
+// interprets those kernels on random inputs against the products computed by
+// definition) and the GPU compile check (tests/gpu/compile_ttir_dir.py) see
+// what the emitter writes today.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "emit_test_util.h"
+#include "launch_dump.h"
 #include "fusion/fusion.h"
 #include "fusion/matmul_form.h"
 #include "ir/builder.h"
@@ -38,6 +48,23 @@ ValueId dot(ir::Builder& b, ValueId lhs, ValueId rhs, const Type& result,
   return b.op1(OpKind::DotGeneral, {lhs, rhs}, result, attrs);
 }
 
+// The kernel and its launch equal the committed sample of this test.
+void expectCommitted(const TtirKernel& k) {
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string base = std::string(JFT_MATMUL_SAMPLES) + "/" +
+                           test->test_suite_name() + "_" + test->name();
+  std::ifstream in(base + ".ttir"), launch(base + ".json");
+  std::stringstream text, json;
+  text << in.rdbuf();
+  json << launch.rdbuf();
+  EXPECT_EQ(text.str(), k.ttir) << "refresh " << base << ".ttir (see its README)";
+  EXPECT_NE(json.str().find("\"grid\": [" + std::to_string(k.grid[0]) + ", " +
+                            std::to_string(k.grid[1]) + ", " + std::to_string(k.grid[2]) +
+                            "]"),
+            std::string::npos)
+      << base << ".json: " << json.str();
+}
+
 size_t at(const std::string& text, const std::string& what, size_t from = 0) {
   const size_t p = text.find(what, from);
   EXPECT_NE(p, std::string::npos) << "no '" << what << "' after " << from << "\n" << text;
@@ -53,6 +80,8 @@ TEST(EmitMatmul, PlainF32) {
   b.ret({dot(b, a[0], a[1], f32({64, 48}), numbers({}, {}, {1}, {0}))});
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
+  dumpLaunch(k);
+  expectCommitted(k);
   const std::string& t = k.ttir;
   EXPECT_EQ(k.grid, (std::array<uint32_t, 3>{1, 1, 1}));
   EXPECT_EQ(k.tile, "64x64x32");
@@ -83,6 +112,8 @@ TEST(EmitMatmul, HighestPrecisionIsIeee) {
   b.ret({dot(b, a[0], a[1], f32({8, 8}), numbers({}, {}, {1}, {0}), true)});
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
+  dumpLaunch(k);
+  expectCommitted(k);
   EXPECT_EQ(count(k.ttir, "inputPrecision = ieee"), 1) << k.ttir;
   EXPECT_EQ(count(k.ttir, "inputPrecision = tf32"), 0);
   // 200 = 12 x 16 + 8: the K tail is masked on both operands, zeros loaded.
@@ -113,6 +144,8 @@ TEST(EmitMatmul, BatchedTransposedBf16BiasRelu) {
   b.ret({b.op1(OpKind::Maximum, {sum, zero}, out)});
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
+  dumpLaunch(k);
+  expectCommitted(k);
   const std::string& t = k.ttir;
   EXPECT_EQ(k.grid[0], 3u);  // one 32x32 tile per batch item
   EXPECT_EQ(k.tile, "32x32x64");
@@ -141,6 +174,28 @@ TEST(EmitMatmul, BatchedTransposedBf16BiasRelu) {
   EXPECT_NE(t.find("tensor<1x32x!tt.ptr<bf16>>", loop_end), std::string::npos) << t;
 }
 
+// 100 x 70 outputs on 64x64 tiles: four programs in grouped order (two tile
+// rows per group); the rhs is [n, k] (transposed) and a residual and a
+// scalar factor are fused: (x @ w^T + r) * 0.5.
+TEST(EmitMatmul, GroupedTilesWithResidual) {
+  ir::Module m;
+  ir::Builder b(m);
+  const Type out = f32({100, 70});
+  auto a = b.beginFunction("main", {f32({100, 40}), f32({70, 40}), out}, {out});
+  ValueId d = dot(b, a[0], a[1], out, numbers({}, {}, {1}, {1}));
+  ValueId sum = b.op1(OpKind::Add, {d, a[2]}, out);
+  ValueId half = b.constant(ir::denseFromValues(out, std::vector<double>(100 * 70, 0.5)));
+  b.ret({b.op1(OpKind::Multiply, {sum, half}, out)});
+  b.endFunction();
+  const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
+  dumpLaunch(k);
+  expectCommitted(k);
+  EXPECT_EQ(k.grid[0], 4u);
+  EXPECT_EQ(k.tile, "64x64x32");
+  EXPECT_EQ(count(k.ttir, "arith.minsi"), 1);  // the last group's size
+  EXPECT_EQ(k.num_stages, 3);
+}
+
 // A convert feeding the dot (f32 -> bf16) is applied to the loaded tile: the
 // lhs is read as f32 and rounded inside the loop, before tt.dot.
 TEST(EmitMatmul, OperandConvertIsFused) {
@@ -151,6 +206,8 @@ TEST(EmitMatmul, OperandConvertIsFused) {
   b.ret({dot(b, x, a[1], f32({33, 5}), numbers({}, {}, {1}, {0}))});
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
+  dumpLaunch(k);
+  expectCommitted(k);
   const std::string& t = k.ttir;
   const size_t loop = at(t, "scf.for"), d = at(t, "tt.dot", loop);
   const std::string body = t.substr(loop, d - loop);
@@ -170,6 +227,8 @@ TEST(EmitMatmul, NonContiguousContractingDims) {
   b.ret({dot(b, a[0], a[1], f32({6, 7}), numbers({}, {}, {0, 2}, {0, 1}))});
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
+  dumpLaunch(k);
+  expectCommitted(k);
   const size_t loop = at(k.ttir, "scf.for"), d = at(k.ttir, "tt.dot", loop);
   const std::string body = k.ttir.substr(loop, d - loop);
   EXPECT_GE(count(body, "arith.remsi"), 1) << k.ttir;
@@ -184,6 +243,8 @@ TEST(EmitMatmul, VectorDotIsOneMaskedLane) {
   b.ret({dot(b, a[0], a[1], f16({}), numbers({}, {}, {0}, {0}))});
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
+  dumpLaunch(k);
+  expectCommitted(k);
   EXPECT_EQ(k.tile, "16x16x64");
   EXPECT_EQ(count(k.ttir, "tt.store"), 1);
   EXPECT_NE(k.ttir.find("arith.truncf"), std::string::npos);  // f32 -> f16
