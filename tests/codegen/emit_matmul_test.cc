@@ -14,10 +14,10 @@
 #include <sstream>
 
 #include "emit_test_util.h"
-#include "launch_dump.h"
 #include "fusion/fusion.h"
 #include "fusion/matmul_form.h"
 #include "ir/builder.h"
+#include "launch_dump.h"
 
 namespace jft::codegen::ttir {
 namespace {
@@ -58,10 +58,10 @@ void expectCommitted(const TtirKernel& k) {
   text << in.rdbuf();
   json << launch.rdbuf();
   EXPECT_EQ(text.str(), k.ttir) << "refresh " << base << ".ttir (see its README)";
-  EXPECT_NE(json.str().find("\"grid\": [" + std::to_string(k.grid[0]) + ", " +
-                            std::to_string(k.grid[1]) + ", " + std::to_string(k.grid[2]) +
-                            "]"),
-            std::string::npos)
+  EXPECT_NE(
+      json.str().find("\"grid\": [" + std::to_string(k.grid[0]) + ", " +
+                      std::to_string(k.grid[1]) + ", " + std::to_string(k.grid[2]) + "]"),
+      std::string::npos)
       << base << ".json: " << json.str();
 }
 
@@ -233,6 +233,20 @@ TEST(EmitMatmul, NonContiguousContractingDims) {
   const std::string body = k.ttir.substr(loop, d - loop);
   EXPECT_GE(count(body, "arith.remsi"), 1) << k.ttir;
   EXPECT_GE(count(body, "arith.divsi"), 1) << k.ttir;
+}
+
+// A result of 2^32 elements: index arithmetic in i64, the K loop included.
+TEST(EmitMatmul, HugeResultIndexesInI64) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {f16({65536, 32}), f16({32, 65536})},
+                           {f16({65536, 65536})});
+  b.ret({dot(b, a[0], a[1], f16({65536, 65536}), numbers({}, {}, {1}, {0}))});
+  b.endFunction();
+  const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
+  EXPECT_NE(k.ttir.find(": i64 {"), std::string::npos) << k.ttir;  // the scf.for
+  EXPECT_NE(k.ttir.find("arith.extsi"), std::string::npos);        // the program id
+  EXPECT_EQ(k.grid[0], 512u * 512u);
 }
 
 // A vector dot vector is a scalar: one lane of the tile is stored.
