@@ -24,6 +24,8 @@ constexpr std::string_view kHelp =
     "  --emit WHAT        what to print: ir (after passes), plan, ttir, report "
     "(default)\n"
     "  --mode M           back_unsupported (default), fl_only, back_fail, native\n"
+    "  --matmul R         where dot_general runs: auto (default), library, ttir\n"
+    "                     (as XLA_FLAGTREE_MATMUL)\n"
     "  --binaries         compile the kernels too (needs a Python with triton)\n"
     "  --python PATH      the Python that runs the worker (default python3)\n"
     "  --worker-path DIR  folder holding jax_flagtree/, put on PYTHONPATH\n"
@@ -82,6 +84,15 @@ std::optional<Settings> parse(std::span<const std::string> args, std::string& pr
         return std::nullopt;
       }
       s.options.mode = *mode;
+    } else if (arg == "--matmul") {
+      if (!value(text)) return std::nullopt;
+      StatusOr<fusion::MatmulRoute> route = compiler::parseMatmulRoute(text);
+      if (!route.isOk() || text.empty()) {
+        problem = "--matmul: " +
+                  (route.isOk() ? std::string("empty") : route.status().message());
+        return std::nullopt;
+      }
+      s.options.matmul = *route;
     } else if (arg == "--binaries") {
       s.binaries = true;
     } else if (arg == "--python") {

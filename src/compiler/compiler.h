@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fusion/fusion.h"
 #include "ir/type.h"
 #include "kernels/compile_types.h"
 #include "runtime/program.h"
@@ -36,8 +37,16 @@ const char* modeName(Mode mode);  // "back_unsupported", "fl_only", ...
 // is the default mode.
 StatusOr<Mode> parseMode(std::string_view text);
 
+// XLA_FLAGTREE_MATMUL: auto, library or ttir (fusion::MatmulRoute);
+// INVALID_ARGUMENT naming the accepted values for anything else; empty text
+// is auto.
+StatusOr<fusion::MatmulRoute> parseMatmulRoute(std::string_view text);
+
 struct Options {
   Mode mode = Mode::kBackUnsupported;
+  // XLA_FLAGTREE_MATMUL: where dot_general goes (the cost model, cuBLASLt, or
+  // the TTIR matmul family wherever it can).
+  fusion::MatmulRoute matmul = fusion::MatmulRoute::kAuto;
   bool log = false;        // XLA_FLAGTREE_LOG=1: one line per kernel + summary (stderr)
   std::string dump_dir;    // --xla_dump_to
   int autotune_level = 0;  // --xla_gpu_autotune_level
@@ -48,7 +57,8 @@ struct Options {
   // Reads an environment variable; nullopt when unset.
   using EnvLookup = std::function<std::optional<std::string>(const char* name)>;
 
-  // XLA_MODE, XLA_FLAGTREE_LOG and XLA_FLAGS from the environment;
+  // XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_LOG and XLA_FLAGS from the
+  // environment;
   // INVALID_ARGUMENT for a bad value. Warns once per process on stderr about
   // unknown XLA_FLAGS entries.
   static StatusOr<Options> fromEnvironment();

@@ -1,10 +1,12 @@
-// Options from the environment: XLA_MODE, XLA_FLAGTREE_LOG and XLA_FLAGS.
+// Options from the environment: XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_LOG
+// and XLA_FLAGS.
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
 
 #include "compiler/compiler.h"
 #include "compiler/xla_flags.h"
+#include "fusion/matmul_form.h"
 
 namespace jft::compiler {
 namespace {
@@ -66,10 +68,24 @@ StatusOr<Mode> parseMode(std::string_view text) {
                          " (unset means back_unsupported)");
 }
 
+StatusOr<fusion::MatmulRoute> parseMatmulRoute(std::string_view text) {
+  using fusion::MatmulRoute;
+  std::string value = normalized(text);
+  if (value.empty()) return MatmulRoute::kAuto;
+  for (MatmulRoute r : {MatmulRoute::kAuto, MatmulRoute::kLibrary, MatmulRoute::kTtir})
+    if (value == fusion::matmulRouteName(r)) return r;
+  return invalidArgument("XLA_FLAGTREE_MATMUL='" + std::string(text) +
+                         "' is not a matmul route; accepted: auto, library, ttir "
+                         "(unset means auto)");
+}
+
 StatusOr<Options> Options::fromEnvironment(const EnvLookup& env) {
   Options options;
   if (std::optional<std::string> mode = env("XLA_MODE")) {
     JFT_ASSIGN_OR_RETURN(options.mode, parseMode(*mode));
+  }
+  if (std::optional<std::string> matmul = env("XLA_FLAGTREE_MATMUL")) {
+    JFT_ASSIGN_OR_RETURN(options.matmul, parseMatmulRoute(*matmul));
   }
   if (std::optional<std::string> log = env("XLA_FLAGTREE_LOG")) {
     JFT_ASSIGN_OR_RETURN(options.log, parseLogSwitch(*log));

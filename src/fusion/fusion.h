@@ -52,6 +52,9 @@ enum class Family : uint8_t {
   kScan,     // a cumulative reduction along one axis (tt.scan)
   kScatter,  // stablehlo.scatter (atomics or masked stores)
   kSort,     // stablehlo.sort along the last dim (bitonic network in a tile)
+  // A dot_general (tt.dot over K tiles) with its operand converts and an
+  // elementwise epilogue on the accumulator (matmul_form.h).
+  kMatmul,
 };
 
 const char* routeName(Route route);     // "ttir", "library", ...
@@ -92,6 +95,11 @@ struct Plan {
   std::vector<UnsupportedOp> unsupported;
 };
 
+// Where dot_general goes (XLA_FLAGTREE_MATMUL): kLibrary is cuBLASLt for every
+// dot; kTtir is the TTIR matmul family for every dot it can take (the rest stay
+// on the library); kAuto asks the cost model (matmul_form.h).
+enum class MatmulRoute : uint8_t { kAuto, kLibrary, kTtir };
+
 struct PlanOptions {
   bool fuse = true;  // false: one group per op (a debugging aid)
   // A reduction whose reduced extent exceeds this many elements is not fused
@@ -103,6 +111,7 @@ struct PlanOptions {
   bool library_route = false;
   bool control_route = false;
   bool collective_route = false;
+  MatmulRoute matmul = MatmulRoute::kAuto;
 };
 
 // Never fails on valid IR: what it cannot place goes to `unsupported`.

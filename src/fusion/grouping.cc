@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fusion/matmul_form.h"
 #include "fusion/op_route.h"
 #include "fusion/op_text.h"
 #include "fusion/ttir_support.h"
@@ -70,6 +71,7 @@ class Grouper {
   }
 
   void place(size_t i) {
+    if (op(i).kind == OpKind::DotGeneral && placeMatmul(i)) return;
     const OpRoute route = routeOf(module_, op(i), options_);
     if (!route.supported) {
       out_.unsupported.push_back(
@@ -114,6 +116,106 @@ class Grouper {
     newGroup(i, Route::kTtir);
   }
 
+  // A dot_general the matmul family takes: it joins the loop group of its
+  // elementwise epilogue when that group is its only reader, else it is a
+  // group of its own. False: the dot goes the way routeOf says (library).
+  bool placeMatmul(size_t i) {
+    std::optional<MatmulForm> form = matmulFormOf(module_, op(i));
+    if (!form || readsSplat(op(i))) return false;
+    const std::vector<int> users = userGroups(i);
+    int target = -1;
+    if (options_.fuse && users.size() == 1 && group(users[0]).route == Route::kTtir &&
+        canTakeDot(i, users[0]))
+      target = users[0];
+    if (chooseMatmulRoute(*form, options_, target >= 0) != Route::kTtir) return false;
+    if (target < 0) {
+      newGroup(i, Route::kTtir);
+      group(out_.home[i]).dot = static_cast<long>(i);
+      return true;
+    }
+    DraftGroup& g = group(target);
+    g.family = Family::kMatmul;
+    g.dot = static_cast<long>(i);
+    out_.home[i] = target;
+    g.ops.push_back(i);
+    return true;
+  }
+
+  // Whether loop group `g`, which reads dot `i`, can be its epilogue: the
+  // group's ops are elementwise ops, cheap re-indexing ops and splat
+  // constants; every op reading the dot's result (directly or through other
+  // such ops) is elementwise on the dot's shape; and the group writes the
+  // dot's shape (a loop group's outputs all have its root's shape).
+  bool canTakeDot(size_t i, int g) const {
+    const DraftGroup& target = out_.groups[g];
+    if (target.family != Family::kLoop) return false;
+    const std::vector<int64_t>& dims = module_.typeOf(op(i).results[0]).dims;
+    if (dims.empty()) return false;  // a scalar result has no tile to map
+    const ir::Op& root = op(target.root);
+    if (root.results.size() != 1 || module_.typeOf(root.results[0]).dims != dims)
+      return false;
+    std::vector<size_t> members = target.ops;
+    members.insert(members.end(), target.copies.begin(), target.copies.end());
+    std::sort(members.begin(), members.end());
+    std::vector<ir::ValueId> derived = op(i).results;
+    auto isDerived = [&](ir::ValueId v) {
+      return std::find(derived.begin(), derived.end(), v) != derived.end();
+    };
+    for (size_t m : members) {
+      if (!isEpilogueOp(op(m))) return false;
+      bool reads = false;
+      for (ir::ValueId v : op(m).operands) reads = reads || isDerived(v);
+      if (!reads) continue;
+      if (!isTtirElementwise(op(m).kind) || op(m).results.size() != 1 ||
+          module_.typeOf(op(m).results[0]).dims != dims)
+        return false;
+      derived.push_back(op(m).results[0]);
+    }
+    return true;
+  }
+
+  // Whether an operand of `o` is a splat constant (which every TTIR group
+  // recomputes): the matmul kernel loads its operand tiles from memory.
+  bool readsSplat(const ir::Op& o) const {
+    for (ir::ValueId v : o.operands) {
+      const long def = uses_.definingOp(v);
+      if (def >= 0 && isSplatConstant(op(static_cast<size_t>(def)))) return true;
+    }
+    return false;
+  }
+
+  bool isEpilogueOp(const ir::Op& o) const {
+    if (hasComplexResult(o)) return false;
+    return isTtirElementwise(o.kind) || isCheap(o) || isSplatConstant(o);
+  }
+
+  // Op `i` (before the dot in program order) in matmul group `g`: either a
+  // float convert whose only reader in the group is the dot (applied to the
+  // loaded operand tile), or an epilogue op none of whose readers in the
+  // group is the dot or an operand convert.
+  bool fitsMatmul(size_t i, int g) {
+    DraftGroup& target = group(g);
+    bool feeds_dot = false, feeds_other = false, feeds_convert = false;
+    for (ir::ValueId value : op(i).results)
+      for (size_t user : uses_.users(value)) {
+        if (!inGroup(user, g)) continue;
+        if (static_cast<long>(user) == target.dot)
+          feeds_dot = true;
+        else if (std::find(target.operand_converts.begin(), target.operand_converts.end(),
+                           user) != target.operand_converts.end())
+          feeds_convert = true;
+        else
+          feeds_other = true;
+      }
+    if (feeds_convert) return false;
+    if (!feeds_dot) return isEpilogueOp(op(i));
+    if (feeds_other || op(i).kind != OpKind::Convert || op(i).operands.size() != 1)
+      return false;
+    const ir::Type& from = module_.typeOf(op(i).operands[0]);
+    return !readsSplat(op(i)) && from.isTensor() && ir::isFloat(from.element) &&
+           ttirHoldsElementType(from.element) && !ir::isComplex(from.element);
+  }
+
   void newGroup(size_t i, Route route) {
     DraftGroup g;
     g.route = route;
@@ -128,6 +230,7 @@ class Grouper {
   }
 
   void join(size_t i, int g) {
+    if (group(g).family == Family::kMatmul) notePlacedInMatmul(i, g);
     if (op(i).kind == OpKind::Reduce && group(g).family == Family::kLoop) {
       group(g).family = Family::kReduction;
       group(g).space = reductionSpaceOf(module_, op(i));
@@ -137,8 +240,19 @@ class Grouper {
   }
 
   void addCopy(size_t i, int g) {
+    if (group(g).family == Family::kMatmul) notePlacedInMatmul(i, g);
     out_.copied_into[i].push_back(g);
     group(g).copies.push_back(i);
+  }
+
+  // Records an operand convert (fitsMatmul said it may be placed).
+  void notePlacedInMatmul(size_t i, int g) {
+    for (ir::ValueId value : op(i).results)
+      for (size_t user : uses_.users(value))
+        if (static_cast<long>(user) == group(g).dot) {
+          group(g).operand_converts.push_back(i);
+          return;
+        }
   }
 
   // Whether op `i`, every reader of which is in group `g` (or the return),
@@ -152,6 +266,21 @@ class Grouper {
     if (family == Family::kScan || family == Family::kScatter || family == Family::kSort)
       return false;
     if (target.family == Family::kScatter) return false;
+    // A dot never joins a group by this path (placeMatmul); an op before the
+    // dot feeds its operands or its epilogue.
+    if (op(i).kind == OpKind::DotGeneral) return false;
+    if (target.family == Family::kMatmul) {
+      if (!fitsMatmul(i, g)) return false;
+      if (!returned) return true;
+      // An operand convert is applied to loaded tiles only, never stored.
+      for (ir::ValueId value : op(i).results)
+        for (size_t user : uses_.users(value))
+          if (static_cast<long>(user) == target.dot) return false;
+      const ir::Op& root = op(target.root);
+      return op(i).results.size() == 1 && root.results.size() == 1 &&
+             module_.typeOf(op(i).results[0]).dims ==
+                 module_.typeOf(root.results[0]).dims;
+    }
     if (target.family == Family::kScan || target.family == Family::kSort)
       return !returned && family == Family::kLoop && isTtirElementwise(op(i).kind);
     // A window op reads its operand at many indices per output: it stays out
@@ -183,6 +312,7 @@ class Grouper {
 
   bool canCopy(size_t i, int g) {
     if (group(g).family == Family::kReduction) return fitsSpace(i, g);
+    if (group(g).family == Family::kMatmul) return fitsMatmul(i, g);
     return true;
   }
 

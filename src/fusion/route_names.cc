@@ -36,6 +36,8 @@ const char* familyName(Family family) {
       return "scatter";
     case Family::kSort:
       return "sort";
+    case Family::kMatmul:
+      return "matmul";
   }
   return "?";
 }

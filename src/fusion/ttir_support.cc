@@ -346,6 +346,8 @@ Family ttirFamilyOf(const ir::Module& module, const ir::Op& op) {
       return Family::kScatter;
     case OpKind::Sort:
       return Family::kSort;
+    case OpKind::DotGeneral:
+      return Family::kMatmul;
     default:
       return Family::kLoop;
   }

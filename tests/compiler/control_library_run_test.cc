@@ -147,6 +147,7 @@ class ControlLibraryRun : public ::testing::Test {
   void build(ir::Module module, const std::vector<std::pair<std::string, Body>>& bodies) {
     Options options;
     options.mode = Mode::kFlOnly;
+    options.matmul = fusion::MatmulRoute::kLibrary;  // the library route under test
     StatusOr<Executable> built =
         compileModule(std::move(module), options, compiler_.get());
     ASSERT_TRUE(built.isOk()) << built.status().toString();

@@ -53,6 +53,7 @@ ir::Module foriWithDot(const Type& t) {
 StatusOr<Executable> compileOffline(ir::Module m) {
   Options options;
   options.mode = Mode::kFlOnly;
+  options.matmul = fusion::MatmulRoute::kLibrary;  // the library route under test
   return compileModule(std::move(m), options, nullptr);
 }
 

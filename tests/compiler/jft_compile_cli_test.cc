@@ -71,6 +71,9 @@ TEST(JftCompile, UsageErrorsExitTwo) {
   RunResult mode = runJft("--mode fast " + quoted(fixture("smoke")));
   EXPECT_EQ(mode.exit_code, 2);
   EXPECT_NE(mode.err.find("fl_only"), std::string::npos) << mode.err;
+  RunResult matmul = runJft("--matmul cublas " + quoted(fixture("smoke")));
+  EXPECT_EQ(matmul.exit_code, 2);
+  EXPECT_NE(matmul.err.find("auto, library, ttir"), std::string::npos) << matmul.err;
   EXPECT_EQ(runJft("--emit").exit_code, 2);
   EXPECT_EQ(runJft("--frobnicate x.mlirbc").exit_code, 2);
   EXPECT_EQ(runJft("a.mlirbc b.mlirbc").exit_code, 2);
@@ -121,6 +124,19 @@ TEST(JftCompile, EmitIrAndPlan) {
   RunResult plan = runJft("--emit plan " + quoted(fixture("smoke")));
   ASSERT_EQ(plan.exit_code, 0) << plan.err;
   EXPECT_NE(plan.out.find("ttir/"), std::string::npos) << plan.out;
+}
+
+// mlp's two products: cuBLASLt under --matmul library, TTIR matmul kernels
+// (the second with its bias add) under --matmul ttir.
+TEST(JftCompile, MatmulSettingPicksTheRoute) {
+  RunResult library = runJft("--matmul library " + quoted(fixture("mlp")));
+  ASSERT_EQ(library.exit_code, 0) << library.err;
+  EXPECT_EQ(count(library.out, "  library  "), 2u) << library.out;
+  EXPECT_EQ(count(library.out, "  matmul  "), 0u) << library.out;
+  RunResult ttir = runJft("--matmul ttir " + quoted(fixture("mlp")));
+  ASSERT_EQ(ttir.exit_code, 0) << ttir.err;
+  EXPECT_EQ(count(ttir.out, "  library  "), 0u) << ttir.out;
+  EXPECT_EQ(count(ttir.out, "  matmul  "), 2u) << ttir.out;
 }
 
 // Every zoo program compiles in fl_only; native mode, whose route does not

@@ -79,6 +79,7 @@ TEST_P(LibraryZoo, DotsBecomeTheHandCheckedGemms) {
   const ZooCase& c = GetParam();
   Options options;
   options.mode = Mode::kFlOnly;
+  options.matmul = fusion::MatmulRoute::kLibrary;  // the library route under test
   StatusOr<Executable> result = compile(testing::zooArtifact(c.name), options, nullptr);
   ASSERT_TRUE(result.isOk()) << result.status().toString();
   const runtime::Program& p = result->program;
@@ -189,6 +190,7 @@ ir::Module dotModule(const Type& lhs, const Type& rhs, const Type& result,
 fusion::Plan libraryPlan(const ir::Module& m) {
   fusion::PlanOptions options;
   options.library_route = true;
+  options.matmul = fusion::MatmulRoute::kLibrary;
   return fusion::planFusions(m, m.functions.at(0), options);
 }
 

@@ -530,6 +530,7 @@ void expectLinalgProgram(const runtime::Program& p) {
 TEST(SolverZoo, LinalgCompilesInFlOnly) {
   Options options;
   options.mode = Mode::kFlOnly;
+  options.matmul = fusion::MatmulRoute::kLibrary;  // the library route under test
   StatusOr<Executable> result = compile(testing::zooArtifact("linalg"), options, nullptr);
   ASSERT_TRUE(result.isOk()) << result.status().toString();
   expectLinalgProgram(result->program);

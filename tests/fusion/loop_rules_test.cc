@@ -199,6 +199,7 @@ TEST(LoopRules, NoCycleThroughAnotherRoute) {
   for (bool library : {false, true}) {
     PlanOptions options;
     options.library_route = library;
+    options.matmul = MatmulRoute::kLibrary;  // the dot on the library (or none)
     Plan plan = planAndCheck(built, options);
     ASSERT_EQ(plan.fusions.size(), 3u);
     EXPECT_EQ(plan.fusions[0].outputs, std::vector<ValueId>{p});

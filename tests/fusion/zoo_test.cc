@@ -166,7 +166,9 @@ TEST(ZooPlanShapes, DataMovementAndDtypesNeedOnlyTtir) {
 
 // mlp: two dot_generals (zoo.py lines 31), with the GELU between them.
 TEST(ZooPlanShapes, MlpReportsItsDotsWithTheirLines) {
-  Planned p = planFixture("mlp");
+  PlanOptions library_only;
+  library_only.matmul = MatmulRoute::kLibrary;
+  Planned p = planFixture("mlp", library_only);
   ASSERT_EQ(p.plan.unsupported.size(), 2u) << p.text();
   for (const UnsupportedOp& u : p.plan.unsupported) {
     EXPECT_EQ(p.op(u.op).kind, ir::OpKind::DotGeneral);
@@ -186,9 +188,20 @@ TEST(ZooPlanShapes, MlpReportsItsDotsWithTheirLines) {
 
   PlanOptions with_library;
   with_library.library_route = true;
+  with_library.matmul = MatmulRoute::kLibrary;
   Plan library = planFusions(p.module, p.main(), with_library);
   EXPECT_TRUE(library.unsupported.empty());
   EXPECT_EQ(ofRoute(library, Route::kLibrary).size(), 2u);
+
+  // auto: both dots are small (16x64x256, 16x256x64 <= 2^24), so each is a
+  // TTIR matmul kernel, the second with the bias add after it fused.
+  with_library.matmul = MatmulRoute::kAuto;
+  Plan ttir = planFusions(p.module, p.main(), with_library);
+  EXPECT_TRUE(ttir.unsupported.empty());
+  EXPECT_TRUE(ofRoute(ttir, Route::kLibrary).empty());
+  size_t matmuls = 0;
+  for (const Fusion& f : ttir.fusions) matmuls += f.family == Family::kMatmul;
+  EXPECT_EQ(matmuls, 2u) << describePlan(p.module, p.main(), ttir);
 }
 
 // sort_topk: jnp.sort and lax.top_k (sort of (values, iota), then slices)

@@ -37,6 +37,7 @@ run conv.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_conv
 run dot.log env XLA_MODE=fl_only python3 tests/gpu/test_dot.py
 run rng.log env XLA_MODE=fl_only python3 tests/gpu/test_rng.py
 run linalg.log env XLA_MODE=fl_only python3 tests/gpu/test_linalg.py
+run matmul.log env XLA_MODE=fl_only XLA_FLAGTREE_MATMUL=ttir XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_matmul.py
 # Each workload in its own process with its own limit (BENCH_TIMEOUT seconds),
 # so a hang or crash costs that workload only; ours also dumps what JAX sent.
 if [ -n "${BENCH:-}" ] && [ -d "${BENCH_DIR:-}" ]; then

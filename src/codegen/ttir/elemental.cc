@@ -100,6 +100,12 @@ int Elemental::derive(int from, std::vector<int64_t> dims, std::vector<Value> co
   return index_.intern(std::move(s));
 }
 
+void Elemental::define(ir::ValueId value, int space, Value tile) {
+  // emit() evaluates values without dims at the scalar space.
+  if (module_.typeOf(value).dims.empty()) space = scalarSpace();
+  memo_.insert_or_assign(std::make_tuple(value, space, 0), std::move(tile));
+}
+
 StatusOr<Value> Elemental::emitPart(ir::ValueId value, int space, int part) {
   const int saved = part_;
   part_ = part;

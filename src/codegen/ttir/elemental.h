@@ -36,6 +36,9 @@ class Elemental {
   // (imaginary) of it. emit() of a complex value gives the part being
   // computed (0 outside any complex op); index ops pass it on unchanged.
   StatusOr<Value> emitPart(ir::ValueId value, int space, int part);
+  // Gives `value` at `space` an already computed tile (the matmul family's
+  // rounded accumulator): emit() returns it instead of computing the op.
+  void define(ir::ValueId value, int space, Value tile);
   // Stores `value` (computed at `space`, whose dims are the output's) through
   // `param` with the space's masks; for a complex element type, as part
   // `part` of the interleaved (re, im) pairs.

@@ -6,6 +6,7 @@
 #include "codegen/ttir/kernel.h"
 #include "codegen/ttir/kernel_signature.h"
 #include "codegen/ttir/loop_emitter.h"
+#include "codegen/ttir/matmul_emitter.h"
 #include "codegen/ttir/reduction_emitter.h"
 #include "codegen/ttir/scan_emitter.h"
 #include "codegen/ttir/scatter_emitter.h"
@@ -83,6 +84,10 @@ StatusOr<StagedKernels> emitStages(const ir::Module& module, const ir::Function&
       return emitScatterKernels(module, function, fusion, index);
     case F::kSort:
       return emitSortKernels(module, function, fusion, index);
+    case F::kMatmul:
+      return oneStage(module, fusion, [&](TtirWriter& w, const KernelSignature& sig) {
+        return emitMatmulKernel(w, module, function, fusion, sig, index);
+      });
     default:
       break;
   }
@@ -127,6 +132,7 @@ StatusOr<std::vector<TtirKernel>> emitKernels(const ir::Module& module,
     kernel.outputs = fusion.outputs;
     kernel.grid = stage.launch.grid;
     kernel.num_warps = stage.launch.num_warps;
+    kernel.num_stages = stage.launch.num_stages;
     kernel.tile = stage.launch.tile;
     kernel.stage = static_cast<int>(kernels.size());
     kernel.scratch = scratch;

@@ -30,7 +30,8 @@ struct KernelSignature {
 struct Launch {
   std::array<uint32_t, 3> grid{1, 1, 1};
   int num_warps = 4;
-  std::string tile;  // for logs: "1024", "32x128"
+  int num_stages = 1;  // Triton's software pipelining depth (loops only)
+  std::string tile;    // for logs: "1024", "32x128"
 };
 
 // A buffer the kernels of one group share (partial results, positions), not

@@ -91,6 +91,28 @@ ReductionTile chooseSplitFinishTile(int64_t kept, int64_t chunks) {
   return t;
 }
 
+MatmulTile chooseMatmulTile(int64_t batch, int64_t m, int64_t n, int64_t k,
+                            int operand_bits, bool ieee) {
+  MatmulTile t;
+  const int64_t most = ieee ? 64 : 128;
+  t.m = std::clamp<int64_t>(nextPow2(m), 16, most);
+  t.n = std::clamp<int64_t>(nextPow2(n), 16, most);
+  // 32 bytes of K per row per stage for f32, 64 elements for 16-bit types:
+  // 128x128 tiles then take 32 KiB of shared memory a stage either way.
+  t.k = std::clamp<int64_t>(nextPow2(k), 16, ieee ? 16 : (operand_bits == 16 ? 64 : 32));
+  // Halve the larger side while the grid leaves most SMs idle.
+  auto programs = [&] { return batch * ((m + t.m - 1) / t.m) * ((n + t.n - 1) / t.n); };
+  while (programs() < kFillPrograms / 4 && std::max(t.m, t.n) > 64) {
+    if (t.m >= t.n)
+      t.m /= 2;
+    else
+      t.n /= 2;
+  }
+  t.num_warps = t.m * t.n >= 128 * 128 ? 8 : 4;
+  t.num_stages = k > t.k ? 3 : 1;
+  return t;
+}
+
 std::string describeTile(int64_t rows, int64_t cols) {
   return rows == 1 ? std::to_string(cols)
                    : std::to_string(rows) + "x" + std::to_string(cols);

@@ -56,6 +56,22 @@ ReductionTile chooseSplitFinishTile(int64_t kept, int64_t chunks);
 // Rows that fit one program without a loop.
 inline constexpr int64_t kMaxRowElements = 16384;
 
+// The matmul family: BLOCK_M x BLOCK_N output tiles, K walked BLOCK_K at a
+// time; programs of one batch item ordered in groups of `group_m` tile rows
+// so that neighbouring programs share operand tiles in L2.
+struct MatmulTile {
+  int64_t m = 16, n = 16, k = 16;
+  int64_t group_m = 8;
+  int num_warps = 4;
+  int num_stages = 3;  // software pipelining of the K loop's loads
+};
+
+// `operand_bits`: 16 or 32; `ieee`: an f32 product without TF32, which Triton
+// runs on FMA units (smaller tiles keep its registers in bounds).
+// Every extent is a power of two >= 16 (tt.dot's smallest tile).
+MatmulTile chooseMatmulTile(int64_t batch, int64_t m, int64_t n, int64_t k,
+                            int operand_bits, bool ieee);
+
 std::string describeTile(int64_t rows, int64_t cols);  // "1024", "32x128"
 
 }  // namespace jft::codegen::ttir

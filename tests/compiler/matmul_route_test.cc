@@ -1,0 +1,123 @@
+// XLA_FLAGTREE_MATMUL: read from the environment like XLA_MODE, and the route
+// each setting gives a dot + bias + relu through the whole pipeline (TTIR
+// kernels and GemmThunks of the assembled program, the route report).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "compiler/compiler.h"
+#include "ir/builder.h"
+
+namespace jft::compiler {
+namespace {
+
+using fusion::MatmulRoute;
+using ir::ElementType;
+using ir::OpKind;
+using ir::Type;
+using ir::ValueId;
+
+Options::EnvLookup envOf(std::map<std::string, std::string> vars) {
+  return [vars](const char* name) -> std::optional<std::string> {
+    auto it = vars.find(name);
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+TEST(MatmulSetting, ParsesTheThreeValues) {
+  EXPECT_EQ(*parseMatmulRoute("auto"), MatmulRoute::kAuto);
+  EXPECT_EQ(*parseMatmulRoute(""), MatmulRoute::kAuto);
+  EXPECT_EQ(*parseMatmulRoute("library"), MatmulRoute::kLibrary);
+  EXPECT_EQ(*parseMatmulRoute(" TTIR "), MatmulRoute::kTtir);
+  StatusOr<MatmulRoute> bad = parseMatmulRoute("cublas");
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find(
+                "XLA_FLAGTREE_MATMUL='cublas' is not a matmul route; accepted: auto, "
+                "library, ttir"),
+            std::string::npos)
+      << bad.status().message();
+}
+
+TEST(MatmulSetting, ReadFromTheEnvironment) {
+  EXPECT_EQ(Options::fromEnvironment(envOf({}))->matmul, MatmulRoute::kAuto);
+  EXPECT_EQ(Options::fromEnvironment(envOf({{"XLA_FLAGTREE_MATMUL", "ttir"}}))->matmul,
+            MatmulRoute::kTtir);
+  EXPECT_EQ(Options::fromEnvironment(envOf({{"XLA_FLAGTREE_MATMUL", "library"}}))->matmul,
+            MatmulRoute::kLibrary);
+  StatusOr<Options> bad = Options::fromEnvironment(envOf({{"XLA_FLAGTREE_MATMUL", "x"}}));
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.status().message().find("XLA_FLAGTREE_MATMUL"), std::string::npos);
+}
+
+// relu(x @ w + bias), x [m, k], w [k, n].
+ir::Module denseRelu(int64_t m, int64_t k, int64_t n) {
+  ir::Module module;
+  ir::Builder b(module);
+  const Type t = Type::tensor(ElementType::F32, {m, n});
+  auto a = b.beginFunction(
+      "main",
+      {Type::tensor(ElementType::F32, {m, k}), Type::tensor(ElementType::F32, {k, n}),
+       Type::tensor(ElementType::F32, {n})},
+      {t});
+  ir::DotDimensionNumbers dn;
+  dn.lhs_contracting_dims = {1};
+  dn.rhs_contracting_dims = {0};
+  ValueId d = b.op1(OpKind::DotGeneral, {a[0], a[1]}, t, {{"dot_dimension_numbers", dn}});
+  ValueId bias = b.op1(OpKind::BroadcastInDim, {a[2]}, t,
+                       {{"broadcast_dimensions", std::vector<int64_t>{1}}});
+  ValueId sum = b.op1(OpKind::Add, {d, bias}, t);
+  ValueId zero = b.constant(ir::DenseElements::makeSplat(t, {0, 0, 0, 0}));
+  b.ret({b.op1(OpKind::Maximum, {sum, zero}, t)});
+  b.endFunction();
+  return module;
+}
+
+struct Compiled {
+  Executable executable;
+  Stages stages;
+  size_t gemms = 0;
+};
+
+Compiled compileWith(MatmulRoute route, int64_t m, int64_t k, int64_t n) {
+  Options options;
+  options.mode = Mode::kFlOnly;
+  options.matmul = route;
+  Compiled c;
+  StatusOr<Executable> e = compileModule(denseRelu(m, k, n), options, nullptr, &c.stages);
+  EXPECT_TRUE(e.isOk()) << e.status().toString();
+  if (!e.isOk()) return c;
+  c.executable = std::move(*e);
+  for (const runtime::Thunk& t : c.executable.program.thunks)
+    c.gemms += std::holds_alternative<runtime::GemmThunk>(t);
+  return c;
+}
+
+TEST(MatmulSetting, TtirRunsDotAndEpilogueAsOneKernel) {
+  Compiled c = compileWith(MatmulRoute::kTtir, 300, 200, 100);
+  EXPECT_EQ(c.gemms, 0u);
+  ASSERT_EQ(c.stages.ttir.size(), 1u);
+  EXPECT_NE(c.stages.ttir[0].find("tt.dot"), std::string::npos);
+  ASSERT_EQ(c.executable.report.entries.size(), 1u);
+  EXPECT_EQ(c.executable.report.entries[0].route, "ttir");
+  EXPECT_EQ(c.executable.report.entries[0].family, "matmul");
+}
+
+TEST(MatmulSetting, LibraryRunsTheDotOnCublasLt) {
+  Compiled c = compileWith(MatmulRoute::kLibrary, 300, 200, 100);
+  EXPECT_EQ(c.gemms, 1u);
+  ASSERT_EQ(c.stages.ttir.size(), 1u);  // the epilogue's loop kernel
+  EXPECT_EQ(c.stages.ttir[0].find("tt.dot"), std::string::npos);
+}
+
+TEST(MatmulSetting, AutoTakesSmallProductsOnTtir) {
+  // 300 * 200 * 100 = 6e6 <= 2^24.
+  EXPECT_EQ(compileWith(MatmulRoute::kAuto, 300, 200, 100).gemms, 0u);
+  // A different setting is a different executable.
+  EXPECT_NE(compileWith(MatmulRoute::kAuto, 16, 16, 16).executable.fingerprint,
+            compileWith(MatmulRoute::kLibrary, 16, 16, 16).executable.fingerprint);
+}
+
+}  // namespace
+}  // namespace jft::compiler
