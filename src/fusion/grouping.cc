@@ -157,12 +157,14 @@ class Grouper {
     // A window op reads its operand at many indices per output: it stays out
     // of reduction groups, and no reduce joins a group holding one.
     if (isWindowOp(op(i)) && target.family == Family::kReduction) return false;
-    // Only loop kernels store complex values.
-    if (hasComplexResult(op(i)) && target.family != Family::kLoop) return false;
+    // Only loop and reduction kernels store complex values.
+    if (hasComplexResult(op(i)) && target.family != Family::kLoop &&
+        target.family != Family::kReduction)
+      return false;
     if (target.family == Family::kReduction) return fitsSpace(i, g);
     if (op(i).kind == OpKind::Reduce) {
       for (size_t m : target.ops)
-        if (isWindowOp(op(m)) || hasComplexResult(op(m))) return false;
+        if (isWindowOp(op(m))) return false;
       std::optional<ReductionSpace> space = reductionSpaceOf(module_, op(i));
       return space && convertible(g, *space) && edgesInto(i, g, *space);
     }

@@ -6,6 +6,8 @@
 // tests/codegen/run_complex_check.py against numpy.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "emit_test_util.h"
 #include "fusion/ttir_support.h"
 #include "launch_dump.h"
@@ -47,15 +49,105 @@ TEST(EmitComplex, MultiplyReadsEachPartOnceAndWritesBoth) {
 // syntax check emitWhole runs): a negate once came out as arith.negf, which
 // Triton's TTGIR conversion rejects.
 TEST(EmitComplex, EveryUnaryOpIsTtirTritonAccepts) {
-  for (OpKind kind : {OpKind::Negate, OpKind::Exponential, OpKind::Log, OpKind::Sqrt}) {
-    ir::Module m;
-    ir::Builder b(m);
-    auto a = b.beginFunction("main", {c64({16})}, {c64({16})});
-    b.ret({b.op1(kind, {a[0]}, c64({16}))});
-    b.endFunction();
-    TtirKernel k = emitWhole(m, Family::kLoop);
-    EXPECT_EQ(k.ttir.find("arith.negf"), std::string::npos) << ir::opKindName(kind);
+  for (ElementType element : {ElementType::C64, ElementType::C128})
+    for (OpKind kind :
+         {OpKind::Negate, OpKind::Exponential, OpKind::ExponentialMinusOne, OpKind::Log,
+          OpKind::LogPlusOne, OpKind::Sqrt, OpKind::Rsqrt, OpKind::Cbrt, OpKind::Sign,
+          OpKind::Sine, OpKind::Cosine, OpKind::Tan, OpKind::Tanh, OpKind::Logistic}) {
+      ir::Module m;
+      ir::Builder b(m);
+      const Type t = Type::tensor(element, {16});
+      auto a = b.beginFunction("main", {t}, {t});
+      b.ret({b.op1(kind, {a[0]}, t)});
+      b.endFunction();
+      TtirKernel k = emitWhole(m, Family::kLoop);
+      EXPECT_EQ(k.ttir.find("arith.negf"), std::string::npos) << ir::opKindName(kind);
+      EXPECT_EQ(count(k.ttir, "tt.store "), 2) << ir::opKindName(kind);
+    }
+}
+
+// Unary complex ops of complex_math.h, each in a kernel of its own for
+// tests/codegen/run_complex_check.py: z -> op(z) on complex64 [64].
+TtirKernel unaryKernel(OpKind kind, ElementType element = ElementType::C64) {
+  ir::Module m;
+  ir::Builder b(m);
+  const Type t = Type::tensor(element, {64});
+  auto a = b.beginFunction("main", {t}, {t});
+  b.ret({b.op1(kind, {a[0]}, t)});
+  b.endFunction();
+  TtirKernel k = emitWhole(m, Family::kLoop);
+  dumpLaunch(k);
+  return k;
+}
+
+// Both parts of a complex function come from one evaluation of its formula
+// (the other part is remembered): each library call appears once.
+TEST(EmitComplex, SqrtKeepsTheSignOfAZeroImaginaryPart) {
+  TtirKernel k = unaryKernel(OpKind::Sqrt);
+  // x < 0: the imaginary part is copysign(t, y), so -1 - 0i gives -i.
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_copysignf\""), 1);
+  // hypot of (x, y) and of (x/4, y/4) near the top of the range.
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_hypotf\""), 2);
+  EXPECT_EQ(count(k.ttir, "tt.precise_sqrt"), 2);
+  EXPECT_EQ(count(k.ttir, "tt.load "), 2);
+  EXPECT_EQ(count(k.ttir, "tt.store "), 2);
+}
+
+TEST(EmitComplex, TanhIsKahansFormulaWithItsLargeArgumentForm) {
+  TtirKernel k = unaryKernel(OpKind::Tanh);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_tanf\""), 1);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_sinhf\""), 1);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_expf\""), 1);  // e^(-2|x|)
+  // |x| > 11 (float) takes the +-1 form: 11.0f = 0x41300000.
+  EXPECT_NE(k.ttir.find("0x41300000"), std::string::npos);
+  TtirKernel d = unaryKernel(OpKind::Tanh, ElementType::C128);
+  EXPECT_EQ(count(d.ttir, "symbol = \"__nv_tan\""), 1);
+  EXPECT_NE(d.ttir.find("0x4036000000000000"), std::string::npos);  // 22.0
+}
+
+TEST(EmitComplex, Expm1AndLog1pUseTheRealLibraryFunctions) {
+  TtirKernel e = unaryKernel(OpKind::ExponentialMinusOne);
+  EXPECT_EQ(count(e.ttir, "symbol = \"__nv_expm1f\""), 1);
+  EXPECT_EQ(count(e.ttir, "symbol = \"__nv_expf\""), 1);
+  TtirKernel l = unaryKernel(OpKind::LogPlusOne);
+  EXPECT_EQ(count(l.ttir, "symbol = \"__nv_log1pf\""), 1);
+  EXPECT_EQ(count(l.ttir, "symbol = \"__nv_atan2f\""), 1);
+}
+
+TEST(EmitComplex, OtherFunctionsEmitOnce) {
+  struct Want {
+    OpKind kind;
+    const char* symbol;
+  };
+  for (Want want :
+       {Want{OpKind::Sine, "__nv_coshf"}, Want{OpKind::Cosine, "__nv_sinhf"},
+        Want{OpKind::Tan, "__nv_tanf"}, Want{OpKind::Rsqrt, "__nv_copysignf"},
+        Want{OpKind::Cbrt, "__nv_powf"}, Want{OpKind::Logistic, "__nv_expf"}}) {
+    TtirKernel k = unaryKernel(want.kind);
+    EXPECT_GE(count(k.ttir, std::string("symbol = \"") + want.symbol + "\""), 1)
+        << ir::opKindName(want.kind);
   }
+  // sign(z) = z / |z|: one hypot for both parts.
+  TtirKernel s = unaryKernel(OpKind::Sign);
+  EXPECT_EQ(count(s.ttir, "symbol = \"__nv_hypotf\""), 1);
+  EXPECT_EQ(count(s.ttir, "tt.precise_divf"), 2);
+}
+
+TEST(EmitComplex, PowerOfComplexValues) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {c64({64}), c64({64})}, {c64({64})});
+  b.ret({b.op1(OpKind::Power, {a[0], a[1]}, c64({64}))});
+  b.endFunction();
+  TtirKernel k = emitWhole(m, Family::kLoop);
+  dumpLaunch(k);
+  // r^c e^(-d theta) (cos q + i sin q): one pow, atan2, cos and sin.
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_powf\""), 1);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_atan2f\""), 1);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_cosf\""), 1);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_sinf\""), 1);
+  EXPECT_EQ(count(k.ttir, "tt.load "), 4);
+  EXPECT_EQ(count(k.ttir, "tt.store "), 2);
 }
 
 TEST(EmitComplex, AbsIsHypotOfThePartsAndStoresARealValue) {
@@ -115,28 +207,170 @@ TEST(EmitComplex, SplatComplexConstantGivesEachPartItsHalf) {
   EXPECT_EQ(count(k.ttir, "arith.addf"), 2);
 }
 
+// ---------------------------------------------------------------- reduce
+
+ValueId complexConstant(ir::Builder& b, const Type& type, double re, double im) {
+  ir::DenseElements lit;
+  lit.type = type;
+  if (type.element == ElementType::C64) {
+    const float parts[2] = {static_cast<float>(re), static_cast<float>(im)};
+    const auto* bytes = reinterpret_cast<const uint8_t*>(parts);
+    lit.bytes.assign(bytes, bytes + sizeof(parts));
+  } else {
+    const double parts[2] = {re, im};
+    const auto* bytes = reinterpret_cast<const uint8_t*>(parts);
+    lit.bytes.assign(bytes, bytes + sizeof(parts));
+  }
+  return b.constant(lit);
+}
+
+// reduce(x, init) over `dims` with a complex add or multiply combiner.
+ValueId complexReduce(ir::Builder& b, ValueId x, std::vector<int64_t> dims,
+                      const Type& result, OpKind combine) {
+  const Type scalar = Type::scalar(b.typeOf(x).element);
+  const ValueId init = complexConstant(b, scalar, combine == OpKind::Add ? 0 : 1, 0);
+  auto args = b.beginRegion({scalar, scalar});
+  b.ret({b.op1(combine, {args[0], args[1]}, scalar)});
+  ir::Region body = b.endRegion();
+  return b.op1(OpKind::Reduce, {x, init}, result, {{"dimensions", dims}},
+               {std::move(body)});
+}
+
+ir::Module rowReduce(OpKind combine, ElementType element, std::vector<int64_t> full) {
+  ir::Module m;
+  ir::Builder b(m);
+  const Type in = Type::tensor(element, full), out = Type::tensor(element, {full[0]});
+  auto a = b.beginFunction("main", {in}, {out});
+  b.ret({complexReduce(b, a[0], {1}, out, combine)});
+  b.endFunction();
+  return m;
+}
+
+// jnp.sum(z, axis=1): the accumulator is two real lanes, reduced by one
+// two-operand tt.reduce whose combiner adds them part by part.
+TEST(EmitComplex, SumOfRowsIsOneTwoLaneReduce) {
+  ir::Module m = rowReduce(OpKind::Add, ElementType::C64, {8, 32});
+  TtirKernel k = emitWhole(m, Family::kReduction);
+  dumpLaunch(k);
+  EXPECT_EQ(count(k.ttir, "\"tt.reduce\""), 1);
+  EXPECT_NE(k.ttir.find(":2 = \"tt.reduce\""), std::string::npos) << k.ttir;
+  EXPECT_EQ(count(k.ttir, "arith.addf"), 2);
+  EXPECT_EQ(count(k.ttir, "arith.mulf"), 0);
+  EXPECT_EQ(count(k.ttir, "tt.load "), 2);   // re and im of z
+  EXPECT_EQ(count(k.ttir, "tt.store "), 2);  // re and im of the sum
+  EXPECT_EQ(count(k.ttir, "!tt.ptr<f32> {tt.divisibility"), 2);
+  EXPECT_EQ(count(k.ttir, "scf.for"), 0);
+}
+
+// jnp.prod: the combiner is (a + bi)(c + di) = (ac - bd) + (ad + bc)i on the
+// lanes inside tt.reduce's region.
+TEST(EmitComplex, ProductCombinesTheLanesAsAComplexMultiply) {
+  ir::Module m = rowReduce(OpKind::Multiply, ElementType::C128, {8, 32});
+  TtirKernel k = emitWhole(m, Family::kReduction);
+  dumpLaunch(k);
+  EXPECT_EQ(count(k.ttir, "\"tt.reduce\""), 1);
+  EXPECT_EQ(count(k.ttir, "arith.mulf"), 4);
+  EXPECT_EQ(count(k.ttir, "arith.subf"), 1);
+  EXPECT_EQ(count(k.ttir, "arith.addf"), 1);
+  EXPECT_EQ(count(k.ttir, "tt.reduce.return"), 1);
+  EXPECT_NE(k.ttir.find(": f64, %"), std::string::npos);  // f64 region arguments
+  EXPECT_EQ(count(k.ttir, "tt.store "), 2);
+}
+
+// A long row: two per-lane accumulators carried by the loop, folded with
+// the complex combiner each step, then reduced after it.
+TEST(EmitComplex, LongComplexSumLoopsWithTwoAccumulators) {
+  ir::Module m = rowReduce(OpKind::Add, ElementType::C64, {8, 100000});
+  TtirKernel k = emitWhole(m, Family::kReduction);
+  EXPECT_EQ(k.tile, "1x2048 looped");
+  EXPECT_EQ(count(k.ttir, "scf.for"), 1);
+  EXPECT_NE(k.ttir.find(":2 = scf.for"), std::string::npos);
+  EXPECT_EQ(count(k.ttir, "arith.addf"), 4);  // 2 in the loop, 2 in tt.reduce
+  EXPECT_EQ(count(k.ttir, "tt.store "), 2);
+}
+
+TEST(EmitComplex, LongComplexProductFoldsEachStepAsAComplexMultiply) {
+  ir::Module m = rowReduce(OpKind::Multiply, ElementType::C64, {8, 100000});
+  TtirKernel k = emitWhole(m, Family::kReduction);
+  EXPECT_EQ(count(k.ttir, "arith.mulf"), 8);  // 4 in the loop, 4 in tt.reduce
+  EXPECT_EQ(count(k.ttir, "arith.subf"), 2);
+}
+
+// A long column of complex values split into partials: each part of the
+// accumulator has its own f32 scratch buffer.
+TEST(EmitComplex, SplitComplexSumKeepsAScratchBufferPerPart) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {c64({65536, 64})}, {c64({64})});
+  b.ret({complexReduce(b, a[0], {0}, c64({64}), OpKind::Add)});
+  b.endFunction();
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kReduction);
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(k[0].tile, "64x64 looped, 256 chunks of 256");
+  EXPECT_EQ(k[0].scratch, (std::vector<uint64_t>{256 * 64 * 4, 256 * 64 * 4}));
+  EXPECT_NE(k[0].ttir.find("%tmp1: !tt.ptr<f32>"), std::string::npos);
+  EXPECT_EQ(count(k[0].ttir, "tt.load "), 2);
+  EXPECT_EQ(count(k[0].ttir, "tt.store "), 2);  // one partial per part
+  EXPECT_EQ(count(k[1].ttir, "tt.load "), 2);   // both partials read back
+  EXPECT_EQ(count(k[1].ttir, "tt.store "), 2);  // re and im of the result
+  EXPECT_NE(k[1].ttir.find(":2 = \"tt.reduce\""), std::string::npos);
+}
+
+// jnp.mean(z, axis=1): the sum divided by n (a complex constant) in the
+// epilogue of the same kernel, stored part by part.
+TEST(EmitComplex, MeanDividesTheComplexSumInTheEpilogue) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {c64({8, 32})}, {c64({8})});
+  ValueId sum = complexReduce(b, a[0], {1}, c64({8}), OpKind::Add);
+  ValueId n = b.op1(OpKind::BroadcastInDim, {complexConstant(b, c64(), 32, 0)}, c64({8}),
+                    {{"broadcast_dimensions", std::vector<int64_t>{}}});
+  b.ret({b.op1(OpKind::Divide, {sum, n}, c64({8}))});
+  b.endFunction();
+  TtirKernel k = emitWhole(m, Family::kReduction);
+  dumpLaunch(k);
+  EXPECT_EQ(count(k.ttir, "\"tt.reduce\""), 1);
+  EXPECT_NE(k.ttir.find("0x42000000"), std::string::npos);  // 32.0f
+  EXPECT_EQ(count(k.ttir, "tt.store "), 2);
+
+  // The planner puts the reduce and the divide in one reduction group.
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  EXPECT_TRUE(plan.unsupported.empty());
+  int reductions = 0;
+  for (const fusion::Fusion& f : plan.fusions)
+    reductions += f.route == fusion::Route::kTtir && f.family == Family::kReduction;
+  EXPECT_EQ(reductions, 1);
+}
+
 TEST(EmitComplex, PlannerRoutesComplexLoopsAndNamesWhatItRefuses) {
   ir::Module m;
   ir::Builder b(m);
-  auto a = b.beginFunction("main", {c64({4, 8}), c64({4, 8})}, {c64({4, 8}), c64({4})});
+  auto a = b.beginFunction("main", {c64({4, 8}), c64({4, 8})},
+                           {c64({4, 8}), c64({4}), pred({4, 8})});
   ValueId q = b.op1(OpKind::Divide, {a[0], a[1]}, c64({4, 8}));
   ir::Region body;
   {
     auto r = b.beginRegion({c64(), c64()});
-    b.ret({b.op1(OpKind::Add, {r[0], r[1]}, c64())});
+    b.ret({b.op1(OpKind::Subtract, {r[0], r[1]}, c64())});
     body = b.endRegion();
   }
-  ir::DenseElements zero;
-  zero.type = c64();
-  zero.bytes.assign(8, 0);
-  ValueId sum = b.op1(OpKind::Reduce, {q, b.constant(zero)}, c64({4}),
-                      {{"dimensions", std::vector<int64_t>{1}}}, {std::move(body)});
-  b.ret({q, sum});
+  ValueId diff = b.op1(OpKind::Reduce, {q, complexConstant(b, c64(), 0, 0)}, c64({4}),
+                       {{"dimensions", std::vector<int64_t>{1}}}, {std::move(body)});
+  ValueId lt = b.op1(OpKind::Compare, {a[0], a[1]}, pred({4, 8}),
+                     {{"comparison_direction", ir::ComparisonDirection::LT}});
+  b.ret({q, diff, lt});
   b.endFunction();
   const fusion::Plan plan = fusion::planFusions(m, *m.entry());
-  ASSERT_EQ(plan.unsupported.size(), 1u);
-  EXPECT_EQ(plan.unsupported[0].reason,
-            "no TTIR emitter for reduce of complex values yet");
+  ASSERT_EQ(plan.unsupported.size(), 2u);
+  std::vector<std::string> reasons;
+  for (const auto& u : plan.unsupported) reasons.push_back(u.reason);
+  std::sort(reasons.begin(), reasons.end());
+  EXPECT_EQ(
+      reasons[0],
+      "compare of complex values other than EQ and NE: complex numbers have no order");
+  EXPECT_EQ(
+      reasons[1],
+      "reduce of complex values with a subtract combiner (add and multiply are run)");
   bool loop = false;
   for (const fusion::Fusion& f : plan.fusions)
     loop = loop || (f.route == fusion::Route::kTtir && f.family == Family::kLoop);
