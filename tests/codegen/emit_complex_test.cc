@@ -316,6 +316,20 @@ TEST(EmitComplex, SplitComplexSumKeepsAScratchBufferPerPart) {
   EXPECT_NE(k[1].ttir.find(":2 = \"tt.reduce\""), std::string::npos);
 }
 
+// jnp.sum(z) of a whole vector: a complex scalar stored as its two parts.
+TEST(EmitComplex, FullSumStoresAComplexScalar) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {c128({1000})}, {c128()});
+  b.ret({complexReduce(b, a[0], {0}, c128(), OpKind::Add)});
+  b.endFunction();
+  TtirKernel k = emitWhole(m, Family::kReduction);
+  dumpLaunch(k);
+  EXPECT_EQ(count(k.ttir, "\"tt.reduce\""), 1);
+  EXPECT_EQ(count(k.ttir, "tt.store "), 2);
+  EXPECT_EQ(count(k.ttir, "!tt.ptr<f64> {tt.divisibility"), 2);
+}
+
 // jnp.mean(z, axis=1): the sum divided by n (a complex constant) in the
 // epilogue of the same kernel, stored part by part.
 TEST(EmitComplex, MeanDividesTheComplexSumInTheEpilogue) {
