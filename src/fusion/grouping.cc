@@ -157,7 +157,8 @@ class Grouper {
     // A window op reads its operand at many indices per output: it stays out
     // of reduction groups, and no reduce joins a group holding one.
     if (isWindowOp(op(i)) && target.family == Family::kReduction) return false;
-    // Only loop and reduction kernels store complex values.
+    // Past scan and sort prologues (above), only loop and reduction groups
+    // take complex values.
     if (hasComplexResult(op(i)) && target.family != Family::kLoop &&
         target.family != Family::kReduction)
       return false;

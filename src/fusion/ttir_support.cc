@@ -75,10 +75,21 @@ TtirSupport checkComplexOp(const ir::Module& module, const ir::Op& op) {
           "compare of complex values other than EQ and NE: complex numbers have "
           "no order");
     }
+    case OpKind::ReduceWindow:
+    case OpKind::Composite: {
+      // Cumulative sums and products (the scan family carries two parts).
+      const std::optional<ScanForm> form = scanFormOf(module, op);
+      if (!form)
+        return no(std::string(ir::opKindName(op.kind)) +
+                  " of complex values other than a cumulative sum or product");
+      std::string why;
+      if (!complexReduceCombiner(module, *form->body, &why)) return no(why);
+      return yes();
+    }
     case OpKind::Reduce: {
       // Two real lanes per complex accumulator (reduction_emitter.cc).
       if (op.operands.size() != 2 || op.regions.size() != 1)
-        return no("reduce of several complex operands (one complex operand is run)");
+        return no("combiner of several complex operands (one complex operand is run)");
       std::string why;
       if (!complexReduceCombiner(module, op.regions[0], &why)) return no(why);
       return yes();
@@ -382,29 +393,30 @@ const ir::Op* complexReduceCombiner(const ir::Module& module, const ir::Region& 
     if (why) *why = std::move(reason);
     return nullptr;
   };
-  const std::string not_one =
-      "reduce of complex values whose combiner is not one add or multiply";
+  const std::string not_one = "complex combiner that is not one add or multiply";
   if (region.args.size() != 2)
-    return none("reduce of several complex operands (one complex operand is run)");
+    return none("combiner of several complex operands (one complex operand is run)");
+  // Scalars for a reduce, slices for a chlo.scan body (applied lane by lane).
   for (ir::ValueId a : region.args) {
     const ir::Type& type = module.typeOf(a);
-    if (!type.isTensor() || !ir::isComplex(type.element) || type.rank() != 0)
-      return none("reduce mixing complex and real operands");
+    if (!type.isTensor() || !ir::isComplex(type.element))
+      return none("combiner mixing complex and real operands");
   }
   if (region.ops.size() != 2 || region.ops[1].kind != OpKind::Return ||
-      region.ops[1].operands.size() != 1)
+      region.ops[1].operands.empty())
     return none(not_one);
   const ir::Op& op = region.ops[0];
   if (op.kind != OpKind::Add && op.kind != OpKind::Multiply)
-    return none("reduce of complex values with a " +
-                std::string(ir::opKindName(op.kind)) +
+    return none("complex " + std::string(ir::opKindName(op.kind)) +
                 " combiner (add and multiply are run)");
   const auto& in = op.operands;
   const auto& args = region.args;
   const bool reads_args = in.size() == 2 && ((in[0] == args[0] && in[1] == args[1]) ||
                                              (in[0] == args[1] && in[1] == args[0]));
-  if (!reads_args || op.results.size() != 1 || region.ops[1].operands[0] != op.results[0])
-    return none(not_one);
+  if (!reads_args || op.results.size() != 1) return none(not_one);
+  // A reduce returns the result once; a chlo.scan body twice (output, carry).
+  for (ir::ValueId r : region.ops[1].operands)
+    if (r != op.results[0]) return none(not_one);
   return &op;
 }
 

@@ -12,9 +12,9 @@
 // dim, a kept chlo.scan composite); any other reduce_window (pooling) and
 // select_and_scatter with scalar elementwise regions, in the loop family
 // (codegen/ttir/window_emitter.h). Complex values only in the index ops, the
-// complex elementwise ops of codegen/ttir/complex_emitter.h and reduces of
-// one complex operand by complex add or multiply (loop and reduction
-// families); docs/ops.md lists what has no route.
+// complex elementwise ops of codegen/ttir/complex_emitter.h, and reduces and
+// cumulative reductions of one complex operand by complex add or multiply
+// (loop, reduction and scan families); docs/ops.md lists what has no route.
 #pragma once
 
 #include <string>
@@ -46,10 +46,10 @@ Family ttirFamilyOf(const ir::Module& module, const ir::Op& op);
 // whole (a chlo.scan of scan_form.h's form), which must not be inlined.
 bool ttirKeepsComposite(const ir::Module& module, const ir::Op& composite);
 
-// The one op of a reduce combiner over complex values that the reduction
-// family runs: a complex add or multiply of the region's two arguments
-// (what jnp.sum, mean and prod lower to). nullptr, with the reason in
-// `why`, for any other combiner.
+// The one op of a combiner over complex values that the reduction and scan
+// families run: a complex add or multiply of the region's two arguments
+// (what jnp.sum, mean, prod, cumsum and cumprod lower to). nullptr, with the
+// reason in `why`, for any other combiner.
 const ir::Op* complexReduceCombiner(const ir::Module& module, const ir::Region& region,
                                     std::string* why);
 

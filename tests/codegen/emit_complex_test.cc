@@ -356,6 +356,120 @@ TEST(EmitComplex, MeanDividesTheComplexSumInTheEpilogue) {
   EXPECT_EQ(reductions, 1);
 }
 
+// ---------------------------------------------------------------- scan
+
+// jnp.cumsum / cumprod of complex values: the reduce_window form over the
+// whole of `axis` (padding (n-1, 0)).
+ir::Module complexCumulative(std::vector<int64_t> dims, size_t axis, OpKind combine,
+                             ElementType element) {
+  ir::Module m;
+  ir::Builder b(m);
+  const Type t = Type::tensor(element, dims), scalar = Type::scalar(element);
+  auto a = b.beginFunction("main", {t}, {t});
+  const ValueId init = complexConstant(b, scalar, combine == OpKind::Add ? 0 : 1, 0);
+  std::vector<int64_t> window(dims.size(), 1), ones(dims.size(), 1),
+      padding(2 * dims.size(), 0);
+  window[axis] = dims[axis];
+  padding[2 * axis] = dims[axis] - 1;
+  auto args = b.beginRegion({scalar, scalar});
+  b.ret({b.op1(combine, {args[0], args[1]}, scalar)});
+  ir::Region body = b.endRegion();
+  b.ret({b.op1(OpKind::ReduceWindow, {a[0], init}, t,
+               {{"window_dimensions", window},
+                {"window_strides", ones},
+                {"base_dilations", ones},
+                {"window_dilations", ones},
+                {"padding", padding}},
+               {std::move(body)})});
+  b.endFunction();
+  return m;
+}
+
+// The scan carries (re, im): one two-operand tt.scan whose region adds the
+// parts, the init combined into both, both parts stored.
+TEST(EmitComplex, CumsumIsOneTwoOperandScan) {
+  ir::Module m = complexCumulative({8, 100}, 1, OpKind::Add, ElementType::C64);
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
+  bool scan = false;
+  for (const fusion::Fusion& f : plan.fusions) scan = scan || f.family == Family::kScan;
+  EXPECT_TRUE(scan);
+  TtirKernel k = emitWhole(m, Family::kScan);
+  dumpLaunch(k);
+  EXPECT_NE(k.ttir.find(":2 = \"tt.scan\""), std::string::npos) << k.ttir;
+  EXPECT_EQ(count(k.ttir, "tt.scan.return"), 1);
+  EXPECT_EQ(count(k.ttir, "arith.addf"), 4);  // 2 in the scan, 2 for the init
+  EXPECT_EQ(count(k.ttir, "tt.load "), 2);
+  EXPECT_EQ(count(k.ttir, "tt.store "), 2);
+}
+
+// A long row of complex128 products: two loop-carried parts, the carry taken
+// from the last lane of both by one three-operand tt.reduce (re, im, lane).
+TEST(EmitComplex, LongCumprodCarriesBothParts) {
+  ir::Module m = complexCumulative({4, 5000}, 1, OpKind::Multiply, ElementType::C128);
+  TtirKernel k = emitWhole(m, Family::kScan);
+  dumpLaunch(k);
+  EXPECT_EQ(k.tile, "4x1024 looped");
+  EXPECT_NE(k.ttir.find(":2 = scf.for"), std::string::npos) << k.ttir;
+  EXPECT_NE(k.ttir.find(":3 = \"tt.reduce\""), std::string::npos);
+  // (a + bi)(c + di): 4 products in the scan and 4 to fold the carry in.
+  EXPECT_EQ(count(k.ttir, "arith.mulf"), 8);
+  EXPECT_EQ(count(k.ttir, "tt.store "), 2);
+}
+
+// The chlo.scan composite over complex slices, with its final carry: four
+// stores (both parts of the scan and of the carry).
+TEST(EmitComplex, ChloScanOfComplexValuesStoresScanAndCarry) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {c64({8, 100}), c64({8})}, {c64({8, 100}), c64({8})});
+  auto args = b.beginRegion({c64({8}), c64({8})});
+  ValueId sum = b.op1(OpKind::Add, {args[0], args[1]}, c64({8}));
+  b.ret({sum, sum});
+  ir::Region body = b.endRegion();
+  ir::NamedAttrs comp{
+      {"dimension", int64_t{1}}, {"is_associative", true}, {"is_reverse", false}};
+  auto r = b.op(OpKind::Composite, {a[0], a[1]}, {c64({8, 100}), c64({8})},
+                {{"name", std::string("chlo.scan")},
+                 {"composite_attributes", comp},
+                 {"decomposition", ir::SymbolRef{"chlo.scan.impl"}}},
+                {std::move(body)});
+  b.ret({r[0], r[1]});
+  b.endFunction();
+  EXPECT_TRUE(fusion::ttirKeepsComposite(m, m.entry()->body.ops[0]));
+  TtirKernel k = emitWhole(m, Family::kScan);
+  EXPECT_NE(k.ttir.find(":2 = \"tt.scan\""), std::string::npos);
+  EXPECT_NE(k.ttir.find(":3 = \"tt.reduce\""), std::string::npos);
+  EXPECT_EQ(count(k.ttir, "tt.load "), 4);  // both parts of input and init
+  EXPECT_EQ(count(k.ttir, "tt.store "), 4);
+}
+
+// A complex pooling window and a cumulative max (no order) stay refused.
+TEST(EmitComplex, ComplexWindowsOtherThanCumulativeSumsAreRefused) {
+  ir::Module cummax = complexCumulative({8, 100}, 1, OpKind::Maximum, ElementType::C64);
+  fusion::Plan plan = fusion::planFusions(cummax, *cummax.entry());
+  ASSERT_EQ(plan.unsupported.size(), 1u);
+  EXPECT_EQ(plan.unsupported[0].reason,
+            "complex maximum combiner (add and multiply are run)");
+
+  ir::Module pool;
+  ir::Builder b(pool);
+  const Type s = c64();
+  auto a = b.beginFunction("main", {c64({8, 100})}, {c64({8, 99})});
+  auto args = b.beginRegion({s, s});
+  b.ret({b.op1(OpKind::Add, {args[0], args[1]}, s)});
+  ir::Region body = b.endRegion();
+  b.ret({b.op1(OpKind::ReduceWindow, {a[0], complexConstant(b, s, 0, 0)}, c64({8, 99}),
+               {{"window_dimensions", std::vector<int64_t>{1, 2}},
+                {"window_strides", std::vector<int64_t>{1, 1}}},
+               {std::move(body)})});
+  b.endFunction();
+  plan = fusion::planFusions(pool, *pool.entry());
+  ASSERT_EQ(plan.unsupported.size(), 1u);
+  EXPECT_EQ(plan.unsupported[0].reason,
+            "reduce_window of complex values other than a cumulative sum or product");
+}
+
 TEST(EmitComplex, PlannerRoutesComplexLoopsAndNamesWhatItRefuses) {
   ir::Module m;
   ir::Builder b(m);
@@ -382,9 +496,7 @@ TEST(EmitComplex, PlannerRoutesComplexLoopsAndNamesWhatItRefuses) {
   EXPECT_EQ(
       reasons[0],
       "compare of complex values other than EQ and NE: complex numbers have no order");
-  EXPECT_EQ(
-      reasons[1],
-      "reduce of complex values with a subtract combiner (add and multiply are run)");
+  EXPECT_EQ(reasons[1], "complex subtract combiner (add and multiply are run)");
   bool loop = false;
   for (const fusion::Fusion& f : plan.fusions)
     loop = loop || (f.route == fusion::Route::kTtir && f.family == Family::kLoop);

@@ -3,8 +3,8 @@
 real Triton on a GPU and compares them with numpy's complex arithmetic:
 complex64 multiply, abs, complex(real(z) * 2, imag(z)) on complex128,
 z + (1 + 2i), sqrt (with sqrt(-1 - 0i) = -i exactly), tanh and power at
-edges, and the complex reductions (row sum, mean, complex128 product, a
-full complex128 sum). Complex buffers are passed as their interleaved
+edges, the complex reductions (row sum, mean, complex128 product, a full
+complex128 sum) and scans (cumsum, a long complex128 cumprod). Complex buffers are passed as their interleaved
 (re, im) parts.
 
     JFT_TTIR_DUMP_DIR=DIR build/tests/codegen/codegen_emit_test --gtest_filter='EmitComplex*'
@@ -119,5 +119,13 @@ check("prod_rows_c128", run("ProductCombinesTheLanesAsAComplexMultiply", [u],
 v = rng.standard_normal(1000) + 1j * rng.standard_normal(1000)
 check("full_sum_c128", run("FullSumStoresAComplexScalar", [v], [((), np.complex128)])[0],
       np.array(v.sum()), 1e-13)
+
+# Cumulative sums and products: the scan carries (re, im).
+c = c64((8, 100))
+check("cumsum_rows", run("CumsumIsOneTwoOperandScan", [c], [((8, 100), np.complex64)])[0],
+      np.cumsum(c.astype(np.complex128), axis=1), 1e-5)
+g = np.exp(1j * rng.uniform(-3, 3, (4, 5000)))
+check("cumprod_long_c128", run("LongCumprodCarriesBothParts", [g],
+                               [((4, 5000), np.complex128)])[0], np.cumprod(g, axis=1), 1e-11)
 print("complex checks:", "all passed" if failures == 0 else f"{failures} failed")
 sys.exit(1 if failures else 0)

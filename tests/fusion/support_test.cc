@@ -103,7 +103,7 @@ TEST(TtirSupport, ComplexReducesByAddOrMultiplyOnly) {
   EXPECT_FALSE(sub.supported);
   EXPECT_EQ(
       sub.reason,
-      "reduce of complex values with a subtract combiner (add and multiply are run)");
+      "complex subtract combiner (add and multiply are run)");
 
   // add(acc, acc): not a combination of the two arguments.
   OneOp same(OpKind::Reduce, {c64, s64}, {s64},
@@ -115,7 +115,7 @@ TEST(TtirSupport, ComplexReducesByAddOrMultiplyOnly) {
     same.op.regions.push_back(b.endRegion());
   }
   EXPECT_EQ(same.route().reason,
-            "reduce of complex values whose combiner is not one add or multiply");
+            "complex combiner that is not one add or multiply");
 
   // Two complex operands (a variadic reduce): refused.
   OneOp pair(OpKind::Reduce, {c64, c64, s64, s64}, {s64, s64},
@@ -128,7 +128,7 @@ TEST(TtirSupport, ComplexReducesByAddOrMultiplyOnly) {
     pair.op.regions.push_back(b.endRegion());
   }
   EXPECT_EQ(pair.route().reason,
-            "reduce of several complex operands (one complex operand is run)");
+            "combiner of several complex operands (one complex operand is run)");
 }
 
 TEST(TtirSupport, BitcastOnlyBetweenEqualWidths) {

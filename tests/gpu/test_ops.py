@@ -465,8 +465,9 @@ def complex_function_cases():
 
 def complex_reduction_cases():
   """jnp.sum / mean / prod of complex arrays over each axis, whole, along
-  long rows (a loop) and a long column (split into partials), and the
-  dot-like sum(a * b) and norm, against numpy in complex128."""
+  long rows (a loop) and a long column (split into partials), the dot-like
+  sum(a * b) and norm, and cumsum / cumprod (forward, reverse, long rows),
+  against numpy in complex128."""
   import jax.numpy as jnp
 
   for dt in ["complex64", "complex128"]:
@@ -516,6 +517,27 @@ def complex_reduction_cases():
               u.astype(np.complex128).prod(axis=1).astype(dt),
               rtol=1e-3 if single else 1e-9)
     case(f"complex_long_sums_{dt}", long)
+
+    def cumulative(dt=dt):
+      # cumsum / cumprod of complex values: the scan family carries (re, im).
+      from jax import lax
+      z, _ = complexes((6, 40), dt)
+      z[np.abs(z) > 10] = 2 - 1j
+      w = z.astype(np.complex128)
+      compare(run(lambda a: jnp.cumsum(a, axis=1), z), np.cumsum(w, axis=1).astype(dt))
+      compare(run(lambda a: jnp.cumsum(a, axis=0), z), np.cumsum(w, axis=0).astype(dt))
+      compare(run(lambda a: lax.cumsum(a, axis=1, reverse=True), z),
+              np.cumsum(w[:, ::-1], axis=1)[:, ::-1].astype(dt))
+      u = ((1 + 0.05 * rng.standard_normal((4, 30))) *
+           np.exp(1j * rng.uniform(-3, 3, (4, 30)))).astype(dt)
+      compare(run(lambda a: jnp.cumprod(a, axis=1), u),
+              np.cumprod(u.astype(np.complex128), axis=1).astype(dt))
+      # A row longer than a tile: the running total carried across chunks.
+      rows = cx(rng.standard_normal((3, 5000)), rng.standard_normal((3, 5000)), dt)
+      compare(run(lambda a: jnp.cumsum(a, axis=1), rows),
+              np.cumsum(rows.astype(np.complex128), axis=1).astype(dt),
+              rtol=2e-4 if dt == "complex64" else 1e-10)
+    case(f"complex_cumsum_cumprod_{dt}", cumulative)
 
 
 # ---------------------------------------------------------------- elementwise

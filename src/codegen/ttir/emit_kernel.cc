@@ -106,10 +106,11 @@ StatusOr<std::vector<TtirKernel>> emitKernels(const ir::Module& module,
         .append(" is not ttir");
     return invalidArgument(message);
   }
-  // Only the loop and reduction families store complex values (both parts
-  // of each).
+  // Only the loop, reduction and scan families store complex values (both
+  // parts of each).
   if (fusion.family != fusion::Family::kLoop &&
-      fusion.family != fusion::Family::kReduction)
+      fusion.family != fusion::Family::kReduction &&
+      fusion.family != fusion::Family::kScan)
     for (ir::ValueId v : fusion.outputs)
       if (module.typeOf(v).isTensor() && ir::isComplex(module.typeOf(v).element))
         return unimplemented(fusion.name + ": a " + fusion::familyName(fusion.family) +
