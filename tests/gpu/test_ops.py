@@ -5,7 +5,9 @@ so nothing falls back to upstream XLA) and compares it with a numpy reference
 computed in float64 (or exact integer arithmetic) from the op's definition:
 pooling (max/avg reduce_window with padding, strides and dilations), the
 max-pool gradient (select_and_scatter) and the average-pool gradient (a
-base-dilated reduce_window), complex arithmetic, atan2, power,
+base-dilated reduce_window), complex arithmetic, the complex functions
+(sqrt, rsqrt, exp, expm1, log, log1p, tanh, tan, sin, cos, logistic, sign,
+power) and reductions (sum, mean, prod, cumsum, cumprod), atan2, power,
 remainder, both roundings, popcnt, clz, is_finite, erf/erf_inv and the
 inverse trigonometric/hyperbolic functions, cumsum/cummax, sort/top_k and
 gather/scatter, over shapes and dtypes with edge values (NaN, +-inf, -0,

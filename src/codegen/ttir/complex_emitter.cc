@@ -1,7 +1,5 @@
 #include "codegen/ttir/complex_emitter.h"
 
-#include <limits>
-
 #include "codegen/ttir/complex_math.h"
 #include "codegen/ttir/elementwise_internal.h"
 #include "codegen/ttir/elementwise_ops.h"
@@ -23,7 +21,8 @@ std::string opName(const ir::Op& op) {
   return "stablehlo." + std::string(ir::opKindName(op.kind));
 }
 
-// Arithmetic on parts (f32 or f64 tiles of one shape).
+// Arithmetic on parts (f32 or f64 tiles of one shape): what complex_math.h
+// asks of its `A`.
 class Parts {
  public:
   explicit Parts(TtirWriter& w) : w_(w) {}
