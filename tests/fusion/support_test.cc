@@ -101,9 +101,7 @@ TEST(TtirSupport, ComplexReducesByAddOrMultiplyOnly) {
   EXPECT_EQ(reduceWith(OpKind::Multiply, true).route, Route::kTtir);
   OpRoute sub = reduceWith(OpKind::Subtract);
   EXPECT_FALSE(sub.supported);
-  EXPECT_EQ(
-      sub.reason,
-      "complex subtract combiner (add and multiply are run)");
+  EXPECT_EQ(sub.reason, "complex subtract combiner (add and multiply are run)");
 
   // add(acc, acc): not a combination of the two arguments.
   OneOp same(OpKind::Reduce, {c64, s64}, {s64},
@@ -114,8 +112,7 @@ TEST(TtirSupport, ComplexReducesByAddOrMultiplyOnly) {
     b.ret({b.op1(OpKind::Add, {args[0], args[0]}, s64)});
     same.op.regions.push_back(b.endRegion());
   }
-  EXPECT_EQ(same.route().reason,
-            "complex combiner that is not one add or multiply");
+  EXPECT_EQ(same.route().reason, "complex combiner that is not one add or multiply");
 
   // Two complex operands (a variadic reduce): refused.
   OneOp pair(OpKind::Reduce, {c64, c64, s64, s64}, {s64, s64},
