@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "emit_test_util.h"
 #include "fusion/ttir_support.h"
@@ -468,6 +469,52 @@ TEST(EmitComplex, ComplexWindowsOtherThanCumulativeSumsAreRefused) {
   ASSERT_EQ(plan.unsupported.size(), 1u);
   EXPECT_EQ(plan.unsupported[0].reason,
             "reduce_window of complex values other than a cumulative sum or product");
+}
+
+// A program mixing every complex family, planned as the compiler plans it:
+// every group the planner gives the TTIR route emits (the planner's and the
+// emitters' contracts agree): tanh(z) - mean(tanh(z)) per row (a whole-row
+// reduction), prod(expm1(z)) per row, cumsum(z) along the rows.
+TEST(EmitComplex, EveryPlannedComplexGroupEmits) {
+  ir::Module m;
+  ir::Builder b(m);
+  const Type full = c64({16, 64}), kept = c64({16});
+  auto a = b.beginFunction("main", {full}, {full, kept, full});
+  ValueId t = b.op1(OpKind::Tanh, {a[0]}, full);
+  ValueId sum = complexReduce(b, t, {1}, kept, OpKind::Add);
+  ValueId n = b.op1(OpKind::BroadcastInDim, {complexConstant(b, c64(), 64, 0)}, kept,
+                    {{"broadcast_dimensions", std::vector<int64_t>{}}});
+  ValueId mean = b.op1(OpKind::Divide, {sum, n}, kept);
+  ValueId back = b.op1(OpKind::BroadcastInDim, {mean}, full,
+                       {{"broadcast_dimensions", std::vector<int64_t>{0}}});
+  ValueId centred = b.op1(OpKind::Subtract, {t, back}, full);
+  ValueId prod = complexReduce(b, b.op1(OpKind::ExponentialMinusOne, {a[0]}, full), {1},
+                               kept, OpKind::Multiply);
+  const Type s = c64();
+  auto args = b.beginRegion({s, s});
+  b.ret({b.op1(OpKind::Add, {args[0], args[1]}, s)});
+  ir::Region body = b.endRegion();
+  ValueId cumsum = b.op1(OpKind::ReduceWindow, {a[0], complexConstant(b, s, 0, 0)}, full,
+                         {{"window_dimensions", std::vector<int64_t>{1, 64}},
+                          {"window_strides", std::vector<int64_t>{1, 1}},
+                          {"padding", std::vector<int64_t>{0, 0, 63, 0}}},
+                         {std::move(body)});
+  b.ret({centred, prod, cumsum});
+  b.endFunction();
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  EXPECT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
+  std::set<Family> families;
+  for (const fusion::Fusion& f : plan.fusions) {
+    if (f.route != fusion::Route::kTtir) continue;
+    families.insert(f.family);
+    StatusOr<std::vector<TtirKernel>> k = emitKernels(m, *m.entry(), f);
+    ASSERT_TRUE(k.isOk()) << f.name << ": " << k.status().toString();
+    for (const TtirKernel& kernel : *k) {
+      const Status syntax = checkTtirSyntax(kernel.ttir);
+      EXPECT_TRUE(syntax.isOk()) << syntax.toString();
+    }
+  }
+  EXPECT_EQ(families, (std::set<Family>{Family::kReduction, Family::kScan}));
 }
 
 TEST(EmitComplex, PlannerRoutesComplexLoopsAndNamesWhatItRefuses) {
