@@ -157,11 +157,6 @@ class Grouper {
     // A window op reads its operand at many indices per output: it stays out
     // of reduction groups, and no reduce joins a group holding one.
     if (isWindowOp(op(i)) && target.family == Family::kReduction) return false;
-    // Past scan and sort prologues (above), only loop and reduction groups
-    // take complex values.
-    if (hasComplexResult(op(i)) && target.family != Family::kLoop &&
-        target.family != Family::kReduction)
-      return false;
     if (target.family == Family::kReduction) return fitsSpace(i, g);
     if (op(i).kind == OpKind::Reduce) {
       for (size_t m : target.ops)
@@ -175,13 +170,6 @@ class Grouper {
     const ir::Op& root = op(target.root);
     if (op(i).results.size() != 1 || root.results.size() != 1) return false;
     return module_.typeOf(op(i).results[0]).dims == module_.typeOf(root.results[0]).dims;
-  }
-
-  bool hasComplexResult(const ir::Op& o) const {
-    for (ir::ValueId v : o.results)
-      if (module_.typeOf(v).isTensor() && ir::isComplex(module_.typeOf(v).element))
-        return true;
-    return false;
   }
 
   bool canCopy(size_t i, int g) {

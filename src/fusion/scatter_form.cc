@@ -93,6 +93,14 @@ std::string scatterUnsupported(const ir::Module& module, const ir::Op& scatter) 
     return "scatter with non-integer indices";
   if (scatterUsesCas(module, scatter)) return {};
   const ir::ElementType t = module.typeOf(scatter.operands[0]).element;
+  if (ir::isComplex(t)) {
+    // Set and add run part by part (complex addition is per part); any
+    // other combine needs both parts of an element at once.
+    const ScatterCombine combine = scatterCombineOf(scatter);
+    if (combine == ScatterCombine::kReplace || combine == ScatterCombine::kAdd) return {};
+    return "scatter of complex values other than set and add (a complex combine needs "
+           "both parts of an element at once)";
+  }
   using E = ir::ElementType;
   const bool int32or64 = t == E::I32 || t == E::U32 || t == E::I64 || t == E::U64;
   switch (scatterCombineOf(scatter)) {

@@ -5,6 +5,7 @@
 // scatterSupport says which (combine, element type) pairs it can run.
 // Combiners with no atomic (multiply, any other region of elementwise ops,
 // max/min of f64) run as a compare-and-swap loop on 32/64-bit elements.
+// Complex elements: set and add only (part by part).
 #pragma once
 
 #include <string>

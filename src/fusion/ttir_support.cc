@@ -86,6 +86,10 @@ TtirSupport checkComplexOp(const ir::Module& module, const ir::Op& op) {
       if (!complexReduceCombiner(module, *form->body, &why)) return no(why);
       return yes();
     }
+    case OpKind::Scatter:
+      // Set and add, part by part (scatter_form.h).
+      if (std::string why = scatterUnsupported(module, op); !why.empty()) return no(why);
+      return yes();
     case OpKind::Reduce: {
       // Two real lanes per complex accumulator (reduction_emitter.cc).
       if (op.operands.size() != 2 || op.regions.size() != 1)

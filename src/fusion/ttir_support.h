@@ -12,9 +12,10 @@
 // dim, a kept chlo.scan composite); any other reduce_window (pooling) and
 // select_and_scatter with scalar elementwise regions, in the loop family
 // (codegen/ttir/window_emitter.h). Complex values only in the index ops, the
-// complex elementwise ops of codegen/ttir/complex_emitter.h, and reduces and
-// cumulative reductions of one complex operand by complex add or multiply
-// (loop, reduction and scan families); docs/ops.md lists what has no route.
+// complex elementwise ops of codegen/ttir/complex_emitter.h, reduces and
+// cumulative reductions of one complex operand by complex add or multiply,
+// and scatter set/add (loop, reduction, scan and scatter families);
+// docs/ops.md lists what has no route.
 #pragma once
 
 #include <string>

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "emit_test_util.h"
@@ -469,6 +470,71 @@ TEST(EmitComplex, ComplexWindowsOtherThanCumulativeSumsAreRefused) {
   ASSERT_EQ(plan.unsupported.size(), 1u);
   EXPECT_EQ(plan.unsupported[0].reason,
             "reduce_window of complex values other than a cumulative sum or product");
+}
+
+// ---------------------------------------------------------------- scatter
+
+// table.at[idx].add / .set / .multiply on complex rows: scatter(operand
+// [100, 16], idx [32, 1], upd [32, 16]) along dim 0.
+ir::Module complexScatter(ElementType element, std::optional<OpKind> combine) {
+  ir::Module m;
+  ir::Builder b(m);
+  const Type table = Type::tensor(element, {100, 16}),
+             upd = Type::tensor(element, {32, 16});
+  auto a = b.beginFunction("main", {table, Type::tensor(ElementType::I32, {32, 1}), upd},
+                           {table});
+  const Type scalar = Type::scalar(element);
+  auto args = b.beginRegion({scalar, scalar});
+  b.ret({combine ? b.op1(*combine, {args[0], args[1]}, scalar) : args[1]});
+  ir::Region body = b.endRegion();
+  ir::ScatterDimensionNumbers dn;
+  dn.update_window_dims = {1};
+  dn.inserted_window_dims = {0};
+  dn.scatter_dims_to_operand_dims = {0};
+  dn.index_vector_dim = 1;
+  b.ret({b.op1(OpKind::Scatter, {a[0], a[1], a[2]}, table,
+               {{"scatter_dimension_numbers", dn}}, {std::move(body)})});
+  b.endFunction();
+  return m;
+}
+
+// Complex addition is per part: two relaxed atomic adds per element, at 2i
+// and 2i + 1, after a copy kernel that moves both parts.
+TEST(EmitComplex, ScatterAddIsAnAtomicAddPerPart) {
+  ir::Module m = complexScatter(ElementType::C64, OpKind::Add);
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
+  ASSERT_EQ(plan.fusions.size(), 1u);
+  EXPECT_EQ(plan.fusions[0].family, Family::kScatter);
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter);
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(count(k[0].ttir, "tt.load "), 2);
+  EXPECT_EQ(count(k[0].ttir, "tt.store "), 2);
+  EXPECT_EQ(count(k[1].ttir, "tt.atomic_rmw fadd, relaxed, gpu, "), 2);
+  EXPECT_EQ(count(k[1].ttir, "tt.load "), 3);  // indices, both parts of the updates
+  EXPECT_EQ(count(k[1].ttir, "tt.store "), 0);
+  EXPECT_NE(k[1].ttir.find("tensor<1024x!tt.ptr<f32>>"), std::string::npos);
+  EXPECT_NE(k[1].ttir.find("arith.constant dense<2> : tensor<1024xi32>"),
+            std::string::npos);
+}
+
+TEST(EmitComplex, ScatterSetStoresBothParts) {
+  ir::Module m = complexScatter(ElementType::C128, std::nullopt);
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter);
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(count(k[1].ttir, "tt.store "), 2);
+  EXPECT_EQ(count(k[1].ttir, "tt.atomic"), 0);
+  EXPECT_NE(k[1].ttir.find("tensor<1024x!tt.ptr<f64>>"), std::string::npos);
+}
+
+// A complex multiply needs both parts of an element at once: refused.
+TEST(EmitComplex, ScatterMultiplyOfComplexValuesIsRefused) {
+  ir::Module m = complexScatter(ElementType::C64, OpKind::Multiply);
+  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  ASSERT_EQ(plan.unsupported.size(), 1u);
+  EXPECT_EQ(plan.unsupported[0].reason,
+            "scatter of complex values other than set and add (a complex combine needs "
+            "both parts of an element at once)");
 }
 
 // A program mixing every complex family, planned as the compiler plans it:

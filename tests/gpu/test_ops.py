@@ -7,7 +7,8 @@ pooling (max/avg reduce_window with padding, strides and dilations), the
 max-pool gradient (select_and_scatter) and the average-pool gradient (a
 base-dilated reduce_window), complex arithmetic, the complex functions
 (sqrt, rsqrt, exp, expm1, log, log1p, tanh, tan, sin, cos, logistic, sign,
-power) and reductions (sum, mean, prod, cumsum, cumprod), atan2, power,
+power), reductions (sum, mean, prod, cumsum, cumprod) and scatter-add/set,
+atan2, power,
 remainder, both roundings, popcnt, clz, is_finite, erf/erf_inv and the
 inverse trigonometric/hyperbolic functions, cumsum/cummax, sort/top_k and
 gather/scatter, over shapes and dtypes with edge values (NaN, +-inf, -0,
@@ -468,8 +469,8 @@ def complex_function_cases():
 def complex_reduction_cases():
   """jnp.sum / mean / prod of complex arrays over each axis, whole, along
   long rows (a loop) and a long column (split into partials), the dot-like
-  sum(a * b) and norm, and cumsum / cumprod (forward, reverse, long rows),
-  against numpy in complex128."""
+  sum(a * b) and norm, cumsum / cumprod (forward, reverse, long rows), and
+  scatter-add / set, against numpy in complex128."""
   import jax.numpy as jnp
 
   for dt in ["complex64", "complex128"]:
@@ -540,6 +541,22 @@ def complex_reduction_cases():
               np.cumsum(rows.astype(np.complex128), axis=1).astype(dt),
               rtol=2e-4 if dt == "complex64" else 1e-10)
     case(f"complex_cumsum_cumprod_{dt}", cumulative)
+
+    def scatter(dt=dt):
+      # x.at[i].add (two atomic adds per element, repeated rows collide) and
+      # .set (unique rows) of complex values.
+      x, _ = complexes((10, 3), dt)
+      x[np.abs(x) > 10] = 1 + 1j
+      rows = np.array([3, 0, 3, 9, 3, 5], np.int32)
+      u = cx(rng.standard_normal((6, 3)), rng.standard_normal((6, 3)), dt)
+      ref = x.astype(np.complex128)
+      np.add.at(ref, rows, u.astype(np.complex128))
+      compare(run(lambda a, i, v: a.at[i].add(v), x, rows, u), ref.astype(dt))
+      uniq = np.array([7, 2, 5], np.int32)
+      ref = x.copy()
+      ref[uniq] = u[:3]
+      compare(run(lambda a, i, v: a.at[i].set(v), x, uniq, u[:3]), ref)
+    case(f"complex_scatter_add_set_{dt}", scatter)
 
 
 # ---------------------------------------------------------------- elementwise
