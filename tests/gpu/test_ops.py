@@ -489,6 +489,9 @@ def complex_reduction_cases():
               (w * b.astype(np.complex128)).sum(axis=1).astype(dt))
       compare(run(lambda p: jnp.linalg.norm(p, axis=1), z),
               np.linalg.norm(w, axis=1).astype(z.real.dtype))
+      # var = mean(|z - mean(z)|^2): a complex mean read back by every
+      # element of its row, then a real reduction.
+      compare(run(lambda p: jnp.var(p, axis=1), z), np.var(w, axis=1).astype(z.real.dtype))
     case(f"complex_sum_mean_{dt}", sums)
 
     def products(dt=dt):
