@@ -30,8 +30,12 @@ struct Lane {
   ir::ElementType element;  // the lane's real element type
 };
 
+// Any complex result makes the combiner complex_emitter's (which refuses,
+// with a reason, a reduce mixing complex and real operands).
 bool isComplexReduce(const ir::Module& module, const ir::Op& op) {
-  return ir::isComplex(module.typeOf(op.results.at(0)).element);
+  for (ir::ValueId r : op.results)
+    if (ir::isComplex(module.typeOf(r).element)) return true;
+  return false;
 }
 
 std::vector<Lane> lanesOf(const ir::Module& module, const ir::Op& op) {
