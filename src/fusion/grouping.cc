@@ -286,12 +286,10 @@ class Grouper {
     // A window op reads its operand at many indices per output: it stays out
     // of reduction groups, and no reduce joins a group holding one.
     if (isWindowOp(op(i)) && target.family == Family::kReduction) return false;
-    // Only loop kernels store complex values.
-    if (hasComplexResult(op(i)) && target.family != Family::kLoop) return false;
     if (target.family == Family::kReduction) return fitsSpace(i, g);
     if (op(i).kind == OpKind::Reduce) {
       for (size_t m : target.ops)
-        if (isWindowOp(op(m)) || hasComplexResult(op(m))) return false;
+        if (isWindowOp(op(m))) return false;
       std::optional<ReductionSpace> space = reductionSpaceOf(module_, op(i));
       return space && convertible(g, *space) && edgesInto(i, g, *space);
     }
@@ -301,13 +299,6 @@ class Grouper {
     const ir::Op& root = op(target.root);
     if (op(i).results.size() != 1 || root.results.size() != 1) return false;
     return module_.typeOf(op(i).results[0]).dims == module_.typeOf(root.results[0]).dims;
-  }
-
-  bool hasComplexResult(const ir::Op& o) const {
-    for (ir::ValueId v : o.results)
-      if (module_.typeOf(v).isTensor() && ir::isComplex(module_.typeOf(v).element))
-        return true;
-    return false;
   }
 
   bool canCopy(size_t i, int g) {

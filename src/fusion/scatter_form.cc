@@ -91,6 +91,14 @@ std::string scatterUnsupported(const ir::Module& module, const ir::Op& scatter) 
   if (!ir::isInteger(module.typeOf(scatter.operands[1]).element))
     return "scatter with non-integer indices";
   const ir::ElementType t = module.typeOf(scatter.operands[0]).element;
+  if (ir::isComplex(t)) {
+    // Set and add run part by part (complex addition is per part); any
+    // other combine needs both parts of an element at once.
+    const ScatterCombine combine = scatterCombineOf(scatter);
+    if (combine == ScatterCombine::kReplace || combine == ScatterCombine::kAdd) return {};
+    return "scatter of complex values other than set and add (a complex combine needs "
+           "both parts of an element at once)";
+  }
   if (hasAtomic(scatterCombineOf(scatter), t) || casRegion(module, scatter)) return {};
   return "scatter whose update computation is not elementwise ops of (current, update) "
          "on " +

@@ -27,7 +27,7 @@ TtirSupport noEmitter(OpKind kind) {
 // The ops the loop family computes on complex values, carried as two real
 // tiles (codegen/ttir/complex_emitter.h): index ops move both parts; these
 // elementwise ops combine them.
-TtirSupport checkComplexOp(const ir::Op& op) {
+TtirSupport checkComplexOp(const ir::Module& module, const ir::Op& op) {
   switch (op.kind) {
     case OpKind::BroadcastInDim:
     case OpKind::Reshape:
@@ -50,8 +50,19 @@ TtirSupport checkComplexOp(const ir::Op& op) {
     case OpKind::Divide:
     case OpKind::Abs:
     case OpKind::Exponential:
+    case OpKind::ExponentialMinusOne:
     case OpKind::Log:
+    case OpKind::LogPlusOne:
     case OpKind::Sqrt:
+    case OpKind::Rsqrt:
+    case OpKind::Cbrt:
+    case OpKind::Sign:
+    case OpKind::Sine:
+    case OpKind::Cosine:
+    case OpKind::Tan:
+    case OpKind::Tanh:
+    case OpKind::Logistic:
+    case OpKind::Power:
     case OpKind::Convert:
     case OpKind::Select:
       return yes();
@@ -60,7 +71,32 @@ TtirSupport checkComplexOp(const ir::Op& op) {
           ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction");
       if (d && (*d == ir::ComparisonDirection::EQ || *d == ir::ComparisonDirection::NE))
         return yes();
-      return no("compare of complex values other than EQ and NE");
+      return no(
+          "compare of complex values other than EQ and NE: complex numbers have "
+          "no order");
+    }
+    case OpKind::ReduceWindow:
+    case OpKind::Composite: {
+      // Cumulative sums and products (the scan family carries two parts).
+      const std::optional<ScanForm> form = scanFormOf(module, op);
+      if (!form)
+        return no(std::string(ir::opKindName(op.kind)) +
+                  " of complex values other than a cumulative sum or product");
+      std::string why;
+      if (!complexReduceCombiner(module, *form->body, &why)) return no(why);
+      return yes();
+    }
+    case OpKind::Scatter:
+      // Set and add, part by part (scatter_form.h).
+      if (std::string why = scatterUnsupported(module, op); !why.empty()) return no(why);
+      return yes();
+    case OpKind::Reduce: {
+      // Two real lanes per complex accumulator (reduction_emitter.cc).
+      if (op.operands.size() != 2 || op.regions.size() != 1)
+        return no("combiner of several complex operands (one complex operand is run)");
+      std::string why;
+      if (!complexReduceCombiner(module, op.regions[0], &why)) return no(why);
+      return yes();
     }
     default:
       return no("no TTIR emitter for " + std::string(ir::opKindName(op.kind)) +
@@ -75,7 +111,7 @@ TtirSupport checkTypes(const ir::Module& module, const ir::Op& op) {
     const ir::Type& type = module.typeOf(id);
     if (!type.isTensor())
       return no("value of type " + type.str() + " cannot be held by Triton");
-    if (ir::isComplex(type.element)) return checkComplexOp(op);
+    if (ir::isComplex(type.element)) return checkComplexOp(module, op);
     if (!ttirHoldsElementType(type.element))
       return no("element type " + std::string(ir::elementTypeName(type.element)) +
                 " cannot be held by Triton");
@@ -355,6 +391,39 @@ Family ttirFamilyOf(const ir::Module& module, const ir::Op& op) {
 
 bool ttirKeepsComposite(const ir::Module& module, const ir::Op& composite) {
   return scanFormOf(module, composite) && ttirSupport(module, composite).ok;
+}
+
+const ir::Op* complexReduceCombiner(const ir::Module& module, const ir::Region& region,
+                                    std::string* why) {
+  auto none = [&](std::string reason) -> const ir::Op* {
+    if (why) *why = std::move(reason);
+    return nullptr;
+  };
+  const std::string not_one = "complex combiner that is not one add or multiply";
+  if (region.args.size() != 2)
+    return none("combiner of several complex operands (one complex operand is run)");
+  // Scalars for a reduce, slices for a chlo.scan body (applied lane by lane).
+  for (ir::ValueId a : region.args) {
+    const ir::Type& type = module.typeOf(a);
+    if (!type.isTensor() || !ir::isComplex(type.element))
+      return none("combiner mixing complex and real operands");
+  }
+  if (region.ops.size() != 2 || region.ops[1].kind != OpKind::Return ||
+      region.ops[1].operands.empty())
+    return none(not_one);
+  const ir::Op& op = region.ops[0];
+  if (op.kind != OpKind::Add && op.kind != OpKind::Multiply)
+    return none("complex " + std::string(ir::opKindName(op.kind)) +
+                " combiner (add and multiply are run)");
+  const auto& in = op.operands;
+  const auto& args = region.args;
+  const bool reads_args = in.size() == 2 && ((in[0] == args[0] && in[1] == args[1]) ||
+                                             (in[0] == args[1] && in[1] == args[0]));
+  if (!reads_args || op.results.size() != 1) return none(not_one);
+  // A reduce returns the result once; a chlo.scan body twice (output, carry).
+  for (ir::ValueId r : region.ops[1].operands)
+    if (r != op.results[0]) return none(not_one);
+  return &op;
 }
 
 TtirSupport ttirSupport(const ir::Module& module, const ir::Op& op) {

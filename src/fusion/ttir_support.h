@@ -11,9 +11,11 @@
 // operands); cumulative reductions (scan_form.h: reduce_window over a whole
 // dim, a kept chlo.scan composite); any other reduce_window (pooling) and
 // select_and_scatter with scalar elementwise regions, in the loop family
-// (codegen/ttir/window_emitter.h). Complex values only in the index ops and
-// the complex elementwise ops of codegen/ttir/complex_emitter.h (loop
-// family); docs/ops.md lists what has no route.
+// (codegen/ttir/window_emitter.h). Complex values only in the index ops, the
+// complex elementwise ops of codegen/ttir/complex_emitter.h, reduces and
+// cumulative reductions of one complex operand by complex add or multiply,
+// and scatter set/add (loop, reduction, scan and scatter families);
+// docs/ops.md lists what has no route.
 #pragma once
 
 #include <string>
@@ -45,6 +47,13 @@ Family ttirFamilyOf(const ir::Module& module, const ir::Op& op);
 // For passes::InlineOptions::keep_composite: the composites a TTIR kernel runs
 // whole (a chlo.scan of scan_form.h's form), which must not be inlined.
 bool ttirKeepsComposite(const ir::Module& module, const ir::Op& composite);
+
+// The one op of a combiner over complex values that the reduction and scan
+// families run: a complex add or multiply of the region's two arguments
+// (what jnp.sum, mean, prod, cumsum and cumprod lower to). nullptr, with the
+// reason in `why`, for any other combiner.
+const ir::Op* complexReduceCombiner(const ir::Module& module, const ir::Region& region,
+                                    std::string* why);
 
 // Whether a TTIR kernel can compute `op` (an op of a function body or region).
 TtirSupport ttirSupport(const ir::Module& module, const ir::Op& op);

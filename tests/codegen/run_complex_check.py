@@ -1,8 +1,11 @@
 """Runs the kernels the EmitComplex tests of codegen_emit_test dump
 (JFT_TTIR_DUMP_DIR=DIR; <suite>_<test>.ttir with its launch in .json) with
 real Triton on a GPU and compares them with numpy's complex arithmetic:
-complex64 multiply, abs, complex(real(z) * 2, imag(z)) on complex128, and
-z + (1 + 2i). Complex buffers are passed as their interleaved (re, im) parts.
+complex64 multiply, abs, complex(real(z) * 2, imag(z)) on complex128,
+z + (1 + 2i), sqrt (with sqrt(-1 - 0i) = -i exactly), tanh and power at
+edges, the complex reductions (row sum, mean, complex128 product, a full
+complex128 sum) and scans (cumsum, a long complex128 cumprod). Complex buffers are passed as their interleaved
+(re, im) parts.
 
     JFT_TTIR_DUMP_DIR=DIR build/tests/codegen/codegen_emit_test --gtest_filter='EmitComplex*'
     python3 tests/codegen/run_complex_check.py DIR
@@ -80,5 +83,49 @@ check("parts_c128", run("PartsOfADoubleComplexRoundTripThroughComplex", [w],
 z = c64((64,))
 check("add_constant", run("SplatComplexConstantGivesEachPartItsHalf", [z],
                           [((64,), np.complex64)])[0], z + (1 + 2j), 1e-6)
+
+# complex_math.h's functions, one kernel each (complex64 [64]), with edges.
+z = c64((64,))
+z[:8] = np.array([complex(-1, -0.0), complex(-1, 0), 0, complex(0, np.inf),
+                  complex(-4, -0.0), 1e30 + 1e30j, 3 - 4j, complex(1e38, 1e38)])
+got = run("SqrtKeepsTheSignOfAZeroImaginaryPart", [z], [((64,), np.complex64)])[0]
+with np.errstate(all="ignore"):
+    want = np.sqrt(z.astype(np.complex128))
+finite = np.isfinite(want)
+check("sqrt", got[finite], want[finite], 1e-6)
+check("sqrt(-1-0i) = -i", got[:1], np.array([-1j]), 0)
+edges_ok = bool(got[0].imag == -1 and not np.signbit(got[0].real) and
+                got[3].real == np.inf and got[3].imag == np.inf)
+failures += not edges_ok
+print("NUMERIC sqrt_edges", got[0], got[3], "PASS" if edges_ok else "FAIL")
+t = c64((64,))
+t[:3] = [30 + 1j, -400 + 1j, 0.5 + 1.5707963j]
+with np.errstate(all="ignore"):
+    check("tanh", run("TanhIsKahansFormulaWithItsLargeArgumentForm", [t],
+                      [((64,), np.complex64)])[0], np.tanh(t.astype(np.complex128)), 1e-5)
+p, q = c64((64,)), (rng.uniform(-1, 1, 64) + 0.3j * rng.uniform(-1, 1, 64)).astype(np.complex64)
+check("power", run("PowerOfComplexValues", [p, q], [((64,), np.complex64)])[0],
+      np.power(p.astype(np.complex128), q.astype(np.complex128)), 1e-5)
+
+# Reductions of complex values: two real lanes per accumulator.
+r = c64((8, 32))
+check("sum_rows", run("SumOfRowsIsOneTwoLaneReduce", [r], [((8,), np.complex64)])[0],
+      r.astype(np.complex128).sum(axis=1), 1e-5)
+check("mean_rows", run("MeanDividesTheComplexSumInTheEpilogue", [r],
+                       [((8,), np.complex64)])[0], r.astype(np.complex128).mean(axis=1), 1e-5)
+u = np.exp(1j * rng.uniform(-3, 3, (8, 32)))
+check("prod_rows_c128", run("ProductCombinesTheLanesAsAComplexMultiply", [u],
+                            [((8,), np.complex128)])[0], u.prod(axis=1), 1e-13)
+v = rng.standard_normal(1000) + 1j * rng.standard_normal(1000)
+check("full_sum_c128", run("FullSumStoresAComplexScalar", [v], [((), np.complex128)])[0],
+      np.array(v.sum()), 1e-13)
+
+# Cumulative sums and products: the scan carries (re, im).
+c = c64((8, 100))
+check("cumsum_rows", run("CumsumIsOneTwoOperandScan", [c], [((8, 100), np.complex64)])[0],
+      np.cumsum(c.astype(np.complex128), axis=1), 1e-5)
+g = np.exp(1j * rng.uniform(-3, 3, (4, 5000)))
+check("cumprod_long_c128", run("LongCumprodCarriesBothParts", [g],
+                               [((4, 5000), np.complex128)])[0], np.cumprod(g, axis=1), 1e-11)
 print("complex checks:", "all passed" if failures == 0 else f"{failures} failed")
 sys.exit(1 if failures else 0)

@@ -59,14 +59,73 @@ TEST(TtirSupport, ComplexValuesOnlyInTheOpsThatCarryTheirParts) {
   EXPECT_EQ(OneOp(OpKind::Add, {c64, c64}, {c64}).route().route, Route::kTtir);
   EXPECT_EQ(OneOp(OpKind::Real, {c64}, {f32v}).route().route, Route::kTtir);
   EXPECT_EQ(OneOp(OpKind::Complex, {f32v, f32v}, {c64}).route().route, Route::kTtir);
-  OpRoute tanh = OneOp(OpKind::Tanh, {c64}, {c64}).route();
-  EXPECT_FALSE(tanh.supported);
-  EXPECT_EQ(tanh.reason, "no TTIR emitter for tanh of complex values yet");
-  OpRoute lt = OneOp(OpKind::Compare, {c64, c64}, {Type::tensor(ElementType::PRED, {4})},
-                     {{"comparison_direction", ir::ComparisonDirection::LT}})
-                   .route();
-  EXPECT_FALSE(lt.supported);
-  EXPECT_EQ(lt.reason, "compare of complex values other than EQ and NE");
+  // The functions of codegen/ttir/complex_math.h.
+  for (OpKind kind : {OpKind::Sign, OpKind::Sine, OpKind::Cosine, OpKind::Tan,
+                      OpKind::Tanh, OpKind::Rsqrt, OpKind::Cbrt,
+                      OpKind::ExponentialMinusOne, OpKind::LogPlusOne, OpKind::Logistic})
+    EXPECT_EQ(OneOp(kind, {c64}, {c64}).route().route, Route::kTtir)
+        << ir::opKindName(kind);
+  EXPECT_EQ(OneOp(OpKind::Power, {c64, c64}, {c64}).route().route, Route::kTtir);
+  OpRoute atan2 = OneOp(OpKind::Atan2, {c64, c64}, {c64}).route();
+  EXPECT_FALSE(atan2.supported);
+  EXPECT_EQ(atan2.reason, "no TTIR emitter for atan2 of complex values yet");
+  for (auto d : {ir::ComparisonDirection::LT, ir::ComparisonDirection::LE,
+                 ir::ComparisonDirection::GT, ir::ComparisonDirection::GE}) {
+    OpRoute ordered =
+        OneOp(OpKind::Compare, {c64, c64}, {Type::tensor(ElementType::PRED, {4})},
+              {{"comparison_direction", d}})
+            .route();
+    EXPECT_FALSE(ordered.supported);
+    EXPECT_EQ(ordered.reason,
+              "compare of complex values other than EQ and NE: complex numbers have no "
+              "order");
+  }
+}
+
+// A complex reduce runs when its combiner is one complex add or multiply of
+// the region's arguments (either order); anything else names why not.
+TEST(TtirSupport, ComplexReducesByAddOrMultiplyOnly) {
+  const Type c64 = Type::tensor(ElementType::C64, {4});
+  const Type s64 = Type::tensor(ElementType::C64, {});
+  auto reduceWith = [&](OpKind combine, bool swapped = false) {
+    OneOp one(OpKind::Reduce, {c64, s64}, {s64},
+              {{"dimensions", std::vector<int64_t>{0}}});
+    ir::Builder b(one.m);
+    auto args = b.beginRegion({s64, s64});
+    b.ret({b.op1(combine, {args[swapped ? 1 : 0], args[swapped ? 0 : 1]}, s64)});
+    one.op.regions.push_back(b.endRegion());
+    return one.route();
+  };
+  EXPECT_EQ(reduceWith(OpKind::Add).route, Route::kTtir);
+  EXPECT_EQ(reduceWith(OpKind::Multiply).route, Route::kTtir);
+  EXPECT_EQ(reduceWith(OpKind::Multiply, true).route, Route::kTtir);
+  OpRoute sub = reduceWith(OpKind::Subtract);
+  EXPECT_FALSE(sub.supported);
+  EXPECT_EQ(sub.reason, "complex subtract combiner (add and multiply are run)");
+
+  // add(acc, acc): not a combination of the two arguments.
+  OneOp same(OpKind::Reduce, {c64, s64}, {s64},
+             {{"dimensions", std::vector<int64_t>{0}}});
+  {
+    ir::Builder b(same.m);
+    auto args = b.beginRegion({s64, s64});
+    b.ret({b.op1(OpKind::Add, {args[0], args[0]}, s64)});
+    same.op.regions.push_back(b.endRegion());
+  }
+  EXPECT_EQ(same.route().reason, "complex combiner that is not one add or multiply");
+
+  // Two complex operands (a variadic reduce): refused.
+  OneOp pair(OpKind::Reduce, {c64, c64, s64, s64}, {s64, s64},
+             {{"dimensions", std::vector<int64_t>{0}}});
+  {
+    ir::Builder b(pair.m);
+    auto args = b.beginRegion({s64, s64, s64, s64});
+    b.ret({b.op1(OpKind::Add, {args[0], args[2]}, s64),
+           b.op1(OpKind::Add, {args[1], args[3]}, s64)});
+    pair.op.regions.push_back(b.endRegion());
+  }
+  EXPECT_EQ(pair.route().reason,
+            "combiner of several complex operands (one complex operand is run)");
 }
 
 TEST(TtirSupport, BitcastOnlyBetweenEqualWidths) {

@@ -5,7 +5,10 @@ so nothing falls back to upstream XLA) and compares it with a numpy reference
 computed in float64 (or exact integer arithmetic) from the op's definition:
 pooling (max/avg reduce_window with padding, strides and dilations), the
 max-pool gradient (select_and_scatter) and the average-pool gradient (a
-base-dilated reduce_window), complex arithmetic, atan2, power,
+base-dilated reduce_window), complex arithmetic, the complex functions
+(sqrt, rsqrt, exp, expm1, log, log1p, tanh, tan, sin, cos, logistic, sign,
+power), reductions (sum, mean, prod, cumsum, cumprod) and scatter-add/set,
+atan2, power,
 remainder, both roundings, popcnt, clz, is_finite, erf/erf_inv and the
 inverse trigonometric/hyperbolic functions, cumsum/cummax, sort/top_k and
 gather/scatter, over shapes and dtypes with edge values (NaN, +-inf, -0,
@@ -316,6 +319,249 @@ def complex_cases():
     case(f"complex_parts_compare_convert_{dt}", parts)
 
 
+def cx(re, im, dt):
+  """A complex array from its parts (re + 1j * im would turn a NaN part into
+  NaN + NaN i)."""
+  out = np.empty(np.shape(re), dtype=dt)
+  out.real = re
+  out.imag = im
+  return out
+
+
+def with_edges(dt, extra, tame=False):
+  """complexes((64,), dt) with `extra` (Python complex values) after its edges;
+  `tame`: its 1e30 + 1e30i edge (which overflows exp) made 0.5 + 0.5i first."""
+  x, part = complexes((64,), dt)
+  if tame:
+    x[np.abs(x) > 1e3] = 0.5 + 0.5j
+  x[8:8 + len(extra)] = np.array(extra, dtype=np.complex128).astype(dt)
+  return x, part
+
+
+INF, NAN = math.inf, math.nan
+
+
+def complex_function_cases():
+  """The complex functions of codegen/ttir/complex_math.h through jnp, against
+  numpy in complex128 (numpy's functions are C99's Annex G ones), at edge
+  values: signed zeros, infinities, NaN, tiny and huge magnitudes. Where XLA
+  and numpy differ (sign of an infinite z) the reference is XLA's definition,
+  noted at the case."""
+  import jax
+  import jax.numpy as jnp
+  from jax import lax
+
+  for dt in ["complex64", "complex128"]:
+    big = complex(1e38, 1e38) if dt == "complex64" else complex(1e308, 1e308)
+
+    def roots(dt=dt, big=big):
+      # sqrt: the sign of a zero imaginary part picks the side of the cut
+      # (sqrt(-1 - 0i) = -i); an infinite imaginary part gives inf + yi; near
+      # the top of the range the scaled form does not overflow.
+      x, _ = with_edges(dt, [complex(0, INF), complex(-INF, 1), complex(INF, -1),
+                             complex(NAN, 0), complex(0, NAN), complex(-0.0, 0.0),
+                             complex(0.0, -0.0), complex(-4, -0.0), big])
+      w = x.astype(np.complex128)
+      with np.errstate(all="ignore"):
+        got = run(jnp.sqrt, x)
+        compare(got, np.sqrt(w).astype(dt), transcendental=True)
+        if got[2].imag != -1 or np.signbit(got[2].real):
+          raise AssertionError(f"sqrt(-1 - 0i) = {got[2]!r}, want -1j")
+        # rsqrt = 1 / sqrt: 0 gives inf + NaN i as numpy's 1 / 0; 0 + inf i
+        # (numpy: 1 / (inf + inf i) = NaN, XLA: signed zeros) is left out.
+        y, _ = with_edges(dt, [0, complex(INF, 0), complex(-4, -0.0), complex(-INF, 1),
+                               complex(NAN, 0), big, complex(0.25, 0)])
+        compare(run(lax.rsqrt, y), (1 / np.sqrt(y.astype(np.complex128))).astype(dt),
+                transcendental=True)
+    case(f"complex_sqrt_rsqrt_edges_{dt}", roots)
+
+    def exp_log(dt=dt):
+      x, _ = with_edges(dt, [complex(INF, 0), complex(NAN, 0), complex(-INF, 1),
+                             complex(-INF, 0), complex(0, INF), complex(INF, 1),
+                             complex(1e-20, 1e-20), complex(-20, 3)], tame=True)
+      w = x.astype(np.complex128)
+      with np.errstate(all="ignore"):
+        compare(run(jnp.exp, x), np.exp(w).astype(dt), transcendental=True)
+        # expm1: (expm1(x) cos y - 2 sin^2(y/2)) + i e^x sin y, numpy's formula
+        # too (expm1(inf + 0i) = inf + NaN i in both).
+        compare(run(jnp.expm1, x), np.expm1(w).astype(dt), transcendental=True)
+      y, _ = with_edges(dt, [0, complex(-0.0, 0), complex(INF, NAN), complex(1, 1e-8),
+                             complex(0.6, 0.8), complex(-1, -0.0), complex(-INF, 1),
+                             complex(0, NAN), complex(NAN, 0), complex(1e-20, 1e-20),
+                             complex(-0.5, 0.8660254)])
+      v = y.astype(np.complex128)
+      with np.errstate(all="ignore"):
+        compare(run(jnp.log, y), np.log(v).astype(dt), transcendental=True)
+        compare(run(jnp.log1p, y), np.log1p(v).astype(dt), transcendental=True)
+    case(f"complex_exp_expm1_log_log1p_edges_{dt}", exp_log)
+
+    def hyperbolic(dt=dt):
+      # tanh: +-1 + 0i for a large real part (no inf / inf), C99's values at
+      # x = 0 and y = 0; tan(z) = -i tanh(iz).
+      x, _ = with_edges(dt, [complex(30, 1), complex(-400, 1), complex(INF, 1),
+                             complex(-INF, INF), complex(0, INF), complex(NAN, 0),
+                             complex(0, NAN), complex(1, INF), complex(1e-20, 1e-20),
+                             complex(0.5, 1.5707963), complex(12, -2)])
+      w = x.astype(np.complex128)
+      with np.errstate(all="ignore"):
+        compare(run(jnp.tanh, x), np.tanh(w).astype(dt), transcendental=True)
+      y, _ = with_edges(dt, [complex(1, INF), complex(INF, 0), complex(NAN, 0),
+                             complex(0, NAN), complex(1, 30), complex(1, -400),
+                             complex(1.5707963, 0.5), complex(-2, 12)])
+      v = y.astype(np.complex128)
+      with np.errstate(all="ignore"):
+        compare(run(jnp.tan, y), np.tan(v).astype(dt), transcendental=True)
+    case(f"complex_tanh_tan_edges_{dt}", hyperbolic)
+
+    def trig(dt=dt):
+      # JAX lowers complex sin/cos itself (real ops and expm1); finite values
+      # only: its formula gives NaN + NaN i for sin(inf + 0i), numpy NaN + 0i.
+      x, _ = complexes((64,), dt)
+      x[8:12] = np.array([complex(-0.0, 3), complex(2, -0.0), complex(1e-20, 1e-20),
+                          complex(0.5, -20)], dtype=np.complex128).astype(dt)
+      w = x.astype(np.complex128)
+      with np.errstate(all="ignore"):
+        compare(run(jnp.sin, x), np.sin(w).astype(dt), transcendental=True)
+        compare(run(jnp.cos, x), np.cos(w).astype(dt), transcendental=True)
+        small = x.copy()
+        small[np.abs(small) > 10] = 0.5 + 0.5j  # e^-z of 1e30 overflows
+        compare(run(jax.nn.sigmoid, small),
+                (1 / (1 + np.exp(-small.astype(np.complex128)))).astype(dt),
+                transcendental=True)
+    case(f"complex_sin_cos_logistic_{dt}", trig)
+
+    def sign(dt=dt):
+      # sign(z) = z / |z| (0 for 0), XLA's definition and jnp.sign's
+      # documented one; with an infinite part z / |z| is NaN there, as XLA
+      # computes it (numpy's own sign may differ at infinities).
+      x, part = with_edges(dt, [complex(INF, 0), complex(INF, INF), complex(NAN, 0),
+                                complex(-0.0, 0), complex(1e-30, -1e-30),
+                                complex(1e30, -3e30)])
+      w = x.astype(np.complex128)
+      with np.errstate(all="ignore"):
+        r = np.abs(w)
+        ref = cx(np.where(r == 0, 0, w.real / r), np.where(r == 0, 0, w.imag / r),
+                 np.complex128)
+        compare(run(jnp.sign, x), ref.astype(dt))
+    case(f"complex_sign_{dt}", sign)
+
+    def power(dt=dt):
+      # complex ** complex (stablehlo.power), z ** 2.5 (power with a real
+      # exponent made complex) and z ** 3 (JAX's integer_pow: multiplies).
+      # Moduli and exponents kept moderate: a part of z^w near 0 (cos q ~ 0)
+      # has an absolute error of |z^w| ulp(q), compared with the part's
+      # tolerance.
+      z = (rng.uniform(0.5, 2, 64) * np.exp(1j * rng.uniform(-3, 3, 64))).astype(dt)
+      e = (rng.uniform(-1.5, 1.5, 64) + 1j * rng.uniform(-0.5, 0.5, 64)).astype(dt)
+      z[:4] = np.array([0, 0, 2 + 1j, -8], dtype=np.complex128).astype(dt)
+      e[:4] = np.array([0, 2.5, 3, 1 / 3], dtype=np.complex128).astype(dt)
+      a, b = z.astype(np.complex128), e.astype(np.complex128)
+      with np.errstate(all="ignore"):
+        compare(run(jnp.power, z, e), np.power(a, b).astype(dt), transcendental=True)
+        z[3] = 1 - 1j  # (-8)^2.5 is 181i: its real part is all rounding
+        a = z.astype(np.complex128)
+        compare(run(lambda v: v ** 2.5, z), np.power(a, 2.5).astype(dt),
+                transcendental=True)
+        compare(run(lambda v: v ** 3, z), (a * a * a).astype(dt))
+    case(f"complex_power_{dt}", power)
+
+
+def complex_reduction_cases():
+  """jnp.sum / mean / prod of complex arrays over each axis, whole, along
+  long rows (a loop) and a long column (split into partials), the dot-like
+  sum(a * b) and norm, cumsum / cumprod (forward, reverse, long rows), and
+  scatter-add / set, against numpy in complex128."""
+  import jax.numpy as jnp
+
+  for dt in ["complex64", "complex128"]:
+    def sums(dt=dt):
+      z, _ = complexes((8, 33), dt)
+      z[np.abs(z) > 10] = 1 - 2j  # keep the sums of order one (1e30 edge)
+      w = z.astype(np.complex128)
+      for axis in [0, 1, None]:
+        compare(run(lambda a, axis=axis: jnp.sum(a, axis=axis), z),
+                w.sum(axis=axis).astype(dt))
+        compare(run(lambda a, axis=axis: jnp.mean(a, axis=axis), z),
+                w.mean(axis=axis).astype(dt))
+      b, _ = complexes((8, 33), dt)
+      b[np.abs(b) > 10] = 0.5j
+      compare(run(lambda p, q: jnp.sum(p * q, axis=1), z, b),
+              (w * b.astype(np.complex128)).sum(axis=1).astype(dt))
+      compare(run(lambda p: jnp.linalg.norm(p, axis=1), z),
+              np.linalg.norm(w, axis=1).astype(z.real.dtype))
+      # var = mean(|z - mean(z)|^2): a complex mean read back by every
+      # element of its row, then a real reduction.
+      compare(run(lambda p: jnp.var(p, axis=1), z), np.var(w, axis=1).astype(z.real.dtype))
+    case(f"complex_sum_mean_{dt}", sums)
+
+    def products(dt=dt):
+      # Factors near the unit circle: products of 20 stay of order one.
+      u = ((1 + 0.1 * rng.standard_normal((6, 20))) *
+           np.exp(1j * rng.uniform(-3, 3, (6, 20)))).astype(dt)
+      w = u.astype(np.complex128)
+      compare(run(lambda a: jnp.prod(a, axis=1), u), w.prod(axis=1).astype(dt))
+      compare(run(lambda a: jnp.prod(a, axis=0), u), w.prod(axis=0).astype(dt))
+      v = u.reshape(-1)[:50]
+      compare(run(jnp.prod, v), np.prod(v.astype(np.complex128)).astype(dt))
+    case(f"complex_prod_{dt}", products)
+
+    def long(dt=dt):
+      # Sums of 10^5 and 65536 terms of order one: rounding grows with the
+      # length, hence the looser tolerances.
+      single = dt == "complex64"
+      rows = cx(rng.standard_normal((4, 100000)), rng.standard_normal((4, 100000)), dt)
+      compare(run(lambda a: jnp.sum(a, axis=1), rows),
+              rows.astype(np.complex128).sum(axis=1).astype(dt),
+              rtol=2e-4 if single else 1e-10)
+      col = cx(rng.standard_normal((65536, 64)), rng.standard_normal((65536, 64)), dt)
+      compare(run(lambda a: jnp.sum(a, axis=0), col),
+              col.astype(np.complex128).sum(axis=0).astype(dt),
+              rtol=2e-4 if single else 1e-10)
+      u = ((1 + 1e-4 * rng.standard_normal((2, 20000))) *
+           np.exp(1j * rng.uniform(-3, 3, (2, 20000)))).astype(dt)
+      compare(run(lambda a: jnp.prod(a, axis=1), u),
+              u.astype(np.complex128).prod(axis=1).astype(dt),
+              rtol=1e-3 if single else 1e-9)
+    case(f"complex_long_sums_{dt}", long)
+
+    def cumulative(dt=dt):
+      # cumsum / cumprod of complex values: the scan family carries (re, im).
+      from jax import lax
+      z, _ = complexes((6, 40), dt)
+      z[np.abs(z) > 10] = 2 - 1j
+      w = z.astype(np.complex128)
+      compare(run(lambda a: jnp.cumsum(a, axis=1), z), np.cumsum(w, axis=1).astype(dt))
+      compare(run(lambda a: jnp.cumsum(a, axis=0), z), np.cumsum(w, axis=0).astype(dt))
+      compare(run(lambda a: lax.cumsum(a, axis=1, reverse=True), z),
+              np.cumsum(w[:, ::-1], axis=1)[:, ::-1].astype(dt))
+      u = ((1 + 0.05 * rng.standard_normal((4, 30))) *
+           np.exp(1j * rng.uniform(-3, 3, (4, 30)))).astype(dt)
+      compare(run(lambda a: jnp.cumprod(a, axis=1), u),
+              np.cumprod(u.astype(np.complex128), axis=1).astype(dt))
+      # A row longer than a tile: the running total carried across chunks.
+      rows = cx(rng.standard_normal((3, 5000)), rng.standard_normal((3, 5000)), dt)
+      compare(run(lambda a: jnp.cumsum(a, axis=1), rows),
+              np.cumsum(rows.astype(np.complex128), axis=1).astype(dt),
+              rtol=2e-4 if dt == "complex64" else 1e-10)
+    case(f"complex_cumsum_cumprod_{dt}", cumulative)
+
+    def scatter(dt=dt):
+      # x.at[i].add (two atomic adds per element, repeated rows collide) and
+      # .set (unique rows) of complex values.
+      x, _ = complexes((10, 3), dt)
+      x[np.abs(x) > 10] = 1 + 1j
+      rows = np.array([3, 0, 3, 9, 3, 5], np.int32)
+      u = cx(rng.standard_normal((6, 3)), rng.standard_normal((6, 3)), dt)
+      ref = x.astype(np.complex128)
+      np.add.at(ref, rows, u.astype(np.complex128))
+      compare(run(lambda a, i, v: a.at[i].add(v), x, rows, u), ref.astype(dt))
+      uniq = np.array([7, 2, 5], np.int32)
+      ref = x.copy()
+      ref[uniq] = u[:3]
+      compare(run(lambda a, i, v: a.at[i].set(v), x, uniq, u[:3]), ref)
+    case(f"complex_scatter_add_set_{dt}", scatter)
+
+
 # ---------------------------------------------------------------- elementwise
 
 
@@ -551,6 +797,8 @@ def main() -> None:
   maxpool_grad_cases()
   avgpool_grad_cases()
   complex_cases()
+  complex_function_cases()
+  complex_reduction_cases()
   elementwise_cases()
   transcendental_cases()
   indexing_cases()

@@ -1,9 +1,9 @@
 #include "codegen/ttir/complex_emitter.h"
 
-#include <limits>
-
+#include "codegen/ttir/complex_math.h"
 #include "codegen/ttir/elementwise_internal.h"
 #include "codegen/ttir/elementwise_ops.h"
+#include "fusion/ttir_support.h"
 
 namespace jft::codegen::ttir {
 
@@ -21,7 +21,8 @@ std::string opName(const ir::Op& op) {
   return "stablehlo." + std::string(ir::opKindName(op.kind));
 }
 
-// Arithmetic on parts (f32 or f64 tiles of one shape).
+// Arithmetic on parts (f32 or f64 tiles of one shape): what complex_math.h
+// asks of its `A`.
 class Parts {
  public:
   explicit Parts(TtirWriter& w) : w_(w) {}
@@ -49,6 +50,13 @@ class Parts {
   Value select(const Value& c, const Value& a, const Value& b) {
     return ew::select(w_, c, a, b);
   }
+  Value both(const Value& a, const Value& b) {
+    return ew::binary(w_, "arith.andi", a, b);
+  }
+  Value either(const Value& a, const Value& b) {
+    return ew::binary(w_, "arith.ori", a, b);
+  }
+  bool wide(const Value& like) const { return like.scalar == "f64"; }
 
  private:
   TtirWriter& w_;
@@ -83,41 +91,6 @@ StatusOr<Operands> operandsOf(Elemental& el, const ir::Op& op, int space) {
   return out;
 }
 
-// (a + bi) / (c + di) by Smith's algorithm: divide by the larger of |c|, |d|
-// first so that neither c^2 nor d^2 is formed (no overflow or underflow).
-Value divide(Parts& p, const Value& a, const Value& b, const Value& c, const Value& d,
-             int part) {
-  const Value c_wins = p.cmp("oge", p.abs(c), p.abs(d));
-  // |c| >= |d|: r = d / c, den = c + d r, re = (a + b r) / den, im = (b - a r) / den.
-  const Value r1 = p.div(d, c);
-  const Value den1 = p.add(c, p.mul(d, r1));
-  const Value q1 = part == 0 ? p.div(p.add(a, p.mul(b, r1)), den1)
-                             : p.div(p.sub(b, p.mul(a, r1)), den1);
-  // Otherwise: r = c / d, den = c r + d, re = (a r + b) / den, im = (b r - a) / den.
-  const Value r2 = p.div(c, d);
-  const Value den2 = p.add(p.mul(c, r2), d);
-  const Value q2 = part == 0 ? p.div(p.add(p.mul(a, r2), b), den2)
-                             : p.div(p.sub(p.mul(b, r2), a), den2);
-  return p.select(c_wins, q1, q2);
-}
-
-// The principal square root: t = sqrt((|z| + |re|) / 2); for re >= 0 it is
-// (t, im / 2t), else (|im| / 2t, copysign(t, im)); z = 0 gives (0, im).
-Value squareRoot(Parts& p, const Value& re, const Value& im, int part) {
-  const Value zero = p.constant(re, 0.0), half = p.constant(re, 0.5);
-  const Value t = p.sqrt(p.mul(p.add(p.call("hypot", {re, im}), p.abs(re)), half));
-  const Value two_t = p.add(t, t);
-  const Value is_zero = p.cmp("oeq", t, zero);
-  const Value re_nonneg = p.cmp("oge", re, zero);
-  Value r;
-  if (part == 0) {
-    r = p.select(re_nonneg, t, p.div(p.abs(im), two_t));
-    return p.select(is_zero, zero, r);
-  }
-  r = p.select(re_nonneg, p.div(im, two_t), p.call("copysign", {t, im}));
-  return p.select(is_zero, im, r);
-}
-
 }  // namespace
 
 bool touchesComplex(const ir::Module& module, const ir::Op& op) {
@@ -144,8 +117,18 @@ bool isEmittableComplexOp(const ir::Module& module, const ir::Op& op, std::strin
     case OpKind::Negate:
     case OpKind::Abs:
     case OpKind::Exponential:
+    case OpKind::ExponentialMinusOne:
     case OpKind::Log:
+    case OpKind::LogPlusOne:
     case OpKind::Sqrt:
+    case OpKind::Rsqrt:
+    case OpKind::Cbrt:
+    case OpKind::Sign:
+    case OpKind::Sine:
+    case OpKind::Cosine:
+    case OpKind::Tan:
+    case OpKind::Tanh:
+    case OpKind::Logistic:
     case OpKind::Convert:
       operands = 1;
       break;
@@ -154,6 +137,7 @@ bool isEmittableComplexOp(const ir::Module& module, const ir::Op& op, std::strin
     case OpKind::Subtract:
     case OpKind::Multiply:
     case OpKind::Divide:
+    case OpKind::Power:
       operands = 2;
       break;
     case OpKind::Compare: {
@@ -161,7 +145,9 @@ bool isEmittableComplexOp(const ir::Module& module, const ir::Op& op, std::strin
       const auto* d =
           ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction");
       if (!d || (*d != ir::ComparisonDirection::EQ && *d != ir::ComparisonDirection::NE))
-        return no("compare of complex values other than EQ and NE");
+        return no(
+            "compare of complex values other than EQ and NE: complex numbers "
+            "have no order");
       break;
     }
     case OpKind::Select:
@@ -204,6 +190,13 @@ StatusOr<Value> emitComplexOp(Elemental& el, const ir::Op& op, int space, int pa
   const std::vector<Value>& re = x.re;
   const std::vector<Value>& im = x.im;
   auto partOf = [&](size_t i) { return part == 0 ? re[i] : im[i]; };
+  auto z = [&](size_t i) { return cmath::Cx<Value>{re[i], im[i]}; };
+  // An op of complex_math.h gives both parts at once: the one asked for is
+  // returned, the other remembered for the other part's emission.
+  auto both = [&](const cmath::Cx<Value>& c) {
+    el.remember(op.results[0], space, 1 - part, part == 0 ? c.im : c.re);
+    return part == 0 ? c.re : c.im;
+  };
   switch (op.kind) {
     case OpKind::Add:
       return p.add(partOf(0), partOf(1));
@@ -214,21 +207,39 @@ StatusOr<Value> emitComplexOp(Elemental& el, const ir::Op& op, int space, int pa
     case OpKind::Select:  // re[0] is the (real) predicate
       return p.select(re[0], partOf(1), partOf(2));
     case OpKind::Multiply:
-      if (part == 0) return p.sub(p.mul(re[0], re[1]), p.mul(im[0], im[1]));
-      return p.add(p.mul(re[0], im[1]), p.mul(im[0], re[1]));
+      return both(cmath::multiply(p, z(0), z(1)));
     case OpKind::Divide:
-      return divide(p, re[0], im[0], re[1], im[1], part);
+      return both(cmath::divide(p, z(0), z(1)));
+    case OpKind::Power:
+      return both(cmath::power(p, z(0), z(1)));
     case OpKind::Abs:
-      return p.call("hypot", {re[0], im[0]});
-    case OpKind::Exponential: {
-      const Value e = p.call("exp", {re[0]});
-      return p.mul(e, p.call(part == 0 ? "cos" : "sin", {im[0]}));
-    }
+      return cmath::absolute(p, z(0));
+    case OpKind::Exponential:
+      return both(cmath::exp(p, z(0)));
+    case OpKind::ExponentialMinusOne:
+      return both(cmath::expm1(p, z(0)));
     case OpKind::Log:
-      if (part == 0) return p.call("log", {p.call("hypot", {re[0], im[0]})});
-      return p.call("atan2", {im[0], re[0]});
+      return both(cmath::log(p, z(0)));
+    case OpKind::LogPlusOne:
+      return both(cmath::log1p(p, z(0)));
     case OpKind::Sqrt:
-      return squareRoot(p, re[0], im[0], part);
+      return both(cmath::sqrt(p, z(0)));
+    case OpKind::Rsqrt:
+      return both(cmath::rsqrt(p, z(0)));
+    case OpKind::Cbrt:
+      return both(cmath::cbrt(p, z(0)));
+    case OpKind::Sign:
+      return both(cmath::sign(p, z(0)));
+    case OpKind::Sine:
+      return both(cmath::sin(p, z(0)));
+    case OpKind::Cosine:
+      return both(cmath::cos(p, z(0)));
+    case OpKind::Tan:
+      return both(cmath::tan(p, z(0)));
+    case OpKind::Tanh:
+      return both(cmath::tanh(p, z(0)));
+    case OpKind::Logistic:
+      return both(cmath::logistic(p, z(0)));
     case OpKind::Compare: {
       const bool eq =
           *ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction") ==
@@ -252,6 +263,24 @@ StatusOr<Value> emitComplexOp(Elemental& el, const ir::Op& op, int space, int pa
       break;
   }
   return internalError(opName(op) + ": complex op accepted but not emitted");
+}
+
+StatusOr<std::vector<Value>> emitComplexCombiner(TtirWriter& writer,
+                                                 const ir::Module& module,
+                                                 const ir::Region& region,
+                                                 const std::vector<Value>& acc,
+                                                 const std::vector<Value>& value) {
+  std::string why;
+  const ir::Op* op = fusion::complexReduceCombiner(module, region, &why);
+  if (!op) return unimplemented(why);
+  if (acc.size() != 2 || value.size() != 2)
+    return internalError("complex combiner without two parts per side");
+  Parts p(writer);
+  if (op->kind == OpKind::Add)
+    return std::vector<Value>{p.add(acc[0], value[0]), p.add(acc[1], value[1])};
+  const cmath::Cx<Value> c = cmath::multiply(p, cmath::Cx<Value>{acc[0], acc[1]},
+                                             cmath::Cx<Value>{value[0], value[1]});
+  return std::vector<Value>{c.re, c.im};
 }
 
 }  // namespace jft::codegen::ttir

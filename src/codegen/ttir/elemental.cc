@@ -114,6 +114,11 @@ StatusOr<Value> Elemental::emitPart(ir::ValueId value, int space, int part) {
   return v;
 }
 
+void Elemental::remember(ir::ValueId value, int space, int part, const Value& v) {
+  if (module_.typeOf(value).dims.empty()) space = scalarSpace();
+  memo_.emplace(std::make_tuple(value, space, part), v);
+}
+
 StatusOr<Value> Elemental::emit(ir::ValueId value, int space) {
   const ir::Type& type = module_.typeOf(value);
   if (type.dims.empty()) space = scalarSpace();
@@ -250,7 +255,7 @@ StatusOr<Value> Elemental::emitOp(const ir::Op& op, size_t result, int space) {
     case K::Reduce:
       if (!reduce_hook)
         return unimplemented(opName(op) + ": a reduce needs the reduction kernel family");
-      return reduce_hook(op, result, space);
+      return reduce_hook(op, result, space, part_);
     default:
       break;
   }

@@ -45,9 +45,14 @@ class Elemental {
   void store(const std::string& param, ir::ElementType element, const Value& value,
              int space, int part = 0);
 
+  // Records part `part` of the complex `value` at `space`, computed along
+  // with the other part (complex_emitter.cc), so it is not written twice.
+  void remember(ir::ValueId value, int space, int part, const Value& v);
+
   // The value of result `result` of a reduce op at `space` (of that result's
-  // shape). Set by the reduction emitter; without it a reduce is UNIMPLEMENTED.
-  std::function<StatusOr<Value>(const ir::Op& reduce, size_t result, int space)>
+  // shape), part `part` of it when complex (0 otherwise). Set by the
+  // reduction emitter; without it a reduce is UNIMPLEMENTED.
+  std::function<StatusOr<Value>(const ir::Op& reduce, size_t result, int space, int part)>
       reduce_hook;
 
   IndexBuilder& index() { return index_; }

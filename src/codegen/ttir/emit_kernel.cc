@@ -111,8 +111,8 @@ StatusOr<std::vector<TtirKernel>> emitKernels(const ir::Module& module,
         .append(" is not ttir");
     return invalidArgument(message);
   }
-  // Only the loop family stores complex values (both parts of each).
-  if (fusion.family != fusion::Family::kLoop)
+  // Every family but sort stores complex values (both parts of each).
+  if (fusion.family == fusion::Family::kSort)
     for (ir::ValueId v : fusion.outputs)
       if (module.typeOf(v).isTensor() && ir::isComplex(module.typeOf(v).element))
         return unimplemented(fusion.name + ": a " + fusion::familyName(fusion.family) +

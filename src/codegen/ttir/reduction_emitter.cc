@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "codegen/ttir/complex_emitter.h"
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
@@ -18,6 +19,37 @@ int64_t product(const std::vector<int64_t>& dims) {
   int64_t p = 1;
   for (int64_t d : dims) p *= d;
   return p;
+}
+
+// One real accumulator of a reduce: operand `operand` of it, or part `part`
+// (0 real, 1 imaginary) of that operand when it is complex. A complex
+// operand is two lanes, combined by complex_emitter's combiner.
+struct Lane {
+  size_t operand = 0;
+  int part = 0;
+  ir::ElementType element;  // the lane's real element type
+};
+
+// Any complex result makes the combiner complex_emitter's (which refuses,
+// with a reason, a reduce mixing complex and real operands).
+bool isComplexReduce(const ir::Module& module, const ir::Op& op) {
+  for (ir::ValueId r : op.results)
+    if (ir::isComplex(module.typeOf(r).element)) return true;
+  return false;
+}
+
+std::vector<Lane> lanesOf(const ir::Module& module, const ir::Op& op) {
+  std::vector<Lane> lanes;
+  for (size_t i = 0; i < op.operands.size() / 2; ++i) {
+    const ir::ElementType element = module.typeOf(op.results.at(i)).element;
+    if (!ir::isComplex(element)) {
+      lanes.push_back({i, 0, element});
+      continue;
+    }
+    for (int part = 0; part < 2; ++part)
+      lanes.push_back({i, part, ir::complexComponent(element)});
+  }
+  return lanes;
 }
 
 // Which kernel of the group this is: the whole reduction, or one of the two
@@ -53,7 +85,7 @@ class ReductionKernel {
  private:
   bool dependsOnReduce(ir::ValueId value, std::set<ir::ValueId>& seen) const;
   // The reduce's [BO, 1] results at a space of its result shape.
-  StatusOr<Value> reduceAt(const ir::Op& op, size_t result, int space);
+  StatusOr<Value> reduceAt(const ir::Op& op, size_t result, int space, int part);
   // The space over F whose kept components are those of `kept_space` and
   // reduced ones come from `k` ([1, BK]).
   StatusOr<int> fullSpace(int kept_space, const Value& k);  // memoised
@@ -68,6 +100,9 @@ class ReductionKernel {
                                             const std::vector<Value>& values);
   StatusOr<std::vector<Value>> ttReduce(const ir::Op& op,
                                         const std::vector<Value>& operands, int axis);
+  // The reduce's combiner on lanes (scalars or tiles of one shape).
+  StatusOr<std::vector<Value>> combine(const ir::Op& op, const std::vector<Value>& acc,
+                                       const std::vector<Value>& value);
   // `chunk` (a scalar): walk only that chunk of the reduced extent.
   Status emitLoop(int kept_space, const std::optional<Value>& chunk = std::nullopt);
   // The finishing stage: each reduce's partial results read from scratch
@@ -97,7 +132,7 @@ class ReductionKernel {
   std::optional<IndexBuilder> index_;
   std::optional<Elemental> elemental_;
   std::optional<Value> k_bound_;
-  // Results of each reduce op at each kept space.
+  // Results of each reduce op at each kept space, lane by lane.
   std::map<std::pair<const ir::Op*, int>, std::vector<Value>> results_;
   std::map<std::string, std::vector<Value>> k_comps_;
   std::map<std::string, int> full_spaces_;
@@ -106,8 +141,7 @@ class ReductionKernel {
 std::vector<ir::ElementType> ReductionKernel::accumulatorTypes() const {
   std::vector<ir::ElementType> types;
   for (const ir::Op* op : reduces_)
-    for (size_t i = 0; i < op->operands.size() / 2; ++i)
-      types.push_back(module_.typeOf(op->results.at(i)).element);
+    for (const Lane& lane : lanesOf(module_, *op)) types.push_back(lane.element);
   return types;
 }
 
@@ -278,8 +312,10 @@ StatusOr<std::vector<Value>> ReductionKernel::ttReduce(const ir::Op& op,
   writer_.open(name + (n > 1 ? ":" + std::to_string(n) : "") + " = \"tt.reduce\"(" +
                names + ") <{axis = " + std::to_string(axis) + " : i32}> ({");
   writer_.line("^bb0(" + arg_list + "):");
-  JFT_ASSIGN_OR_RETURN(std::vector<Value> combined,
-                       emitScalarRegion(writer_, module_, op.regions[0], args));
+  JFT_ASSIGN_OR_RETURN(
+      std::vector<Value> combined,
+      combine(op, std::vector<Value>(args.begin(), args.begin() + static_cast<long>(n)),
+              std::vector<Value>(args.begin() + static_cast<long>(n), args.end())));
   std::string ret_names, ret_types;
   for (size_t i = 0; i < combined.size(); ++i) {
     ret_names += (i ? ", " : "") + combined[i].name;
@@ -291,6 +327,16 @@ StatusOr<std::vector<Value>> ReductionKernel::ttReduce(const ir::Op& op,
   return results;
 }
 
+StatusOr<std::vector<Value>> ReductionKernel::combine(const ir::Op& op,
+                                                      const std::vector<Value>& acc,
+                                                      const std::vector<Value>& value) {
+  if (isComplexReduce(module_, op))
+    return emitComplexCombiner(writer_, module_, op.regions[0], acc, value);
+  std::vector<Value> args = acc;
+  args.insert(args.end(), value.begin(), value.end());
+  return emitScalarRegion(writer_, module_, op.regions[0], args);
+}
+
 // The operands of `op` at `full_space`, lanes outside it set to the init
 // values; reduced along `axis` with tt.reduce, or (with `accumulators`)
 // combined lane by lane into them (a size-2 reduce of the joined pair).
@@ -300,12 +346,15 @@ StatusOr<std::vector<Value>> ReductionKernel::reduceTile(
   const size_t n = op.operands.size() / 2;
   const std::vector<int64_t> tile = ix.tile();
   const std::optional<Value> mask = ix.fullMask(full_space);
+  const std::vector<Lane> lanes = lanesOf(module_, op);
   std::vector<Value> values;
-  for (size_t i = 0; i < n; ++i) {
-    JFT_ASSIGN_OR_RETURN(Value v, elemental_->emit(op.operands[i], full_space));
+  for (const Lane& lane : lanes) {
+    JFT_ASSIGN_OR_RETURN(
+        Value v, elemental_->emitPart(op.operands[lane.operand], full_space, lane.part));
     v = ix.broadcast(v, tile);
     if (mask && !accumulators) {
-      JFT_ASSIGN_OR_RETURN(Value init, elemental_->emit(op.operands[n + i], full_space));
+      JFT_ASSIGN_OR_RETURN(Value init, elemental_->emitPart(op.operands[n + lane.operand],
+                                                            full_space, lane.part));
       v = ix.select(*mask, v, init);
     }
     values.push_back(v);
@@ -319,16 +368,13 @@ StatusOr<std::vector<Value>> ReductionKernel::reduceTile(
     has_constant = has_constant || inner.kind == ir::OpKind::Constant;
   std::vector<Value> combined;
   if (!has_constant) {
-    std::vector<Value> args = *accumulators;
-    args.insert(args.end(), values.begin(), values.end());
-    JFT_ASSIGN_OR_RETURN(combined,
-                         emitScalarRegion(writer_, module_, op.regions[0], args));
+    JFT_ASSIGN_OR_RETURN(combined, combine(op, *accumulators, values));
   } else {
     JFT_ASSIGN_OR_RETURN(combined, joinedReduce(op, *accumulators, values));
   }
   if (!mask) return combined;
   // Lanes outside the shape keep their accumulator: exact for any init.
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < lanes.size(); ++i)
     combined[i] = ix.select(ix.broadcast(*mask, tile), combined[i], (*accumulators)[i]);
   return combined;
 }
@@ -349,7 +395,8 @@ StatusOr<std::vector<Value>> ReductionKernel::joinedReduce(
   return ttReduce(op, pairs, 2);
 }
 
-StatusOr<Value> ReductionKernel::reduceAt(const ir::Op& op, size_t result, int space) {
+StatusOr<Value> ReductionKernel::reduceAt(const ir::Op& op, size_t result, int space,
+                                          int part) {
   JFT_ASSIGN_OR_RETURN(int kept, keptOnly(space));
   auto key = std::make_pair(&op, kept);
   if (auto it = results_.find(key); it == results_.end()) {
@@ -367,7 +414,11 @@ StatusOr<Value> ReductionKernel::reduceAt(const ir::Op& op, size_t result, int s
       results_[key] = reduced;
     }
   }
-  return results_.at(key).at(result);
+  const std::vector<Lane> lanes = lanesOf(module_, op);
+  for (size_t i = 0; i < lanes.size(); ++i)
+    if (lanes[i].operand == result && lanes[i].part == part)
+      return results_.at(key).at(i);
+  return internalError("stablehlo.reduce: no lane for result " + std::to_string(result));
 }
 
 Status ReductionKernel::emitLoop(int kept, const std::optional<Value>& chunk) {
@@ -377,8 +428,10 @@ Status ReductionKernel::emitLoop(int kept, const std::optional<Value>& chunk) {
   std::vector<Value> inits;
   for (const ir::Op* op : reduces_) {
     const size_t n = op->operands.size() / 2;
-    for (size_t i = 0; i < n; ++i) {
-      JFT_ASSIGN_OR_RETURN(Value init, elemental_->emit(op->operands[n + i], kept));
+    for (const Lane& lane : lanesOf(module_, *op)) {
+      JFT_ASSIGN_OR_RETURN(
+          Value init,
+          elemental_->emitPart(op->operands[n + lane.operand], kept, lane.part));
       inits.push_back(ix.broadcast(init, tile));
     }
   }
@@ -415,7 +468,7 @@ Status ReductionKernel::emitLoop(int kept, const std::optional<Value>& chunk) {
   std::vector<Value> next;
   size_t at = 0;
   for (const ir::Op* op : reduces_) {
-    const size_t n = op->operands.size() / 2;
+    const size_t n = lanesOf(module_, *op).size();
     std::vector<Value> mine(accs.begin() + at, accs.begin() + at + n);
     JFT_ASSIGN_OR_RETURN(std::vector<Value> combined, reduceTile(*op, full, 1, &mine));
     next.insert(next.end(), combined.begin(), combined.end());
@@ -431,7 +484,7 @@ Status ReductionKernel::emitLoop(int kept, const std::optional<Value>& chunk) {
   k_bound_.reset();
   at = 0;
   for (const ir::Op* op : reduces_) {
-    const size_t n = op->operands.size() / 2;
+    const size_t n = lanesOf(module_, *op).size();
     std::vector<Value> lanes(results.begin() + at, results.begin() + at + n);
     JFT_ASSIGN_OR_RETURN(std::vector<Value> reduced, ttReduce(*op, lanes, 1));
     for (Value& r : reduced)
@@ -449,8 +502,8 @@ StatusOr<Launch> ReductionKernel::emit() {
   index_.emplace(writer_, std::vector<int64_t>{tile_.kept, tile_.reduced}, index_type_);
   IndexBuilder& ix = *index_;
   elemental_.emplace(ix, module_, fusion_, function_, signature_.inputs);
-  elemental_->reduce_hook = [this](const ir::Op& op, size_t result, int space) {
-    return reduceAt(op, result, space);
+  elemental_->reduce_hook = [this](const ir::Op& op, size_t result, int space, int part) {
+    return reduceAt(op, result, space, part);
   };
   const int64_t programs = (kept_count_ + tile_.kept - 1) / tile_.kept;
   const Value pid = ix.programId();
@@ -511,8 +564,12 @@ StatusOr<Launch> ReductionKernel::emit() {
       s.bounds = ix.space(*full).bounds;
       space = ix.intern(std::move(s));
     }
-    JFT_ASSIGN_OR_RETURN(Value v, elemental_->emit(fusion_.outputs[i], space));
-    elemental_->store(signature_.outputs[i], type.element, v, space);
+    // A complex output is stored one part at a time.
+    for (int part = 0; part < (ir::isComplex(type.element) ? 2 : 1); ++part) {
+      JFT_ASSIGN_OR_RETURN(Value v,
+                           elemental_->emitPart(fusion_.outputs[i], space, part));
+      elemental_->store(signature_.outputs[i], type.element, v, space, part);
+    }
   }
   Launch launch;
   launch.grid = {static_cast<uint32_t>(programs), 1, 1};
@@ -540,9 +597,9 @@ Status ReductionKernel::storePartials(int kept, const Value& o, const Value& chu
   size_t next = 0;
   for (const ir::Op* op : reduces_) {
     const std::vector<Value>& partial = results_.at(std::make_pair(op, only));
+    const std::vector<Lane> lanes = lanesOf(module_, *op);
     for (size_t i = 0; i < partial.size(); ++i, ++next)
-      elemental_->store(signature_.scratch.at(next),
-                        module_.typeOf(op->results.at(i)).element, partial[i], at);
+      elemental_->store(signature_.scratch.at(next), lanes.at(i).element, partial[i], at);
   }
   return Status::ok();
 }
@@ -565,8 +622,8 @@ Status ReductionKernel::reducePartials(int kept) {
   for (const ir::Op* op : reduces_) {
     const size_t n = op->operands.size() / 2;
     std::vector<Value> values;
-    for (size_t i = 0; i < n; ++i, ++next) {
-      const ir::ElementType element = module_.typeOf(op->results.at(i)).element;
+    for (const Lane& lane : lanesOf(module_, *op)) {
+      const ir::ElementType element = lane.element;
       const std::string ptr = "!tt.ptr<" + memoryType(element) + ">";
       const std::string& param = signature_.scratch.at(next);
       const Value base = w.op(
@@ -579,10 +636,13 @@ Status ReductionKernel::reducePartials(int kept) {
       Value v = loadedToRegister(
           w, element, w.op(text + " : " + address.type, tile, memoryType(element)));
       if (mask) {
-        JFT_ASSIGN_OR_RETURN(Value init, elemental_->emit(op->operands[n + i], kept));
+        JFT_ASSIGN_OR_RETURN(
+            Value init,
+            elemental_->emitPart(op->operands[n + lane.operand], kept, lane.part));
         v = ix.select(*mask, v, ix.broadcast(init, tile));
       }
       values.push_back(v);
+      ++next;
     }
     JFT_ASSIGN_OR_RETURN(std::vector<Value> reduced, ttReduce(*op, values, 1));
     for (Value& r : reduced)

@@ -21,6 +21,11 @@
 // the whole kernel would. It reassociates the reduction, as XLA's split
 // reductions do, and is deterministic.
 //
+// A complex accumulator (a reduce of one complex operand by complex add or
+// multiply) is two real lanes throughout: two tt.reduce operands combined
+// by complex_emitter's combiner, two loop-carried accumulators, two scratch
+// buffers, and the complex outputs stored part by part.
+//
 // Addresses: with D the trailing dims, an F-shaped input is read at o*R + k
 // (contiguous along k); with D the leading dims, at k*O + o (a column
 // reduction: o is the contiguous tile axis); otherwise through the

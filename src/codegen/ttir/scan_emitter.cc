@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "codegen/ttir/complex_emitter.h"
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
@@ -72,22 +73,28 @@ class ScanKernel {
   StatusOr<Launch> emit();
 
  private:
+  // A value of the scan is `parts_` real values: one, or (re, im) of a
+  // complex one (complex_emitter.h: a cumulative sum or product, whose
+  // combiner is then the complex add or multiply on the parts).
+  using Parts = std::vector<Value>;
   // The scan's combiner on (earlier, later) operands of any one shape.
-  StatusOr<Value> combine(const Value& earlier, const Value& later) {
-    std::vector<Value> args = form_.composite ? std::vector<Value>{later, earlier}
-                                              : std::vector<Value>{earlier, later};
+  StatusOr<Parts> combine(const Parts& earlier, const Parts& later) {
+    if (parts_ == 2)  // add and multiply commute: the order does not matter
+      return emitComplexCombiner(w_, module_, *form_.body, earlier, later);
+    std::vector<Value> args = form_.composite ? std::vector<Value>{later[0], earlier[0]}
+                                              : std::vector<Value>{earlier[0], later[0]};
     JFT_ASSIGN_OR_RETURN(std::vector<Value> out,
                          emitScalarRegion(w_, module_, *form_.body, args));
-    return out.at(0);
+    return Parts{out.at(0)};
   }
   // `earlier` ([BR, 1]) combined into every lane of `later` (a tile). Region
   // constants are written as scalars, so a region holding one combines the
   // joined pair through a size-2 tt.reduce instead of lane by lane.
-  StatusOr<Value> combineTile(const Value& earlier, const Value& later);
+  StatusOr<Parts> combineTile(const Parts& earlier, const Parts& later);
   // Per row: the lane with the largest position < n (lanes past it carry -1).
-  StatusOr<Value> lastLane(const Value& tile, const Value& lane);
+  StatusOr<Parts> lastLane(const Parts& tile, const Value& lane);
   // The input at positions `lane` ([1, BK]) of the program's rows.
-  StatusOr<Value> chunk(const Value& lane);
+  StatusOr<Parts> chunk(const Value& lane);
   int fullSpace(const Value& lane);
 
   TtirWriter& w_;
@@ -105,49 +112,55 @@ class ScanKernel {
   Value row_;
   std::vector<Value> row_bounds_;
   bool has_constant_ = false;
+  int parts_ = 1;
 };
 
-StatusOr<Value> ScanKernel::combineTile(const Value& earlier, const Value& later) {
-  const Value e = ix_->broadcast(earlier, later.shape);
+StatusOr<ScanKernel::Parts> ScanKernel::combineTile(const Parts& earlier,
+                                                    const Parts& later) {
+  Parts e;
+  for (size_t p = 0; p < earlier.size(); ++p)
+    e.push_back(ix_->broadcast(earlier[p], later[p].shape));
   if (!has_constant_) return combine(e, later);
-  std::vector<int64_t> shape = later.shape;
+  // Only real scans hold constants (a complex combiner is one add or multiply).
+  std::vector<int64_t> shape = later[0].shape;
   shape.push_back(2);
-  const Value pair = w_.op("tt.join " + e.name + ", " + later.name + " : " + e.type +
-                               " -> " + tensorType(shape, e.scalar),
-                           shape, e.scalar);
-  JFT_ASSIGN_OR_RETURN(
-      std::vector<Value> r,
-      combinerOp(w_, "tt.reduce", {pair}, 2,
-                 [&](const std::vector<Value>& a,
-                     const std::vector<Value>& b) -> StatusOr<std::vector<Value>> {
-                   JFT_ASSIGN_OR_RETURN(Value c, combine(a[0], b[0]));
-                   return std::vector<Value>{c};
-                 }));
-  return r[0];
+  const Value pair = w_.op("tt.join " + e[0].name + ", " + later[0].name + " : " +
+                               e[0].type + " -> " + tensorType(shape, e[0].scalar),
+                           shape, e[0].scalar);
+  return combinerOp(w_, "tt.reduce", {pair}, 2,
+                    [&](const std::vector<Value>& a, const std::vector<Value>& b) {
+                      return combine(a, b);
+                    });
 }
 
-StatusOr<Value> ScanKernel::lastLane(const Value& tile, const Value& lane) {
-  const Value t = ix_->broadcast(lane, tile.shape);
+StatusOr<ScanKernel::Parts> ScanKernel::lastLane(const Parts& tile, const Value& lane) {
+  const size_t n = tile.size();
+  std::vector<Value> operands = tile;
+  operands.push_back(ix_->broadcast(lane, tile[0].shape));
   JFT_ASSIGN_OR_RETURN(
       std::vector<Value> r,
-      combinerOp(w_, "tt.reduce", {tile, t}, 1,
-                 [&](const std::vector<Value>& a,
-                     const std::vector<Value>& b) -> StatusOr<std::vector<Value>> {
-                   const Value later = w_.op("arith.cmpi sgt, " + a[1].name + ", " +
-                                                 b[1].name + " : " + a[1].type,
-                                             {}, "i1");
-                   const Value v = w_.op("arith.select " + later.name + ", " + a[0].name +
-                                             ", " + b[0].name + " : " + a[0].type,
-                                         {}, a[0].scalar);
-                   const Value k = w_.op("arith.select " + later.name + ", " + a[1].name +
-                                             ", " + b[1].name + " : " + a[1].type,
-                                         {}, a[1].scalar);
-                   return std::vector<Value>{v, k};
-                 }));
-  const Value& v = r[0];
-  return w_.op("tt.expand_dims " + v.name + " {axis = 1 : i32} : " + v.type + " -> " +
-                   tensorType({v.shape[0], 1}, v.scalar),
-               {v.shape[0], 1}, v.scalar);
+      combinerOp(
+          w_, "tt.reduce", operands, 1,
+          [&](const std::vector<Value>& a,
+              const std::vector<Value>& b) -> StatusOr<std::vector<Value>> {
+            const Value later = w_.op(
+                "arith.cmpi sgt, " + a[n].name + ", " + b[n].name + " : " + a[n].type, {},
+                "i1");
+            std::vector<Value> picked;
+            for (size_t i = 0; i <= n; ++i)
+              picked.push_back(w_.op("arith.select " + later.name + ", " + a[i].name +
+                                         ", " + b[i].name + " : " + a[i].type,
+                                     {}, a[i].scalar));
+            return picked;
+          }));
+  Parts out;
+  for (size_t i = 0; i < n; ++i) {
+    const Value& v = r[i];
+    out.push_back(w_.op("tt.expand_dims " + v.name + " {axis = 1 : i32} : " + v.type +
+                            " -> " + tensorType({v.shape[0], 1}, v.scalar),
+                        {v.shape[0], 1}, v.scalar));
+  }
+  return out;
 }
 
 int ScanKernel::fullSpace(const Value& lane) {
@@ -169,9 +182,14 @@ int ScanKernel::fullSpace(const Value& lane) {
   return ix.intern(std::move(s));
 }
 
-StatusOr<Value> ScanKernel::chunk(const Value& lane) {
-  JFT_ASSIGN_OR_RETURN(Value x, el_->emit(form_.input, fullSpace(lane)));
-  return ix_->broadcast(x, ix_->tile());
+StatusOr<ScanKernel::Parts> ScanKernel::chunk(const Value& lane) {
+  Parts out;
+  const int space = fullSpace(lane);
+  for (int p = 0; p < parts_; ++p) {
+    JFT_ASSIGN_OR_RETURN(Value x, el_->emitPart(form_.input, space, p));
+    out.push_back(ix_->broadcast(x, ix_->tile()));
+  }
+  return out;
 }
 
 StatusOr<Launch> ScanKernel::emit() {
@@ -183,6 +201,7 @@ StatusOr<Launch> ScanKernel::emit() {
                          ": the scan group's root is not a cumulative "
                          "reduction");
   form_ = *form;
+  parts_ = ir::isComplex(module_.typeOf(form_.input).element) ? 2 : 1;
   for (const ir::Op& inner : form_.body->ops)
     has_constant_ = has_constant_ || inner.kind == ir::OpKind::Constant;
   full_ = module_.typeOf(form_.input).dims;
@@ -219,22 +238,24 @@ StatusOr<Launch> ScanKernel::emit() {
   ks.bounds = row_bounds_;
   if (kept.size() == 1) ks.comps = {row_};
   const int kept_space = kept.empty() ? el_->scalarSpace() : ix.intern(std::move(ks));
-  JFT_ASSIGN_OR_RETURN(Value init, el_->emit(form_.init, kept_space));
-  init = ix.broadcast(init, {br_, 1});
+  Parts init;
+  for (int p = 0; p < parts_; ++p) {
+    JFT_ASSIGN_OR_RETURN(Value v, el_->emitPart(form_.init, kept_space, p));
+    init.push_back(ix.broadcast(v, {br_, 1}));
+  }
 
   const ir::ElementType element = module_.typeOf(op_->results[0]).element;
-  auto scanChunk = [&](const Value& lane, const Value& carry) -> StatusOr<Value> {
-    JFT_ASSIGN_OR_RETURN(Value x, chunk(lane));
+  auto storeParts = [&](const std::string& param, const Parts& v, int space) {
+    for (int p = 0; p < parts_; ++p) el_->store(param, element, v[p], space, p);
+  };
+  auto scanChunk = [&](const Value& lane, const Parts& carry) -> StatusOr<Parts> {
+    JFT_ASSIGN_OR_RETURN(Parts x, chunk(lane));
     JFT_ASSIGN_OR_RETURN(
-        std::vector<Value> s,
-        combinerOp(w_, "tt.scan", {x}, 1,
-                   [&](const std::vector<Value>& a,
-                       const std::vector<Value>& b) -> StatusOr<std::vector<Value>> {
-                     JFT_ASSIGN_OR_RETURN(Value c, combine(a[0], b[0]));
-                     return std::vector<Value>{c};
-                   }));
-    JFT_ASSIGN_OR_RETURN(Value out, combineTile(carry, s[0]));
-    el_->store(signature_.outputs.at(0), element, out, fullSpace(lane));
+        Parts s, combinerOp(w_, "tt.scan", x, 1,
+                            [&](const std::vector<Value>& a,
+                                const std::vector<Value>& b) { return combine(a, b); }));
+    JFT_ASSIGN_OR_RETURN(Parts out, combineTile(carry, s));
+    storeParts(signature_.outputs.at(0), out, fullSpace(lane));
     return out;
   };
   // Positions past the row are -1, so the last stored lane wins.
@@ -261,32 +282,46 @@ StatusOr<Launch> ScanKernel::emit() {
     return unimplemented(fusion_.name +
                          ": a scan kernel whose scan is not its first "
                          "output");
-  Value carry = init;
+  Parts carry = init;
   if (!looped) {
     const Value lane = ix.range(1);
-    JFT_ASSIGN_OR_RETURN(Value out, scanChunk(lane, init));
+    JFT_ASSIGN_OR_RETURN(Parts out, scanChunk(lane, init));
     if (carry_out) {
       JFT_ASSIGN_OR_RETURN(carry, lastLane(out, maskedLane(lane)));
     }
   } else {
     const Value lower = ix.scalarConstant(0), upper = ix.scalarConstant(n_),
                 step = ix.scalarConstant(bk_);
-    const std::string name = w_.freshName(), k0 = w_.freshName(), acc = w_.freshName();
-    w_.open(name + " = scf.for " + k0 + " = " + lower.name + " to " + upper.name +
-            " step " + step.name + " iter_args(" + acc + " = " + init.name + ") -> (" +
-            init.type + ") : " + index_type_ + " {");
+    const std::string name = w_.freshName(), k0 = w_.freshName();
+    std::string iter, types;
+    Parts accs;
+    for (int p = 0; p < parts_; ++p) {
+      accs.push_back(Value{w_.freshName(), init[p].type, {br_, 1}, init[p].scalar});
+      iter += (p ? ", " : "") + accs[p].name + " = " + init[p].name;
+      types += (p ? ", " : "") + init[p].type;
+    }
+    const std::string count = parts_ > 1 ? ":" + std::to_string(parts_) : "";
+    w_.open(name + count + " = scf.for " + k0 + " = " + lower.name + " to " + upper.name +
+            " step " + step.name + " iter_args(" + iter + ") -> (" + types +
+            ") : " + index_type_ + " {");
     const Elemental::State saved = el_->save();
     const Value lane =
         ix.add(ix.splat(Value{k0, index_type_, {}, index_type_}, {1, bk_}), ix.range(1));
-    JFT_ASSIGN_OR_RETURN(Value out,
-                         scanChunk(lane, Value{acc, init.type, {br_, 1}, init.scalar}));
-    JFT_ASSIGN_OR_RETURN(Value next, lastLane(out, maskedLane(lane)));
-    w_.line("scf.yield " + next.name + " : " + next.type);
+    JFT_ASSIGN_OR_RETURN(Parts out, scanChunk(lane, accs));
+    JFT_ASSIGN_OR_RETURN(Parts next, lastLane(out, maskedLane(lane)));
+    std::string yields;
+    for (int p = 0; p < parts_; ++p) yields += (p ? ", " : "") + next[p].name;
+    w_.line("scf.yield " + yields + " : " + types);
     w_.close("}");
     el_->restore(saved);
-    carry = Value{name, init.type, {br_, 1}, init.scalar};
+    carry.clear();
+    for (int p = 0; p < parts_; ++p)
+      carry.push_back(Value{parts_ == 1 ? name : name + "#" + std::to_string(p),
+                            init[p].type,
+                            {br_, 1},
+                            init[p].scalar});
   }
-  if (carry_out) el_->store(signature_.outputs[*carry_out], element, carry, kept_space);
+  if (carry_out) storeParts(signature_.outputs[*carry_out], carry, kept_space);
 
   Launch launch;
   launch.grid = {static_cast<uint32_t>(programs), 1, 1};

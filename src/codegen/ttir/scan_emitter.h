@@ -11,6 +11,11 @@
 // (masked, never combined into a stored lane). The chlo.scan composite's
 // final carry (its second result) is the last stored lane of each row,
 // picked by a two-operand tt.reduce on (value, lane).
+//
+// A complex scan (a cumulative sum or product) carries its two parts as two
+// operands everywhere: a two-operand tt.scan whose region is the complex
+// add or multiply (complex_emitter.h), two loop-carried totals, a
+// three-operand tt.reduce (re, im, lane) for the carry, both parts stored.
 #pragma once
 
 #include <string>

@@ -70,6 +70,10 @@ class ScatterKernel {
   const ir::Op* op_ = nullptr;
   const ir::ScatterDimensionNumbers* dn_ = nullptr;
   ir::ElementType element_ = ir::ElementType::F32;
+  // The real type of what one lane combines: element_, or its component for
+  // a complex scatter (set and add, part by part: complex_emitter.h).
+  ir::ElementType part_element_ = ir::ElementType::F32;
+  int parts_ = 1;
   fusion::ScatterCombine combine_ = fusion::ScatterCombine::kOther;
   bool cas_ = false;
 };
@@ -90,18 +94,19 @@ Status ScatterKernel::copyOperand() {
   if (dims.size() == 1) s.comps = {lane};
   if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
   const int space = dims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
-  JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[0], space));
+  int at = space;
   if (dims.empty()) {
     // One element: every lane would store it; lane 0 does.
     IndexSpace one;
     one.dims = {1};
     one.linear = lane;
     one.bounds.push_back(ix_.compareConst("slt", lane, 1));
-    const int first = ix_.intern(std::move(one));
-    el_.store(signature_.outputs[0], element_, v, first);
-    return Status::ok();
+    at = ix_.intern(std::move(one));
   }
-  el_.store(signature_.outputs[0], element_, v, space);
+  for (int part = 0; part < parts_; ++part) {
+    JFT_ASSIGN_OR_RETURN(Value v, el_.emitPart(op_->operands[0], space, part));
+    el_.store(signature_.outputs[0], element_, v, at, part);
+  }
   return Status::ok();
 }
 
@@ -191,13 +196,13 @@ Status ScatterKernel::combine(const Value& address, const Value& value,
           v.shape, v.scalar);
   };
   if (combine_ == C::kReplace) {
-    const Value stored = registerToStored(w_, element_, value);
+    const Value stored = registerToStored(w_, part_element_, value);
     w_.line("tt.store " + address.name + ", " + stored.name + ", " + mask.name + " : " +
             address.type);
     return Status::ok();
   }
-  const bool is_float = ir::isFloat(element_);
-  const bool is_unsigned = ir::isUnsignedInteger(element_);
+  const bool is_float = ir::isFloat(part_element_);
+  const bool is_unsigned = ir::isUnsignedInteger(part_element_);
   if (combine_ == C::kAdd) {
     rmw(is_float ? "fadd" : "add", address, value, mask);
     return Status::ok();
@@ -250,9 +255,10 @@ Status ScatterKernel::casCombine(const Value& base, const Value& offset,
                                  const Value& value, const Value& mask) {
   const std::vector<int64_t> shape = value.shape;
   const std::string& t = value.scalar;
-  const int element_bits = element_ == ir::ElementType::PRED ? 8 : ir::bitWidth(element_);
-  const bool narrow = element_bits < 32;
-  const std::string it = element_bits == 64 ? "i64" : "i32";
+  const int part_element_bits =
+      part_element_ == ir::ElementType::PRED ? 8 : ir::bitWidth(part_element_);
+  const bool narrow = part_element_bits < 32;
+  const std::string it = part_element_bits == 64 ? "i64" : "i32";
   const std::string itype = tensorType(shape, it);
   const std::string iptr = tensorType(shape, "!tt.ptr<" + it + ">");
   const Value zero_i = w_.op("arith.constant dense<0> : " + itype, shape, it);
@@ -418,22 +424,28 @@ Status ScatterKernel::applyUpdates(int64_t count) {
   if (count % kChunk != 0) s.bounds.push_back(ix_.compareConst("slt", lane, count));
   const int space = udims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
   JFT_ASSIGN_OR_RETURN(auto where, target(space));
-  JFT_ASSIGN_OR_RETURN(Value v, el_.emit(op_->operands[2], space));
-  v = ix_.broadcast(v, {kChunk});
   Value mask = udims.empty() ? ix_.compareConst("slt", lane, 1)
                              : ix_.compareConst("slt", lane, count);
   if (where.second) mask = ix_.both(mask, ix_.broadcast(*where.second, {kChunk}));
-  const std::string mem = memoryType(element_);
+  const std::string mem = memoryType(part_element_);
   const std::string ptr = "!tt.ptr<" + mem + ">";
   const Value offset = ix_.broadcast(where.first, {kChunk});
   const Value base = w_.op("tt.splat " + signature_.outputs[0] + " : " + ptr + " -> " +
                                tensorType({kChunk}, ptr),
                            {kChunk}, ptr);
-  if (cas_) return casCombine(base, offset, v, mask);
-  const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
-                                  base.type + ", " + offset.type,
-                              {kChunk}, ptr);
-  return combine(address, v, mask);
+  // A complex element is the pair (re, im) at 2i, 2i + 1: each part is set,
+  // or atomically added to, on its own (complex addition is per part).
+  for (int part = 0; part < parts_; ++part) {
+    JFT_ASSIGN_OR_RETURN(Value v, el_.emitPart(op_->operands[2], space, part));
+    v = ix_.broadcast(v, {kChunk});
+    if (cas_) return casCombine(base, offset, v, mask);
+    const Value at = parts_ == 1 ? offset : ix_.addConst(ix_.mulConst(offset, 2), part);
+    const Value address = w_.op(
+        "tt.addptr " + base.name + ", " + at.name + " : " + base.type + ", " + at.type,
+        {kChunk}, ptr);
+    JFT_RETURN_IF_ERROR(combine(address, v, mask));
+  }
+  return Status::ok();
 }
 
 Status ScatterKernel::check() {
@@ -450,6 +462,8 @@ Status ScatterKernel::check() {
   if (fusion_.outputs.size() != 1 || fusion_.outputs[0] != op_->results[0])
     return unimplemented(fusion_.name + ": a scatter kernel stores only the scatter");
   element_ = module_.typeOf(op_->results[0]).element;
+  parts_ = ir::isComplex(element_) ? 2 : 1;
+  part_element_ = parts_ == 2 ? ir::complexComponent(element_) : element_;
   combine_ = fusion::scatterCombineOf(*op_);
   cas_ = fusion::scatterUsesCas(module_, *op_);
   return Status::ok();

@@ -18,7 +18,8 @@
 // GPU). Combiners with no atomic (multiply, any elementwise region, f64
 // max/min) loop per lane on tt.atomic_cas of the element's 32/64-bit pattern
 // inside an scf.while; 8/16-bit ones with no atomic are refused by the
-// planner.
+// planner. A complex scatter (set or add) handles the two parts of each
+// element on their own: stores, or two atomic adds at 2i and 2i + 1.
 #pragma once
 
 #include <string>
