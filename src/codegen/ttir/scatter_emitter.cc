@@ -255,10 +255,10 @@ Status ScatterKernel::casCombine(const Value& base, const Value& offset,
                                  const Value& value, const Value& mask) {
   const std::vector<int64_t> shape = value.shape;
   const std::string& t = value.scalar;
-  const int part_element_bits =
+  const int element_bits =
       part_element_ == ir::ElementType::PRED ? 8 : ir::bitWidth(part_element_);
-  const bool narrow = part_element_bits < 32;
-  const std::string it = part_element_bits == 64 ? "i64" : "i32";
+  const bool narrow = element_bits < 32;
+  const std::string it = element_bits == 64 ? "i64" : "i32";
   const std::string itype = tensorType(shape, it);
   const std::string iptr = tensorType(shape, "!tt.ptr<" + it + ">");
   const Value zero_i = w_.op("arith.constant dense<0> : " + itype, shape, it);
