@@ -184,6 +184,14 @@ class Grouper {
     return false;
   }
 
+  // The matmul emitter's epilogue holds real tiles only.
+  bool hasComplexResult(const ir::Op& o) const {
+    for (ir::ValueId v : o.results)
+      if (module_.typeOf(v).isTensor() && ir::isComplex(module_.typeOf(v).element))
+        return true;
+    return false;
+  }
+
   bool isEpilogueOp(const ir::Op& o) const {
     if (hasComplexResult(o)) return false;
     return isTtirElementwise(o.kind) || isCheap(o) || isSplatConstant(o);
