@@ -5,6 +5,7 @@
 
 #include "fusion/matmul_form.h"
 #include "fusion_test_util.h"
+#include "ir/dense_elements.h"
 #include "plan_checks.h"
 
 namespace jft::fusion {
@@ -53,14 +54,19 @@ ValueId dot(ir::Builder& b, ValueId lhs, ValueId rhs, const Type& result,
 struct DenseRelu {
   Built built;
   ValueId x, w, bias, d, sum, out;
-  DenseRelu(int64_t m, int64_t k, int64_t n, bool highest = false) {
+  DenseRelu(int64_t m, int64_t k, int64_t n, bool highest = false,
+            ElementType e = ElementType::F32) {
     ir::Builder b(built.m);
-    const Type t = f32({m, n});
-    auto a = b.beginFunction("main", {f32({m, k}), f32({k, n}), f32({n})}, {t});
+    const Type t = Type::tensor(e, {m, n});
+    auto a = b.beginFunction(
+        "main", {Type::tensor(e, {m, k}), Type::tensor(e, {k, n}), Type::tensor(e, {n})},
+        {t});
     x = a[0], w = a[1], bias = a[2];
     d = dot(b, x, w, t, plainNumbers(), highest);
     sum = b.op1(OpKind::Add, {d, broadcast(b, bias, t, {1})}, t);
-    out = b.op1(OpKind::Maximum, {sum, splat(b, t, 0.0)}, t);
+    const ValueId zero = b.constant(ir::DenseElements::makeSplat(
+        t, std::vector<uint8_t>(static_cast<size_t>(ir::storageBytes(e)), 0)));
+    out = b.op1(OpKind::Maximum, {sum, zero}, t);
     b.ret({out});
     b.endFunction();
   }
@@ -97,22 +103,30 @@ TEST(MatmulRules, LibrarySettingKeepsEveryDotOnTheLibrary) {
   EXPECT_EQ(unrouted.unsupported[0].reason, "no library route for dot_general yet");
 }
 
-// auto: small products and fused epilogues on TTIR, the rest on the library.
+// auto: small 16-bit products and fused epilogues on TTIR, f32 products and
+// the rest on the library.
 TEST(MatmulRules, AutoCostModel) {
+  const ElementType bf16 = ElementType::BF16;
   {  // 50 * 30 * 70 <= 2^24: small, TTIR with its epilogue.
-    DenseRelu p(50, 30, 70);
+    DenseRelu p(50, 30, 70, false, bf16);
     Plan plan = planAndCheck(p.built, withMatmul(MatmulRoute::kAuto));
     ASSERT_EQ(plan.fusions.size(), 1u) << p.built.text(plan);
     EXPECT_EQ(plan.fusions[0].family, Family::kMatmul);
   }
-  {  // 1024^3 = 2^30 with an epilogue, tf32: TTIR.
-    DenseRelu p(1024, 1024, 1024);
+  {  // The same in f32: Triton's tf32 truncates where cuBLASLt rounds.
+    DenseRelu p(50, 30, 70);
+    Plan plan = planAndCheck(p.built, withMatmul(MatmulRoute::kAuto));
+    ASSERT_EQ(plan.fusions.size(), 2u) << p.built.text(plan);
+    EXPECT_EQ(plan.fusions[0].route, Route::kLibrary);
+  }
+  {  // 1024^3 = 2^30 with an epilogue, bf16: TTIR.
+    DenseRelu p(1024, 1024, 1024, false, bf16);
     Plan plan = planAndCheck(p.built, withMatmul(MatmulRoute::kAuto));
     ASSERT_EQ(plan.fusions.size(), 1u) << p.built.text(plan);
     EXPECT_EQ(plan.fusions[0].family, Family::kMatmul);
   }
   {  // A long K (4096 > 1024): the product dominates; the library.
-    DenseRelu p(256, 4096, 256);
+    DenseRelu p(256, 4096, 256, false, bf16);
     Plan plan = planAndCheck(p.built, withMatmul(MatmulRoute::kAuto));
     ASSERT_EQ(plan.fusions.size(), 2u) << p.built.text(plan);
     EXPECT_EQ(plan.fusions[0].route, Route::kLibrary);

@@ -193,9 +193,16 @@ TEST(ZooPlanShapes, MlpReportsItsDotsWithTheirLines) {
   EXPECT_TRUE(library.unsupported.empty());
   EXPECT_EQ(ofRoute(library, Route::kLibrary).size(), 2u);
 
-  // auto: both dots are small (16x64x256, 16x256x64 <= 2^24), so each is a
-  // TTIR matmul kernel, the second with the bias add after it fused.
+  // auto: the dots are small (16x64x256, 16x256x64 <= 2^24) but f32, so
+  // they stay on the library (Triton's tf32 truncates where cuBLASLt rounds).
   with_library.matmul = MatmulRoute::kAuto;
+  Plan automatic = planFusions(p.module, p.main(), with_library);
+  EXPECT_TRUE(automatic.unsupported.empty());
+  EXPECT_EQ(ofRoute(automatic, Route::kLibrary).size(), 2u);
+
+  // ttir: each is a TTIR matmul kernel, the second with the bias add after
+  // it fused.
+  with_library.matmul = MatmulRoute::kTtir;
   Plan ttir = planFusions(p.module, p.main(), with_library);
   EXPECT_TRUE(ttir.unsupported.empty());
   EXPECT_TRUE(ofRoute(ttir, Route::kLibrary).empty());
