@@ -427,7 +427,9 @@ void checkSyevd(int64_t batch, int64_t n, bool lower, EigAlgorithm algorithm) {
     const Real* wi = ws.data() + b * n;
     double worst = 0, trace = 0, sum = 0;
     for (int64_t q = 0; q < n; ++q) {
-      if (q > 0) EXPECT_LE(wi[q - 1], wi[q]) << "item " << b << " eigenvalue " << q;
+      if (q > 0) {
+        EXPECT_LE(wi[q - 1], wi[q]) << "item " << b << " eigenvalue " << q;
+      }
       trace += std::real(hermitianAt(ai, n, lower, q, q));
       sum += wi[q];
     }
@@ -524,7 +526,9 @@ void checkGesvdj(int64_t batch, int64_t m, int64_t n, bool full, bool computeUv)
     for (int64_t i = 0; i < m * n; ++i) norm += std::norm(std::complex<double>(ai[i]));
     for (int64_t q = 0; q < k; ++q) {
       EXPECT_GE(si[q], 0) << "item " << b;
-      if (q > 0) EXPECT_GE(si[q - 1], si[q]) << "item " << b << " value " << q;
+      if (q > 0) {
+        EXPECT_GE(si[q - 1], si[q]) << "item " << b << " value " << q;
+      }
       squares += static_cast<double>(si[q]) * static_cast<double>(si[q]);
     }
     EXPECT_NEAR(squares, norm, 50 * tolerance<T>() * norm) << "item " << b;
