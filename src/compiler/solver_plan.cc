@@ -181,13 +181,6 @@ bool isComplex(SolverType type) {
   return type == SolverType::kC64 || type == SolverType::kC128;
 }
 
-// The complex ops that need a column-major copy wait for complex TTIR kernels.
-Status checkRealCopy(const Reasons& r, SolverType type, const std::string& what) {
-  if (!isComplex(type)) return Status::ok();
-  return r.no("a complex " + what + " needs its matrix transposed to column-major, " +
-              "and TTIR kernels do not move complex values yet");
-}
-
 // What every cusolver_*_ffi call shares: operand 0 a batch of m x n
 // matrices of a solver type, the operand and result counts.
 struct MatrixCall {
@@ -204,9 +197,7 @@ struct MatrixCall {
   ir::Type info() const { return batchOf(ir::ElementType::I32, {}); }
   // The element type of eigenvalues and singular values.
   ir::ElementType realElement() const {
-    if (a.element == ir::ElementType::C64) return ir::ElementType::F32;
-    if (a.element == ir::ElementType::C128) return ir::ElementType::F64;
-    return a.element;
+    return ir::isComplex(a.element) ? ir::complexComponent(a.element) : a.element;
   }
 };
 
@@ -232,18 +223,15 @@ Status expectResults(const Reasons& r, const ir::Module& module, const ir::Op& o
   return Status::ok();
 }
 
-// The layouts (matrices column-major, the rest row-major), num_batch_dims and,
-// where the matrix must be copied column-major, a real type; then the plan's
-// description of `kind` over c's batch with every operand and result as its
-// buffers, in order.
+// The layouts (matrices column-major, the rest row-major) and num_batch_dims;
+// then the plan's description of `kind` over c's batch with every operand
+// and result as its buffers, in order.
 StatusOr<SolverPlan> callPlan(const Reasons& r, const ir::Module& module,
                               const ir::Op& op, const MatrixCall& c, SolverKind kind,
                               const std::vector<bool>& matrixOperands,
-                              const std::vector<bool>& matrixResults,
-                              const std::string& copied) {
+                              const std::vector<bool>& matrixResults) {
   JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, matrixOperands, matrixResults));
   JFT_RETURN_IF_ERROR(checkBatchDims(r, op, static_cast<int64_t>(c.batchDims.size())));
-  if (!copied.empty()) JFT_RETURN_IF_ERROR(checkRealCopy(r, c.type, copied));
   SolverPlan plan;
   plan.desc.kind = kind;
   plan.desc.type = c.type;
@@ -264,9 +252,8 @@ StatusOr<SolverPlan> planGetrf(const Reasons& r, const ir::Module& module,
       {{c.a, "the LU result"},
        {c.batchOf(ir::ElementType::I32, {std::min(c.m, c.n)}), "the pivots result"},
        {c.info(), "the info result"}}));
-  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
-                       callPlan(r, module, op, c, SolverKind::kGetrf, {true},
-                                {true, false, false}, "LU factorization"));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan, callPlan(r, module, op, c, SolverKind::kGetrf,
+                                                 {true}, {true, false, false}));
   plan.column_major_inputs = {0};
   plan.column_major_outputs = {0};
   return plan;
@@ -280,9 +267,8 @@ StatusOr<SolverPlan> planGeqrf(const Reasons& r, const ir::Module& module,
       expectResults(r, module, op,
                     {{c.a, "the QR result"},
                      {c.batchOf(c.a.element, {std::min(c.m, c.n)}), "the tau result"}}));
-  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
-                       callPlan(r, module, op, c, SolverKind::kGeqrf, {true},
-                                {true, false}, "QR factorization"));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan, callPlan(r, module, op, c, SolverKind::kGeqrf,
+                                                 {true}, {true, false}));
   plan.column_major_inputs = {0};
   plan.column_major_outputs = {0};
   return plan;
@@ -302,9 +288,8 @@ StatusOr<SolverPlan> planOrgqr(const Reasons& r, const ir::Module& module,
                 std::to_string(c.m) + ", " + std::to_string(c.n) + ", " +
                 std::to_string(k));
   JFT_RETURN_IF_ERROR(expectResults(r, module, op, {{c.a, "the Q result"}}));
-  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
-                       callPlan(r, module, op, c, SolverKind::kOrgqr, {true, false},
-                                {true}, "Householder product"));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan, callPlan(r, module, op, c, SolverKind::kOrgqr,
+                                                 {true, false}, {true}));
   plan.desc.k = k;
   plan.column_major_inputs = {0};
   plan.column_major_outputs = {0};
@@ -330,9 +315,8 @@ StatusOr<SolverPlan> planSyevd(const Reasons& r, const ir::Module& module,
                     {{c.a, "the eigenvector result"},
                      {c.batchOf(c.realElement(), {c.n}), "the eigenvalue result"},
                      {c.info(), "the info result"}}));
-  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
-                       callPlan(r, module, op, c, SolverKind::kSyevd, {true},
-                                {true, false, false}, "eigendecomposition"));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan, callPlan(r, module, op, c, SolverKind::kSyevd,
+                                                 {true}, {true, false, false}));
   plan.desc.algorithm = static_cast<runtime::EigAlgorithm>(algorithm.value_or(0));
   plan.desc.lower = isComplex(c.type) ? lower : !lower;
   if (isComplex(c.type)) plan.column_major_inputs = {0};
@@ -357,9 +341,9 @@ StatusOr<SolverPlan> planGesvdj(const Reasons& r, const ir::Module& module,
                      {c.batchOf(c.a.element, {c.m, full ? c.m : k}), "the U result"},
                      {c.batchOf(c.a.element, {c.n, full ? c.n : k}), "the V result"},
                      {c.info(), "the info result"}}));
-  JFT_ASSIGN_OR_RETURN(SolverPlan plan, callPlan(r, module, op, c, SolverKind::kGesvdj,
-                                                 {true}, {true, false, true, true, false},
-                                                 "singular value decomposition"));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
+                       callPlan(r, module, op, c, SolverKind::kGesvdj, {true},
+                                {true, false, true, true, false}));
   plan.desc.full_matrices = full;
   plan.desc.compute_uv = computeUv;
   plan.column_major_inputs = {0};

@@ -10,9 +10,11 @@
 // side and the triangle flip, m and n swap, op stays). LU and QR have no
 // such identity, so the matrix operand and result of getrf, geqrf and orgqr
 // are transposed by TTIR kernels around the call. syevd reads a real
-// symmetric operand in place with `lower` flipped (its transpose is itself)
-// but writes the eigenvectors column-major, transposed after the call;
-// gesvdj's operand is copied column-major and its U and V transposed back.
+// symmetric operand in place with `lower` flipped (its transpose is itself;
+// a complex Hermitian one's is its conjugate, so that one is copied) but
+// writes the eigenvectors column-major, transposed after the call; gesvdj's
+// operand is copied column-major and its U and V transposed back. Complex
+// matrices take the same copies as real ones.
 //
 // The cuSOLVER custom calls must carry the layouts JAX gives them: column-
 // major matrices ((r-2, r-1, r-3, ..., 0), minor to major) and row-major

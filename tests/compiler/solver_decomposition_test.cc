@@ -274,6 +274,27 @@ TEST(GesvdjCall, OperandCopiedInAndBothFactorsMovedBack) {
   EXPECT_EQ(names.size(), 3u);  // each kernel its own name
 }
 
+TEST(DecompositionPlan, ComplexMatricesAreCopiedColumnMajor) {
+  // A Hermitian matrix read column-major is its conjugate, so a complex eigh
+  // copies its operand and keeps the triangle.
+  OneOp h = eigh(ElementType::C64, {2}, 4, true, 0, ElementType::F32);
+  StatusOr<SolverPlan> p = h.plan();
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  EXPECT_EQ(runtime::solverText(p->desc), "syevd c64 batch 2 4x4 lower");
+  EXPECT_EQ(p->column_major_inputs, std::vector<size_t>{0});
+  EXPECT_EQ(p->column_major_outputs, std::vector<size_t>{0});
+  // a, v 2*16*8; w real 2*4*4; info 2*4.
+  EXPECT_EQ(runtime::solverBufferBytes(p->desc),
+            (std::vector<uint64_t>{256, 256, 32, 8}));
+  OneOp s = svd(ElementType::C128, {}, 4, 3, true, true, ElementType::F64);
+  StatusOr<SolverPlan> q = s.plan();
+  ASSERT_TRUE(q.isOk()) << q.status().toString();
+  EXPECT_EQ(runtime::solverText(q->desc), "gesvdj c128 batch 1 4x3 full");
+  // a, work 12*16; s real 3*8; u 16*16; v 9*16; info 4.
+  EXPECT_EQ(runtime::solverBufferBytes(q->desc),
+            (std::vector<uint64_t>{192, 192, 24, 256, 144, 4}));
+}
+
 void expectRejected(const OneOp& x, const std::vector<std::string>& words) {
   Status s = checkSolverCall(x.m, x.op());
   ASSERT_FALSE(s.isOk());
@@ -283,11 +304,10 @@ void expectRejected(const OneOp& x, const std::vector<std::string>& words) {
 }
 
 TEST(DecompositionCheck, ClearReasons) {
-  // Complex ones need complex transposes.
-  expectRejected(eigh(ElementType::C64, {}, 4, true, 0, ElementType::F32),
-                 {"cusolver_syevd_ffi", "complex eigendecomposition", "TTIR"});
-  expectRejected(svd(ElementType::C128, {}, 4, 3, true, true, ElementType::F64),
-                 {"complex singular value decomposition"});
+  // The singular values of a complex matrix are real.
+  expectRejected(svd(ElementType::C64, {}, 4, 3, true, true, ElementType::C64),
+                 {"the singular value result is tensor<3xcomplex<f32>>, expected "
+                  "tensor<3xf32>"});
   // w must be real, of the matrix's precision.
   expectRejected(eigh(ElementType::F32, {}, 4, true, 0, ElementType::F64),
                  {"the eigenvalue result is tensor<4xf64>, expected tensor<4xf32>"});

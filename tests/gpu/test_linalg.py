@@ -2,7 +2,8 @@
 lu, solve, cholesky, qr, triangular_solve (every side / triangle /
 transpose), eigh (both triangles, each cuSOLVER path), svd (full_matrices
 True / False, compute_uv False, up to 512 x 512), pinv, lstsq and
-matrix_rank, batched and not, f32 and f64, checked by what each result must
+matrix_rank, batched and not, f32 and f64 (lu, solve, qr, eigh, svd also
+complex64 / complex128), checked by what each result must
 satisfy (P A = L U, A x = b, L L^T = A, Q R = A with Q^T Q = I, op(A) X = B,
 A V = V diag(w), A = U diag(s) V^T with orthonormal factors, the
 Moore-Penrose conditions, the normal equations) in float64 numpy; the
@@ -245,6 +246,63 @@ def matrix_rank():
     assert np.all(r == 30), f"matrix_rank {dtype.__name__}: {r}, expected 30s"
 
 
+def complex_matrices(shape, dtype):
+  a = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+  return a.astype(dtype)
+
+
+def complex_decompositions():
+  """lu, qr, solve, eigh and svd of complex64 / complex128 (the column-major
+  copies are complex TTIR transposes), by the same residuals."""
+  require_ours()
+  real = {np.complex64: np.float32, np.complex128: np.float64}
+  h_ = lambda y: np.conj(np.swapaxes(y, -1, -2))  # noqa: E731
+  for dtype in (np.complex64, np.complex128):
+    tol_dtype = real[dtype]
+    name = dtype.__name__
+    a = complex_matrices((3, 5, 5), dtype) + 5 * np.eye(5, dtype=dtype)
+    a64 = a.astype(np.complex128)
+    lu_, _, perm = jax.jit(lax.linalg.lu)(a)
+    lu_, perm = np.asarray(lu_, np.complex128), np.asarray(perm)
+    l, u = np.tril(lu_, -1) + np.eye(5), np.triu(lu_)
+    pa = np.take_along_axis(a64, perm[..., :, None], axis=-2)
+    small(l @ u - pa, tol_dtype, f"lu {name}")
+    b = complex_matrices((3, 5, 2), dtype)
+    x = np.asarray(jax.jit(jnp.linalg.solve)(a, b), np.complex128)
+    small(a64 @ x - b, tol_dtype, f"solve {name}")
+    m = complex_matrices((2, 6, 4), dtype)
+    q, r = jax.jit(jnp.linalg.qr)(m)
+    q, r = np.asarray(q, np.complex128), np.asarray(r, np.complex128)
+    small(h_(q) @ q - np.eye(4), tol_dtype, f"qr Q^H Q {name}")
+    small(q @ r - m, tol_dtype, f"qr Q R {name}")
+    for n in (5, 40):
+      g = complex_matrices((2, n, n), dtype)
+      herm = (g + h_(g)).astype(dtype)
+      w, v = jax.jit(jnp.linalg.eigh)(herm)
+      w, v, h64 = np.asarray(w, np.float64), np.asarray(v, np.complex128), herm.astype(
+          np.complex128)
+      scale = max(1.0, float(np.max(np.abs(w))))
+      what = f"eigh n={n} {name}"
+      small((h64 @ v - v * w[..., None, :]) / scale, tol_dtype, what + " A V - V w")
+      small(h_(v) @ v - np.eye(n), tol_dtype, what + " V^H V")
+      close(w, np.linalg.eigvalsh(h64), tol_dtype, what + " w", scale)
+    for shape, full in (((2, 6, 4), True), ((2, 4, 6), False), ((40, 36), False)):
+      m = complex_matrices(shape, dtype)
+      m64 = m.astype(np.complex128)
+      k = min(shape[-2:])
+      u, s, vh = jax.jit(lambda a: jnp.linalg.svd(a, full_matrices=full))(m)
+      u, s, vh = np.asarray(u, np.complex128), np.asarray(s, np.float64), np.asarray(
+          vh, np.complex128)
+      want_s = np.linalg.svd(m64, compute_uv=False)
+      scale = float(np.max(want_s))
+      what = f"svd {shape} full={full} {name}"
+      small(((u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :] - m64) / scale, tol_dtype,
+            what + " U S V^H - A")
+      small(h_(u) @ u - np.eye(u.shape[-1]), tol_dtype, what + " U^H U")
+      small(vh @ h_(vh) - np.eye(vh.shape[-2]), tol_dtype, what + " V^H V")
+      close(s, want_s, tol_dtype, what + " s", scale)
+
+
 h.check("linalg_lu", lu)
 h.check("linalg_solve", solve)
 h.check("linalg_cholesky", cholesky)
@@ -255,4 +313,5 @@ h.check("linalg_svd", svd)
 h.check("linalg_pinv", pinv)
 h.check("linalg_lstsq", lstsq)
 h.check("linalg_matrix_rank", matrix_rank)
+h.check("linalg_complex", complex_decompositions)
 h.finish()
