@@ -351,6 +351,31 @@ StatusOr<SolverPlan> planGesvdj(const Reasons& r, const ir::Module& module,
   return plan;
 }
 
+// cusolver_sytrd_ffi(a) -> (out, d, e, tau, info), `lower` in its
+// configuration. The reflectors left in `out` are a matrix JAX returns, so
+// a goes to the library column-major and out comes back.
+StatusOr<SolverPlan> planSytrd(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op) {
+  JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 1, 5));
+  if (c.m != c.n || c.n == 0)
+    return r.no("the matrices of " + c.a.str() + " are not square and non-empty");
+  JFT_ASSIGN_OR_RETURN(bool lower, requiredFlag(r, op, "lower"));
+  JFT_RETURN_IF_ERROR(
+      expectResults(r, module, op,
+                    {{c.a, "the reduced matrix result"},
+                     {c.batchOf(c.realElement(), {c.n}), "the diagonal result"},
+                     {c.batchOf(c.realElement(), {c.n - 1}), "the off-diagonal result"},
+                     {c.batchOf(c.a.element, {c.n - 1}), "the tau result"},
+                     {c.info(), "the info result"}}));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
+                       callPlan(r, module, op, c, SolverKind::kSytrd, {true},
+                                {true, false, false, false, false}));
+  plan.desc.lower = lower;
+  plan.column_major_inputs = {0};
+  plan.column_major_outputs = {0};
+  return plan;
+}
+
 // The potrf of a's square matrices; `lower` is the triangle the op's own
 // (row-major) result holds, so the column-major library computes the other.
 StatusOr<SolverPlan> planPotrf(const Reasons& r, const ir::Module& module,
@@ -491,6 +516,7 @@ StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op) {
   if (target == "cusolver_orgqr_ffi") return planOrgqr(r, module, op);
   if (target == "cusolver_syevd_ffi") return planSyevd(r, module, op);
   if (target == "cusolver_gesvdj_ffi") return planGesvdj(r, module, op);
+  if (target == "cusolver_sytrd_ffi") return planSytrd(r, module, op);
   return unimplemented("no library route for " + r.name + " yet");
 }
 

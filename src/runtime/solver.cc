@@ -25,6 +25,8 @@ const char* kindName(SolverKind kind) {
       return "syevd";
     case SolverKind::kGesvdj:
       return "gesvdj";
+    case SolverKind::kSytrd:
+      return "sytrd";
   }
   return "solver?";
 }
@@ -120,6 +122,12 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc) {
               bytes(desc.n * vCols, t),
               bytes(1, 4)};
     }
+    case SolverKind::kSytrd: {
+      const int64_t offDiagonal = std::max<int64_t>(desc.n - 1, 0);
+      const int64_t real = solverTypeBytes(solverRealType(desc.type));
+      return {bytes(desc.n * desc.n, t), bytes(desc.n * desc.n, t), bytes(desc.n, real),
+              bytes(offDiagonal, real),  bytes(offDiagonal, t),     bytes(1, 4)};
+    }
   }
   return {};
 }
@@ -137,6 +145,8 @@ Status validateSolver(const SolverDesc& desc) {
     return bad("a Cholesky factorization needs a square matrix");
   if (desc.kind == SolverKind::kSyevd && desc.m != desc.n)
     return bad("an eigendecomposition needs a square matrix");
+  if (desc.kind == SolverKind::kSytrd && desc.m != desc.n)
+    return bad("a tridiagonal reduction needs a square matrix");
   if (desc.kind == SolverKind::kOrgqr &&
       !(desc.m >= desc.n && desc.n >= desc.k && desc.k >= 0))
     return bad("orgqr needs m >= n >= k >= 0");
@@ -167,6 +177,7 @@ std::string solverText(const SolverDesc& desc) {
                      std::to_string(desc.m) + "x" + std::to_string(desc.n);
   if (desc.kind == SolverKind::kPotrf) text += desc.lower ? " lower" : " upper";
   if (desc.kind == SolverKind::kOrgqr) text += " k " + std::to_string(desc.k);
+  if (desc.kind == SolverKind::kSytrd) text += desc.lower ? " lower" : " upper";
   if (desc.kind == SolverKind::kSyevd) {
     text += desc.lower ? " lower" : " upper";
     if (desc.algorithm == EigAlgorithm::kQr) text += " qr";

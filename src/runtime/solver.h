@@ -66,6 +66,13 @@ enum class SolverKind : uint8_t {
   // Buffers: a, work (m x n: the library's copy of a, destroyed), s, u, v,
   // info (one int32 per item: 0, or not 0 where it did not converge).
   kGesvdj,
+  // Reduction of the n x n Hermitian A (m == n, the triangle `lower` names)
+  // to real symmetric tridiagonal form T = Q^H A Q, as LAPACK's sytrd /
+  // hetrd: T's diagonal d (n real elements per item) and off-diagonal e
+  // (n - 1 real), and Q as n - 1 Householder reflectors left in the triangle
+  // with their factors tau (n - 1 elements). Buffers: a, out (n x n, the
+  // library's in-place copy of a), d, e, tau, info (one int32 per item, 0).
+  kSytrd,
 };
 
 // How kSyevd diagonalizes, as JAX's `algorithm` attribute names it: kDefault
@@ -83,7 +90,7 @@ struct SolverDesc {
   int64_t batch = 1;
   int64_t m = 0, n = 0;
   int64_t k = 0;       // orgqr: the number of reflectors
-  bool lower = false;  // potrf, triangular_solve, syevd: the triangle of A used
+  bool lower = false;  // potrf, triangular_solve, syevd, sytrd: the triangle of A used
   bool left_side = true;
   SolverTranspose transpose = SolverTranspose::kNone;
   bool unit_diagonal = false;
@@ -106,7 +113,8 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc);
 
 // OK when a library can run `desc`: sizes not negative, a type the kind
 // takes (floating or complex for the factorizations and solves, kS32 for the
-// permutation), potrf and syevd square. INVALID_ARGUMENT naming the description else.
+// permutation), potrf, syevd and sytrd square. INVALID_ARGUMENT naming the description
+// else.
 Status validateSolver(const SolverDesc& desc);
 
 // kLuPivotsToPermutation on the host: `batch` items of `n` pivots to

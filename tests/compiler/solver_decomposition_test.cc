@@ -295,6 +295,53 @@ TEST(DecompositionPlan, ComplexMatricesAreCopiedColumnMajor) {
             (std::vector<uint64_t>{192, 192, 24, 256, 144, 4}));
 }
 
+// Operand a [batch..., n, n]; results out (a's type), d [batch..., n] and e
+// [batch..., n - 1] of the real type, tau [batch..., n - 1], info; config
+// {lower}: lax.linalg.tridiagonal.
+OneOp tridiagonal(ElementType e, std::vector<int64_t> batch, int64_t n, bool lower,
+                  ElementType real) {
+  auto withBatch = [&](std::vector<int64_t> tail) {
+    std::vector<int64_t> d = batch;
+    d.insert(d.end(), tail.begin(), tail.end());
+    return d;
+  };
+  const int64_t r = static_cast<int64_t>(batch.size()) + 2;
+  return OneOp(
+      OpKind::CustomCall, {tensor(e, withBatch({n, n}))},
+      {tensor(e, withBatch({n, n})), tensor(real, withBatch({n})),
+       tensor(real, withBatch({n - 1})), tensor(e, withBatch({n - 1})), i32(batch)},
+      {{"call_target_name", std::string("cusolver_sytrd_ffi")},
+       {"mhlo.backend_config", ir::NamedAttrs{{"lower", ir::Attribute(lower)}}},
+       {"operand_layouts", layouts({columnMajor(r)})},
+       {"result_layouts", layouts({columnMajor(r), rowMajor(r - 1), rowMajor(r - 1),
+                                   rowMajor(r - 1), rowMajor(r - 2)})},
+       {"mhlo.frontend_attributes",
+        ir::NamedAttrs{{"num_batch_dims", ir::Attribute(std::to_string(r - 2))}}}});
+}
+
+TEST(SytrdPlan, TridiagonalCopiesTheMatrixBothWays) {
+  // lax.linalg.tridiagonal of f32[2, 6, 6], lower: the reflectors stay in
+  // the lower triangle of the returned matrix, so no flag can stand in for
+  // the copies.
+  OneOp x = tridiagonal(ElementType::F32, {2}, 6, true, ElementType::F32);
+  StatusOr<SolverPlan> p = x.plan();
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  EXPECT_EQ(runtime::solverText(p->desc), "sytrd f32 batch 2 6x6 lower");
+  EXPECT_EQ(p->outputs, x.op().results);  // out, d, e, tau, info
+  EXPECT_EQ(p->column_major_inputs, std::vector<size_t>{0});
+  EXPECT_EQ(p->column_major_outputs, std::vector<size_t>{0});
+  // a, out 2*36*4; d 2*6*4; e, tau 2*5*4; info 2*4.
+  EXPECT_EQ(runtime::solverBufferBytes(p->desc),
+            (std::vector<uint64_t>{288, 288, 48, 40, 40, 8}));
+  // Complex: d and e real, tau complex.
+  OneOp z = tridiagonal(ElementType::C128, {}, 4, false, ElementType::F64);
+  StatusOr<SolverPlan> q = z.plan();
+  ASSERT_TRUE(q.isOk()) << q.status().toString();
+  EXPECT_EQ(runtime::solverText(q->desc), "sytrd c128 batch 1 4x4 upper");
+  EXPECT_EQ(runtime::solverBufferBytes(q->desc),
+            (std::vector<uint64_t>{256, 256, 32, 24, 48, 4}));
+}
+
 void expectRejected(const OneOp& x, const std::vector<std::string>& words) {
   Status s = checkSolverCall(x.m, x.op());
   ASSERT_FALSE(s.isOk());
@@ -324,6 +371,10 @@ TEST(DecompositionCheck, ClearReasons) {
             {tensor(ElementType::F32, {4, 5}), tensor(ElementType::F32, {4}), i32({})},
             {{"call_target_name", std::string("cusolver_syevd_ffi")}}),
       {"not square"});
+  // d and e of a complex reduction are real.
+  expectRejected(
+      tridiagonal(ElementType::C64, {}, 4, true, ElementType::C64),
+      {"the diagonal result is tensor<4xcomplex<f32>>, expected tensor<4xf32>"});
   // U of an economic SVD is m x k, not m x m.
   OneOp fullShapes = svd(ElementType::F32, {}, 40, 36, true, true, ElementType::F32);
   ir::NamedAttrs& attrs = fullShapes.m.functions[0].body.ops[0].attrs;

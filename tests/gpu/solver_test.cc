@@ -5,7 +5,8 @@
 // variant, a permutation against hand-applied interchanges, and the info
 // values of a singular and an indefinite matrix; syevd's A V = V diag(w) with
 // orthonormal V and gesvdj's A = U diag(s) V^H with orthonormal U, V, for
-// each path (batched Jacobi, item by item, economic, without vectors).
+// each path (batched Jacobi, item by item, economic, without vectors);
+// sytrd's Q^H A Q = T with Q rebuilt from its reflectors as LAPACK defines.
 // Skips, saying why, where there is no GPU, no CUDA driver or no
 // cuSOLVER/cuBLAS.
 #include "runtime/solver.h"
@@ -594,6 +595,122 @@ TEST(GpuSolver, GesvdjOfAKnownMatrix) {
   EXPECT_EQ(info.read<int32_t>()[0], 0);
   EXPECT_NEAR(ss[0], 3.0f, 1e-5f);
   EXPECT_NEAR(ss[1], 2.0f, 1e-5f);
+}
+
+// --- sytrd -------------------------------------------------------------------
+
+// Q from sytrd's reflectors as LAPACK defines it (0-based): lower, Q = H(0)
+// ... H(n-2) with v[0..i] = 0, v[i+1] = 1, v[i+2..] below the subdiagonal
+// of column i; upper, Q = H(n-2) ... H(0) with v[i] = 1, v[i+1..] = 0,
+// v[0..i-1] above the superdiagonal in column i+1. H(i) = I - tau_i v v^H.
+template <typename T>
+std::vector<std::complex<double>> reflectorProduct(const T* out, const T* tau, int64_t n,
+                                                   bool lower) {
+  using C = std::complex<double>;
+  std::vector<C> q(static_cast<size_t>(n * n), C(0));
+  for (int64_t i = 0; i < n; ++i) q[i + i * n] = 1;
+  auto apply = [&](int64_t i) {  // q = q H(i)
+    std::vector<C> v(static_cast<size_t>(n), C(0));
+    if (lower) {
+      v[i + 1] = 1;
+      for (int64_t r = i + 2; r < n; ++r) v[r] = C(out[r + i * n]);
+    } else {
+      v[i] = 1;
+      for (int64_t r = 0; r < i; ++r) v[r] = C(out[r + (i + 1) * n]);
+    }
+    const C t = C(tau[i]);
+    for (int64_t r = 0; r < n; ++r) {
+      C qv = 0;
+      for (int64_t p = 0; p < n; ++p) qv += q[r + p * n] * v[p];
+      for (int64_t c = 0; c < n; ++c) q[r + c * n] -= t * qv * std::conj(v[c]);
+    }
+  };
+  if (lower)
+    for (int64_t i = 0; i < n - 1; ++i) apply(i);
+  else
+    for (int64_t i = n - 2; i >= 0; --i) apply(i);
+  return q;
+}
+
+// Q^H A Q = T (tridiagonal of d and e) with Q unitary, against double host
+// math; T also sits on the diagonal and the off-diagonal of the returned
+// matrix, in the triangle that was reduced.
+template <typename T>
+void checkSytrd(int64_t batch, int64_t n, bool lower) {
+  SolverDesc d;
+  d.kind = SolverKind::kSytrd;
+  d.type = typeOf<T>();
+  d.batch = batch;
+  d.m = d.n = n;
+  d.lower = lower;
+  SCOPED_TRACE(solverText(d));
+  using Real = decltype(std::real(T()));
+  using C = std::complex<double>;
+  std::vector<T> a = randomValues<T>(static_cast<size_t>(batch * n * n), 71);
+  for (int64_t b = 0; b < batch; ++b)  // Hermitian
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j <= i; ++j) {
+        T& low = a[b * n * n + i + j * n];
+        if (i == j) low = T(std::real(low));
+        a[b * n * n + j + i * n] = conjugate(low);
+      }
+  DeviceBuffer in(a), out(std::vector<T>(a.size())),
+      diag(std::vector<Real>(static_cast<size_t>(batch * n))),
+      off(std::vector<Real>(static_cast<size_t>(batch * (n - 1)))),
+      tau(std::vector<T>(static_cast<size_t>(batch * (n - 1)))),
+      info(std::vector<int32_t>(static_cast<size_t>(batch), -7));
+  RUN_OR_SKIP(d, (std::vector<uint64_t>{in.address, out.address, diag.address,
+                                        off.address, tau.address, info.address}));
+  const std::vector<T> outs = out.read<T>(), taus = tau.read<T>();
+  const std::vector<Real> ds = diag.read<Real>(), es = off.read<Real>();
+  const std::vector<int32_t> status = info.read<int32_t>();
+  for (int64_t b = 0; b < batch; ++b) {
+    EXPECT_EQ(status[b], 0) << "item " << b;
+    const T* ai = a.data() + b * n * n;
+    const T* oi = outs.data() + b * n * n;
+    const Real* di = ds.data() + b * n;
+    const Real* ei = es.data() + b * (n - 1);
+    const std::vector<C> q = reflectorProduct(oi, taus.data() + b * (n - 1), n, lower);
+    auto tri = [&](int64_t i, int64_t j) -> double {
+      if (i == j) return di[i];
+      if (i == j + 1) return ei[j];
+      if (j == i + 1) return ei[i];
+      return 0.0;
+    };
+    double worst = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        // (Q^H A Q)(i, j) and (Q^H Q)(i, j)
+        C s = 0, g = 0;
+        for (int64_t p = 0; p < n; ++p) {
+          C aq = 0;
+          for (int64_t r = 0; r < n; ++r) aq += C(ai[p + r * n]) * q[r + j * n];
+          s += std::conj(q[p + i * n]) * aq;
+          g += std::conj(q[p + i * n]) * q[p + j * n];
+        }
+        worst = std::max(worst, std::abs(s - tri(i, j)));
+        worst = std::max(worst, std::abs(g - (i == j ? 1.0 : 0.0)));
+      }
+    EXPECT_LT(worst, 50 * tolerance<T>()) << "item " << b;
+    for (int64_t i = 0; i < n; ++i) {
+      EXPECT_NEAR(std::real(oi[i + i * n]), di[i], 1e-6) << "item " << b;
+      if (i + 1 < n) {
+        const T e = lower ? oi[i + 1 + i * n] : oi[i + (i + 1) * n];
+        EXPECT_NEAR(std::real(e), ei[i], 1e-6) << "item " << b;
+      }
+    }
+  }
+}
+
+TEST(GpuSolver, SytrdTridiagonalizes) {
+  SKIP_WITHOUT_GPU();
+  for (bool lower : {true, false}) {
+    checkSytrd<float>(2, 6, lower);
+    checkSytrd<double>(1, 40, lower);
+    checkSytrd<std::complex<float>>(2, 5, lower);
+    checkSytrd<std::complex<double>>(1, 7, lower);
+  }
+  checkSytrd<double>(3, 1, true);  // no reflector at all
 }
 
 // --- lu_pivots_to_permutation ------------------------------------------------

@@ -1,13 +1,14 @@
 """JAX's GPU linear algebra through our solver route under XLA_MODE=fl_only:
 lu, solve, cholesky, qr, triangular_solve (every side / triangle /
 transpose), eigh (both triangles, each cuSOLVER path), svd (full_matrices
-True / False, compute_uv False, up to 512 x 512), pinv, lstsq and
-matrix_rank, batched and not, f32 and f64 (lu, solve, qr, eigh, svd also
-complex64 / complex128), checked by what each result must
-satisfy (P A = L U, A x = b, L L^T = A, Q R = A with Q^T Q = I, op(A) X = B,
-A V = V diag(w), A = U diag(s) V^T with orthonormal factors, the
-Moore-Penrose conditions, the normal equations) in float64 numpy; the
-eigenvalues and singular values also against numpy's float64 LAPACK."""
+True / False, compute_uv False, up to 512 x 512), pinv, lstsq, matrix_rank
+and tridiagonal, batched and not, f32 and f64 (lu, solve, qr, eigh, svd,
+tridiagonal also complex), checked by what each result must satisfy (P A =
+L U, A x = b, L L^T = A, Q R = A with Q^T Q = I, op(A) X = B, A V = V
+diag(w), A = U diag(s) V^T with orthonormal factors, the Moore-Penrose
+conditions, the normal equations, Q^H A Q = T from the reflectors) in
+float64 numpy; eigenvalues and singular values also against numpy's
+float64 LAPACK."""
 
 import os
 
@@ -246,6 +247,52 @@ def matrix_rank():
     assert np.all(r == 30), f"matrix_rank {dtype.__name__}: {r}, expected 30s"
 
 
+def reflector_product(arr, taus, lower):
+  """Q of sytrd's reflectors as LAPACK defines it (0-based): lower, Q = H(0)
+  ... H(n-2), v = (0.., 1 at i+1, arr[i+2:, i]); upper, Q = H(n-2) ... H(0),
+  v = (arr[:i, i+1], 1 at i, 0..); H(i) = I - tau_i v v^H."""
+  n = arr.shape[-1]
+  q = np.eye(n, dtype=np.complex128)
+  order = range(n - 1) if lower else range(n - 2, -1, -1)
+  for i in order:
+    v = np.zeros(n, np.complex128)
+    if lower:
+      v[i + 1] = 1
+      v[i + 2:] = arr[i + 2:, i]
+    else:
+      v[i] = 1
+      v[:i] = arr[:i, i + 1]
+    q = q @ (np.eye(n) - taus[i] * np.outer(v, np.conj(v)))
+  return q
+
+
+def tridiagonal():
+  """lax.linalg.tridiagonal: Q^H A Q = T from the returned reflectors, and
+  T's eigenvalues against numpy's of A."""
+  require_ours()
+  for dtype in (np.float32, np.float64, np.complex64):
+    tol_dtype = np.float32 if dtype in (np.float32, np.complex64) else np.float64
+    for lower in (True, False):
+      for n in (6, 40):
+        g = rng.standard_normal((2, n, n))
+        if dtype == np.complex64:
+          g = g + 1j * rng.standard_normal((2, n, n))
+        a = (g + np.conj(np.swapaxes(g, -1, -2))).astype(dtype)
+        arr, d, e, taus = jax.jit(lambda a: lax.linalg.tridiagonal(a, lower=lower))(a)
+        arr, taus = np.asarray(arr, np.complex128), np.asarray(taus, np.complex128)
+        d, e = np.asarray(d, np.float64), np.asarray(e, np.float64)
+        what = f"tridiagonal n={n} lower={lower} {dtype.__name__}"
+        for b in range(2):
+          t = np.diag(d[b]) + np.diag(e[b], 1) + np.diag(e[b], -1)
+          q = reflector_product(arr[b], taus[b], lower)
+          a64 = a[b].astype(np.complex128)
+          scale = max(1.0, float(np.max(np.abs(np.linalg.eigvalsh(a64)))))
+          small((np.conj(q.T) @ a64 @ q - t) / scale, tol_dtype, what + " Q^H A Q - T")
+          small(np.conj(q.T) @ q - np.eye(n), tol_dtype, what + " Q^H Q")
+          close(np.linalg.eigvalsh(t), np.linalg.eigvalsh(a64), tol_dtype, what + " eig",
+                scale)
+
+
 def complex_matrices(shape, dtype):
   a = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
   return a.astype(dtype)
@@ -314,4 +361,5 @@ h.check("linalg_pinv", pinv)
 h.check("linalg_lstsq", lstsq)
 h.check("linalg_matrix_rank", matrix_rank)
 h.check("linalg_complex", complex_decompositions)
+h.check("linalg_tridiagonal", tridiagonal)
 h.finish()

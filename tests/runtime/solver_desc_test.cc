@@ -74,6 +74,15 @@ TEST(SolverDesc, DecompositionBufferBytes) {
   Status rect = validateSolver(desc(SolverKind::kSyevd, SolverType::kF32, 1, 4, 5));
   EXPECT_EQ(rect.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(rect.message().find("square"), std::string::npos) << rect.message();
+  // sytrd f64 2 x 4x4: a and out 2*16*8, d 2*4*8, e and tau 2*3*8, info 8;
+  // a 1x1 matrix has no off-diagonal and no reflector.
+  SolverDesc tri = desc(SolverKind::kSytrd, SolverType::kF64, 2, 4, 4);
+  EXPECT_EQ(solverBufferBytes(tri), (std::vector<uint64_t>{256, 256, 64, 48, 48, 8}));
+  EXPECT_EQ(solverText(tri), "sytrd f64 batch 2 4x4 upper");
+  EXPECT_EQ(solverBufferBytes(desc(SolverKind::kSytrd, SolverType::kC64, 1, 1, 1)),
+            (std::vector<uint64_t>{8, 8, 4, 0, 0, 4}));
+  EXPECT_FALSE(
+      validateSolver(desc(SolverKind::kSytrd, SolverType::kF32, 1, 3, 4)).isOk());
   EXPECT_EQ(solverRealType(SolverType::kC64), SolverType::kF32);
   EXPECT_EQ(solverRealType(SolverType::kC128), SolverType::kF64);
   EXPECT_EQ(solverRealType(SolverType::kF64), SolverType::kF64);

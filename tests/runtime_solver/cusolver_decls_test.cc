@@ -134,6 +134,14 @@ JFT_EXPECT_ABI(cusolverDnZgesvdj_bufferSize, GesvdjBufferSizeFn);
 JFT_EXPECT_ABI(cusolverDnZgesvdj, GesvdjFn);
 JFT_EXPECT_ABI(cusolverDnZgesvdjBatched_bufferSize, GesvdjBatchedBufferSizeFn);
 JFT_EXPECT_ABI(cusolverDnZgesvdjBatched, GesvdjBatchedFn);
+JFT_EXPECT_ABI(cusolverDnSsytrd_bufferSize, SytrdBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnSsytrd, SytrdFn);
+JFT_EXPECT_ABI(cusolverDnDsytrd_bufferSize, SytrdBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnDsytrd, SytrdFn);
+JFT_EXPECT_ABI(cusolverDnChetrd_bufferSize, SytrdBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnChetrd, SytrdFn);
+JFT_EXPECT_ABI(cusolverDnZhetrd_bufferSize, SytrdBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnZhetrd, SytrdFn);
 JFT_EXPECT_ABI(cublasCreate_v2, cublasStatusCode_t (*)(cublasHandle_t*));
 JFT_EXPECT_ABI(cublasDestroy_v2, cublasStatusCode_t (*)(cublasHandle_t));
 JFT_EXPECT_ABI(cublasSetStream_v2, cublasStatusCode_t (*)(cublasHandle_t, CUstream));
@@ -172,6 +180,7 @@ TEST(CusolverDecls, ToolkitLibrariesResolve) {
     EXPECT_NE((*s)->syevjBatched[t], nullptr);
     EXPECT_NE((*s)->gesvdj[t], nullptr);
     EXPECT_NE((*s)->gesvdjBatched[t], nullptr);
+    EXPECT_NE((*s)->sytrd[t], nullptr);
     EXPECT_NE((*b)->trsm[t], nullptr);
   }
   Status failed = (*s)->check(kCusolverNotSupported, "cusolverDnSgetrf");

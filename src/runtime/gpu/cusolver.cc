@@ -75,6 +75,8 @@ class CudaSolverRunner final : public SolverRunner {
         return syevd(desc, buffers, bytes);
       case SolverKind::kGesvdj:
         return gesvdj(desc, buffers, bytes);
+      case SolverKind::kSytrd:
+        return sytrd(desc, buffers, bytes);
     }
     return internalError(solverText(desc) + ": unknown kind");
   }
@@ -396,6 +398,44 @@ class CudaSolverRunner final : public SolverRunner {
               m, pointer(buffers[4] + item * vStride), n, pointer(work), lwork, info + i,
               gesvdjParams_),
           "cusolverDnXgesvdj" + where));
+    }
+    return Status::ok();
+  }
+
+  // buffers: a, out, d, e, tau, info; item by item, as JAX's handler.
+  Status sytrd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
+    if (d.batch == 0) return Status::ok();
+    if (d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    const int t = solverTypeIndex(d.type);
+    const int n = static_cast<int>(d.n);
+    const int uplo = d.lower ? kFillLower : kFillUpper;
+    const std::string where = " for " + solverText(d);
+    int lwork = 0;
+    JFT_RETURN_IF_ERROR(solver_->check(
+        solver_->sytrdBufferSize[t](solverHandle_, uplo, n, pointer(buffers[1]), n,
+                                    pointer(buffers[2]), pointer(buffers[3]),
+                                    pointer(buffers[4]), &lwork),
+        "cusolverDnXsytrd_bufferSize" + where));
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t realBytes =
+        static_cast<uint64_t>(solverTypeBytes(solverRealType(d.type)));
+    JFT_ASSIGN_OR_RETURN(uint64_t work,
+                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    const uint64_t size = static_cast<uint64_t>(d.n);
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->sytrd[t](solverHandle_, uplo, n,
+                            pointer(buffers[1] + item * size * size * elementBytes), n,
+                            pointer(buffers[2] + item * size * realBytes),
+                            pointer(buffers[3] + item * (size - 1) * realBytes),
+                            pointer(buffers[4] + item * (size - 1) * elementBytes),
+                            pointer(work), lwork,
+                            static_cast<int*>(pointer(buffers[5])) + i),
+          "cusolverDnXsytrd" + where));
     }
     return Status::ok();
   }

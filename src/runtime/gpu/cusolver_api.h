@@ -126,6 +126,15 @@ using GesvdjBatchedFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, 
                                              int, void*, void*, int, void*, int, void*,
                                              int, int*, gesvdjInfo_t, int);
 
+// sytrd (hetrd for C, Z) _bufferSize(handle, uplo, n, A, lda, d, e, tau,
+// *lwork), sytrd(handle, uplo, n, A, lda, d, e, tau, work, lwork, info); d
+// and e real.
+using SytrdBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, const void*,
+                                               int, const void*, const void*, const void*,
+                                               int*);
+using SytrdFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int, void*,
+                                     void*, void*, void*, int, int*);
+
 // cuBLAS entry points. X(name, symbol, signature).
 #define JFT_CUBLAS_FUNCTIONS(X)                                                        \
   X(create, "cublasCreate_v2", cublasStatusCode_t (*)(cublasHandle_t*))                \

@@ -54,7 +54,10 @@ std::string resolveCusolver(void* handle, CusolverLibrary& lib) {
          lookUpSymbol(handle, prefix + "gesvdjBatched_bufferSize",
                       lib.gesvdjBatchedBufferSize[t])},
         {prefix + "gesvdjBatched",
-         lookUpSymbol(handle, prefix + "gesvdjBatched", lib.gesvdjBatched[t])}};
+         lookUpSymbol(handle, prefix + "gesvdjBatched", lib.gesvdjBatched[t])},
+        {prefix + ev + "trd_bufferSize",
+         lookUpSymbol(handle, prefix + ev + "trd_bufferSize", lib.sytrdBufferSize[t])},
+        {prefix + ev + "trd", lookUpSymbol(handle, prefix + ev + "trd", lib.sytrd[t])}};
     for (const auto& [symbol, ok] : found)
       if (!ok) return symbol;
   }
