@@ -1,7 +1,8 @@
-// Solver ops -> a library call, with getrf's column-major copies as TTIR
-// transpose kernels of scratch functions.
+// Solver ops -> a library call, with the column-major copies its plan asks
+// for as TTIR transpose kernels of scratch functions.
 #include "compiler/solver_call.h"
 
+#include <string>
 #include <utility>
 
 #include "compiler/solver_plan.h"
@@ -16,6 +17,11 @@ std::vector<int64_t> swapLastTwo(int64_t rank) {
   std::swap(permutation[static_cast<size_t>(rank - 2)],
             permutation[static_cast<size_t>(rank - 1)]);
   return permutation;
+}
+
+// Kernel names: buffer 0 keeps the plain name, others add their index.
+std::string indexSuffix(size_t i) {
+  return i == 0 ? "" : "_" + std::to_string(i);
 }
 
 ir::Type swappedType(const ir::Type& type) {
@@ -76,19 +82,22 @@ StatusOr<LibraryCall> lowerSolverCall(ir::Module& module, const fusion::Fusion& 
   other.outputs = plan.outputs;
   other.workspace_bytes = plan.workspace_bytes;
   LibraryCall call;
-  if (plan.transpose_matrix) {
-    // The operand is copied column-major, factored there, and the factors
-    // moved back into the op's result by a kernel after the call.
-    const ir::Type in = swappedType(module.typeOf(plan.inputs[0]));
-    const ir::Type out = swappedType(module.typeOf(plan.outputs[0]));
-    const ir::ValueId columnIn = module.newValue(in);
-    const ir::ValueId columnOut = module.newValue(out);
-    call.transposes.push_back(
-        transposeKernel(module, group, op, plan.inputs[0], columnIn, "_to_column_major"));
-    call.after.push_back(transposeKernel(module, group, op, columnOut, plan.outputs[0],
-                                         "_from_column_major"));
-    other.inputs[0] = columnIn;
-    other.outputs[0] = columnOut;
+  // Matrices the library reads column-major are copied so by a kernel
+  // before the call; those it writes column-major are moved into the op's
+  // results by a kernel after it.
+  for (size_t i : plan.column_major_inputs) {
+    const ir::ValueId column =
+        module.newValue(swappedType(module.typeOf(plan.inputs[i])));
+    call.transposes.push_back(transposeKernel(module, group, op, plan.inputs[i], column,
+                                              "_to_column_major" + indexSuffix(i)));
+    other.inputs[i] = column;
+  }
+  for (size_t i : plan.column_major_outputs) {
+    const ir::ValueId column =
+        module.newValue(swappedType(module.typeOf(plan.outputs[i])));
+    call.after.push_back(transposeKernel(module, group, op, column, plan.outputs[i],
+                                         "_from_column_major" + indexSuffix(i)));
+    other.outputs[i] = column;
   }
   call.other = std::move(other);
   return call;

@@ -2,7 +2,8 @@
 // the custom calls JAX's GPU lowering emits (cusolver_*_ffi,
 // cu_lu_pivots_to_permutation) and stablehlo.triangular_solve / cholesky.
 // solver_plan.h says how each maps onto the column-major library; where the
-// data must move (getrf's matrix), TTIR transpose kernels run around the call.
+// data must move (getrf's matrix, eigenvectors, U and V), TTIR transpose
+// kernels run around the call.
 #pragma once
 
 #include "compiler/library_calls.h"

@@ -3,7 +3,9 @@
 #include "compiler/solver_plan.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace jft::compiler {
 namespace {
@@ -125,18 +127,31 @@ Status checkBatchDims(const Reasons& r, const ir::Op& op, int64_t batchDims) {
               std::to_string(batchDims) + " batch dims");
 }
 
-// A bool of the custom call's configuration (backend_config as a dictionary,
-// or the mhlo.backend_config JAX attaches); `fallback` when absent.
-bool configFlag(const ir::Op& op, std::string_view name, bool fallback) {
+// A bool or integer of the custom call's configuration (backend_config as a
+// dictionary, or the mhlo.backend_config JAX attaches); nullopt when absent.
+std::optional<int64_t> configValue(const ir::Op& op, std::string_view name) {
   for (const char* holder : {"backend_config", "mhlo.backend_config"}) {
     const auto* dict = ir::findAttrAs<ir::NamedAttrs>(op.attrs, holder);
     if (dict == nullptr) continue;
     const ir::Attribute* a = ir::findAttr(*dict, name);
     if (a == nullptr) continue;
-    if (a->is<bool>()) return a->as<bool>();
-    if (a->is<int64_t>()) return a->as<int64_t>() != 0;
+    if (a->is<bool>()) return a->as<bool>() ? 1 : 0;
+    if (a->is<int64_t>()) return a->as<int64_t>();
   }
-  return fallback;
+  return std::nullopt;
+}
+
+bool configFlag(const ir::Op& op, std::string_view name, bool fallback) {
+  const std::optional<int64_t> v = configValue(op, name);
+  return v.has_value() ? *v != 0 : fallback;
+}
+
+// A flag JAX always sets: its absence is an error rather than a guess.
+StatusOr<bool> requiredFlag(const Reasons& r, const ir::Op& op, std::string_view name) {
+  const std::optional<int64_t> v = configValue(op, name);
+  if (!v.has_value())
+    return r.no("the configuration has no bool `" + std::string(name) + "`");
+  return *v != 0;
 }
 
 Status expectType(const Reasons& r, const ir::Type& have, const ir::Type& want,
@@ -162,108 +177,202 @@ StatusOr<ir::Type> matrixOperand(const Reasons& r, const ir::Module& module,
   return type;
 }
 
-// The complex factorizations that need a column-major copy wait for complex
-// TTIR kernels.
-Status checkRealCopy(const Reasons& r, SolverType type, const std::string& what) {
-  if (type != SolverType::kC64 && type != SolverType::kC128) return Status::ok();
-  return r.no("a complex " + what + " needs its matrix transposed to column-major, " +
-              "and TTIR kernels do not move complex values yet");
+bool isComplex(SolverType type) {
+  return type == SolverType::kC64 || type == SolverType::kC128;
+}
+
+// What every cusolver_*_ffi call shares: operand 0 a batch of m x n
+// matrices of a solver type, the operand and result counts.
+struct MatrixCall {
+  ir::Type a;
+  SolverType type = SolverType::kF32;
+  int64_t m = 0, n = 0;
+  std::vector<int64_t> batchDims;  // a's leading dims
+
+  ir::Type batchOf(ir::ElementType element, std::vector<int64_t> trailing) const {
+    std::vector<int64_t> dims = batchDims;
+    dims.insert(dims.end(), trailing.begin(), trailing.end());
+    return ir::Type::tensor(element, std::move(dims));
+  }
+  ir::Type info() const { return batchOf(ir::ElementType::I32, {}); }
+  // The element type of eigenvalues and singular values.
+  ir::ElementType realElement() const {
+    return ir::isComplex(a.element) ? ir::complexComponent(a.element) : a.element;
+  }
+};
+
+StatusOr<MatrixCall> matrixCall(const Reasons& r, const ir::Module& module,
+                                const ir::Op& op, size_t operands, size_t results) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, operands, results));
+  MatrixCall c;
+  JFT_ASSIGN_OR_RETURN(c.a, matrixOperand(r, module, op.operands[0], "the operand"));
+  JFT_ASSIGN_OR_RETURN(c.type, matrixType(r, c.a));
+  const int64_t rank = c.a.rank();
+  c.m = c.a.dims[rank - 2];
+  c.n = c.a.dims[rank - 1];
+  c.batchDims = leading(c.a, 2);
+  return c;
+}
+
+// The results' types, each against what it must be, in order.
+Status expectResults(const Reasons& r, const ir::Module& module, const ir::Op& op,
+                     const std::vector<std::pair<ir::Type, std::string>>& want) {
+  for (size_t i = 0; i < want.size(); ++i)
+    JFT_RETURN_IF_ERROR(
+        expectType(r, module.typeOf(op.results[i]), want[i].first, want[i].second));
+  return Status::ok();
+}
+
+// The layouts (matrices column-major, the rest row-major) and num_batch_dims;
+// then the plan's description of `kind` over c's batch with every operand
+// and result as its buffers, in order.
+StatusOr<SolverPlan> callPlan(const Reasons& r, const ir::Module& module,
+                              const ir::Op& op, const MatrixCall& c, SolverKind kind,
+                              const std::vector<bool>& matrixOperands,
+                              const std::vector<bool>& matrixResults) {
+  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, matrixOperands, matrixResults));
+  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, static_cast<int64_t>(c.batchDims.size())));
+  SolverPlan plan;
+  plan.desc.kind = kind;
+  plan.desc.type = c.type;
+  plan.desc.batch = product(c.batchDims, c.batchDims.size());
+  plan.desc.m = c.m;
+  plan.desc.n = c.n;
+  plan.inputs = op.operands;
+  plan.outputs = op.results;
+  return plan;
 }
 
 // cusolver_getrf_ffi(a) -> (lu, pivots, info).
 StatusOr<SolverPlan> planGetrf(const Reasons& r, const ir::Module& module,
                                const ir::Op& op) {
-  JFT_RETURN_IF_ERROR(expectCounts(r, op, 1, 3));
-  JFT_ASSIGN_OR_RETURN(ir::Type a,
-                       matrixOperand(r, module, op.operands[0], "the operand"));
-  JFT_ASSIGN_OR_RETURN(SolverType type, matrixType(r, a));
-  const int64_t rank = a.rank();
-  const int64_t m = a.dims[rank - 2], n = a.dims[rank - 1];
-  std::vector<int64_t> batch = leading(a, 2);
-  std::vector<int64_t> pivots = batch;
-  pivots.push_back(std::min(m, n));
-  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[0]), a, "the LU result"));
-  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[1]),
-                                 ir::Type::tensor(ir::ElementType::I32, pivots),
-                                 "the pivots result"));
-  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[2]),
-                                 ir::Type::tensor(ir::ElementType::I32, batch),
-                                 "the info result"));
-  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {true}, {true, false, false}));
-  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, rank - 2));
-  JFT_RETURN_IF_ERROR(checkRealCopy(r, type, "LU factorization"));
-  SolverPlan plan;
-  plan.desc.kind = SolverKind::kGetrf;
-  plan.desc.type = type;
-  plan.desc.batch = product(a.dims, static_cast<size_t>(rank - 2));
-  plan.desc.m = m;
-  plan.desc.n = n;
-  plan.inputs = {op.operands[0]};
-  plan.outputs = {op.results[0], op.results[1], op.results[2]};
-  plan.transpose_matrix = true;
+  JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 1, 3));
+  JFT_RETURN_IF_ERROR(expectResults(
+      r, module, op,
+      {{c.a, "the LU result"},
+       {c.batchOf(ir::ElementType::I32, {std::min(c.m, c.n)}), "the pivots result"},
+       {c.info(), "the info result"}}));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan, callPlan(r, module, op, c, SolverKind::kGetrf,
+                                                 {true}, {true, false, false}));
+  plan.column_major_inputs = {0};
+  plan.column_major_outputs = {0};
   return plan;
 }
 
 // cusolver_geqrf_ffi(a) -> (qr, tau).
 StatusOr<SolverPlan> planGeqrf(const Reasons& r, const ir::Module& module,
                                const ir::Op& op) {
-  JFT_RETURN_IF_ERROR(expectCounts(r, op, 1, 2));
-  JFT_ASSIGN_OR_RETURN(ir::Type a,
-                       matrixOperand(r, module, op.operands[0], "the operand"));
-  JFT_ASSIGN_OR_RETURN(SolverType type, matrixType(r, a));
-  const int64_t rank = a.rank();
-  const int64_t m = a.dims[rank - 2], n = a.dims[rank - 1];
-  std::vector<int64_t> tau = leading(a, 2);
-  tau.push_back(std::min(m, n));
-  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[0]), a, "the QR result"));
-  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[1]),
-                                 ir::Type::tensor(a.element, tau), "the tau result"));
-  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {true}, {true, false}));
-  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, rank - 2));
-  JFT_RETURN_IF_ERROR(checkRealCopy(r, type, "QR factorization"));
-  SolverPlan plan;
-  plan.desc.kind = SolverKind::kGeqrf;
-  plan.desc.type = type;
-  plan.desc.batch = product(a.dims, static_cast<size_t>(rank - 2));
-  plan.desc.m = m;
-  plan.desc.n = n;
-  plan.inputs = {op.operands[0]};
-  plan.outputs = {op.results[0], op.results[1]};
-  plan.transpose_matrix = true;
+  JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 1, 2));
+  JFT_RETURN_IF_ERROR(
+      expectResults(r, module, op,
+                    {{c.a, "the QR result"},
+                     {c.batchOf(c.a.element, {std::min(c.m, c.n)}), "the tau result"}}));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan, callPlan(r, module, op, c, SolverKind::kGeqrf,
+                                                 {true}, {true, false}));
+  plan.column_major_inputs = {0};
+  plan.column_major_outputs = {0};
   return plan;
 }
 
 // cusolver_orgqr_ffi(a, tau) -> q.
 StatusOr<SolverPlan> planOrgqr(const Reasons& r, const ir::Module& module,
                                const ir::Op& op) {
-  JFT_RETURN_IF_ERROR(expectCounts(r, op, 2, 1));
-  JFT_ASSIGN_OR_RETURN(ir::Type a,
-                       matrixOperand(r, module, op.operands[0], "the operand"));
-  JFT_ASSIGN_OR_RETURN(SolverType type, matrixType(r, a));
-  const int64_t rank = a.rank();
-  const int64_t m = a.dims[rank - 2], n = a.dims[rank - 1];
+  JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 2, 1));
   const ir::Type& tau = module.typeOf(op.operands[1]);
-  if (!tau.isTensor() || tau.rank() != rank - 1 || tau.element != a.element ||
-      leading(tau, 1) != leading(a, 2))
-    return r.no("tau " + tau.str() + " does not match the operand " + a.str());
+  if (!tau.isTensor() || tau.rank() != c.a.rank() - 1 || tau.element != c.a.element ||
+      leading(tau, 1) != c.batchDims)
+    return r.no("tau " + tau.str() + " does not match the operand " + c.a.str());
   const int64_t k = tau.dims.back();
-  if (!(m >= n && n >= k))
-    return r.no("the reflectors need rows >= columns >= taus, not " + std::to_string(m) +
-                ", " + std::to_string(n) + ", " + std::to_string(k));
-  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.results[0]), a, "the Q result"));
-  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {true, false}, {true}));
-  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, rank - 2));
-  JFT_RETURN_IF_ERROR(checkRealCopy(r, type, "Householder product"));
-  SolverPlan plan;
-  plan.desc.kind = SolverKind::kOrgqr;
-  plan.desc.type = type;
-  plan.desc.batch = product(a.dims, static_cast<size_t>(rank - 2));
-  plan.desc.m = m;
-  plan.desc.n = n;
+  if (!(c.m >= c.n && c.n >= k))
+    return r.no("the reflectors need rows >= columns >= taus, not " +
+                std::to_string(c.m) + ", " + std::to_string(c.n) + ", " +
+                std::to_string(k));
+  JFT_RETURN_IF_ERROR(expectResults(r, module, op, {{c.a, "the Q result"}}));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan, callPlan(r, module, op, c, SolverKind::kOrgqr,
+                                                 {true, false}, {true}));
   plan.desc.k = k;
-  plan.inputs = {op.operands[0], op.operands[1]};
-  plan.outputs = {op.results[0]};
-  plan.transpose_matrix = true;
+  plan.column_major_inputs = {0};
+  plan.column_major_outputs = {0};
+  return plan;
+}
+
+// cusolver_syevd_ffi(a) -> (v, w, info), `lower` and `algorithm` in its
+// configuration. A real symmetric matrix read column-major is itself with
+// its triangles swapped, so a real a goes to the library as it is with
+// `lower` flipped; a complex one would read as its conjugate and is copied.
+// The eigenvectors come out column-major and are transposed into v.
+StatusOr<SolverPlan> planSyevd(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op) {
+  JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 1, 3));
+  if (c.m != c.n) return r.no("the matrices of " + c.a.str() + " are not square");
+  JFT_ASSIGN_OR_RETURN(bool lower, requiredFlag(r, op, "lower"));
+  const std::optional<int64_t> algorithm = configValue(op, "algorithm");
+  if (algorithm.has_value() && (*algorithm < 0 || *algorithm > 2))
+    return r.no("algorithm " + std::to_string(*algorithm) +
+                " is not 0 (default), 1 (QR) or 2 (Jacobi)");
+  JFT_RETURN_IF_ERROR(
+      expectResults(r, module, op,
+                    {{c.a, "the eigenvector result"},
+                     {c.batchOf(c.realElement(), {c.n}), "the eigenvalue result"},
+                     {c.info(), "the info result"}}));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan, callPlan(r, module, op, c, SolverKind::kSyevd,
+                                                 {true}, {true, false, false}));
+  plan.desc.algorithm = static_cast<runtime::EigAlgorithm>(algorithm.value_or(0));
+  plan.desc.lower = isComplex(c.type) ? lower : !lower;
+  if (isComplex(c.type)) plan.column_major_inputs = {0};
+  plan.column_major_outputs = {0};
+  return plan;
+}
+
+// cusolver_gesvdj_ffi(a) -> (work, s, u, v, info), `full_matrices` and
+// `compute_uv` in its configuration. a is copied column-major; u and v come
+// out column-major and are transposed back when computed (else they are
+// scratch JAX drops, as is work, the library's destroyed copy of a).
+StatusOr<SolverPlan> planGesvdj(const Reasons& r, const ir::Module& module,
+                                const ir::Op& op) {
+  JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 1, 5));
+  JFT_ASSIGN_OR_RETURN(bool full, requiredFlag(r, op, "full_matrices"));
+  JFT_ASSIGN_OR_RETURN(bool computeUv, requiredFlag(r, op, "compute_uv"));
+  const int64_t k = std::min(c.m, c.n);
+  JFT_RETURN_IF_ERROR(
+      expectResults(r, module, op,
+                    {{c.a, "the work result"},
+                     {c.batchOf(c.realElement(), {k}), "the singular value result"},
+                     {c.batchOf(c.a.element, {c.m, full ? c.m : k}), "the U result"},
+                     {c.batchOf(c.a.element, {c.n, full ? c.n : k}), "the V result"},
+                     {c.info(), "the info result"}}));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
+                       callPlan(r, module, op, c, SolverKind::kGesvdj, {true},
+                                {true, false, true, true, false}));
+  plan.desc.full_matrices = full;
+  plan.desc.compute_uv = computeUv;
+  plan.column_major_inputs = {0};
+  if (computeUv) plan.column_major_outputs = {2, 3};
+  return plan;
+}
+
+// cusolver_sytrd_ffi(a) -> (out, d, e, tau, info), `lower` in its
+// configuration. The reflectors left in `out` are a matrix JAX returns, so
+// a goes to the library column-major and out comes back.
+StatusOr<SolverPlan> planSytrd(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op) {
+  JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 1, 5));
+  if (c.m != c.n || c.n == 0)
+    return r.no("the matrices of " + c.a.str() + " are not square and non-empty");
+  JFT_ASSIGN_OR_RETURN(bool lower, requiredFlag(r, op, "lower"));
+  JFT_RETURN_IF_ERROR(
+      expectResults(r, module, op,
+                    {{c.a, "the reduced matrix result"},
+                     {c.batchOf(c.realElement(), {c.n}), "the diagonal result"},
+                     {c.batchOf(c.realElement(), {c.n - 1}), "the off-diagonal result"},
+                     {c.batchOf(c.a.element, {c.n - 1}), "the tau result"},
+                     {c.info(), "the info result"}}));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
+                       callPlan(r, module, op, c, SolverKind::kSytrd, {true},
+                                {true, false, false, false, false}));
+  plan.desc.lower = lower;
+  plan.column_major_inputs = {0};
+  plan.column_major_outputs = {0};
   return plan;
 }
 
@@ -405,6 +514,9 @@ StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op) {
   if (target == "cu_lu_pivots_to_permutation") return planPermutation(r, module, op);
   if (target == "cusolver_geqrf_ffi") return planGeqrf(r, module, op);
   if (target == "cusolver_orgqr_ffi") return planOrgqr(r, module, op);
+  if (target == "cusolver_syevd_ffi") return planSyevd(r, module, op);
+  if (target == "cusolver_gesvdj_ffi") return planGesvdj(r, module, op);
+  if (target == "cusolver_sytrd_ffi") return planSytrd(r, module, op);
   return unimplemented("no library route for " + r.name + " yet");
 }
 

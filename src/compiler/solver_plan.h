@@ -9,7 +9,14 @@
 // `lower` flips); op(A) X = B is X^T op(A)^T = B^T (triangular_solve: the
 // side and the triangle flip, m and n swap, op stays). LU and QR have no
 // such identity, so the matrix operand and result of getrf, geqrf and orgqr
-// are transposed by TTIR kernels around the call.
+// are transposed by TTIR kernels around the call. syevd reads a real
+// symmetric operand in place with `lower` flipped (its transpose is itself;
+// a complex Hermitian one's is its conjugate, so that one is copied) but
+// writes the eigenvectors column-major, transposed after the call; gesvdj's
+// operand is copied column-major and its U and V transposed back; sytrd's
+// operand and reduced matrix (reflectors stored in a triangle, which no
+// flag maps onto the other) are copied both ways. Complex
+// matrices take the same copies as real ones.
 //
 // The cuSOLVER custom calls must carry the layouts JAX gives them: column-
 // major matrices ((r-2, r-1, r-3, ..., 0), minor to major) and row-major
@@ -30,16 +37,19 @@ struct SolverPlan {
   runtime::SolverDesc desc;
   std::vector<ir::ValueId> inputs;   // operands of the op, in buffer order
   std::vector<ir::ValueId> outputs;  // results of the op, in buffer order
-  // inputs[0] and outputs[0] (the matrix) are read and written column-major:
-  // transposed in their last two dims before and after the call.
-  bool transpose_matrix = false;
+  // Indices into inputs (outputs) of the matrices the library reads (writes)
+  // column-major: each is transposed in its last two dims before (after)
+  // the call.
+  std::vector<size_t> column_major_inputs;
+  std::vector<size_t> column_major_outputs;
   // A scratch buffer after the outputs: the info vector of a cholesky op,
   // which has no result for it.
   uint64_t workspace_bytes = 0;
 };
 
 // The plan for `op` (cusolver_getrf_ffi, cusolver_potrf_ffi,
-// cusolver_geqrf_ffi, cusolver_orgqr_ffi, cu_lu_pivots_to_permutation,
+// cusolver_geqrf_ffi, cusolver_orgqr_ffi, cusolver_syevd_ffi,
+// cusolver_gesvdj_ffi, cusolver_sytrd_ffi, cu_lu_pivots_to_permutation,
 // triangular_solve, cholesky), or UNIMPLEMENTED saying why no solver
 // library computes it (the target, an element type, a layout).
 StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op);

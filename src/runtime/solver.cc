@@ -21,6 +21,12 @@ const char* kindName(SolverKind kind) {
       return "geqrf";
     case SolverKind::kOrgqr:
       return "orgqr";
+    case SolverKind::kSyevd:
+      return "syevd";
+    case SolverKind::kGesvdj:
+      return "gesvdj";
+    case SolverKind::kSytrd:
+      return "sytrd";
   }
   return "solver?";
 }
@@ -69,6 +75,17 @@ int64_t solverTypeBytes(SolverType type) {
   return 0;
 }
 
+SolverType solverRealType(SolverType type) {
+  switch (type) {
+    case SolverType::kC64:
+      return SolverType::kF32;
+    case SolverType::kC128:
+      return SolverType::kF64;
+    default:
+      return type;
+  }
+}
+
 std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc) {
   auto bytes = [&](int64_t items, int64_t elementBytes) {
     return static_cast<uint64_t>(desc.batch * items * elementBytes);
@@ -91,6 +108,26 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc) {
               bytes(std::min(desc.m, desc.n), t)};
     case SolverKind::kOrgqr:
       return {bytes(desc.m * desc.n, t), bytes(desc.k, t), bytes(desc.m * desc.n, t)};
+    case SolverKind::kSyevd:
+      return {bytes(desc.n * desc.n, t), bytes(desc.n * desc.n, t),
+              bytes(desc.n, solverTypeBytes(solverRealType(desc.type))), bytes(1, 4)};
+    case SolverKind::kGesvdj: {
+      const int64_t k = std::min(desc.m, desc.n);
+      const int64_t uCols = desc.full_matrices ? desc.m : k;
+      const int64_t vCols = desc.full_matrices ? desc.n : k;
+      return {bytes(desc.m * desc.n, t),
+              bytes(desc.m * desc.n, t),
+              bytes(k, solverTypeBytes(solverRealType(desc.type))),
+              bytes(desc.m * uCols, t),
+              bytes(desc.n * vCols, t),
+              bytes(1, 4)};
+    }
+    case SolverKind::kSytrd: {
+      const int64_t offDiagonal = std::max<int64_t>(desc.n - 1, 0);
+      const int64_t real = solverTypeBytes(solverRealType(desc.type));
+      return {bytes(desc.n * desc.n, t), bytes(desc.n * desc.n, t), bytes(desc.n, real),
+              bytes(offDiagonal, real),  bytes(offDiagonal, t),     bytes(1, 4)};
+    }
   }
   return {};
 }
@@ -106,6 +143,10 @@ Status validateSolver(const SolverDesc& desc) {
                            : "the matrices must be f32, f64, c64 or c128");
   if (desc.kind == SolverKind::kPotrf && desc.m != desc.n)
     return bad("a Cholesky factorization needs a square matrix");
+  if (desc.kind == SolverKind::kSyevd && desc.m != desc.n)
+    return bad("an eigendecomposition needs a square matrix");
+  if (desc.kind == SolverKind::kSytrd && desc.m != desc.n)
+    return bad("a tridiagonal reduction needs a square matrix");
   if (desc.kind == SolverKind::kOrgqr &&
       !(desc.m >= desc.n && desc.n >= desc.k && desc.k >= 0))
     return bad("orgqr needs m >= n >= k >= 0");
@@ -136,6 +177,16 @@ std::string solverText(const SolverDesc& desc) {
                      std::to_string(desc.m) + "x" + std::to_string(desc.n);
   if (desc.kind == SolverKind::kPotrf) text += desc.lower ? " lower" : " upper";
   if (desc.kind == SolverKind::kOrgqr) text += " k " + std::to_string(desc.k);
+  if (desc.kind == SolverKind::kSytrd) text += desc.lower ? " lower" : " upper";
+  if (desc.kind == SolverKind::kSyevd) {
+    text += desc.lower ? " lower" : " upper";
+    if (desc.algorithm == EigAlgorithm::kQr) text += " qr";
+    if (desc.algorithm == EigAlgorithm::kJacobi) text += " jacobi";
+  }
+  if (desc.kind == SolverKind::kGesvdj) {
+    text += desc.full_matrices ? " full" : " econ";
+    if (!desc.compute_uv) text += " no_uv";
+  }
   if (desc.kind == SolverKind::kTriangularSolve) {
     text += desc.left_side ? " left" : " right";
     text += desc.lower ? " lower " : " upper ";

@@ -53,7 +53,31 @@ enum class SolverKind : uint8_t {
   // orgqr/ungqr. Buffers: a (the vectors, as geqrf leaves them), tau (k
   // elements per item), q.
   kOrgqr,
+  // Eigendecomposition of the n x n Hermitian A (m == n) from the triangle
+  // `lower` names: A V = V diag(w), w ascending, V's columns orthonormal
+  // eigenvectors. Buffers: a, v (n x n, the library's in-place copy of a),
+  // w (n real elements per item: f32 for f32 and c64, f64 for f64 and
+  // c128), info (one int32 per item: 0, or not 0 where it did not converge).
+  kSyevd,
+  // Singular value decomposition of the m x n A by Jacobi sweeps: A = U
+  // diag(s) V^H, s descending (k = min(m, n) real elements per item), U's
+  // and V's columns orthonormal. full_matrices: U m x m and V n x n, else
+  // m x k and n x k. Without compute_uv U and V are scratch (not written).
+  // Buffers: a, work (m x n: the library's copy of a, destroyed), s, u, v,
+  // info (one int32 per item: 0, or not 0 where it did not converge).
+  kGesvdj,
+  // Reduction of the n x n Hermitian A (m == n, the triangle `lower` names)
+  // to real symmetric tridiagonal form T = Q^H A Q, as LAPACK's sytrd /
+  // hetrd: T's diagonal d (n real elements per item) and off-diagonal e
+  // (n - 1 real), and Q as n - 1 Householder reflectors left in the triangle
+  // with their factors tau (n - 1 elements). Buffers: a, out (n x n, the
+  // library's in-place copy of a), d, e, tau, info (one int32 per item, 0).
+  kSytrd,
 };
+
+// How kSyevd diagonalizes, as JAX's `algorithm` attribute names it: kDefault
+// is Jacobi sweeps up to 32 x 32 and divide and conquer above.
+enum class EigAlgorithm : uint8_t { kDefault, kQr, kJacobi };
 
 enum class SolverType : uint8_t { kF32, kF64, kC64, kC128, kS32 };
 
@@ -66,15 +90,22 @@ struct SolverDesc {
   int64_t batch = 1;
   int64_t m = 0, n = 0;
   int64_t k = 0;       // orgqr: the number of reflectors
-  bool lower = false;  // potrf, triangular_solve: the triangle of A used
+  bool lower = false;  // potrf, triangular_solve, syevd, sytrd: the triangle of A used
   bool left_side = true;
   SolverTranspose transpose = SolverTranspose::kNone;
   bool unit_diagonal = false;
+  EigAlgorithm algorithm = EigAlgorithm::kDefault;  // syevd
+  bool full_matrices = true;                        // gesvdj
+  bool compute_uv = true;                           // gesvdj
   friend bool operator==(const SolverDesc&, const SolverDesc&) = default;
 };
 
 // Bytes of one element of `type`.
 int64_t solverTypeBytes(SolverType type);
+
+// The real type of `type`'s parts (eigenvalues, singular values): f32 for
+// f32 and c64, f64 for f64 and c128.
+SolverType solverRealType(SolverType type);
 
 // The bytes each buffer of `desc` must hold, in buffer order (a
 // LibraryThunk of the description lists exactly this many buffers).
@@ -82,7 +113,8 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc);
 
 // OK when a library can run `desc`: sizes not negative, a type the kind
 // takes (floating or complex for the factorizations and solves, kS32 for the
-// permutation), potrf square. INVALID_ARGUMENT naming the description else.
+// permutation), potrf, syevd and sytrd square. INVALID_ARGUMENT naming the description
+// else.
 Status validateSolver(const SolverDesc& desc);
 
 // kLuPivotsToPermutation on the host: `batch` items of `n` pivots to

@@ -583,6 +583,26 @@ TEST(EmitComplex, EveryPlannedComplexGroupEmits) {
   EXPECT_EQ(families, (std::set<Family>{Family::kReduction, Family::kScan}));
 }
 
+// The solver route's column-major copies (compiler/solver_call.cc): a one-op
+// loop kernel swapping the last two dims of a batch of complex matrices
+// moves both parts of each element, read from and written to (re, im) pairs.
+TEST(EmitComplex, TransposeOfComplexMatricesMovesBothParts) {
+  for (Type t : {c64({2, 3, 5}), c128({2, 3, 5})}) {
+    ir::Module m;
+    ir::Builder b(m);
+    const Type swapped = Type::tensor(t.element, {2, 5, 3});
+    auto a = b.beginFunction("main", {t}, {swapped});
+    b.ret({b.op1(OpKind::Transpose, {a[0]}, swapped,
+                 {{"permutation", std::vector<int64_t>{0, 2, 1}}})});
+    b.endFunction();
+    TtirKernel k = emitWhole(m, Family::kLoop);
+    const std::string part = t.element == ElementType::C64 ? "f32" : "f64";
+    EXPECT_EQ(count(k.ttir, "!tt.ptr<" + part + "> {tt.divisibility"), 2) << part;
+    EXPECT_EQ(count(k.ttir, "tt.load "), 2) << part;
+    EXPECT_EQ(count(k.ttir, "tt.store "), 2) << part;
+  }
+}
+
 TEST(EmitComplex, PlannerRoutesComplexLoopsAndNamesWhatItRefuses) {
   ir::Module m;
   ir::Builder b(m);

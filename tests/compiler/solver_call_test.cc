@@ -17,6 +17,7 @@
 
 #include "compiler/compiler.h"
 #include "compiler/program_checks.h"
+#include "compiler/solver_one_op.h"
 #include "compiler/solver_plan.h"
 #include "compiler/zoo_fixture.h"
 #include "ir/builder.h"
@@ -49,31 +50,8 @@ Type i32(std::vector<int64_t> dims) {
   return Type::tensor(ElementType::I32, dims);
 }
 
-ir::AttrList layouts(std::vector<std::vector<int64_t>> each) {
-  ir::AttrList list;
-  for (auto& l : each) list.push_back(ir::Attribute(std::move(l)));
-  return list;
-}
-
-// main(operands...) -> the op's results, the op the only one in the body.
-struct OneOp {
-  ir::Module m;
-  fusion::Fusion group;
-  OneOp(OpKind kind, const std::vector<Type>& operands, const std::vector<Type>& results,
-        ir::NamedAttrs attrs) {
-    ir::Builder b(m);
-    auto args = b.beginFunction("main", operands, results);
-    b.setLoc(b.fileLoc("model.py", 3, 1));
-    auto values = b.op(kind, args, results, std::move(attrs));
-    b.ret(values);
-    b.endFunction();
-    group.name = "fusion_0";
-    group.route = fusion::Route::kLibrary;
-    group.ops = {0};
-  }
-  const ir::Op& op() const { return m.functions[0].body.ops[0]; }
-  StatusOr<SolverPlan> plan() const { return planSolver(m, op()); }
-};
+using testing::layouts;
+using testing::OneOp;
 
 ir::NamedAttrs getrfAttrs(std::vector<std::vector<int64_t>> operand,
                           std::vector<std::vector<int64_t>> result,
@@ -103,7 +81,8 @@ TEST(SolverPlan, GetrfFactorsTheColumnMajorCopy) {
   want.m = 4;
   want.n = 5;
   EXPECT_EQ(p->desc, want) << runtime::solverText(p->desc);
-  EXPECT_TRUE(p->transpose_matrix);
+  EXPECT_EQ(p->column_major_inputs, std::vector<size_t>{0});
+  EXPECT_EQ(p->column_major_outputs, std::vector<size_t>{0});
   const ir::Op& op = x.op();
   EXPECT_EQ(p->inputs, std::vector<ir::ValueId>{op.operands[0]});
   EXPECT_EQ(p->outputs, op.results);  // lu, pivots, info
@@ -147,7 +126,8 @@ TEST(SolverPlan, QrFactorsAndHouseholderProductUseColumnMajorCopies) {
   StatusOr<SolverPlan> qr = geqrf.plan();
   ASSERT_TRUE(qr.isOk()) << qr.status().toString();
   EXPECT_EQ(runtime::solverText(qr->desc), "geqrf f32 batch 2 6x4");
-  EXPECT_TRUE(qr->transpose_matrix);
+  EXPECT_EQ(qr->column_major_inputs, std::vector<size_t>{0});
+  EXPECT_EQ(qr->column_major_outputs, std::vector<size_t>{0});
   EXPECT_EQ(qr->outputs, geqrf.op().results);  // qr, tau
   EXPECT_EQ(runtime::solverBufferBytes(qr->desc),
             (std::vector<uint64_t>{2 * 24 * 4, 2 * 24 * 4, 2 * 4 * 4}));
@@ -158,7 +138,8 @@ TEST(SolverPlan, QrFactorsAndHouseholderProductUseColumnMajorCopies) {
   StatusOr<SolverPlan> q = orgqr.plan();
   ASSERT_TRUE(q.isOk()) << q.status().toString();
   EXPECT_EQ(runtime::solverText(q->desc), "orgqr f32 batch 2 6x4 k 4");
-  EXPECT_TRUE(q->transpose_matrix);
+  EXPECT_EQ(q->column_major_inputs, std::vector<size_t>{0});
+  EXPECT_EQ(q->column_major_outputs, std::vector<size_t>{0});
   EXPECT_EQ(q->inputs, orgqr.op().operands);  // a, tau
   // Wide reflectors are not a Householder product cuSOLVER computes.
   OneOp wide(OpKind::CustomCall, {f32({4, 6}), f32({4})}, {f32({4, 6})},
@@ -168,6 +149,33 @@ TEST(SolverPlan, QrFactorsAndHouseholderProductUseColumnMajorCopies) {
   Status s = checkSolverCall(wide.m, wide.op());
   EXPECT_NE(s.message().find("rows >= columns >= taus, not 4, 6, 4"), std::string::npos)
       << s.message();
+}
+
+TEST(SolverPlan, ComplexFactorizationsUseComplexColumnMajorCopies) {
+  // lax.linalg.lu and qr of complex matrices: the same copies as real ones
+  // (the loop family moves a complex value's two parts alike).
+  OneOp lu(OpKind::CustomCall, {Type::tensor(ElementType::C64, {2, 4, 4})},
+           {Type::tensor(ElementType::C64, {2, 4, 4}), i32({2, 4}), i32({2})},
+           getrfAttrs({{1, 2, 0}}, {{1, 2, 0}, {1, 0}, {0}}));
+  StatusOr<SolverPlan> p = lu.plan();
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  EXPECT_EQ(runtime::solverText(p->desc), "getrf c64 batch 2 4x4");
+  EXPECT_EQ(p->column_major_inputs, std::vector<size_t>{0});
+  EXPECT_EQ(p->column_major_outputs, std::vector<size_t>{0});
+  const Type z = Type::tensor(ElementType::C128, {6, 4});
+  OneOp geqrf(OpKind::CustomCall, {z}, {z, Type::tensor(ElementType::C128, {4})},
+              {{"call_target_name", std::string("cusolver_geqrf_ffi")},
+               {"operand_layouts", layouts({{0, 1}})},
+               {"result_layouts", layouts({{0, 1}, {0}})}});
+  StatusOr<SolverPlan> qr = geqrf.plan();
+  ASSERT_TRUE(qr.isOk()) << qr.status().toString();
+  // qr and a 6*4*16 each, tau 4*16.
+  EXPECT_EQ(runtime::solverBufferBytes(qr->desc), (std::vector<uint64_t>{384, 384, 64}));
+  StatusOr<LibraryCall> call = lowerSolverCall(lu.m, lu.group, lu.op());
+  ASSERT_TRUE(call.isOk()) << call.status().toString();
+  ASSERT_EQ(call->transposes.size(), 1u);
+  EXPECT_EQ(lu.m.typeOf(call->transposes[0].group.outputs[0]),
+            Type::tensor(ElementType::C64, {2, 4, 4}));
 }
 
 TEST(SolverPlan, PotrfFlipsTheTriangleAndKeepsInfo) {
@@ -180,7 +188,8 @@ TEST(SolverPlan, PotrfFlipsTheTriangleAndKeepsInfo) {
     StatusOr<SolverPlan> p = x.plan();
     ASSERT_TRUE(p.isOk()) << p.status().toString();
     EXPECT_EQ(runtime::solverText(p->desc), "potrf f32 batch 1 6x6 upper") << holder;
-    EXPECT_FALSE(p->transpose_matrix);
+    EXPECT_TRUE(p->column_major_inputs.empty());
+    EXPECT_TRUE(p->column_major_outputs.empty());
     EXPECT_EQ(p->outputs, x.op().results);
   }
 }
@@ -258,10 +267,6 @@ TEST(SolverCheck, ClearReasons) {
                        {Type::tensor(ElementType::BF16, {4, 4}), i32({4}), i32({})},
                        getrfAttrs({{0, 1}}, {{0, 1}, {0}, {}})),
                  {"element type bf16", "f32, f64, complex<f32>, complex<f64>"});
-  expectRejected(OneOp(OpKind::CustomCall, {Type::tensor(ElementType::C64, {4, 4})},
-                       {Type::tensor(ElementType::C64, {4, 4}), i32({4}), i32({})},
-                       getrfAttrs({{0, 1}}, {{0, 1}, {0}, {}}, "0")),
-                 {"complex LU", "TTIR"});
   expectRejected(
       OneOp(OpKind::CustomCall, {f32({4, 4})}, {f32({4, 4}), i32({4}), i32({})},
             getrfAttrs({{0, 1}}, {{0, 1}, {0}, {}})),
@@ -271,8 +276,8 @@ TEST(SolverCheck, ClearReasons) {
             getrfAttrs({{0, 1}}, {{0, 1}, {0}, {}})),
       {"the pivots result is tensor<3xi32>, expected tensor<4xi32>"});
   expectRejected(OneOp(OpKind::CustomCall, {f32({4, 4})}, {f32({4}), f32({4, 4})},
-                       {{"call_target_name", std::string("cusolver_syevd_ffi")}}),
-                 {"no library route for custom_call @cusolver_syevd_ffi yet"});
+                       {{"call_target_name", std::string("cusolver_gesvdp_ffi")}}),
+                 {"no library route for custom_call @cusolver_gesvdp_ffi yet"});
   expectRejected(OneOp(OpKind::Cholesky, {f32({4, 5})}, {f32({4, 5})}, {}),
                  {"cholesky", "not square"});
 }
@@ -453,7 +458,8 @@ TEST(SolverMapping, LuOfTheTransposedCopyAndItsPermutation) {
           getrfAttrs({{0, 1}}, {{0, 1}, {0}, {}}, "0"));
   StatusOr<SolverPlan> p = x.plan();
   ASSERT_TRUE(p.isOk()) << p.status().toString();
-  ASSERT_TRUE(p->transpose_matrix);
+  ASSERT_EQ(p->column_major_inputs, std::vector<size_t>{0});
+  ASSERT_EQ(p->column_major_outputs, std::vector<size_t>{0});
   std::vector<double> column(m * n);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j)

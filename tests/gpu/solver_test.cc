@@ -3,12 +3,17 @@
 // not use the library: P A = L U rebuilt from getrf's LU and pivots, A = L L^T
 // (or U^H U) from potrf's triangle, the residual op(A) X - B of each trsm
 // variant, a permutation against hand-applied interchanges, and the info
-// values of a singular and an indefinite matrix. Skips, saying why, where
-// there is no GPU, no CUDA driver or no cuSOLVER/cuBLAS.
+// values of a singular and an indefinite matrix; syevd's A V = V diag(w) with
+// orthonormal V and gesvdj's A = U diag(s) V^H with orthonormal U, V, for
+// each path (batched Jacobi, item by item, economic, without vectors);
+// sytrd's Q^H A Q = T with Q rebuilt from its reflectors as LAPACK defines.
+// Skips, saying why, where there is no GPU, no CUDA driver or no
+// cuSOLVER/cuBLAS.
 #include "runtime/solver.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -375,6 +380,337 @@ TEST(GpuSolver, QrRebuildsA) {
   checkQr<double>(2, 5, 5);
   checkQr<std::complex<float>>(2, 7, 3);
   checkQr<std::complex<double>>(1, 4, 4);
+}
+
+// --- syevd -------------------------------------------------------------------
+
+// One item's n x n Hermitian matrix (column-major) made of the triangle
+// `lower` names of `a` (its diagonal real), the other triangle ignored.
+template <typename T>
+T hermitianAt(const T* a, int64_t n, bool lower, int64_t i, int64_t j) {
+  const bool inTriangle = lower ? i >= j : i <= j;
+  return inTriangle ? a[i + j * n] : conjugate(a[j + i * n]);
+}
+
+// A V = V diag(w) and V^H V = I against double host math, w ascending and
+// summing to the trace. The triangle the library must not read holds 1e3;
+// the diagonal is made real, as a Hermitian matrix's is.
+template <typename T>
+void checkSyevd(int64_t batch, int64_t n, bool lower, EigAlgorithm algorithm) {
+  SolverDesc d;
+  d.kind = SolverKind::kSyevd;
+  d.type = typeOf<T>();
+  d.batch = batch;
+  d.m = d.n = n;
+  d.lower = lower;
+  d.algorithm = algorithm;
+  SCOPED_TRACE(solverText(d));
+  using Real = decltype(std::real(T()));
+  std::vector<T> a = randomValues<T>(static_cast<size_t>(batch * n * n), 51);
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        if (lower ? i < j : i > j)
+          a[b * n * n + i + j * n] = T(1000);
+        else if (i == j)
+          a[b * n * n + i + j * n] = T(std::real(a[b * n * n + i + j * n]));
+  DeviceBuffer in(a), v(std::vector<T>(a.size())),
+      w(std::vector<Real>(static_cast<size_t>(batch * n))),
+      info(std::vector<int32_t>(static_cast<size_t>(batch), -7));
+  RUN_OR_SKIP(d, (std::vector<uint64_t>{in.address, v.address, w.address, info.address}));
+  const std::vector<T> vs = v.read<T>();
+  const std::vector<Real> ws = w.read<Real>();
+  const std::vector<int32_t> status = info.read<int32_t>();
+  for (int64_t b = 0; b < batch; ++b) {
+    EXPECT_EQ(status[b], 0) << "item " << b;
+    const T* ai = a.data() + b * n * n;
+    const T* vi = vs.data() + b * n * n;
+    const Real* wi = ws.data() + b * n;
+    double worst = 0, trace = 0, sum = 0;
+    for (int64_t q = 0; q < n; ++q) {
+      if (q > 0) {
+        EXPECT_LE(wi[q - 1], wi[q]) << "item " << b << " eigenvalue " << q;
+      }
+      trace += std::real(hermitianAt(ai, n, lower, q, q));
+      sum += wi[q];
+    }
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t q = 0; q < n; ++q) {
+        // (A V)(i, q) - V(i, q) w_q
+        std::complex<double> s = 0;
+        for (int64_t p = 0; p < n; ++p)
+          s += std::complex<double>(hermitianAt(ai, n, lower, i, p)) *
+               std::complex<double>(vi[p + q * n]);
+        s -= std::complex<double>(vi[i + q * n]) * static_cast<double>(wi[q]);
+        worst = std::max(worst, std::abs(s));
+        // (V^H V)(i, q) - I
+        std::complex<double> g = 0;
+        for (int64_t p = 0; p < n; ++p)
+          g += std::conj(std::complex<double>(vi[p + i * n])) *
+               std::complex<double>(vi[p + q * n]);
+        worst = std::max(worst, std::abs(g - (i == q ? 1.0 : 0.0)));
+      }
+    EXPECT_LT(worst, 50 * tolerance<T>()) << "item " << b;
+    EXPECT_NEAR(sum, trace, 50 * tolerance<T>() * static_cast<double>(n)) << "item " << b;
+  }
+}
+
+TEST(GpuSolver, SyevdDiagonalizes) {
+  SKIP_WITHOUT_GPU();
+  // Batched Jacobi (n <= 32), single Jacobi, divide and conquer, Jacobi item
+  // by item above 32, and each type.
+  checkSyevd<float>(3, 5, true, EigAlgorithm::kDefault);
+  checkSyevd<double>(1, 8, false, EigAlgorithm::kDefault);
+  checkSyevd<double>(2, 40, false, EigAlgorithm::kDefault);
+  checkSyevd<float>(2, 6, true, EigAlgorithm::kQr);
+  checkSyevd<float>(2, 36, true, EigAlgorithm::kJacobi);
+  checkSyevd<std::complex<float>>(2, 5, false, EigAlgorithm::kDefault);
+  checkSyevd<std::complex<double>>(1, 34, true, EigAlgorithm::kDefault);
+}
+
+TEST(GpuSolver, SyevdOfAKnownMatrix) {
+  SKIP_WITHOUT_GPU();
+  // [[2, 1], [1, 2]]: eigenvalues 1 and 3, eigenvectors (1, -1) and (1, 1)
+  // over sqrt(2), up to sign.
+  const std::vector<double> a = {2, 1, 1, 2};
+  DeviceBuffer in(a), v(std::vector<double>(4)), w(std::vector<double>(2)),
+      info(std::vector<int32_t>(1, -7));
+  SolverDesc d;
+  d.kind = SolverKind::kSyevd;
+  d.type = SolverType::kF64;
+  d.m = d.n = 2;
+  d.lower = true;
+  RUN_OR_SKIP(d, (std::vector<uint64_t>{in.address, v.address, w.address, info.address}));
+  const std::vector<double> ws = w.read<double>(), vs = v.read<double>();
+  EXPECT_EQ(info.read<int32_t>()[0], 0);
+  EXPECT_NEAR(ws[0], 1.0, 1e-12);
+  EXPECT_NEAR(ws[1], 3.0, 1e-12);
+  EXPECT_NEAR(std::abs(vs[0] + vs[1]), 0.0, 1e-12);
+  EXPECT_NEAR(std::abs(vs[2] - vs[3]), 0.0, 1e-12);
+  EXPECT_NEAR(std::abs(vs[2]), std::sqrt(0.5), 1e-12);
+}
+
+// --- gesvdj ------------------------------------------------------------------
+
+// A = U diag(s) V^H with U^H U = I and V^H V = I against double host math,
+// s descending and not negative, sum s^2 = ||A||_F^2; without vectors only
+// the values.
+template <typename T>
+void checkGesvdj(int64_t batch, int64_t m, int64_t n, bool full, bool computeUv) {
+  SolverDesc d;
+  d.kind = SolverKind::kGesvdj;
+  d.type = typeOf<T>();
+  d.batch = batch;
+  d.m = m;
+  d.n = n;
+  d.full_matrices = full;
+  d.compute_uv = computeUv;
+  SCOPED_TRACE(solverText(d));
+  using Real = decltype(std::real(T()));
+  const int64_t k = std::min(m, n), uCols = full ? m : k, vCols = full ? n : k;
+  const std::vector<T> a = randomValues<T>(static_cast<size_t>(batch * m * n), 61);
+  DeviceBuffer in(a), work(std::vector<T>(a.size())),
+      s(std::vector<Real>(static_cast<size_t>(batch * k))),
+      u(std::vector<T>(static_cast<size_t>(batch * m * uCols))),
+      v(std::vector<T>(static_cast<size_t>(batch * n * vCols))),
+      info(std::vector<int32_t>(static_cast<size_t>(batch), -7));
+  RUN_OR_SKIP(d, (std::vector<uint64_t>{in.address, work.address, s.address, u.address,
+                                        v.address, info.address}));
+  const std::vector<Real> ss = s.read<Real>();
+  const std::vector<T> us = u.read<T>(), vs = v.read<T>();
+  const std::vector<int32_t> status = info.read<int32_t>();
+  for (int64_t b = 0; b < batch; ++b) {
+    EXPECT_EQ(status[b], 0) << "item " << b;
+    const T* ai = a.data() + b * m * n;
+    const Real* si = ss.data() + b * k;
+    double norm = 0, squares = 0;
+    for (int64_t i = 0; i < m * n; ++i) norm += std::norm(std::complex<double>(ai[i]));
+    for (int64_t q = 0; q < k; ++q) {
+      EXPECT_GE(si[q], 0) << "item " << b;
+      if (q > 0) {
+        EXPECT_GE(si[q - 1], si[q]) << "item " << b << " value " << q;
+      }
+      squares += static_cast<double>(si[q]) * static_cast<double>(si[q]);
+    }
+    EXPECT_NEAR(squares, norm, 50 * tolerance<T>() * norm) << "item " << b;
+    if (!computeUv) continue;
+    const T* ui = us.data() + b * m * uCols;
+    const T* vi = vs.data() + b * n * vCols;
+    double worst = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        std::complex<double> r = 0;
+        for (int64_t q = 0; q < k; ++q)
+          r += std::complex<double>(ui[i + q * m]) * static_cast<double>(si[q]) *
+               std::conj(std::complex<double>(vi[j + q * n]));
+        worst = std::max(worst, std::abs(r - std::complex<double>(ai[i + j * m])));
+      }
+    // Columns of a (rows x cols) column-major factor are orthonormal.
+    auto orthonormal = [&](const T* f, int64_t rows, int64_t cols) {
+      for (int64_t i = 0; i < cols; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+          std::complex<double> g = 0;
+          for (int64_t p = 0; p < rows; ++p)
+            g += std::conj(std::complex<double>(f[p + i * rows])) *
+                 std::complex<double>(f[p + j * rows]);
+          worst = std::max(worst, std::abs(g - (i == j ? 1.0 : 0.0)));
+        }
+    };
+    orthonormal(ui, m, uCols);
+    orthonormal(vi, n, vCols);
+    EXPECT_LT(worst, 50 * tolerance<T>()) << "item " << b;
+  }
+}
+
+TEST(GpuSolver, GesvdjDecomposes) {
+  SKIP_WITHOUT_GPU();
+  // Batched Jacobi (both dims <= 32, full), one matrix, economic, full
+  // above 32, without vectors, and each type.
+  checkGesvdj<float>(3, 6, 4, true, true);
+  checkGesvdj<double>(2, 4, 6, true, true);
+  checkGesvdj<double>(1, 7, 7, true, true);
+  checkGesvdj<float>(1, 40, 36, false, true);
+  checkGesvdj<double>(2, 50, 33, true, true);
+  checkGesvdj<double>(2, 35, 48, false, true);
+  checkGesvdj<float>(2, 5, 7, true, false);
+  checkGesvdj<double>(1, 40, 34, false, false);
+  checkGesvdj<std::complex<float>>(2, 5, 3, true, true);
+  checkGesvdj<std::complex<double>>(1, 34, 40, false, true);
+}
+
+TEST(GpuSolver, GesvdjOfAKnownMatrix) {
+  SKIP_WITHOUT_GPU();
+  // Column-major 3x2 [[3, 0], [0, -2], [0, 0]]: singular values 3 and 2.
+  const std::vector<float> a = {3, 0, 0, 0, -2, 0};
+  DeviceBuffer in(a), work(std::vector<float>(6)), s(std::vector<float>(2)),
+      u(std::vector<float>(9)), v(std::vector<float>(4)),
+      info(std::vector<int32_t>(1, -7));
+  SolverDesc d;
+  d.kind = SolverKind::kGesvdj;
+  d.m = 3;
+  d.n = 2;
+  RUN_OR_SKIP(d, (std::vector<uint64_t>{in.address, work.address, s.address, u.address,
+                                        v.address, info.address}));
+  const std::vector<float> ss = s.read<float>();
+  EXPECT_EQ(info.read<int32_t>()[0], 0);
+  EXPECT_NEAR(ss[0], 3.0f, 1e-5f);
+  EXPECT_NEAR(ss[1], 2.0f, 1e-5f);
+}
+
+// --- sytrd -------------------------------------------------------------------
+
+// Q from sytrd's reflectors as LAPACK defines it (0-based): lower, Q = H(0)
+// ... H(n-2) with v[0..i] = 0, v[i+1] = 1, v[i+2..] below the subdiagonal
+// of column i; upper, Q = H(n-2) ... H(0) with v[i] = 1, v[i+1..] = 0,
+// v[0..i-1] above the superdiagonal in column i+1. H(i) = I - tau_i v v^H.
+template <typename T>
+std::vector<std::complex<double>> reflectorProduct(const T* out, const T* tau, int64_t n,
+                                                   bool lower) {
+  using C = std::complex<double>;
+  std::vector<C> q(static_cast<size_t>(n * n), C(0));
+  for (int64_t i = 0; i < n; ++i) q[i + i * n] = 1;
+  auto apply = [&](int64_t i) {  // q = q H(i)
+    std::vector<C> v(static_cast<size_t>(n), C(0));
+    if (lower) {
+      v[i + 1] = 1;
+      for (int64_t r = i + 2; r < n; ++r) v[r] = C(out[r + i * n]);
+    } else {
+      v[i] = 1;
+      for (int64_t r = 0; r < i; ++r) v[r] = C(out[r + (i + 1) * n]);
+    }
+    const C t = C(tau[i]);
+    for (int64_t r = 0; r < n; ++r) {
+      C qv = 0;
+      for (int64_t p = 0; p < n; ++p) qv += q[r + p * n] * v[p];
+      for (int64_t c = 0; c < n; ++c) q[r + c * n] -= t * qv * std::conj(v[c]);
+    }
+  };
+  if (lower)
+    for (int64_t i = 0; i < n - 1; ++i) apply(i);
+  else
+    for (int64_t i = n - 2; i >= 0; --i) apply(i);
+  return q;
+}
+
+// Q^H A Q = T (tridiagonal of d and e) with Q unitary, against double host
+// math; T also sits on the diagonal and the off-diagonal of the returned
+// matrix, in the triangle that was reduced.
+template <typename T>
+void checkSytrd(int64_t batch, int64_t n, bool lower) {
+  SolverDesc d;
+  d.kind = SolverKind::kSytrd;
+  d.type = typeOf<T>();
+  d.batch = batch;
+  d.m = d.n = n;
+  d.lower = lower;
+  SCOPED_TRACE(solverText(d));
+  using Real = decltype(std::real(T()));
+  using C = std::complex<double>;
+  std::vector<T> a = randomValues<T>(static_cast<size_t>(batch * n * n), 71);
+  for (int64_t b = 0; b < batch; ++b)  // Hermitian
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j <= i; ++j) {
+        T& low = a[b * n * n + i + j * n];
+        if (i == j) low = T(std::real(low));
+        a[b * n * n + j + i * n] = conjugate(low);
+      }
+  DeviceBuffer in(a), out(std::vector<T>(a.size())),
+      diag(std::vector<Real>(static_cast<size_t>(batch * n))),
+      off(std::vector<Real>(static_cast<size_t>(batch * (n - 1)))),
+      tau(std::vector<T>(static_cast<size_t>(batch * (n - 1)))),
+      info(std::vector<int32_t>(static_cast<size_t>(batch), -7));
+  RUN_OR_SKIP(d, (std::vector<uint64_t>{in.address, out.address, diag.address,
+                                        off.address, tau.address, info.address}));
+  const std::vector<T> outs = out.read<T>(), taus = tau.read<T>();
+  const std::vector<Real> ds = diag.read<Real>(), es = off.read<Real>();
+  const std::vector<int32_t> status = info.read<int32_t>();
+  for (int64_t b = 0; b < batch; ++b) {
+    EXPECT_EQ(status[b], 0) << "item " << b;
+    const T* ai = a.data() + b * n * n;
+    const T* oi = outs.data() + b * n * n;
+    const Real* di = ds.data() + b * n;
+    const Real* ei = es.data() + b * (n - 1);
+    const std::vector<C> q = reflectorProduct(oi, taus.data() + b * (n - 1), n, lower);
+    auto tri = [&](int64_t i, int64_t j) -> double {
+      if (i == j) return di[i];
+      if (i == j + 1) return ei[j];
+      if (j == i + 1) return ei[i];
+      return 0.0;
+    };
+    double worst = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        // (Q^H A Q)(i, j) and (Q^H Q)(i, j)
+        C s = 0, g = 0;
+        for (int64_t p = 0; p < n; ++p) {
+          C aq = 0;
+          for (int64_t r = 0; r < n; ++r) aq += C(ai[p + r * n]) * q[r + j * n];
+          s += std::conj(q[p + i * n]) * aq;
+          g += std::conj(q[p + i * n]) * q[p + j * n];
+        }
+        worst = std::max(worst, std::abs(s - tri(i, j)));
+        worst = std::max(worst, std::abs(g - (i == j ? 1.0 : 0.0)));
+      }
+    EXPECT_LT(worst, 50 * tolerance<T>()) << "item " << b;
+    for (int64_t i = 0; i < n; ++i) {
+      EXPECT_NEAR(std::real(oi[i + i * n]), di[i], 1e-6) << "item " << b;
+      if (i + 1 < n) {
+        const T e = lower ? oi[i + 1 + i * n] : oi[i + (i + 1) * n];
+        EXPECT_NEAR(std::real(e), ei[i], 1e-6) << "item " << b;
+      }
+    }
+  }
+}
+
+TEST(GpuSolver, SytrdTridiagonalizes) {
+  SKIP_WITHOUT_GPU();
+  for (bool lower : {true, false}) {
+    checkSytrd<float>(2, 6, lower);
+    checkSytrd<double>(1, 40, lower);
+    checkSytrd<std::complex<float>>(2, 5, lower);
+    checkSytrd<std::complex<double>>(1, 7, lower);
+  }
+  checkSytrd<double>(3, 1, true);  // no reflector at all
 }
 
 // --- lu_pivots_to_permutation ------------------------------------------------

@@ -1,8 +1,14 @@
 """JAX's GPU linear algebra through our solver route under XLA_MODE=fl_only:
-lu, solve, cholesky, qr and triangular_solve (every side / triangle /
-transpose), batched and not, f32 and f64, checked by what each result must
-satisfy (P A = L U, A x = b, L L^T = A, Q R = A with Q^T Q = I, op(A) X = B)
-in float64 numpy, not against another implementation."""
+lu, solve, cholesky, qr, triangular_solve (every side / triangle /
+transpose), eigh (both triangles, each cuSOLVER path), svd (full_matrices
+True / False, compute_uv False, up to 512 x 512), pinv, lstsq, matrix_rank
+and tridiagonal, batched and not, f32 and f64 (lu, solve, qr, eigh, svd,
+tridiagonal also complex), checked by what each result must satisfy (P A =
+L U, A x = b, L L^T = A, Q R = A with Q^T Q = I, op(A) X = B, A V = V
+diag(w), A = U diag(s) V^T with orthonormal factors, the Moore-Penrose
+conditions, the normal equations, Q^H A Q = T from the reflectors) in
+float64 numpy; eigenvalues and singular values also against numpy's
+float64 LAPACK."""
 
 import os
 
@@ -113,9 +119,247 @@ def triangular_solve():
                   f"triangular_solve left={left} lower={lower} T={transpose} unit={unit}")
 
 
+def close(got, want, dtype, what, scale=1.0):
+  small((np.asarray(got, np.float64) - want) / scale, dtype, what)
+
+
+def symmetric_from(a, lower):
+  """The symmetric matrix made of a's `lower` triangle (the other ignored)."""
+  t = np.tril(a) if lower else np.triu(a)
+  return t + np.swapaxes(t, -1, -2) - np.eye(a.shape[-1]) * a
+
+
+def eigh():
+  require_ours()
+  # n <= 32: Jacobi (batched for a batch); above: divide and conquer.
+  for dtype in (np.float32, np.float64):
+    for shape in ((6, 6), (3, 5, 5), (2, 40, 40), (100, 100)):
+      a = rng.standard_normal(shape)
+      a = (a + np.swapaxes(a, -1, -2)).astype(dtype)
+      w, v = jax.jit(jnp.linalg.eigh)(a)
+      w, v, a64 = np.asarray(w, np.float64), np.asarray(v, np.float64), a.astype(np.float64)
+      scale = max(1.0, float(np.max(np.abs(w))))
+      what = f"eigh {shape} {dtype.__name__}"
+      assert np.all(np.diff(w, axis=-1) >= 0), f"{what}: eigenvalues not ascending"
+      small((a64 @ v - v * w[..., None, :]) / scale, dtype, what + " A V - V w")
+      small(np.swapaxes(v, -1, -2) @ v - np.eye(shape[-1]), dtype, what + " V^T V")
+      close(w, np.linalg.eigvalsh(a64), dtype, what + " w", scale)
+  # Only the named triangle is read (no symmetrization in lax.linalg.eigh).
+  for dtype in (np.float32, np.float64):
+    for lower in (True, False):
+      for n in (5, 36):
+        a = rng.standard_normal((2, n, n)).astype(dtype)
+        f = jax.jit(lambda a: lax.linalg.eigh(a, lower=lower, symmetrize_input=False))
+        v, w = f(a)
+        v, w = np.asarray(v, np.float64), np.asarray(w, np.float64)
+        s = symmetric_from(a.astype(np.float64), lower)
+        scale = max(1.0, float(np.max(np.abs(w))))
+        what = f"eigh lower={lower} n={n} {dtype.__name__}"
+        small((s @ v - v * w[..., None, :]) / scale, dtype, what + " A V - V w")
+        close(w, np.linalg.eigvalsh(s), dtype, what + " w", scale)
+
+
+def svd_tol_scale(k):
+  return max(1.0, k / 32)
+
+
+def svd():
+  require_ours()
+  # Default algorithm up to 1024 x 1024: Jacobi (gesvdj; batched up to 32 x
+  # 32, economic when full_matrices=False and both dims > 32).
+  shapes = ((6, 4), (3, 5, 7), (2, 40, 36), (50, 33), (2, 128, 96), (200, 300),
+            (512, 512))
+  for dtype in (np.float32, np.float64):
+    for shape in shapes:
+      a = rng.standard_normal(shape).astype(dtype)
+      a64 = a.astype(np.float64)
+      m, n = shape[-2:]
+      k = min(m, n)
+      want_s = np.linalg.svd(a64, compute_uv=False)
+      scale = float(np.max(want_s))
+      t = svd_tol_scale(k)
+      for full in (True, False):
+        what = f"svd {shape} full={full} {dtype.__name__}"
+        u, s, vh = jax.jit(lambda a: jnp.linalg.svd(a, full_matrices=full))(a)
+        u, s, vh = (np.asarray(x, np.float64) for x in (u, s, vh))
+        assert u.shape == shape[:-2] + (m, m if full else k), f"{what}: U {u.shape}"
+        assert vh.shape == shape[:-2] + (n if full else k, n), f"{what}: Vh {vh.shape}"
+        assert np.all(np.diff(s, axis=-1) <= 0), f"{what}: not descending"
+        assert np.all(s >= 0), f"{what}: negative singular value"
+        rebuilt = (u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :]
+        small((rebuilt - a64) / (scale * t), dtype, what + " U S V^T - A")
+        small((np.swapaxes(u, -1, -2) @ u - np.eye(u.shape[-1])) / t, dtype,
+              what + " U^T U")
+        small((vh @ np.swapaxes(vh, -1, -2) - np.eye(vh.shape[-2])) / t, dtype,
+              what + " V^T V")
+        close(s, want_s, dtype, what + " s", scale * t)
+      s = jax.jit(lambda a: jnp.linalg.svd(a, compute_uv=False))(a)
+      close(s, want_s, dtype, f"svd {shape} compute_uv=False {dtype.__name__}", scale * t)
+
+
+def pinv():
+  require_ours()
+  for dtype in (np.float32, np.float64):
+    for shape in ((5, 3), (2, 4, 6), (40, 34)):
+      a = rng.standard_normal(shape).astype(dtype)
+      x = np.asarray(jax.jit(jnp.linalg.pinv)(a), np.float64)
+      a64 = a.astype(np.float64)
+      what = f"pinv {shape} {dtype.__name__}"
+      t = lambda y: np.swapaxes(y, -1, -2)  # noqa: E731
+      cond = np.linalg.cond(a64).max()
+      small((a64 @ x @ a64 - a64) / cond, dtype, what + " A X A = A")
+      small((x @ a64 @ x - x) / cond, dtype, what + " X A X = X")
+      small((a64 @ x - t(a64 @ x)) / cond, dtype, what + " A X symmetric")
+      small((x @ a64 - t(x @ a64)) / cond, dtype, what + " X A symmetric")
+
+
+def lstsq():
+  require_ours()
+  for dtype in (np.float32, np.float64):
+    # The normal equations A^T (A x - b) = 0 (backward-stable scale
+    # ||A||^2 ||x||), and numpy's float64 solution (the minimum-norm one when
+    # underdetermined). One and two right-hand sides.
+    for (m, n) in ((8, 3), (3, 6), (40, 20)):
+      for rhs in ((m,), (m, 2)):
+        a = rng.standard_normal((m, n)).astype(dtype)
+        b = rng.standard_normal(rhs).astype(dtype)
+        x, _, rank, sv = jax.jit(jnp.linalg.lstsq)(a, b)
+        x, a64, b64 = np.asarray(x, np.float64), a.astype(np.float64), b.astype(np.float64)
+        what = f"lstsq {m}x{n} b{rhs} {dtype.__name__}"
+        want_x, _, want_rank, want_s = np.linalg.lstsq(a64, b64, rcond=None)
+        assert int(rank) == want_rank, f"{what}: rank {int(rank)} != {want_rank}"
+        close(sv, want_s, dtype, what + " s", float(want_s[0]))
+        size = max(1.0, float(np.linalg.norm(want_x)))
+        small(a64.T @ (a64 @ x - b64) / (float(want_s[0]) ** 2 * size), dtype,
+              what + " A^T (A x - b)")
+        cond = float(want_s[0] / want_s[-1])
+        close(x, want_x, dtype, what + " x", cond * cond * size)
+
+
+def matrix_rank():
+  require_ours()
+  for dtype in (np.float32, np.float64):
+    # Rank 2 by construction, and full rank, batched: 3 x (40 x 30).
+    a = (rng.standard_normal((3, 40, 2)) @ rng.standard_normal((3, 2, 30))).astype(dtype)
+    r = np.asarray(jax.jit(jnp.linalg.matrix_rank)(a))
+    assert np.all(r == 2), f"matrix_rank {dtype.__name__}: {r}, expected 2s"
+    r = np.asarray(jax.jit(jnp.linalg.matrix_rank)(matrices((3, 40, 30), dtype)))
+    assert np.all(r == 30), f"matrix_rank {dtype.__name__}: {r}, expected 30s"
+
+
+def reflector_product(arr, taus, lower):
+  """Q of sytrd's reflectors as LAPACK defines it (0-based): lower, Q = H(0)
+  ... H(n-2), v = (0.., 1 at i+1, arr[i+2:, i]); upper, Q = H(n-2) ... H(0),
+  v = (arr[:i, i+1], 1 at i, 0..); H(i) = I - tau_i v v^H."""
+  n = arr.shape[-1]
+  q = np.eye(n, dtype=np.complex128)
+  order = range(n - 1) if lower else range(n - 2, -1, -1)
+  for i in order:
+    v = np.zeros(n, np.complex128)
+    if lower:
+      v[i + 1] = 1
+      v[i + 2:] = arr[i + 2:, i]
+    else:
+      v[i] = 1
+      v[:i] = arr[:i, i + 1]
+    q = q @ (np.eye(n) - taus[i] * np.outer(v, np.conj(v)))
+  return q
+
+
+def tridiagonal():
+  """lax.linalg.tridiagonal: Q^H A Q = T from the returned reflectors, and
+  T's eigenvalues against numpy's of A."""
+  require_ours()
+  for dtype in (np.float32, np.float64, np.complex64):
+    tol_dtype = np.float32 if dtype in (np.float32, np.complex64) else np.float64
+    for lower in (True, False):
+      for n in (6, 40):
+        g = rng.standard_normal((2, n, n))
+        if dtype == np.complex64:
+          g = g + 1j * rng.standard_normal((2, n, n))
+        a = (g + np.conj(np.swapaxes(g, -1, -2))).astype(dtype)
+        arr, d, e, taus = jax.jit(lambda a: lax.linalg.tridiagonal(a, lower=lower))(a)
+        arr, taus = np.asarray(arr, np.complex128), np.asarray(taus, np.complex128)
+        d, e = np.asarray(d, np.float64), np.asarray(e, np.float64)
+        what = f"tridiagonal n={n} lower={lower} {dtype.__name__}"
+        for b in range(2):
+          t = np.diag(d[b]) + np.diag(e[b], 1) + np.diag(e[b], -1)
+          q = reflector_product(arr[b], taus[b], lower)
+          a64 = a[b].astype(np.complex128)
+          scale = max(1.0, float(np.max(np.abs(np.linalg.eigvalsh(a64)))))
+          small((np.conj(q.T) @ a64 @ q - t) / scale, tol_dtype, what + " Q^H A Q - T")
+          small(np.conj(q.T) @ q - np.eye(n), tol_dtype, what + " Q^H Q")
+          close(np.linalg.eigvalsh(t), np.linalg.eigvalsh(a64), tol_dtype, what + " eig",
+                scale)
+
+
+def complex_matrices(shape, dtype):
+  a = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+  return a.astype(dtype)
+
+
+def complex_decompositions():
+  """lu, qr, solve, eigh and svd of complex64 / complex128 (the column-major
+  copies are complex TTIR transposes), by the same residuals."""
+  require_ours()
+  real = {np.complex64: np.float32, np.complex128: np.float64}
+  h_ = lambda y: np.conj(np.swapaxes(y, -1, -2))  # noqa: E731
+  for dtype in (np.complex64, np.complex128):
+    tol_dtype = real[dtype]
+    name = dtype.__name__
+    a = complex_matrices((3, 5, 5), dtype) + 5 * np.eye(5, dtype=dtype)
+    a64 = a.astype(np.complex128)
+    lu_, _, perm = jax.jit(lax.linalg.lu)(a)
+    lu_, perm = np.asarray(lu_, np.complex128), np.asarray(perm)
+    l, u = np.tril(lu_, -1) + np.eye(5), np.triu(lu_)
+    pa = np.take_along_axis(a64, perm[..., :, None], axis=-2)
+    small(l @ u - pa, tol_dtype, f"lu {name}")
+    b = complex_matrices((3, 5, 2), dtype)
+    x = np.asarray(jax.jit(jnp.linalg.solve)(a, b), np.complex128)
+    small(a64 @ x - b, tol_dtype, f"solve {name}")
+    m = complex_matrices((2, 6, 4), dtype)
+    q, r = jax.jit(jnp.linalg.qr)(m)
+    q, r = np.asarray(q, np.complex128), np.asarray(r, np.complex128)
+    small(h_(q) @ q - np.eye(4), tol_dtype, f"qr Q^H Q {name}")
+    small(q @ r - m, tol_dtype, f"qr Q R {name}")
+    for n in (5, 40):
+      g = complex_matrices((2, n, n), dtype)
+      herm = (g + h_(g)).astype(dtype)
+      w, v = jax.jit(jnp.linalg.eigh)(herm)
+      w, v, h64 = np.asarray(w, np.float64), np.asarray(v, np.complex128), herm.astype(
+          np.complex128)
+      scale = max(1.0, float(np.max(np.abs(w))))
+      what = f"eigh n={n} {name}"
+      small((h64 @ v - v * w[..., None, :]) / scale, tol_dtype, what + " A V - V w")
+      small(h_(v) @ v - np.eye(n), tol_dtype, what + " V^H V")
+      close(w, np.linalg.eigvalsh(h64), tol_dtype, what + " w", scale)
+    for shape, full in (((2, 6, 4), True), ((2, 4, 6), False), ((40, 36), False)):
+      m = complex_matrices(shape, dtype)
+      m64 = m.astype(np.complex128)
+      k = min(shape[-2:])
+      u, s, vh = jax.jit(lambda a: jnp.linalg.svd(a, full_matrices=full))(m)
+      u, s, vh = np.asarray(u, np.complex128), np.asarray(s, np.float64), np.asarray(
+          vh, np.complex128)
+      want_s = np.linalg.svd(m64, compute_uv=False)
+      scale = float(np.max(want_s))
+      what = f"svd {shape} full={full} {name}"
+      small(((u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :] - m64) / scale, tol_dtype,
+            what + " U S V^H - A")
+      small(h_(u) @ u - np.eye(u.shape[-1]), tol_dtype, what + " U^H U")
+      small(vh @ h_(vh) - np.eye(vh.shape[-2]), tol_dtype, what + " V^H V")
+      close(s, want_s, tol_dtype, what + " s", scale)
+
+
 h.check("linalg_lu", lu)
 h.check("linalg_solve", solve)
 h.check("linalg_cholesky", cholesky)
 h.check("linalg_qr", qr)
 h.check("linalg_triangular_solve", triangular_solve)
+h.check("linalg_eigh", eigh)
+h.check("linalg_svd", svd)
+h.check("linalg_pinv", pinv)
+h.check("linalg_lstsq", lstsq)
+h.check("linalg_matrix_rank", matrix_rank)
+h.check("linalg_complex", complex_decompositions)
+h.check("linalg_tridiagonal", tridiagonal)
 h.finish()

@@ -52,6 +52,42 @@ TEST(SolverDesc, QrBufferBytesAndShapes) {
   EXPECT_FALSE(validateSolver(q).isOk());
 }
 
+TEST(SolverDesc, DecompositionBufferBytes) {
+  // syevd c64 2 x 3x3: a and v 2*9*8, w real f32 2*3*4, info 2*4.
+  EXPECT_EQ(solverBufferBytes(desc(SolverKind::kSyevd, SolverType::kC64, 2, 3, 3)),
+            (std::vector<uint64_t>{144, 144, 24, 8}));
+  // gesvdj f64 1 x 5x3, full: a and work 120, s 3*8, u 5*5*8, v 3*3*8, info 4.
+  SolverDesc svd = desc(SolverKind::kGesvdj, SolverType::kF64, 1, 5, 3);
+  EXPECT_EQ(solverBufferBytes(svd), (std::vector<uint64_t>{120, 120, 24, 200, 72, 4}));
+  EXPECT_EQ(solverText(svd), "gesvdj f64 batch 1 5x3 full");
+  // Economic c128 2 x 3x5: s 2*3*8 (real), u 2*3*3*16, v 2*5*3*16.
+  SolverDesc econ = desc(SolverKind::kGesvdj, SolverType::kC128, 2, 3, 5);
+  econ.full_matrices = false;
+  econ.compute_uv = false;
+  EXPECT_EQ(solverBufferBytes(econ), (std::vector<uint64_t>{480, 480, 48, 288, 480, 8}));
+  EXPECT_EQ(solverText(econ), "gesvdj c128 batch 2 3x5 econ no_uv");
+  EXPECT_TRUE(validateSolver(econ).isOk());
+  SolverDesc eig = desc(SolverKind::kSyevd, SolverType::kF32, 1, 4, 4);
+  eig.lower = true;
+  eig.algorithm = EigAlgorithm::kJacobi;
+  EXPECT_EQ(solverText(eig), "syevd f32 batch 1 4x4 lower jacobi");
+  Status rect = validateSolver(desc(SolverKind::kSyevd, SolverType::kF32, 1, 4, 5));
+  EXPECT_EQ(rect.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(rect.message().find("square"), std::string::npos) << rect.message();
+  // sytrd f64 2 x 4x4: a and out 2*16*8, d 2*4*8, e and tau 2*3*8, info 8;
+  // a 1x1 matrix has no off-diagonal and no reflector.
+  SolverDesc tri = desc(SolverKind::kSytrd, SolverType::kF64, 2, 4, 4);
+  EXPECT_EQ(solverBufferBytes(tri), (std::vector<uint64_t>{256, 256, 64, 48, 48, 8}));
+  EXPECT_EQ(solverText(tri), "sytrd f64 batch 2 4x4 upper");
+  EXPECT_EQ(solverBufferBytes(desc(SolverKind::kSytrd, SolverType::kC64, 1, 1, 1)),
+            (std::vector<uint64_t>{8, 8, 4, 0, 0, 4}));
+  EXPECT_FALSE(
+      validateSolver(desc(SolverKind::kSytrd, SolverType::kF32, 1, 3, 4)).isOk());
+  EXPECT_EQ(solverRealType(SolverType::kC64), SolverType::kF32);
+  EXPECT_EQ(solverRealType(SolverType::kC128), SolverType::kF64);
+  EXPECT_EQ(solverRealType(SolverType::kF64), SolverType::kF64);
+}
+
 TEST(SolverDesc, Validation) {
   EXPECT_TRUE(validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 1, 3, 5)).isOk());
   EXPECT_TRUE(validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 0, 0, 0)).isOk());

@@ -13,6 +13,9 @@
 namespace jft::runtime::gpu {
 namespace {
 
+// The batched Jacobi routines take the batch size as an int.
+constexpr int64_t kMaxBatch = 0x7fffffff;
+
 void* pointer(uint64_t address) {
   return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
 }
@@ -37,6 +40,8 @@ class CudaSolverRunner final : public SolverRunner {
 
   ~CudaSolverRunner() override {
     if (makeCurrent().isOk()) {
+      if (syevjParams_ != nullptr) solver_->destroySyevjInfo(syevjParams_);
+      if (gesvdjParams_ != nullptr) solver_->destroyGesvdjInfo(gesvdjParams_);
       if (solverHandle_ != nullptr) solver_->destroy(solverHandle_);
       if (blasHandle_ != nullptr) blas_->destroy(blasHandle_);
     }
@@ -66,6 +71,12 @@ class CudaSolverRunner final : public SolverRunner {
         return geqrf(desc, buffers, bytes);
       case SolverKind::kOrgqr:
         return orgqr(desc, buffers, bytes);
+      case SolverKind::kSyevd:
+        return syevd(desc, buffers, bytes);
+      case SolverKind::kGesvdj:
+        return gesvdj(desc, buffers, bytes);
+      case SolverKind::kSytrd:
+        return sytrd(desc, buffers, bytes);
     }
     return internalError(solverText(desc) + ": unknown kind");
   }
@@ -250,6 +261,185 @@ class CudaSolverRunner final : public SolverRunner {
     return Status::ok();
   }
 
+  // The Jacobi routines' parameter objects, made once (host objects holding
+  // the default tolerance, sweep limit and sorting).
+  Status ensureJacobiParams() {
+    if (syevjParams_ == nullptr)
+      JFT_RETURN_IF_ERROR(solver_->check(solver_->createSyevjInfo(&syevjParams_),
+                                         "cusolverDnCreateSyevjInfo"));
+    if (gesvdjParams_ == nullptr)
+      JFT_RETURN_IF_ERROR(solver_->check(solver_->createGesvdjInfo(&gesvdjParams_),
+                                         "cusolverDnCreateGesvdjInfo"));
+    return Status::ok();
+  }
+
+  // buffers: a, v, w, info. As JAX's handler: Jacobi sweeps (syevj, one
+  // batched call for a batch of matrices up to 32 x 32) when asked for, or
+  // by default up to 32 x 32; divide and conquer (syevd) item by item else.
+  Status syevd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
+    if (d.batch == 0) return Status::ok();
+    if (d.n == 0) return device_.fill(buffers[3], 0, bytes[3]);
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_RETURN_IF_ERROR(ensureJacobiParams());
+    const int t = solverTypeIndex(d.type);
+    const int n = static_cast<int>(d.n);
+    const int uplo = d.lower ? kFillLower : kFillUpper;
+    const std::string where = " for " + solverText(d);
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytes;
+    const uint64_t wStride =
+        static_cast<uint64_t>(d.n * solverTypeBytes(solverRealType(d.type)));
+    void* v = pointer(buffers[1]);
+    void* w = pointer(buffers[2]);
+    int* info = static_cast<int*>(pointer(buffers[3]));
+    const bool jacobi = d.algorithm == EigAlgorithm::kJacobi ||
+                        (d.algorithm == EigAlgorithm::kDefault && d.n <= 32);
+    int lwork = 0;
+    if (jacobi && d.n <= 32 && d.batch > 1 && d.batch <= kMaxBatch) {
+      const int batch = static_cast<int>(d.batch);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->syevjBatchedBufferSize[t](solverHandle_, kEigModeVector, uplo, n, v, n,
+                                             w, &lwork, syevjParams_, batch),
+          "cusolverDnXsyevjBatched_bufferSize" + where));
+      JFT_ASSIGN_OR_RETURN(uint64_t work,
+                           workspace(static_cast<uint64_t>(lwork) * elementBytes));
+      return solver_->check(
+          solver_->syevjBatched[t](solverHandle_, kEigModeVector, uplo, n, v, n, w,
+                                   pointer(work), lwork, info, syevjParams_, batch),
+          "cusolverDnXsyevjBatched" + where);
+    }
+    if (jacobi) {
+      JFT_RETURN_IF_ERROR(
+          solver_->check(solver_->syevjBufferSize[t](solverHandle_, kEigModeVector, uplo,
+                                                     n, v, n, w, &lwork, syevjParams_),
+                         "cusolverDnXsyevj_bufferSize" + where));
+    } else {
+      JFT_RETURN_IF_ERROR(
+          solver_->check(solver_->syevdBufferSize[t](solverHandle_, kEigModeVector, uplo,
+                                                     n, v, n, w, &lwork),
+                         "cusolverDnXsyevd_bufferSize" + where));
+    }
+    JFT_ASSIGN_OR_RETURN(uint64_t work,
+                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      void* vi = pointer(buffers[1] + item * stride);
+      void* wi = pointer(buffers[2] + item * wStride);
+      const cusolverStatus_t status =
+          jacobi ? solver_->syevj[t](solverHandle_, kEigModeVector, uplo, n, vi, n, wi,
+                                     pointer(work), lwork, info + i, syevjParams_)
+                 : solver_->syevd[t](solverHandle_, kEigModeVector, uplo, n, vi, n, wi,
+                                     pointer(work), lwork, info + i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          status, std::string(jacobi ? "cusolverDnXsyevj" : "cusolverDnXsyevd") + where));
+    }
+    return Status::ok();
+  }
+
+  // buffers: a, work, s, u, v, info. As JAX's handler: one gesvdjBatched
+  // call for a batch of matrices up to 32 x 32 with full U and V, gesvdj
+  // item by item else. The library destroys `work` (its copy of a).
+  Status gesvdj(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+                const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
+    if (d.batch == 0) return Status::ok();
+    if (d.m == 0 || d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_RETURN_IF_ERROR(ensureJacobiParams());
+    const int t = solverTypeIndex(d.type);
+    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
+    const int64_t k = std::min(d.m, d.n);
+    const int jobz = d.compute_uv ? kEigModeVector : kEigModeNoVector;
+    const std::string where = " for " + solverText(d);
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    int* info = static_cast<int*>(pointer(buffers[5]));
+    int lwork = 0;
+    if (d.full_matrices && d.m <= 32 && d.n <= 32 && d.batch > 1 &&
+        d.batch <= kMaxBatch) {
+      const int batch = static_cast<int>(d.batch);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->gesvdjBatchedBufferSize[t](solverHandle_, jobz, m, n,
+                                              pointer(buffers[1]), m, pointer(buffers[2]),
+                                              pointer(buffers[3]), m, pointer(buffers[4]),
+                                              n, &lwork, gesvdjParams_, batch),
+          "cusolverDnXgesvdjBatched_bufferSize" + where));
+      JFT_ASSIGN_OR_RETURN(uint64_t work,
+                           workspace(static_cast<uint64_t>(lwork) * elementBytes));
+      return solver_->check(
+          solver_->gesvdjBatched[t](solverHandle_, jobz, m, n, pointer(buffers[1]), m,
+                                    pointer(buffers[2]), pointer(buffers[3]), m,
+                                    pointer(buffers[4]), n, pointer(work), lwork, info,
+                                    gesvdjParams_, batch),
+          "cusolverDnXgesvdjBatched" + where);
+    }
+    const int econ = d.full_matrices ? 0 : 1;
+    JFT_RETURN_IF_ERROR(solver_->check(
+        solver_->gesvdjBufferSize[t](solverHandle_, jobz, econ, m, n, pointer(buffers[1]),
+                                     m, pointer(buffers[2]), pointer(buffers[3]), m,
+                                     pointer(buffers[4]), n, &lwork, gesvdjParams_),
+        "cusolverDnXgesvdj_bufferSize" + where));
+    JFT_ASSIGN_OR_RETURN(uint64_t work,
+                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
+    const uint64_t sStride =
+        static_cast<uint64_t>(k * solverTypeBytes(solverRealType(d.type)));
+    const uint64_t uStride =
+        static_cast<uint64_t>(d.m * (d.full_matrices ? d.m : k)) * elementBytes;
+    const uint64_t vStride =
+        static_cast<uint64_t>(d.n * (d.full_matrices ? d.n : k)) * elementBytes;
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->gesvdj[t](
+              solverHandle_, jobz, econ, m, n, pointer(buffers[1] + item * aStride), m,
+              pointer(buffers[2] + item * sStride), pointer(buffers[3] + item * uStride),
+              m, pointer(buffers[4] + item * vStride), n, pointer(work), lwork, info + i,
+              gesvdjParams_),
+          "cusolverDnXgesvdj" + where));
+    }
+    return Status::ok();
+  }
+
+  // buffers: a, out, d, e, tau, info; item by item, as JAX's handler.
+  Status sytrd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
+    if (d.batch == 0) return Status::ok();
+    if (d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    const int t = solverTypeIndex(d.type);
+    const int n = static_cast<int>(d.n);
+    const int uplo = d.lower ? kFillLower : kFillUpper;
+    const std::string where = " for " + solverText(d);
+    int lwork = 0;
+    JFT_RETURN_IF_ERROR(solver_->check(
+        solver_->sytrdBufferSize[t](solverHandle_, uplo, n, pointer(buffers[1]), n,
+                                    pointer(buffers[2]), pointer(buffers[3]),
+                                    pointer(buffers[4]), &lwork),
+        "cusolverDnXsytrd_bufferSize" + where));
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t realBytes =
+        static_cast<uint64_t>(solverTypeBytes(solverRealType(d.type)));
+    JFT_ASSIGN_OR_RETURN(uint64_t work,
+                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    const uint64_t size = static_cast<uint64_t>(d.n);
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->sytrd[t](solverHandle_, uplo, n,
+                            pointer(buffers[1] + item * size * size * elementBytes), n,
+                            pointer(buffers[2] + item * size * realBytes),
+                            pointer(buffers[3] + item * (size - 1) * realBytes),
+                            pointer(buffers[4] + item * (size - 1) * elementBytes),
+                            pointer(work), lwork,
+                            static_cast<int*>(pointer(buffers[5])) + i),
+          "cusolverDnXsytrd" + where));
+    }
+    return Status::ok();
+  }
+
   // buffers: a, b, x. alpha = 1 in the element type, read from the host.
   Status trsm(const SolverDesc& d, const std::vector<uint64_t>& buffers,
               const std::vector<uint64_t>& bytes) {
@@ -331,6 +521,8 @@ class CudaSolverRunner final : public SolverRunner {
   cusolverDnHandle_t solverHandle_ = nullptr;
   const CublasLibrary* blas_ = nullptr;
   cublasHandle_t blasHandle_ = nullptr;
+  syevjInfo_t syevjParams_ = nullptr;
+  gesvdjInfo_t gesvdjParams_ = nullptr;
   uint64_t workspace_ = 0, workspaceBytes_ = 0;
   void* pinned_ = nullptr;
   uint64_t pinnedBytes_ = 0;

@@ -1,12 +1,14 @@
 // The solver runner: SolverDesc (runtime/solver.h) on cuSOLVER (potrf,
-// getrf) and cuBLAS (trsm), loaded with dlopen on first use and enqueued on
-// the device's stream; lu_pivots_to_permutation, which neither library
-// offers, is computed by a host function in stream order (no host wait).
+// getrf, geqrf, orgqr, syevd / syevj, gesvdj, sytrd) and cuBLAS (trsm), loaded with
+// dlopen on first use and enqueued on the device's stream; lu_pivots_to_permutation,
+// which neither library offers, is computed by a host function in stream order (no host
+// wait).
 //
 // One handle per library per runner (so per device), bound to the device's
 // stream; each library is loaded only when a description first needs it.
-// Batches run item by item. The library workspace is one device buffer,
-// grown to the largest *_bufferSize answer seen (the old one is freed
+// Batches run item by item, except the batched Jacobi routines (syevj,
+// gesvdj) on matrices up to 32 x 32, as JAX's handlers choose. The library workspace is
+// one device buffer, grown to the largest *_bufferSize answer seen (the old one is freed
 // behind the work queued on it).
 #pragma once
 

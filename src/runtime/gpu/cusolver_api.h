@@ -19,6 +19,12 @@ struct cusolverDnContext;
 using cusolverDnHandle_t = cusolverDnContext*;
 struct cublasContext;
 using cublasHandle_t = cublasContext*;
+// The Jacobi routines' parameter objects (tolerance, sweeps, sorting); the
+// defaults are used, as JAX does.
+struct syevjInfo;
+using syevjInfo_t = syevjInfo*;
+struct gesvdjInfo;
+using gesvdjInfo_t = gesvdjInfo*;
 
 inline constexpr cusolverStatus_t kCusolverSuccess = 0;
 inline constexpr cusolverStatus_t kCusolverNotInitialized = 1;
@@ -44,12 +50,20 @@ inline constexpr int kOpT = 1;
 inline constexpr int kOpC = 2;
 inline constexpr int kDiagNonUnit = 0;
 inline constexpr int kDiagUnit = 1;
+// cusolverEigMode_t: whether eigenvectors (singular vectors) are computed.
+inline constexpr int kEigModeNoVector = 0;
+inline constexpr int kEigModeVector = 1;
 
 // cuSOLVER entry points, in the order they are resolved. X(name, symbol, signature).
-#define JFT_CUSOLVER_FUNCTIONS(X)                                           \
-  X(create, "cusolverDnCreate", cusolverStatus_t (*)(cusolverDnHandle_t*))  \
-  X(destroy, "cusolverDnDestroy", cusolverStatus_t (*)(cusolverDnHandle_t)) \
-  X(setStream, "cusolverDnSetStream", cusolverStatus_t (*)(cusolverDnHandle_t, CUstream))
+#define JFT_CUSOLVER_FUNCTIONS(X)                                                        \
+  X(create, "cusolverDnCreate", cusolverStatus_t (*)(cusolverDnHandle_t*))               \
+  X(destroy, "cusolverDnDestroy", cusolverStatus_t (*)(cusolverDnHandle_t))              \
+  X(setStream, "cusolverDnSetStream",                                                    \
+    cusolverStatus_t (*)(cusolverDnHandle_t, CUstream))                                  \
+  X(createSyevjInfo, "cusolverDnCreateSyevjInfo", cusolverStatus_t (*)(syevjInfo_t*))    \
+  X(destroySyevjInfo, "cusolverDnDestroySyevjInfo", cusolverStatus_t (*)(syevjInfo_t))   \
+  X(createGesvdjInfo, "cusolverDnCreateGesvdjInfo", cusolverStatus_t (*)(gesvdjInfo_t*)) \
+  X(destroyGesvdjInfo, "cusolverDnDestroyGesvdjInfo", cusolverStatus_t (*)(gesvdjInfo_t))
 
 // Per element type T (S, D, C, Z), "cusolverDn" T "getrf_bufferSize" etc.:
 // getrf_bufferSize(handle, m, n, A, lda, *lwork), getrf(handle, m, n, A, lda,
@@ -74,6 +88,52 @@ using OrgqrBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int
                                                const void*, int, const void*, int*);
 using OrgqrFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, void*, int,
                                      const void*, void*, int, int*);
+
+// syevd (heevd for C, Z) _bufferSize(handle, jobz, uplo, n, A, lda, W,
+// *lwork), syevd(handle, jobz, uplo, n, A, lda, W, work, lwork, info); W
+// real. syevj (heevj) and syevjBatched take the same arguments and then the
+// parameter object (and the batch size); syevjBatched needs n <= 32.
+using SyevdBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int,
+                                               const void*, int, const void*, int*);
+using SyevdFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, void*, int, void*,
+                                     void*, int, int*);
+using SyevjBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int,
+                                               const void*, int, const void*, int*,
+                                               syevjInfo_t);
+using SyevjFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, void*, int, void*,
+                                     void*, int, int*, syevjInfo_t);
+using SyevjBatchedBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int,
+                                                      const void*, int, const void*, int*,
+                                                      syevjInfo_t, int);
+using SyevjBatchedFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, void*, int,
+                                            void*, void*, int, int*, syevjInfo_t, int);
+// gesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv,
+// *lwork, params), gesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V,
+// ldv, work, lwork, info, params); gesvdjBatched (m, n <= 32, full U and V)
+// the same without econ and with the batch size last. S real; V, not V^H.
+using GesvdjBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, int,
+                                                const void*, int, const void*,
+                                                const void*, int, const void*, int, int*,
+                                                gesvdjInfo_t);
+using GesvdjFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, int, void*, int,
+                                      void*, void*, int, void*, int, void*, int, int*,
+                                      gesvdjInfo_t);
+using GesvdjBatchedBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int,
+                                                       const void*, int, const void*,
+                                                       const void*, int, const void*, int,
+                                                       int*, gesvdjInfo_t, int);
+using GesvdjBatchedFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, void*,
+                                             int, void*, void*, int, void*, int, void*,
+                                             int, int*, gesvdjInfo_t, int);
+
+// sytrd (hetrd for C, Z) _bufferSize(handle, uplo, n, A, lda, d, e, tau,
+// *lwork), sytrd(handle, uplo, n, A, lda, d, e, tau, work, lwork, info); d
+// and e real.
+using SytrdBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, const void*,
+                                               int, const void*, const void*, const void*,
+                                               int*);
+using SytrdFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int, void*,
+                                     void*, void*, void*, int, int*);
 
 // cuBLAS entry points. X(name, symbol, signature).
 #define JFT_CUBLAS_FUNCTIONS(X)                                                        \

@@ -22,6 +22,7 @@ std::string resolveCusolver(void* handle, CusolverLibrary& lib) {
   for (int t = 0; t < 4; ++t) {
     const std::string prefix = std::string("cusolverDn") + kTypeLetters[t];
     const std::string orgqr = t < 2 ? "orgqr" : "ungqr";
+    const std::string ev = t < 2 ? "sy" : "he";
     const std::pair<std::string, bool> found[] = {
         {prefix + "getrf_bufferSize",
          lookUpSymbol(handle, prefix + "getrf_bufferSize", lib.getrfBufferSize[t])},
@@ -34,7 +35,29 @@ std::string resolveCusolver(void* handle, CusolverLibrary& lib) {
         {prefix + "geqrf", lookUpSymbol(handle, prefix + "geqrf", lib.geqrf[t])},
         {prefix + orgqr + "_bufferSize",
          lookUpSymbol(handle, prefix + orgqr + "_bufferSize", lib.orgqrBufferSize[t])},
-        {prefix + orgqr, lookUpSymbol(handle, prefix + orgqr, lib.orgqr[t])}};
+        {prefix + orgqr, lookUpSymbol(handle, prefix + orgqr, lib.orgqr[t])},
+        {prefix + ev + "evd_bufferSize",
+         lookUpSymbol(handle, prefix + ev + "evd_bufferSize", lib.syevdBufferSize[t])},
+        {prefix + ev + "evd", lookUpSymbol(handle, prefix + ev + "evd", lib.syevd[t])},
+        {prefix + ev + "evj_bufferSize",
+         lookUpSymbol(handle, prefix + ev + "evj_bufferSize", lib.syevjBufferSize[t])},
+        {prefix + ev + "evj", lookUpSymbol(handle, prefix + ev + "evj", lib.syevj[t])},
+        {prefix + ev + "evjBatched_bufferSize",
+         lookUpSymbol(handle, prefix + ev + "evjBatched_bufferSize",
+                      lib.syevjBatchedBufferSize[t])},
+        {prefix + ev + "evjBatched",
+         lookUpSymbol(handle, prefix + ev + "evjBatched", lib.syevjBatched[t])},
+        {prefix + "gesvdj_bufferSize",
+         lookUpSymbol(handle, prefix + "gesvdj_bufferSize", lib.gesvdjBufferSize[t])},
+        {prefix + "gesvdj", lookUpSymbol(handle, prefix + "gesvdj", lib.gesvdj[t])},
+        {prefix + "gesvdjBatched_bufferSize",
+         lookUpSymbol(handle, prefix + "gesvdjBatched_bufferSize",
+                      lib.gesvdjBatchedBufferSize[t])},
+        {prefix + "gesvdjBatched",
+         lookUpSymbol(handle, prefix + "gesvdjBatched", lib.gesvdjBatched[t])},
+        {prefix + ev + "trd_bufferSize",
+         lookUpSymbol(handle, prefix + ev + "trd_bufferSize", lib.sytrdBufferSize[t])},
+        {prefix + ev + "trd", lookUpSymbol(handle, prefix + ev + "trd", lib.sytrd[t])}};
     for (const auto& [symbol, ok] : found)
       if (!ok) return symbol;
   }

@@ -33,6 +33,19 @@ struct CusolverLibrary {
   std::array<GeqrfFn, 4> geqrf{};
   std::array<OrgqrBufferSizeFn, 4> orgqrBufferSize{};
   std::array<OrgqrFn, 4> orgqr{};  // orgqr for S, D; ungqr for C, Z
+  // sy* for S, D; he* for C, Z.
+  std::array<SyevdBufferSizeFn, 4> syevdBufferSize{};
+  std::array<SyevdFn, 4> syevd{};
+  std::array<SyevjBufferSizeFn, 4> syevjBufferSize{};
+  std::array<SyevjFn, 4> syevj{};
+  std::array<SyevjBatchedBufferSizeFn, 4> syevjBatchedBufferSize{};
+  std::array<SyevjBatchedFn, 4> syevjBatched{};
+  std::array<GesvdjBufferSizeFn, 4> gesvdjBufferSize{};
+  std::array<GesvdjFn, 4> gesvdj{};
+  std::array<GesvdjBatchedBufferSizeFn, 4> gesvdjBatchedBufferSize{};
+  std::array<GesvdjBatchedFn, 4> gesvdjBatched{};
+  std::array<SytrdBufferSizeFn, 4> sytrdBufferSize{};  // hetrd for C, Z
+  std::array<SytrdFn, 4> sytrd{};
   std::string libraryName;
 
   // OK for success; otherwise a status naming `what` and the status
