@@ -251,7 +251,7 @@ StatusOr<bool> lowerSingleParticipantCollectives(ir::Module& module) {
         }
         OpEmitter e(module, op, out);
         for (size_t i = 0; i < op.results.size(); ++i) {
-          const ir::Type& type = module.typeOf(op.results[i]);
+          const ir::Type type = module.typeOf(op.results[i]);  // emitting grows the table
           // A convert to the same type is a no-op canonicalize removes.
           const ValueId value = *forwards ? e.convert(op.operands[i], type.element)
                                           : e.constant(type.element, type.dims, 0);
