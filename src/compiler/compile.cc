@@ -57,6 +57,8 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   JFT_RETURN_IF_ERROR(ir::verifyModule(module));
 
   passes::PipelineOptions pass_options;
+  pass_options.participants =
+      static_cast<int64_t>(options.num_replicas) * options.num_partitions;
   // Composites an emitter implements whole (chlo.scan) stay composites; the
   // rest are inlined into their decompositions.
   pass_options.inlining.keep_composite = [&module](const ir::Op& composite) {

@@ -52,6 +52,12 @@ struct Options {
   int autotune_level = 0;  // --xla_gpu_autotune_level
   bool exclude_nondeterministic_ops = false;
   kernels::KernelTarget target;  // the device's (arch from its compute capability)
+  // The devices the program is compiled for (PJRT's compile options). With
+  // one in all, collectives become ordinary ops (passes/collectives.h); with
+  // more, compile() is UNIMPLEMENTED naming them (no collective route yet),
+  // so the fingerprint needs neither count.
+  int num_replicas = 1;
+  int num_partitions = 1;
   std::vector<std::string> unknown_flags;  // XLA_FLAGS entries we do not honour
 
   // Reads an environment variable; nullopt when unset.

@@ -6,6 +6,7 @@
 #include "ir/verifier.h"
 #include "passes/bitcast_widths.h"
 #include "passes/canonicalize.h"
+#include "passes/collectives.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
 #include "passes/float8_dot.h"
@@ -56,11 +57,20 @@ class PassRunner {
 
 StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& options) {
   if (options.verify) JFT_RETURN_IF_ERROR(ir::verifyModule(module));
+  // Several participants need the collective route, which does not exist.
+  JFT_RETURN_IF_ERROR(refuseSeveralParticipants(module, options.participants));
   PassRunner runner(module, options);
   JFT_ASSIGN_OR_RETURN(bool inlined, runner.run("inline", 0, [&](ir::Module& m) {
     return inlineCalls(m, options.inlining);
   }));
   (void)inlined;
+  // Collectives of one participant are plain ops (after inlining, so those
+  // of called functions are in place; before the rest, which may simplify
+  // what they leave).
+  JFT_ASSIGN_OR_RETURN(bool collectives, runner.run("collectives", 0, [](ir::Module& m) {
+    return lowerSingleParticipantCollectives(m);
+  }));
+  (void)collectives;
   // Integer products no library GEMM computes become a multiply and a
   // reduce before the rounds, so they simplify and fuse like other ops.
   JFT_ASSIGN_OR_RETURN(bool lowered, runner.run("integer_dot", 0, [](ir::Module& m) {

@@ -1,6 +1,8 @@
 // The pass pipeline run before fusion, in one readable function:
 //
-//   inline                                   once
+//   (several participants: UNIMPLEMENTED, see collectives.h)
+//   inline, collectives, integer_dot,        once
+//   float8_dot, bitcast_widths, rng_expand
 //   canonicalize, simplify, cse, dce         repeated until a round changes
 //                                            nothing, at most max_rounds times
 //
@@ -12,10 +14,11 @@
 // (printModule), or no text when the pass changed nothing.
 //
 // Before: the module verifies. After: it verifies, computes the same values,
-// and holds no call (see inline_calls.h for composites).
+// and holds no call (see inline_calls.h for composites) and no collective.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,7 +30,7 @@
 namespace jft::passes {
 
 struct PassRecord {
-  std::string pass;  // "inline", "canonicalize", "simplify", "cse", "dce"
+  std::string pass;  // "inline", "collectives", ..., "canonicalize", "dce"
   int round = 0;     // 0 for inline, 1.. for the repeated passes
   bool changed = false;
   std::chrono::nanoseconds duration{0};
@@ -36,6 +39,10 @@ struct PassRecord {
 struct PipelineOptions {
   bool verify = false;
   int max_rounds = 8;
+  // Devices the program runs over (num_replicas * num_partitions). With one,
+  // collectives become ordinary ops; with more, runPasses refuses the
+  // program (UNIMPLEMENTED) before any pass runs.
+  int64_t participants = 1;
   InlineOptions inlining;
   // Called after each pass; `module_text` is empty when the pass changed
   // nothing ("(unchanged)").

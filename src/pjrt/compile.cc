@@ -58,6 +58,23 @@ kernels::KernelTarget targetOf(const PJRT_Client& client, const PJRT_Device& dev
   return target;
 }
 
+// A program over several devices is refused: by the compiler where it can
+// read the program, since its refusal names the collectives the program uses
+// (passes/collectives.h), else by placement. Nothing is built: the compiler
+// stops before planning.
+Status refuseSeveralDevices(PJRT_Client& client, const Received& received,
+                            const CompileOptions& options,
+                            const compiler::Options& compilerOptions) {
+  constexpr const char* kName = "PJRT_Client_Compile";
+  StatusOr<compiler::Executable> refused =
+      compiler::compile(received.code, compilerOptions, nullptr);
+  if (!refused.isOk() && refused.status().code() == StatusCode::kUnimplemented)
+    return refused.status().withContext(std::string(kName));
+  Status placed = placeProgram(client, options).status();
+  if (!placed.isOk()) return placed.withContext(std::string(kName));
+  return internalError(std::string(kName) + ": a program over several devices compiled");
+}
+
 Status compileAndLoad(PJRT_Client& client, const Received& received,
                       PJRT_LoadedExecutable*& out) {
   constexpr const char* kName = "PJRT_Client_Compile";
@@ -68,9 +85,12 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
         std::string(received.format) + "'");
   auto options = parseCompileOptions(received.options);
   if (!options.isOk()) return options.status().withContext(std::string(kName));
-  JFT_ASSIGN_OR_RETURN(PJRT_Device * device, placeProgram(client, *options));
-
   compiler::Options compilerOptions = client.compilerOptions;
+  compilerOptions.num_replicas = options->numReplicas;
+  compilerOptions.num_partitions = options->numPartitions;
+  if (static_cast<int64_t>(options->numReplicas) * options->numPartitions > 1)
+    return refuseSeveralDevices(client, received, *options, compilerOptions);
+  JFT_ASSIGN_OR_RETURN(PJRT_Device * device, placeProgram(client, *options));
   compilerOptions.target = targetOf(client, *device);
   JFT_ASSIGN_OR_RETURN(kernels::KernelCompiler * kernelCompiler, client.kernelCompiler());
   JFT_ASSIGN_OR_RETURN(compiler::Executable compiled,

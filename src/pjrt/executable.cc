@@ -58,10 +58,20 @@ constexpr int kLengthDelimited = 2;
 }  // namespace
 
 StatusOr<PJRT_Device*> placeProgram(PJRT_Client& client, const CompileOptions& options) {
-  if (options.numReplicas * static_cast<int64_t>(options.numPartitions) > 1)
-    return unimplemented("jax-flagtree runs a program on one device; this one asks for " +
-                         std::to_string(options.numReplicas) + " replicas x " +
-                         std::to_string(options.numPartitions) + " partitions");
+  const int64_t devices =
+      options.numReplicas * static_cast<int64_t>(options.numPartitions);
+  if (devices > 1)
+    return unimplemented(
+        "jax-flagtree runs a program on one device per process for now; this one asks "
+        "for " +
+        std::to_string(options.numReplicas) + " replicas x " +
+        std::to_string(options.numPartitions) + " partitions (" +
+        std::to_string(devices) +
+        " devices), which needs the collective route over several GPUs (NCCL), not "
+        "built yet");
+  if (options.deviceOrdinal < -1)
+    return invalidArgument("device_ordinal " + std::to_string(options.deviceOrdinal) +
+                           " is negative (-1 means any device)");
   if (client.devices.empty()) return failedPrecondition("the client has no devices");
   if (options.portable) return client.devices.front();
   if (!options.deviceAssignment.empty()) {
