@@ -64,10 +64,22 @@ Cx<V> divide(A& a, const Cx<V>& x, const Cx<V>& y) {
                    a.div(a.sub(a.mul(q, r2), p), den2))};
 }
 
+// hypot(x, y) with C99's rule made explicit: +inf when either part is
+// infinite, even when the other is NaN (|inf + NaN i| = inf, and so
+// log(inf + NaN i) = inf + NaN i). The formulas must not lean on the
+// library for this: on the H200, log(inf + NaN i) came out with a NaN real
+// part, and the device library's hypot is the one step that can give it.
+template <class A, class V>
+V hypot(A& a, const V& x, const V& y) {
+  const V inf = a.constant(x, kInf);
+  const V infinite = a.either(a.cmp("oeq", a.abs(x), inf), a.cmp("oeq", a.abs(y), inf));
+  return a.select(infinite, inf, a.call("hypot", {x, y}));
+}
+
 // |z| by hypot: no overflow of re^2 + im^2.
 template <class A, class V>
 V absolute(A& a, const Cx<V>& z) {
-  return a.call("hypot", {z.re, z.im});
+  return hypot(a, z.re, z.im);
 }
 
 // e^x (cos y + i sin y); a zero imaginary part stays exactly (exp(inf + 0i)
@@ -114,7 +126,7 @@ Cx<V> sqrt(A& a, const Cx<V>& z) {
   const V &x = z.re, &y = z.im;
   const V half = a.constant(x, 0.5), quarter = a.constant(x, 0.25);
   auto root = [&](const V& u, const V& v) {
-    return a.sqrt(a.mul(a.add(a.call("hypot", {u, v}), a.abs(u)), half));
+    return a.sqrt(a.mul(a.add(hypot(a, u, v), a.abs(u)), half));
   };
   const V big = a.constant(x, a.wide(x) ? 0x1p1020 : 0x1p124);
   const V large = a.either(a.cmp("oge", a.abs(x), big), a.cmp("oge", a.abs(y), big));
@@ -276,7 +288,7 @@ Cx<V> log1p(A& a, const Cx<V>& z) {
   const V m = a.add(a.mul(x, a.add(x, a.constant(x, 2.0))), a.mul(y, y));
   const V small = a.both(a.cmp("olt", a.abs(x), half), a.cmp("olt", a.abs(y), half));
   const V re = a.select(small, a.mul(a.call("log1p", {m}), half),
-                        a.call("log", {a.call("hypot", {xp1, y})}));
+                        a.call("log", {hypot(a, xp1, y)}));
   return {re, a.call("atan2", {y, xp1})};
 }
 
