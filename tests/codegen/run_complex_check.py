@@ -20,8 +20,13 @@ from triton.backends.compiler import GPUTarget
 
 d = sys.argv[1]
 K, L = {}, {}
+failures = 0
 for f in sorted(glob.glob(d + "/EmitComplex_*.ttir")):
     n = os.path.basename(f)[:-5]
+    if not os.path.exists(f[:-5] + ".json"):  # emitWhole writes both
+        print("FAIL launch", n, "has no .json beside its .ttir")
+        failures += 1
+        continue
     launch = json.load(open(f[:-5] + ".json"))
     try:
         K[n] = tcompile(f, target=GPUTarget("cuda", 90, 32),
@@ -31,7 +36,6 @@ for f in sorted(glob.glob(d + "/EmitComplex_*.ttir")):
         print("FAIL compile", n, str(e)[-400:])
 print("compiled", len(K))
 rng = np.random.default_rng(0)
-failures = 0
 
 
 def parts(z):
