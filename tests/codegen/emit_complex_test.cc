@@ -616,5 +616,117 @@ TEST(EmitComplex, PlannerRoutesComplexLoopsAndNamesWhatItRefuses) {
   EXPECT_TRUE(loop);
 }
 
+// ---------------------------------------------------------------- complex128
+
+// A complex128 kernel computes and stores f64 parts only: an f32 anywhere
+// (a pointer, an accumulator lane, a scratch buffer, a constant, a combine
+// region, a library symbol such as __nv_hypotf) would round the parts to
+// float. (test_ops.py's complex128 sums once came back with float32 errors:
+// JAX had truncated the data to complex64, the kernels were not at fault;
+// this keeps them so.)
+::testing::AssertionResult noF32(const std::vector<TtirKernel>& kernels,
+                                 std::string_view what) {
+  if (kernels.empty()) return ::testing::AssertionFailure() << what << ": no kernel";
+  for (const TtirKernel& k : kernels) {
+    if (k.ttir.find("f32") != std::string::npos)
+      return ::testing::AssertionFailure() << what << " has f32:\n" << k.ttir;
+    // Library calls by their f64 names (__nv_hypot, not __nv_hypotf).
+    for (size_t at = k.ttir.find("symbol = \"__nv_"); at != std::string::npos;
+         at = k.ttir.find("symbol = \"__nv_", at + 1)) {
+      const size_t end = k.ttir.find('"', at + 10);
+      const std::string symbol = k.ttir.substr(at + 10, end - at - 10);
+      if (symbol.back() == 'f')
+        return ::testing::AssertionFailure() << what << " calls " << symbol;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST(EmitComplex, Complex128FunctionsAreF64Throughout) {
+  for (OpKind kind :
+       {OpKind::Negate, OpKind::Exponential, OpKind::ExponentialMinusOne, OpKind::Log,
+        OpKind::LogPlusOne, OpKind::Sqrt, OpKind::Rsqrt, OpKind::Cbrt, OpKind::Sign,
+        OpKind::Sine, OpKind::Cosine, OpKind::Tan, OpKind::Tanh, OpKind::Logistic}) {
+    ir::Module m;
+    ir::Builder b(m);
+    auto a = b.beginFunction("main", {c128({64})}, {c128({64})});
+    b.ret({b.op1(kind, {a[0]}, c128({64}))});
+    b.endFunction();
+    EXPECT_TRUE(noF32({emitWhole(m, Family::kLoop)}, ir::opKindName(kind)));
+  }
+  for (OpKind kind : {OpKind::Multiply, OpKind::Divide, OpKind::Power}) {
+    ir::Module m;
+    ir::Builder b(m);
+    auto a = b.beginFunction("main", {c128({64}), c128({64})}, {c128({64})});
+    b.ret({b.op1(kind, {a[0], a[1]}, c128({64}))});
+    b.endFunction();
+    EXPECT_TRUE(noF32({emitWhole(m, Family::kLoop)}, ir::opKindName(kind)));
+  }
+  ir::Module m;
+  ir::Builder b(m);
+  const Type f64 = Type::tensor(ElementType::F64, {64});
+  auto a = b.beginFunction("main", {c128({64})}, {f64});
+  b.ret({b.op1(OpKind::Abs, {a[0]}, f64)});
+  b.endFunction();
+  TtirKernel k = emitWhole(m, Family::kLoop);
+  EXPECT_TRUE(noF32({k}, "abs"));
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_hypot\""), 1);
+}
+
+TEST(EmitComplex, Complex128ReductionsAreF64Throughout) {
+  for (OpKind combine : {OpKind::Add, OpKind::Multiply}) {
+    const std::string name(ir::opKindName(combine));
+    // Whole rows (one tt.reduce) and long rows (loop-carried lanes).
+    EXPECT_TRUE(noF32(
+        {emitWhole(rowReduce(combine, ElementType::C128, {8, 32}), Family::kReduction)},
+        name + " of rows"));
+    EXPECT_TRUE(noF32({emitWhole(rowReduce(combine, ElementType::C128, {4, 100000}),
+                                 Family::kReduction)},
+                      name + " of long rows"));
+  }
+  // A long column split into partials: f64 scratch, 8 bytes per part.
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {c128({65536, 64})}, {c128({64})});
+  b.ret({complexReduce(b, a[0], {0}, c128({64}), OpKind::Add)});
+  b.endFunction();
+  const std::vector<TtirKernel> split = emitWholeStages(m, Family::kReduction);
+  ASSERT_EQ(split.size(), 2u);
+  EXPECT_TRUE(noF32(split, "split column sum"));
+  EXPECT_EQ(split[0].scratch, (std::vector<uint64_t>{256 * 64 * 8, 256 * 64 * 8}));
+  EXPECT_NE(split[0].ttir.find("%tmp1: !tt.ptr<f64>"), std::string::npos);
+  // The whole vector to a scalar.
+  ir::Module full;
+  ir::Builder fb(full);
+  auto v = fb.beginFunction("main", {c128({1000})}, {c128()});
+  fb.ret({complexReduce(fb, v[0], {0}, c128(), OpKind::Add)});
+  fb.endFunction();
+  EXPECT_TRUE(noF32({emitWhole(full, Family::kReduction)}, "full sum"));
+}
+
+TEST(EmitComplex, Complex128ScansAndScattersAreF64Throughout) {
+  for (OpKind combine : {OpKind::Add, OpKind::Multiply}) {
+    const std::string name(ir::opKindName(combine));
+    EXPECT_TRUE(
+        noF32({emitWhole(complexCumulative({6, 40}, 1, combine, ElementType::C128),
+                         Family::kScan)},
+              "cumulative " + name));
+    EXPECT_TRUE(
+        noF32({emitWhole(complexCumulative({3, 5000}, 1, combine, ElementType::C128),
+                         Family::kScan)},
+              "long cumulative " + name));
+    EXPECT_TRUE(
+        noF32({emitWhole(complexCumulative({40, 6}, 0, combine, ElementType::C128),
+                         Family::kScan)},
+              "cumulative " + name + " down columns"));
+  }
+  EXPECT_TRUE(noF32(
+      emitWholeStages(complexScatter(ElementType::C128, OpKind::Add), Family::kScatter),
+      "scatter add"));
+  EXPECT_TRUE(noF32(
+      emitWholeStages(complexScatter(ElementType::C128, std::nullopt), Family::kScatter),
+      "scatter set"));
+}
+
 }  // namespace
 }  // namespace jft::codegen::ttir::testing
