@@ -49,6 +49,7 @@ struct Host {
       ADD_FAILURE() << "predicate " << p;
     return r ? T(1) : T(0);
   }
+  T signbit(T a) { return std::signbit(a) ? T(1) : T(0); }
   T select(T c, T a, T b) { return c != T(0) ? a : b; }
   T both(T a, T b) { return (a != T(0) && b != T(0)) ? T(1) : T(0); }
   T either(T a, T b) { return (a != T(0) || b != T(0)) ? T(1) : T(0); }
@@ -60,7 +61,6 @@ struct Host {
       return std::numeric_limits<T>::quiet_NaN();
     if (f == "hypot") return std::hypot(x[0], x[1]);
     if (f == "atan2") return std::atan2(x[0], x[1]);
-    if (f == "copysign") return std::copysign(x[0], x[1]);
     if (f == "pow") return std::pow(x[0], x[1]);
     if (f == "exp") return std::exp(x[0]);
     if (f == "expm1") return std::expm1(x[0]);
