@@ -102,6 +102,24 @@ TEST(EmitComplex, SqrtKeepsTheSignOfAZeroImaginaryPart) {
   EXPECT_EQ(count(k.ttir, "tt.store "), 2);
 }
 
+// complex128 sqrt for run_complex_check.py: f64 parts (1e308 + 1e308i takes
+// the scaled form), the sign of y read from its 64 bits.
+TEST(EmitComplex, SqrtOfComplex128ScalesNearTheTopOfTheRange) {
+  TtirKernel k = unaryKernel(OpKind::Sqrt, ElementType::C128);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_hypot\""), 2);
+  EXPECT_NE(k.ttir.find(": tensor<64xf64> -> tensor<64xi64>"), std::string::npos);
+  EXPECT_NE(k.ttir.find("0x7FB0000000000000"), std::string::npos) << k.ttir;  // 2^1020
+}
+
+// log for run_complex_check.py: an infinite part gives log|z| = +inf whatever
+// the other part (no library hypot of (inf, NaN) decides it).
+TEST(EmitComplex, LogOfAnInfinitePartIsInfinite) {
+  TtirKernel k = unaryKernel(OpKind::Log);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_atan2f\""), 1);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_hypotf\""), 1);
+  EXPECT_NE(k.ttir.find("0x7F800000"), std::string::npos);  // +inf
+}
+
 TEST(EmitComplex, TanhIsKahansFormulaWithItsLargeArgumentForm) {
   TtirKernel k = unaryKernel(OpKind::Tanh);
   EXPECT_EQ(count(k.ttir, "symbol = \"__nv_tanf\""), 1);

@@ -391,6 +391,30 @@ def complex_function_cases():
                 transcendental=True)
     case(f"complex_sqrt_rsqrt_edges_{dt}", roots, x64=dt == "complex128")
 
+    def signed_zeros(dt=dt):
+      # A -0 imaginary part, step by step, so that a wrong sign says where it
+      # went: read back alone (load and store of the part), through
+      # complex(real, imag), then sqrt (the sign picks the side of the cut:
+      # -i, -2i) and log (atan2(-0, -1) = -pi).
+      z = np.array([complex(-1, -0.0), complex(-4, -0.0), complex(-1, 0.0),
+                    complex(2, -0.0)], dtype=np.complex128).astype(dt)
+      im = run(jnp.imag, z)
+      if list(np.signbit(im)) != [True, True, False, True]:
+        raise AssertionError(f"imag lost the sign of a zero: {im!r}")
+      c = run(lambda a: lax.complex(jnp.real(a), jnp.imag(a)), z)
+      if list(np.signbit(c.imag)) != [True, True, False, True]:
+        raise AssertionError(f"complex(real, imag) lost the sign of a zero: {c!r}")
+      r = run(jnp.sqrt, z)
+      if not (r.imag[0] == -1 and r.imag[1] == -2 and r.imag[2] == 1 and
+              np.signbit(r.imag[3]) and np.all(r.real[:3] == 0)):
+        raise AssertionError(f"sqrt of (-1 - 0i, -4 - 0i, -1 + 0i, 2 - 0i) = {r!r}, "
+                             "want (-i, -2i, i, sqrt(2) - 0i)")
+      lg = run(jnp.log, z)
+      if not (abs(lg.imag[0] + math.pi) < 1e-6 and abs(lg.imag[2] - math.pi) < 1e-6):
+        raise AssertionError(f"log of (-1 - 0i, -1 + 0i) = {lg[[0, 2]]!r}, "
+                             "want (-pi i, pi i)")
+    case(f"complex_signed_zeros_{dt}", signed_zeros, x64=dt == "complex128")
+
     def exp_log(dt=dt):
       x, _ = with_edges(dt, [complex(INF, 0), complex(NAN, 0), complex(-INF, 1),
                              complex(-INF, 0), complex(0, INF), complex(INF, 1),
