@@ -64,6 +64,8 @@ TEST(EmitComplex, EveryUnaryOpIsTtirTritonAccepts) {
       b.endFunction();
       TtirKernel k = emitWhole(m, Family::kLoop);
       EXPECT_EQ(k.ttir.find("arith.negf"), std::string::npos) << ir::opKindName(kind);
+      // Signs of zeros are read from the bits (complex_math.h, copysign).
+      EXPECT_EQ(k.ttir.find("copysign"), std::string::npos) << ir::opKindName(kind);
       EXPECT_EQ(count(k.ttir, "tt.store "), 2) << ir::opKindName(kind);
     }
 }
@@ -86,13 +88,36 @@ TtirKernel unaryKernel(OpKind kind, ElementType element = ElementType::C64) {
 // (the other part is remembered): each library call appears once.
 TEST(EmitComplex, SqrtKeepsTheSignOfAZeroImaginaryPart) {
   TtirKernel k = unaryKernel(OpKind::Sqrt);
-  // x < 0: the imaginary part is copysign(t, y), so -1 - 0i gives -i.
-  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_copysignf\""), 1);
+  // x < 0: the imaginary part is +-t by the sign bit of y's bits (-0
+  // included), so -1 - 0i gives -i; not through the library's copysign,
+  // which gave +i for it on the H200 (complex_math.h, copysign).
+  EXPECT_EQ(count(k.ttir, "copysign"), 0);
+  EXPECT_EQ(count(k.ttir, "tt.bitcast "), 1);
+  EXPECT_NE(k.ttir.find(": tensor<64xf32> -> tensor<64xi32>"), std::string::npos);
+  EXPECT_EQ(count(k.ttir, "arith.cmpi slt"), 1);
   // hypot of (x, y) and of (x/4, y/4) near the top of the range.
   EXPECT_EQ(count(k.ttir, "symbol = \"__nv_hypotf\""), 2);
   EXPECT_EQ(count(k.ttir, "tt.precise_sqrt"), 2);
   EXPECT_EQ(count(k.ttir, "tt.load "), 2);
   EXPECT_EQ(count(k.ttir, "tt.store "), 2);
+}
+
+// complex128 sqrt for run_complex_check.py: f64 parts (1e308 + 1e308i takes
+// the scaled form), the sign of y read from its 64 bits.
+TEST(EmitComplex, SqrtOfComplex128ScalesNearTheTopOfTheRange) {
+  TtirKernel k = unaryKernel(OpKind::Sqrt, ElementType::C128);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_hypot\""), 2);
+  EXPECT_NE(k.ttir.find(": tensor<64xf64> -> tensor<64xi64>"), std::string::npos);
+  EXPECT_NE(k.ttir.find("0x7FB0000000000000"), std::string::npos) << k.ttir;  // 2^1020
+}
+
+// log for run_complex_check.py: an infinite part gives log|z| = +inf whatever
+// the other part (no library hypot of (inf, NaN) decides it).
+TEST(EmitComplex, LogOfAnInfinitePartIsInfinite) {
+  TtirKernel k = unaryKernel(OpKind::Log);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_atan2f\""), 1);
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_hypotf\""), 1);
+  EXPECT_NE(k.ttir.find("0x7F800000"), std::string::npos);  // +inf
 }
 
 TEST(EmitComplex, TanhIsKahansFormulaWithItsLargeArgumentForm) {
@@ -123,7 +148,7 @@ TEST(EmitComplex, OtherFunctionsEmitOnce) {
   };
   for (Want want :
        {Want{OpKind::Sine, "__nv_coshf"}, Want{OpKind::Cosine, "__nv_sinhf"},
-        Want{OpKind::Tan, "__nv_tanf"}, Want{OpKind::Rsqrt, "__nv_copysignf"},
+        Want{OpKind::Tan, "__nv_tanf"}, Want{OpKind::Rsqrt, "__nv_hypotf"},
         Want{OpKind::Cbrt, "__nv_powf"}, Want{OpKind::Logistic, "__nv_expf"}}) {
     TtirKernel k = unaryKernel(want.kind);
     EXPECT_GE(count(k.ttir, std::string("symbol = \"") + want.symbol + "\""), 1)
@@ -634,6 +659,118 @@ TEST(EmitComplex, PlannerRoutesComplexLoopsAndNamesWhatItRefuses) {
   for (const fusion::Fusion& f : plan.fusions)
     loop = loop || (f.route == fusion::Route::kTtir && f.family == Family::kLoop);
   EXPECT_TRUE(loop);
+}
+
+// ---------------------------------------------------------------- complex128
+
+// A complex128 kernel computes and stores f64 parts only: an f32 anywhere
+// (a pointer, an accumulator lane, a scratch buffer, a constant, a combine
+// region, a library symbol such as __nv_hypotf) would round the parts to
+// float. (test_ops.py's complex128 sums once came back with float32 errors:
+// JAX had truncated the data to complex64, the kernels were not at fault;
+// this keeps them so.)
+::testing::AssertionResult noF32(const std::vector<TtirKernel>& kernels,
+                                 std::string_view what) {
+  if (kernels.empty()) return ::testing::AssertionFailure() << what << ": no kernel";
+  for (const TtirKernel& k : kernels) {
+    if (k.ttir.find("f32") != std::string::npos)
+      return ::testing::AssertionFailure() << what << " has f32:\n" << k.ttir;
+    // Library calls by their f64 names (__nv_hypot, not __nv_hypotf).
+    for (size_t at = k.ttir.find("symbol = \"__nv_"); at != std::string::npos;
+         at = k.ttir.find("symbol = \"__nv_", at + 1)) {
+      const size_t end = k.ttir.find('"', at + 10);
+      const std::string symbol = k.ttir.substr(at + 10, end - at - 10);
+      if (symbol.back() == 'f')
+        return ::testing::AssertionFailure() << what << " calls " << symbol;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST(EmitComplex, Complex128FunctionsAreF64Throughout) {
+  for (OpKind kind :
+       {OpKind::Negate, OpKind::Exponential, OpKind::ExponentialMinusOne, OpKind::Log,
+        OpKind::LogPlusOne, OpKind::Sqrt, OpKind::Rsqrt, OpKind::Cbrt, OpKind::Sign,
+        OpKind::Sine, OpKind::Cosine, OpKind::Tan, OpKind::Tanh, OpKind::Logistic}) {
+    ir::Module m;
+    ir::Builder b(m);
+    auto a = b.beginFunction("main", {c128({64})}, {c128({64})});
+    b.ret({b.op1(kind, {a[0]}, c128({64}))});
+    b.endFunction();
+    EXPECT_TRUE(noF32({emitWhole(m, Family::kLoop)}, ir::opKindName(kind)));
+  }
+  for (OpKind kind : {OpKind::Multiply, OpKind::Divide, OpKind::Power}) {
+    ir::Module m;
+    ir::Builder b(m);
+    auto a = b.beginFunction("main", {c128({64}), c128({64})}, {c128({64})});
+    b.ret({b.op1(kind, {a[0], a[1]}, c128({64}))});
+    b.endFunction();
+    EXPECT_TRUE(noF32({emitWhole(m, Family::kLoop)}, ir::opKindName(kind)));
+  }
+  ir::Module m;
+  ir::Builder b(m);
+  const Type f64 = Type::tensor(ElementType::F64, {64});
+  auto a = b.beginFunction("main", {c128({64})}, {f64});
+  b.ret({b.op1(OpKind::Abs, {a[0]}, f64)});
+  b.endFunction();
+  TtirKernel k = emitWhole(m, Family::kLoop);
+  EXPECT_TRUE(noF32({k}, "abs"));
+  EXPECT_EQ(count(k.ttir, "symbol = \"__nv_hypot\""), 1);
+}
+
+TEST(EmitComplex, Complex128ReductionsAreF64Throughout) {
+  for (OpKind combine : {OpKind::Add, OpKind::Multiply}) {
+    const std::string name(ir::opKindName(combine));
+    // Whole rows (one tt.reduce) and long rows (loop-carried lanes).
+    EXPECT_TRUE(noF32(
+        {emitWhole(rowReduce(combine, ElementType::C128, {8, 32}), Family::kReduction)},
+        name + " of rows"));
+    EXPECT_TRUE(noF32({emitWhole(rowReduce(combine, ElementType::C128, {4, 100000}),
+                                 Family::kReduction)},
+                      name + " of long rows"));
+  }
+  // A long column split into partials: f64 scratch, 8 bytes per part.
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {c128({65536, 64})}, {c128({64})});
+  b.ret({complexReduce(b, a[0], {0}, c128({64}), OpKind::Add)});
+  b.endFunction();
+  const std::vector<TtirKernel> split = emitWholeStages(m, Family::kReduction);
+  ASSERT_EQ(split.size(), 2u);
+  EXPECT_TRUE(noF32(split, "split column sum"));
+  EXPECT_EQ(split[0].scratch, (std::vector<uint64_t>{256 * 64 * 8, 256 * 64 * 8}));
+  EXPECT_NE(split[0].ttir.find("%tmp1: !tt.ptr<f64>"), std::string::npos);
+  // The whole vector to a scalar.
+  ir::Module full;
+  ir::Builder fb(full);
+  auto v = fb.beginFunction("main", {c128({1000})}, {c128()});
+  fb.ret({complexReduce(fb, v[0], {0}, c128(), OpKind::Add)});
+  fb.endFunction();
+  EXPECT_TRUE(noF32({emitWhole(full, Family::kReduction)}, "full sum"));
+}
+
+TEST(EmitComplex, Complex128ScansAndScattersAreF64Throughout) {
+  for (OpKind combine : {OpKind::Add, OpKind::Multiply}) {
+    const std::string name(ir::opKindName(combine));
+    EXPECT_TRUE(
+        noF32({emitWhole(complexCumulative({6, 40}, 1, combine, ElementType::C128),
+                         Family::kScan)},
+              "cumulative " + name));
+    EXPECT_TRUE(
+        noF32({emitWhole(complexCumulative({3, 5000}, 1, combine, ElementType::C128),
+                         Family::kScan)},
+              "long cumulative " + name));
+    EXPECT_TRUE(
+        noF32({emitWhole(complexCumulative({40, 6}, 0, combine, ElementType::C128),
+                         Family::kScan)},
+              "cumulative " + name + " down columns"));
+  }
+  EXPECT_TRUE(noF32(
+      emitWholeStages(complexScatter(ElementType::C128, OpKind::Add), Family::kScatter),
+      "scatter add"));
+  EXPECT_TRUE(noF32(
+      emitWholeStages(complexScatter(ElementType::C128, std::nullopt), Family::kScatter),
+      "scatter set"));
 }
 
 }  // namespace

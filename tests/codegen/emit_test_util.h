@@ -15,6 +15,7 @@
 #include "codegen/ttir/kernel.h"
 #include "fusion/fusion.h"
 #include "ir/builder.h"
+#include "launch_dump.h"
 #include "ttir_syntax.h"
 
 namespace jft::codegen::ttir::testing {
@@ -79,13 +80,15 @@ inline TtirKernel emitWhole(const ir::Module& module, fusion::Family family) {
   if (!kernel.isOk()) return {};
   const Status syntax = checkTtirSyntax(kernel->ttir);
   EXPECT_TRUE(syntax.isOk()) << syntax.toString() << "\n" << kernel->ttir;
-  // For compiling and running on a GPU machine: <test name>.ttir.
+  // For compiling and running on a GPU machine: <test name>.ttir and its
+  // launch in <test name>.json, always together (a GPU script reads both).
   if (const char* dump = std::getenv("JFT_TTIR_DUMP_DIR"); dump && *dump) {
     std::filesystem::create_directories(dump);
     const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
     std::ofstream(std::string(dump) + "/" + test->test_suite_name() + "_" + test->name() +
                   ".ttir")
         << kernel->ttir;
+    dumpLaunch(*kernel);
   }
   return *kernel;
 }

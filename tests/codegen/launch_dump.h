@@ -1,6 +1,8 @@
 // Next to each kernel emitWhole dumps under JFT_TTIR_DUMP_DIR, the launch it
 // needs (<suite>_<test>.json: grid and num_warps), so a GPU script can run
 // the kernel exactly as the runtime would (tests/codegen/run_indexing_check.py).
+// emitWhole writes it itself (a .ttir without its .json once broke
+// run_complex_check.py); a test calling this as well rewrites the same text.
 #pragma once
 
 #include <gtest/gtest.h>

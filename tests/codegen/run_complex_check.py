@@ -2,8 +2,8 @@
 (JFT_TTIR_DUMP_DIR=DIR; <suite>_<test>.ttir with its launch in .json) with
 real Triton on a GPU and compares them with numpy's complex arithmetic:
 complex64 multiply, abs, complex(real(z) * 2, imag(z)) on complex128,
-z + (1 + 2i), sqrt (with sqrt(-1 - 0i) = -i exactly), tanh and power at
-edges, the complex reductions (row sum, mean, complex128 product, a full
+z + (1 + 2i), sqrt (with sqrt(-1 - 0i) = -i exactly; complex128 near
+1e308), log (inf + NaN i = inf + NaN i), tanh and power at edges, the complex reductions (row sum, mean, complex128 product, a full
 complex128 sum) and scans (cumsum, a long complex128 cumprod). Complex buffers are passed as their interleaved
 (re, im) parts.
 
@@ -20,8 +20,13 @@ from triton.backends.compiler import GPUTarget
 
 d = sys.argv[1]
 K, L = {}, {}
+failures = 0
 for f in sorted(glob.glob(d + "/EmitComplex_*.ttir")):
     n = os.path.basename(f)[:-5]
+    if not os.path.exists(f[:-5] + ".json"):  # emitWhole writes both
+        print("FAIL launch", n, "has no .json beside its .ttir")
+        failures += 1
+        continue
     launch = json.load(open(f[:-5] + ".json"))
     try:
         K[n] = tcompile(f, target=GPUTarget("cuda", 90, 32),
@@ -31,7 +36,6 @@ for f in sorted(glob.glob(d + "/EmitComplex_*.ttir")):
         print("FAIL compile", n, str(e)[-400:])
 print("compiled", len(K))
 rng = np.random.default_rng(0)
-failures = 0
 
 
 def parts(z):
@@ -98,6 +102,26 @@ edges_ok = bool(got[0].imag == -1 and not np.signbit(got[0].real) and
                 got[3].real == np.inf and got[3].imag == np.inf)
 failures += not edges_ok
 print("NUMERIC sqrt_edges", got[0], got[3], "PASS" if edges_ok else "FAIL")
+# complex128 sqrt: f64 throughout, the scaled form at 1e308 + 1e308i.
+z = rng.standard_normal(64) + 1j * rng.standard_normal(64)
+z[:4] = [complex(-1, -0.0), complex(1e308, 1e308), complex(-4, -0.0), 3 - 4j]
+got = run("SqrtOfComplex128ScalesNearTheTopOfTheRange", [z], [((64,), np.complex128)])[0]
+check("sqrt_c128", got, np.sqrt(z), 1e-15)
+edges_ok = bool(got[0].imag == -1 and got[2].imag == -2)
+failures += not edges_ok
+print("NUMERIC sqrt_c128_signed_zero", got[0], got[2], "PASS" if edges_ok else "FAIL")
+# log: an infinite part with a NaN one is inf + NaN i (C99, numpy); the sign
+# of a zero imaginary part picks -pi.
+z = c64((64,))
+z[:4] = [complex(np.inf, np.nan), complex(np.nan, -np.inf), complex(-1, -0.0), 0.6 + 0.8j]
+got = run("LogOfAnInfinitePartIsInfinite", [z], [((64,), np.complex64)])[0]
+with np.errstate(all="ignore"):
+    want = np.log(z.astype(np.complex128))
+check("log", got[4:], want[4:], 1e-6)
+edges_ok = bool(got[0].real == np.inf and got[1].real == np.inf and
+                np.isnan(got[0].imag) and abs(got[2].imag + np.pi) < 1e-6)
+failures += not edges_ok
+print("NUMERIC log_edges", got[:3], "PASS" if edges_ok else "FAIL")
 t = c64((64,))
 t[:3] = [30 + 1j, -400 + 1j, 0.5 + 1.5707963j]
 with np.errstate(all="ignore"):

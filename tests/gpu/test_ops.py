@@ -47,6 +47,11 @@ def compare(got, want, rtol=None, transcendental=False):
   want = np.asarray(want)
   if got.shape != want.shape:
     raise AssertionError(f"shape {got.shape} != {want.shape}")
+  # A complex result of another width than the reference's is a different
+  # computation (complex128 data truncated to complex64 when JAX runs
+  # without jax_enable_x64), not a rounding difference.
+  if (got.dtype.kind == "c" or want.dtype.kind == "c") and got.dtype != want.dtype:
+    raise AssertionError(f"dtype {got.dtype} != {want.dtype}")
   kind = np.dtype(got.dtype).name
   if kind not in RTOL:  # integers and bool: exact
     bad = np.asarray(got != want.astype(got.dtype))
@@ -88,8 +93,19 @@ def typed(value, like):
   return jnp.array(value, dtype=like.dtype)
 
 
-def case(name, fn):
-  check(f"ops_{name}", fn)
+def case(name, fn, x64=False):
+  """`x64`: run with jax_enable_x64, without which JAX turns complex128 and
+  float64 arguments into complex64 and float32 (with only a warning), so a
+  "complex128" case would test complex64."""
+  if not x64:
+    check(f"ops_{name}", fn)
+    return
+
+  def in_x64():
+    import jax
+    with jax.enable_x64(True):
+      fn()
+  check(f"ops_{name}", in_x64)
 
 
 FLOAT_EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.5, np.inf, -np.inf, np.nan, 1e-40,
@@ -286,7 +302,7 @@ def complex_cases():
                        (lambda a, b: a / b, x.astype(np.complex128) / y),
                        (lambda a, b: -a, -x)]:
           compare(run(f, x, y), ref.astype(dt))
-    case(f"complex_arith_{dt}", arith)
+    case(f"complex_arith_{dt}", arith, x64=dt == "complex128")
 
     def funcs(dt=dt):
       x, part = complexes((64,), dt)
@@ -300,7 +316,7 @@ def complex_cases():
         compare(run(jnp.exp, small), np.exp(small.astype(np.complex128)).astype(dt),
                 transcendental=True)
         compare(run(jnp.log, x), np.log(w).astype(dt), transcendental=True)
-    case(f"complex_functions_{dt}", funcs)
+    case(f"complex_functions_{dt}", funcs, x64=dt == "complex128")
 
     def parts(dt=dt):
       x, part = complexes((5, 7), dt)
@@ -316,7 +332,7 @@ def complex_cases():
       compare(run(lambda a: a.astype(other), x), x.astype(other))
       r = floats((5, 7), "float32")
       compare(run(lambda a: a.astype(dt), r), r.astype(dt))
-    case(f"complex_parts_compare_convert_{dt}", parts)
+    case(f"complex_parts_compare_convert_{dt}", parts, x64=True)
 
 
 def cx(re, im, dt):
@@ -373,7 +389,31 @@ def complex_function_cases():
                                complex(NAN, 0), big, complex(0.25, 0)])
         compare(run(lax.rsqrt, y), (1 / np.sqrt(y.astype(np.complex128))).astype(dt),
                 transcendental=True)
-    case(f"complex_sqrt_rsqrt_edges_{dt}", roots)
+    case(f"complex_sqrt_rsqrt_edges_{dt}", roots, x64=dt == "complex128")
+
+    def signed_zeros(dt=dt):
+      # A -0 imaginary part, step by step, so that a wrong sign says where it
+      # went: read back alone (load and store of the part), through
+      # complex(real, imag), then sqrt (the sign picks the side of the cut:
+      # -i, -2i) and log (atan2(-0, -1) = -pi).
+      z = np.array([complex(-1, -0.0), complex(-4, -0.0), complex(-1, 0.0),
+                    complex(2, -0.0)], dtype=np.complex128).astype(dt)
+      im = run(jnp.imag, z)
+      if list(np.signbit(im)) != [True, True, False, True]:
+        raise AssertionError(f"imag lost the sign of a zero: {im!r}")
+      c = run(lambda a: lax.complex(jnp.real(a), jnp.imag(a)), z)
+      if list(np.signbit(c.imag)) != [True, True, False, True]:
+        raise AssertionError(f"complex(real, imag) lost the sign of a zero: {c!r}")
+      r = run(jnp.sqrt, z)
+      if not (r.imag[0] == -1 and r.imag[1] == -2 and r.imag[2] == 1 and
+              np.signbit(r.imag[3]) and np.all(r.real[:3] == 0)):
+        raise AssertionError(f"sqrt of (-1 - 0i, -4 - 0i, -1 + 0i, 2 - 0i) = {r!r}, "
+                             "want (-i, -2i, i, sqrt(2) - 0i)")
+      lg = run(jnp.log, z)
+      if not (abs(lg.imag[0] + math.pi) < 1e-6 and abs(lg.imag[2] - math.pi) < 1e-6):
+        raise AssertionError(f"log of (-1 - 0i, -1 + 0i) = {lg[[0, 2]]!r}, "
+                             "want (-pi i, pi i)")
+    case(f"complex_signed_zeros_{dt}", signed_zeros, x64=dt == "complex128")
 
     def exp_log(dt=dt):
       x, _ = with_edges(dt, [complex(INF, 0), complex(NAN, 0), complex(-INF, 1),
@@ -393,7 +433,7 @@ def complex_function_cases():
       with np.errstate(all="ignore"):
         compare(run(jnp.log, y), np.log(v).astype(dt), transcendental=True)
         compare(run(jnp.log1p, y), np.log1p(v).astype(dt), transcendental=True)
-    case(f"complex_exp_expm1_log_log1p_edges_{dt}", exp_log)
+    case(f"complex_exp_expm1_log_log1p_edges_{dt}", exp_log, x64=dt == "complex128")
 
     def hyperbolic(dt=dt):
       # tanh: +-1 + 0i for a large real part (no inf / inf), C99's values at
@@ -411,7 +451,7 @@ def complex_function_cases():
       v = y.astype(np.complex128)
       with np.errstate(all="ignore"):
         compare(run(jnp.tan, y), np.tan(v).astype(dt), transcendental=True)
-    case(f"complex_tanh_tan_edges_{dt}", hyperbolic)
+    case(f"complex_tanh_tan_edges_{dt}", hyperbolic, x64=dt == "complex128")
 
     def trig(dt=dt):
       # JAX lowers complex sin/cos itself (real ops and expm1); finite values
@@ -428,7 +468,7 @@ def complex_function_cases():
         compare(run(jax.nn.sigmoid, small),
                 (1 / (1 + np.exp(-small.astype(np.complex128)))).astype(dt),
                 transcendental=True)
-    case(f"complex_sin_cos_logistic_{dt}", trig)
+    case(f"complex_sin_cos_logistic_{dt}", trig, x64=dt == "complex128")
 
     def sign(dt=dt):
       # sign(z) = z / |z| (0 for 0), XLA's definition and jnp.sign's
@@ -443,7 +483,7 @@ def complex_function_cases():
         ref = cx(np.where(r == 0, 0, w.real / r), np.where(r == 0, 0, w.imag / r),
                  np.complex128)
         compare(run(jnp.sign, x), ref.astype(dt))
-    case(f"complex_sign_{dt}", sign)
+    case(f"complex_sign_{dt}", sign, x64=dt == "complex128")
 
     def power(dt=dt):
       # complex ** complex (stablehlo.power), z ** 2.5 (power with a real
@@ -463,7 +503,7 @@ def complex_function_cases():
         compare(run(lambda v: v ** 2.5, z), np.power(a, 2.5).astype(dt),
                 transcendental=True)
         compare(run(lambda v: v ** 3, z), (a * a * a).astype(dt))
-    case(f"complex_power_{dt}", power)
+    case(f"complex_power_{dt}", power, x64=dt == "complex128")
 
 
 def complex_reduction_cases():
@@ -492,7 +532,7 @@ def complex_reduction_cases():
       # var = mean(|z - mean(z)|^2): a complex mean read back by every
       # element of its row, then a real reduction.
       compare(run(lambda p: jnp.var(p, axis=1), z), np.var(w, axis=1).astype(z.real.dtype))
-    case(f"complex_sum_mean_{dt}", sums)
+    case(f"complex_sum_mean_{dt}", sums, x64=dt == "complex128")
 
     def products(dt=dt):
       # Factors near the unit circle: products of 20 stay of order one.
@@ -503,7 +543,7 @@ def complex_reduction_cases():
       compare(run(lambda a: jnp.prod(a, axis=0), u), w.prod(axis=0).astype(dt))
       v = u.reshape(-1)[:50]
       compare(run(jnp.prod, v), np.prod(v.astype(np.complex128)).astype(dt))
-    case(f"complex_prod_{dt}", products)
+    case(f"complex_prod_{dt}", products, x64=dt == "complex128")
 
     def long(dt=dt):
       # Sums of 10^5 and 65536 terms of order one: rounding grows with the
@@ -522,7 +562,7 @@ def complex_reduction_cases():
       compare(run(lambda a: jnp.prod(a, axis=1), u),
               u.astype(np.complex128).prod(axis=1).astype(dt),
               rtol=1e-3 if single else 1e-9)
-    case(f"complex_long_sums_{dt}", long)
+    case(f"complex_long_sums_{dt}", long, x64=dt == "complex128")
 
     def cumulative(dt=dt):
       # cumsum / cumprod of complex values: the scan family carries (re, im).
@@ -543,7 +583,7 @@ def complex_reduction_cases():
       compare(run(lambda a: jnp.cumsum(a, axis=1), rows),
               np.cumsum(rows.astype(np.complex128), axis=1).astype(dt),
               rtol=2e-4 if dt == "complex64" else 1e-10)
-    case(f"complex_cumsum_cumprod_{dt}", cumulative)
+    case(f"complex_cumsum_cumprod_{dt}", cumulative, x64=dt == "complex128")
 
     def scatter(dt=dt):
       # x.at[i].add (two atomic adds per element, repeated rows collide) and
@@ -559,7 +599,7 @@ def complex_reduction_cases():
       ref = x.copy()
       ref[uniq] = u[:3]
       compare(run(lambda a, i, v: a.at[i].set(v), x, uniq, u[:3]), ref)
-    case(f"complex_scatter_add_set_{dt}", scatter)
+    case(f"complex_scatter_add_set_{dt}", scatter, x64=dt == "complex128")
 
 
 # ---------------------------------------------------------------- elementwise

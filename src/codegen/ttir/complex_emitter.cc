@@ -47,6 +47,12 @@ class Parts {
   Value cmp(std::string_view pred, const Value& a, const Value& b) {
     return ew::cmpf(w_, pred, a, b);
   }
+  // The sign bit: the value's bits as a signed integer are negative.
+  Value signbit(const Value& a) {
+    const std::string bits = a.scalar == "f64" ? "i64" : "i32";
+    const Value i = ew::bitcast(w_, a, bits);
+    return ew::cmpi(w_, "slt", i, ew::constInt(w_, i, bits, 0));
+  }
   Value select(const Value& c, const Value& a, const Value& b) {
     return ew::select(w_, c, a, b);
   }

@@ -6,9 +6,11 @@
 // `A` supplies, on values `V` of one real type (f32 or f64):
 //   add sub mul div (V, V); abs neg sqrt (V); call(name, {V...}) for the C
 //   math functions (hypot exp expm1 log log1p sin cos tan sinh cosh atan2
-//   copysign pow); constant(like, double); wide(like) (f64);
+//   pow); constant(like, double); wide(like) (f64);
 //   cmp(predicate, V, V) with arith.cmpf's predicates (oeq une oge ogt ole
-//   olt uno) giving a condition, select(cond, V, V), both/either(cond, cond).
+//   olt uno) giving a condition, signbit(V) (the sign bit of the value's
+//   bits, set for -0 and negative NaNs) giving a condition, select(cond, V,
+//   V), both/either(cond, cond).
 //
 // The definitions follow XLA's elemental IR emitter and C99's Annex G
 // special values (which numpy's complex functions implement); where one of
@@ -39,6 +41,18 @@ V isZero(A& a, const V& x) {
   return a.cmp("oeq", x, zero(a, x));
 }
 
+// |m| with the sign of s, the sign read from s's bits (so -0 counts as
+// negative) rather than by the library's copysign: on the H200 sqrt(-1 - 0i)
+// and sqrt(-4 - 0i) came out +i and +2i, and __nv_copysignf(t, -0) was the
+// one step there reading the sign of a zero (nonzero sign sources came out
+// right). test_ops.py's complex_signed_zeros case tells this apart from a -0
+// lost before the kernel.
+template <class A, class V>
+V copysign(A& a, const V& m, const V& s) {
+  const V mag = a.abs(m);
+  return a.select(a.signbit(s), a.neg(mag), mag);
+}
+
 // (a + bi)(c + di) = (ac - bd) + (ad + bc)i.
 template <class A, class V>
 Cx<V> multiply(A& a, const Cx<V>& x, const Cx<V>& y) {
@@ -64,10 +78,22 @@ Cx<V> divide(A& a, const Cx<V>& x, const Cx<V>& y) {
                    a.div(a.sub(a.mul(q, r2), p), den2))};
 }
 
+// hypot(x, y) with C99's rule made explicit: +inf when either part is
+// infinite, even when the other is NaN (|inf + NaN i| = inf, and so
+// log(inf + NaN i) = inf + NaN i). The formulas must not lean on the
+// library for this: on the H200, log(inf + NaN i) came out with a NaN real
+// part, and the device library's hypot is the one step that can give it.
+template <class A, class V>
+V hypot(A& a, const V& x, const V& y) {
+  const V inf = a.constant(x, kInf);
+  const V infinite = a.either(a.cmp("oeq", a.abs(x), inf), a.cmp("oeq", a.abs(y), inf));
+  return a.select(infinite, inf, a.call("hypot", {x, y}));
+}
+
 // |z| by hypot: no overflow of re^2 + im^2.
 template <class A, class V>
 V absolute(A& a, const Cx<V>& z) {
-  return a.call("hypot", {z.re, z.im});
+  return hypot(a, z.re, z.im);
 }
 
 // e^x (cos y + i sin y); a zero imaginary part stays exactly (exp(inf + 0i)
@@ -114,7 +140,7 @@ Cx<V> sqrt(A& a, const Cx<V>& z) {
   const V &x = z.re, &y = z.im;
   const V half = a.constant(x, 0.5), quarter = a.constant(x, 0.25);
   auto root = [&](const V& u, const V& v) {
-    return a.sqrt(a.mul(a.add(a.call("hypot", {u, v}), a.abs(u)), half));
+    return a.sqrt(a.mul(a.add(hypot(a, u, v), a.abs(u)), half));
   };
   const V big = a.constant(x, a.wide(x) ? 0x1p1020 : 0x1p124);
   const V large = a.either(a.cmp("oge", a.abs(x), big), a.cmp("oge", a.abs(y), big));
@@ -126,7 +152,7 @@ Cx<V> sqrt(A& a, const Cx<V>& z) {
   const V inf = a.constant(x, kInf);
   const V y_inf = a.cmp("oeq", a.abs(y), inf);
   V re = a.select(nonneg, t, a.div(a.abs(y), two_t));
-  V im = a.select(nonneg, a.div(y, two_t), a.call("copysign", {t, y}));
+  V im = a.select(nonneg, a.div(y, two_t), copysign(a, t, y));
   re = a.select(y_inf, inf, a.select(is_zero, zero(a, x), re));
   im = a.select(y_inf, y, a.select(is_zero, y, im));
   return {re, im};
@@ -144,9 +170,9 @@ Cx<V> rsqrt(A& a, const Cx<V>& z) {
   const V im = a.neg(a.div(a.div(s.im, r), r));
   const V r_zero = isZero(a, r), r_inf = a.cmp("oeq", r, inf);
   const V z0 = zero(a, r);
-  return {a.select(r_zero, inf, a.select(r_inf, a.call("copysign", {z0, s.re}), re)),
+  return {a.select(r_zero, inf, a.select(r_inf, copysign(a, z0, s.re), re)),
           a.select(r_zero, a.constant(r, kNaN),
-                   a.select(r_inf, a.neg(a.call("copysign", {z0, s.im})), im))};
+                   a.select(r_inf, a.neg(copysign(a, z0, s.im)), im))};
 }
 
 // z^w for z = a + bi, w = c + di (XLA's definition, with |z| by hypot):
@@ -205,8 +231,7 @@ Cx<V> cos(A& a, const Cx<V>& z) {
   const V re = a.mul(a.call("cos", {x}), a.call("cosh", {y}));
   const V im = a.neg(a.mul(a.call("sin", {x}), a.call("sinh", {y})));
   const V one = a.constant(x, 1.0);
-  const V signed_zero =
-      a.neg(a.mul(a.call("copysign", {zero(a, x), x}), a.call("copysign", {one, y})));
+  const V signed_zero = a.neg(a.mul(copysign(a, zero(a, x), x), copysign(a, one, y)));
   return {re, a.select(a.either(isZero(a, x), isZero(a, y)), signed_zero, im)};
 }
 
@@ -235,8 +260,8 @@ Cx<V> tanh(A& a, const Cx<V>& z) {
   const V sc = a.mul(a.call("sin", {y}), a.call("cos", {y}));
   // A finite x with an infinite or NaN y: NaN + NaN i (C99), also out here.
   const V undefined = a.both(a.cmp("uno", sc, sc), a.cmp("une", e, zero(a, e)));
-  const V far_re = a.select(undefined, a.constant(x, kNaN), a.call("copysign", {one, x}));
-  const V far_im = a.select(isZero(a, e), a.call("copysign", {zero(a, x), sc}),
+  const V far_re = a.select(undefined, a.constant(x, kNaN), copysign(a, one, x));
+  const V far_im = a.select(isZero(a, e), copysign(a, zero(a, x), sc),
                             a.mul(a.mul(sc, a.constant(x, 4.0)), e));
   const V far = a.cmp("ogt", a.abs(x), a.constant(x, a.wide(x) ? 22.0 : 11.0));
   const V re = a.select(far, far_re, a.select(isZero(a, x), x, near_re));
@@ -276,7 +301,7 @@ Cx<V> log1p(A& a, const Cx<V>& z) {
   const V m = a.add(a.mul(x, a.add(x, a.constant(x, 2.0))), a.mul(y, y));
   const V small = a.both(a.cmp("olt", a.abs(x), half), a.cmp("olt", a.abs(y), half));
   const V re = a.select(small, a.mul(a.call("log1p", {m}), half),
-                        a.call("log", {a.call("hypot", {xp1, y})}));
+                        a.call("log", {hypot(a, xp1, y)}));
   return {re, a.call("atan2", {y, xp1})};
 }
 
