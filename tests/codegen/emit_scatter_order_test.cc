@@ -102,12 +102,14 @@ TEST(EmitScatterOrder, FloatAddWalksTheRowsInOrderPerWindowOffset) {
   EXPECT_EQ(count(k[1].ttir, "tt.load "), 3);  // index, update, current
   EXPECT_EQ(count(k[1].ttir, "tt.store "), 1);
   EXPECT_EQ(count(k[1].ttir, "arith.addf"), 1);
+  EXPECT_EQ(count(k[1].ttir, "gpu.barrier"), 1);  // closes each row
   EXPECT_NE(k[1].ttir.find("dense<16> : tensor<1024xi32>"), std::string::npos);
   // The row's index still checked against [0, 100 - 1].
   EXPECT_NE(k[1].ttir.find("dense<99> : tensor<1024xi32>"), std::string::npos);
-  // The load and the store sit inside the loop (after it opens).
+  // The load, the store, then the barrier, inside the loop.
   const size_t loop = k[1].ttir.find("scf.for");
   EXPECT_GT(k[1].ttir.find("tt.store "), loop);
+  EXPECT_GT(k[1].ttir.find("gpu.barrier"), k[1].ttir.find("tt.store "));
 }
 
 // A window of 3000 offsets: three programs of 1024, each walking all rows.
@@ -191,6 +193,7 @@ TEST(EmitScatterOrder, OverlappingWindowsWalkEveryUpdateInOneProgram) {
   EXPECT_NE(k[1].ttir.find("arith.divsi"), std::string::npos);
   EXPECT_NE(k[1].ttir.find("arith.remsi"), std::string::npos);
   EXPECT_NE(k[1].ttir.find("tensor<1xf32>"), std::string::npos);
+  EXPECT_EQ(count(k[1].ttir, "gpu.barrier"), 1);
   // Window start in [0, 10 - 3].
   EXPECT_NE(k[1].ttir.find("dense<7> : tensor<1xi32>"), std::string::npos);
 }

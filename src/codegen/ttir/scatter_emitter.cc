@@ -486,10 +486,11 @@ Status ScatterKernel::applyUpdates(int64_t count) {
 // order never matters; across rows it does when two rows reach one element.
 // kByWindow: program p owns window offsets [p * kChunk, (p + 1) * kChunk)
 // and walks the rows in order with plain loads and stores. A lane keeps its
-// offset through the loop (one thread, program order), and no other lane or
-// program reaches its elements (scatterWindowsDisjoint), so no atomics.
-// kOneByOne (windows of different rows may overlap at different offsets):
-// one program of one lane walks every (row, offset) in order.
+// offset through the loop, and no other lane or program reaches its
+// elements (scatterWindowsDisjoint), so no atomics; a barrier closes each
+// step so that the next one reads what it stored, whichever thread holds
+// the lane. kOneByOne (windows of different rows may overlap at different
+// offsets): one program of one lane walks every (row, offset) in order.
 StatusOr<Launch> ScatterKernel::applyInOrder() {
   const std::vector<int64_t>& udims = module_.typeOf(op_->operands[2]).dims;
   int64_t rows = 1, window = 1;
@@ -518,6 +519,10 @@ StatusOr<Launch> ScatterKernel::applyInOrder() {
     const Value at = ix_.scalarBinary("arith.remsi", kv, ix_.scalarConstant(window));
     JFT_RETURN_IF_ERROR(applyRow(row, ix_.splat(at, {lanes_})));
   }
+  // The next step's loads see this step's stores whichever threads Triton
+  // gives the load and the store of one lane (and whichever thread of a
+  // replicated single lane stores).
+  w_.line("gpu.barrier");
   w_.close("}");
   el_.restore(saved);
   return launch;

@@ -25,7 +25,8 @@
 // result depends on the order of colliding updates
 // (fusion::scatterOrderDependent) applies them in StableHLO's order instead,
 // with plain loads and stores, bit-identical run to run: "<name>_updates"
-// is then programs over window offsets each walking the rows in order, or,
+// is then programs over window offsets each walking the rows in order (a
+// barrier after each row), or,
 // when windows of different rows may overlap (fusion::scatterWindowsDisjoint
 // false), one program of one lane walking every update in order.
 #pragma once
