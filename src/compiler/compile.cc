@@ -108,6 +108,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
 
   codegen::ttir::EmitOptions emit_options;
   emit_options.warp_size = options.target.warp_size;
+  emit_options.deterministic = options.exclude_nondeterministic_ops;
   std::vector<codegen::ttir::TtirKernel> kernels;
   std::vector<LibraryCall> library_calls;
   // Appends the group's kernels (one, or several launched in order, sharing

@@ -1,5 +1,7 @@
 #include "fusion/scatter_form.h"
 
+#include <algorithm>
+
 #include "fusion/ttir_support.h"
 
 namespace jft::fusion {
@@ -83,6 +85,53 @@ bool scatterUsesCas(const ir::Module& module, const ir::Op& scatter) {
   if (scatter.operands.size() != 3) return false;
   const ir::ElementType t = module.typeOf(scatter.operands[0]).element;
   return !hasAtomic(scatterCombineOf(scatter), t) && casRegion(module, scatter);
+}
+
+bool scatterOrderDependent(const ir::Module& module, const ir::Op& scatter) {
+  if (scatter.operands.empty()) return true;
+  const ir::ElementType t = module.typeOf(scatter.operands[0]).element;
+  // Integer arithmetic wraps, so integer add is associative; max/min pick a
+  // value whatever the order (a NaN propagates either way).
+  switch (scatterCombineOf(scatter)) {
+    case ScatterCombine::kAdd:
+      return !ir::isInteger(t);
+    case ScatterCombine::kMax:
+    case ScatterCombine::kMin:
+      return !ir::isInteger(t) && !ir::isFloat(t);
+    default:
+      return true;
+  }
+}
+
+bool scatterWindowsDisjoint(const ir::Module& module, const ir::Op& scatter) {
+  if (scatter.operands.size() != 3) return false;
+  const auto* dn = ir::findAttrAs<ir::ScatterDimensionNumbers>(
+      scatter.attrs, "scatter_dimension_numbers");
+  if (!dn) return false;
+  const std::vector<int64_t>& operand = module.typeOf(scatter.operands[0]).dims;
+  const std::vector<int64_t>& updates = module.typeOf(scatter.operands[2]).dims;
+  auto listed = [](const std::vector<int64_t>& list, int64_t v) {
+    return std::find(list.begin(), list.end(), v) != list.end();
+  };
+  // The window's extent along each operand dim (1 on inserted and batching
+  // dims), as the emitter computes it.
+  std::vector<int64_t> window(operand.size(), 1);
+  size_t next = 0;
+  for (size_t d = 0; d < operand.size(); ++d) {
+    const int64_t di = static_cast<int64_t>(d);
+    if (listed(dn->inserted_window_dims, di) || listed(dn->input_batching_dims, di))
+      continue;
+    if (next >= dn->update_window_dims.size()) return false;
+    const int64_t ud = dn->update_window_dims[next++];
+    if (ud < 0 || static_cast<size_t>(ud) >= updates.size()) return false;
+    window[d] = updates[static_cast<size_t>(ud)];
+  }
+  for (int64_t d : dn->scatter_dims_to_operand_dims) {
+    if (d < 0 || static_cast<size_t>(d) >= operand.size()) return false;
+    const size_t du = static_cast<size_t>(d);
+    if (window[du] != 1 && window[du] != operand[du]) return false;
+  }
+  return true;
 }
 
 std::string scatterUnsupported(const ir::Module& module, const ir::Op& scatter) {

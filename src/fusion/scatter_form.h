@@ -24,6 +24,20 @@ ScatterCombine scatterCombineOf(const ir::Op& scatter);
 // combiner has no Triton atomic for its element type).
 bool scatterUsesCas(const ir::Module& module, const ir::Op& scatter);
 
+// Whether the result can depend on the order colliding updates are applied
+// in: every combiner but integer add/max/min and float max/min (replace
+// with repeated indices, float add's rounding, multiply, any region).
+// Under --xla_gpu_exclude_nondeterministic_ops these apply their updates in
+// StableHLO's order instead of through atomics.
+bool scatterOrderDependent(const ir::Module& module, const ir::Op& scatter);
+
+// Whether updates at two different window offsets can never reach the same
+// operand element: every operand dim that takes a scatter index has a window
+// of 1 or of the whole dim (whose start can then only be 0; any other start
+// drops the update). Then rows map to disjoint or identical slices, as in an
+// embedding gradient x.at[idx].add(g) over full rows.
+bool scatterWindowsDisjoint(const ir::Module& module, const ir::Op& scatter);
+
 // Empty when the scatter family runs `scatter`; otherwise why not.
 std::string scatterUnsupported(const ir::Module& module, const ir::Op& scatter);
 

@@ -98,10 +98,11 @@ inline TtirKernel emitWhole(const ir::Module& module, fusion::Family family) {
 // launch (grid, num_warps, the group's scratch bytes) in the .json beside it,
 // for tests/codegen/run_indexing_check.py.
 inline std::vector<TtirKernel> emitWholeStages(const ir::Module& module,
-                                               fusion::Family family) {
+                                               fusion::Family family,
+                                               const EmitOptions& options = {}) {
   const fusion::Fusion fusion = wholeFunction(module, family);
   StatusOr<std::vector<TtirKernel>> kernels =
-      emitKernels(module, *module.entry(), fusion);
+      emitKernels(module, *module.entry(), fusion, options);
   EXPECT_TRUE(kernels.isOk()) << kernels.status().toString();
   if (!kernels.isOk()) return {};
   const char* dump = std::getenv("JFT_TTIR_DUMP_DIR");

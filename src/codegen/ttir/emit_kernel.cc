@@ -58,7 +58,8 @@ StatusOr<StagedKernels> oneStage(const ir::Module& module, const fusion::Fusion&
 }
 
 StatusOr<StagedKernels> emitStages(const ir::Module& module, const ir::Function& function,
-                                   const fusion::Fusion& fusion) {
+                                   const fusion::Fusion& fusion,
+                                   const EmitOptions& options) {
   const std::string index = indexType(module, function, fusion);
   using F = fusion::Family;
   if (hasNoElements(module, fusion)) {
@@ -81,7 +82,7 @@ StatusOr<StagedKernels> emitStages(const ir::Module& module, const ir::Function&
         return emitScanKernel(w, module, function, fusion, sig, index);
       });
     case F::kScatter:
-      return emitScatterKernels(module, function, fusion, index);
+      return emitScatterKernels(module, function, fusion, index, options.deterministic);
     case F::kSort:
       return emitSortKernels(module, function, fusion, index);
     case F::kMatmul:
@@ -103,7 +104,6 @@ StatusOr<std::vector<TtirKernel>> emitKernels(const ir::Module& module,
                                               const ir::Function& function,
                                               const fusion::Fusion& fusion,
                                               const EmitOptions& options) {
-  (void)options;
   if (fusion.route != fusion::Route::kTtir) {
     std::string message = fusion.name;
     message.append(": route ")
@@ -118,7 +118,8 @@ StatusOr<std::vector<TtirKernel>> emitKernels(const ir::Module& module,
         return unimplemented(fusion.name + ": a " + fusion::familyName(fusion.family) +
                              " kernel cannot store the complex output " +
                              module.typeOf(v).str());
-  JFT_ASSIGN_OR_RETURN(StagedKernels staged, emitStages(module, function, fusion));
+  JFT_ASSIGN_OR_RETURN(StagedKernels staged,
+                       emitStages(module, function, fusion, options));
   if (staged.stages.empty())
     return internalError(fusion.name + ": the emitter made no kernel");
   std::vector<uint64_t> scratch;

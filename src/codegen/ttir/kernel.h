@@ -30,6 +30,10 @@ namespace jft::codegen::ttir {
 
 struct EmitOptions {
   int warp_size = 32;  // 64 on most AMD parts
+  // --xla_gpu_exclude_nondeterministic_ops: kernels whose result could vary
+  // with the order of atomics run in a fixed order instead (scatter:
+  // scatter_emitter.h).
+  bool deterministic = false;
 };
 
 struct TtirKernel {

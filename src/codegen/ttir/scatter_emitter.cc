@@ -15,6 +15,8 @@ namespace {
 
 constexpr int64_t kChunk = 1024;
 
+uint32_t programsFor(int64_t count);
+
 bool contains(const std::vector<int64_t>& list, int64_t v) {
   return std::find(list.begin(), list.end(), v) != list.end();
 }
@@ -25,17 +27,41 @@ int64_t product(const std::vector<int64_t>& dims) {
   return p;
 }
 
+// How the update stage runs.
+enum class UpdateOrder {
+  kAtomic,    // grid-parallel over updates, atomics or CAS loops
+  kByWindow,  // in order: programs own window offsets, walk rows in turn
+  kOneByOne,  // in order: one program walks every update in turn
+};
+
+// kAtomic unless deterministic results were asked for and the combiner's
+// result depends on the order (fusion/scatter_form.h). A group that is not
+// a scatter falls through to check(), which refuses it.
+UpdateOrder updateOrderOf(const ir::Module& module, const ir::Function& function,
+                          const fusion::Fusion& fusion, bool deterministic) {
+  if (!deterministic || fusion.ops.empty()) return UpdateOrder::kAtomic;
+  const ir::Op& op = function.body.ops.at(fusion.ops.back());
+  if (op.kind != ir::OpKind::Scatter || !fusion::scatterOrderDependent(module, op))
+    return UpdateOrder::kAtomic;
+  return fusion::scatterWindowsDisjoint(module, op) ? UpdateOrder::kByWindow
+                                                    : UpdateOrder::kOneByOne;
+}
+
 class ScatterKernel {
  public:
+  // `lanes`: the tile, kChunk but for kOneByOne's single lane.
   ScatterKernel(TtirWriter& writer, const ir::Module& module,
                 const ir::Function& function, const fusion::Fusion& fusion,
-                const KernelSignature& signature, const std::string& index_type)
+                const KernelSignature& signature, const std::string& index_type,
+                UpdateOrder order)
       : w_(writer),
         module_(module),
         function_(function),
         fusion_(fusion),
         signature_(signature),
-        ix_(writer, {kChunk}, index_type),
+        order_(order),
+        lanes_(order == UpdateOrder::kOneByOne ? 1 : kChunk),
+        ix_(writer, {lanes_}, index_type),
         el_(ix_, module, fusion, function, signature.inputs) {}
 
   // The stages' bodies (after check()): the operand into the result, then
@@ -49,6 +75,10 @@ class ScatterKernel {
   Value programLanes();
   Status copyOperand();
   Status applyUpdates(int64_t count);
+  // The deterministic update stage (kByWindow, kOneByOne).
+  StatusOr<Launch> applyInOrder();
+  // One step of it: row `row` (scalar) at window offsets `offsets` ([lanes_]).
+  Status applyRow(const Value& row, const Value& offsets);
   // The operand index of each lane of `update_space`, and whether its
   // window lies inside the operand.
   StatusOr<std::pair<Value, std::optional<Value>>> target(int update_space);
@@ -65,6 +95,8 @@ class ScatterKernel {
   const ir::Function& function_;
   const fusion::Fusion& fusion_;
   const KernelSignature& signature_;
+  UpdateOrder order_;
+  int64_t lanes_;
   IndexBuilder ix_;
   Elemental el_;
   const ir::Op* op_ = nullptr;
@@ -80,8 +112,8 @@ class ScatterKernel {
 
 Value ScatterKernel::programLanes() {
   const Value pid = ix_.programId();
-  const Value first = ix_.scalarBinary("arith.muli", pid, ix_.scalarConstant(kChunk));
-  return ix_.add(ix_.splat(first, {kChunk}), ix_.range(0));
+  const Value first = ix_.scalarBinary("arith.muli", pid, ix_.scalarConstant(lanes_));
+  return ix_.add(ix_.splat(first, {lanes_}), ix_.range(0));
 }
 
 Status ScatterKernel::copyOperand() {
@@ -448,6 +480,121 @@ Status ScatterKernel::applyUpdates(int64_t count) {
   return Status::ok();
 }
 
+// The updates' dims split into the scatter's rows (dims not in
+// update_window_dims) and the window; StableHLO applies rows in row-major
+// order. Within a row the window offsets reach distinct elements, so their
+// order never matters; across rows it does when two rows reach one element.
+// kByWindow: program p owns window offsets [p * kChunk, (p + 1) * kChunk)
+// and walks the rows in order with plain loads and stores. A lane keeps its
+// offset through the loop, and no other lane or program reaches its
+// elements (scatterWindowsDisjoint), so no atomics; a barrier closes each
+// step so that the next one reads what it stored, whichever thread holds
+// the lane. kOneByOne (windows of different rows may overlap at different
+// offsets): one program of one lane walks every (row, offset) in order.
+StatusOr<Launch> ScatterKernel::applyInOrder() {
+  const std::vector<int64_t>& udims = module_.typeOf(op_->operands[2]).dims;
+  int64_t rows = 1, window = 1;
+  for (size_t d = 0; d < udims.size(); ++d)
+    (contains(dn_->update_window_dims, static_cast<int64_t>(d)) ? window : rows) *=
+        udims[d];
+  Launch launch;
+  launch.tile = std::to_string(lanes_) + " updates in order";
+  const bool by_window = order_ == UpdateOrder::kByWindow;
+  const int64_t steps = by_window ? rows : rows * window;
+  launch.grid = {rows * window == 0 ? 0u : by_window ? programsFor(window) : 1u, 1, 1};
+  if (!by_window) launch.num_warps = 1;
+  const Value offsets = by_window ? programLanes() : ix_.indexConstant(0, {lanes_});
+  const std::string& it = ix_.indexType();
+  const Value lower = ix_.scalarConstant(0), upper = ix_.scalarConstant(steps),
+              step = ix_.scalarConstant(1);
+  const std::string k = w_.freshName();
+  w_.open("scf.for " + k + " = " + lower.name + " to " + upper.name + " step " +
+          step.name + " : " + it + " {");
+  const Elemental::State saved = el_.save();
+  const Value kv{k, it, {}, it};
+  if (by_window) {
+    JFT_RETURN_IF_ERROR(applyRow(kv, offsets));
+  } else {
+    const Value row = ix_.scalarBinary("arith.divsi", kv, ix_.scalarConstant(window));
+    const Value at = ix_.scalarBinary("arith.remsi", kv, ix_.scalarConstant(window));
+    JFT_RETURN_IF_ERROR(applyRow(row, ix_.splat(at, {lanes_})));
+  }
+  // The next step's loads see this step's stores whichever threads Triton
+  // gives the load and the store of one lane (and whichever thread of a
+  // replicated single lane stores).
+  w_.line("gpu.barrier");
+  w_.close("}");
+  el_.restore(saved);
+  return launch;
+}
+
+Status ScatterKernel::applyRow(const Value& row, const Value& offsets) {
+  const std::vector<int64_t>& udims = module_.typeOf(op_->operands[2]).dims;
+  std::vector<int64_t> row_sizes, window_sizes;
+  for (size_t d = 0; d < udims.size(); ++d)
+    (contains(dn_->update_window_dims, static_cast<int64_t>(d)) ? window_sizes
+                                                                : row_sizes)
+        .push_back(udims[d]);
+  const int64_t window = product(window_sizes);
+  // Row-major components of the row and of the window offset.
+  const Value rows = ix_.splat(row, {lanes_});
+  const std::vector<int64_t> row_strides = rowMajorStrides(row_sizes);
+  const std::vector<int64_t> window_strides = rowMajorStrides(window_sizes);
+  IndexSpace s;
+  s.dims = udims;
+  size_t r = 0, wd = 0;
+  for (size_t d = 0; d < udims.size(); ++d) {
+    const bool is_window = contains(dn_->update_window_dims, static_cast<int64_t>(d));
+    const Value& linear = is_window ? offsets : rows;
+    const int64_t stride = is_window ? window_strides[wd++] : row_strides[r++];
+    // The first non-unit dim of each set needs no remainder, but one is cheap.
+    s.comps.emplace_back(ix_.remConst(ix_.divConst(linear, stride), udims[d]));
+  }
+  const Value in_window = ix_.compareConst("slt", offsets, window);
+  if (window % lanes_ != 0) s.bounds.push_back(in_window);
+  const int space = udims.empty() ? el_.scalarSpace() : ix_.intern(std::move(s));
+  JFT_ASSIGN_OR_RETURN(auto where, target(space));
+  Value mask = in_window;
+  if (where.second) mask = ix_.both(mask, ix_.broadcast(*where.second, {lanes_}));
+  const std::string mem = memoryType(part_element_);
+  const std::string ptr = "!tt.ptr<" + mem + ">";
+  const Value offset = ix_.broadcast(where.first, {lanes_});
+  const Value base = w_.op("tt.splat " + signature_.outputs[0] + " : " + ptr + " -> " +
+                               tensorType({lanes_}, ptr),
+                           {lanes_}, ptr);
+  for (int part = 0; part < parts_; ++part) {
+    JFT_ASSIGN_OR_RETURN(Value v, el_.emitPart(op_->operands[2], space, part));
+    v = ix_.broadcast(v, {lanes_});
+    const Value at = parts_ == 1 ? offset : ix_.addConst(ix_.mulConst(offset, 2), part);
+    const Value address = w_.op(
+        "tt.addptr " + base.name + ", " + at.name + " : " + base.type + ", " + at.type,
+        {lanes_}, ptr);
+    Value next = v;
+    if (combine_ != fusion::ScatterCombine::kReplace) {
+      const Value loaded =
+          w_.op("tt.load " + address.name + ", " + mask.name + " : " + address.type,
+                {lanes_}, mem);
+      const Value current = loadedToRegister(w_, part_element_, loaded);
+      if (parts_ == 2) {
+        // Complex add, part by part.
+        next = w_.op("arith.addf " + current.name + ", " + v.name + " : " + current.type,
+                     {lanes_}, current.scalar);
+      } else {
+        JFT_ASSIGN_OR_RETURN(
+            std::vector<Value> combined,
+            emitScalarRegion(w_, module_, op_->regions[0], {current, v}));
+        if (combined.size() != 1)
+          return internalError("scatter region with several results");
+        next = combined[0];
+      }
+    }
+    const Value stored = registerToStored(w_, part_element_, next);
+    w_.line("tt.store " + address.name + ", " + stored.name + ", " + mask.name + " : " +
+            address.type);
+  }
+  return Status::ok();
+}
+
 Status ScatterKernel::check() {
   if (fusion_.ops.empty())
     return unimplemented(fusion_.name + ": an empty scatter group");
@@ -482,6 +629,7 @@ StatusOr<Launch> ScatterKernel::emitCopy() {
 }
 
 StatusOr<Launch> ScatterKernel::emitUpdates() {
+  if (order_ != UpdateOrder::kAtomic) return applyInOrder();
   const int64_t count = product(module_.typeOf(op_->operands[2]).dims);
   JFT_RETURN_IF_ERROR(applyUpdates(count));
   Launch launch;
@@ -495,13 +643,16 @@ StatusOr<Launch> ScatterKernel::emitUpdates() {
 StatusOr<StagedKernels> emitScatterKernels(const ir::Module& module,
                                            const ir::Function& function,
                                            const fusion::Fusion& fusion,
-                                           const std::string& index_type) {
+                                           const std::string& index_type,
+                                           bool deterministic) {
+  const UpdateOrder order = updateOrderOf(module, function, fusion, deterministic);
   StagedKernels staged;
   for (int stage = 0; stage < 2; ++stage) {
     JFT_ASSIGN_OR_RETURN(KernelSignature signature,
                          kernelSignature(module, fusion, stage == 0 ? "" : "_updates"));
     TtirWriter writer;
-    ScatterKernel kernel(writer, module, function, fusion, signature, index_type);
+    ScatterKernel kernel(writer, module, function, fusion, signature, index_type,
+                         stage == 0 ? UpdateOrder::kAtomic : order);
     JFT_RETURN_IF_ERROR(kernel.check());
     JFT_ASSIGN_OR_RETURN(Launch launch,
                          stage == 0 ? kernel.emitCopy() : kernel.emitUpdates());

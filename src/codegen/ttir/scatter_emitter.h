@@ -20,6 +20,15 @@
 // inside an scf.while; 8/16-bit ones with no atomic are refused by the
 // planner. A complex scatter (set or add) handles the two parts of each
 // element on their own: stores, or two atomic adds at 2i and 2i + 1.
+//
+// `deterministic` (--xla_gpu_exclude_nondeterministic_ops): a scatter whose
+// result depends on the order of colliding updates
+// (fusion::scatterOrderDependent) applies them in StableHLO's order instead,
+// with plain loads and stores, bit-identical run to run: "<name>_updates"
+// is then programs over window offsets each walking the rows in order (a
+// barrier after each row), or,
+// when windows of different rows may overlap (fusion::scatterWindowsDisjoint
+// false), one program of one lane walking every update in order.
 #pragma once
 
 #include <string>
@@ -34,6 +43,7 @@ namespace jft::codegen::ttir {
 StatusOr<StagedKernels> emitScatterKernels(const ir::Module& module,
                                            const ir::Function& function,
                                            const fusion::Fusion& fusion,
-                                           const std::string& index_type);
+                                           const std::string& index_type,
+                                           bool deterministic = false);
 
 }  // namespace jft::codegen::ttir
