@@ -42,11 +42,9 @@ V isZero(A& a, const V& x) {
 }
 
 // |m| with the sign of s, the sign read from s's bits (so -0 counts as
-// negative) rather than by the library's copysign: on the H200 sqrt(-1 - 0i)
-// and sqrt(-4 - 0i) came out +i and +2i, and __nv_copysignf(t, -0) was the
-// one step there reading the sign of a zero (nonzero sign sources came out
-// right). test_ops.py's complex_signed_zeros case tells this apart from a -0
-// lost before the kernel.
+// negative): one select on integer compares, no library call, the same on
+// every backend. (jnp.sqrt of complex values never reaches this: JAX sends it
+// expanded into real ops; see docs/ops.md.)
 template <class A, class V>
 V copysign(A& a, const V& m, const V& s) {
   const V mag = a.abs(m);
