@@ -89,8 +89,8 @@ TtirKernel unaryKernel(OpKind kind, ElementType element = ElementType::C64) {
 TEST(EmitComplex, SqrtKeepsTheSignOfAZeroImaginaryPart) {
   TtirKernel k = unaryKernel(OpKind::Sqrt);
   // x < 0: the imaginary part is +-t by the sign bit of y's bits (-0
-  // included), so -1 - 0i gives -i; not through the library's copysign,
-  // which gave +i for it on the H200 (complex_math.h, copysign).
+  // included), so -1 - 0i gives -i; read from the bits, not through a
+  // library call (complex_math.h, copysign).
   EXPECT_EQ(count(k.ttir, "copysign"), 0);
   EXPECT_EQ(count(k.ttir, "tt.bitcast "), 1);
   EXPECT_NE(k.ttir.find(": tensor<64xf32> -> tensor<64xi32>"), std::string::npos);
