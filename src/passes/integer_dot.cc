@@ -31,28 +31,12 @@ class IntegerDotLowering {
   }
 
  private:
-  ir::Op makeOp(const ir::Op& dot, OpKind kind, std::vector<ValueId> operands,
-                const ir::Type& type, ir::NamedAttrs attrs = {}) {
-    ir::Op op;
-    op.kind = kind;
-    op.operands = std::move(operands);
-    op.results = {module_.newValue(type)};
-    op.attrs = std::move(attrs);
-    op.loc = dot.loc;
-    return op;
-  }
-
   // Converts and broadcasts one operand into `common`, its dim order[j]
   // landing at positions[j].
-  ValueId spread(const ir::Op& dot, ValueId value, const std::vector<int64_t>& order,
-                 const std::vector<int64_t>& positions, const ir::Type& common,
-                 std::vector<ir::Op>& out) {
-    const ir::Type in = module_.typeOf(value);
-    if (in.element != common.element) {
-      out.push_back(makeOp(dot, OpKind::Convert, {value},
-                           ir::Type::tensor(common.element, in.dims)));
-      value = out.back().results[0];
-    }
+  ValueId spread(OpEmitter& e, ValueId value, const std::vector<int64_t>& order,
+                 const std::vector<int64_t>& positions, const ir::Type& common) {
+    if (e.typeOf(value).element != common.element)
+      value = e.convert(value, common.element);
     // Operand dim order[j] lands at positions[j]; broadcast_in_dim reads the
     // operand in any dim order, so no transpose is materialised.
     std::vector<int64_t> map(order.size());
@@ -60,11 +44,9 @@ class IntegerDotLowering {
       map[static_cast<size_t>(order[j])] = positions[j];
     std::vector<int64_t> identity(map.size());
     std::iota(identity.begin(), identity.end(), 0);
-    if (module_.typeOf(value) != common || map != identity) {
-      out.push_back(makeOp(dot, OpKind::BroadcastInDim, {value}, common,
-                           {{"broadcast_dimensions", map}}));
-      value = out.back().results[0];
-    }
+    if (e.typeOf(value) != common || map != identity)
+      value = e.emit(OpKind::BroadcastInDim, {value}, common,
+                     {{"broadcast_dimensions", map}});
     return value;
   }
 
@@ -145,42 +127,21 @@ class IntegerDotLowering {
       kdims.push_back(k);
     }
 
-    const ValueId a = spread(op, op.operands[0], lorder, lpos, common, out);
-    const ValueId b = spread(op, op.operands[1], rorder, rpos, common, out);
+    OpEmitter e(module_, op, out);
+    const ValueId a = spread(e, op.operands[0], lorder, lpos, common);
+    const ValueId b = spread(e, op.operands[1], rorder, rpos, common);
+    const ValueId product = e.binary(OpKind::Multiply, a, b);
     if (nk == 0) {
-      ir::Op product = makeOp(op, OpKind::Multiply, {a, b}, common);
-      product.results = op.results;
-      out.push_back(std::move(product));
+      e.giveId(product, op.results[0]);
       return true;
     }
-    out.push_back(makeOp(op, OpKind::Multiply, {a, b}, common));
-    const ValueId product = out.back().results[0];
     const ir::Type scalar = ir::Type::scalar(result.element);
-    ir::Op zero = makeOp(
-        op, OpKind::Constant, {}, scalar,
-        {{"value",
-          ir::DenseElements::makeSplat(
-              scalar, std::vector<uint8_t>(ir::storageBytes(result.element), 0))}});
-    const ValueId init = zero.results[0];
-    out.push_back(std::move(zero));
-
-    ir::Region body;
-    body.args = {module_.newValue(scalar), module_.newValue(scalar)};
-    body.ops.push_back(makeOp(op, OpKind::Add, {body.args[0], body.args[1]}, scalar));
-    ir::Op ret;
-    ret.kind = OpKind::Return;
-    ret.operands = {body.ops.back().results[0]};
-    ret.loc = op.loc;
-    body.ops.push_back(std::move(ret));
-
-    ir::Op reduce;
-    reduce.kind = OpKind::Reduce;
-    reduce.operands = {product, init};
-    reduce.results = op.results;
-    reduce.attrs = {{"dimensions", kdims}};
-    reduce.regions.push_back(std::move(body));
-    reduce.loc = op.loc;
-    out.push_back(std::move(reduce));
+    const ValueId init = e.constant(result.element, {}, 0);
+    std::vector<ir::Region> combiner;
+    combiner.push_back(e.binaryRegion(OpKind::Add, scalar));
+    const ValueId sum = e.emit(OpKind::Reduce, {product, init}, result,
+                               {{"dimensions", kdims}}, std::move(combiner));
+    e.giveId(sum, op.results[0]);
     return true;
   }
 

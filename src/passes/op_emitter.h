@@ -25,15 +25,36 @@ class OpEmitter {
       : module_(module), at_(at), out_(out) {}
 
   ValueId emit(OpKind kind, std::vector<ValueId> operands, const ir::Type& type,
-               ir::NamedAttrs attrs = {}) {
+               ir::NamedAttrs attrs = {}, std::vector<ir::Region> regions = {}) {
+    out_.push_back(make(kind, std::move(operands), type, std::move(attrs)));
+    out_.back().regions = std::move(regions);
+    return out_.back().results[0];
+  }
+
+  // An op at the replaced op's location, for a region being built by hand.
+  ir::Op make(OpKind kind, std::vector<ValueId> operands, const ir::Type& type,
+              ir::NamedAttrs attrs = {}) {
     ir::Op op;
     op.kind = kind;
     op.operands = std::move(operands);
     op.results = {module_.newValue(type)};
     op.attrs = std::move(attrs);
     op.loc = at_.loc;
-    out_.push_back(std::move(op));
-    return out_.back().results[0];
+    return op;
+  }
+
+  // A region of two scalar arguments of `scalar` returning `kind` of them
+  // (a reduction's combiner).
+  ir::Region binaryRegion(OpKind kind, const ir::Type& scalar) {
+    ir::Region body;
+    body.args = {module_.newValue(scalar), module_.newValue(scalar)};
+    body.ops.push_back(make(kind, {body.args[0], body.args[1]}, scalar));
+    ir::Op ret;
+    ret.kind = OpKind::Return;
+    ret.operands = {body.ops.back().results[0]};
+    ret.loc = at_.loc;
+    body.ops.push_back(std::move(ret));
+    return body;
   }
 
   // The op emitted here that produces `value` produces `id` instead: the
