@@ -13,6 +13,7 @@
 #include "emit_test_util.h"
 #include "fusion/ttir_support.h"
 #include "launch_dump.h"
+#include "scatter_modules.h"
 
 namespace jft::codegen::ttir::testing {
 namespace {
@@ -502,25 +503,7 @@ TEST(EmitComplex, ComplexWindowsOtherThanCumulativeSumsAreRefused) {
 // table.at[idx].add / .set / .multiply on complex rows: scatter(operand
 // [100, 16], idx [32, 1], upd [32, 16]) along dim 0.
 ir::Module complexScatter(ElementType element, std::optional<OpKind> combine) {
-  ir::Module m;
-  ir::Builder b(m);
-  const Type table = Type::tensor(element, {100, 16}),
-             upd = Type::tensor(element, {32, 16});
-  auto a = b.beginFunction("main", {table, Type::tensor(ElementType::I32, {32, 1}), upd},
-                           {table});
-  const Type scalar = Type::scalar(element);
-  auto args = b.beginRegion({scalar, scalar});
-  b.ret({combine ? b.op1(*combine, {args[0], args[1]}, scalar) : args[1]});
-  ir::Region body = b.endRegion();
-  ir::ScatterDimensionNumbers dn;
-  dn.update_window_dims = {1};
-  dn.inserted_window_dims = {0};
-  dn.scatter_dims_to_operand_dims = {0};
-  dn.index_vector_dim = 1;
-  b.ret({b.op1(OpKind::Scatter, {a[0], a[1], a[2]}, table,
-               {{"scatter_dimension_numbers", dn}}, {std::move(body)})});
-  b.endFunction();
-  return m;
+  return rowScatter(element, 100, 16, 32, combine);
 }
 
 // Complex addition is per part: two relaxed atomic adds per element, at 2i

@@ -11,44 +11,12 @@
 
 #include "emit_test_util.h"
 #include "fusion/scatter_form.h"
+#include "scatter_modules.h"
 
 namespace jft::codegen::ttir::testing {
 namespace {
 
 using fusion::Family;
-
-// scatter(operand, idx, upd) with `dn` and combine(current, update)
-// (nullopt: replace).
-ir::Module scatterOf(ElementType element, std::vector<int64_t> operand,
-                     std::vector<int64_t> idx, std::vector<int64_t> upd,
-                     const ir::ScatterDimensionNumbers& dn,
-                     std::optional<OpKind> combine) {
-  ir::Module m;
-  ir::Builder b(m);
-  const Type table = Type::tensor(element, operand);
-  auto a =
-      b.beginFunction("main", {table, i32(idx), Type::tensor(element, upd)}, {table});
-  const Type scalar = Type::scalar(element);
-  auto args = b.beginRegion({scalar, scalar});
-  b.ret({combine ? b.op1(*combine, {args[0], args[1]}, scalar) : args[1]});
-  ir::Region body = b.endRegion();
-  b.ret({b.op1(OpKind::Scatter, {a[0], a[1], a[2]}, table,
-               {{"scatter_dimension_numbers", dn}}, {std::move(body)})});
-  b.endFunction();
-  return m;
-}
-
-// x.at[idx].op(upd) over whole rows: operand [rows, cols], idx [n, 1],
-// upd [n, cols].
-ir::Module rows(ElementType element, int64_t rows, int64_t cols, int64_t n,
-                std::optional<OpKind> combine) {
-  ir::ScatterDimensionNumbers dn;
-  dn.update_window_dims = {1};
-  dn.inserted_window_dims = {0};
-  dn.scatter_dims_to_operand_dims = {0};
-  dn.index_vector_dim = 1;
-  return scatterOf(element, {rows, cols}, {n, 1}, {n, cols}, dn, combine);
-}
 
 // Windows of 3 along a 1-D operand of 10: row 0 at 0 offset 1 and row 1 at
 // 1 offset 0 both reach element 1.
@@ -74,7 +42,7 @@ const ir::Op& scatterOp(const ir::Module& m) {
 }
 
 TEST(EmitScatterOrder, FlagOffFloatAddKeepsItsAtomic) {
-  ir::Module m = rows(ElementType::F32, 100, 16, 32, OpKind::Add);
+  ir::Module m = rowScatter(ElementType::F32, 100, 16, 32, OpKind::Add);
   const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter);
   ASSERT_EQ(k.size(), 2u);
   EXPECT_EQ(count(k[1].ttir, "tt.atomic_rmw fadd"), 1);
@@ -86,7 +54,7 @@ TEST(EmitScatterOrder, FlagOffFloatAddKeepsItsAtomic) {
 // and walks the 32 rows in order: per row its index, its updates and the
 // current values loaded, added and stored back; nothing atomic.
 TEST(EmitScatterOrder, FloatAddWalksTheRowsInOrderPerWindowOffset) {
-  ir::Module m = rows(ElementType::F32, 100, 16, 32, OpKind::Add);
+  ir::Module m = rowScatter(ElementType::F32, 100, 16, 32, OpKind::Add);
   const std::vector<TtirKernel> off = emitWholeStages(m, Family::kScatter);
   const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter, deterministic());
   ASSERT_EQ(k.size(), 2u);
@@ -114,7 +82,7 @@ TEST(EmitScatterOrder, FloatAddWalksTheRowsInOrderPerWindowOffset) {
 
 // A window of 3000 offsets: three programs of 1024, each walking all rows.
 TEST(EmitScatterOrder, WideWindowsSpreadOverPrograms) {
-  ir::Module m = rows(ElementType::F32, 4, 3000, 5, OpKind::Add);
+  ir::Module m = rowScatter(ElementType::F32, 4, 3000, 5, OpKind::Add);
   const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter, deterministic());
   ASSERT_EQ(k.size(), 2u);
   EXPECT_EQ(k[1].grid, (std::array<uint32_t, 3>{3, 1, 1}));
@@ -123,7 +91,7 @@ TEST(EmitScatterOrder, WideWindowsSpreadOverPrograms) {
 }
 
 TEST(EmitScatterOrder, MultiplyAndSetRunInOrderWithoutCasOrAtomics) {
-  ir::Module mul = rows(ElementType::F32, 10, 4, 3, OpKind::Multiply);
+  ir::Module mul = rowScatter(ElementType::F32, 10, 4, 3, OpKind::Multiply);
   const std::vector<TtirKernel> k =
       emitWholeStages(mul, Family::kScatter, deterministic());
   ASSERT_EQ(k.size(), 2u);
@@ -133,7 +101,7 @@ TEST(EmitScatterOrder, MultiplyAndSetRunInOrderWithoutCasOrAtomics) {
   EXPECT_EQ(count(k[1].ttir, "arith.mulf"), 1);
 
   // Set: the last update in order wins; nothing to load but index and update.
-  ir::Module set = rows(ElementType::BF16, 10, 4, 3, std::nullopt);
+  ir::Module set = rowScatter(ElementType::BF16, 10, 4, 3, std::nullopt);
   const std::vector<TtirKernel> s =
       emitWholeStages(set, Family::kScatter, deterministic());
   ASSERT_EQ(s.size(), 2u);
@@ -145,7 +113,7 @@ TEST(EmitScatterOrder, MultiplyAndSetRunInOrderWithoutCasOrAtomics) {
 
 // Complex add: each part loaded, added and stored, at 2i and 2i + 1.
 TEST(EmitScatterOrder, ComplexAddRunsPartByPartInOrder) {
-  ir::Module m = rows(ElementType::C64, 10, 4, 3, OpKind::Add);
+  ir::Module m = rowScatter(ElementType::C64, 10, 4, 3, OpKind::Add);
   const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter, deterministic());
   ASSERT_EQ(k.size(), 2u);
   EXPECT_EQ(count(k[1].ttir, "tt.atomic"), 0);
@@ -161,7 +129,7 @@ TEST(EmitScatterOrder, OrderIndependentCombinersKeepTheirAtomics) {
       {ElementType::U32, OpKind::Minimum}, {ElementType::F32, OpKind::Maximum},
       {ElementType::F32, OpKind::Minimum}, {ElementType::I64, OpKind::Add}};
   for (const auto& [element, kind] : cases) {
-    ir::Module m = rows(element, 10, 4, 3, kind);
+    ir::Module m = rowScatter(element, 10, 4, 3, kind);
     const std::vector<TtirKernel> off = emitWholeStages(m, Family::kScatter);
     const std::vector<TtirKernel> on =
         emitWholeStages(m, Family::kScatter, deterministic());
@@ -200,7 +168,7 @@ TEST(EmitScatterOrder, OverlappingWindowsWalkEveryUpdateInOneProgram) {
 
 TEST(ScatterOrderPredicates, OrderDependenceFollowsTheCombiner) {
   auto dependent = [](ElementType e, std::optional<OpKind> kind) {
-    ir::Module m = rows(e, 10, 4, 3, kind);
+    ir::Module m = rowScatter(e, 10, 4, 3, kind);
     return fusion::scatterOrderDependent(m, scatterOp(m));
   };
   EXPECT_TRUE(dependent(ElementType::F32, OpKind::Add));
@@ -219,7 +187,7 @@ TEST(ScatterOrderPredicates, OrderDependenceFollowsTheCombiner) {
 
 TEST(ScatterOrderPredicates, WindowsAreDisjointUnlessAPartialWindowIsIndexed) {
   // Whole rows: the indexed dim has a window of 1.
-  ir::Module r = rows(ElementType::F32, 10, 4, 3, OpKind::Add);
+  ir::Module r = rowScatter(ElementType::F32, 10, 4, 3, OpKind::Add);
   EXPECT_TRUE(fusion::scatterWindowsDisjoint(r, scatterOp(r)));
   // Windows of 3 along an indexed dim of 10 overlap (element 1 above).
   ir::Module o = overlapping(2);

@@ -7,35 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "emit_test_util.h"
+#include "scatter_modules.h"
 
 namespace jft::codegen::ttir::testing {
 namespace {
 
 using fusion::Family;
-
-// scatter(operand [rows, cols], idx [n, 1], upd [n, cols]) along dim 0, with
-// `combine` applied as combine(current, update) (kNone: replace).
-ir::Module rowScatter(ElementType element, int64_t rows, int64_t cols, int64_t n,
-                      std::optional<OpKind> combine) {
-  ir::Module m;
-  ir::Builder b(m);
-  const Type table = Type::tensor(element, {rows, cols});
-  const Type upd = Type::tensor(element, {n, cols});
-  auto a = b.beginFunction("main", {table, i32({n, 1}), upd}, {table});
-  const Type scalar = Type::scalar(element);
-  auto args = b.beginRegion({scalar, scalar});
-  b.ret({combine ? b.op1(*combine, {args[0], args[1]}, scalar) : args[1]});
-  ir::Region body = b.endRegion();
-  ir::ScatterDimensionNumbers dn;
-  dn.update_window_dims = {1};
-  dn.inserted_window_dims = {0};
-  dn.scatter_dims_to_operand_dims = {0};
-  dn.index_vector_dim = 1;
-  b.ret({b.op1(OpKind::Scatter, {a[0], a[1], a[2]}, table,
-               {{"scatter_dimension_numbers", dn}}, {std::move(body)})});
-  b.endFunction();
-  return m;
-}
 
 TEST(EmitScatter, AddCopiesThenWaitsThenAddsAtomicallyInsideTheTable) {
   ir::Module m = rowScatter(ElementType::F32, 100, 16, 32, OpKind::Add);
