@@ -7,6 +7,7 @@
 #include "passes/bitcast_widths.h"
 #include "passes/canonicalize.h"
 #include "passes/collectives.h"
+#include "passes/complex_sort.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
 #include "passes/float8_dot.h"
@@ -92,6 +93,11 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
     return expandRngBitGenerators(m);
   }));
   (void)expanded;
+  // Complex sort keys as their parts (the sort family keeps real lanes).
+  JFT_ASSIGN_OR_RETURN(bool parted, runner.run("complex_sort", 0, [](ir::Module& m) {
+    return splitComplexSorts(m);
+  }));
+  (void)parted;
   PipelineReport& report = runner.report();
   for (int round = 1; round <= options.max_rounds; ++round) {
     report.rounds = round;

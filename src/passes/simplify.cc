@@ -73,6 +73,12 @@ class Simplifier : public LocalRewriter {
           if (isRightIdentity(op.kind, *c)) return in[1];
     }
     if (op.kind == OpKind::Select && in.size() == 3) return selected(context, in);
+    // real(complex(a, b)) -> a, imag(complex(a, b)) -> b: parts pass unchanged.
+    if ((op.kind == OpKind::Real || op.kind == OpKind::Imag) && in.size() == 1) {
+      const ir::Op* inner = context.definingOp(in[0]);
+      if (inner && inner->kind == OpKind::Complex && inner->operands.size() == 2)
+        return inner->operands[op.kind == OpKind::Real ? 0 : 1];
+    }
     if ((op.kind == OpKind::Negate || op.kind == OpKind::Not) && in.size() == 1) {
       const ir::Op* inner = context.definingOp(in[0]);
       if (inner && inner->kind == op.kind && inner->operands.size() == 1)

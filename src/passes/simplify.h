@@ -13,6 +13,7 @@
 //   maximum(x, -inf) -> x, minimum(x, +inf) -> x   floats: IEEE maximum and
 //                     minimum return a NaN x, and keep the sign of a zero x
 //   compare(x, x) -> true/false      integers and pred only
+//   real(complex(a, b)) -> a, imag(complex(a, b)) -> b
 //
 // Deliberately not done, because they are not exact:
 //   x + 0.0 -> x       (-0.0) + 0.0 is +0.0

@@ -67,6 +67,9 @@ def check(name, got, exp, tol):
     ok = got.shape == exp.shape and err <= tol * scale
     failures += not ok
     print("NUMERIC", name, err, "PASS" if ok else "FAIL")
+    if not ok and got.shape == exp.shape and got.size:
+        i = int(np.argmax(np.abs(got - exp)))
+        print("  worst at flat index", i, "got", got.flat[i], "want", exp.flat[i])
 
 
 def c64(shape):

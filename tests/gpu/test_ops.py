@@ -776,6 +776,21 @@ def indexing_cases():
     compare(run(lambda a: jnp.sort(a, axis=1), ints), np.sort(ints, axis=1))
   case("sort_top_k", sorts)
 
+  def complex_sorts():
+    # numpy orders complex values by real part, then imaginary part; ties
+    # in the real part (and equal values) make the second key and the
+    # stability of argsort matter.
+    re = rng.integers(-3, 3, (4, 50)).astype(np.float32)
+    im = rng.integers(-3, 3, (4, 50)).astype(np.float32)
+    z = (re + 1j * im).astype(np.complex64)
+    compare(run(lambda a: jnp.sort(a, axis=1), z), np.sort(z, axis=1))
+    compare(run(lambda a: jnp.argsort(a, axis=1, stable=True), z),
+            np.argsort(z, axis=1, kind="stable").astype(np.int32))
+    # A long row goes through the merge passes.
+    w = (rng.standard_normal(5000) + 1j * rng.integers(-2, 2, 5000)).astype(np.complex64)
+    compare(run(jnp.sort, w), np.sort(w))
+  case("sort_complex", complex_sorts)
+
   def gathers():
     t = floats((50, 8), "float32", edges=False)
     idx = rng.integers(-50, 50, 30).astype(np.int32)

@@ -49,16 +49,17 @@ TEST(Pipeline, RedundantProgramShrinksToOneExponential) {
   EXPECT_EQ(report->rounds, 2);
   std::vector<std::string> order;
   for (const PassRecord& record : report->passes) order.push_back(record.pass);
-  EXPECT_EQ(order, (std::vector<std::string>{"inline", "collectives", "integer_dot",
-                                             "float8_dot", "bitcast_widths", "rng_expand",
-                                             "canonicalize", "simplify", "cse", "dce",
-                                             "canonicalize", "simplify", "cse", "dce"}));
+  EXPECT_EQ(order,
+            (std::vector<std::string>{"inline", "collectives", "integer_dot",
+                                      "float8_dot", "bitcast_widths", "rng_expand",
+                                      "complex_sort", "canonicalize", "simplify", "cse",
+                                      "dce", "canonicalize", "simplify", "cse", "dce"}));
   EXPECT_TRUE(report->passes[0].changed);
-  // No collective, integer or float8 product, bitcast or rng_bit_generator
-  // to expand.
-  for (size_t i = 1; i < 6; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
-  for (size_t i = 6; i < 10; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
-  for (size_t i = 10; i < 14; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  // No collective, integer or float8 product, bitcast, rng_bit_generator or
+  // complex sort to expand.
+  for (size_t i = 1; i < 7; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  for (size_t i = 7; i < 11; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
+  for (size_t i = 11; i < 15; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
   EXPECT_NE(describeReport(*report).find("round 2 dce: unchanged"), std::string::npos);
 }
 
@@ -70,7 +71,7 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
     dumps.emplace_back(record.pass, text);
   };
   ASSERT_TRUE(runPasses(m, options).isOk());
-  ASSERT_EQ(dumps.size(), 14u);
+  ASSERT_EQ(dumps.size(), 15u);
   EXPECT_EQ(dumps[0].first, "inline");
   EXPECT_NE(dumps[0].second.find("stablehlo.multiply"), std::string::npos);
   EXPECT_EQ(dumps[0].second.find("call @scale"), std::string::npos);
@@ -80,9 +81,11 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
   EXPECT_EQ(dumps[2].second, "");  // unchanged
   EXPECT_EQ(dumps[5].first, "rng_expand");
   EXPECT_EQ(dumps[5].second, "");  // unchanged
-  EXPECT_EQ(dumps[6].first, "canonicalize");
-  EXPECT_EQ(dumps[6].second.find("stablehlo.transpose"), std::string::npos);
-  EXPECT_EQ(dumps[13].second, "");  // unchanged
+  EXPECT_EQ(dumps[6].first, "complex_sort");
+  EXPECT_EQ(dumps[6].second, "");  // unchanged
+  EXPECT_EQ(dumps[7].first, "canonicalize");
+  EXPECT_EQ(dumps[7].second.find("stablehlo.transpose"), std::string::npos);
+  EXPECT_EQ(dumps[14].second, "");  // unchanged
 }
 
 TEST(Pipeline, RoundsAreBounded) {
@@ -93,7 +96,7 @@ TEST(Pipeline, RoundsAreBounded) {
   ASSERT_TRUE(report.isOk());
   EXPECT_EQ(report->rounds, 1);
   EXPECT_FALSE(report->reached_fixed_point);
-  EXPECT_EQ(report->passes.size(), 10u);
+  EXPECT_EQ(report->passes.size(), 11u);
 }
 
 TEST(Pipeline, BrokenInputIsRejectedWhenVerifying) {

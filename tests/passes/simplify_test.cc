@@ -238,6 +238,18 @@ TEST(Simplify, ComplexTimesOneIsNotExactAndStays) {
   EXPECT_FALSE(complex.changed);
 }
 
+TEST(Simplify, PartsOfAComplexAreItsOperands) {
+  const Type t = f32({3});
+  const Type c = tensor(ElementType::C64, {3});
+  for (OpKind part : {OpKind::Real, OpKind::Imag}) {
+    Outcome out = simplifyOne(t, [&](ir::Builder& b, ValueId x, ValueId y) {
+      return b.op1(part, {b.op1(OpKind::Complex, {x, y}, c)}, t);
+    });
+    EXPECT_TRUE(out.changed);
+    EXPECT_EQ(out.returned, std::vector<ValueId>{out.args[part == OpKind::Real ? 0 : 1]});
+  }
+}
+
 TEST(Simplify, RewritesInsideRegionsReachOuterValues) {
   ir::Module m;
   ir::Builder b(m);
