@@ -324,12 +324,13 @@ StatusOr<SolverPlan> planSyevd(const Reasons& r, const ir::Module& module,
   return plan;
 }
 
-// cusolver_gesvdj_ffi(a) -> (work, s, u, v, info), `full_matrices` and
-// `compute_uv` in its configuration. a is copied column-major; u and v come
-// out column-major and are transposed back when computed (else they are
-// scratch JAX drops, as is work, the library's destroyed copy of a).
-StatusOr<SolverPlan> planGesvdj(const Reasons& r, const ir::Module& module,
-                                const ir::Op& op) {
+// cusolver_gesvdj_ffi(a) and cusolver_gesvdp_ffi(a) -> (work, s, u, v,
+// info), `full_matrices` and `compute_uv` in their configuration. a is
+// copied column-major; u and v come out column-major and are transposed
+// back when computed (else they are scratch JAX drops, as is work, the
+// library's destroyed copy of a).
+StatusOr<SolverPlan> planSvdUv(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op, SolverKind kind) {
   JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 1, 5));
   JFT_ASSIGN_OR_RETURN(bool full, requiredFlag(r, op, "full_matrices"));
   JFT_ASSIGN_OR_RETURN(bool computeUv, requiredFlag(r, op, "compute_uv"));
@@ -341,13 +342,66 @@ StatusOr<SolverPlan> planGesvdj(const Reasons& r, const ir::Module& module,
                      {c.batchOf(c.a.element, {c.m, full ? c.m : k}), "the U result"},
                      {c.batchOf(c.a.element, {c.n, full ? c.n : k}), "the V result"},
                      {c.info(), "the info result"}}));
-  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
-                       callPlan(r, module, op, c, SolverKind::kGesvdj, {true},
-                                {true, false, true, true, false}));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan, callPlan(r, module, op, c, kind, {true},
+                                                 {true, false, true, true, false}));
   plan.desc.full_matrices = full;
   plan.desc.compute_uv = computeUv;
   plan.column_major_inputs = {0};
   if (computeUv) plan.column_major_outputs = {2, 3};
+  return plan;
+}
+
+// cusolver_gesvd_ffi(a) -> (out, s, u, vt, info), `full_matrices`,
+// `compute_uv` and `transposed` in its configuration. The library needs
+// rows >= columns, so JAX passes a wider a (rows < columns) with
+// `transposed` and every layout row-major: the library's column-major view
+// of that memory is a^T (columns x rows, tall), whose SVD a^T = U' S V'^H
+// gives a = conj(V') S U'^T; a's V^H, row-major, is U' column-major and
+// a's U, row-major, is V'^H column-major. So the call runs on the memory as
+// it is, with m and n swapped, and JAX's u result receives U' (its shape is
+// that of a's V^H) and vt receives V'^H (a's U) -- nothing is copied. A tall
+// (or square) a without `transposed` comes column-major: copied there, and
+// u and vt transposed back. Without compute_uv, u and vt are scalars.
+StatusOr<SolverPlan> planGesvd(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op) {
+  JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 1, 5));
+  JFT_ASSIGN_OR_RETURN(bool full, requiredFlag(r, op, "full_matrices"));
+  JFT_ASSIGN_OR_RETURN(bool computeUv, requiredFlag(r, op, "compute_uv"));
+  JFT_ASSIGN_OR_RETURN(bool transposed, requiredFlag(r, op, "transposed"));
+  // The library's view: rows x cols, rows >= cols.
+  const int64_t rows = transposed ? c.n : c.m;
+  const int64_t cols = transposed ? c.m : c.n;
+  if (rows < cols)
+    return r.no("the matrices of " + c.a.str() +
+                (transposed ? " are taller than wide but `transposed` is set"
+                            : " are wider than tall but `transposed` is not set") +
+                " (the library needs rows >= columns)");
+  const ir::ElementType e = c.a.element;
+  const int64_t uCols = full ? rows : cols;
+  // u: rows x uCols column-major, vt: cols x cols; as the row-major values
+  // JAX declares them, the transposed call's u is [uCols, rows].
+  const ir::Type u = !computeUv   ? ir::Type::tensor(e, {})
+                     : transposed ? c.batchOf(e, {uCols, rows})
+                                  : c.batchOf(e, {rows, uCols});
+  const ir::Type vt = computeUv ? c.batchOf(e, {cols, cols}) : ir::Type::tensor(e, {});
+  JFT_RETURN_IF_ERROR(
+      expectResults(r, module, op,
+                    {{c.a, "the out result"},
+                     {c.batchOf(c.realElement(), {cols}), "the singular value result"},
+                     {u, transposed ? "the u result (a's V^H)" : "the u result"},
+                     {vt, transposed ? "the vt result (a's U)" : "the vt result"},
+                     {c.info(), "the info result"}}));
+  const bool colMajor = !transposed;
+  const bool uvMatrices = colMajor && computeUv;
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
+                       callPlan(r, module, op, c, SolverKind::kGesvd, {colMajor},
+                                {colMajor, false, uvMatrices, uvMatrices, false}));
+  plan.desc.m = rows;
+  plan.desc.n = cols;
+  plan.desc.full_matrices = full;
+  plan.desc.compute_uv = computeUv;
+  if (colMajor) plan.column_major_inputs = {0};
+  if (uvMatrices) plan.column_major_outputs = {2, 3};
   return plan;
 }
 
@@ -515,7 +569,11 @@ StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op) {
   if (target == "cusolver_geqrf_ffi") return planGeqrf(r, module, op);
   if (target == "cusolver_orgqr_ffi") return planOrgqr(r, module, op);
   if (target == "cusolver_syevd_ffi") return planSyevd(r, module, op);
-  if (target == "cusolver_gesvdj_ffi") return planGesvdj(r, module, op);
+  if (target == "cusolver_gesvdj_ffi")
+    return planSvdUv(r, module, op, SolverKind::kGesvdj);
+  if (target == "cusolver_gesvdp_ffi")
+    return planSvdUv(r, module, op, SolverKind::kGesvdp);
+  if (target == "cusolver_gesvd_ffi") return planGesvd(r, module, op);
   if (target == "cusolver_sytrd_ffi") return planSytrd(r, module, op);
   return unimplemented("no library route for " + r.name + " yet");
 }

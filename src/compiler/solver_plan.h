@@ -13,7 +13,10 @@
 // symmetric operand in place with `lower` flipped (its transpose is itself;
 // a complex Hermitian one's is its conjugate, so that one is copied) but
 // writes the eigenvectors column-major, transposed after the call; gesvdj's
-// operand is copied column-major and its U and V transposed back; sytrd's
+// and gesvdp's operand is copied column-major and their U and V transposed
+// back; gesvd's likewise for a tall matrix, while a wide one comes row-major
+// with `transposed` and runs as its column-major transpose with no copy at
+// all (solver_plan.cc works out why u and vt then come out right); sytrd's
 // operand and reduced matrix (reflectors stored in a triangle, which no
 // flag maps onto the other) are copied both ways. Complex
 // matrices take the same copies as real ones.
@@ -49,7 +52,8 @@ struct SolverPlan {
 
 // The plan for `op` (cusolver_getrf_ffi, cusolver_potrf_ffi,
 // cusolver_geqrf_ffi, cusolver_orgqr_ffi, cusolver_syevd_ffi,
-// cusolver_gesvdj_ffi, cusolver_sytrd_ffi, cu_lu_pivots_to_permutation,
+// cusolver_gesvdj_ffi, cusolver_gesvd_ffi, cusolver_gesvdp_ffi,
+// cusolver_sytrd_ffi, cu_lu_pivots_to_permutation,
 // triangular_solve, cholesky), or UNIMPLEMENTED saying why no solver
 // library computes it (the target, an element type, a layout).
 StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op);

@@ -27,6 +27,10 @@ const char* kindName(SolverKind kind) {
       return "gesvdj";
     case SolverKind::kSytrd:
       return "sytrd";
+    case SolverKind::kGesvd:
+      return "gesvd";
+    case SolverKind::kGesvdp:
+      return "gesvdp";
   }
   return "solver?";
 }
@@ -111,7 +115,8 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc) {
     case SolverKind::kSyevd:
       return {bytes(desc.n * desc.n, t), bytes(desc.n * desc.n, t),
               bytes(desc.n, solverTypeBytes(solverRealType(desc.type))), bytes(1, 4)};
-    case SolverKind::kGesvdj: {
+    case SolverKind::kGesvdj:
+    case SolverKind::kGesvdp: {
       const int64_t k = std::min(desc.m, desc.n);
       const int64_t uCols = desc.full_matrices ? desc.m : k;
       const int64_t vCols = desc.full_matrices ? desc.n : k;
@@ -120,6 +125,17 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc) {
               bytes(k, solverTypeBytes(solverRealType(desc.type))),
               bytes(desc.m * uCols, t),
               bytes(desc.n * vCols, t),
+              bytes(1, 4)};
+    }
+    case SolverKind::kGesvd: {
+      // Without compute_uv JAX's u and vt are scalars, not batched.
+      const uint64_t scalar = static_cast<uint64_t>(t);
+      return {bytes(desc.m * desc.n, t),
+              bytes(desc.m * desc.n, t),
+              bytes(desc.n, solverTypeBytes(solverRealType(desc.type))),
+              desc.compute_uv ? bytes(desc.m * (desc.full_matrices ? desc.m : desc.n), t)
+                              : scalar,
+              desc.compute_uv ? bytes(desc.n * desc.n, t) : scalar,
               bytes(1, 4)};
     }
     case SolverKind::kSytrd: {
@@ -147,6 +163,8 @@ Status validateSolver(const SolverDesc& desc) {
     return bad("an eigendecomposition needs a square matrix");
   if (desc.kind == SolverKind::kSytrd && desc.m != desc.n)
     return bad("a tridiagonal reduction needs a square matrix");
+  if (desc.kind == SolverKind::kGesvd && desc.m < desc.n)
+    return bad("gesvd needs m >= n (a wider matrix goes to it transposed)");
   if (desc.kind == SolverKind::kOrgqr &&
       !(desc.m >= desc.n && desc.n >= desc.k && desc.k >= 0))
     return bad("orgqr needs m >= n >= k >= 0");
@@ -183,7 +201,8 @@ std::string solverText(const SolverDesc& desc) {
     if (desc.algorithm == EigAlgorithm::kQr) text += " qr";
     if (desc.algorithm == EigAlgorithm::kJacobi) text += " jacobi";
   }
-  if (desc.kind == SolverKind::kGesvdj) {
+  if (desc.kind == SolverKind::kGesvdj || desc.kind == SolverKind::kGesvd ||
+      desc.kind == SolverKind::kGesvdp) {
     text += desc.full_matrices ? " full" : " econ";
     if (!desc.compute_uv) text += " no_uv";
   }

@@ -73,6 +73,22 @@ enum class SolverKind : uint8_t {
   // with their factors tau (n - 1 elements). Buffers: a, out (n x n, the
   // library's in-place copy of a), d, e, tau, info (one int32 per item, 0).
   kSytrd,
+  // Singular value decomposition of the m x n A (m >= n, the library's
+  // restriction: the compiler hands a wider matrix over as its transpose)
+  // by QR iteration on a bidiagonal form, as LAPACK's gesvd: A = U diag(s)
+  // V^H, s descending (n real elements per item). With compute_uv, U is m x
+  // m (full_matrices) or m x n, and V^H (not V) n x n either way; without,
+  // neither is computed and each buffer is ONE element for the whole batch
+  // (JAX passes a scalar there). Buffers: a, out (m x n: the library's copy
+  // of a, destroyed), s, u, vt, info (one int32 per item: 0, or the number
+  // of superdiagonals of the bidiagonal form that did not converge).
+  kGesvd,
+  // Singular value decomposition of the m x n A (any shape) by a polar
+  // decomposition and a Hermitian eigensolver, as cuSOLVER's gesvdp: the
+  // buffers, shapes and meaning of kGesvdj (U and V, not V^H; U m x m or
+  // m x k, V n x n or n x k; without compute_uv they are scratch of the
+  // same sizes).
+  kGesvdp,
 };
 
 // How kSyevd diagonalizes, as JAX's `algorithm` attribute names it: kDefault
@@ -95,8 +111,8 @@ struct SolverDesc {
   SolverTranspose transpose = SolverTranspose::kNone;
   bool unit_diagonal = false;
   EigAlgorithm algorithm = EigAlgorithm::kDefault;  // syevd
-  bool full_matrices = true;                        // gesvdj
-  bool compute_uv = true;                           // gesvdj
+  bool full_matrices = true;                        // gesvdj, gesvd, gesvdp
+  bool compute_uv = true;                           // gesvdj, gesvd, gesvdp
   friend bool operator==(const SolverDesc&, const SolverDesc&) = default;
 };
 
@@ -113,8 +129,8 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc);
 
 // OK when a library can run `desc`: sizes not negative, a type the kind
 // takes (floating or complex for the factorizations and solves, kS32 for the
-// permutation), potrf, syevd and sytrd square. INVALID_ARGUMENT naming the description
-// else.
+// permutation), potrf, syevd and sytrd square, gesvd m >= n. INVALID_ARGUMENT
+// naming the description else.
 Status validateSolver(const SolverDesc& desc);
 
 // kLuPivotsToPermutation on the host: `batch` items of `n` pivots to

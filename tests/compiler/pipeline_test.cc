@@ -31,9 +31,9 @@ size_t occurrences(const std::string& text, const std::string& what) {
 }
 
 // Every zoo program compiles now, so the listing is checked on a program
-// built here from ops no route runs yet: polar SVD's cuSOLVER call (line 7) and an
-// rng_bit_generator (line 9) of "model.py", both of whose results are
-// returned, and an exp (line 8) that compiles.
+// built here from ops no route runs yet: the symmetric product's cuSOLVER call (line 7)
+// and an rng_bit_generator (line 9) of "model.py", both of whose results are returned,
+// and an exp (line 8) that compiles.
 ir::Module unsupportedProgram() {
   using ir::ElementType;
   using ir::Type;
@@ -46,17 +46,17 @@ ir::Module unsupportedProgram() {
   const Type bits = Type::tensor(ElementType::F32, {8});
   auto args = b.beginFunction("main", {matrix, state}, {matrix, matrix, state, bits});
   b.setLoc(b.fileLoc("model.py", 7, 3));
-  std::vector<ir::ValueId> polar =
+  std::vector<ir::ValueId> product =
       b.op(ir::OpKind::CustomCall, {args[0]},
            {matrix, Type::tensor(ElementType::F32, {4}), Type::scalar(ElementType::I32)},
-           {{"call_target_name", std::string("cusolver_gesvdp_ffi")}});
+           {{"call_target_name", std::string("cusolver_syrk_ffi")}});
   b.setLoc(b.fileLoc("model.py", 8, 3));
   ir::ValueId e = b.op1(ir::OpKind::Exponential, {args[0]}, matrix);
   b.setLoc(b.fileLoc("model.py", 9, 3));
   std::vector<ir::ValueId> rng =
       b.op(ir::OpKind::RngBitGenerator, {args[1]}, {state, bits},
            {{"rng_algorithm", ir::RngAlgorithm::THREE_FRY}});
-  b.ret({polar[0], e, rng[0], rng[1]});
+  b.ret({product[0], e, rng[0], rng[1]});
   b.endFunction();
   return m;
 }
@@ -112,7 +112,7 @@ TEST(UnsupportedOps, TheReasonNamesTheLibraryCallThatIsMissing) {
   StatusOr<Executable> result = compileModule(unsupportedProgram(), options, nullptr);
   ASSERT_FALSE(result.isOk());
   const std::string& m = result.status().message();
-  EXPECT_NE(m.find("cusolver_gesvdp_ffi"), std::string::npos) << m;
+  EXPECT_NE(m.find("cusolver_syrk_ffi"), std::string::npos) << m;
 }
 
 class TtirZoo : public ::testing::TestWithParam<std::string> {};

@@ -274,6 +274,159 @@ TEST(GesvdjCall, OperandCopiedInAndBothFactorsMovedBack) {
   EXPECT_EQ(names.size(), 3u);  // each kernel its own name
 }
 
+// As linalg.py's _svd_gpu_sub_lowering writes cusolver_gesvd_ffi (QR, and
+// the default above 1024) for jnp.linalg.svd of [batch..., m, n]:
+// transposed = m < n, and then every layout row-major and the results
+// (work, s, vt, u, info) -- u, vt the shapes of the svd's own U [m, m | k]
+// and V^H [n | k, n]; else column-major matrices and (work, s, u, vt,
+// info). Without compute_uv u and vt are f[] scalars.
+OneOp qrSvd(ElementType e, std::vector<int64_t> batch, int64_t m, int64_t n, bool full,
+            bool computeUv, ElementType real) {
+  const int64_t k = std::min(m, n);
+  const bool transposed = m < n;
+  auto withBatch = [&](std::vector<int64_t> tail) {
+    std::vector<int64_t> d = batch;
+    d.insert(d.end(), tail.begin(), tail.end());
+    return d;
+  };
+  const int64_t r = static_cast<int64_t>(batch.size()) + 2;
+  const Type u = computeUv ? tensor(e, withBatch({m, full ? m : k})) : tensor(e, {});
+  const Type vt = computeUv ? tensor(e, withBatch({full ? n : k, n})) : tensor(e, {});
+  auto layout = [&](const Type& t) {
+    return !transposed && t.rank() == r ? columnMajor(r) : rowMajor(t.rank());
+  };
+  const Type a = tensor(e, withBatch({m, n}));
+  std::vector<Type> results = {a, tensor(real, withBatch({k})), transposed ? vt : u,
+                               transposed ? u : vt, i32(batch)};
+  std::vector<std::vector<int64_t>> resultLayouts;
+  for (const Type& t : results) resultLayouts.push_back(layout(t));
+  return OneOp(
+      OpKind::CustomCall, {a}, results,
+      {{"call_target_name", std::string("cusolver_gesvd_ffi")},
+       {"mhlo.backend_config", ir::NamedAttrs{{"compute_uv", ir::Attribute(computeUv)},
+                                              {"full_matrices", ir::Attribute(full)},
+                                              {"transposed", ir::Attribute(transposed)}}},
+       {"operand_layouts", layouts({layout(a)})},
+       {"result_layouts", layouts(std::move(resultLayouts))},
+       {"mhlo.frontend_attributes",
+        ir::NamedAttrs{{"num_batch_dims", ir::Attribute(std::to_string(r - 2))}}}});
+}
+
+// cusolver_gesvdp_ffi (SvdAlgorithm.POLAR): gesvdj's operands, results and
+// layouts, with full_matrices as asked (no small-matrix rule).
+OneOp polarSvd(ElementType e, std::vector<int64_t> batch, int64_t m, int64_t n, bool full,
+               bool computeUv, ElementType real) {
+  OneOp x = svd(e, std::move(batch), m, n, full, computeUv, real);
+  for (auto& [name, value] : x.m.functions[0].body.ops[0].attrs)
+    if (name == "call_target_name") value = std::string("cusolver_gesvdp_ffi");
+  return x;
+}
+
+TEST(GesvdPlan, TallMatricesGoColumnMajorAndComeBack) {
+  // jnp.linalg.svd of f32[2, 1100, 1030] (gesvd above 1024), full: the
+  // library runs 1100x1030 on a column-major copy; u 1100x1100 and vt
+  // 1030x1030 are transposed back.
+  OneOp x = qrSvd(ElementType::F32, {2}, 1100, 1030, true, true, ElementType::F32);
+  StatusOr<SolverPlan> p = x.plan();
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  SolverDesc want;
+  want.kind = SolverKind::kGesvd;
+  want.type = SolverType::kF32;
+  want.batch = 2;
+  want.m = 1100;
+  want.n = 1030;
+  EXPECT_EQ(p->desc, want) << runtime::solverText(p->desc);
+  EXPECT_EQ(runtime::solverText(p->desc), "gesvd f32 batch 2 1100x1030 full");
+  EXPECT_EQ(p->inputs, x.op().operands);
+  EXPECT_EQ(p->outputs, x.op().results);
+  EXPECT_EQ(p->column_major_inputs, std::vector<size_t>{0});
+  EXPECT_EQ(p->column_major_outputs, (std::vector<size_t>{2, 3}));
+  const uint64_t a = 2ull * 1100 * 1030 * 4;
+  EXPECT_EQ(runtime::solverBufferBytes(p->desc),
+            (std::vector<uint64_t>{a, a, 2 * 1030 * 4, 2ull * 1100 * 1100 * 4,
+                                   2ull * 1030 * 1030 * 4, 8}));
+  // Economy: u 6x4 (m x n), vt 4x4; c128, no batch.
+  OneOp e = qrSvd(ElementType::C128, {}, 6, 4, false, true, ElementType::F64);
+  StatusOr<SolverPlan> q = e.plan();
+  ASSERT_TRUE(q.isOk()) << q.status().toString();
+  EXPECT_EQ(runtime::solverText(q->desc), "gesvd c128 batch 1 6x4 econ");
+  EXPECT_EQ(runtime::solverBufferBytes(q->desc),
+            (std::vector<uint64_t>{384, 384, 32, 384, 256, 4}));
+  EXPECT_EQ(q->column_major_outputs, (std::vector<size_t>{2, 3}));
+}
+
+TEST(GesvdPlan, WideMatricesRunAsTheirTransposeWithNoCopy) {
+  // f32[1030, 1100]: transposed, row-major memory = the column-major
+  // 1100x1030 a^T. u receives a^T's U' (1100x1100 = a's V^H shape), vt
+  // a^T's V'^H (1030x1030 = a's U shape); nothing is transposed.
+  OneOp x = qrSvd(ElementType::F32, {}, 1030, 1100, true, true, ElementType::F32);
+  StatusOr<SolverPlan> p = x.plan();
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  EXPECT_EQ(runtime::solverText(p->desc), "gesvd f32 batch 1 1100x1030 full");
+  EXPECT_TRUE(p->column_major_inputs.empty());
+  EXPECT_TRUE(p->column_major_outputs.empty());
+  EXPECT_EQ(p->outputs, x.op().results);
+  // Economy 3x5 (k 3): u is a's V^H [3, 5] = a^T's U' 5x3 column-major; vt
+  // is a's U [3, 3]; the library's m x n = 5x3.
+  OneOp e = qrSvd(ElementType::F64, {4}, 3, 5, false, true, ElementType::F64);
+  StatusOr<SolverPlan> q = e.plan();
+  ASSERT_TRUE(q.isOk()) << q.status().toString();
+  EXPECT_EQ(runtime::solverText(q->desc), "gesvd f64 batch 4 5x3 econ");
+  EXPECT_EQ(e.m.typeOf(e.op().results[2]), tensor(ElementType::F64, {4, 3, 5}));
+  EXPECT_EQ(runtime::solverBufferBytes(q->desc),
+            (std::vector<uint64_t>{480, 480, 96, 480, 288, 16}));
+  // The call is the library op alone.
+  const ir::Op op = e.op();
+  StatusOr<LibraryCall> call = lowerSolverCall(e.m, e.group, op);
+  ASSERT_TRUE(call.isOk()) << call.status().toString();
+  EXPECT_TRUE(call->transposes.empty());
+  EXPECT_TRUE(call->after.empty());
+  EXPECT_EQ(call->other->inputs, op.operands);
+  EXPECT_EQ(call->other->outputs, op.results);
+}
+
+TEST(GesvdPlan, WithoutVectorsUAndVtAreScalars) {
+  // jnp.linalg.svd(compute_uv=False) of f32[3, 1100, 1030]: u, vt f32[],
+  // one element each for the whole batch, row-major, never transposed.
+  OneOp x = qrSvd(ElementType::F32, {3}, 1100, 1030, true, false, ElementType::F32);
+  StatusOr<SolverPlan> p = x.plan();
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  EXPECT_EQ(runtime::solverText(p->desc), "gesvd f32 batch 3 1100x1030 full no_uv");
+  EXPECT_EQ(p->column_major_inputs, std::vector<size_t>{0});
+  EXPECT_TRUE(p->column_major_outputs.empty());
+  const std::vector<uint64_t> bytes = runtime::solverBufferBytes(p->desc);
+  ASSERT_EQ(bytes.size(), 6u);
+  EXPECT_EQ(bytes[3], 4u);
+  EXPECT_EQ(bytes[4], 4u);
+  // Wide: nothing copied at all.
+  OneOp w = qrSvd(ElementType::C64, {}, 2, 7, false, false, ElementType::F32);
+  StatusOr<SolverPlan> q = w.plan();
+  ASSERT_TRUE(q.isOk()) << q.status().toString();
+  EXPECT_EQ(runtime::solverText(q->desc), "gesvd c64 batch 1 7x2 econ no_uv");
+  EXPECT_TRUE(q->column_major_inputs.empty());
+}
+
+TEST(GesvdpPlan, PolarHasGesvdjsBuffersAndCopies) {
+  // lax.linalg.svd(algorithm=POLAR) of c64[2, 5, 3], full_matrices False:
+  // u 5x3, v 3x3 (V, not V^H), column-major, transposed back.
+  OneOp x = polarSvd(ElementType::C64, {2}, 5, 3, false, true, ElementType::F32);
+  StatusOr<SolverPlan> p = x.plan();
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  EXPECT_EQ(p->desc.kind, SolverKind::kGesvdp);
+  EXPECT_EQ(runtime::solverText(p->desc), "gesvdp c64 batch 2 5x3 econ");
+  EXPECT_EQ(p->column_major_inputs, std::vector<size_t>{0});
+  EXPECT_EQ(p->column_major_outputs, (std::vector<size_t>{2, 3}));
+  // a, work 2*15*8; s 2*3*4; u 2*5*3*8; v 2*3*3*8; info 8.
+  EXPECT_EQ(runtime::solverBufferBytes(p->desc),
+            (std::vector<uint64_t>{240, 240, 24, 240, 144, 8}));
+  // Wide and without vectors: full scratch u 3x3, v 6x6.
+  OneOp w = polarSvd(ElementType::F32, {}, 3, 6, true, false, ElementType::F32);
+  StatusOr<SolverPlan> q = w.plan();
+  ASSERT_TRUE(q.isOk()) << q.status().toString();
+  EXPECT_EQ(runtime::solverText(q->desc), "gesvdp f32 batch 1 3x6 full no_uv");
+  EXPECT_TRUE(q->column_major_outputs.empty());
+}
+
 TEST(DecompositionPlan, ComplexMatricesAreCopiedColumnMajor) {
   // A Hermitian matrix read column-major is its conjugate, so a complex eigh
   // copies its operand and keeps the triangle.
@@ -391,6 +544,52 @@ TEST(DecompositionCheck, ClearReasons) {
   expectRejected(rowU, {"result 2 has layout {1,0}", "column-major"});
 }
 
+// The backend_config of `x`'s op replaced by `config`.
+OneOp withConfig(OneOp x, ir::NamedAttrs config) {
+  for (auto& [name, value] : x.m.functions[0].body.ops[0].attrs)
+    if (name == "mhlo.backend_config") value = std::move(config);
+  return x;
+}
+
+TEST(DecompositionCheck, GesvdReasons) {
+  const OneOp tall = qrSvd(ElementType::F32, {}, 6, 4, true, true, ElementType::F32);
+  // `transposed` is required, and must agree with the shape.
+  expectRejected(withConfig(tall, {{"compute_uv", ir::Attribute(true)},
+                                   {"full_matrices", ir::Attribute(true)}}),
+                 {"custom_call @cusolver_gesvd_ffi", "no bool `transposed`"});
+  expectRejected(withConfig(tall, {{"compute_uv", ir::Attribute(true)},
+                                   {"full_matrices", ir::Attribute(true)},
+                                   {"transposed", ir::Attribute(true)}}),
+                 {"custom_call @cusolver_gesvd_ffi",
+                  "tensor<6x4xf32> are taller than "
+                  "wide but `transposed` is set"});
+  OneOp wide = qrSvd(ElementType::F32, {}, 4, 6, true, true, ElementType::F32);
+  expectRejected(withConfig(wide, {{"compute_uv", ir::Attribute(true)},
+                                   {"full_matrices", ir::Attribute(true)},
+                                   {"transposed", ir::Attribute(false)}}),
+                 {"wider than tall but `transposed` is not set"});
+  // full_matrices false with full shapes: u of a 6x4 economy SVD is 6x4.
+  expectRejected(withConfig(tall, {{"compute_uv", ir::Attribute(true)},
+                                   {"full_matrices", ir::Attribute(false)},
+                                   {"transposed", ir::Attribute(false)}}),
+                 {"the u result is tensor<6x6xf32>, expected tensor<6x4xf32>"});
+  // compute_uv false with matrices for u and vt: JAX passes scalars.
+  expectRejected(withConfig(tall, {{"compute_uv", ir::Attribute(false)},
+                                   {"full_matrices", ir::Attribute(true)},
+                                   {"transposed", ir::Attribute(false)}}),
+                 {"the u result is tensor<6x6xf32>, expected tensor<f32>"});
+  // A tall operand left row-major would be read transposed.
+  OneOp rowA = qrSvd(ElementType::F32, {}, 6, 4, true, true, ElementType::F32);
+  for (auto& [name, value] : rowA.m.functions[0].body.ops[0].attrs)
+    if (name == "operand_layouts") value = layouts({{1, 0}});
+  expectRejected(rowA, {"operand 0 has layout {1,0}", "column-major"});
+  // gesvdp needs its flags too.
+  expectRejected(
+      withConfig(polarSvd(ElementType::F32, {}, 5, 3, true, true, ElementType::F32),
+                 {{"full_matrices", ir::Attribute(true)}}),
+      {"custom_call @cusolver_gesvdp_ffi", "no bool `compute_uv`"});
+}
+
 // --- whole programs ----------------------------------------------------------
 
 struct Compiled {
@@ -469,6 +668,61 @@ TEST(DecompositionProgram, SvdCompilesToOneCallBetweenTransposes) {
   for (size_t i = 0; i < c.library->buffers.size(); ++i)
     EXPECT_GE(c.program.slots.at(static_cast<size_t>(c.library->buffers[i])).bytes,
               runtime::solverBufferBytes(std::get<SolverDesc>(c.library->op))[i]);
+}
+
+TEST(DecompositionProgram, WideQrSvdCompilesToTheCallAlone) {
+  // f32[2, 3, 5] through gesvd, transposed: no transpose kernel at all.
+  Compiled c = compileOne(
+      qrSvd(ElementType::F32, {2}, 3, 5, true, true, ElementType::F32), {1, 2, 3});
+  ASSERT_NE(c.library, nullptr);
+  EXPECT_EQ(runtime::libraryOpText(c.library->op), "gesvd f32 batch 2 5x3 full");
+  ASSERT_EQ(c.library->buffers.size(), 6u);
+  for (size_t t = 0; t < c.program.thunks.size(); ++t)
+    EXPECT_EQ(std::get_if<runtime::LaunchThunk>(&c.program.thunks[t]), nullptr) << t;
+  for (size_t i = 0; i < c.library->buffers.size(); ++i)
+    EXPECT_GE(c.program.slots.at(static_cast<size_t>(c.library->buffers[i])).bytes,
+              runtime::solverBufferBytes(std::get<SolverDesc>(c.library->op))[i]);
+}
+
+TEST(DecompositionProgram, TallQrSvdWithoutVectorsCopiesOnlyTheOperand) {
+  Compiled c =
+      compileOne(qrSvd(ElementType::F64, {}, 7, 4, false, false, ElementType::F64), {1});
+  ASSERT_NE(c.library, nullptr);
+  EXPECT_EQ(runtime::libraryOpText(c.library->op), "gesvd f64 batch 1 7x4 econ no_uv");
+  ASSERT_GT(c.at, 0u);
+  EXPECT_NE(std::get_if<runtime::LaunchThunk>(&c.program.thunks[c.at - 1]), nullptr);
+  EXPECT_TRUE(readAfter(c).empty());
+  for (size_t i = 0; i < c.library->buffers.size(); ++i)
+    EXPECT_GE(c.program.slots.at(static_cast<size_t>(c.library->buffers[i])).bytes,
+              runtime::solverBufferBytes(std::get<SolverDesc>(c.library->op))[i]);
+}
+
+TEST(DecompositionProgram, BadGesvdFlagsNameTheCallAndItsLine) {
+  // In fl_only an op no route runs is one error listing it with its source
+  // line and why.
+  OneOp bad = withConfig(qrSvd(ElementType::F32, {}, 6, 4, true, true, ElementType::F32),
+                         {{"compute_uv", ir::Attribute(true)},
+                          {"full_matrices", ir::Attribute(true)},
+                          {"transposed", ir::Attribute(true)}});
+  ir::Module m;
+  m.name = "jit_bad_svd";
+  ir::Builder b(m);
+  const ir::Op& op = bad.op();
+  std::vector<Type> all;
+  for (ir::ValueId r : op.results) all.push_back(bad.m.typeOf(r));
+  auto args = b.beginFunction("main", {bad.m.typeOf(op.operands[0])}, {all[1]});
+  b.setLoc(b.fileLoc("model.py", 9, 1));
+  auto values = b.op(OpKind::CustomCall, args, all, op.attrs);
+  b.ret({values[1]});
+  b.endFunction();
+  Options options;
+  options.mode = Mode::kFlOnly;
+  StatusOr<Executable> result = compileModule(std::move(m), options, nullptr);
+  ASSERT_FALSE(result.isOk());
+  const std::string message = result.status().message();
+  EXPECT_NE(message.find("cusolver_gesvd_ffi"), std::string::npos) << message;
+  EXPECT_NE(message.find("model.py:9"), std::string::npos) << message;
+  EXPECT_NE(message.find("`transposed` is set"), std::string::npos) << message;
 }
 
 }  // namespace

@@ -6,7 +6,10 @@
 // values of a singular and an indefinite matrix; syevd's A V = V diag(w) with
 // orthonormal V and gesvdj's A = U diag(s) V^H with orthonormal U, V, for
 // each path (batched Jacobi, item by item, economic, without vectors);
-// sytrd's Q^H A Q = T with Q rebuilt from its reflectors as LAPACK defines.
+// gesvd's and gesvdp's likewise (gesvd also on a wide matrix handed over as
+// its transpose, the way JAX calls it, and without vectors, when u and vt are
+// one untouched element); sytrd's Q^H A Q = T with Q rebuilt from its
+// reflectors as LAPACK defines.
 // Skips, saying why, where there is no GPU, no CUDA driver or no
 // cuSOLVER/cuBLAS.
 #include "runtime/solver.h"
@@ -595,6 +598,251 @@ TEST(GpuSolver, GesvdjOfAKnownMatrix) {
   EXPECT_EQ(info.read<int32_t>()[0], 0);
   EXPECT_NEAR(ss[0], 3.0f, 1e-5f);
   EXPECT_NEAR(ss[1], 2.0f, 1e-5f);
+}
+
+// --- gesvd, gesvdp ----------------------------------------------------------
+
+// The checks of one SVD item, against double host math: s descending and not
+// negative with sum s^2 = ||A||_F^2, and with factors A = U diag(s) V^H over
+// k = min(m, n) with U's uCols and V's vCols columns orthonormal. a(i, j),
+// u(i, q) and v(j, q) read the item's A, U and V (not V^H).
+template <typename T, typename A, typename U, typename V>
+void checkSvdItem(int64_t m, int64_t n, const decltype(std::real(T()))* s, A a,
+                  bool factors, U u, int64_t uCols, V v, int64_t vCols) {
+  const int64_t k = std::min(m, n);
+  double norm = 0, squares = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) norm += std::norm(a(i, j));
+  for (int64_t q = 0; q < k; ++q) {
+    EXPECT_GE(s[q], 0);
+    if (q > 0) {
+      EXPECT_GE(s[q - 1], s[q]) << "value " << q;
+    }
+    squares += static_cast<double>(s[q]) * static_cast<double>(s[q]);
+  }
+  EXPECT_NEAR(squares, norm, 50 * tolerance<T>() * norm);
+  if (!factors) return;
+  double worst = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      std::complex<double> r = 0;
+      for (int64_t q = 0; q < k; ++q)
+        r += u(i, q) * static_cast<double>(s[q]) * std::conj(v(j, q));
+      worst = std::max(worst, std::abs(r - a(i, j)));
+    }
+  EXPECT_LT(worst, 50 * tolerance<T>()) << "reconstruction";
+  worst = 0;
+  // Columns of a rows x cols factor f(p, i) are orthonormal.
+  auto orthonormal = [&](auto f, int64_t rows, int64_t cols) {
+    for (int64_t i = 0; i < cols; ++i)
+      for (int64_t j = 0; j < cols; ++j) {
+        std::complex<double> g = 0;
+        for (int64_t p = 0; p < rows; ++p) g += std::conj(f(p, i)) * f(p, j);
+        worst = std::max(worst, std::abs(g - (i == j ? 1.0 : 0.0)));
+      }
+  };
+  orthonormal(u, m, uCols);
+  orthonormal(v, n, vCols);
+  EXPECT_LT(worst, 50 * tolerance<T>()) << "orthonormality";
+}
+
+template <typename T>
+std::complex<double> asComplex(T v) {
+  return std::complex<double>(v);
+}
+
+// gesvd on a column-major m x n A (m >= n): U m x m (full) or m x n, V^H n x
+// n; without vectors u and vt are one element each, left as they were.
+template <typename T>
+void checkGesvd(int64_t batch, int64_t m, int64_t n, bool full, bool computeUv) {
+  SolverDesc d;
+  d.kind = SolverKind::kGesvd;
+  d.type = typeOf<T>();
+  d.batch = batch;
+  d.m = m;
+  d.n = n;
+  d.full_matrices = full;
+  d.compute_uv = computeUv;
+  SCOPED_TRACE(solverText(d));
+  using Real = decltype(std::real(T()));
+  const int64_t uCols = full ? m : n;
+  const std::vector<T> a = randomValues<T>(static_cast<size_t>(batch * m * n), 67);
+  const size_t uSize = computeUv ? static_cast<size_t>(batch * m * uCols) : 1;
+  const size_t vtSize = computeUv ? static_cast<size_t>(batch * n * n) : 1;
+  DeviceBuffer in(a), out(std::vector<T>(a.size())),
+      s(std::vector<Real>(static_cast<size_t>(batch * n))),
+      u(std::vector<T>(uSize, T(5))), vt(std::vector<T>(vtSize, T(5))),
+      info(std::vector<int32_t>(static_cast<size_t>(batch), -7));
+  RUN_OR_SKIP(d, (std::vector<uint64_t>{in.address, out.address, s.address, u.address,
+                                        vt.address, info.address}));
+  const std::vector<Real> ss = s.read<Real>();
+  const std::vector<T> us = u.read<T>(), vts = vt.read<T>();
+  const std::vector<int32_t> status = info.read<int32_t>();
+  EXPECT_EQ(in.read<T>(), a);  // the library works on `out`
+  if (!computeUv) {
+    EXPECT_EQ(us, std::vector<T>(1, T(5)));
+    EXPECT_EQ(vts, std::vector<T>(1, T(5)));
+  }
+  for (int64_t b = 0; b < batch; ++b) {
+    SCOPED_TRACE("item " + std::to_string(b));
+    EXPECT_EQ(status[b], 0);
+    const T* ai = a.data() + b * m * n;
+    const T* ui = us.data() + (computeUv ? b * m * uCols : 0);
+    const T* vti = vts.data() + (computeUv ? b * n * n : 0);
+    checkSvdItem<T>(
+        m, n, ss.data() + b * n,
+        [&](int64_t i, int64_t j) { return asComplex(ai[i + j * m]); }, computeUv,
+        [&](int64_t i, int64_t q) { return asComplex(ui[i + q * m]); }, uCols,
+        [&](int64_t j, int64_t q) { return std::conj(asComplex(vti[q + j * n])); }, n);
+  }
+}
+
+// The call JAX makes for a wide A (rows < cols) with `transposed`: A's
+// row-major memory handed over as it is, as the column-major cols x rows
+// A^T. Then the u buffer must hold A's V^H and vt A's U, both row-major:
+// A = U diag(s) V^H with U[i][q] = vt[i * rows + q] and V^H[q][j] = u[q *
+// cols + j] (solver_plan.cc's derivation, checked here on the device).
+template <typename T>
+void checkGesvdOfAWideMatrix(int64_t batch, int64_t rows, int64_t cols, bool full) {
+  SolverDesc d;
+  d.kind = SolverKind::kGesvd;
+  d.type = typeOf<T>();
+  d.batch = batch;
+  d.m = cols;
+  d.n = rows;
+  d.full_matrices = full;
+  SCOPED_TRACE("wide " + solverText(d));
+  using Real = decltype(std::real(T()));
+  const int64_t vhRows = full ? cols : rows;  // A's V^H: vhRows x cols
+  const std::vector<T> a = randomValues<T>(static_cast<size_t>(batch * rows * cols), 71);
+  DeviceBuffer in(a), out(std::vector<T>(a.size())),
+      s(std::vector<Real>(static_cast<size_t>(batch * rows))),
+      u(std::vector<T>(static_cast<size_t>(batch * vhRows * cols))),
+      vt(std::vector<T>(static_cast<size_t>(batch * rows * rows))),
+      info(std::vector<int32_t>(static_cast<size_t>(batch), -7));
+  RUN_OR_SKIP(d, (std::vector<uint64_t>{in.address, out.address, s.address, u.address,
+                                        vt.address, info.address}));
+  const std::vector<Real> ss = s.read<Real>();
+  const std::vector<T> vh = u.read<T>(), left = vt.read<T>();
+  const std::vector<int32_t> status = info.read<int32_t>();
+  for (int64_t b = 0; b < batch; ++b) {
+    SCOPED_TRACE("item " + std::to_string(b));
+    EXPECT_EQ(status[b], 0);
+    const T* ai = a.data() + b * rows * cols;  // row-major rows x cols
+    const T* li = left.data() + b * rows * rows;
+    const T* vi = vh.data() + b * vhRows * cols;
+    checkSvdItem<T>(
+        rows, cols, ss.data() + b * rows,
+        [&](int64_t i, int64_t j) { return asComplex(ai[i * cols + j]); }, true,
+        [&](int64_t i, int64_t q) { return asComplex(li[i * rows + q]); }, rows,
+        [&](int64_t j, int64_t q) { return std::conj(asComplex(vi[q * cols + j])); },
+        vhRows);
+  }
+}
+
+TEST(GpuSolver, GesvdDecomposes) {
+  SKIP_WITHOUT_GPU();
+  // Tall and square, full and economy, batched, without vectors, each type.
+  checkGesvd<float>(1, 6, 4, true, true);
+  checkGesvd<float>(3, 9, 5, false, true);
+  checkGesvd<double>(2, 7, 7, true, true);
+  checkGesvd<double>(1, 40, 33, false, true);
+  checkGesvd<float>(2, 8, 3, true, false);
+  checkGesvd<std::complex<float>>(2, 6, 5, true, true);
+  checkGesvd<std::complex<double>>(1, 9, 4, false, true);
+  checkGesvd<std::complex<double>>(3, 5, 5, false, false);
+}
+
+TEST(GpuSolver, GesvdOfAWideMatrixThroughItsTranspose) {
+  SKIP_WITHOUT_GPU();
+  checkGesvdOfAWideMatrix<float>(1, 4, 6, true);
+  checkGesvdOfAWideMatrix<double>(2, 3, 7, false);
+  checkGesvdOfAWideMatrix<std::complex<float>>(2, 4, 5, true);
+  checkGesvdOfAWideMatrix<std::complex<double>>(1, 5, 9, false);
+}
+
+TEST(GpuSolver, GesvdRejectsAWideDescription) {
+  SKIP_WITHOUT_GPU();
+  SolverDesc d;
+  d.kind = SolverKind::kGesvd;
+  d.m = 3;
+  d.n = 5;
+  Status s = gpu().device->library(d, std::vector<uint64_t>(6, 0));
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.toString();
+}
+
+// gesvdp: gesvdj's buffers (U m x m | k, V n x n | k, column-major).
+template <typename T>
+void checkGesvdp(int64_t batch, int64_t m, int64_t n, bool full, bool computeUv) {
+  SolverDesc d;
+  d.kind = SolverKind::kGesvdp;
+  d.type = typeOf<T>();
+  d.batch = batch;
+  d.m = m;
+  d.n = n;
+  d.full_matrices = full;
+  d.compute_uv = computeUv;
+  SCOPED_TRACE(solverText(d));
+  using Real = decltype(std::real(T()));
+  const int64_t k = std::min(m, n), uCols = full ? m : k, vCols = full ? n : k;
+  const std::vector<T> a = randomValues<T>(static_cast<size_t>(batch * m * n), 73);
+  DeviceBuffer in(a), work(std::vector<T>(a.size())),
+      s(std::vector<Real>(static_cast<size_t>(batch * k))),
+      u(std::vector<T>(static_cast<size_t>(batch * m * uCols))),
+      v(std::vector<T>(static_cast<size_t>(batch * n * vCols))),
+      info(std::vector<int32_t>(static_cast<size_t>(batch), -7));
+  RUN_OR_SKIP(d, (std::vector<uint64_t>{in.address, work.address, s.address, u.address,
+                                        v.address, info.address}));
+  const std::vector<Real> ss = s.read<Real>();
+  const std::vector<T> us = u.read<T>(), vs = v.read<T>();
+  const std::vector<int32_t> status = info.read<int32_t>();
+  for (int64_t b = 0; b < batch; ++b) {
+    SCOPED_TRACE("item " + std::to_string(b));
+    EXPECT_EQ(status[b], 0);
+    const T* ai = a.data() + b * m * n;
+    const T* ui = us.data() + b * m * uCols;
+    const T* vi = vs.data() + b * n * vCols;
+    checkSvdItem<T>(
+        m, n, ss.data() + b * k,
+        [&](int64_t i, int64_t j) { return asComplex(ai[i + j * m]); }, computeUv,
+        [&](int64_t i, int64_t q) { return asComplex(ui[i + q * m]); }, uCols,
+        [&](int64_t j, int64_t q) { return asComplex(vi[j + q * n]); }, vCols);
+  }
+}
+
+TEST(GpuSolver, GesvdpDecomposes) {
+  SKIP_WITHOUT_GPU();
+  // Square full; tall and wide economy (the polar method promises unitary
+  // factors only for full-rank columns, so full U of a tall matrix is not
+  // asked for); batched; without vectors; each type.
+  checkGesvdp<float>(1, 6, 6, true, true);
+  checkGesvdp<double>(2, 8, 5, false, true);
+  checkGesvdp<double>(1, 4, 9, false, true);
+  checkGesvdp<float>(3, 7, 4, false, false);
+  checkGesvdp<std::complex<float>>(2, 5, 3, false, true);
+  checkGesvdp<std::complex<double>>(1, 6, 6, true, true);
+}
+
+TEST(GpuSolver, GesvdAndGesvdpOfAKnownMatrix) {
+  SKIP_WITHOUT_GPU();
+  // Column-major 3x2 [[3, 0], [0, -2], [0, 0]]: singular values 3 and 2.
+  for (SolverKind kind : {SolverKind::kGesvd, SolverKind::kGesvdp}) {
+    const std::vector<float> a = {3, 0, 0, 0, -2, 0};
+    DeviceBuffer in(a), work(std::vector<float>(6)), s(std::vector<float>(2)),
+        u(std::vector<float>(9)), v(std::vector<float>(4)),
+        info(std::vector<int32_t>(1, -7));
+    SolverDesc d;
+    d.kind = kind;
+    d.m = 3;
+    d.n = 2;
+    SCOPED_TRACE(solverText(d));
+    RUN_OR_SKIP(d, (std::vector<uint64_t>{in.address, work.address, s.address, u.address,
+                                          v.address, info.address}));
+    const std::vector<float> ss = s.read<float>();
+    EXPECT_EQ(info.read<int32_t>()[0], 0);
+    EXPECT_NEAR(ss[0], 3.0f, 1e-5f);
+    EXPECT_NEAR(ss[1], 2.0f, 1e-5f);
+  }
 }
 
 // --- sytrd -------------------------------------------------------------------

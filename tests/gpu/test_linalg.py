@@ -1,7 +1,9 @@
 """JAX's GPU linear algebra through our solver route under XLA_MODE=fl_only:
 lu, solve, cholesky, qr, triangular_solve (every side / triangle /
 transpose), eigh (both triangles, each cuSOLVER path), svd (full_matrices
-True / False, compute_uv False, up to 512 x 512), pinv, lstsq, matrix_rank
+True / False, compute_uv False, up to 512 x 512 by Jacobi; above 1024 by
+QR iteration, also complex64, pinv and matrix_rank; SvdAlgorithm.QR and
+POLAR on small matrices), pinv, lstsq, matrix_rank
 and tridiagonal, batched and not, f32 and f64 (lu, solve, qr, eigh, svd,
 tridiagonal also complex), checked by what each result must satisfy (P A =
 L U, A x = b, L L^T = A, Q R = A with Q^T Q = I, op(A) X = B, A V = V
@@ -350,6 +352,92 @@ def complex_decompositions():
       close(s, want_s, tol_dtype, what + " s", scale)
 
 
+def check_svd(u, s, vh, a, full, tol_dtype, what, t=1.0):
+  """U (m x m | k), s descending, V^H (n | k x n) of a: shapes, orthonormal
+  factors, U S V^H = A, and s against numpy's float64 LAPACK."""
+  a64 = a.astype(np.complex128)
+  m, n = a.shape[-2:]
+  k = min(m, n)
+  h_ = lambda y: np.conj(np.swapaxes(y, -1, -2))  # noqa: E731
+  u, s, vh = np.asarray(u, np.complex128), np.asarray(s, np.float64), np.asarray(
+      vh, np.complex128)
+  assert u.shape == a.shape[:-2] + (m, m if full else k), f"{what}: U {u.shape}"
+  assert vh.shape == a.shape[:-2] + (n if full else k, n), f"{what}: Vh {vh.shape}"
+  assert np.all(np.diff(s, axis=-1) <= 0), f"{what}: not descending"
+  assert np.all(s >= 0), f"{what}: negative singular value"
+  want_s = np.linalg.svd(a64, compute_uv=False)
+  scale = float(np.max(want_s))
+  rebuilt = (u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :]
+  small((rebuilt - a64) / (scale * t), tol_dtype, what + " U S V^H - A")
+  small((h_(u) @ u - np.eye(u.shape[-1])) / t, tol_dtype, what + " U^H U")
+  small((vh @ h_(vh) - np.eye(vh.shape[-2])) / t, tol_dtype, what + " V^H V")
+  close(s, want_s, tol_dtype, what + " s", scale * t)
+
+
+def svd_gesvd():
+  """Above 1024 in a dim JAX's default svd is cusolver_gesvd_ffi (QR
+  iteration): a tall matrix goes to it column-major, a wide one as its
+  transpose (`transposed`, u and vt swapped); also compute_uv=False (u and
+  vt scalars), complex64, and pinv / matrix_rank, which use it too."""
+  require_ours()
+  for shape in ((1100, 1030), (1030, 1100)):
+    a = rng.standard_normal(shape).astype(np.float32)
+    t = svd_tol_scale(min(shape))
+    for full in (True, False):
+      u, s, vh = jax.jit(lambda a: jnp.linalg.svd(a, full_matrices=full))(a)
+      check_svd(u, s, vh, a, full, np.float32, f"gesvd svd {shape} full={full}", t)
+    s = jax.jit(lambda a: jnp.linalg.svd(a, compute_uv=False))(a)
+    want_s = np.linalg.svd(a.astype(np.float64), compute_uv=False)
+    close(s, want_s, np.float32, f"gesvd svd {shape} compute_uv=False",
+          float(want_s[0]) * t)
+  a = complex_matrices((1100, 1025), np.complex64)
+  u, s, vh = jax.jit(lambda a: jnp.linalg.svd(a, full_matrices=False))(a)
+  check_svd(u, s, vh, a, False, np.float32, "gesvd svd (1100, 1025) complex64",
+            svd_tol_scale(1025))
+  # Rank 7 by construction, 1030 x 1100 (wide: the transposed call).
+  low = (rng.standard_normal((1030, 7)) @ rng.standard_normal((7, 1100))).astype(np.float32)
+  r = int(jax.jit(jnp.linalg.matrix_rank)(low))
+  assert r == 7, f"gesvd matrix_rank: {r}, expected 7"
+  # pinv of a tall f64 matrix: the Moore-Penrose conditions.
+  a64 = rng.standard_normal((1100, 1030))
+  x = np.asarray(jax.jit(jnp.linalg.pinv)(a64), np.float64)
+  cond = np.linalg.cond(a64)
+  small((a64 @ x @ a64 - a64) / cond, np.float64, "gesvd pinv A X A = A")
+  small((x @ a64 @ x - x) / cond, np.float64, "gesvd pinv X A X = X")
+
+
+def svd_algorithms():
+  """lax.linalg.svd with algorithm=QR (cusolver_gesvd_ffi at any size) and
+  POLAR (cusolver_gesvdp_ffi) on small matrices, real and complex, tall and
+  wide, batched."""
+  require_ours()
+  real = {np.float32: np.float32, np.float64: np.float64, np.complex64: np.float32,
+          np.complex128: np.float64}
+  qr_cases = (((6, 4), np.float32, True), ((2, 5, 7), np.float64, False),
+              ((3, 3), np.float64, True), ((2, 6, 4), np.complex64, False),
+              ((4, 6), np.complex128, True))
+  # POLAR's full U (V) of a tall (wide) matrix has columns for the zero
+  # singular values the polar method does not promise to make unitary, so
+  # full factors are asked of square matrices only.
+  polar_cases = (((6, 6), np.float32, True), ((2, 8, 5), np.float64, False),
+                 ((4, 9), np.float64, False), ((2, 5, 3), np.complex64, False),
+                 ((5, 5), np.complex128, True))
+  for algorithm, cases in ((lax.linalg.SvdAlgorithm.QR, qr_cases),
+                           (lax.linalg.SvdAlgorithm.POLAR, polar_cases)):
+    for shape, dtype, full in cases:
+      if np.issubdtype(dtype, np.complexfloating):
+        a = complex_matrices(shape, dtype)
+      else:
+        a = rng.standard_normal(shape).astype(dtype)
+      f = jax.jit(lambda a: lax.linalg.svd(a, full_matrices=full, algorithm=algorithm))
+      u, s, vh = f(a)
+      what = f"svd {algorithm.name} {shape} full={full} {dtype.__name__}"
+      check_svd(u, s, vh, a, full, real[dtype], what)
+      g = jax.jit(lambda a: lax.linalg.svd(a, compute_uv=False, algorithm=algorithm))
+      want_s = np.linalg.svd(a.astype(np.complex128), compute_uv=False)
+      close(g(a), want_s, real[dtype], what + " compute_uv=False", float(np.max(want_s)))
+
+
 h.check("linalg_lu", lu)
 h.check("linalg_solve", solve)
 h.check("linalg_cholesky", cholesky)
@@ -362,4 +450,6 @@ h.check("linalg_lstsq", lstsq)
 h.check("linalg_matrix_rank", matrix_rank)
 h.check("linalg_complex", complex_decompositions)
 h.check("linalg_tridiagonal", tridiagonal)
+h.check("linalg_svd_gesvd", svd_gesvd)
+h.check("linalg_svd_algorithms", svd_algorithms)
 h.finish()

@@ -88,6 +88,41 @@ TEST(SolverDesc, DecompositionBufferBytes) {
   EXPECT_EQ(solverRealType(SolverType::kF64), SolverType::kF64);
 }
 
+TEST(SolverDesc, GesvdAndGesvdpBufferBytes) {
+  // gesvd f32 3 x 5x3 full: a and out 3*15*4, s 3*3*4, u 3*5*5*4, vt
+  // 3*3*3*4, info 3*4.
+  SolverDesc qr = desc(SolverKind::kGesvd, SolverType::kF32, 3, 5, 3);
+  EXPECT_EQ(solverBufferBytes(qr), (std::vector<uint64_t>{180, 180, 36, 300, 108, 12}));
+  EXPECT_EQ(solverText(qr), "gesvd f32 batch 3 5x3 full");
+  EXPECT_TRUE(validateSolver(qr).isOk());
+  // Economy c64 2 x 6x4: u 2*6*4*8 (m x n), vt still 2*4*4*8; s real 2*4*4.
+  qr.type = SolverType::kC64;
+  qr.batch = 2;
+  qr.m = 6;
+  qr.n = 4;
+  qr.full_matrices = false;
+  EXPECT_EQ(solverBufferBytes(qr), (std::vector<uint64_t>{384, 384, 32, 384, 256, 8}));
+  EXPECT_EQ(solverText(qr), "gesvd c64 batch 2 6x4 econ");
+  // Without vectors u and vt are one c128 each (JAX's scalars), batch or not.
+  SolverDesc noUv = desc(SolverKind::kGesvd, SolverType::kC128, 4, 3, 2);
+  noUv.compute_uv = false;
+  EXPECT_EQ(solverBufferBytes(noUv), (std::vector<uint64_t>{384, 384, 64, 16, 16, 16}));
+  EXPECT_EQ(solverText(noUv), "gesvd c128 batch 4 3x2 full no_uv");
+  // The library's restriction: rows >= columns.
+  Status wide = validateSolver(desc(SolverKind::kGesvd, SolverType::kF32, 1, 3, 5));
+  EXPECT_EQ(wide.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(wide.message().find("gesvd f32 batch 1 3x5 full: gesvd needs m >= n"),
+            std::string::npos)
+      << wide.message();
+  // gesvdp has gesvdj's buffers and takes any shape: f64 2 x 3x5 econ, k 3:
+  // a and work 2*15*8, s 2*3*8, u 2*3*3*8, v 2*5*3*8, info 8.
+  SolverDesc polar = desc(SolverKind::kGesvdp, SolverType::kF64, 2, 3, 5);
+  polar.full_matrices = false;
+  EXPECT_EQ(solverBufferBytes(polar), (std::vector<uint64_t>{240, 240, 48, 144, 240, 8}));
+  EXPECT_EQ(solverText(polar), "gesvdp f64 batch 2 3x5 econ");
+  EXPECT_TRUE(validateSolver(polar).isOk());
+}
+
 TEST(SolverDesc, Validation) {
   EXPECT_TRUE(validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 1, 3, 5)).isOk());
   EXPECT_TRUE(validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 0, 0, 0)).isOk());

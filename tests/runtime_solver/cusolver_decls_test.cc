@@ -40,6 +40,10 @@ static_assert(kDiagNonUnit == CUBLAS_DIAG_NON_UNIT);
 static_assert(kDiagUnit == CUBLAS_DIAG_UNIT);
 static_assert(kEigModeNoVector == CUSOLVER_EIG_MODE_NOVECTOR);
 static_assert(kEigModeVector == CUSOLVER_EIG_MODE_VECTOR);
+static_assert(kSolverDataR32F == CUDA_R_32F);
+static_assert(kSolverDataR64F == CUDA_R_64F);
+static_assert(kSolverDataC32F == CUDA_C_32F);
+static_assert(kSolverDataC64F == CUDA_C_64F);
 
 // Same arity, and each argument (and the result) of the same size and
 // pointer-ness: the calling convention passes them alike.
@@ -142,6 +146,18 @@ JFT_EXPECT_ABI(cusolverDnChetrd_bufferSize, SytrdBufferSizeFn);
 JFT_EXPECT_ABI(cusolverDnChetrd, SytrdFn);
 JFT_EXPECT_ABI(cusolverDnZhetrd_bufferSize, SytrdBufferSizeFn);
 JFT_EXPECT_ABI(cusolverDnZhetrd, SytrdFn);
+JFT_EXPECT_ABI(cusolverDnSgesvd_bufferSize, GesvdBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnDgesvd_bufferSize, GesvdBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnCgesvd_bufferSize, GesvdBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnZgesvd_bufferSize, GesvdBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnSgesvd, GesvdFn);
+JFT_EXPECT_ABI(cusolverDnDgesvd, GesvdFn);
+JFT_EXPECT_ABI(cusolverDnCgesvd, GesvdFn);
+JFT_EXPECT_ABI(cusolverDnZgesvd, GesvdFn);
+JFT_EXPECT_ABI(cusolverDnCreateParams, cusolverStatus_t (*)(cusolverDnParams_t*));
+JFT_EXPECT_ABI(cusolverDnDestroyParams, cusolverStatus_t (*)(cusolverDnParams_t));
+JFT_EXPECT_ABI(cusolverDnXgesvdp_bufferSize, GesvdpBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnXgesvdp, GesvdpFn);
 JFT_EXPECT_ABI(cublasCreate_v2, cublasStatusCode_t (*)(cublasHandle_t*));
 JFT_EXPECT_ABI(cublasDestroy_v2, cublasStatusCode_t (*)(cublasHandle_t));
 JFT_EXPECT_ABI(cublasSetStream_v2, cublasStatusCode_t (*)(cublasHandle_t, CUstream));
@@ -181,8 +197,10 @@ TEST(CusolverDecls, ToolkitLibrariesResolve) {
     EXPECT_NE((*s)->gesvdj[t], nullptr);
     EXPECT_NE((*s)->gesvdjBatched[t], nullptr);
     EXPECT_NE((*s)->sytrd[t], nullptr);
+    EXPECT_NE((*s)->gesvd[t], nullptr);
     EXPECT_NE((*b)->trsm[t], nullptr);
   }
+  EXPECT_NE((*s)->gesvdp, nullptr);
   Status failed = (*s)->check(kCusolverNotSupported, "cusolverDnSgetrf");
   EXPECT_EQ(failed.code(), StatusCode::kUnimplemented);
   EXPECT_NE(failed.message().find("CUSOLVER_STATUS_NOT_SUPPORTED"), std::string::npos);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/cusolver_library.h"
@@ -18,6 +20,20 @@ constexpr int64_t kMaxBatch = 0x7fffffff;
 
 void* pointer(uint64_t address) {
   return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+}
+
+// The 64-bit API's cudaDataType_t of a matrix element type.
+int solverDataType(SolverType type) {
+  switch (type) {
+    case SolverType::kF64:
+      return kSolverDataR64F;
+    case SolverType::kC64:
+      return kSolverDataC32F;
+    case SolverType::kC128:
+      return kSolverDataC64F;
+    default:
+      return kSolverDataR32F;
+  }
 }
 
 // The pivots and the permutation of one lu_pivots_to_permutation call, in
@@ -42,6 +58,7 @@ class CudaSolverRunner final : public SolverRunner {
     if (makeCurrent().isOk()) {
       if (syevjParams_ != nullptr) solver_->destroySyevjInfo(syevjParams_);
       if (gesvdjParams_ != nullptr) solver_->destroyGesvdjInfo(gesvdjParams_);
+      if (params_ != nullptr) solver_->destroyParams(params_);
       if (solverHandle_ != nullptr) solver_->destroy(solverHandle_);
       if (blasHandle_ != nullptr) blas_->destroy(blasHandle_);
     }
@@ -77,6 +94,10 @@ class CudaSolverRunner final : public SolverRunner {
         return gesvdj(desc, buffers, bytes);
       case SolverKind::kSytrd:
         return sytrd(desc, buffers, bytes);
+      case SolverKind::kGesvd:
+        return gesvd(desc, buffers, bytes);
+      case SolverKind::kGesvdp:
+        return gesvdp(desc, buffers, bytes);
     }
     return internalError(solverText(desc) + ": unknown kind");
   }
@@ -402,6 +423,108 @@ class CudaSolverRunner final : public SolverRunner {
     return Status::ok();
   }
 
+  // buffers: a, out, s, u, vt, info; item by item (the library has no
+  // batched gesvd), as JAX's handler. jobu = jobvt: 'A' full, 'S' economy
+  // (U m x n; V^H is n x n either way), 'N' without compute_uv, when u and
+  // vt are one-element scalars the library never touches. The 32-bit API,
+  // as every other kind here: validateSolver keeps sizes within int, and it
+  // needs no options object or host workspace. The library destroys `out`.
+  Status gesvd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
+    if (d.batch == 0) return Status::ok();
+    if (d.m == 0 || d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    const int t = solverTypeIndex(d.type);
+    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
+    const signed char job = !d.compute_uv ? 'N' : d.full_matrices ? 'A' : 'S';
+    const std::string where = " for " + solverText(d);
+    int lwork = 0;
+    JFT_RETURN_IF_ERROR(
+        solver_->check(solver_->gesvdBufferSize[t](solverHandle_, m, n, &lwork),
+                       "cusolverDnXgesvd_bufferSize" + where));
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    JFT_ASSIGN_OR_RETURN(uint64_t work,
+                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
+    const uint64_t sStride =
+        static_cast<uint64_t>(d.n * solverTypeBytes(solverRealType(d.type)));
+    const uint64_t uStride =
+        d.compute_uv
+            ? static_cast<uint64_t>(d.m * (d.full_matrices ? d.m : d.n)) * elementBytes
+            : 0;
+    const uint64_t vtStride =
+        d.compute_uv ? static_cast<uint64_t>(d.n * d.n) * elementBytes : 0;
+    int* info = static_cast<int*>(pointer(buffers[5]));
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->gesvd[t](
+              solverHandle_, job, job, m, n, pointer(buffers[1] + item * aStride), m,
+              pointer(buffers[2] + item * sStride), pointer(buffers[3] + item * uStride),
+              m, pointer(buffers[4] + item * vtStride), n, pointer(work), lwork,
+              /*rwork=*/nullptr, info + i),
+          "cusolverDnXgesvd" + where));
+    }
+    return Status::ok();
+  }
+
+  // buffers: a, work, s, u, v, info; item by item, as JAX's handler.
+  // gesvdp exists only in the 64-bit API: sizes in int64, data types as
+  // cudaDataType_t (computing in the matrix's own type), a device and a
+  // host workspace in bytes, and an options object made once per runner.
+  // The host workspace and the error estimate (h_err_sigma, a host double
+  // JAX ignores too) are done with when the call returns, as JAX's handler
+  // assumes (it frees its own host workspace then).
+  Status gesvdp(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+                const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
+    if (d.batch == 0) return Status::ok();
+    if (d.m == 0 || d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    if (params_ == nullptr)
+      JFT_RETURN_IF_ERROR(
+          solver_->check(solver_->createParams(&params_), "cusolverDnCreateParams"));
+    const int type = solverDataType(d.type);
+    const int real = solverDataType(solverRealType(d.type));
+    const int jobz = d.compute_uv ? kEigModeVector : kEigModeNoVector;
+    const int econ = d.full_matrices ? 0 : 1;
+    const std::string where = " for " + solverText(d);
+    size_t deviceBytes = 0, hostBytes = 0;
+    JFT_RETURN_IF_ERROR(solver_->check(
+        solver_->gesvdpBufferSize(
+            solverHandle_, params_, jobz, econ, d.m, d.n, type, pointer(buffers[1]), d.m,
+            real, pointer(buffers[2]), type, pointer(buffers[3]), d.m, type,
+            pointer(buffers[4]), d.n, type, &deviceBytes, &hostBytes),
+        "cusolverDnXgesvdp_bufferSize" + where));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
+    if (hostWork_.size() < hostBytes) hostWork_.resize(hostBytes);
+    const int64_t k = std::min(d.m, d.n);
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
+    const uint64_t sStride =
+        static_cast<uint64_t>(k * solverTypeBytes(solverRealType(d.type)));
+    const uint64_t uStride =
+        static_cast<uint64_t>(d.m * (d.full_matrices ? d.m : k)) * elementBytes;
+    const uint64_t vStride =
+        static_cast<uint64_t>(d.n * (d.full_matrices ? d.n : k)) * elementBytes;
+    int* info = static_cast<int*>(pointer(buffers[5]));
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      double errorEstimate = 0;
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->gesvdp(solverHandle_, params_, jobz, econ, d.m, d.n, type,
+                          pointer(buffers[1] + item * aStride), d.m, real,
+                          pointer(buffers[2] + item * sStride), type,
+                          pointer(buffers[3] + item * uStride), d.m, type,
+                          pointer(buffers[4] + item * vStride), d.n, type, pointer(work),
+                          deviceBytes, hostWork_.empty() ? nullptr : hostWork_.data(),
+                          hostBytes, info + i, &errorEstimate),
+          "cusolverDnXgesvdp" + where));
+    }
+    return Status::ok();
+  }
+
   // buffers: a, out, d, e, tau, info; item by item, as JAX's handler.
   Status sytrd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
@@ -523,6 +646,8 @@ class CudaSolverRunner final : public SolverRunner {
   cublasHandle_t blasHandle_ = nullptr;
   syevjInfo_t syevjParams_ = nullptr;
   gesvdjInfo_t gesvdjParams_ = nullptr;
+  cusolverDnParams_t params_ = nullptr;  // the 64-bit API's (gesvdp)
+  std::vector<unsigned char> hostWork_;  // its host workspace
   uint64_t workspace_ = 0, workspaceBytes_ = 0;
   void* pinned_ = nullptr;
   uint64_t pinnedBytes_ = 0;

@@ -9,6 +9,9 @@
 // with void pointers and resolved four times.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 #include "runtime/gpu/driver_api.h"
 
 namespace jft::runtime::gpu {
@@ -25,6 +28,9 @@ struct syevjInfo;
 using syevjInfo_t = syevjInfo*;
 struct gesvdjInfo;
 using gesvdjInfo_t = gesvdjInfo*;
+// The 64-bit API's options object (gesvdp only: it has no 32-bit form).
+struct cusolverDnParams;
+using cusolverDnParams_t = cusolverDnParams*;
 
 inline constexpr cusolverStatus_t kCusolverSuccess = 0;
 inline constexpr cusolverStatus_t kCusolverNotInitialized = 1;
@@ -53,6 +59,11 @@ inline constexpr int kDiagUnit = 1;
 // cusolverEigMode_t: whether eigenvectors (singular vectors) are computed.
 inline constexpr int kEigModeNoVector = 0;
 inline constexpr int kEigModeVector = 1;
+// cudaDataType_t of the 64-bit API's matrices: f32, f64, c64, c128.
+inline constexpr int kSolverDataR32F = 0;
+inline constexpr int kSolverDataR64F = 1;
+inline constexpr int kSolverDataC32F = 4;
+inline constexpr int kSolverDataC64F = 5;
 
 // cuSOLVER entry points, in the order they are resolved. X(name, symbol, signature).
 #define JFT_CUSOLVER_FUNCTIONS(X)                                                        \
@@ -63,7 +74,12 @@ inline constexpr int kEigModeVector = 1;
   X(createSyevjInfo, "cusolverDnCreateSyevjInfo", cusolverStatus_t (*)(syevjInfo_t*))    \
   X(destroySyevjInfo, "cusolverDnDestroySyevjInfo", cusolverStatus_t (*)(syevjInfo_t))   \
   X(createGesvdjInfo, "cusolverDnCreateGesvdjInfo", cusolverStatus_t (*)(gesvdjInfo_t*)) \
-  X(destroyGesvdjInfo, "cusolverDnDestroyGesvdjInfo", cusolverStatus_t (*)(gesvdjInfo_t))
+  X(destroyGesvdjInfo, "cusolverDnDestroyGesvdjInfo",                                    \
+    cusolverStatus_t (*)(gesvdjInfo_t))                                                  \
+  X(createParams, "cusolverDnCreateParams", cusolverStatus_t (*)(cusolverDnParams_t*))   \
+  X(destroyParams, "cusolverDnDestroyParams", cusolverStatus_t (*)(cusolverDnParams_t))  \
+  X(gesvdpBufferSize, "cusolverDnXgesvdp_bufferSize", GesvdpBufferSizeFn)                \
+  X(gesvdp, "cusolverDnXgesvdp", GesvdpFn)
 
 // Per element type T (S, D, C, Z), "cusolverDn" T "getrf_bufferSize" etc.:
 // getrf_bufferSize(handle, m, n, A, lda, *lwork), getrf(handle, m, n, A, lda,
@@ -125,6 +141,31 @@ using GesvdjBatchedBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, 
 using GesvdjBatchedFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, void*,
                                              int, void*, void*, int, void*, int, void*,
                                              int, int*, gesvdjInfo_t, int);
+
+// gesvd_bufferSize(handle, m, n, *lwork), gesvd(handle, jobu, jobvt, m, n,
+// A, lda, S, U, ldu, VT, ldvt, work, lwork, rwork, info): m >= n; jobu and
+// jobvt 'A' (all columns of U, rows of V^H), 'S' (the first min(m, n)) or
+// 'N' (none); S real; rwork (real, min(m, n) - 1, the unconverged
+// superdiagonal) may be null.
+using GesvdBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int*);
+using GesvdFn = cusolverStatus_t (*)(cusolverDnHandle_t, signed char, signed char, int,
+                                     int, void*, int, void*, void*, int, void*, int,
+                                     void*, int, void*, int*);
+// The 64-bit cusolverDnXgesvdp_bufferSize(handle, params, jobz, econ, m, n,
+// typeA, A, lda, typeS, S, typeU, U, ldu, typeV, V, ldv, computeType,
+// *deviceBytes, *hostBytes) and cusolverDnXgesvdp(the same through
+// computeType, then deviceWork, deviceBytes, hostWork, hostBytes, info,
+// *h_err_sigma (a host double)); V, not V^H; any m, n.
+using GesvdpBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t,
+                                                int, int, int64_t, int64_t, int,
+                                                const void*, int64_t, int, const void*,
+                                                int, const void*, int64_t, int,
+                                                const void*, int64_t, int, size_t*,
+                                                size_t*);
+using GesvdpFn = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t, int, int,
+                                      int64_t, int64_t, int, void*, int64_t, int, void*,
+                                      int, void*, int64_t, int, void*, int64_t, int,
+                                      void*, size_t, void*, size_t, int*, double*);
 
 // sytrd (hetrd for C, Z) _bufferSize(handle, uplo, n, A, lda, d, e, tau,
 // *lwork), sytrd(handle, uplo, n, A, lda, d, e, tau, work, lwork, info); d

@@ -55,6 +55,9 @@ std::string resolveCusolver(void* handle, CusolverLibrary& lib) {
                       lib.gesvdjBatchedBufferSize[t])},
         {prefix + "gesvdjBatched",
          lookUpSymbol(handle, prefix + "gesvdjBatched", lib.gesvdjBatched[t])},
+        {prefix + "gesvd_bufferSize",
+         lookUpSymbol(handle, prefix + "gesvd_bufferSize", lib.gesvdBufferSize[t])},
+        {prefix + "gesvd", lookUpSymbol(handle, prefix + "gesvd", lib.gesvd[t])},
         {prefix + ev + "trd_bufferSize",
          lookUpSymbol(handle, prefix + ev + "trd_bufferSize", lib.sytrdBufferSize[t])},
         {prefix + ev + "trd", lookUpSymbol(handle, prefix + ev + "trd", lib.sytrd[t])}};

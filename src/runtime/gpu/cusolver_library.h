@@ -44,6 +44,8 @@ struct CusolverLibrary {
   std::array<GesvdjFn, 4> gesvdj{};
   std::array<GesvdjBatchedBufferSizeFn, 4> gesvdjBatchedBufferSize{};
   std::array<GesvdjBatchedFn, 4> gesvdjBatched{};
+  std::array<GesvdBufferSizeFn, 4> gesvdBufferSize{};
+  std::array<GesvdFn, 4> gesvd{};
   std::array<SytrdBufferSizeFn, 4> sytrdBufferSize{};  // hetrd for C, Z
   std::array<SytrdFn, 4> sytrd{};
   std::string libraryName;
