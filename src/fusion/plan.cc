@@ -1,6 +1,9 @@
 // planFusions: the search (grouping.h), then each group's ops in program
-// order, its inputs and outputs, its name, in execution order.
+// order, its inputs and outputs, its name, in execution order (a topological
+// order of the group graph).
 #include <algorithm>
+#include <optional>
+#include <queue>
 #include <unordered_set>
 
 #include "fusion/fusion.h"
@@ -97,23 +100,72 @@ Fusion makeFusion(const ir::Region& region, const UseGraph& uses,
   return fusion;
 }
 
+// A topological order of the group graph (a group runs after every group
+// whose outputs it reads), ties broken by root (the group's last op in program
+// order) so that plans are deterministic and stay close to program order.
+// With multi-output fusion a group may store a value that an earlier-rooted
+// group reads, so ascending roots alone are no longer an order. Nullopt when
+// the graph has a cycle.
+std::optional<std::vector<int>> executionOrder(const Grouping& grouping,
+                                               const UseGraph& uses) {
+  const size_t n = grouping.groups.size();
+  std::vector<std::vector<int>> readers(n);
+  std::vector<int> pending(n, 0);  // per group: groups it still waits for
+  for (size_t g = 0; g < n; ++g) {
+    const DraftGroup& draft = grouping.groups[g];
+    std::vector<int> sources;
+    for (const std::vector<size_t>* list : {&draft.ops, &draft.copies})
+      for (size_t i : *list)
+        for (ir::ValueId value : uses.reads(i)) {
+          const long def = uses.definingOp(value);
+          if (def < 0 || holds(grouping, static_cast<size_t>(def), static_cast<int>(g)))
+            continue;
+          const int from = grouping.home[static_cast<size_t>(def)];
+          if (from >= 0) sources.push_back(from);
+        }
+    std::sort(sources.begin(), sources.end());
+    sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+    for (int from : sources)
+      readers[static_cast<size_t>(from)].push_back(static_cast<int>(g));
+    pending[g] = static_cast<int>(sources.size());
+  }
+  auto later = [&](int a, int b) {
+    return grouping.groups[a].root > grouping.groups[b].root;
+  };
+  std::priority_queue<int, std::vector<int>, decltype(later)> ready(later);
+  for (size_t g = 0; g < n; ++g)
+    if (pending[g] == 0) ready.push(static_cast<int>(g));
+  std::vector<int> order;
+  while (!ready.empty()) {
+    const int g = ready.top();
+    ready.pop();
+    order.push_back(g);
+    for (int reader : readers[static_cast<size_t>(g)])
+      if (--pending[static_cast<size_t>(reader)] == 0) ready.push(reader);
+  }
+  if (order.size() != n) return std::nullopt;
+  return order;
+}
+
 }  // namespace
 
 Plan planFusions(const ir::Module& module, const ir::Region& region,
                  const PlanOptions& options) {
   const UseGraph uses(region);
   Grouping grouping = groupOps(module, region, uses, options);
-  // Only a root has readers in other groups, and a root is its group's last
-  // op, so ascending roots are an execution order.
-  std::vector<int> order(grouping.groups.size());
-  for (size_t g = 0; g < order.size(); ++g) order[g] = static_cast<int>(g);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return grouping.groups[a].root < grouping.groups[b].root;
-  });
+  std::optional<std::vector<int>> order = executionOrder(grouping, uses);
+  if (!order) {
+    // The grouping refuses every join that would close a cycle, so this is a
+    // planner bug; one group per op always has an order (program order).
+    PlanOptions unfused = options;
+    unfused.fuse = false;
+    grouping = groupOps(module, region, uses, unfused);
+    order = executionOrder(grouping, uses);
+  }
   Plan plan;
-  for (size_t k = 0; k < order.size(); ++k)
+  for (size_t k = 0; k < order->size(); ++k)
     plan.fusions.push_back(
-        makeFusion(region, uses, grouping, order[k], static_cast<int>(k)));
+        makeFusion(region, uses, grouping, (*order)[k], static_cast<int>(k)));
   plan.unsupported = std::move(grouping.unsupported);
   return plan;
 }
