@@ -197,10 +197,9 @@ TEST(TtirSupport, ScatterCombinersWithoutAnAtomicRunAsCompareAndSwap) {
   EXPECT_TRUE(scatterWith(E::PRED, OpKind::Or).supported);
   OpRoute r = scatterWith(E::F32, OpKind::Add, OpKind::DotGeneral);
   EXPECT_FALSE(r.supported);
-  EXPECT_EQ(
-      r.reason,
-      "scatter whose update computation is not elementwise ops of (current, update) "
-      "on f32 scalars");
+  EXPECT_EQ(r.reason,
+            "scatter whose update computation is not elementwise ops of (current, update) "
+            "on f32 scalars");
 }
 
 TEST(TtirSupport, OpsWithoutAnEmitterSayWhich) {
