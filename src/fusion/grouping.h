@@ -31,7 +31,7 @@ struct DraftGroup {
 };
 
 struct Grouping {
-  std::vector<DraftGroup> groups;             // in creation order (roots descending)
+  std::vector<DraftGroup> groups;             // in creation order
   std::vector<int> home;                      // per op: its group, or -1 (only copies)
   std::vector<std::vector<int>> copied_into;  // per op: groups holding a copy
   std::vector<UnsupportedOp> unsupported;     // program order

@@ -2,23 +2,17 @@
 // order, its inputs and outputs, its name, in execution order (a topological
 // order of the group graph).
 #include <algorithm>
-#include <optional>
-#include <queue>
 #include <unordered_set>
 
 #include "fusion/fusion.h"
+#include "fusion/group_graph.h"
 #include "fusion/grouping.h"
+#include "fusion/sibling_merge.h"
 #include "fusion/ttir_support.h"
 #include "fusion/use_graph.h"
 
 namespace jft::fusion {
 namespace {
-
-bool holds(const Grouping& grouping, size_t op, int g) {
-  const auto& copies = grouping.copied_into[op];
-  return grouping.home[op] == g ||
-         std::find(copies.begin(), copies.end(), g) != copies.end();
-}
 
 // Whether a reader of `value` sits outside group `g`.
 bool readOutside(const Grouping& grouping, const UseGraph& uses, ir::ValueId value,
@@ -85,7 +79,7 @@ Fusion makeFusion(const ir::Region& region, const UseGraph& uses,
   for (size_t i : fusion.ops)
     for (ir::ValueId value : uses.reads(i)) {
       const long def = uses.definingOp(value);
-      if (def >= 0 && holds(grouping, static_cast<size_t>(def), g)) continue;
+      if (def >= 0 && holdsOp(grouping, static_cast<size_t>(def), g)) continue;
       if (seen.insert(value).second) fusion.inputs.push_back(value);
     }
   for (size_t i : home_ops)
@@ -100,59 +94,13 @@ Fusion makeFusion(const ir::Region& region, const UseGraph& uses,
   return fusion;
 }
 
-// A topological order of the group graph (a group runs after every group
-// whose outputs it reads), ties broken by root (the group's last op in program
-// order) so that plans are deterministic and stay close to program order.
-// With multi-output fusion a group may store a value that an earlier-rooted
-// group reads, so ascending roots alone are no longer an order. Nullopt when
-// the graph has a cycle.
-std::optional<std::vector<int>> executionOrder(const Grouping& grouping,
-                                               const UseGraph& uses) {
-  const size_t n = grouping.groups.size();
-  std::vector<std::vector<int>> readers(n);
-  std::vector<int> pending(n, 0);  // per group: groups it still waits for
-  for (size_t g = 0; g < n; ++g) {
-    const DraftGroup& draft = grouping.groups[g];
-    std::vector<int> sources;
-    for (const std::vector<size_t>* list : {&draft.ops, &draft.copies})
-      for (size_t i : *list)
-        for (ir::ValueId value : uses.reads(i)) {
-          const long def = uses.definingOp(value);
-          if (def < 0 || holds(grouping, static_cast<size_t>(def), static_cast<int>(g)))
-            continue;
-          const int from = grouping.home[static_cast<size_t>(def)];
-          if (from >= 0) sources.push_back(from);
-        }
-    std::sort(sources.begin(), sources.end());
-    sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
-    for (int from : sources)
-      readers[static_cast<size_t>(from)].push_back(static_cast<int>(g));
-    pending[g] = static_cast<int>(sources.size());
-  }
-  auto later = [&](int a, int b) {
-    return grouping.groups[a].root > grouping.groups[b].root;
-  };
-  std::priority_queue<int, std::vector<int>, decltype(later)> ready(later);
-  for (size_t g = 0; g < n; ++g)
-    if (pending[g] == 0) ready.push(static_cast<int>(g));
-  std::vector<int> order;
-  while (!ready.empty()) {
-    const int g = ready.top();
-    ready.pop();
-    order.push_back(g);
-    for (int reader : readers[static_cast<size_t>(g)])
-      if (--pending[static_cast<size_t>(reader)] == 0) ready.push(reader);
-  }
-  if (order.size() != n) return std::nullopt;
-  return order;
-}
-
 }  // namespace
 
 Plan planFusions(const ir::Module& module, const ir::Region& region,
                  const PlanOptions& options) {
   const UseGraph uses(region);
   Grouping grouping = groupOps(module, region, uses, options);
+  if (options.fuse) mergeSiblings(module, region, uses, grouping);
   std::optional<std::vector<int>> order = executionOrder(grouping, uses);
   if (!order) {
     // The grouping refuses every join that would close a cycle, so this is a

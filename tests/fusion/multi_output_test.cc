@@ -1,7 +1,7 @@
 // Multi-output fusion on hand-built functions: a value read by several groups
 // joins one of them as an extra output, never when that closes a cycle in the
 // group graph, and the plan's order is a topological order of that graph
-// (which ascending roots no longer are).
+// (which ascending roots no longer are). Sibling loop groups merge.
 #include <gtest/gtest.h>
 
 #include "fusion_test_util.h"
@@ -214,6 +214,53 @@ TEST(MultiOutput, NoFusionKeepsOneGroupPerOp) {
   PlanOptions off;
   off.fuse = false;
   EXPECT_EQ(planAndCheck(built, off).fusions.size(), 3u);
+}
+
+// Siblings: two loop kernels of one shape reading the same parameter, with
+// no path between them, are one kernel that reads it once and stores both.
+TEST(SiblingFusion, SameShapeReadersOfOneInputMerge) {
+  Built built;
+  ir::Builder b(built.m);
+  auto x = b.beginFunction("main", {f32({4, 4})}, {f32({4, 4}), f32({4, 4})});
+  ValueId e = b.op1(OpKind::Exponential, {x[0]}, f32({4, 4}));
+  ValueId l = b.op1(OpKind::Log, {x[0]}, f32({4, 4}));
+  b.ret({e, l});
+  b.endFunction();
+  Plan plan = planAndCheck(built);
+  ASSERT_EQ(plan.fusions.size(), 1u) << describePlan(built.m, built.main(), plan);
+  EXPECT_EQ(plan.fusions[0].inputs, x);
+  EXPECT_EQ(plan.fusions[0].outputs, (std::vector<ValueId>{e, l}));
+  PlanOptions off;
+  off.fuse = false;
+  EXPECT_EQ(planAndCheck(built, off).fusions.size(), 2u);
+}
+
+// Same shape, same input, but one feeds the other through a library product
+// (exp -> dot -> add): merging would need the product both before and after
+// the merged kernel, so they stay apart.
+TEST(SiblingFusion, SiblingsWithAPathBetweenThemStayApart) {
+  Built built;
+  ir::Builder b(built.m);
+  auto x = b.beginFunction("main", {f32({4, 4})}, {f32({4, 4})});
+  ValueId a = b.op1(OpKind::Exponential, {x[0]}, f32({4, 4}));
+  ir::DotDimensionNumbers dn;
+  dn.lhs_contracting_dims = {1};
+  dn.rhs_contracting_dims = {0};
+  ValueId d =
+      b.op1(OpKind::DotGeneral, {a, a}, f32({4, 4}), {{"dot_dimension_numbers", dn}});
+  ValueId sum = b.op1(OpKind::Add, {x[0], d}, f32({4, 4}));
+  b.ret({sum});
+  b.endFunction();
+  PlanOptions options;
+  options.library_route = true;
+  options.matmul = MatmulRoute::kLibrary;
+  Plan plan = planAndCheck(built, options);
+  const std::string text = describePlan(built.m, built.main(), plan);
+  const ir::Function& f = built.main();
+  ASSERT_EQ(plan.fusions.size(), 3u) << text;
+  EXPECT_EQ(groupOf(plan, opOf(f, a)), 0) << text;
+  EXPECT_EQ(plan.fusions[1].route, Route::kLibrary) << text;
+  EXPECT_EQ(groupOf(plan, opOf(f, sum)), 2) << text;
 }
 
 }  // namespace
