@@ -9,18 +9,28 @@
 namespace jft::fusion {
 namespace {
 
-// The shape every output of a loop group has (its root's), or nullopt when
-// the group is not a plain loop group with a one-result root.
-std::optional<std::vector<int64_t>> loopShape(const ir::Module& module,
-                                              const ir::Region& region,
-                                              const DraftGroup& group) {
-  if (group.route != Route::kTtir || group.family != Family::kLoop || group.dot >= 0 ||
-      group.ops.empty())
+// What two groups must share to merge: for a loop group, the shape every
+// output has (its root's); for a reduction group, its space (every output
+// has shape F or K of it, and F only where a row fits a tile, which the
+// other group's rows then do too). Nullopt for other groups.
+struct SiblingKey {
+  Family family = Family::kNone;
+  std::vector<int64_t> dims;     // loop: the root's; reduction: F
+  std::vector<int64_t> reduced;  // reduction: D
+  friend bool operator==(const SiblingKey&, const SiblingKey&) = default;
+};
+
+std::optional<SiblingKey> siblingKey(const ir::Module& module, const ir::Region& region,
+                                     const DraftGroup& group) {
+  if (group.route != Route::kTtir || group.dot >= 0 || group.ops.empty())
     return std::nullopt;
+  if (group.family == Family::kReduction && group.space)
+    return SiblingKey{Family::kReduction, group.space->full, group.space->reduced};
+  if (group.family != Family::kLoop) return std::nullopt;
   const ir::Op& root = region.ops[group.root];
   if (root.results.size() != 1 || !module.typeOf(root.results[0]).isTensor())
     return std::nullopt;
-  return module.typeOf(root.results[0]).dims;
+  return SiblingKey{Family::kLoop, module.typeOf(root.results[0]).dims, {}};
 }
 
 // Non-scalar values group `g` reads from outside (parameters included): a
@@ -59,12 +69,11 @@ void merge(Grouping& grouping, int a, int b) {
   std::vector<size_t> copies;
   for (const std::vector<size_t>* list : {&into.copies, &from.copies})
     for (size_t op : *list) {
+      if (std::find(copies.begin(), copies.end(), op) != copies.end()) continue;
       std::vector<int>& holders = grouping.copied_into[op];
       remove(holders, a);
       remove(holders, b);
-      if (grouping.home[op] == a ||
-          std::find(copies.begin(), copies.end(), op) != copies.end())
-        continue;
+      if (grouping.home[op] == a) continue;
       holders.push_back(a);
       std::sort(holders.begin(), holders.end());
       copies.push_back(op);
@@ -96,23 +105,23 @@ void compact(Grouping& grouping) {
 // deterministic choice); false when no pair qualifies.
 bool mergeOnePair(const ir::Module& module, const ir::Region& region,
                   const UseGraph& uses, Grouping& grouping) {
-  std::vector<int> loops;
+  std::vector<int> candidates;
   for (size_t g = 0; g < grouping.groups.size(); ++g)
-    if (loopShape(module, region, grouping.groups[g]))
-      loops.push_back(static_cast<int>(g));
-  std::sort(loops.begin(), loops.end(), [&](int a, int b) {
+    if (siblingKey(module, region, grouping.groups[g]))
+      candidates.push_back(static_cast<int>(g));
+  std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
     return grouping.groups[static_cast<size_t>(a)].root <
            grouping.groups[static_cast<size_t>(b)].root;
   });
-  // Per shared value: the loop groups reading it, earliest root first.
+  // Per shared value: the candidate groups reading it, earliest root first.
   std::map<ir::ValueId, std::vector<int>> readers_of;
-  for (int g : loops)
+  for (int g : candidates)
     for (ir::ValueId value : sharedCandidates(module, uses, grouping, g))
       readers_of[value].push_back(g);
   std::optional<std::vector<std::vector<int>>> graph;
-  for (size_t x = 0; x < loops.size(); ++x) {
-    const int a = loops[x];
-    const std::vector<int64_t> shape = *loopShape(module, region, grouping.groups[a]);
+  for (size_t x = 0; x < candidates.size(); ++x) {
+    const int a = candidates[x];
+    const SiblingKey key = *siblingKey(module, region, grouping.groups[a]);
     std::vector<int> partners;
     for (ir::ValueId value : sharedCandidates(module, uses, grouping, a))
       for (int b : readers_of[value])
@@ -124,7 +133,7 @@ bool mergeOnePair(const ir::Module& module, const ir::Region& region,
     });
     partners.erase(std::unique(partners.begin(), partners.end()), partners.end());
     for (int b : partners) {
-      if (*loopShape(module, region, grouping.groups[b]) != shape) continue;
+      if (*siblingKey(module, region, grouping.groups[b]) != key) continue;
       if (!graph) graph = groupReaders(grouping, uses);
       if (reaches(*graph, a, b) || reaches(*graph, b, a)) continue;
       merge(grouping, a, b);

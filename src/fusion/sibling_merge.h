@@ -1,6 +1,7 @@
 // Sibling fusion, run once the search (grouping.h) has placed every op: loop
-// groups that store values of one shape, read a common input and have no path
-// between them in the group graph become one kernel. The shared input is read
+// groups that store values of one shape (or reduction groups of one space)
+// that read a common input and have no path between them in the group graph
+// become one kernel. The shared input is read
 // once and a launch goes; since neither group feeds the other, the merged
 // group can run where either could, and no cycle appears.
 #pragma once

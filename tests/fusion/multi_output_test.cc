@@ -263,5 +263,33 @@ TEST(SiblingFusion, SiblingsWithAPathBetweenThemStayApart) {
   EXPECT_EQ(groupOf(plan, opOf(f, sum)), 2) << text;
 }
 
+// Reductions of one space reading one input merge too; the splat constant
+// both copied stays one copy, not an input.
+TEST(SiblingFusion, ReductionsOfOneSpaceMerge) {
+  Built built;
+  ir::Builder b(built.m);
+  auto x = b.beginFunction("main", {f32({4, 8})}, {f32({4}), f32({4})});
+  ValueId zero = splat(b, f32(), 0);
+  ValueId sum = reduce(b, x[0], zero, {1}, f32({4}));
+  ValueId max = reduce(b, x[0], zero, {1}, f32({4}), OpKind::Maximum);
+  b.ret({sum, max});
+  b.endFunction();
+  Plan plan = planAndCheck(built);
+  ASSERT_EQ(plan.fusions.size(), 1u) << describePlan(built.m, built.main(), plan);
+  const Fusion& f = plan.fusions[0];
+  EXPECT_EQ(f.family, Family::kReduction);
+  EXPECT_EQ(f.inputs, x);
+  EXPECT_EQ(f.outputs, (std::vector<ValueId>{sum, max}));
+  EXPECT_EQ(f.ops, (std::vector<size_t>{0, 1, 2}));
+  // Another space (the other dim) stays apart.
+  Built other;
+  ir::Builder c(other.m);
+  auto y = c.beginFunction("main", {f32({4, 8})}, {f32({4}), f32({8})});
+  ValueId z = splat(c, f32(), 0);
+  c.ret({reduce(c, y[0], z, {1}, f32({4})), reduce(c, y[0], z, {0}, f32({8}))});
+  c.endFunction();
+  EXPECT_EQ(planAndCheck(other).fusions.size(), 2u);
+}
+
 }  // namespace
 }  // namespace jft::fusion
