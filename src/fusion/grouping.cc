@@ -43,7 +43,11 @@ class Grouper {
   }
 
   Grouping run() && {
-    for (size_t i = uses_.numOps(); i-- > 0;) place(i);
+    readers_.clear();
+    for (size_t i = uses_.numOps(); i-- > 0;) {
+      place(i);
+      linkReaders(i);
+    }
     std::reverse(out_.unsupported.begin(), out_.unsupported.end());
     return std::move(out_);
   }
@@ -113,7 +117,68 @@ class Grouper {
         return;
       }
     }
+    if (options_.fuse) {
+      const int g = outputHost(i, ttir);
+      if (g >= 0) {
+        join(i, g);
+        return;
+      }
+    }
     newGroup(i, Route::kTtir);
+  }
+
+  // Multi-output fusion: op `i` has readers in several groups (or in one
+  // group and the return, or a route that cannot recompute it); it may still
+  // join one TTIR reader group `g`, whose kernel then also stores its results
+  // for the other readers. Which one: the reader group that runs first in
+  // program order (smallest root) among those that can store the value and
+  // where no cycle results. The value is then made exactly when it is first
+  // needed, as a separate kernel would have made it, and the new edges (from
+  // `g` to the later readers) follow program order, so they rarely close a
+  // cycle or hold back a group that could have run earlier; the order is
+  // deterministic. -1 when no reader group can host it.
+  int outputHost(size_t i, std::vector<int> ttir) {
+    std::sort(ttir.begin(), ttir.end(),
+              [&](int a, int b) { return group(a).root < group(b).root; });
+    for (int g : ttir)
+      if (canJoin(i, g, /*stored=*/true) && !closesCycle(i, g)) return g;
+    return -1;
+  }
+
+  // Whether putting op `i` into group `g` as an output would close a cycle:
+  // every other group reading `i` would then read it from `g` (an edge g ->
+  // reader), so a path from such a reader back to `g` already in the graph
+  // means neither could run first. The ops that `i` reads are not placed yet
+  // (ops are placed last to first), so joining adds no edge into `g`.
+  bool closesCycle(size_t i, int g) const {
+    std::vector<int> stack;
+    for (int reader : userGroups(i))
+      if (reader != g) stack.push_back(reader);
+    std::vector<char> seen(out_.groups.size(), 0);
+    while (!stack.empty()) {
+      const int at = stack.back();
+      stack.pop_back();
+      if (at == g) return true;
+      if (seen[static_cast<size_t>(at)]) continue;
+      seen[static_cast<size_t>(at)] = 1;
+      for (int next : readers_[static_cast<size_t>(at)]) stack.push_back(next);
+    }
+    return false;
+  }
+
+  // Records, once op `i` is placed, the groups that read its results from
+  // its home group (those not holding a copy of it): the edges of the group
+  // graph that closesCycle walks.
+  void linkReaders(size_t i) {
+    readers_.resize(out_.groups.size());
+    const int from = out_.home[i];
+    if (from < 0) return;  // only copies: every reader computes it itself
+    for (int reader : userGroups(i)) {
+      if (inGroup(i, reader)) continue;
+      std::vector<int>& list = readers_[static_cast<size_t>(from)];
+      if (std::find(list.begin(), list.end(), reader) == list.end())
+        list.push_back(reader);
+    }
   }
 
   // A dot_general the matmul family takes: it joins the loop group of its
@@ -263,9 +328,10 @@ class Grouper {
         }
   }
 
-  // Whether op `i`, every reader of which is in group `g` (or the return),
-  // can be computed there.
-  bool canJoin(size_t i, int g, bool returned) {
+  // Whether op `i` can be computed in group `g`, which reads it: every other
+  // reader is in `g` too, unless `stored` (the return or other groups read it,
+  // so `g` must store its results).
+  bool canJoin(size_t i, int g, bool stored) {
     DraftGroup& target = group(g);
     // Scan, scatter and sort run one op each; scan and sort take an
     // elementwise prologue (computed at the index they read), never anything
@@ -279,7 +345,7 @@ class Grouper {
     if (op(i).kind == OpKind::DotGeneral) return false;
     if (target.family == Family::kMatmul) {
       if (!fitsMatmul(i, g)) return false;
-      if (!returned) return true;
+      if (!stored) return true;
       // An operand convert is applied to loaded tiles only, never stored.
       for (ir::ValueId value : op(i).results)
         for (size_t user : uses_.users(value))
@@ -290,23 +356,41 @@ class Grouper {
                  module_.typeOf(root.results[0]).dims;
     }
     if (target.family == Family::kScan || target.family == Family::kSort)
-      return !returned && family == Family::kLoop && isTtirElementwise(op(i).kind);
+      return !stored && family == Family::kLoop && isTtirElementwise(op(i).kind);
     // A window op reads its operand at many indices per output: it stays out
     // of reduction groups, and no reduce joins a group holding one.
     if (isWindowOp(op(i)) && target.family == Family::kReduction) return false;
-    if (target.family == Family::kReduction) return fitsSpace(i, g);
+    if (target.family == Family::kReduction)
+      return fitsSpace(i, g) && (!stored || storesFit(i, *target.space));
     if (op(i).kind == OpKind::Reduce) {
       for (size_t m : target.ops)
         if (isWindowOp(op(m))) return false;
       std::optional<ReductionSpace> space = reductionSpaceOf(module_, op(i));
-      return space && convertible(g, *space) && edgesInto(i, g, *space);
+      // The loop group's outputs (the root's shape) become outputs of a
+      // reduction group, which must be able to store them.
+      return space && convertible(g, *space) && edgesInto(i, g, *space) &&
+             storesFit(target.root, *space);
     }
     // A loop kernel writes one output shape: a value the return also reads
     // must have the shape of the root's.
-    if (!returned) return true;
+    if (!stored) return true;
     const ir::Op& root = op(target.root);
     if (op(i).results.size() != 1 || root.results.size() != 1) return false;
     return module_.typeOf(op(i).results[0]).dims == module_.typeOf(root.results[0]).dims;
+  }
+
+  // Whether a reduction kernel of `space` can store the results of op `i`:
+  // values of shape K always; values of shape F only when a whole row fits
+  // one tile (the emitter then holds full rows), as for broadcasts from K
+  // back to F.
+  bool storesFit(size_t i, const ReductionSpace& space) const {
+    for (ir::ValueId value : op(i).results) {
+      const std::vector<int64_t>& dims = module_.typeOf(value).dims;
+      if (space.isKept(dims)) continue;
+      if (!space.isFull(dims) || space.rowElements() > options_.max_row_elements)
+        return false;
+    }
+    return true;
   }
 
   bool canCopy(size_t i, int g) {
@@ -355,6 +439,9 @@ class Grouper {
   const UseGraph& uses_;
   const PlanOptions& options_;
   Grouping out_;
+  // Per group: the groups reading a value it stores (edges of the group
+  // graph), kept as ops are placed.
+  std::vector<std::vector<int>> readers_;
 };
 
 }  // namespace

@@ -1,8 +1,10 @@
 // The fusion search: assigns every op of a region to groups, walking from the
 // last op to the first so that each producer meets its consumers' groups
 // already formed. A group's first op (its root) is thus its last in program
-// order, and only the root can have users in other groups, which keeps the
-// group graph acyclic and makes "by root" a valid execution order.
+// order. Other ops of a group may have readers in other groups too (the group
+// stores them as extra outputs: multi-output fusion); a join that would close
+// a cycle in the group graph is refused, and plan.cc orders the groups
+// topologically.
 #pragma once
 
 #include <optional>
@@ -29,7 +31,7 @@ struct DraftGroup {
 };
 
 struct Grouping {
-  std::vector<DraftGroup> groups;             // in creation order (roots descending)
+  std::vector<DraftGroup> groups;             // in creation order
   std::vector<int> home;                      // per op: its group, or -1 (only copies)
   std::vector<std::vector<int>> copied_into;  // per op: groups holding a copy
   std::vector<UnsupportedOp> unsupported;     // program order

@@ -1,21 +1,18 @@
 // planFusions: the search (grouping.h), then each group's ops in program
-// order, its inputs and outputs, its name, in execution order.
+// order, its inputs and outputs, its name, in execution order (a topological
+// order of the group graph).
 #include <algorithm>
 #include <unordered_set>
 
 #include "fusion/fusion.h"
+#include "fusion/group_graph.h"
 #include "fusion/grouping.h"
+#include "fusion/sibling_merge.h"
 #include "fusion/ttir_support.h"
 #include "fusion/use_graph.h"
 
 namespace jft::fusion {
 namespace {
-
-bool holds(const Grouping& grouping, size_t op, int g) {
-  const auto& copies = grouping.copied_into[op];
-  return grouping.home[op] == g ||
-         std::find(copies.begin(), copies.end(), g) != copies.end();
-}
 
 // Whether a reader of `value` sits outside group `g`.
 bool readOutside(const Grouping& grouping, const UseGraph& uses, ir::ValueId value,
@@ -82,7 +79,7 @@ Fusion makeFusion(const ir::Region& region, const UseGraph& uses,
   for (size_t i : fusion.ops)
     for (ir::ValueId value : uses.reads(i)) {
       const long def = uses.definingOp(value);
-      if (def >= 0 && holds(grouping, static_cast<size_t>(def), g)) continue;
+      if (def >= 0 && holdsOp(grouping, static_cast<size_t>(def), g)) continue;
       if (seen.insert(value).second) fusion.inputs.push_back(value);
     }
   for (size_t i : home_ops)
@@ -103,17 +100,20 @@ Plan planFusions(const ir::Module& module, const ir::Region& region,
                  const PlanOptions& options) {
   const UseGraph uses(region);
   Grouping grouping = groupOps(module, region, uses, options);
-  // Only a root has readers in other groups, and a root is its group's last
-  // op, so ascending roots are an execution order.
-  std::vector<int> order(grouping.groups.size());
-  for (size_t g = 0; g < order.size(); ++g) order[g] = static_cast<int>(g);
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
-    return grouping.groups[a].root < grouping.groups[b].root;
-  });
+  if (options.fuse) mergeSiblings(module, region, uses, grouping);
+  std::optional<std::vector<int>> order = executionOrder(grouping, uses);
+  if (!order) {
+    // The grouping refuses every join that would close a cycle, so this is a
+    // planner bug; one group per op always has an order (program order).
+    PlanOptions unfused = options;
+    unfused.fuse = false;
+    grouping = groupOps(module, region, uses, unfused);
+    order = executionOrder(grouping, uses);
+  }
   Plan plan;
-  for (size_t k = 0; k < order.size(); ++k)
+  for (size_t k = 0; k < order->size(); ++k)
     plan.fusions.push_back(
-        makeFusion(region, uses, grouping, order[k], static_cast<int>(k)));
+        makeFusion(region, uses, grouping, (*order)[k], static_cast<int>(k)));
   plan.unsupported = std::move(grouping.unsupported);
   return plan;
 }

@@ -102,6 +102,12 @@ class HostEval {
     }
   }
 
+  // Runs ops `ops` (indices into `region`, in program order) on `values`:
+  // one fusion's ops, its inputs already there.
+  void runOps(const ir::Region& region, const std::vector<size_t>& ops) {
+    for (size_t i : ops) values[region.ops.at(i).results.at(0)] = eval(region.ops.at(i));
+  }
+
   // D = A x B per `g`, reading and writing the flat data of these values.
   void gemm(const runtime::GemmDesc& g, ir::ValueId a, ir::ValueId b, ir::ValueId d) {
     const std::vector<double>& A = values.at(a).data;

@@ -22,9 +22,10 @@ Plan planAndCheck(const Built& built, const PlanOptions& options = {}) {
   return plan;
 }
 
-// e = exp(x) read by two kernels that each return their value: e is written
-// once by a group of its own and read by both, never recomputed.
-TEST(LoopRules, ProducerWithReadersInTwoGroupsIsNotFused) {
+// e = exp(x) read by two kernels that each return their value: e is
+// computed once, in the first reader's kernel (which stores it as a second
+// output), and read by the other, never recomputed (multi_output_test.cc).
+TEST(LoopRules, ProducerWithReadersInTwoGroupsJoinsTheFirst) {
   Built built;
   ir::Builder b(built.m);
   auto x = b.beginFunction("main", {f32({4})}, {f32({4}), f32({4})});
@@ -34,13 +35,12 @@ TEST(LoopRules, ProducerWithReadersInTwoGroupsIsNotFused) {
   b.ret({n, s});
   b.endFunction();
   Plan plan = planAndCheck(built);
-  ASSERT_EQ(plan.fusions.size(), 3u) << describePlan(built.m, built.main(), plan);
-  const Fusion& exp = plan.fusions[groupOf(plan, opOf(built.main(), e))];
-  EXPECT_EQ(exp.ops.size(), 1u);
-  EXPECT_EQ(exp.outputs, std::vector<ValueId>{e});
-  EXPECT_NE(groupOf(plan, opOf(built.main(), n)), groupOf(plan, opOf(built.main(), s)));
-  EXPECT_EQ(plan.fusions[groupOf(plan, opOf(built.main(), n))].inputs,
-            std::vector<ValueId>{e});
+  ASSERT_EQ(plan.fusions.size(), 2u) << describePlan(built.m, built.main(), plan);
+  EXPECT_EQ(groupsOf(plan, opOf(built.main(), e)), std::vector<int>{0});
+  EXPECT_EQ(groupOf(plan, opOf(built.main(), n)), 0);
+  EXPECT_EQ(plan.fusions[0].outputs, (std::vector<ValueId>{e, n}));
+  EXPECT_EQ(groupOf(plan, opOf(built.main(), s)), 1);
+  EXPECT_EQ(plan.fusions[1].inputs, std::vector<ValueId>{e});
 }
 
 // A diamond e -> (sin, cos) -> add: every reader of e ends in the add's
@@ -62,23 +62,26 @@ TEST(LoopRules, DiamondIsOneKernel) {
 }
 
 // A broadcast of a parameter read by two kernels is recomputed in each: no
-// group of its own, and both read the parameter, not the broadcast.
+// group of its own, and both read the parameter, not the broadcast. (The
+// readers have different shapes, so they are not siblings to merge.)
 TEST(LoopRules, CheapOpIsCopiedIntoEachReader) {
   Built built;
   ir::Builder b(built.m);
-  auto x = b.beginFunction("main", {f32({4})}, {f32({2, 4}), f32({2, 4})});
+  auto x = b.beginFunction("main", {f32({4})}, {f32({4, 2}), f32({8})});
   ValueId wide = broadcast(b, x[0], f32({2, 4}), {1});
-  ValueId e = b.op1(OpKind::Exponential, {wide}, f32({2, 4}));
-  ValueId l = b.op1(OpKind::Log, {wide}, f32({2, 4}));
+  ValueId t = b.op1(OpKind::Transpose, {wide}, f32({4, 2}),
+                    {{"permutation", std::vector<int64_t>{1, 0}}});
+  ValueId e = b.op1(OpKind::Exponential, {t}, f32({4, 2}));
+  ValueId l = b.op1(OpKind::Log, {b.op1(OpKind::Reshape, {wide}, f32({8}))}, f32({8}));
   b.ret({e, l});
   b.endFunction();
   Plan plan = planAndCheck(built);
-  ASSERT_EQ(plan.fusions.size(), 2u);
+  ASSERT_EQ(plan.fusions.size(), 2u) << describePlan(built.m, built.main(), plan);
   EXPECT_EQ(groupsOf(plan, opOf(built.main(), wide)), (std::vector<int>{0, 1}));
   for (const Fusion& f : plan.fusions) {
     EXPECT_EQ(f.inputs, x) << f.name;
     EXPECT_EQ(f.outputs.size(), 1u) << f.name;
-    EXPECT_EQ(f.ops.size(), 2u) << f.name;
+    EXPECT_EQ(f.ops.size(), 3u) << f.name;
   }
 }
 
@@ -87,10 +90,12 @@ TEST(LoopRules, CheapOpIsCopiedIntoEachReader) {
 TEST(LoopRules, CopiedOpReadOutsideTtirAlsoGetsItsOwnGroup) {
   Built built;
   ir::Builder b(built.m);
-  auto x = b.beginFunction("main", {f32({4})}, {f32({2, 4}), f32({2, 4}), f32({2, 4})});
+  auto x = b.beginFunction("main", {f32({4})}, {f32({4, 2}), f32({8}), f32({2, 4})});
   ValueId wide = broadcast(b, x[0], f32({2, 4}), {1});
-  ValueId e = b.op1(OpKind::Exponential, {wide}, f32({2, 4}));
-  ValueId l = b.op1(OpKind::Log, {wide}, f32({2, 4}));
+  ValueId t = b.op1(OpKind::Transpose, {wide}, f32({4, 2}),
+                    {{"permutation", std::vector<int64_t>{1, 0}}});
+  ValueId e = b.op1(OpKind::Exponential, {t}, f32({4, 2}));
+  ValueId l = b.op1(OpKind::Log, {b.op1(OpKind::Reshape, {wide}, f32({8}))}, f32({8}));
   b.ret({e, l, wide});
   b.endFunction();
   Plan plan = planAndCheck(built);
@@ -107,12 +112,14 @@ TEST(LoopRules, CopiedOpReadOutsideTtirAlsoGetsItsOwnGroup) {
 TEST(LoopRules, SplatConstantsAreCopiedNeverRead) {
   Built built;
   ir::Builder b(built.m);
-  auto x = b.beginFunction("main", {f32({4})}, {f32({4}), f32({4}), f32()});
+  auto x = b.beginFunction("main", {f32({4})}, {f32({4}), f32({2, 2}), f32()});
   ValueId two = splat(b, f32(), 2.0);
-  ValueId wide = broadcast(b, two, f32({4}), {});
   ValueId e = b.op1(OpKind::Exponential, {x[0]}, f32({4}));
-  ValueId m1 = b.op1(OpKind::Multiply, {e, wide}, f32({4}));
-  ValueId m2 = b.op1(OpKind::Add, {x[0], wide}, f32({4}));
+  ValueId m1 = b.op1(OpKind::Multiply, {e, broadcast(b, two, f32({4}), {})}, f32({4}));
+  ValueId m2 = b.op1(
+      OpKind::Add,
+      {b.op1(OpKind::Reshape, {x[0]}, f32({2, 2})), broadcast(b, two, f32({2, 2}), {})},
+      f32({2, 2}));
   b.ret({m1, m2, two});
   b.endFunction();
   Plan plan = planAndCheck(built);

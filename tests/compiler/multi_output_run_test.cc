@@ -1,0 +1,183 @@
+// Multi-output and sibling fusion end to end on the CPU: a function compiled
+// (fake-worker binaries) into kernels that store extra outputs and run in an
+// order other than their roots', each kernel replaced by a host evaluation of
+// its group's ops (host_eval.h: each op by its StableHLO definition, reading
+// the kernel's input buffers, writing its output buffers), run on the
+// runtime's recording device. The outputs must equal the whole function
+// evaluated op by op: slots, temps, outputs and the order of the thunks all
+// have to be right for that.
+#include <gtest/gtest.h>
+
+#ifdef JFT_FAKE_WORKER
+
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include "compiler/compiler.h"
+#include "compiler/host_eval.h"
+#include "compiler/program_checks.h"
+#include "fusion/fusion.h"
+#include "ir/builder.h"
+#include "kernels/fake_worker_command.h"
+#include "kernels/kernel_compiler.h"
+#include "passes/pipeline.h"
+#include "runtime/executable.h"
+#include "runtime/recording_device.h"
+
+namespace jft::compiler {
+namespace {
+
+namespace fs = std::filesystem;
+using ir::OpKind;
+using ir::Type;
+using ir::ValueId;
+using runtime::testing::RecordingDevice;
+
+Type f32(std::vector<int64_t> dims) {
+  return Type::tensor(ir::ElementType::F32, dims);
+}
+
+// x: 4x8, y: 8x4. v = x*x is read by b = v + x (4x8) and, transposed, by
+// a = v^T + y (8x4); c = 3x (4x8) reads x like b. v joins b's group (a's
+// cannot store a 4x8 value) as an extra output, so that group runs before
+// a's although a's root comes first; c's group is b's sibling and merges.
+ir::Module program() {
+  ir::Module m;
+  ir::Builder b(m);
+  auto p = b.beginFunction("main", {f32({4, 8}), f32({8, 4})},
+                           {f32({8, 4}), f32({4, 8}), f32({4, 8})});
+  ValueId v = b.op1(OpKind::Multiply, {p[0], p[0]}, f32({4, 8}));
+  ValueId t = b.op1(OpKind::Transpose, {v}, f32({8, 4}),
+                    {{"permutation", std::vector<int64_t>{1, 0}}});
+  ValueId a = b.op1(OpKind::Add, {t, p[1]}, f32({8, 4}));
+  ValueId sum = b.op1(OpKind::Add, {v, p[0]}, f32({4, 8}));
+  ValueId three = b.constant(ir::denseFromValues(f32({}), {3.0}));
+  ValueId wide = b.op1(OpKind::BroadcastInDim, {three}, f32({4, 8}),
+                       {{"broadcast_dimensions", std::vector<int64_t>{}}});
+  ValueId c = b.op1(OpKind::Multiply, {p[0], wide}, f32({4, 8}));
+  b.ret({a, sum, c});
+  b.endFunction();
+  return m;
+}
+
+class MultiOutputRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("jft_multi_output_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    kernels::KernelCompilerOptions kc;
+    kc.pool = kernels::testing::fakePoolOptions(2, (dir_ / "failures").string());
+    kc.cache_dir = (dir_ / "cache").string();
+    auto made = kernels::KernelCompiler::create(std::move(kc));
+    ASSERT_TRUE(made.isOk()) << made.status().toString();
+    compiler_ = std::move(made).value();
+  }
+  void TearDown() override {
+    compiler_.reset();
+    fs::remove_all(dir_);
+  }
+
+  fs::path dir_;
+  std::unique_ptr<kernels::KernelCompiler> compiler_;
+};
+
+TEST_F(MultiOutputRun, FusedProgramComputesWhatTheOpsDefine) {
+  // The plan the compiler makes: the same passes and plan options on a copy.
+  ir::Module planned = program();
+  ASSERT_TRUE(passes::runPasses(planned, passes::PipelineOptions{}).isOk());
+  fusion::PlanOptions plan_options;
+  plan_options.library_route = true;
+  plan_options.control_route = true;
+  Options options;
+  options.mode = Mode::kFlOnly;
+  plan_options.matmul = options.matmul;
+  const ir::Function& entry = *planned.entry();
+  const fusion::Plan plan = fusion::planFusions(planned, entry, plan_options);
+
+  Stages stages;
+  StatusOr<Executable> built =
+      compileModule(program(), options, compiler_.get(), &stages);
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  ASSERT_EQ(stages.plan, fusion::describePlan(planned, entry, plan))
+      << "the test's plan is not the compiler's";
+  testing::expectConsistentProgram(built->program, true);
+
+  // What fusion makes of it: two kernels, the first storing three values
+  // (v for the second kernel, and two results), run before the kernel whose
+  // root comes first in the function.
+  ASSERT_EQ(plan.fusions.size(), 2u) << stages.plan;
+  EXPECT_EQ(plan.fusions[0].outputs.size(), 3u) << stages.plan;
+  EXPECT_GT(plan.fusions[0].ops.back(), plan.fusions[1].ops.back()) << stages.plan;
+  EXPECT_EQ(built->program.kernels.size(), 2u);
+
+  // Each kernel: its group's ops on the host, buffers in the kernel's order
+  // (inputs, then outputs).
+  RecordingDevice device;
+  for (const fusion::Fusion& group : plan.fusions) {
+    device.setKernelBody(
+        group.name, [&planned, &entry, group](const std::vector<uint64_t>& buffers,
+                                              const runtime::LaunchDims&) {
+          testing::HostEval eval(planned);
+          size_t at = 0;
+          for (ValueId in : group.inputs) {
+            testing::HostTensor& t = eval.values[in];
+            t.dims = planned.typeOf(in).dims;
+            const float* data = reinterpret_cast<const float*>(buffers.at(at++));
+            t.data.assign(data, data + testing::count(t.dims));
+          }
+          eval.runOps(entry.body, group.ops);
+          for (ValueId out : group.outputs) {
+            float* data = reinterpret_cast<float*>(buffers.at(at++));
+            const std::vector<double>& values = eval.values.at(out).data;
+            for (size_t e = 0; e < values.size(); ++e)
+              data[e] = static_cast<float>(values[e]);
+          }
+        });
+  }
+  auto loaded = runtime::Executable::load(device, built->program);
+  ASSERT_TRUE(loaded.isOk()) << loaded.status().toString();
+
+  // Small integers: every sum and product is exact in f32 and in double.
+  std::vector<std::vector<float>> inputs(2);
+  for (int e = 0; e < 32; ++e) {
+    inputs[0].push_back(static_cast<float>(e % 7 - 3));
+    inputs[1].push_back(static_cast<float>(e % 5));
+  }
+  std::vector<runtime::ExecuteArgument> args;
+  for (const std::vector<float>& data : inputs) {
+    const uint64_t bytes = data.size() * sizeof(float);
+    const uint64_t address = *device.allocate(bytes);
+    std::memcpy(reinterpret_cast<void*>(address), data.data(), bytes);
+    args.push_back({address, bytes, false});
+  }
+  auto result = (*loaded)->execute(args);
+  ASSERT_TRUE(result.isOk()) << result.status().toString();
+  ASSERT_TRUE(result->done->await().isOk());
+
+  // The reference: the unplanned function, op by op.
+  ir::Module reference = program();
+  testing::HostEval whole(reference);
+  const ir::Function& f = *reference.entry();
+  for (size_t i = 0; i < 2; ++i)
+    whole.values[f.body.args[i]] = {
+        reference.typeOf(f.body.args[i]).dims,
+        std::vector<double>(inputs[i].begin(), inputs[i].end())};
+  whole.run(f);
+  const ir::Op& ret = f.body.ops.back();
+  ASSERT_EQ(result->outputs.size(), ret.operands.size());
+  for (size_t o = 0; o < ret.operands.size(); ++o) {
+    const std::vector<double>& want = whole.values.at(ret.operands[o]).data;
+    const float* got = reinterpret_cast<const float*>(result->outputs[o].address);
+    ASSERT_EQ(result->outputs[o].bytes, want.size() * sizeof(float));
+    for (size_t e = 0; e < want.size(); ++e)
+      EXPECT_EQ(got[e], static_cast<float>(want[e])) << "output " << o << " at " << e;
+    device.deallocate(result->outputs[o].address, result->outputs[o].bytes);
+  }
+  for (const auto& a : args) device.deallocate(a.address, a.bytes);
+}
+
+}  // namespace
+}  // namespace jft::compiler
+
+#endif  // JFT_FAKE_WORKER
