@@ -126,13 +126,13 @@ class ConvKernel {
     Value channel;
   };
 
-  KParts splitK(const Value& k0, const Value& lanes, int axis) {
+  // `k`: the step's k lanes ([1, BK]), used when the step is not aligned;
+  // `lanes`: 0..BK-1 ([1, BK]).
+  KParts splitK(const Value& k0, const Value& k, const Value& lanes) {
     IndexBuilder& ix = *ix_;
     const int64_t c = form_.channels;
     KParts parts;
     std::optional<Value> position;  // linear window position
-    const std::vector<int64_t> shape =
-        axis == 0 ? std::vector<int64_t>{tile_.k, 1} : std::vector<int64_t>{1, tile_.k};
     if (aligned_) {
       Value c0 = k0;
       if (c != form_.k) {
@@ -140,9 +140,8 @@ class ConvKernel {
         position =
             ix.splat(ix.scalarBinary("arith.divsi", k0, ix.scalarConstant(c)), ix.ones());
       }
-      parts.channel = ix.add(ix.splat(c0, shape), lanes);
+      parts.channel = ix.add(ix.splat(c0, lanes.shape), lanes);
     } else {
-      const Value k = ix.add(ix.splat(k0, shape), lanes);
       parts.channel = c == form_.k ? k : ix.remConst(k, c);
       if (c != form_.k) position = ix.divConst(k, c);
     }
@@ -210,12 +209,13 @@ class ConvKernel {
         [&](const Value& k0) -> StatusOr<std::pair<Value, Value>> {
           std::optional<Value> mask_ka, mask_kb;
           const Value kb = ix.add(ix.splat(k0, {tile_.k, 1}), k_col);
+          // An aligned step needs no k lanes (and K is a multiple of BK).
+          const Value ka = aligned_ ? k_row : ix.add(ix.splat(k0, {1, tile_.k}), k_row);
           if (form_.k % tile_.k != 0) {
-            mask_ka = ix.compareConst("slt", ix.add(ix.splat(k0, {1, tile_.k}), k_row),
-                                      form_.k);
+            mask_ka = ix.compareConst("slt", ka, form_.k);
             mask_kb = ix.compareConst("slt", kb, form_.k);
           }
-          const auto [offset, mask] = lhsAddress(splitK(k0, k_row, 1), mask_ka);
+          const auto [offset, mask] = lhsAddress(splitK(k0, ka, k_row), mask_ka);
           JFT_ASSIGN_OR_RETURN(const Value a,
                                tiles.loadOperand(lhs_, offset, mask, {tile_.m, tile_.k}));
           JFT_ASSIGN_OR_RETURN(
