@@ -168,9 +168,9 @@ class ConvKernel {
     IndexBuilder& ix = *ix_;
     const fusion::ConvForm& f = conv();
     const std::vector<int64_t> strides = rowMajorStrides(f.lhs.dims);
-    Value offset =
-        ix.mulConst(k.channel, strides[static_cast<size_t>(f.dn.input_feature_dim)]);
-    if (lhs_rows_) offset = ix.add(*lhs_rows_, offset);
+    // Row terms first (when a step is one window position they are all
+    // [BM, 1]), the channels last: one add over the whole tile.
+    std::optional<Value> offset = lhs_rows_;
     std::optional<Value> mask = t_->both(mask_m_, mask_k);
     for (int64_t i = 0; i < f.spatial; ++i) {
       const size_t u = static_cast<size_t>(i);
@@ -191,11 +191,13 @@ class ConvKernel {
         mask = t_->both(mask, ix.compareConst("eq", ix.remConst(p, ld), 0));
         p = ix.divConst(p, ld);
       }
-      offset = ix.add(
-          offset,
-          ix.mulConst(p, strides[static_cast<size_t>(f.dn.input_spatial_dims[u])]));
+      const Value term =
+          ix.mulConst(p, strides[static_cast<size_t>(f.dn.input_spatial_dims[u])]);
+      offset = offset ? ix.add(*offset, term) : term;
     }
-    return {offset, mask};
+    const Value channels =
+        ix.mulConst(k.channel, strides[static_cast<size_t>(f.dn.input_feature_dim)]);
+    return {offset ? ix.add(*offset, channels) : channels, mask};
   }
 
   StatusOr<Value> kLoop() {
