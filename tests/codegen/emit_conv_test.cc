@@ -252,6 +252,20 @@ TEST(EmitConv, BenchmarkResnetBlock) {
   EXPECT_EQ(count(body, "tt.load"), 2);
 }
 
+// A result of 2^35 elements: index arithmetic in i64, the K loop included
+// (emitted only, not committed).
+TEST(EmitConv, HugeResultIndexesInI64) {
+  ConvSpec s;
+  s.lhs = {2, 32768, 32768, 1};
+  s.rhs = {3, 3, 1, 16};
+  s.padding = {1, 1, 1, 1};
+  s.element = s.result = ElementType::F16;
+  const TtirKernel k = emitWhole(convModule(s), fusion::Family::kConv);
+  EXPECT_NE(k.ttir.find(": i64 {"), std::string::npos);      // the scf.for
+  EXPECT_NE(k.ttir.find("arith.extsi"), std::string::npos);  // the program id
+  EXPECT_EQ(k.grid[0], uint32_t{2} * 32768 * 32768 / 128);
+}
+
 // The planner's conv + bias + relu group emits as one kernel reading x, w and
 // the bias vector.
 TEST(EmitConv, PlannedConvBiasReluEmits) {
