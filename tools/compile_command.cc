@@ -26,6 +26,8 @@ constexpr std::string_view kHelp =
     "  --mode M           back_unsupported (default), fl_only, back_fail, native\n"
     "  --matmul R         where dot_general runs: auto (default), library, ttir\n"
     "                     (as XLA_FLAGTREE_MATMUL)\n"
+    "  --conv R           where convolution runs: auto (default), library, ttir\n"
+    "                     (as XLA_FLAGTREE_CONV)\n"
     "  --binaries         compile the kernels too (needs a Python with triton)\n"
     "  --python PATH      the Python that runs the worker (default python3)\n"
     "  --worker-path DIR  folder holding jax_flagtree/, put on PYTHONPATH\n"
@@ -93,6 +95,15 @@ std::optional<Settings> parse(std::span<const std::string> args, std::string& pr
         return std::nullopt;
       }
       s.options.matmul = *route;
+    } else if (arg == "--conv") {
+      if (!value(text)) return std::nullopt;
+      StatusOr<fusion::ConvRoute> route = compiler::parseConvRoute(text);
+      if (!route.isOk() || text.empty()) {
+        problem =
+            "--conv: " + (route.isOk() ? std::string("empty") : route.status().message());
+        return std::nullopt;
+      }
+      s.options.conv = *route;
     } else if (arg == "--binaries") {
       s.binaries = true;
     } else if (arg == "--python") {

@@ -82,6 +82,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   plan_options.library_route = true;  // dots; other library ops are rejected below
   plan_options.control_route = true;  // while/case/if; their regions planned below
   plan_options.matmul = options.matmul;
+  plan_options.conv = options.conv;
   fusion::Plan plan = fusion::planFusions(module, *function, plan_options);
   std::string plan_text = fusion::describePlan(module, *function, plan);
   dump.write("plan.txt", plan_text);

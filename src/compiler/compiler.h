@@ -41,12 +41,17 @@ StatusOr<Mode> parseMode(std::string_view text);
 // INVALID_ARGUMENT naming the accepted values for anything else; empty text
 // is auto.
 StatusOr<fusion::MatmulRoute> parseMatmulRoute(std::string_view text);
+// XLA_FLAGTREE_CONV: auto, library or ttir (fusion::ConvRoute), likewise.
+StatusOr<fusion::ConvRoute> parseConvRoute(std::string_view text);
 
 struct Options {
   Mode mode = Mode::kBackUnsupported;
   // XLA_FLAGTREE_MATMUL: where dot_general goes (the cost model, cuBLASLt, or
   // the TTIR matmul family wherever it can).
   fusion::MatmulRoute matmul = fusion::MatmulRoute::kAuto;
+  // XLA_FLAGTREE_CONV: where convolution goes (the cost model, the patches
+  // kernel + cuBLASLt, or the TTIR implicit GEMM wherever it can).
+  fusion::ConvRoute conv = fusion::ConvRoute::kAuto;
   bool log = false;        // XLA_FLAGTREE_LOG=1: one line per kernel + summary (stderr)
   std::string dump_dir;    // --xla_dump_to
   int autotune_level = 0;  // --xla_gpu_autotune_level
@@ -63,7 +68,8 @@ struct Options {
   // Reads an environment variable; nullopt when unset.
   using EnvLookup = std::function<std::optional<std::string>(const char* name)>;
 
-  // XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_LOG and XLA_FLAGS from the
+  // XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG and
+  // XLA_FLAGS from the
   // environment;
   // INVALID_ARGUMENT for a bad value. Warns once per process on stderr about
   // unknown XLA_FLAGS entries.

@@ -2,6 +2,7 @@
 // different field lists hash the same bytes.
 #include "compiler/fingerprint.h"
 
+#include "fusion/conv_gemm_form.h"
 #include "fusion/matmul_form.h"
 #include "kernels/sha256.h"
 
@@ -29,6 +30,7 @@ std::string fingerprint(std::string_view bytecode, const Options& options,
   field(hash, bytecode);
   field(hash, modeName(options.mode));
   field(hash, fusion::matmulRouteName(options.matmul));
+  field(hash, fusion::convRouteName(options.conv));
   field(hash, std::to_string(options.autotune_level));
   field(hash, options.exclude_nondeterministic_ops ? "deterministic" : "any");
   field(hash, options.target.backend);

@@ -1,11 +1,12 @@
-// Options from the environment: XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_LOG
-// and XLA_FLAGS.
+// Options from the environment: XLA_MODE, XLA_FLAGTREE_MATMUL,
+// XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG and XLA_FLAGS.
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
 
 #include "compiler/compiler.h"
 #include "compiler/xla_flags.h"
+#include "fusion/conv_gemm_form.h"
 #include "fusion/matmul_form.h"
 
 namespace jft::compiler {
@@ -79,6 +80,17 @@ StatusOr<fusion::MatmulRoute> parseMatmulRoute(std::string_view text) {
                          "(unset means auto)");
 }
 
+StatusOr<fusion::ConvRoute> parseConvRoute(std::string_view text) {
+  using fusion::ConvRoute;
+  std::string value = normalized(text);
+  if (value.empty()) return ConvRoute::kAuto;
+  for (ConvRoute r : {ConvRoute::kAuto, ConvRoute::kLibrary, ConvRoute::kTtir})
+    if (value == fusion::convRouteName(r)) return r;
+  return invalidArgument("XLA_FLAGTREE_CONV='" + std::string(text) +
+                         "' is not a convolution route; accepted: auto, library, ttir "
+                         "(unset means auto)");
+}
+
 StatusOr<Options> Options::fromEnvironment(const EnvLookup& env) {
   Options options;
   if (std::optional<std::string> mode = env("XLA_MODE")) {
@@ -86,6 +98,9 @@ StatusOr<Options> Options::fromEnvironment(const EnvLookup& env) {
   }
   if (std::optional<std::string> matmul = env("XLA_FLAGTREE_MATMUL")) {
     JFT_ASSIGN_OR_RETURN(options.matmul, parseMatmulRoute(*matmul));
+  }
+  if (std::optional<std::string> conv = env("XLA_FLAGTREE_CONV")) {
+    JFT_ASSIGN_OR_RETURN(options.conv, parseConvRoute(*conv));
   }
   if (std::optional<std::string> log = env("XLA_FLAGTREE_LOG")) {
     JFT_ASSIGN_OR_RETURN(options.log, parseLogSwitch(*log));

@@ -55,6 +55,11 @@ enum class Family : uint8_t {
   // A dot_general (tt.dot over K tiles) with its operand converts and an
   // elementwise epilogue on the accumulator (matmul_form.h).
   kMatmul,
+  // A convolution as an implicit GEMM (tt.dot over K tiles of window
+  // positions x input features, the lhs tile gathered from the input in
+  // place), with operand converts and an elementwise epilogue
+  // (conv_gemm_form.h).
+  kConv,
 };
 
 const char* routeName(Route route);     // "ttir", "library", ...
@@ -100,6 +105,12 @@ struct Plan {
 // on the library); kAuto asks the cost model (matmul_form.h).
 enum class MatmulRoute : uint8_t { kAuto, kLibrary, kTtir };
 
+// Where convolution goes (XLA_FLAGTREE_CONV), as MatmulRoute for dots:
+// kLibrary is the patches kernel + cuBLASLt for every convolution; kTtir the
+// TTIR implicit GEMM for every convolution it can take; kAuto asks the cost
+// model (conv_gemm_form.h).
+enum class ConvRoute : uint8_t { kAuto, kLibrary, kTtir };
+
 struct PlanOptions {
   bool fuse = true;  // false: one group per op (a debugging aid)
   // A reduction whose reduced extent exceeds this many elements is not fused
@@ -112,6 +123,7 @@ struct PlanOptions {
   bool control_route = false;
   bool collective_route = false;
   MatmulRoute matmul = MatmulRoute::kAuto;
+  ConvRoute conv = ConvRoute::kAuto;
 };
 
 // Never fails on valid IR: what it cannot place goes to `unsupported`.

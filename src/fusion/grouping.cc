@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "fusion/matmul_form.h"
 #include "fusion/op_route.h"
 #include "fusion/op_text.h"
+#include "fusion/product_route.h"
 #include "fusion/ttir_support.h"
 
 namespace jft::fusion {
@@ -75,7 +75,7 @@ class Grouper {
   }
 
   void place(size_t i) {
-    if (op(i).kind == OpKind::DotGeneral && placeMatmul(i)) return;
+    if (isProduct(op(i)) && placeProduct(i)) return;
     const OpRoute route = routeOf(module_, op(i), options_);
     if (!route.supported) {
       out_.unsupported.push_back(
@@ -181,32 +181,38 @@ class Grouper {
     }
   }
 
-  // A dot_general the matmul family takes: it joins the loop group of its
-  // elementwise epilogue when that group is its only reader, else it is a
-  // group of its own. False: the dot goes the way routeOf says (library).
-  bool placeMatmul(size_t i) {
-    std::optional<MatmulForm> form = matmulFormOf(module_, op(i));
-    if (!form || readsSplat(op(i))) return false;
+  static bool isProduct(const ir::Op& o) {
+    return o.kind == OpKind::DotGeneral || o.kind == OpKind::Convolution;
+  }
+
+  // A dot_general or convolution a product family takes (product_route.h):
+  // it joins the loop group of its elementwise epilogue when that group is
+  // its only reader, else it is a group of its own. False: the op goes the
+  // way routeOf says (library).
+  bool placeProduct(size_t i) {
+    if (readsSplat(op(i))) return false;
     const std::vector<int> users = userGroups(i);
     int target = -1;
     if (options_.fuse && users.size() == 1 && group(users[0]).route == Route::kTtir &&
         canTakeDot(i, users[0]))
       target = users[0];
-    if (chooseMatmulRoute(*form, options_, target >= 0) != Route::kTtir) return false;
+    const std::optional<ProductChoice> choice =
+        productChoice(module_, op(i), options_, target >= 0);
+    if (!choice || choice->route != Route::kTtir) return false;
     if (target < 0) {
       newGroup(i, Route::kTtir);
       group(out_.home[i]).dot = static_cast<long>(i);
       return true;
     }
     DraftGroup& g = group(target);
-    g.family = Family::kMatmul;
+    g.family = choice->family;
     g.dot = static_cast<long>(i);
     out_.home[i] = target;
     g.ops.push_back(i);
     return true;
   }
 
-  // Whether loop group `g`, which reads dot `i`, can be its epilogue: the
+  // Whether loop group `g`, which reads product `i`, can be its epilogue: the
   // group's ops are elementwise ops, cheap re-indexing ops and splat
   // constants; every op reading the dot's result (directly or through other
   // such ops) is elementwise on the dot's shape; and the group writes the
@@ -240,7 +246,7 @@ class Grouper {
   }
 
   // Whether an operand of `o` is a splat constant (which every TTIR group
-  // recomputes): the matmul kernel loads its operand tiles from memory.
+  // recomputes): the product kernels load their operand tiles from memory.
   bool readsSplat(const ir::Op& o) const {
     for (ir::ValueId v : o.operands) {
       const long def = uses_.definingOp(v);
@@ -249,7 +255,7 @@ class Grouper {
     return false;
   }
 
-  // The matmul emitter's epilogue holds real tiles only.
+  // The product emitters' epilogue holds real tiles only.
   bool hasComplexResult(const ir::Op& o) const {
     for (ir::ValueId v : o.results)
       if (module_.typeOf(v).isTensor() && ir::isComplex(module_.typeOf(v).element))
@@ -262,11 +268,11 @@ class Grouper {
     return isTtirElementwise(o.kind) || isCheap(o) || isSplatConstant(o);
   }
 
-  // Op `i` (before the dot in program order) in matmul group `g`: either a
+  // Op `i` (before the product in program order) in product group `g`: either a
   // float convert whose only reader in the group is the dot (applied to the
   // loaded operand tile), or an epilogue op none of whose readers in the
   // group is the dot or an operand convert.
-  bool fitsMatmul(size_t i, int g) {
+  bool fitsProduct(size_t i, int g) {
     DraftGroup& target = group(g);
     bool feeds_dot = false, feeds_other = false, feeds_convert = false;
     for (ir::ValueId value : op(i).results)
@@ -303,7 +309,7 @@ class Grouper {
   }
 
   void join(size_t i, int g) {
-    if (group(g).family == Family::kMatmul) notePlacedInMatmul(i, g);
+    if (isProductFamily(group(g).family)) notePlacedInProduct(i, g);
     if (op(i).kind == OpKind::Reduce && group(g).family == Family::kLoop) {
       group(g).family = Family::kReduction;
       group(g).space = reductionSpaceOf(module_, op(i));
@@ -313,13 +319,13 @@ class Grouper {
   }
 
   void addCopy(size_t i, int g) {
-    if (group(g).family == Family::kMatmul) notePlacedInMatmul(i, g);
+    if (isProductFamily(group(g).family)) notePlacedInProduct(i, g);
     out_.copied_into[i].push_back(g);
     group(g).copies.push_back(i);
   }
 
-  // Records an operand convert (fitsMatmul said it may be placed).
-  void notePlacedInMatmul(size_t i, int g) {
+  // Records an operand convert (fitsProduct said it may be placed).
+  void notePlacedInProduct(size_t i, int g) {
     for (ir::ValueId value : op(i).results)
       for (size_t user : uses_.users(value))
         if (static_cast<long>(user) == group(g).dot) {
@@ -340,11 +346,11 @@ class Grouper {
     if (family == Family::kScan || family == Family::kScatter || family == Family::kSort)
       return false;
     if (target.family == Family::kScatter) return false;
-    // A dot never joins a group by this path (placeMatmul); an op before the
-    // dot feeds its operands or its epilogue.
-    if (op(i).kind == OpKind::DotGeneral) return false;
-    if (target.family == Family::kMatmul) {
-      if (!fitsMatmul(i, g)) return false;
+    // A product never joins a group by this path (placeProduct); an op
+    // before it feeds its operands or its epilogue.
+    if (isProduct(op(i))) return false;
+    if (isProductFamily(target.family)) {
+      if (!fitsProduct(i, g)) return false;
       if (!stored) return true;
       // An operand convert is applied to loaded tiles only, never stored.
       for (ir::ValueId value : op(i).results)
@@ -395,7 +401,7 @@ class Grouper {
 
   bool canCopy(size_t i, int g) {
     if (group(g).family == Family::kReduction) return fitsSpace(i, g);
-    if (group(g).family == Family::kMatmul) return fitsMatmul(i, g);
+    if (isProductFamily(group(g).family)) return fitsProduct(i, g);
     return true;
   }
 

@@ -23,9 +23,9 @@ struct DraftGroup {
   std::vector<size_t> ops;              // the ops computed here for everyone (root first)
   std::vector<size_t> copies;           // cheap ops recomputed here for local use only
   std::optional<ReductionSpace> space;  // reduction groups
-  // Matmul groups: the dot_general, and the converts the kernel applies to
-  // its loaded operand tiles (every other op is epilogue, computed on the
-  // accumulator tile).
+  // Product groups (matmul, conv): the dot_general or convolution, and the
+  // converts the kernel applies to its loaded operand tiles (every other op
+  // is epilogue, computed on the accumulator tile).
   long dot = -1;
   std::vector<size_t> operand_converts;
 };

@@ -47,6 +47,10 @@ bool isDotOperandType(ElementType t) {
 
 }  // namespace
 
+std::string inputPrecisionOf(const ir::Op& op, ir::ElementType operand) {
+  return operand == ElementType::F32 && wantsHighest(op) ? "ieee" : "tf32";
+}
+
 IndexMap indexMapOf(const std::vector<int64_t>& shape, const std::vector<int64_t>& dims) {
   std::vector<int64_t> strides(shape.size(), 1);
   for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
@@ -120,7 +124,7 @@ std::optional<MatmulForm> matmulFormOf(const ir::Module& module, const ir::Op& o
   form.rhs_n = indexMapOf(rhs.dims, rhs_free);
   form.operand = lhs.element;
   form.result = result.element;
-  if (lhs.element == ElementType::F32 && wantsHighest(op)) form.input_precision = "ieee";
+  form.input_precision = inputPrecisionOf(op, lhs.element);
   return form;
 }
 

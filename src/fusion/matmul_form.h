@@ -57,6 +57,11 @@ struct MatmulForm {
 std::optional<MatmulForm> matmulFormOf(const ir::Module& module, const ir::Op& op,
                                        std::string* why = nullptr);
 
+// tt.dot's inputPrecision for a dot_general or convolution `op` whose
+// operands are `operand`: "ieee" for f32 under precision_config HIGHEST,
+// "tf32" otherwise.
+std::string inputPrecisionOf(const ir::Op& op, ir::ElementType operand);
+
 // The index map of `dims` (in index order) of a row-major tensor `shape`.
 IndexMap indexMapOf(const std::vector<int64_t>& shape, const std::vector<int64_t>& dims);
 

@@ -38,6 +38,8 @@ const char* familyName(Family family) {
       return "sort";
     case Family::kMatmul:
       return "matmul";
+    case Family::kConv:
+      return "conv";
   }
   return "?";
 }

@@ -384,6 +384,8 @@ Family ttirFamilyOf(const ir::Module& module, const ir::Op& op) {
       return Family::kSort;
     case OpKind::DotGeneral:
       return Family::kMatmul;
+    case OpKind::Convolution:
+      return Family::kConv;
     default:
       return Family::kLoop;
   }

@@ -40,8 +40,8 @@ struct TtirSupport {
 
 // The kernel family a TTIR group rooted at `op` belongs to: kReduction for a
 // reduce, kScan/kScatter/kSort for the ops those single-op families run,
-// kMatmul for a dot_general (which the planner routes itself: grouping.cc,
-// matmul_form.h), kLoop otherwise.
+// kMatmul for a dot_general and kConv for a convolution (which the planner
+// routes itself: grouping.cc, product_route.h), kLoop otherwise.
 Family ttirFamilyOf(const ir::Module& module, const ir::Op& op);
 
 // For passes::InlineOptions::keep_composite: the composites a TTIR kernel runs

@@ -2,9 +2,9 @@
 //
 // Owns the runtime platform, a PJRT_Device and a MemorySpace per GPU, the
 // topology, the compile settings read from the environment at creation
-// (XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_LOG, XLA_FLAGS) and, from the
-// first compile on, the kernel compiler with its worker processes. Member order matters:
-// the platform is destroyed last, after everything that points into it.
+// (XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG, XLA_FLAGS) and,
+// from the first compile on, the kernel compiler with its worker processes. Member order
+// matters: the platform is destroyed last, after everything that points into it.
 #pragma once
 
 #include <memory>

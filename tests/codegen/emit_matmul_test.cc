@@ -10,9 +10,7 @@
 // check (tests/gpu/compile_ttir_dir.py) see what the emitter writes today.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
+#include "committed_sample.h"
 #include "emit_test_util.h"
 #include "fusion/fusion.h"
 #include "fusion/matmul_form.h"
@@ -48,21 +46,8 @@ ValueId dot(ir::Builder& b, ValueId lhs, ValueId rhs, const Type& result,
   return b.op1(OpKind::DotGeneral, {lhs, rhs}, result, attrs);
 }
 
-// The kernel and its launch equal the committed sample of this test.
 void expectCommitted(const TtirKernel& k) {
-  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string base = std::string(JFT_MATMUL_SAMPLES) + "/" +
-                           test->test_suite_name() + "_" + test->name();
-  std::ifstream in(base + ".ttir"), launch(base + ".json");
-  std::stringstream text, json;
-  text << in.rdbuf();
-  json << launch.rdbuf();
-  EXPECT_EQ(text.str(), k.ttir) << "refresh " << base << ".ttir (see its README)";
-  EXPECT_NE(
-      json.str().find("\"grid\": [" + std::to_string(k.grid[0]) + ", " +
-                      std::to_string(k.grid[1]) + ", " + std::to_string(k.grid[2]) + "]"),
-      std::string::npos)
-      << base << ".json: " << json.str();
+  testing::expectCommitted(JFT_MATMUL_SAMPLES, k);
 }
 
 size_t at(const std::string& text, const std::string& what, size_t from = 0) {

@@ -3,7 +3,10 @@ Triton on a GPU and compares them with numpy: flat elementwise, transpose,
 row-vector broadcast, pad/concatenate/iota, clamped dynamic slice, ragged
 softmax, a looped long row, a column reduction, argmax, a full reduction,
 and the split reductions (partials into scratch, then their reduction: a
-16384 x 4096 column sum, a 10^7-element sum, a long-column argmax).
+16384 x 4096 column sum, a 10^7-element sum, a long-column argmax), and the
+conv family's implicit GEMM (the benchmark's [64,56,56,64] x [3,3,64,64] bf16
+SAME conv + relu, the NCHW x OIHW strided dilated f32 one, several ragged
+tiles in f16) against numpy's convolution by definition.
 
     python3 tests/codegen/emit_run_check.py DIR
 
@@ -83,3 +86,45 @@ x = rng.standard_normal(10000000).astype(np.float32)
 check("split_full_sum", run_stages("EmitReduction_HugeFullReductionSplitsWithARaggedLastChunk", [x], [((), f32)])[0], np.array(x.astype(np.float64).sum()), 1e-4)
 x = rng.standard_normal((65536, 64)).astype(np.float32)
 check("split_argmax", run_stages("EmitReduction_SplitArgmaxKeepsBothAccumulators", [x], [((64,), torch.int32)])[0], np.argmax(x, 0), 0)
+
+# The conv family (EmitConv_*): inputs rounded to the kernel's type first, the
+# reference in float64 from those, by definition: pad, then a sum over window
+# positions of strided (dilated) slices times the kernel's [I, O] matrix.
+def conv2d_nhwc(x, w, stride=(1, 1), pad=(0, 0, 0, 0), rd=(1, 1)):
+    xp = np.pad(x.astype(np.float64), ((0, 0), pad[0:2], pad[2:4], (0, 0)))
+    kh, kw = w.shape[:2]
+    oh = (xp.shape[1] - ((kh - 1) * rd[0] + 1)) // stride[0] + 1
+    ow = (xp.shape[2] - ((kw - 1) * rd[1] + 1)) // stride[1] + 1
+    out = np.zeros((x.shape[0], oh, ow, w.shape[3]))
+    for i in range(kh):
+        for j in range(kw):
+            patch = xp[:, i * rd[0]:i * rd[0] + (oh - 1) * stride[0] + 1:stride[0],
+                       j * rd[1]:j * rd[1] + (ow - 1) * stride[1] + 1:stride[1], :]
+            out += patch @ w[i, j].astype(np.float64)
+    return out
+def run_conv(name, grid, ins, out_shape, out_dtype):
+    to = torch.zeros(out_shape, dtype=out_dtype, device="cuda")
+    K[name][(grid, 1, 1)](*[t.cuda() for t in ins], to)
+    torch.cuda.synchronize()
+    return to.float().cpu().numpy()
+def as_torch(a, dtype):
+    t = torch.from_numpy(np.ascontiguousarray(a, dtype=np.float32)).to(dtype)
+    return t, t.float().numpy()
+bf16, f16 = torch.bfloat16, torch.float16
+x, xr = as_torch(rng.standard_normal((64, 56, 56, 64)), bf16)
+w, wr = as_torch(rng.standard_normal((3, 3, 64, 64)) / 24, bf16)
+check("conv_benchmark_bf16_relu",
+      run_conv("EmitConv_BenchmarkResnetBlock", 1568, [x, w], (64, 56, 56, 64), bf16),
+      np.maximum(conv2d_nhwc(xr, wr, pad=(1, 1, 1, 1)), 0), 1e-2)
+x, xr = as_torch(rng.standard_normal((2, 3, 9, 8)), torch.float32)   # NCHW
+w, wr = as_torch(rng.standard_normal((4, 3, 3, 3)), torch.float32)   # OIHW
+want = conv2d_nhwc(xr.transpose(0, 2, 3, 1), wr.transpose(2, 3, 1, 0), (2, 1),
+                   (1, 0, 0, 2), (1, 2)).transpose(0, 3, 1, 2)
+check("conv_nchw_strided_dilated_f32",
+      run_conv("EmitConv_NchwOihwStridedDilatedF32", 1, [x, w], want.shape, torch.float32),
+      want, 5e-3)
+x, xr = as_torch(rng.standard_normal((2, 9, 11, 20)), f16)
+w, wr = as_torch(rng.standard_normal((3, 3, 20, 40)) / 12, f16)
+check("conv_multi_tile_f16",
+      run_conv("EmitConv_MultiTileUnalignedF16", 4, [x, w], (2, 9, 11, 40), f16),
+      conv2d_nhwc(xr, wr, pad=(1, 1, 1, 1)), 1e-2)

@@ -74,6 +74,9 @@ TEST(JftCompile, UsageErrorsExitTwo) {
   RunResult matmul = runJft("--matmul cublas " + quoted(fixture("smoke")));
   EXPECT_EQ(matmul.exit_code, 2);
   EXPECT_NE(matmul.err.find("auto, library, ttir"), std::string::npos) << matmul.err;
+  RunResult conv = runJft("--conv cudnn " + quoted(fixture("smoke")));
+  EXPECT_EQ(conv.exit_code, 2);
+  EXPECT_NE(conv.err.find("XLA_FLAGTREE_CONV='cudnn'"), std::string::npos) << conv.err;
   EXPECT_EQ(runJft("--emit").exit_code, 2);
   EXPECT_EQ(runJft("--frobnicate x.mlirbc").exit_code, 2);
   EXPECT_EQ(runJft("a.mlirbc b.mlirbc").exit_code, 2);
@@ -137,6 +140,21 @@ TEST(JftCompile, MatmulSettingPicksTheRoute) {
   ASSERT_EQ(ttir.exit_code, 0) << ttir.err;
   EXPECT_EQ(count(ttir.out, "  library  "), 0u) << ttir.out;
   EXPECT_EQ(count(ttir.out, "  matmul  "), 2u) << ttir.out;
+}
+
+// conv2d (f32 NHWC x HWIO, SAME): the patches kernel and cuBLASLt under
+// --conv library (and auto: f32), one TTIR conv kernel under --conv ttir.
+TEST(JftCompile, ConvSettingPicksTheRoute) {
+  for (const char* setting : {"--conv library ", "--conv auto ", ""}) {
+    RunResult library = runJft(setting + quoted(fixture("conv2d")));
+    ASSERT_EQ(library.exit_code, 0) << library.err;
+    EXPECT_EQ(count(library.out, "  library  "), 1u) << setting << library.out;
+    EXPECT_EQ(count(library.out, "  conv  "), 0u) << setting << library.out;
+  }
+  RunResult ttir = runJft("--conv ttir " + quoted(fixture("conv2d")));
+  ASSERT_EQ(ttir.exit_code, 0) << ttir.err;
+  EXPECT_EQ(count(ttir.out, "  library  "), 0u) << ttir.out;
+  EXPECT_EQ(count(ttir.out, "  conv  "), 1u) << ttir.out;
 }
 
 // Every zoo program compiles in fl_only; native mode, whose route does not

@@ -53,6 +53,8 @@ run_test test_zoo XLA_MODE=fl_only
 run_test test_ops XLA_MODE=fl_only
 run_test test_linalg
 run_test test_conv XLA_MODE=fl_only
+run_test test_conv XLA_MODE=fl_only XLA_FLAGTREE_CONV=ttir
+run_test test_conv XLA_MODE=fl_only XLA_FLAGTREE_CONV=library
 run_test test_dot XLA_MODE=fl_only
 run_test test_rng XLA_MODE=fl_only
 run_test test_deterministic XLA_MODE=fl_only

@@ -5,7 +5,7 @@
 # workloads named in BENCH (from BENCH_DIR, ours then upstream). Much cheaper
 # than run_all.sh (no builds). Usage, from the project root:
 #   JFT_PLUGIN_SO=build/src/pjrt/libjax_flagtree_pjrt.so bash tests/gpu/run_route.sh
-# Logs under $OUT: smoke.log, zoo.log, execute.log, ops.log, conv.log, dot.log, rng.log,
+# Logs under $OUT: smoke.log, zoo.log, execute.log, ops.log, conv.log, conv_ttir.log, dot.log, rng.log,
 # linalg.log, bench_*.log,
 # bench.jsonl,
 # dump/<workload> (what JAX sent us), summary.txt.
@@ -34,6 +34,7 @@ run zoo.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_zoo.p
 run execute.log python3 tests/gpu/test_execute.py
 run ops.log env XLA_MODE=fl_only python3 tests/gpu/test_ops.py
 run conv.log env XLA_MODE=fl_only XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_conv.py
+run conv_ttir.log env XLA_MODE=fl_only XLA_FLAGTREE_CONV=ttir XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_conv.py
 run dot.log env XLA_MODE=fl_only python3 tests/gpu/test_dot.py
 run rng.log env XLA_MODE=fl_only python3 tests/gpu/test_rng.py
 run linalg.log env XLA_MODE=fl_only python3 tests/gpu/test_linalg.py

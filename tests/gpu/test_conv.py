@@ -5,18 +5,35 @@ dims, strides, padding (negative included), lhs and rhs dilation, feature
 and batch groups, float32 and bfloat16, and jax.grad of a conv (both
 backward convolutions JAX emits: input gradient and weight gradient).
 
+XLA_FLAGTREE_CONV picks the route (unset: auto). Under
+XLA_FLAGTREE_CONV=ttir every case also checks, in the route report that
+--xla_dump_to writes (set here), that its convolutions ran as TTIR conv
+kernels (the implicit GEMM) with none on the library route, except the
+grouped cases, which stay on the library; under =library, that no TTIR conv
+kernel ran. A benchmark-shaped case (NHWC [2,56,56,64] x HWIO [3,3,64,64]
+bf16, SAME, relu) runs under every setting.
+
+    XLA_FLAGTREE_CONV=ttir python3 tests/gpu/test_conv.py
+
 Tolerances (relative error norm |ours - ref| / |ref|): float32 1e-3 (the
-product runs as TF32 under precision DEFAULT, as XLA's does), bfloat16 1e-2.
-Skips without a GPU or JAX."""
+product runs as TF32 under precision DEFAULT, as XLA's does; 2e-3 on the
+TTIR route, whose tf32 truncates the operands where cuBLASLt rounds them),
+bfloat16 1e-2. Skips without a GPU or JAX. CONV_ONLY=a,b runs only the named
+cases."""
 
 import os
+import tempfile
 
 os.environ["XLA_MODE"] = "fl_only"
+ROUTE = os.environ.get("XLA_FLAGTREE_CONV", "auto").strip().lower() or "auto"
+DUMP = tempfile.mkdtemp(prefix="jft-conv-")
+os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_dump_to=" + DUMP).strip()
 
 import pjrt_harness as h  # noqa: E402
 
 h.require_gpu_and_jax()
 
+import glob  # noqa: E402
 import itertools  # noqa: E402
 
 import jax  # noqa: E402
@@ -24,13 +41,41 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 rng = np.random.default_rng(0)
-TOL = {"float32": 1e-3, "bfloat16": 1e-2}
+TOL = {"float32": 2e-3 if ROUTE == "ttir" else 1e-3, "bfloat16": 1e-2}
 
 
 def require_ours():
   if not h.ours_is_active():
     raise AssertionError("the gpu backend is not jax-flagtree: "
                          + jax.devices()[0].client.platform_version)
+
+
+def check_routes(name, grouped):
+  """The route report of jit_<name>: under ttir, TTIR conv kernels and no
+  convolution on the library (grouped convolutions: the reverse); under
+  library, no TTIR conv kernel."""
+  if ROUTE == "auto":
+    return
+  reports = glob.glob(os.path.join(DUMP, "**", f"jit_{name}_*", "route_report.txt"),
+                      recursive=True)
+  if not reports:
+    raise AssertionError(f"no route report for jit_{name} under {DUMP}")
+  for path in reports:
+    text = open(path).read()
+    rows = [line for line in text.splitlines()[1:] if line.startswith("fusion_")]
+    ttir = [r.split()[0] for r in rows if r.split()[1:3] == ["ttir", "conv"]]
+    library = [r.split()[0] for r in rows
+               if r.split()[1] == "library" and "convolution" in r]
+    if ROUTE == "library" or grouped:
+      if ttir:
+        raise AssertionError(f"ttir conv kernels {ttir} in {path}:\n{text}")
+      if grouped and ROUTE == "ttir" and not library:
+        raise AssertionError(f"no library convolution in {path}:\n{text}")
+    else:
+      if not ttir:
+        raise AssertionError(f"no ttir/conv kernel in {path}:\n{text}")
+      if library:
+        raise AssertionError(f"library convolutions {library} in {path}:\n{text}")
 
 
 def reference(lhs, rhs, strides, padding, lhs_dil, rhs_dil, dn, fgc, bgc):
@@ -90,9 +135,9 @@ def compare(got, want, dtype):
   print(f"  rel_err={err:.2e} {list(got.shape)} {dtype}")
 
 
-def conv_case(lhs_shape, rhs_shape, *, strides=None, padding=None, lhs_dil=None,
+def conv_case(name, lhs_shape, rhs_shape, *, strides=None, padding=None, lhs_dil=None,
               rhs_dil=None, layouts=("NHWC", "HWIO", "NHWC"), fgc=1, bgc=1,
-              dtype="float32"):
+              dtype="float32", relu=False):
   def run():
     require_ours()
     s = len(lhs_shape) - 2
@@ -105,16 +150,22 @@ def conv_case(lhs_shape, rhs_shape, *, strides=None, padding=None, lhs_dil=None,
     rhs = rng.standard_normal(rhs_shape).astype(np.float32)
     jdt = jnp.bfloat16 if dtype == "bfloat16" else jnp.float32
     x, w = jnp.asarray(lhs, jdt), jnp.asarray(rhs, jdt)
-    f = jax.jit(lambda a, b: jax.lax.conv_general_dilated(
-        a, b, st, pad, ld, rd, dn, feature_group_count=fgc, batch_group_count=bgc))
-    got = f(x, w).block_until_ready()
+    def fn(a, b):
+      y = jax.lax.conv_general_dilated(a, b, st, pad, ld, rd, dn, feature_group_count=fgc,
+                                       batch_group_count=bgc)
+      return jax.nn.relu(y) if relu else y
+    fn.__name__ = f"conv_{name}"  # names the module (jit_conv_<name>) and its dump folder
+    got = jax.jit(fn)(x, w).block_until_ready()
     want = reference(np.asarray(x.astype(jnp.float32)), np.asarray(w.astype(jnp.float32)),
                      st, pad, ld, rd, dn, fgc, bgc)
+    if relu:
+      want = np.maximum(want, 0)
     compare(got.astype(jnp.float32), want, dtype)
+    check_routes(fn.__name__, fgc * bgc > 1)
   return run
 
 
-def grad_case(x_shape, w_shape, strides, padding, dtype="float32", fgc=1):
+def grad_case(name, x_shape, w_shape, strides, padding, dtype="float32", fgc=1):
   """jax.grad of sum(conv(x, w) * t) with respect to x and w (JAX emits the
   input-gradient and weight-gradient convolutions) against the gradients by
   definition: the loss is bilinear, so d/dx_i = sum(conv(e_i, w) * t) with e_i
@@ -134,7 +185,9 @@ def grad_case(x_shape, w_shape, strides, padding, dtype="float32", fgc=1):
 
     def loss(a, b):
       return jnp.sum(forward(a, b).astype(jnp.float32) * t)
-    gx, gw = jax.jit(jax.grad(loss, argnums=(0, 1)))(jnp.asarray(x, jdt), jnp.asarray(w, jdt))
+    gradient = jax.grad(loss, argnums=(0, 1))
+    gradient.__name__ = f"grad_{name}"  # names the module jit_grad_<name>
+    gx, gw = jax.jit(gradient)(jnp.asarray(x, jdt), jnp.asarray(w, jdt))
     xq = np.asarray(jnp.asarray(x, jdt).astype(jnp.float32), np.float64)
     wq = np.asarray(jnp.asarray(w, jdt).astype(jnp.float32), np.float64)
     # The gradients of a bilinear form, by definition: d/dx_i = <conv(e_i, w), t>.
@@ -153,41 +206,48 @@ def grad_case(x_shape, w_shape, strides, padding, dtype="float32", fgc=1):
       want_gw[i] = np.sum(fwd(xq, e) * t)
     compare(np.asarray(gx.astype(jnp.float32)), want_gx, dtype)
     compare(np.asarray(gw.astype(jnp.float32)), want_gw, dtype)
+    check_routes(gradient.__name__, fgc > 1)
   return run
 
 
 CASES = {
-    "nhwc_same_3x3": conv_case((2, 9, 11, 5), (3, 3, 5, 7), padding=[(1, 1), (1, 1)]),
-    "batch1_odd": conv_case((1, 13, 7, 3), (2, 3, 3, 17)),
-    "size1_dims": conv_case((1, 1, 9, 1), (1, 3, 1, 1)),
-    "strided_asym": conv_case((3, 17, 15, 6), (3, 2, 6, 10), strides=(2, 3),
+    "nhwc_same_3x3": conv_case("nhwc_same_3x3", (2, 9, 11, 5), (3, 3, 5, 7), padding=[(1, 1), (1, 1)]),
+    "batch1_odd": conv_case("batch1_odd", (1, 13, 7, 3), (2, 3, 3, 17)),
+    "size1_dims": conv_case("size1_dims", (1, 1, 9, 1), (1, 3, 1, 1)),
+    "strided_asym": conv_case("strided_asym", (3, 17, 15, 6), (3, 2, 6, 10), strides=(2, 3),
                               padding=[(0, 2), (1, 0)]),
-    "negative_padding": conv_case((2, 10, 9, 4), (3, 3, 4, 5), padding=[(-1, 2), (2, -2)]),
-    "lhs_dilation": conv_case((2, 6, 5, 3), (3, 2, 3, 4), lhs_dil=(2, 3),
+    "negative_padding": conv_case("negative_padding", (2, 10, 9, 4), (3, 3, 4, 5), padding=[(-1, 2), (2, -2)]),
+    "lhs_dilation": conv_case("lhs_dilation", (2, 6, 5, 3), (3, 2, 3, 4), lhs_dil=(2, 3),
                               padding=[(1, 1), (0, 2)]),
-    "rhs_dilation": conv_case((2, 14, 12, 3), (3, 3, 3, 8), rhs_dil=(2, 3)),
-    "nchw_oihw": conv_case((2, 5, 11, 9), (6, 5, 3, 3), layouts=("NCHW", "OIHW", "NCHW"),
+    "rhs_dilation": conv_case("rhs_dilation", (2, 14, 12, 3), (3, 3, 3, 8), rhs_dil=(2, 3)),
+    "nchw_oihw": conv_case("nchw_oihw", (2, 5, 11, 9), (6, 5, 3, 3), layouts=("NCHW", "OIHW", "NCHW"),
                            padding=[(1, 1), (1, 1)]),
-    "nchw_batch1": conv_case((1, 5, 11, 9), (6, 5, 3, 3), layouts=("NCHW", "OIHW", "NCHW")),
-    "feature_groups": conv_case((2, 8, 8, 6), (3, 3, 2, 9), fgc=3, padding=[(1, 1), (1, 1)]),
-    "depthwise": conv_case((2, 10, 10, 8), (3, 3, 1, 8), fgc=8, padding=[(1, 1), (1, 1)]),
-    "batch_groups": conv_case((4, 7, 7, 3), (3, 3, 3, 6), bgc=2),
-    "conv1d": conv_case((3, 31, 5), (4, 5, 7), strides=(3,), layouts=("NWC", "WIO", "NWC")),
-    "conv3d": conv_case((1, 5, 6, 7, 3), (2, 3, 2, 3, 4), layouts=("NDHWC", "DHWIO", "NDHWC")),
-    "large_window": conv_case((2, 20, 20, 3), (20, 20, 3, 4), padding=[(1, 1), (1, 1)]),
-    "bf16_same": conv_case((2, 9, 11, 5), (3, 3, 5, 7), padding=[(1, 1), (1, 1)],
+    "nchw_batch1": conv_case("nchw_batch1", (1, 5, 11, 9), (6, 5, 3, 3), layouts=("NCHW", "OIHW", "NCHW")),
+    "feature_groups": conv_case("feature_groups", (2, 8, 8, 6), (3, 3, 2, 9), fgc=3, padding=[(1, 1), (1, 1)]),
+    "depthwise": conv_case("depthwise", (2, 10, 10, 8), (3, 3, 1, 8), fgc=8, padding=[(1, 1), (1, 1)]),
+    "batch_groups": conv_case("batch_groups", (4, 7, 7, 3), (3, 3, 3, 6), bgc=2),
+    "conv1d": conv_case("conv1d", (3, 31, 5), (4, 5, 7), strides=(3,), layouts=("NWC", "WIO", "NWC")),
+    "conv3d": conv_case("conv3d", (1, 5, 6, 7, 3), (2, 3, 2, 3, 4), layouts=("NDHWC", "DHWIO", "NDHWC")),
+    "large_window": conv_case("large_window", (2, 20, 20, 3), (20, 20, 3, 4), padding=[(1, 1), (1, 1)]),
+    "bf16_same": conv_case("bf16_same", (2, 9, 11, 5), (3, 3, 5, 7), padding=[(1, 1), (1, 1)],
                            dtype="bfloat16"),
-    "bf16_groups": conv_case((2, 8, 8, 6), (3, 3, 3, 4), fgc=2, dtype="bfloat16"),
-    "grad_same": grad_case((2, 6, 5, 3), (3, 3, 3, 4), (1, 1), [(1, 1), (1, 1)]),
-    "grad_strided": grad_case((2, 7, 7, 3), (3, 3, 3, 4), (2, 2), [(1, 1), (1, 1)]),
-    "grad_grouped": grad_case((1, 5, 5, 4), (3, 3, 2, 4), (1, 1), [(1, 1), (1, 1)], fgc=2),
-    "grad_bf16": grad_case((2, 6, 5, 3), (3, 3, 3, 4), (1, 1), [(1, 1), (1, 1)],
+    "bf16_groups": conv_case("bf16_groups", (2, 8, 8, 6), (3, 3, 3, 4), fgc=2, dtype="bfloat16"),
+    "grad_same": grad_case("grad_same", (2, 6, 5, 3), (3, 3, 3, 4), (1, 1), [(1, 1), (1, 1)]),
+    "grad_strided": grad_case("grad_strided", (2, 7, 7, 3), (3, 3, 3, 4), (2, 2), [(1, 1), (1, 1)]),
+    "grad_grouped": grad_case("grad_grouped", (1, 5, 5, 4), (3, 3, 2, 4), (1, 1), [(1, 1), (1, 1)], fgc=2),
+    "resnet_bf16_relu": conv_case("resnet_bf16_relu", (2, 56, 56, 64), (3, 3, 64, 64),
+                                  padding=[(1, 1), (1, 1)], dtype="bfloat16", relu=True),
+    "nchw_bf16_relu": conv_case("nchw_bf16_relu", (2, 16, 12, 10), (24, 16, 3, 3),
+                                layouts=("NCHW", "OIHW", "NCHW"), padding=[(1, 1), (1, 1)],
+                                dtype="bfloat16", relu=True),
+    "grad_bf16": grad_case("grad_bf16", (2, 6, 5, 3), (3, 3, 3, 4), (1, 1), [(1, 1), (1, 1)],
                            dtype="bfloat16"),
 }
 
 
 def main():
   only = set(filter(None, os.environ.get("CONV_ONLY", "").split(",")))
+  print(f"XLA_FLAGTREE_CONV={ROUTE} dumps under {DUMP}", flush=True)
   for name, fn in CASES.items():
     if only and name not in only:
       continue

@@ -3,6 +3,7 @@
 // scatter, split reductions and long sorts choose their stages and scratch).
 #include <algorithm>
 
+#include "codegen/ttir/conv_emitter.h"
 #include "codegen/ttir/kernel.h"
 #include "codegen/ttir/kernel_signature.h"
 #include "codegen/ttir/loop_emitter.h"
@@ -88,6 +89,10 @@ StatusOr<StagedKernels> emitStages(const ir::Module& module, const ir::Function&
     case F::kMatmul:
       return oneStage(module, fusion, [&](TtirWriter& w, const KernelSignature& sig) {
         return emitMatmulKernel(w, module, function, fusion, sig, index);
+      });
+    case F::kConv:
+      return oneStage(module, fusion, [&](TtirWriter& w, const KernelSignature& sig) {
+        return emitConvKernel(w, module, function, fusion, sig, index);
       });
     default:
       break;

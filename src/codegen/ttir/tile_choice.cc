@@ -113,6 +113,23 @@ MatmulTile chooseMatmulTile(int64_t batch, int64_t m, int64_t n, int64_t k,
   return t;
 }
 
+MatmulTile chooseConvTile(int64_t m, int64_t n, int64_t k, int64_t channels,
+                          int operand_bits, bool ieee) {
+  MatmulTile t;
+  const int64_t most = ieee ? 64 : 128;
+  t.m = std::clamp<int64_t>(nextPow2(m), 16, most);
+  t.n = std::clamp<int64_t>(nextPow2(n), 16, most);
+  const int64_t cap = ieee ? 16 : (operand_bits == 16 ? 64 : 32);
+  t.k = cap;
+  while (t.k > 16 && channels % t.k != 0) t.k /= 2;
+  if (channels % t.k != 0) t.k = std::clamp<int64_t>(nextPow2(k), 16, cap);
+  while ((m + t.m - 1) / t.m * ((n + t.n - 1) / t.n) < kFillPrograms / 4 && t.m > 64)
+    t.m /= 2;
+  t.num_warps = t.m * t.n >= 128 * 128 ? 8 : 4;
+  t.num_stages = k > t.k ? 3 : 1;
+  return t;
+}
+
 std::string describeTile(int64_t rows, int64_t cols) {
   return rows == 1 ? std::to_string(cols)
                    : std::to_string(rows) + "x" + std::to_string(cols);

@@ -72,6 +72,19 @@ struct MatmulTile {
 MatmulTile chooseMatmulTile(int64_t batch, int64_t m, int64_t n, int64_t k,
                             int operand_bits, bool ieee);
 
+// The conv family (conv_emitter.h): tiles of its implicit product, m x n
+// with k = window positions x `channels` input features. BLOCK_M up to 128
+// (64 under ieee), BLOCK_N = nextPow2(n) within [16, 128] (64 under ieee),
+// BLOCK_K the largest of 64 (16-bit operands; 32 for f32, 16 for ieee), 32
+// and 16 that divides `channels`, so each K step reads one window position
+// (scalar window arithmetic, contiguous channels); when none divides it,
+// nextPow2(k) within [16, that cap] with the K tail masked. BLOCK_M halves
+// (not below 64) while the grid holds fewer than kFillPrograms / 4 programs;
+// 8 warps for 128 x 128 tiles, else 4; 3 stages when K takes more than one
+// step. First guesses, as the matmul family's.
+MatmulTile chooseConvTile(int64_t m, int64_t n, int64_t k, int64_t channels,
+                          int operand_bits, bool ieee);
+
 std::string describeTile(int64_t rows, int64_t cols);  // "1024", "32x128"
 
 }  // namespace jft::codegen::ttir
