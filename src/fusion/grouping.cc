@@ -127,7 +127,7 @@ class Grouper {
     if (options_.fuse && users.size() == 1 && group(users[0]).route == Route::kTtir &&
         canTakeDot(i, users[0]))
       target = users[0];
-    if (chooseMatmulRoute(*form, options_, target >= 0) != Route::kTtir) return false;
+    if (matmulRoute(i, *form, target >= 0) != Route::kTtir) return false;
     if (target < 0) {
       newGroup(i, Route::kTtir);
       group(out_.home[i]).dot = static_cast<long>(i);
@@ -176,6 +176,16 @@ class Grouper {
 
   // Whether an operand of `o` is a splat constant (which every TTIR group
   // recomputes): the matmul kernel loads its operand tiles from memory.
+  // The cost model's route, unless the dot's route was measured.
+  Route matmulRoute(size_t i, const MatmulForm& form, bool epilogue_fuses) const {
+    if (options_.matmul == MatmulRoute::kAuto && options_.library_route &&
+        !options_.matmul_decisions.empty()) {
+      auto it = options_.matmul_decisions.find(matmulSignature(module_, op(i)));
+      if (it != options_.matmul_decisions.end()) return it->second;
+    }
+    return chooseMatmulRoute(form, options_, epilogue_fuses);
+  }
+
   bool readsSplat(const ir::Op& o) const {
     for (ir::ValueId v : o.operands) {
       const long def = uses_.definingOp(v);

@@ -19,6 +19,17 @@ int64_t ceilDiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
+bool powerOfTwoAtLeast16(int64_t v) {
+  return v >= 16 && (v & (v - 1)) == 0;
+}
+
+// tt.make_range and tt.dot need power-of-two extents of at least 16.
+bool validTile(const MatmulTile& t) {
+  return powerOfTwoAtLeast16(t.m) && powerOfTwoAtLeast16(t.n) &&
+         powerOfTwoAtLeast16(t.k) && t.group_m >= 1 && t.num_warps >= 1 &&
+         t.num_stages >= 1;
+}
+
 // Where a dot operand comes from: a fusion input, loaded as its own element
 // type and, when a convert of the group feeds the dot, converted after.
 struct OperandSource {
@@ -31,13 +42,15 @@ class MatmulKernel {
  public:
   MatmulKernel(TtirWriter& writer, const ir::Module& module, const ir::Function& function,
                const fusion::Fusion& fusion, const KernelSignature& signature,
-               const std::string& index_type)
+               const std::string& index_type,
+               const std::map<std::string, MatmulTile>& tiles)
       : w_(writer),
         module_(module),
         function_(function),
         fusion_(fusion),
         signature_(signature),
-        index_type_(index_type) {}
+        index_type_(index_type),
+        tiles_(tiles) {}
 
   StatusOr<Launch> emit() {
     JFT_ASSIGN_OR_RETURN(const ir::Op* dot, findDot());
@@ -51,9 +64,16 @@ class MatmulKernel {
       if (module_.typeOf(out).dims != module_.typeOf(dot->results[0]).dims)
         return unimplemented(fusion_.name + ": a matmul group output " +
                              module_.typeOf(out).str() + " not of the dot's shape");
-    tile_ =
-        chooseMatmulTile(form_.batch, form_.m, form_.n, form_.k,
-                         ir::bitWidth(form_.operand), form_.input_precision == "ieee");
+    auto fixed = tiles_.empty() ? tiles_.end()
+                                : tiles_.find(fusion::matmulSignature(module_, *dot));
+    if (fixed != tiles_.end() && !validTile(fixed->second))
+      return invalidArgument(fusion_.name + ": a fixed matmul tile " +
+                             describeMatmulTile(fixed->second) +
+                             " is not of powers of two >= 16");
+    tile_ = fixed != tiles_.end() ? fixed->second
+                                  : chooseMatmulTile(form_.batch, form_.m, form_.n,
+                                                     form_.k, ir::bitWidth(form_.operand),
+                                                     form_.input_precision == "ieee");
     const int64_t tiles_m = ceilDiv(form_.m, tile_.m),
                   tiles_n = ceilDiv(form_.n, tile_.n);
 
@@ -334,6 +354,7 @@ class MatmulKernel {
   const fusion::Fusion& fusion_;
   const KernelSignature& signature_;
   const std::string index_type_;
+  const std::map<std::string, MatmulTile>& tiles_;
   IndexBuilder* ix_ = nullptr;
   fusion::MatmulForm form_;
   MatmulTile tile_;
@@ -348,8 +369,10 @@ StatusOr<Launch> emitMatmulKernel(TtirWriter& writer, const ir::Module& module,
                                   const ir::Function& function,
                                   const fusion::Fusion& fusion,
                                   const KernelSignature& signature,
-                                  const std::string& index_type) {
-  return MatmulKernel(writer, module, function, fusion, signature, index_type).emit();
+                                  const std::string& index_type,
+                                  const std::map<std::string, MatmulTile>& tiles) {
+  return MatmulKernel(writer, module, function, fusion, signature, index_type, tiles)
+      .emit();
 }
 
 }  // namespace jft::codegen::ttir

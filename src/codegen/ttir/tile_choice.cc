@@ -113,6 +113,12 @@ MatmulTile chooseMatmulTile(int64_t batch, int64_t m, int64_t n, int64_t k,
   return t;
 }
 
+std::string describeMatmulTile(const MatmulTile& tile) {
+  return std::to_string(tile.m) + "x" + std::to_string(tile.n) + "x" +
+         std::to_string(tile.k) + " w" + std::to_string(tile.num_warps) + " s" +
+         std::to_string(tile.num_stages);
+}
+
 std::string describeTile(int64_t rows, int64_t cols) {
   return rows == 1 ? std::to_string(cols)
                    : std::to_string(rows) + "x" + std::to_string(cols);

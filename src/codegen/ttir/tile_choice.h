@@ -1,8 +1,9 @@
 // Tile sizes and warp counts of every kernel family, in one place.
 //
-// Heuristics only (no autotuning yet): a tile of a few thousand elements keeps
-// enough loads in flight per program while the grid still fills the device;
-// extents are powers of two because tt.make_range requires them.
+// Heuristics (the matmul family's tile may instead be measured: the
+// compiler's autotuner fixes it through EmitOptions::matmul_tiles): a tile of a few
+// thousand elements keeps enough loads in flight per program while the grid still fills
+// the device; extents are powers of two because tt.make_range requires them.
 #pragma once
 
 #include <cstdint>
@@ -71,6 +72,9 @@ struct MatmulTile {
 // Every extent is a power of two >= 16 (tt.dot's smallest tile).
 MatmulTile chooseMatmulTile(int64_t batch, int64_t m, int64_t n, int64_t k,
                             int operand_bits, bool ieee);
+
+// "128x64x32 w4 s3": BLOCK_M x BLOCK_N x BLOCK_K, warps, pipeline stages.
+std::string describeMatmulTile(const MatmulTile& tile);
 
 std::string describeTile(int64_t rows, int64_t cols);  // "1024", "32x128"
 
