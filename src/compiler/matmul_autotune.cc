@@ -2,9 +2,11 @@
 
 #include <cstdio>
 #include <iostream>
+#include <set>
 #include <thread>
 
 #include "fusion/matmul_form.h"
+#include "fusion/ttir_support.h"
 #include "ir/builder.h"
 #include "kernels/cache_dir.h"
 
@@ -176,8 +178,14 @@ AutotuneResult autotuneMatmuls(const ir::Module& module, const ir::Function& fun
                                Measurer& measurer) {
   AutotuneResult result;
   std::vector<std::pair<std::string, const ir::Op*>> dots;
+  // The planner keeps a dot reading a splat constant on the library (the
+  // matmul kernel loads its operands from memory): nothing to measure.
+  std::set<ir::ValueId> splats;
   forEachOp(function.body, [&](const ir::Op& op) {
+    if (fusion::isSplatConstant(op)) splats.insert(op.results.begin(), op.results.end());
     if (!autotunable(module, op, options)) return;
+    for (ir::ValueId operand : op.operands)
+      if (splats.count(operand) != 0) return;
     std::string signature = fusion::matmulSignature(module, op);
     for (const auto& [seen, unused] : dots)
       if (seen == signature) return;

@@ -299,6 +299,25 @@ TEST(MatmulAutotune, F32UnderTf32IsNotMeasuredButHighestIs) {
       << ieee.autotune;
 }
 
+TEST(MatmulAutotune, DotOfASplatConstantIsNotMeasured) {
+  // The planner keeps it on the library whatever a measurement says.
+  ir::Module module;
+  ir::Builder b(module);
+  const Type x = Type::tensor(ElementType::BF16, {64, 64});
+  auto a = b.beginFunction("main", {x}, {x});
+  ir::DotDimensionNumbers dn;
+  dn.lhs_contracting_dims = {1};
+  dn.rhs_contracting_dims = {0};
+  ValueId ones = b.constant(ir::DenseElements::makeSplat(x, {0x80, 0x3f}));  // bf16 1.0
+  b.ret({b.op1(OpKind::DotGeneral, {a[0], ones}, x, {{"dot_dimension_numbers", dn}})});
+  b.endFunction();
+  CacheDir dir;
+  FakeMeasurer fake;
+  Compiled c = compileWith(std::move(module), 2, &fake, dir.str());
+  EXPECT_TRUE(fake.measured.empty());
+  EXPECT_EQ(c.autotune, "");
+}
+
 TEST(MatmulAutotune, ForcedMatmulSettingIsNotMeasured) {
   CacheDir dir;
   FakeMeasurer fake;
