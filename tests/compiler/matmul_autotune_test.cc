@@ -332,6 +332,25 @@ TEST(MatmulAutotune, ForcedMatmulSettingIsNotMeasured) {
   EXPECT_TRUE(fake.measured.empty());
 }
 
+TEST(MatmulAutotune, FixedTileMustBePowersOfTwo) {
+  ir::Module module = denseRelu(ElementType::BF16, 64, 64, 64);
+  std::string signature;
+  for (const ir::Op& op : module.entry()->body.ops)
+    if (op.kind == OpKind::DotGeneral) signature = fusion::matmulSignature(module, op);
+  Options options;
+  options.mode = Mode::kFlOnly;
+  options.matmul = fusion::MatmulRoute::kTtir;
+  options.matmul_tiles[signature] = {96, 64, 32, 8, 4, 3};
+  StatusOr<Executable> e = compileModule(std::move(module), options, nullptr);
+  ASSERT_FALSE(e.isOk());
+  EXPECT_EQ(e.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(
+      e.status().message().find("a fixed matmul tile 96x64x32 w4 s3 is not of powers "
+                                "of two >= 16"),
+      std::string::npos)
+      << e.status().message();
+}
+
 // --- cache ----------------------------------------------------------------
 
 TEST(AutotuneCache, SecondCompileReusesTheDecision) {
