@@ -30,7 +30,8 @@ namespace jft::codegen::ttir {
 // UNIMPLEMENTED when the group is not a matmul group as the planner forms
 // them (one dot_general, operands read from inputs or through one convert of
 // an input, outputs of the dot's shape). `tiles`: tiles fixed per dot
-// signature (EmitOptions::matmul_tiles); other dots get chooseMatmulTile's.
+// signature (EmitOptions::matmul_tiles; INVALID_ARGUMENT for one whose extents
+// are not powers of two >= 16); other dots get chooseMatmulTile's.
 StatusOr<Launch> emitMatmulKernel(TtirWriter& writer, const ir::Module& module,
                                   const ir::Function& function,
                                   const fusion::Fusion& fusion,

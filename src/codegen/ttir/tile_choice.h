@@ -1,9 +1,10 @@
 // Tile sizes and warp counts of every kernel family, in one place.
 //
-// Heuristics (the matmul family's tile may instead be measured: the
-// compiler's autotuner fixes it through EmitOptions::matmul_tiles): a tile of a few
-// thousand elements keeps enough loads in flight per program while the grid still fills
-// the device; extents are powers of two because tt.make_range requires them.
+// Heuristics: a tile of a few thousand elements keeps enough loads in flight
+// per program while the grid still fills the device; extents are powers of
+// two because tt.make_range requires them. The matmul family's tile may
+// instead be measured (the compiler's autotuner fixes it through
+// EmitOptions::matmul_tiles).
 #pragma once
 
 #include <cstdint>
