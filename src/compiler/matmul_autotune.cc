@@ -79,6 +79,8 @@ class Tuner {
     std::optional<fusion::MatmulForm> form = fusion::matmulFormOf(module, dot);
     if (!form) return std::nullopt;
     const std::vector<MatmulCandidate> candidates = matmulCandidates(*form);
+    log("measuring " + std::to_string(candidates.size()) + " candidates on " + device_ +
+        " for " + signature);
     std::vector<std::optional<double>> micros =
         measure(module, dot, signature, candidates);
     std::optional<MatmulDecision> decision = pickWinner(candidates, micros);
@@ -86,6 +88,7 @@ class Tuner {
       log("nothing could be measured for " + signature + "; the cost model decides");
       return std::nullopt;
     }
+    log(autotuneNote(*decision));
     if (!cache_dir_.empty()) {
       Status written = writeDecision(cache_dir_, key, *decision);
       if (!written.isOk()) log("the decision was not cached: " + written.message());

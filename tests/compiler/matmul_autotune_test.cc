@@ -248,6 +248,36 @@ TEST(MatmulAutotune, FailedTtirCandidatesLeaveTheLibrary) {
   EXPECT_EQ(c.autotune, "autotuned: library (50.0 us) over 3 candidates");
 }
 
+TEST(MatmulAutotune, SkippedCandidatesAreLogged) {
+  CacheDir dir;
+  FakeMeasurer fake;
+  fake.times = {{"library", 5.0}};
+  fake.fails = {"ttir 64x64x32 w4 s3"};
+  Options options;
+  options.mode = Mode::kFlOnly;
+  options.autotune_level = 3;
+  options.measurer = &fake;
+  options.autotune_cache_dir = dir.str();
+  options.log = true;
+  ::testing::internal::CaptureStderr();
+  StatusOr<Executable> e =
+      compileModule(denseRelu(ElementType::BF16, 64, 64, 64), options, nullptr);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(e.isOk()) << e.status().toString();
+  EXPECT_NE(log.find("jax-flagtree: autotune: measuring 3 candidates on Fake GPU cc 9.0"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("jax-flagtree: autotune: ttir 64x64x32 w4 s3 skipped: ttir 64x64x32 "
+                     "w4 s3 failed to launch"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("jax-flagtree: autotune: ttir 64x64x64 w4 s1 100.0 us"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("autotuned: library (5.0 us) over 3 candidates"), std::string::npos)
+      << log;
+}
+
 TEST(MatmulAutotune, NothingMeasuredLeavesTheCostModel) {
   CacheDir dir;
   FakeMeasurer fake;
