@@ -107,7 +107,8 @@ def report_of(dump, name):
 
 
 def decision(text, name):
-  """(cached, winner, tile or None, rows) of the one autotuned row."""
+  """(cached, winner) of the one autotuned row, after checking that the row's
+  route (and tile, for a TTIR winner) agrees with the winner."""
   notes = [(line, NOTE.search(line)) for line in text.splitlines()]
   notes = [(line, m) for line, m in notes if m]
   if len(notes) != 1:
