@@ -100,6 +100,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   if (options.autotune_level > 0 && options.measurer != nullptr)
     tuned =
         autotuneMatmuls(module, *function, options, kernel_compiler, *options.measurer);
+  if (!tuned.transcript.empty()) dump.write("autotune.txt", tuned.transcript);
   fusion::PlanOptions plan_options;
   plan_options.library_route = true;  // dots; other library ops are rejected below
   plan_options.control_route = true;  // while/case/if; their regions planned below

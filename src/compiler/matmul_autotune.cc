@@ -66,14 +66,18 @@ class Tuner {
         device_(measurer.deviceKey()),
         cache_dir_(cacheDirOf(options)) {}
 
+  std::string takeTranscript() { return std::move(transcript_); }
+
   // Measures (or reads) the decision for one dot.
   std::optional<MatmulDecision> decide(const ir::Module& module, const ir::Op& dot,
                                        const std::string& signature) {
     const std::string key = autotuneKey(signature, device_);
     if (!cache_dir_.empty()) {
       std::string why;
-      if (std::optional<MatmulDecision> cached = readDecision(cache_dir_, key, &why))
+      if (std::optional<MatmulDecision> cached = readDecision(cache_dir_, key, &why)) {
+        log(signature + ": " + autotuneNote(*cached));
         return cached;
+      }
       if (!why.empty()) log("ignoring a bad cache entry (" + why + ")");
     }
     std::optional<fusion::MatmulForm> form = fusion::matmulFormOf(module, dot);
@@ -134,7 +138,10 @@ class Tuner {
     return micros;
   }
 
-  void log(const std::string& line) const {
+  // Each line goes to the transcript (the dump's autotune.txt) and, with
+  // XLA_FLAGTREE_LOG=1, to stderr.
+  void log(const std::string& line) {
+    transcript_ += line + "\n";
     if (options_.log) std::cerr << "jax-flagtree: autotune: " << line << "\n";
   }
 
@@ -143,6 +150,7 @@ class Tuner {
   Measurer& measurer_;
   std::string device_;
   std::string cache_dir_;
+  std::string transcript_;
 };
 
 }  // namespace
@@ -204,6 +212,7 @@ AutotuneResult autotuneMatmuls(const ir::Module& module, const ir::Function& fun
     if (!decision->winner.library) result.tiles[signature] = decision->winner.tile;
     result.notes[signature] = autotuneNote(*decision);
   }
+  result.transcript = tuner.takeTranscript();
   return result;
 }
 

@@ -45,6 +45,9 @@ struct AutotuneResult {
   std::map<std::string, fusion::Route> routes;
   std::map<std::string, codegen::ttir::MatmulTile> tiles;  // TTIR winners
   std::map<std::string, std::string> notes;                // autotuneNote per dot
+  // What was measured or read, a line each (every candidate's time or why it
+  // was skipped): the log lines of XLA_FLAGTREE_LOG=1, dumped as autotune.txt.
+  std::string transcript;
 };
 
 bool autotunable(const ir::Module& module, const ir::Op& op, const Options& options);

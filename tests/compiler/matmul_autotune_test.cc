@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -248,7 +249,7 @@ TEST(MatmulAutotune, FailedTtirCandidatesLeaveTheLibrary) {
   EXPECT_EQ(c.autotune, "autotuned: library (50.0 us) over 3 candidates");
 }
 
-TEST(MatmulAutotune, SkippedCandidatesAreLogged) {
+TEST(MatmulAutotune, SkippedCandidatesAreLoggedAndDumped) {
   CacheDir dir;
   FakeMeasurer fake;
   fake.times = {{"library", 5.0}};
@@ -276,6 +277,21 @@ TEST(MatmulAutotune, SkippedCandidatesAreLogged) {
       << log;
   EXPECT_NE(log.find("autotuned: library (5.0 us) over 3 candidates"), std::string::npos)
       << log;
+  // The same lines are the dump's autotune.txt; a cached decision is listed too.
+  CacheDir dump;
+  options.log = false;
+  options.dump_dir = dump.str();
+  ASSERT_TRUE(
+      compileModule(denseRelu(ElementType::BF16, 64, 64, 64), options, nullptr).isOk());
+  std::string dumped;
+  for (const auto& file : std::filesystem::recursive_directory_iterator(dump.str()))
+    if (file.path().filename() == "autotune.txt") {
+      std::ifstream in(file.path());
+      dumped.assign(std::istreambuf_iterator<char>(in), {});
+    }
+  EXPECT_NE(dumped.find("autotuned (cached): library (5.0 us) over 3 candidates"),
+            std::string::npos)
+      << dumped;
 }
 
 TEST(MatmulAutotune, NothingMeasuredLeavesTheCostModel) {
