@@ -9,12 +9,14 @@
 #include "compiler/input_output_alias.h"
 #include "compiler/kernel_binaries.h"
 #include "compiler/library_calls.h"
+#include "compiler/matmul_autotune.h"
 #include "compiler/module_dump.h"
 #include "compiler/program_assembly.h"
 #include "compiler/route_report.h"
 #include "compiler/unsupported_ops.h"
 #include "frontend/vhlo/import.h"
 #include "fusion/fusion.h"
+#include "fusion/matmul_form.h"
 #include "fusion/ttir_support.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
@@ -42,6 +44,20 @@ class Dumper {
   ModuleDump dump_;
   bool failed_ = false;
 };
+
+// The autotuner's note for the dot of `group`, if it measured one.
+std::string autotuneNoteOf(const ir::Module& module, const ir::Function& scope,
+                           const fusion::Fusion& group, const AutotuneResult& tuned) {
+  if (tuned.notes.empty()) return "";
+  for (size_t at : group.ops) {
+    if (at >= scope.body.ops.size()) continue;
+    const ir::Op& op = scope.body.ops[at];
+    if (op.kind != ir::OpKind::DotGeneral) continue;
+    auto it = tuned.notes.find(fusion::matmulSignature(module, op));
+    if (it != tuned.notes.end()) return it->second;
+  }
+  return "";
+}
 
 std::string entryName(const ir::Module& module) {
   return module.name.empty() ? std::string("module") : module.name;
@@ -78,11 +94,20 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
     return invalidArgument(entryName(module) +
                            ": no entry function (no @main and not exactly one public "
                            "function)");
+  // Measured choices for dots (--xla_gpu_autotune_level >= 1 with a
+  // measurer); without them the cost model and the tile heuristic decide.
+  AutotuneResult tuned;
+  if (options.autotune_level > 0 && options.measurer != nullptr)
+    tuned =
+        autotuneMatmuls(module, *function, options, kernel_compiler, *options.measurer);
+  if (!tuned.transcript.empty()) dump.write("autotune.txt", tuned.transcript);
   fusion::PlanOptions plan_options;
   plan_options.library_route = true;  // dots; other library ops are rejected below
   plan_options.control_route = true;  // while/case/if; their regions planned below
   plan_options.matmul = options.matmul;
   plan_options.conv = options.conv;
+  plan_options.matmul_decisions = options.matmul_routes;
+  plan_options.matmul_decisions.insert(tuned.routes.begin(), tuned.routes.end());
   fusion::Plan plan = fusion::planFusions(module, *function, plan_options);
   std::string plan_text = fusion::describePlan(module, *function, plan);
   dump.write("plan.txt", plan_text);
@@ -110,6 +135,8 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   codegen::ttir::EmitOptions emit_options;
   emit_options.warp_size = options.target.warp_size;
   emit_options.deterministic = options.exclude_nondeterministic_ops;
+  emit_options.matmul_tiles = options.matmul_tiles;
+  emit_options.matmul_tiles.insert(tuned.tiles.begin(), tuned.tiles.end());
   std::vector<codegen::ttir::TtirKernel> kernels;
   std::vector<LibraryCall> library_calls;
   // Appends the group's kernels (one, or several launched in order, sharing
@@ -184,6 +211,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   size_t next_kernel = 0, next_call = 0;
   auto report = [&](const ir::Function& scope, const fusion::Fusion& group) {
     RouteEntry entry = routeEntry(module, scope, group);
+    entry.autotune = autotuneNoteOf(module, scope, group, tuned);
     if (group.route == fusion::Route::kLibrary && next_call < library_calls.size()) {
       const LibraryCall& call = library_calls[next_call++];
       entry.tile = libraryCallText(call);

@@ -10,11 +10,13 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "codegen/ttir/tile_choice.h"
 #include "fusion/fusion.h"
 #include "ir/type.h"
 #include "kernels/compile_types.h"
@@ -29,6 +31,8 @@ class Module;
 }
 
 namespace jft::compiler {
+
+class Measurer;  // measurer.h
 
 enum class Mode { kBackUnsupported, kFlOnly, kBackFail, kNative };
 
@@ -65,6 +69,19 @@ struct Options {
   int num_partitions = 1;
   std::vector<std::string> unknown_flags;  // XLA_FLAGS entries we do not honour
 
+  // Autotuning (matmul_autotune.h): with autotune_level >= 1 and a measurer
+  // for the device compiled for (PJRT gives one; tools and tests may), open
+  // dots are measured and the winners cached under autotune_cache_dir (empty:
+  // the kernel cache's directory). Without a measurer nothing is measured.
+  // Not part of the fingerprint: the level is, and what is measured follows.
+  Measurer* measurer = nullptr;
+  std::string autotune_cache_dir;
+  // Choices fixed by the caller, by fusion::matmulSignature: a route per dot
+  // (under XLA_FLAGTREE_MATMUL=auto) and a TTIR tile per dot. The autotuner
+  // compiles its candidates through them; measured winners join them.
+  std::map<std::string, fusion::Route> matmul_routes;
+  std::map<std::string, codegen::ttir::MatmulTile> matmul_tiles;
+
   // Reads an environment variable; nullopt when unset.
   using EnvLookup = std::function<std::optional<std::string>(const char* name)>;
 
@@ -86,6 +103,9 @@ struct RouteEntry {
   std::string ops;     // "exp, add, broadcast_in_dim"
   std::string shapes;  // output types: "tensor<256xf32>"
   std::string tile;
+  // The autotuner's decision for the group's dot (matmul_autotune.h's
+  // autotuneNote), empty when nothing was measured.
+  std::string autotune;
   double compile_seconds = 0;
   bool cache_hit = false;
   bool compiled = false;  // a binary was built or found (false offline, and for kNone)

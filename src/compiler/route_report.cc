@@ -87,8 +87,17 @@ std::string RouteReport::text() const {
       out += c + 1 == cells.size() ? cells[c] : pad(cells[c], widths[c]) + "  ";
     return out + "\n";
   };
+  // The autotuner's decision ends its row (after the cache column), so the
+  // table of an untuned program stays as it was.
   std::string out = line(heads);
-  for (const auto& row : rows) out += line(row);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::string row = line(rows[r]);
+    if (!entries[r].autotune.empty()) {
+      row.pop_back();
+      row += "  " + entries[r].autotune + "\n";
+    }
+    out += row;
+  }
   return out + routeSummary(*this) + "\n";
 }
 
@@ -99,6 +108,7 @@ std::string logLine(const RouteEntry& entry) {
   std::string out = "jax-flagtree: " + entry.name + " " + entry.route + "/" +
                     entry.family + " " + ops + " " + entry.shapes;
   if (!entry.tile.empty()) out += " tile=" + entry.tile;
+  if (!entry.autotune.empty()) out += " " + entry.autotune;
   if (!entry.compiled) return out + " (not compiled)";
   out += " " + seconds(entry.compile_seconds);
   out += entry.cache_hit ? " (cache hit)" : " (cache miss)";

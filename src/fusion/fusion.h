@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,11 @@ struct PlanOptions {
   bool collective_route = false;
   MatmulRoute matmul = MatmulRoute::kAuto;
   ConvRoute conv = ConvRoute::kAuto;
+  // Routes measured for dots (the compiler's autotuner), keyed by
+  // matmulSignature (matmul_form.h). Under kAuto, with the library route
+  // available, a dot found here takes that route instead of the cost
+  // model's guess; other settings ignore it.
+  std::map<std::string, Route> matmul_decisions;
 };
 
 // Never fails on valid IR: what it cannot place goes to `unsupported`.

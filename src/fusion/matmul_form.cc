@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "fusion/op_text.h"
+#include "ir/attribute_printer.h"
+
 namespace jft::fusion {
 namespace {
 
@@ -154,6 +157,10 @@ Route chooseMatmulRoute(const MatmulForm& form, const PlanOptions& options,
                               &form.rhs_k, &form.rhs_n})
     if (map->size() > 1) return Route::kLibrary;
   return Route::kTtir;
+}
+
+std::string matmulSignature(const ir::Module& module, const ir::Op& op) {
+  return opSignature(module, op) + " " + ir::printAttrDict(op.attrs);
 }
 
 const char* matmulRouteName(MatmulRoute route) {

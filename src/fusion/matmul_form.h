@@ -87,6 +87,13 @@ inline constexpr int64_t kMaxFusedEpilogueK = 1024;
 Route chooseMatmulRoute(const MatmulForm& form, const PlanOptions& options,
                         bool epilogue_fuses);
 
+// What identifies a dot for measured decisions (the autotuner's choices and
+// their cache): its operand and result types and its attributes (dimension
+// numbers, precision), e.g. "stablehlo.dot_general (tensor<64x32xbf16>,
+// tensor<32x16xbf16>) -> tensor<64x16xf32> {dot_dimension_numbers = ...}".
+// Two dots with one signature compute the same product on the same layouts.
+std::string matmulSignature(const ir::Module& module, const ir::Op& op);
+
 // "auto", "library", "ttir".
 const char* matmulRouteName(MatmulRoute route);
 

@@ -11,6 +11,12 @@ std::optional<ProductChoice> productChoice(const ir::Module& module, const ir::O
   if (op.kind == ir::OpKind::DotGeneral) {
     std::optional<MatmulForm> form = matmulFormOf(module, op);
     if (!form) return std::nullopt;
+    // A route the autotuner measured for this dot beats the cost model's guess.
+    if (options.matmul == MatmulRoute::kAuto && options.library_route) {
+      auto measured = options.matmul_decisions.find(matmulSignature(module, op));
+      if (measured != options.matmul_decisions.end())
+        return ProductChoice{Family::kMatmul, measured->second};
+    }
     return ProductChoice{Family::kMatmul,
                          chooseMatmulRoute(*form, options, epilogue_fuses)};
   }

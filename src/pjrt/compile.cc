@@ -10,6 +10,7 @@
 #include "pjrt/client.h"
 #include "pjrt/compile_options.h"
 #include "pjrt/device.h"
+#include "pjrt/device_measurer.h"
 #include "pjrt/executable.h"
 #include "pjrt/xla_flags.h"
 
@@ -93,6 +94,10 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   JFT_ASSIGN_OR_RETURN(PJRT_Device * device, placeProgram(client, *options));
   compilerOptions.target = targetOf(client, *device);
   JFT_ASSIGN_OR_RETURN(kernels::KernelCompiler * kernelCompiler, client.kernelCompiler());
+  // --xla_gpu_autotune_level >= 1: the compiler times its candidates on the
+  // device the program is placed on.
+  DeviceMeasurer measurer(*device->runtime);
+  if (compilerOptions.autotune_level > 0) compilerOptions.measurer = &measurer;
   JFT_ASSIGN_OR_RETURN(compiler::Executable compiled,
                        compiler::compile(received.code, compilerOptions, kernelCompiler));
   JFT_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableInfo> info,

@@ -6,6 +6,7 @@
 # than run_all.sh (no builds). Usage, from the project root:
 #   JFT_PLUGIN_SO=build/src/pjrt/libjax_flagtree_pjrt.so bash tests/gpu/run_route.sh
 # Logs under $OUT: smoke.log, zoo.log, execute.log, ops.log, conv.log, conv_ttir.log, dot.log, rng.log,
+# matmul.log, autotune.log,
 # linalg.log, bench_*.log,
 # bench.jsonl,
 # dump/<workload> (what JAX sent us), summary.txt.
@@ -39,6 +40,7 @@ run dot.log env XLA_MODE=fl_only python3 tests/gpu/test_dot.py
 run rng.log env XLA_MODE=fl_only python3 tests/gpu/test_rng.py
 run linalg.log env XLA_MODE=fl_only python3 tests/gpu/test_linalg.py
 run matmul.log env XLA_MODE=fl_only XLA_FLAGTREE_MATMUL=ttir XLA_FLAGTREE_LOG=1 python3 tests/gpu/test_matmul.py
+run autotune.log python3 tests/gpu/test_autotune.py
 # Each workload in its own process with its own limit (BENCH_TIMEOUT seconds),
 # so a hang or crash costs that workload only; ours also dumps what JAX sent.
 if [ -n "${BENCH:-}" ] && [ -d "${BENCH_DIR:-}" ]; then

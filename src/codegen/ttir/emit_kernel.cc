@@ -88,7 +88,8 @@ StatusOr<StagedKernels> emitStages(const ir::Module& module, const ir::Function&
       return emitSortKernels(module, function, fusion, index);
     case F::kMatmul:
       return oneStage(module, fusion, [&](TtirWriter& w, const KernelSignature& sig) {
-        return emitMatmulKernel(w, module, function, fusion, sig, index);
+        return emitMatmulKernel(w, module, function, fusion, sig, index,
+                                options.matmul_tiles);
       });
     case F::kConv:
       return oneStage(module, fusion, [&](TtirWriter& w, const KernelSignature& sig) {

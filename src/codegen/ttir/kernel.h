@@ -19,9 +19,11 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "codegen/ttir/tile_choice.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
 #include "support/status.h"
@@ -34,6 +36,10 @@ struct EmitOptions {
   // with the order of atomics run in a fixed order instead (scatter:
   // scatter_emitter.h).
   bool deterministic = false;
+  // Tiles fixed for dots by their fusion::matmulSignature (the autotuner's
+  // candidates and winners) instead of chooseMatmulTile's heuristic. Each
+  // extent a power of two >= 16 (as chooseMatmulTile's).
+  std::map<std::string, MatmulTile> matmul_tiles;
 };
 
 struct TtirKernel {

@@ -15,17 +15,30 @@ int64_t ceilDiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
+bool powerOfTwoAtLeast16(int64_t v) {
+  return v >= 16 && (v & (v - 1)) == 0;
+}
+
+// tt.make_range and tt.dot need power-of-two extents of at least 16.
+bool validTile(const MatmulTile& t) {
+  return powerOfTwoAtLeast16(t.m) && powerOfTwoAtLeast16(t.n) &&
+         powerOfTwoAtLeast16(t.k) && t.group_m >= 1 && t.num_warps >= 1 &&
+         t.num_stages >= 1;
+}
+
 class MatmulKernel {
  public:
   MatmulKernel(TtirWriter& writer, const ir::Module& module, const ir::Function& function,
                const fusion::Fusion& fusion, const KernelSignature& signature,
-               const std::string& index_type)
+               const std::string& index_type,
+               const std::map<std::string, MatmulTile>& tiles)
       : w_(writer),
         module_(module),
         function_(function),
         fusion_(fusion),
         signature_(signature),
-        index_type_(index_type) {}
+        index_type_(index_type),
+        tiles_(tiles) {}
 
   StatusOr<Launch> emit() {
     JFT_ASSIGN_OR_RETURN(const ir::Op* dot,
@@ -39,9 +52,16 @@ class MatmulKernel {
     JFT_ASSIGN_OR_RETURN(rhs_,
                          operandSource(module_, function_, fusion_, dot->operands[1]));
     JFT_RETURN_IF_ERROR(checkProductOutputs(module_, fusion_, dot->results[0]));
-    tile_ =
-        chooseMatmulTile(form_.batch, form_.m, form_.n, form_.k,
-                         ir::bitWidth(form_.operand), form_.input_precision == "ieee");
+    auto fixed = tiles_.empty() ? tiles_.end()
+                                : tiles_.find(fusion::matmulSignature(module_, *dot));
+    if (fixed != tiles_.end() && !validTile(fixed->second))
+      return invalidArgument(fusion_.name + ": a fixed matmul tile " +
+                             describeMatmulTile(fixed->second) +
+                             " is not of powers of two >= 16");
+    tile_ = fixed != tiles_.end() ? fixed->second
+                                  : chooseMatmulTile(form_.batch, form_.m, form_.n,
+                                                     form_.k, ir::bitWidth(form_.operand),
+                                                     form_.input_precision == "ieee");
     const int64_t tiles_m = ceilDiv(form_.m, tile_.m),
                   tiles_n = ceilDiv(form_.n, tile_.n);
 
@@ -153,6 +173,7 @@ class MatmulKernel {
   const fusion::Fusion& fusion_;
   const KernelSignature& signature_;
   const std::string index_type_;
+  const std::map<std::string, MatmulTile>& tiles_;
   IndexBuilder* ix_ = nullptr;
   DotTiles* t_ = nullptr;
   fusion::MatmulForm form_;
@@ -168,8 +189,10 @@ StatusOr<Launch> emitMatmulKernel(TtirWriter& writer, const ir::Module& module,
                                   const ir::Function& function,
                                   const fusion::Fusion& fusion,
                                   const KernelSignature& signature,
-                                  const std::string& index_type) {
-  return MatmulKernel(writer, module, function, fusion, signature, index_type).emit();
+                                  const std::string& index_type,
+                                  const std::map<std::string, MatmulTile>& tiles) {
+  return MatmulKernel(writer, module, function, fusion, signature, index_type, tiles)
+      .emit();
 }
 
 }  // namespace jft::codegen::ttir

@@ -15,9 +15,11 @@
 // shape, are stored with the tile's masks.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "codegen/ttir/kernel_signature.h"
+#include "codegen/ttir/tile_choice.h"
 #include "codegen/ttir/ttir_writer.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
@@ -27,11 +29,14 @@ namespace jft::codegen::ttir {
 
 // UNIMPLEMENTED when the group is not a matmul group as the planner forms
 // them (one dot_general, operands read from inputs or through one convert of
-// an input, outputs of the dot's shape).
+// an input, outputs of the dot's shape). `tiles`: tiles fixed per dot
+// signature (EmitOptions::matmul_tiles; INVALID_ARGUMENT for one whose extents
+// are not powers of two >= 16); other dots get chooseMatmulTile's.
 StatusOr<Launch> emitMatmulKernel(TtirWriter& writer, const ir::Module& module,
                                   const ir::Function& function,
                                   const fusion::Fusion& fusion,
                                   const KernelSignature& signature,
-                                  const std::string& index_type);
+                                  const std::string& index_type,
+                                  const std::map<std::string, MatmulTile>& tiles = {});
 
 }  // namespace jft::codegen::ttir

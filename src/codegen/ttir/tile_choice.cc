@@ -130,6 +130,12 @@ MatmulTile chooseConvTile(int64_t m, int64_t n, int64_t k, int64_t channels,
   return t;
 }
 
+std::string describeMatmulTile(const MatmulTile& tile) {
+  return std::to_string(tile.m) + "x" + std::to_string(tile.n) + "x" +
+         std::to_string(tile.k) + " w" + std::to_string(tile.num_warps) + " s" +
+         std::to_string(tile.num_stages);
+}
+
 std::string describeTile(int64_t rows, int64_t cols) {
   return rows == 1 ? std::to_string(cols)
                    : std::to_string(rows) + "x" + std::to_string(cols);

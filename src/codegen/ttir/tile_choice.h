@@ -1,8 +1,10 @@
 // Tile sizes and warp counts of every kernel family, in one place.
 //
-// Heuristics only (no autotuning yet): a tile of a few thousand elements keeps
-// enough loads in flight per program while the grid still fills the device;
-// extents are powers of two because tt.make_range requires them.
+// Heuristics: a tile of a few thousand elements keeps enough loads in flight
+// per program while the grid still fills the device; extents are powers of
+// two because tt.make_range requires them. The matmul family's tile may
+// instead be measured (the compiler's autotuner fixes it through
+// EmitOptions::matmul_tiles).
 #pragma once
 
 #include <cstdint>
@@ -84,6 +86,9 @@ MatmulTile chooseMatmulTile(int64_t batch, int64_t m, int64_t n, int64_t k,
 // step. First guesses, as the matmul family's.
 MatmulTile chooseConvTile(int64_t m, int64_t n, int64_t k, int64_t channels,
                           int operand_bits, bool ieee);
+
+// "128x64x32 w4 s3": BLOCK_M x BLOCK_N x BLOCK_K, warps, pipeline stages.
+std::string describeMatmulTile(const MatmulTile& tile);
 
 std::string describeTile(int64_t rows, int64_t cols);  // "1024", "32x128"
 
