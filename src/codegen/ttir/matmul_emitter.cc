@@ -7,6 +7,7 @@
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
+#include "codegen/ttir/tf32_rounding.h"
 #include "codegen/ttir/tile_choice.h"
 #include "fusion/matmul_form.h"
 
@@ -211,9 +212,21 @@ class MatmulKernel {
     }
     Value tile = w_.op(text + " : " + address.type, shape, mem);
     tile = loadedToRegister(w_, source.loaded, tile);
-    if (source.convert != nullptr)
-      return emitElementwise(w_, module_, *source.convert, {tile});
+    if (source.convert != nullptr) {
+      JFT_ASSIGN_OR_RETURN(tile, emitElementwise(w_, module_, *source.convert, {tile}));
+    }
+    if (roundsToTf32(source)) tile = roundToTf32(w_, tile);
     return tile;
+  }
+
+  // f32 operands under tf32: the MMA would truncate them where cuBLAS
+  // rounds (tf32_rounding.h). Values converted from a float of 16 bits or
+  // fewer already fit TF32's 10 mantissa bits.
+  bool roundsToTf32(const OperandSource& source) const {
+    if (form_.operand != ir::ElementType::F32 || form_.input_precision != "tf32")
+      return false;
+    return source.convert == nullptr || !ir::isFloat(source.loaded) ||
+           ir::bitWidth(source.loaded) > 16;
   }
 
   static std::optional<Value> both(IndexBuilder& ix, const std::optional<Value>& a,
