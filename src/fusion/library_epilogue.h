@@ -5,12 +5,16 @@
 //    (a splat constant, or a broadcast_in_dim of one), in either operand
 //    order, on any float result the library's epilogue takes (f16, bf16,
 //    f32). relu commutes with rounding (rounding is monotone and keeps 0), so
-//    max(round(x), 0) = round(max(x, 0)). NaN: StableHLO's maximum propagates
-//    it; cuBLASLt documents its RELU epilogue as x := max(x, 0) and does not
-//    say what it does with NaN. XLA's GPU compiler fuses this same pattern
-//    (maximum of a cuBLASLt product and a broadcast zero) into the same
-//    epilogue, so a NaN product behaves here as under upstream XLA; the GPU
-//    test tests/gpu/test_dot.py records which way the device goes.
+//    max(round(x), 0) = round(max(x, 0)). NaN is the one difference, fused
+//    anyway: StableHLO's maximum propagates it; cuBLASLt documents its RELU
+//    epilogue only as x := max(x, 0), and a report on NVIDIA's developer
+//    forum ("Incorrect result of cublasLtMatmul with CUBLASLT_EPILOGUE_RELU
+//    when input is NaN") finds it gives 0 there. Fused because XLA's GPU
+//    compiler fuses this same pattern (maximum of a cuBLASLt product and a
+//    broadcast zero) into the same epilogue, so a NaN product gives here what
+//    upstream XLA gives on that route; tests/gpu/test_matmul.py's NaN probe
+//    (XLA_FLAGTREE_MATMUL=library) prints what the device does. To keep
+//    StableHLO's NaN instead, drop the maximum branch of the matcher.
 //  - bias: add(d, broadcast_in_dim(v)) (either order) with v of the result's
 //    element type, holding the result's trailing dims that come from the
 //    rhs free dims, broadcast along the batch and lhs free dims (v is the
