@@ -17,7 +17,10 @@ that two programs both write, fail the kernel. tt.dot is computed exactly
 as ieee would for ieee; for tf32 the interpreter models the MMA as the
 hardware reads f32 registers, dropping each finite operand's low 13 mantissa
 bits (truncation), so a kernel that does not round its tiles to TF32 itself
-fails the tf32 rounding case. The other cases' inputs are exact in TF32."""
+fails the tf32 rounding case. The other cases' inputs are exact in TF32.
+Tf32RoundingBits also runs the tf32 kernel's rounding ops alone on bit
+patterns a dot cannot carry (-0, signalling NaNs) against a hand-worked
+table."""
 
 import itertools
 import json
@@ -546,10 +549,61 @@ CASES = {
 }
 
 
+# Bit patterns the dot cannot show (a product with 1.0 added to a +0
+# accumulator loses -0; Python floats cannot hold a signalling NaN), worked by
+# hand for the rounding ops alone: -0 stays -0; a NaN gets its quiet bit
+# (0x00400000), keeping sign and payload, so that the MMA, which drops the
+# low 13 bits, still reads a NaN of that sign.
+TF32_BITS_TABLE = [(bits, rounded) for bits, rounded in TF32_TABLE if rounded is not None] + [
+    (0x80000000, 0x80000000),  # -0
+    (0x80000FFF, 0x80000000),  # negative subnormal below the tie: -0
+    (0x7F800001, 0x7FC00001),  # signalling NaN, payload only in the low bits
+    (0xFF800FFF, 0xFFC00FFF),  # negative signalling NaN
+    (0x7FC00001, 0x7FC00001),  # quiet NaN: unchanged
+    (0xFFFFFFFF, 0xFFFFFFFF),  # all ones: a quiet negative NaN, unchanged
+    (0x7FBFE000, 0x7FFFE000),  # signalling NaN with payload in the kept bits
+]
+
+
+def check_tf32_rounding_bits(directory):
+  """Runs the ops between the first f32 -> i32 bitcast of the kernel's loop
+  and the i32 -> f32 bitcast that ends them on a tile of table bit patterns."""
+  text = open(os.path.join(directory, "EmitMatmul_Tf32RoundsOperands.ttir")).read()
+  kernel = Kernel(text)
+  lines = kernel.body
+  start = next(i for i, l in enumerate(lines)
+               if re.search(r"= tt.bitcast .*xf32> -> tensor<.*xi32>$", l))
+  end = next(i for i in range(start, len(lines))
+             if re.search(r"= tt.bitcast .*xi32> -> tensor<.*xf32>$", lines[i]))
+  result = lines[start].split(" = ")[0]
+  shape, _ = parse_type(lines[start].rsplit(" -> ", 1)[1])
+  n = n_of(shape)
+  table = [TF32_BITS_TABLE[i % len(TF32_BITS_TABLE)] for i in range(n)]
+  env = {result: T(shape, [to_i32(bits) for bits, _ in table])}
+  kernel.pid = 0
+  for line in lines[start + 1:end]:
+    kernel.op(line, env)
+  final = env[lines[end].split("tt.bitcast ", 1)[1].split(" ", 1)[0]]
+  for (bits, want), got in zip(table, final.v):
+    got &= 0xFFFFFFFF
+    if got != want:
+      raise AssertionError(f"0x{bits:08X} rounded to 0x{got:08X}, want 0x{want:08X}")
+    if (want & 0x7F800000) == 0x7F800000 and (want & 0x7FFFFF):
+      read = want & ~0x1FFF & 0xFFFFFFFF  # what the tf32 MMA reads
+      if not ((read & 0x7FFFFF) and (read >> 31) == (bits >> 31)):
+        raise AssertionError(f"NaN 0x{bits:08X} reads as 0x{read:08X} in the MMA")
+
+
 def main():
   here = os.path.dirname(os.path.abspath(__file__))
   directory = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "matmul_ttir")
   failed = 0
+  try:
+    check_tf32_rounding_bits(directory)
+    print(f"PASS Tf32RoundingBits ({len(TF32_BITS_TABLE)} patterns)", flush=True)
+  except Exception as e:
+    failed += 1
+    print(f"FAIL Tf32RoundingBits: {type(e).__name__}: {e}", flush=True)
   for name, make in CASES.items():
     rng = random.Random(name)
     try:
@@ -574,7 +628,7 @@ def main():
     except Exception as e:  # one line per kernel; the script goes on
       failed += 1
       print(f"FAIL {name}: {type(e).__name__}: {e}", flush=True)
-  print(f"{len(CASES) - failed} passed, {failed} failed")
+  print(f"{len(CASES) + 1 - failed} passed, {failed} failed")
   return 1 if failed else 0
 
 
