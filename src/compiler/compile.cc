@@ -171,7 +171,8 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
           JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group, code.launches));
         for (const OperandTranspose& t : call.after)
           JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group, code.launches, true));
-        code.calls.push_back({g, call.dot.gemm, call.a, call.b, call.d, call.other});
+        code.calls.push_back(
+            {g, call.dot.gemm, call.a, call.b, call.d, call.other, call.bias});
         library_calls.push_back(std::move(call));
         continue;
       }

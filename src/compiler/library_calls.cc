@@ -7,6 +7,7 @@
 #include "compiler/convolution_call.h"
 #include "compiler/fft_call.h"
 #include "compiler/solver_call.h"
+#include "fusion/library_epilogue.h"
 
 namespace jft::compiler {
 namespace {
@@ -97,6 +98,49 @@ ir::ValueId addTranspose(ir::Module& module, const fusion::Fusion& owner,
   return result;
 }
 
+// The dot's GEMM and its operand transposes.
+Status lowerProduct(ir::Module& module, const fusion::Fusion& group, const ir::Op& dot,
+                    LibraryCall& call) {
+  JFT_ASSIGN_OR_RETURN(call.dot, planDot(module, dot));
+  call.a = dot.operands[0];
+  call.b = dot.operands[1];
+  call.d = dot.results[0];
+  if (!call.dot.lhs_permutation.empty())
+    call.a =
+        addTranspose(module, group, dot, 0, call.dot.lhs_permutation, call.transposes);
+  if (!call.dot.rhs_permutation.empty())
+    call.b =
+        addTranspose(module, group, dot, 1, call.dot.rhs_permutation, call.transposes);
+  return Status::ok();
+}
+
+// A dot and the epilogue the planner fused into its library group: one
+// product writing the epilogue's result.
+StatusOr<LibraryCall> lowerFusedProduct(ir::Module& module, const ir::Function& function,
+                                        const fusion::Fusion& group, size_t g) {
+  std::optional<fusion::LibraryEpilogue> epilogue =
+      fusion::libraryEpilogueOf(module, function.body, group.ops);
+  if (!epilogue)
+    return internalError(group.name +
+                         ": a library group of several ops is not a product with a "
+                         "fused epilogue");
+  if (group.outputs != std::vector<ir::ValueId>{epilogue->output})
+    return internalError(group.name +
+                         ": a fused product writes its epilogue's result only");
+  // A copy: planDot may add values to the module's table.
+  const ir::Op dot = function.body.ops[epilogue->dot];
+  LibraryCall call;
+  call.group = g;
+  JFT_RETURN_IF_ERROR(lowerProduct(module, group, dot, call));
+  call.d = epilogue->output;
+  call.bias = epilogue->bias;
+  call.dot.gemm.bias = epilogue->bias.has_value();
+  call.dot.gemm.epilogue =
+      epilogue->relu ? runtime::GemmEpilogue::kRelu : runtime::GemmEpilogue::kNone;
+  JFT_RETURN_IF_ERROR(runtime::validateGemm(call.dot.gemm));
+  return call;
+}
+
 }  // namespace
 
 std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
@@ -105,6 +149,20 @@ std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
   std::vector<fusion::UnsupportedOp> rejects;
   for (const fusion::Fusion& group : plan.fusions) {
     if (group.route != fusion::Route::kLibrary) continue;
+    if (group.ops.size() > 1) {  // a product with a fused epilogue
+      std::optional<fusion::LibraryEpilogue> epilogue =
+          fusion::libraryEpilogueOf(module, function.body, group.ops);
+      if (!epilogue) {
+        rejects.push_back({group.ops[0], "", "",
+                           group.name + ": a library group of several ops that is not "
+                                        "a product with a fused epilogue"});
+        continue;
+      }
+      StatusOr<DotGemmPlan> planned = planDot(module, function.body.ops[epilogue->dot]);
+      if (!planned.isOk())
+        rejects.push_back({epilogue->dot, "", "", planned.status().message()});
+      continue;
+    }
     for (size_t index : group.ops) {
       if (index >= function.body.ops.size()) continue;
       const ir::Op& op = function.body.ops[index];
@@ -123,6 +181,7 @@ std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
 StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& function,
                                         const fusion::Plan& plan, size_t g) {
   const fusion::Fusion& group = plan.fusions.at(g);
+  if (group.ops.size() > 1) return lowerFusedProduct(module, function, group, g);
   if (group.ops.size() != 1 || group.ops[0] >= function.body.ops.size())
     return internalError(group.name + ": a library group is one op");
   const ir::Op& dot = function.body.ops[group.ops[0]];
@@ -146,16 +205,7 @@ StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& 
     call.other = std::move(other).value();
     return call;
   }
-  JFT_ASSIGN_OR_RETURN(call.dot, planDot(module, dot));
-  call.a = dot.operands[0];
-  call.b = dot.operands[1];
-  call.d = dot.results[0];
-  if (!call.dot.lhs_permutation.empty())
-    call.a =
-        addTranspose(module, group, dot, 0, call.dot.lhs_permutation, call.transposes);
-  if (!call.dot.rhs_permutation.empty())
-    call.b =
-        addTranspose(module, group, dot, 1, call.dot.rhs_permutation, call.transposes);
+  JFT_RETURN_IF_ERROR(lowerProduct(module, group, dot, call));
   return call;
 }
 
@@ -165,6 +215,8 @@ std::string libraryCallText(const LibraryCall& call) {
   std::string text = "cublaslt m=" + std::to_string(g.m) + " n=" + std::to_string(g.n) +
                      " k=" + std::to_string(g.k) + " batch=" + std::to_string(g.batch);
   if (g.compute == runtime::GemmCompute::kTf32) text += " tf32";
+  if (g.bias) text += " bias";
+  if (g.epilogue == runtime::GemmEpilogue::kRelu) text += " relu";
   if (!call.convolution.empty()) return text + " conv kernels=" + call.convolution;
   const bool lhs = !call.dot.lhs_permutation.empty();
   const bool rhs = !call.dot.rhs_permutation.empty();

@@ -1,6 +1,7 @@
 // The library route's groups as library calls: dot_general (and the older
-// dot) as one cuBLASLt product (dot_to_gemm.h); convolution as a product fed
-// by TTIR kernels (convolution_call.h); fft and the solver ops as one library
+// dot) as one cuBLASLt product (dot_to_gemm.h), with its bias and relu
+// epilogue when the planner fused one (fusion/library_epilogue.h); convolution as a
+// product fed by TTIR kernels (convolution_call.h); fft and the solver ops as one library
 // operation each (fft_call.h, solver_call.h). An operand the product cannot
 // read in place is first permuted by a TTIR loop kernel: a synthetic op in a
 // scratch function, emitted like any fused op, writing a new value (a temp).
@@ -41,6 +42,9 @@ struct LibraryCall {
   DotGemmPlan dot;           // unused when `other` is set
   ir::ValueId a = 0, b = 0;  // what the product reads: operands or their transposes
   ir::ValueId d = 0;         // what the product writes: the result or a temp
+  // A product with a fused epilogue (fusion/library_epilogue.h): the bias
+  // vector when gemm.bias; `d` is then the epilogue's result.
+  std::optional<ir::ValueId> bias;
   std::optional<LibraryOpCall> other;        // a library operation instead of a product
   std::vector<OperandTranspose> transposes;  // kernels to run first, in order
   std::vector<OperandTranspose> after;       // kernels to run after it, in order
@@ -62,7 +66,8 @@ StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& 
                                         const fusion::Plan& plan, size_t g);
 
 // For the route report: the library operation's text, or "cublaslt m=8 n=16 k=32
-// batch=1", then " tf32" when the product may round to TF32 and " transpose=lhs,rhs" for
+// batch=1", then " tf32" when the product may round to TF32, " bias" and " relu" for a
+// fused epilogue, and " transpose=lhs,rhs" for
 // the permuted operands; a convolution's adds " conv" and its kernels
 // ("kernels=patches,rhs_transpose").
 std::string libraryCallText(const LibraryCall& call);

@@ -230,13 +230,18 @@ class Assembler {
       slots_->tick();
       return Status::ok();
     }
+    if (call.gemm.bias != call.bias.has_value())
+      return internalError(name + ": a gemm bias without its vector, or the reverse");
+    std::vector<ir::ValueId> reads{call.a, call.b};
+    if (call.bias) reads.push_back(*call.bias);
     std::vector<int> buffers;
-    JFT_RETURN_IF_ERROR(addBuffers(name, {call.a, call.b}, {call.d}, buffers));
+    JFT_RETURN_IF_ERROR(addBuffers(name, reads, {call.d}, buffers));
     runtime::GemmThunk thunk;
     thunk.gemm = call.gemm;
     thunk.a = buffers[0];
     thunk.b = buffers[1];
-    thunk.d = buffers[2];
+    thunk.d = buffers.back();
+    if (call.bias) thunk.bias = buffers[2];
     out.push_back(std::move(thunk));
     slots_->tick();
     return Status::ok();

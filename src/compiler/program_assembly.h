@@ -74,6 +74,7 @@ struct GemmCall {
   ir::ValueId a = 0, b = 0;  // read as the product's A and B
   ir::ValueId d = 0;         // written as its D
   std::optional<LibraryOpCall> op;
+  std::optional<ir::ValueId> bias;  // read as the bias vector when gemm.bias
 };
 
 // A function body or a control op's region, with its plan, kernels and

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fusion/library_epilogue.h"
 #include "fusion/op_route.h"
 #include "fusion/op_text.h"
 #include "fusion/product_route.h"
@@ -45,7 +46,8 @@ class Grouper {
   Grouping run() && {
     readers_.clear();
     for (size_t i = uses_.numOps(); i-- > 0;) {
-      place(i);
+      // An op already placed: a bias broadcast a library dot took along.
+      if (out_.home[i] < 0) place(i);
       linkReaders(i);
     }
     std::reverse(out_.unsupported.begin(), out_.unsupported.end());
@@ -84,6 +86,7 @@ class Grouper {
       return;
     }
     if (route.route != Route::kTtir) {
+      if (route.route == Route::kLibrary && takeLibraryEpilogue(i)) return;
       newGroup(i, route.route);
       return;
     }
@@ -210,6 +213,86 @@ class Grouper {
     out_.home[i] = target;
     g.ops.push_back(i);
     return true;
+  }
+
+  // A library dot whose only reader is a loop group holding exactly an
+  // epilogue the library fuses (library_epilogue.h): the group becomes the
+  // dot's library group, writing the epilogue's result.
+  bool takeLibraryEpilogue(size_t i) {
+    if (!options_.fuse || op(i).kind != OpKind::DotGeneral) return false;
+    const std::vector<int> users = userGroups(i);
+    if (users.size() != 1) return false;
+    const int g = users[0];
+    DraftGroup& target = group(g);
+    if (target.route != Route::kTtir || target.family != Family::kLoop) return false;
+    std::vector<size_t> members = target.ops;
+    members.insert(members.end(), target.copies.begin(), target.copies.end());
+    members.push_back(i);
+    // Broadcasts and splat constants before the dot in program order, not
+    // placed yet, read only inside the epilogue: taken along when the
+    // epilogue needs them (the bias broadcast must be in the group; a zero
+    // left out would be materialised by a kernel of its own).
+    const std::vector<size_t> early = earlyOperands(i, g);
+    std::vector<size_t> with_early = members;
+    with_early.insert(with_early.end(), early.begin(), early.end());
+    std::optional<LibraryEpilogue> epilogue =
+        libraryEpilogueOf(module_, region_, with_early);
+    const bool take_early = epilogue.has_value() && !early.empty();
+    if (!epilogue) epilogue = libraryEpilogueOf(module_, region_, members);
+    if (!epilogue) return false;
+    // The group writes only the epilogue's result: a home op of it read by
+    // another group (a bias broadcast shared with others) keeps it apart.
+    for (size_t m : target.ops)
+      if (m != target.root && readOutside(m, g)) return false;
+    if (take_early)
+      for (size_t e : early) {
+        out_.home[e] = g;
+        target.ops.push_back(e);
+      }
+    target.route = Route::kLibrary;
+    target.family = Family::kNone;
+    target.ops.push_back(i);
+    out_.home[i] = g;
+    return true;
+  }
+
+  // The unplaced broadcasts and splat constants before dot `i` that only
+  // ops of group `g` (or other such ops) read, transitively.
+  std::vector<size_t> earlyOperands(size_t i, int g) const {
+    std::vector<size_t> found;
+    const DraftGroup& target = out_.groups[g];
+    std::vector<size_t> work = target.ops;
+    work.insert(work.end(), target.copies.begin(), target.copies.end());
+    auto taken = [&](size_t o) {
+      return inGroup(o, g) || std::find(found.begin(), found.end(), o) != found.end();
+    };
+    while (!work.empty()) {
+      const size_t at = work.back();
+      work.pop_back();
+      for (ir::ValueId v : op(at).operands) {
+        const long def = uses_.definingOp(v);
+        if (def < 0 || static_cast<size_t>(def) >= i) continue;
+        const size_t d = static_cast<size_t>(def);
+        if (out_.home[d] >= 0 || !out_.copied_into[d].empty() || taken(d) ||
+            uses_.anyResultReturned(d))
+          continue;
+        if (op(d).kind != OpKind::BroadcastInDim && !isSplatConstant(op(d))) continue;
+        bool inside = true;
+        for (size_t reader : uses_.opUsers(d)) inside = inside && taken(reader);
+        if (!inside) continue;
+        found.push_back(d);
+        work.push_back(d);
+      }
+    }
+    return found;
+  }
+
+  // Whether a result of op `i` is read outside group `g` or returned.
+  bool readOutside(size_t i, int g) const {
+    if (uses_.anyResultReturned(i)) return true;
+    for (size_t user : uses_.opUsers(i))
+      if (!inGroup(user, g)) return true;
+    return false;
   }
 
   // Whether loop group `g`, which reads product `i`, can be its epilogue: the

@@ -142,11 +142,11 @@ Route chooseMatmulRoute(const MatmulForm& form, const PlanOptions& options,
       break;
   }
   if (!options.library_route) return Route::kTtir;
-  // f32 operands: Triton's tf32 tt.dot reads the operands' top 19 bits where
-  // cuBLASLt rounds them; the zoo's f32 programs measured 1.3e-3 to 2.5e-3
-  // off upstream on it (1e-3 on cuBLASLt). Until the tiles round to tf32,
-  // f32 products stay on the library.
-  if (form.operand == ir::ElementType::F32) return Route::kLibrary;
+  // f32 operands take the same rules as 16-bit ones: the kernel rounds its
+  // f32 tiles to TF32 to nearest as cuBLASLt does (the zoo's f32 programs
+  // measured 1.3e-3 to 2.5e-3 off upstream while Triton's MMA truncated
+  // them, 1e-3 on cuBLASLt), and f32 "ieee" is kept off the large-work path
+  // below (FMA units, where cuBLAS's SGEMM wins).
   // In double: the product of four int64 extents may not fit one.
   const double work = static_cast<double>(form.batch) * static_cast<double>(form.m) *
                       static_cast<double>(form.n) * static_cast<double>(form.k);

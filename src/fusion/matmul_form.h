@@ -69,8 +69,11 @@ IndexMap indexMapOf(const std::vector<int64_t>& shape, const std::vector<int64_t
 // (unsupported when the plan has no library route); kTtir: TTIR. kAuto, the
 // cost model (a first guess, to be measured on the device):
 //  - no library route available: TTIR;
-//  - f32 operands: the library (Triton's tf32 truncates the operands where
-//    cuBLASLt rounds them: measured up to 2.5x further from upstream);
+//  - f32 operands follow the same rules as 16-bit ones: the kernel rounds
+//    f32 tiles to TF32 to nearest before tt.dot, as cuBLASLt rounds them
+//    (codegen/ttir/tf32_rounding.h). Before it did, Triton's tf32 MMA
+//    truncated them, measured up to 2.5x further from upstream than
+//    cuBLASLt, and every f32 product went to the library;
 //  - batch*m*n*k <= kSmallMatmulWork (2^24): TTIR (launch-bound; one kernel,
 //    no workspace, no operand transposes);
 //  - otherwise the library, unless an epilogue fuses into the dot (saving

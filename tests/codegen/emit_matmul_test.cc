@@ -220,6 +220,59 @@ TEST(EmitMatmul, NonContiguousContractingDims) {
   EXPECT_GE(count(body, "arith.divsi"), 1) << k.ttir;
 }
 
+// f32 operands under DEFAULT precision: each loaded tile is rounded to TF32
+// to nearest (src/codegen/ttir/tf32_rounding.h) before tt.dot, with the
+// constants of that rounding: bias 0x1000, mask ~0x1FFF, the exponent field
+// 0x7F800000 (finite below it, NaN above), the quiet bit 0x00400000.
+// [24, 1] x [1, 2]: run_matmul_ttir.py drives the rows through a table of
+// hand-rounded bit patterns (ties, carries into the exponent, the largest
+// finite value rounding to infinity, subnormals, infinities, NaN).
+TEST(EmitMatmul, Tf32RoundsOperands) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {f32({24, 1}), f32({1, 2})}, {f32({24, 2})});
+  b.ret({dot(b, a[0], a[1], f32({24, 2}), numbers({}, {}, {1}, {0}))});
+  b.endFunction();
+  const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
+  dumpLaunch(k);
+  expectCommitted(k);
+  const std::string& t = k.ttir;
+  const size_t loop = at(t, "scf.for"), d = at(t, "tt.dot", loop);
+  const std::string body = t.substr(loop, d - loop);
+  // Two bitcasts (to i32 and back) per operand, all before the dot.
+  EXPECT_EQ(count(body, "tt.bitcast"), 4) << t;
+  EXPECT_EQ(count(t, "tt.bitcast"), 4) << t;
+  for (const char* c : {"dense<4096>", "dense<-8192>", "dense<2147483647>",
+                        "dense<2139095040>", "dense<4194304>"})
+    EXPECT_EQ(count(body, c), 2) << c << "\n" << t;
+  EXPECT_EQ(count(body, "arith.cmpi sgt"), 2) << t;  // NaN: magnitude > 0x7F800000
+  EXPECT_EQ(count(body, "arith.select"), 4) << t;
+  EXPECT_EQ(count(t, "inputPrecision = tf32"), 1);
+}
+
+// No TF32 rounding where the MMA does not truncate f32: HIGHEST ("ieee"),
+// 16-bit operands, and f32 operands converted from f16 (exact in TF32).
+TEST(EmitMatmul, Tf32RoundingOnlyUnderTf32F32) {
+  auto kernel = [](Type lhs, Type rhs, Type out, bool highest, bool widen) {
+    ir::Module m;
+    ir::Builder b(m);
+    auto a = b.beginFunction("main", {lhs, rhs}, {out});
+    ValueId x = a[0];
+    if (widen) x = b.op1(OpKind::Convert, {a[0]}, f32(lhs.dims));
+    b.ret({dot(b, x, a[1], out, numbers({}, {}, {1}, {0}), highest)});
+    b.endFunction();
+    return emitWhole(m, fusion::Family::kMatmul).ttir;
+  };
+  const std::string ieee = kernel(f32({8, 16}), f32({16, 8}), f32({8, 8}), true, false);
+  EXPECT_EQ(count(ieee, "tt.bitcast"), 0) << ieee;
+  const std::string half = kernel(f16({8, 16}), f16({16, 8}), f32({8, 8}), false, false);
+  EXPECT_EQ(count(half, "tt.bitcast"), 0) << half;
+  // The f16 lhs widened to f32 is exact; the f32 rhs is still rounded.
+  const std::string widened =
+      kernel(f16({8, 16}), f32({16, 8}), f32({8, 8}), false, true);
+  EXPECT_EQ(count(widened, "tt.bitcast"), 2) << widened;
+}
+
 // A result of 2^32 elements: index arithmetic in i64, the K loop included.
 TEST(EmitMatmul, HugeResultIndexesInI64) {
   ir::Module m;

@@ -14,7 +14,13 @@ kernel (PASS/FAIL); exit status 1 when any failed.
 The interpreter executes every program of the launch grid (from the .json
 beside the kernel) in turn; loads and stores outside a buffer, or a store
 that two programs both write, fail the kernel. tt.dot is computed exactly
-(as ieee would; the inputs make tf32 rounding moot)."""
+as ieee would for ieee; for tf32 the interpreter models the MMA as the
+hardware reads f32 registers, dropping each finite operand's low 13 mantissa
+bits (truncation), so a kernel that does not round its tiles to TF32 itself
+fails the tf32 rounding case. The other cases' inputs are exact in TF32.
+Tf32RoundingBits also runs the tf32 kernel's rounding ops alone on bit
+patterns a dot cannot carry (-0, signalling NaNs) against a hand-worked
+table."""
 
 import itertools
 import json
@@ -38,6 +44,26 @@ def round_bf16(x):
     return struct.unpack("f", struct.pack("I", bits & 0xFFFF0000))[0]
   bits += 0x7FFF + ((bits >> 16) & 1)  # to nearest, ties to even
   return struct.unpack("f", struct.pack("I", bits & 0xFFFF0000))[0]
+
+
+def f32_bits(x):
+  return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def from_f32_bits(bits):
+  return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+
+
+def to_i32(v):
+  v &= 0xFFFFFFFF
+  return v - (1 << 32) if v & 0x80000000 else v
+
+
+def tf32_mma_read(x):
+  """What the tf32 MMA reads of an f32 register: the low 13 bits dropped."""
+  if math.isnan(x) or math.isinf(x):
+    return x
+  return from_f32_bits(f32_bits(x) & ~0x1FFF)
 
 
 def round_f16(x):
@@ -107,6 +133,12 @@ INT_OPS = {
     "arith.maxsi": max,
     "arith.andi": lambda a, b: a and b,
     "arith.ori": lambda a, b: a or b,
+}
+# On integers of more than one bit (on i1 the logical forms above).
+BITWISE = {
+    "arith.andi": lambda a, b: a & b,
+    "arith.ori": lambda a, b: a | b,
+    "arith.xori": lambda a, b: a ^ b,
 }
 FLOAT_OPS = {
     "arith.addf": lambda a, b: a + b,
@@ -310,6 +342,9 @@ class Kernel:
       return
     if opname == "tt.dot":
       a, b, c = env[names[0]], env[names[1]], env[names[2]]
+      if "inputPrecision = tf32" in line and a.shape and "xf32>" in ty.split(" * ")[0]:
+        a = T(a.shape, [tf32_mma_read(x) for x in a.v])
+        b = T(b.shape, [tf32_mma_read(x) for x in b.v])
       m, k = a.shape
       n = b.shape[1]
       out = list(c.v)
@@ -323,7 +358,25 @@ class Kernel:
       env[name] = T([m, n], out)
       return
     if opname in INT_OPS:
-      env[name] = elementwise(INT_OPS[opname], env[names[0]], env[names[1]])
+      _, elem = parse_type(ty)
+      f = INT_OPS[opname]
+      if elem != "i1" and opname in BITWISE:
+        f = BITWISE[opname]
+      if elem == "i32":
+        g = f
+        f = lambda a, b: to_i32(g(a, b))
+      env[name] = elementwise(f, env[names[0]], env[names[1]])
+      return
+    if opname == "tt.bitcast":
+      src_ty, dst_ty = ty.split(" -> ")
+      _, src = parse_type(src_ty)
+      _, dst = parse_type(dst_ty)
+      if (src, dst) == ("f32", "i32"):
+        env[name] = elementwise(lambda x: to_i32(f32_bits(x)), env[names[0]])
+      elif (src, dst) == ("i32", "f32"):
+        env[name] = elementwise(from_f32_bits, env[names[0]])
+      else:
+        raise NotImplementedError(f"bitcast {src} -> {dst}")
       return
     if opname in FLOAT_OPS:
       _, elem = parse_type(ty)
@@ -443,7 +496,49 @@ def case_grouped(rng):
   return {"%in0": x, "%in1": w, "%in2": r}, {"%out0": out}
 
 
+# f32 bit patterns and their TF32 roundings, worked by hand: round to
+# nearest, ties away from zero (the tie is 0x1000 in the low 13 bits; the
+# TF32 unit in the last place is bit 13, 0x2000), +-inf kept, NaN kept NaN.
+TF32_TABLE = [
+    (0x3F800000, 0x3F800000),  # 1.0: already TF32
+    (0x3F800800, 0x3F800000),  # 1 + 2^-12: below half an ulp, down
+    (0x3F800FFF, 0x3F800000),  # just below the tie, down
+    (0x3F801000, 0x3F802000),  # 1 + 2^-11: the tie, away (even would stay 1.0)
+    (0x3F801800, 0x3F802000),  # 1 + 3 * 2^-12: above half, up (truncation: 1.0)
+    (0x3F805000, 0x3F806000),  # a tie above an even last bit: away
+    (0x3F803000, 0x3F804000),  # a tie above an odd last bit: up
+    (0x3FFFF000, 0x40000000),  # carry out of the mantissa: 2 - 2^-11 -> 2.0
+    (0xBF801000, 0xBF802000),  # -(1 + 2^-11): away from zero
+    (0xBF800FFF, 0xBF800000),  # negative, below the tie
+    (0x7F7FFFFF, 0x7F800000),  # largest finite f32: rounds to +inf (correct)
+    (0x7F7FF000, 0x7F800000),  # the tie above TF32's largest finite: +inf
+    (0x7F7FEFFF, 0x7F7FE000),  # below it: TF32's largest finite
+    (0xFF7FFFFF, 0xFF800000),  # negative largest finite: -inf
+    (0x00000FFF, 0x00000000),  # subnormal below half a TF32 subnormal step
+    (0x00001000, 0x00002000),  # subnormal tie: away
+    (0x007FF000, 0x00800000),  # largest subnormals round into the smallest normal
+    (0x80001800, 0x80002000),  # negative subnormal, up in magnitude
+    (0x7F800000, 0x7F800000),  # +inf
+    (0xFF800000, 0xFF800000),  # -inf
+    (0x7FC00001, None),        # quiet NaN with a low payload: NaN
+    (0xFFC00000, None),        # negative NaN: NaN
+    (0x00000000, 0x00000000),  # +0
+    (0x40490FDB, 0x40490000),  # pi: low bits 0x0FDB below the tie, down
+]
+
+
+def case_tf32_rounding(rng):
+  x = [from_f32_bits(bits) for bits, _ in TF32_TABLE]
+  w = [1.0, -1.0]
+  out = []
+  for _, rounded in TF32_TABLE:
+    v = math.nan if rounded is None else from_f32_bits(rounded)
+    out += [v, -v]
+  return {"%in0": x, "%in1": w}, {"%out0": out}
+
+
 CASES = {
+    "EmitMatmul_Tf32RoundsOperands": case_tf32_rounding,
     "EmitMatmul_PlainF32": case_plain,
     "EmitMatmul_HighestPrecisionIsIeee": case_highest,
     "EmitMatmul_BatchedTransposedBf16BiasRelu": case_bf16_bias_relu,
@@ -454,10 +549,61 @@ CASES = {
 }
 
 
+# Bit patterns the dot cannot show (a product with 1.0 added to a +0
+# accumulator loses -0; Python floats cannot hold a signalling NaN), worked by
+# hand for the rounding ops alone: -0 stays -0; a NaN gets its quiet bit
+# (0x00400000), keeping sign and payload, so that the MMA, which drops the
+# low 13 bits, still reads a NaN of that sign.
+TF32_BITS_TABLE = [(bits, rounded) for bits, rounded in TF32_TABLE if rounded is not None] + [
+    (0x80000000, 0x80000000),  # -0
+    (0x80000FFF, 0x80000000),  # negative subnormal below the tie: -0
+    (0x7F800001, 0x7FC00001),  # signalling NaN, payload only in the low bits
+    (0xFF800FFF, 0xFFC00FFF),  # negative signalling NaN
+    (0x7FC00001, 0x7FC00001),  # quiet NaN: unchanged
+    (0xFFFFFFFF, 0xFFFFFFFF),  # all ones: a quiet negative NaN, unchanged
+    (0x7FBFE000, 0x7FFFE000),  # signalling NaN with payload in the kept bits
+]
+
+
+def check_tf32_rounding_bits(directory):
+  """Runs the ops between the first f32 -> i32 bitcast of the kernel's loop
+  and the i32 -> f32 bitcast that ends them on a tile of table bit patterns."""
+  text = open(os.path.join(directory, "EmitMatmul_Tf32RoundsOperands.ttir")).read()
+  kernel = Kernel(text)
+  lines = kernel.body
+  start = next(i for i, l in enumerate(lines)
+               if re.search(r"= tt.bitcast .*xf32> -> tensor<.*xi32>$", l))
+  end = next(i for i in range(start, len(lines))
+             if re.search(r"= tt.bitcast .*xi32> -> tensor<.*xf32>$", lines[i]))
+  result = lines[start].split(" = ")[0]
+  shape, _ = parse_type(lines[start].rsplit(" -> ", 1)[1])
+  n = n_of(shape)
+  table = [TF32_BITS_TABLE[i % len(TF32_BITS_TABLE)] for i in range(n)]
+  env = {result: T(shape, [to_i32(bits) for bits, _ in table])}
+  kernel.pid = 0
+  for line in lines[start + 1:end]:
+    kernel.op(line, env)
+  final = env[lines[end].split("tt.bitcast ", 1)[1].split(" ", 1)[0]]
+  for (bits, want), got in zip(table, final.v):
+    got &= 0xFFFFFFFF
+    if got != want:
+      raise AssertionError(f"0x{bits:08X} rounded to 0x{got:08X}, want 0x{want:08X}")
+    if (want & 0x7F800000) == 0x7F800000 and (want & 0x7FFFFF):
+      read = want & ~0x1FFF & 0xFFFFFFFF  # what the tf32 MMA reads
+      if not ((read & 0x7FFFFF) and (read >> 31) == (bits >> 31)):
+        raise AssertionError(f"NaN 0x{bits:08X} reads as 0x{read:08X} in the MMA")
+
+
 def main():
   here = os.path.dirname(os.path.abspath(__file__))
   directory = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "matmul_ttir")
   failed = 0
+  try:
+    check_tf32_rounding_bits(directory)
+    print(f"PASS Tf32RoundingBits ({len(TF32_BITS_TABLE)} patterns)", flush=True)
+  except Exception as e:
+    failed += 1
+    print(f"FAIL Tf32RoundingBits: {type(e).__name__}: {e}", flush=True)
   for name, make in CASES.items():
     rng = random.Random(name)
     try:
@@ -472,7 +618,8 @@ def main():
       kernel.run(buffers, grid, writes)
       for out, values in want.items():
         got = buffers[out]
-        bad = [i for i, (g, w) in enumerate(zip(got, values)) if not g == w]
+        bad = [i for i, (g, w) in enumerate(zip(got, values))
+               if not (g == w or (math.isnan(g) and math.isnan(w)))]
         if bad:
           i = bad[0]
           raise AssertionError(f"{out}: {len(bad)} of {len(values)} elements differ; "
@@ -481,7 +628,7 @@ def main():
     except Exception as e:  # one line per kernel; the script goes on
       failed += 1
       print(f"FAIL {name}: {type(e).__name__}: {e}", flush=True)
-  print(f"{len(CASES) - failed} passed, {failed} failed")
+  print(f"{len(CASES) + 1 - failed} passed, {failed} failed")
   return 1 if failed else 0
 
 

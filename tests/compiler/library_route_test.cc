@@ -31,11 +31,14 @@ using ir::Type;
 using ir::ValueId;
 using runtime::GemmCompute;
 
-// batch, m, n, k, A stored transposed, B stored transposed, A ld, B ld.
+// batch, m, n, k, A stored transposed, B stored transposed, A ld, B ld, and
+// whether an f32 bias add (broadcast along the rows) alone reads the
+// product, so that the library adds it (fusion/library_epilogue.h).
 struct Expected {
   int64_t batch, m, n, k;
   bool at, bt;
   int64_t lda, ldb;
+  bool bias = false;
 };
 
 std::vector<runtime::GemmThunk> gemmsOf(const runtime::Program& p) {
@@ -61,7 +64,13 @@ void expectGemms(const runtime::Program& p, const std::vector<Expected>& expecte
     EXPECT_EQ(g.d_ld, e.n);
     EXPECT_EQ(g.d_batch_stride, e.m * e.n);
     EXPECT_EQ(g.compute, GemmCompute::kTf32);
-    EXPECT_EQ(gemms[i].bias, -1);
+    EXPECT_EQ(g.bias, e.bias);
+    EXPECT_EQ(gemms[i].bias >= 0, e.bias);
+    if (e.bias) {  // the n-vector of f32
+      EXPECT_EQ(p.slots.at(static_cast<size_t>(gemms[i].bias)).bytes,
+                static_cast<uint64_t>(e.n * 4));
+    }
+    EXPECT_EQ(g.epilogue, runtime::GemmEpilogue::kNone);
     // D is the whole of its slot.
     EXPECT_EQ(p.slots.at(static_cast<size_t>(gemms[i].d)).bytes,
               static_cast<uint64_t>(e.batch * e.m * e.n * 4));
@@ -98,8 +107,8 @@ TEST_P(LibraryZoo, DotsBecomeTheHandCheckedGemms) {
   for (size_t i = 0; i < rows.size(); ++i) {
     const Expected& e = c.gemms[i];
     EXPECT_EQ(rows[i], "cublaslt m=" + std::to_string(e.m) + " n=" + std::to_string(e.n) +
-                           " k=" + std::to_string(e.k) +
-                           " batch=" + std::to_string(e.batch) + " tf32");
+                           " k=" + std::to_string(e.k) + " batch=" +
+                           std::to_string(e.batch) + " tf32" + (e.bias ? " bias" : ""));
   }
   size_t launches = 0;
   for (const runtime::Thunk& t : p.thunks)
@@ -139,10 +148,12 @@ TEST_P(LibraryZoo, DotsBecomeTheHandCheckedGemms) {
 INSTANTIATE_TEST_SUITE_P(
     Zoo, LibraryZoo,
     ::testing::Values(
-        // [16,64]x[64,256], [16,256]x[256,64]
+        // [16,64]x[64,256], [16,256]x[256,64]; the second's bias add
+        // (broadcast of [64] along dims [1]) is returned: fused. The first's
+        // feeds the GELU and stays in its loop kernel.
         ZooCase{"mlp",
                 {{1, 16, 256, 64, false, false, 64, 256},
-                 {1, 16, 64, 256, false, false, 256, 64}}},
+                 {1, 16, 64, 256, false, false, 256, 64, true}}},
         // q.k^T: [2,4,64,32]x[2,4,64,32] batch [0,1], contract 3x3;
         // p.v: [2,4,64,64]x[2,4,64,32] contract 3x2.
         ZooCase{"attention",
@@ -160,9 +171,11 @@ INSTANTIATE_TEST_SUITE_P(
                  {1, 64, 64, 256, false, false, 256, 64}}},
         // forward [16,32]x[32,64], [16,64]x[64,8]; backward
         // [16,8]^T x [16,64] (contract 0x0), [16,8]x[64,8]^T (1x1),
-        // [16,64]^T x [16,32] (0x0).
+        // [16,64]^T x [16,32] (0x0). The first forward product's bias add
+        // (%3, read by the relu and by relu's gradient mask) is fused; the
+        // second's is followed by a subtract in the same loop kernel.
         ZooCase{"mlp_train_step",
-                {{1, 16, 64, 32, false, false, 32, 64},
+                {{1, 16, 64, 32, false, false, 32, 64, true},
                  {1, 16, 8, 64, false, false, 64, 8},
                  {1, 8, 64, 16, true, false, 8, 64},
                  {1, 16, 64, 8, false, true, 8, 8},

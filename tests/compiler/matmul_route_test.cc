@@ -104,16 +104,52 @@ TEST(MatmulSetting, TtirRunsDotAndEpilogueAsOneKernel) {
   EXPECT_EQ(c.executable.report.entries[0].family, "matmul");
 }
 
-TEST(MatmulSetting, LibraryRunsTheDotOnCublasLt) {
+// relu(x @ w + bias) in f32 on the library: one product whose cuBLASLt
+// epilogue adds the bias and applies the relu (fusion/library_epilogue.h),
+// no kernel, and the route report's row saying so.
+TEST(MatmulSetting, LibraryRunsTheDotAndItsEpilogueOnCublasLt) {
   Compiled c = compileWith(MatmulRoute::kLibrary, 300, 200, 100);
   EXPECT_EQ(c.gemms, 1u);
-  ASSERT_EQ(c.stages.ttir.size(), 1u);  // the epilogue's loop kernel
-  EXPECT_EQ(c.stages.ttir[0].find("tt.dot"), std::string::npos);
+  EXPECT_TRUE(c.stages.ttir.empty());
+  const runtime::Program& p = c.executable.program;
+  const runtime::GemmThunk* gemm = nullptr;
+  for (const runtime::Thunk& t : p.thunks)
+    if (const auto* g = std::get_if<runtime::GemmThunk>(&t)) gemm = g;
+  ASSERT_NE(gemm, nullptr);
+  runtime::GemmDesc want;
+  want.a = {runtime::GemmType::kF32, false, 200, 300 * 200};
+  want.b = {runtime::GemmType::kF32, false, 100, 200 * 100};
+  want.d_type = runtime::GemmType::kF32;
+  want.d_ld = 100;
+  want.d_batch_stride = 300 * 100;
+  want.compute = runtime::GemmCompute::kTf32;
+  want.m = 300, want.n = 100, want.k = 200;
+  want.bias = true;
+  want.epilogue = runtime::GemmEpilogue::kRelu;
+  EXPECT_EQ(gemm->gemm, want) << runtime::gemmText(gemm->gemm);
+  // The bias is parameter 2 (100 f32), D the program's result.
+  ASSERT_GE(gemm->bias, 0);
+  const runtime::BufferSlot& bias = p.slots.at(static_cast<size_t>(gemm->bias));
+  EXPECT_EQ(bias.kind, runtime::BufferSlot::Kind::kParameter);
+  EXPECT_EQ(bias.index, 2);
+  EXPECT_EQ(bias.bytes, 400u);
+  EXPECT_EQ(p.slots.at(static_cast<size_t>(gemm->d)).kind,
+            runtime::BufferSlot::Kind::kOutput);
+  ASSERT_EQ(c.executable.report.entries.size(), 1u);
+  EXPECT_EQ(c.executable.report.entries[0].route, "library");
+  EXPECT_EQ(c.executable.report.entries[0].tile,
+            "cublaslt m=300 n=100 k=200 batch=1 tf32 bias relu");
 }
 
-TEST(MatmulSetting, AutoKeepsF32ProductsOnTheLibrary) {
-  // 300 * 200 * 100 = 6e6 <= 2^24 is small, but f32 (tf32 rounding differs).
-  EXPECT_EQ(compileWith(MatmulRoute::kAuto, 300, 200, 100).gemms, 1u);
+TEST(MatmulSetting, AutoTakesSmallF32ProductsOnTtir) {
+  // 300 * 200 * 100 = 6e6 <= 2^24 is small: f32 takes the TTIR route like
+  // 16-bit products (its tiles rounded to TF32 to nearest).
+  Compiled small = compileWith(MatmulRoute::kAuto, 300, 200, 100);
+  EXPECT_EQ(small.gemms, 0u);
+  ASSERT_EQ(small.stages.ttir.size(), 1u);
+  EXPECT_NE(small.stages.ttir[0].find("tt.bitcast"), std::string::npos);
+  // 2048^2 * 2048 with k > 1024: the library.
+  EXPECT_EQ(compileWith(MatmulRoute::kAuto, 2048, 2048, 2048).gemms, 1u);
   // A different setting is a different executable.
   EXPECT_NE(compileWith(MatmulRoute::kAuto, 16, 16, 16).executable.fingerprint,
             compileWith(MatmulRoute::kLibrary, 16, 16, 16).executable.fingerprint);

@@ -85,10 +85,11 @@ TEST(MatmulRules, DotBiasReluIsOneGroup) {
   EXPECT_EQ(g.name.rfind("fusion_0_matmul_dot_general", 0), 0u) << g.name;
 }
 
-// library: today's behaviour, the dot on cuBLASLt and the epilogue a loop
-// kernel reading its result.
+// library: the dot on cuBLASLt and, where the library cannot fuse it (a
+// bf16 bias: library_epilogue_test.cc), the epilogue a loop kernel reading
+// its result.
 TEST(MatmulRules, LibrarySettingKeepsEveryDotOnTheLibrary) {
-  DenseRelu p(50, 30, 70);
+  DenseRelu p(50, 30, 70, false, ElementType::BF16);
   Plan plan = planAndCheck(p.built, withMatmul(MatmulRoute::kLibrary));
   ASSERT_EQ(plan.fusions.size(), 2u) << p.built.text(plan);
   EXPECT_EQ(plan.fusions[0].route, Route::kLibrary);
@@ -103,8 +104,8 @@ TEST(MatmulRules, LibrarySettingKeepsEveryDotOnTheLibrary) {
   EXPECT_EQ(unrouted.unsupported[0].reason, "no library route for dot_general yet");
 }
 
-// auto: small 16-bit products and fused epilogues on TTIR, f32 products and
-// the rest on the library.
+// auto: small products and fused epilogues on TTIR (f32 as 16-bit: the
+// kernel rounds f32 tiles to TF32 to nearest), the rest on the library.
 TEST(MatmulRules, AutoCostModel) {
   const ElementType bf16 = ElementType::BF16;
   {  // 50 * 30 * 70 <= 2^24: small, TTIR with its epilogue.
@@ -113,11 +114,23 @@ TEST(MatmulRules, AutoCostModel) {
     ASSERT_EQ(plan.fusions.size(), 1u) << p.built.text(plan);
     EXPECT_EQ(plan.fusions[0].family, Family::kMatmul);
   }
-  {  // The same in f32: Triton's tf32 truncates where cuBLASLt rounds.
+  {  // The same in f32 (tf32 tiles rounded to nearest): TTIR too.
     DenseRelu p(50, 30, 70);
     Plan plan = planAndCheck(p.built, withMatmul(MatmulRoute::kAuto));
-    ASSERT_EQ(plan.fusions.size(), 2u) << p.built.text(plan);
-    EXPECT_EQ(plan.fusions[0].route, Route::kLibrary);
+    ASSERT_EQ(plan.fusions.size(), 1u) << p.built.text(plan);
+    EXPECT_EQ(plan.fusions[0].family, Family::kMatmul);
+  }
+  {  // f32 1024^3 with an epilogue, DEFAULT precision: TTIR like bf16.
+    DenseRelu p(1024, 1024, 1024);
+    Plan plan = planAndCheck(p.built, withMatmul(MatmulRoute::kAuto));
+    ASSERT_EQ(plan.fusions.size(), 1u) << p.built.text(plan);
+    EXPECT_EQ(plan.fusions[0].family, Family::kMatmul);
+  }
+  {  // Small f32 under HIGHEST: small work is launch-bound, TTIR.
+    DenseRelu p(50, 30, 70, true);
+    Plan plan = planAndCheck(p.built, withMatmul(MatmulRoute::kAuto));
+    ASSERT_EQ(plan.fusions.size(), 1u) << p.built.text(plan);
+    EXPECT_EQ(plan.fusions[0].family, Family::kMatmul);
   }
   {  // 1024^3 = 2^30 with an epilogue, bf16: TTIR.
     DenseRelu p(1024, 1024, 1024, false, bf16);
@@ -131,10 +144,11 @@ TEST(MatmulRules, AutoCostModel) {
     ASSERT_EQ(plan.fusions.size(), 2u) << p.built.text(plan);
     EXPECT_EQ(plan.fusions[0].route, Route::kLibrary);
   }
-  {  // The same under HIGHEST (f32 on FMA units): the library.
+  {  // The same under HIGHEST (f32 on FMA units): the library, which fuses
+     // the f32 bias and relu itself.
     DenseRelu p(1024, 1024, 1024, true);
     Plan plan = planAndCheck(p.built, withMatmul(MatmulRoute::kAuto));
-    ASSERT_EQ(plan.fusions.size(), 2u) << p.built.text(plan);
+    ASSERT_EQ(plan.fusions.size(), 1u) << p.built.text(plan);
     EXPECT_EQ(plan.fusions[0].route, Route::kLibrary);
   }
   {  // A large dot without an epilogue: the library.

@@ -192,13 +192,20 @@ TEST(ZooPlanShapes, MlpReportsItsDotsWithTheirLines) {
   Plan library = planFusions(p.module, p.main(), with_library);
   EXPECT_TRUE(library.unsupported.empty());
   EXPECT_EQ(ofRoute(library, Route::kLibrary).size(), 2u);
+  // The f32 bias add after the second dot joins its product (cuBLASLt's
+  // bias epilogue); the GELU after the first (bias, then tanh) stays a loop
+  // kernel.
+  std::vector<const Fusion*> library_loops = ofRoute(library, Route::kTtir);
+  ASSERT_EQ(library_loops.size(), 1u) << describePlan(p.module, p.main(), library);
+  EXPECT_EQ(countKind(p, *library_loops[0], ir::OpKind::Tanh), 1u);
 
-  // auto: the dots are small (16x64x256, 16x256x64 <= 2^24) but f32, so
-  // they stay on the library (Triton's tf32 truncates where cuBLASLt rounds).
+  // auto: the dots are small (16x64x256, 16x256x64 <= 2^24): f32 products
+  // take the TTIR route like 16-bit ones (their tiles rounded to TF32).
   with_library.matmul = MatmulRoute::kAuto;
   Plan automatic = planFusions(p.module, p.main(), with_library);
   EXPECT_TRUE(automatic.unsupported.empty());
-  EXPECT_EQ(ofRoute(automatic, Route::kLibrary).size(), 2u);
+  EXPECT_TRUE(ofRoute(automatic, Route::kLibrary).empty())
+      << describePlan(p.module, p.main(), automatic);
 
   // ttir: each is a TTIR matmul kernel, the second with the bias add after
   // it fused.

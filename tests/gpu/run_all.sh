@@ -60,6 +60,7 @@ run_test test_rng XLA_MODE=fl_only
 run_test test_deterministic XLA_MODE=fl_only
 run_test test_matmul XLA_MODE=fl_only XLA_FLAGTREE_MATMUL=ttir
 run_test test_autotune
+run_test test_matmul XLA_MODE=fl_only XLA_FLAGTREE_MATMUL=library
 run_test test_collectives XLA_MODE=fl_only
 run_test pjrt_bandwidth
 run_test pjrt_bandwidth JFT_PINNED_STAGING=0

@@ -38,9 +38,11 @@ class ConvKernel {
     if (!form) return unimplemented(fusion_.name + ": " + why);
     form_ = std::move(*form);
     JFT_ASSIGN_OR_RETURN(lhs_,
-                         operandSource(module_, function_, fusion_, conv->operands[0]));
+                         operandSource(module_, function_, fusion_, conv->operands[0],
+                                       form_.input_precision));
     JFT_ASSIGN_OR_RETURN(rhs_,
-                         operandSource(module_, function_, fusion_, conv->operands[1]));
+                         operandSource(module_, function_, fusion_, conv->operands[1],
+                                       form_.input_precision));
     JFT_RETURN_IF_ERROR(checkProductOutputs(module_, fusion_, conv->results[0]));
     tile_ = chooseConvTile(form_.m, form_.n, form_.k, form_.channels,
                            ir::bitWidth(form_.operand), form_.input_precision == "ieee");

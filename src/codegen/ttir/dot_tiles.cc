@@ -4,6 +4,7 @@
 
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
+#include "codegen/ttir/tf32_rounding.h"
 
 namespace jft::codegen::ttir {
 
@@ -13,6 +14,24 @@ std::optional<size_t> inputIndex(const fusion::Fusion& fusion, ir::ValueId value
   auto it = std::find(fusion.inputs.begin(), fusion.inputs.end(), value);
   if (it == fusion.inputs.end()) return std::nullopt;
   return static_cast<size_t>(it - fusion.inputs.begin());
+}
+
+// Where `operand` is read from, without the TF32 decision.
+StatusOr<OperandSource> sourceOf(const ir::Module& module, const ir::Function& function,
+                                 const fusion::Fusion& fusion, ir::ValueId operand) {
+  if (std::optional<size_t> in = inputIndex(fusion, operand))
+    return OperandSource{*in, module.typeOf(operand).element, nullptr};
+  for (size_t at : fusion.ops) {
+    const ir::Op& op = function.body.ops.at(at);
+    if (std::find(op.results.begin(), op.results.end(), operand) == op.results.end())
+      continue;
+    if (op.kind == ir::OpKind::Convert && op.operands.size() == 1)
+      if (std::optional<size_t> in = inputIndex(fusion, op.operands[0]))
+        return OperandSource{*in, module.typeOf(op.operands[0]).element, &op};
+    break;
+  }
+  return unimplemented(fusion.name +
+                       ": a product operand neither an input nor a convert of one");
 }
 
 }  // namespace
@@ -36,20 +55,14 @@ StatusOr<const ir::Op*> findProduct(const ir::Function& function,
 
 StatusOr<OperandSource> operandSource(const ir::Module& module,
                                       const ir::Function& function,
-                                      const fusion::Fusion& fusion, ir::ValueId operand) {
-  if (std::optional<size_t> in = inputIndex(fusion, operand))
-    return OperandSource{*in, module.typeOf(operand).element, nullptr};
-  for (size_t at : fusion.ops) {
-    const ir::Op& op = function.body.ops.at(at);
-    if (std::find(op.results.begin(), op.results.end(), operand) == op.results.end())
-      continue;
-    if (op.kind == ir::OpKind::Convert && op.operands.size() == 1)
-      if (std::optional<size_t> in = inputIndex(fusion, op.operands[0]))
-        return OperandSource{*in, module.typeOf(op.operands[0]).element, &op};
-    break;
-  }
-  return unimplemented(fusion.name +
-                       ": a product operand neither an input nor a convert of one");
+                                      const fusion::Fusion& fusion, ir::ValueId operand,
+                                      const std::string& input_precision) {
+  JFT_ASSIGN_OR_RETURN(OperandSource source, sourceOf(module, function, fusion, operand));
+  const bool exact = source.convert != nullptr && ir::isFloat(source.loaded) &&
+                     ir::bitWidth(source.loaded) <= 16;
+  source.round_to_tf32 = module.typeOf(operand).element == ir::ElementType::F32 &&
+                         input_precision == "tf32" && !exact;
+  return source;
 }
 
 Status checkProductOutputs(const ir::Module& module, const fusion::Fusion& fusion,
@@ -160,8 +173,10 @@ StatusOr<Value> DotTiles::loadOperand(const OperandSource& source, const Value& 
   }
   Value tile = w_.op(text + " : " + address.type, shape, mem);
   tile = loadedToRegister(w_, source.loaded, tile);
-  if (source.convert != nullptr)
-    return emitElementwise(w_, module_, *source.convert, {tile});
+  if (source.convert != nullptr) {
+    JFT_ASSIGN_OR_RETURN(tile, emitElementwise(w_, module_, *source.convert, {tile}));
+  }
+  if (source.round_to_tf32) tile = roundToTf32(w_, tile);
   return tile;
 }
 

@@ -6,8 +6,9 @@
 //    column), tile rows grouped by MatmulTile::group_m so that neighbouring
 //    programs share operand tiles in L2 (Triton's matmul tutorial order);
 //  - loadOperand: an operand tile from a fusion input at computed offsets,
-//    masked (zeros), and converted when a convert of the group feeds the
-//    product;
+//    masked (zeros), converted when a convert of the group feeds the
+//    product, and rounded to TF32 when the product reads f32 under tf32
+//    (tf32_rounding.h);
 //  - kLoop: the scf.for over K in BLOCK_K steps accumulating tt.dot in f32;
 //    the family's body loads the two tiles of each step;
 //  - round / storeOutputs: the accumulator rounded to the product's result
@@ -41,6 +42,10 @@ struct OperandSource {
   size_t input = 0;
   ir::ElementType loaded = ir::ElementType::F32;
   const ir::Op* convert = nullptr;
+  // An f32 operand of a tf32 product: the MMA would truncate it where cuBLAS
+  // rounds to nearest, so the loaded tile is rounded first. Values converted
+  // from a float of 16 bits or fewer already fit TF32's 10 mantissa bits.
+  bool round_to_tf32 = false;
 };
 
 // The group's one op of `kind` (`what` names it in errors: "dot").
@@ -48,9 +53,11 @@ StatusOr<const ir::Op*> findProduct(const ir::Function& function,
                                     const fusion::Fusion& fusion, ir::OpKind kind,
                                     const std::string& what);
 // UNIMPLEMENTED unless `operand` is an input or a convert of one.
+// `input_precision`: the product's tt.dot inputPrecision.
 StatusOr<OperandSource> operandSource(const ir::Module& module,
                                       const ir::Function& function,
-                                      const fusion::Fusion& fusion, ir::ValueId operand);
+                                      const fusion::Fusion& fusion, ir::ValueId operand,
+                                      const std::string& input_precision);
 // UNIMPLEMENTED unless every output of the group has `product`'s shape.
 Status checkProductOutputs(const ir::Module& module, const fusion::Fusion& fusion,
                            ir::ValueId product);
@@ -81,7 +88,8 @@ class DotTiles {
   // 0..n-1 along `axis` of a 2D tensor ([n, 1] or [1, n]), index type.
   Value range2d(int64_t n, int axis);
   // The operand tile at `offset` (broadcast to `shape`), zero where `mask`
-  // is false, converted when a convert feeds the product.
+  // is false, converted when a convert feeds the product, rounded to TF32
+  // when `source.round_to_tf32`.
   StatusOr<Value> loadOperand(const OperandSource& source, const Value& offset,
                               const std::optional<Value>& mask,
                               const std::vector<int64_t>& shape);

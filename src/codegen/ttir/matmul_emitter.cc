@@ -48,9 +48,11 @@ class MatmulKernel {
     if (!form) return unimplemented(fusion_.name + ": " + why);
     form_ = *form;
     JFT_ASSIGN_OR_RETURN(lhs_,
-                         operandSource(module_, function_, fusion_, dot->operands[0]));
+                         operandSource(module_, function_, fusion_, dot->operands[0],
+                                       form_.input_precision));
     JFT_ASSIGN_OR_RETURN(rhs_,
-                         operandSource(module_, function_, fusion_, dot->operands[1]));
+                         operandSource(module_, function_, fusion_, dot->operands[1],
+                                       form_.input_precision));
     JFT_RETURN_IF_ERROR(checkProductOutputs(module_, fusion_, dot->results[0]));
     auto fixed = tiles_.empty() ? tiles_.end()
                                 : tiles_.find(fusion::matmulSignature(module_, *dot));
