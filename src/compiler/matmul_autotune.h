@@ -3,11 +3,11 @@
 // a few TTIR matmul tiles on the device and keep the fastest.
 //
 // Open: XLA_FLAGTREE_MATMUL=auto and the TTIR matmul family computes the dot
-// (fusion::matmulFormOf) with the library's numerics: f16/bf16 operands, or
-// f32 under HIGHEST (both routes exact f32). f32 under DEFAULT/HIGH stays on
-// the library whatever it measures: Triton's TF32 truncates the operands
-// where cuBLASLt rounds them (matmul_form.h), a numerics choice, not a speed
-// one. Levels 1 to 4 run the same bounded search (matmul_candidates.h).
+// (fusion::matmulFormOf), which it does with the library's numerics: f16/bf16
+// operands, f32 under HIGHEST (both exact f32) and f32 under DEFAULT/HIGH
+// (the TTIR kernel rounds operand tiles to TF32 to nearest as cuBLASLt does,
+// codegen/ttir/tf32_rounding.h). Levels 1 to 4 run the same bounded search
+// (matmul_candidates.h).
 //
 // Each candidate is the dot alone, built as a one-op module over parameters
 // of the dot's operand types and layouts and compiled by the whole pipeline

@@ -120,7 +120,7 @@ class Grouper {
         return;
       }
     }
-    if (options_.fuse) {
+    if (options_.fuse && !libraryEpilogueAlone(i)) {
       const int g = outputHost(i, ttir);
       if (g >= 0) {
         join(i, g);
@@ -128,6 +128,30 @@ class Grouper {
       }
     }
     newGroup(i, Route::kTtir);
+  }
+
+  // Whether op `i` alone (with the broadcasts it reads) is an epilogue the
+  // library fuses into the dot it reads (library_epilogue.h). It then stays
+  // a group of its own, which the dot takes, rather than becoming an extra
+  // output of a reader's kernel: the fused product writes the value once,
+  // where the extra output would write the product and then the value.
+  bool libraryEpilogueAlone(size_t i) const {
+    for (ir::ValueId v : op(i).operands) {
+      const long d = uses_.definingOp(v);
+      if (d < 0 || op(static_cast<size_t>(d)).kind != OpKind::DotGeneral) continue;
+      const std::optional<ProductChoice> choice =
+          productChoice(module_, op(static_cast<size_t>(d)), options_, true);
+      if (!options_.library_route || (choice && choice->route == Route::kTtir))
+        return false;
+      std::vector<size_t> ops = {static_cast<size_t>(d), i};
+      for (ir::ValueId w : op(i).operands) {
+        const long b = uses_.definingOp(w);
+        if (b >= 0 && op(static_cast<size_t>(b)).kind == OpKind::BroadcastInDim)
+          ops.push_back(static_cast<size_t>(b));
+      }
+      return libraryEpilogueOf(module_, region_, ops).has_value();
+    }
+    return false;
   }
 
   // Multi-output fusion: op `i` has readers in several groups (or in one
