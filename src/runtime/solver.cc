@@ -31,6 +31,10 @@ const char* kindName(SolverKind kind) {
       return "gesvd";
     case SolverKind::kGesvdp:
       return "gesvdp";
+    case SolverKind::kGeev:
+      return "geev";
+    case SolverKind::kOrmqr:
+      return "ormqr";
   }
   return "solver?";
 }
@@ -144,6 +148,17 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc) {
       return {bytes(desc.n * desc.n, t), bytes(desc.n * desc.n, t), bytes(desc.n, real),
               bytes(offDiagonal, real),  bytes(offDiagonal, t),     bytes(1, 4)};
     }
+    case SolverKind::kGeev: {
+      // w is complex whatever a's type: two of its real parts per element.
+      const int64_t complex = 2 * solverTypeBytes(solverRealType(desc.type));
+      const uint64_t matrix = bytes(desc.n * desc.n, t);
+      return {matrix, matrix, bytes(desc.n, complex), matrix, matrix, bytes(1, 4)};
+    }
+    case SolverKind::kOrmqr: {
+      const int64_t order = desc.left_side ? desc.m : desc.n;
+      return {bytes(order * desc.reflector_cols, t), bytes(desc.k, t),
+              bytes(desc.m * desc.n, t), bytes(desc.m * desc.n, t)};
+    }
   }
   return {};
 }
@@ -168,10 +183,22 @@ Status validateSolver(const SolverDesc& desc) {
   if (desc.kind == SolverKind::kOrgqr &&
       !(desc.m >= desc.n && desc.n >= desc.k && desc.k >= 0))
     return bad("orgqr needs m >= n >= k >= 0");
+  if (desc.kind == SolverKind::kGeev && desc.m != desc.n)
+    return bad("an eigendecomposition needs a square matrix");
+  const bool complex = desc.type == SolverType::kC64 || desc.type == SolverType::kC128;
+  const int64_t order = desc.left_side ? desc.m : desc.n;
+  if (desc.kind == SolverKind::kOrmqr) {
+    if (!(desc.k >= 0 && desc.k <= order && desc.k <= desc.reflector_cols))
+      return bad("ormqr needs 0 <= k <= Q's order and k <= the reflectors' columns");
+    if (complex && desc.transpose == SolverTranspose::kTranspose)
+      return bad("unmqr applies Q or Q^H, not Q^T, to a complex matrix");
+  }
   // The libraries take int sizes.
   constexpr int64_t kMaxInt = 0x7fffffff;
   if (desc.m > kMaxInt || desc.n > kMaxInt || (!permutation && desc.m * desc.n > kMaxInt))
     return bad("a matrix is too large for the library's int sizes");
+  if (desc.kind == SolverKind::kOrmqr && order * desc.reflector_cols > kMaxInt)
+    return bad("the reflectors are too large for the library's int sizes");
   return Status::ok();
 }
 
@@ -205,6 +232,12 @@ std::string solverText(const SolverDesc& desc) {
       desc.kind == SolverKind::kGesvdp) {
     text += desc.full_matrices ? " full" : " econ";
     if (!desc.compute_uv) text += " no_uv";
+  }
+  if (desc.kind == SolverKind::kGeev && !desc.eigenvectors) text += " no_vectors";
+  if (desc.kind == SolverKind::kOrmqr) {
+    text += " k " + std::to_string(desc.k);
+    text += desc.left_side ? " left " : " right ";
+    text += transposeName(desc.transpose);
   }
   if (desc.kind == SolverKind::kTriangularSolve) {
     text += desc.left_side ? " left" : " right";

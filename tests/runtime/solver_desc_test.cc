@@ -123,6 +123,63 @@ TEST(SolverDesc, GesvdAndGesvdpBufferBytes) {
   EXPECT_TRUE(validateSolver(polar).isOk());
 }
 
+TEST(SolverDesc, GeevBufferBytesAndValidation) {
+  // geev f32 2 x 3x3: a, out, vl, vr 2*9*4; w complex<f32> 2*3*8; info 2*4.
+  SolverDesc eig = desc(SolverKind::kGeev, SolverType::kF32, 2, 3, 3);
+  EXPECT_EQ(solverBufferBytes(eig), (std::vector<uint64_t>{72, 72, 48, 72, 72, 8}));
+  EXPECT_EQ(solverText(eig), "geev f32 batch 2 3x3");
+  EXPECT_TRUE(validateSolver(eig).isOk());
+  // f64: w complex<f64>, 16 bytes an element; c64 w is its own type.
+  eig.type = SolverType::kF64;
+  EXPECT_EQ(solverBufferBytes(eig)[2], 96u);
+  eig.type = SolverType::kC64;
+  EXPECT_EQ(solverBufferBytes(eig)[2], 48u);
+  eig.type = SolverType::kC128;
+  eig.eigenvectors = false;
+  EXPECT_EQ(solverBufferBytes(eig), (std::vector<uint64_t>{288, 288, 96, 288, 288, 8}));
+  EXPECT_EQ(solverText(eig), "geev c128 batch 2 3x3 no_vectors");
+  Status rect = validateSolver(desc(SolverKind::kGeev, SolverType::kF32, 1, 3, 4));
+  EXPECT_EQ(rect.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(rect.message().find("geev f32 batch 1 3x4: an eigendecomposition needs a "
+                                "square matrix"),
+            std::string::npos)
+      << rect.message();
+}
+
+TEST(SolverDesc, OrmqrBufferBytesAndValidation) {
+  // ormqr c64 2 x (C 5x3), left: Q 5x5 from k = 2 reflectors in a 5x4 a:
+  // a 2*20*8, tau 2*2*8, c and out 2*15*8.
+  SolverDesc q = desc(SolverKind::kOrmqr, SolverType::kC64, 2, 5, 3);
+  q.k = 2;
+  q.reflector_cols = 4;
+  q.transpose = SolverTranspose::kAdjoint;
+  EXPECT_EQ(solverBufferBytes(q), (std::vector<uint64_t>{320, 32, 240, 240}));
+  EXPECT_EQ(solverText(q), "ormqr c64 batch 2 5x3 k 2 left C");
+  EXPECT_TRUE(validateSolver(q).isOk());
+  // Right: Q 3x3, so a is 3 x 4 and k at most 3.
+  q.left_side = false;
+  EXPECT_EQ(solverBufferBytes(q)[0], 192u);
+  EXPECT_TRUE(validateSolver(q).isOk());
+  q.k = 4;
+  Status order = validateSolver(q);
+  EXPECT_EQ(order.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(order.message().find("k <= Q's order"), std::string::npos) << order.message();
+  // More reflectors than a's columns.
+  q.left_side = true;
+  q.k = 3;
+  q.reflector_cols = 2;
+  EXPECT_FALSE(validateSolver(q).isOk());
+  // unmqr has no plain transpose; ormqr (real) has.
+  q.reflector_cols = 4;
+  q.transpose = SolverTranspose::kTranspose;
+  Status t = validateSolver(q);
+  EXPECT_EQ(t.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(t.message().find("not Q^T"), std::string::npos) << t.message();
+  q.type = SolverType::kF64;
+  EXPECT_TRUE(validateSolver(q).isOk());
+  EXPECT_EQ(solverText(q), "ormqr f64 batch 2 5x3 k 3 left T");
+}
+
 TEST(SolverDesc, Validation) {
   EXPECT_TRUE(validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 1, 3, 5)).isOk());
   EXPECT_TRUE(validateSolver(desc(SolverKind::kGetrf, SolverType::kF32, 0, 0, 0)).isOk());
