@@ -513,6 +513,36 @@ StatusOr<SolverPlan> planOrmqr(const Reasons& r, const ir::Module& module,
   return plan;
 }
 
+// cu_cholesky_update_ffi(r, w) -> (r_out, w_out) (lax.linalg.cholesky_update,
+// f32 and f64 only, every layout row-major: JAX's kernel reads the factor
+// as it is, and so does the host function the device runs for it).
+StatusOr<SolverPlan> planCholeskyUpdate(const Reasons& r, const ir::Module& module,
+                                        const ir::Op& op) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, 2, 2));
+  JFT_ASSIGN_OR_RETURN(ir::Type factor,
+                       matrixOperand(r, module, op.operands[0], "the factor"));
+  if (factor.element != ir::ElementType::F32 && factor.element != ir::ElementType::F64)
+    return r.no("element type " + std::string(ir::elementTypeName(factor.element)) +
+                " has no Cholesky update (f32, f64)");
+  const int64_t n = factor.dims.back();
+  if (factor.dims[factor.rank() - 2] != n)
+    return r.no("the factors of " + factor.str() + " are not square");
+  const ir::Type w = ir::Type::tensor(factor.element, leading(factor, 1));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.operands[1]), w, "the vector"));
+  JFT_RETURN_IF_ERROR(expectResults(
+      r, module, op, {{factor, "the factor result"}, {w, "the vector result"}}));
+  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {false, false}, {false, false}));
+  SolverPlan plan;
+  plan.desc.kind = SolverKind::kCholeskyUpdate;
+  plan.desc.type =
+      factor.element == ir::ElementType::F64 ? SolverType::kF64 : SolverType::kF32;
+  plan.desc.batch = product(factor.dims, static_cast<size_t>(factor.rank() - 2));
+  plan.desc.m = plan.desc.n = n;
+  plan.inputs = op.operands;
+  plan.outputs = op.results;
+  return plan;
+}
+
 // The potrf of a's square matrices; `lower` is the triangle the op's own
 // (row-major) result holds, so the column-major library computes the other.
 StatusOr<SolverPlan> planPotrf(const Reasons& r, const ir::Module& module,
@@ -660,6 +690,7 @@ StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op) {
   if (target == "cusolver_sytrd_ffi") return planSytrd(r, module, op);
   if (target == "cusolver_geev_ffi") return planGeev(r, module, op);
   if (target == "cusolver_ormqr_ffi") return planOrmqr(r, module, op);
+  if (target == "cu_cholesky_update_ffi") return planCholeskyUpdate(r, module, op);
   return unimplemented("no library route for " + r.name + " yet");
 }
 

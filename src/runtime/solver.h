@@ -112,6 +112,13 @@ enum class SolverKind : uint8_t {
   // so a is m (n) x reflector_cols, reflector_cols >= k. Buffers: a, tau (k
   // elements per item), c, out (m x n: the library's in-place copy of c).
   kOrmqr,
+  // Rank-one update of a Cholesky factor, as lax.linalg.cholesky_update: R
+  // (n x n, upper triangular, ROW-major as JAX passes it) with A = R^T R and
+  // w (n) give R' with R'^T R' = A + w w^T, by one Givens rotation per row
+  // (R'(k, k) >= 0 where R(k, k) >= 0); w is consumed (left near zero). f32
+  // or f64 (m == n). Buffers: r, w, r_out, w_out. Neither library has it:
+  // the device runs choleskyRankOneUpdate below in stream order (O(n^2)).
+  kCholeskyUpdate,
 };
 
 // How kSyevd diagonalizes, as JAX's `algorithm` attribute names it: kDefault
@@ -154,7 +161,8 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc);
 
 // OK when a library can run `desc`: sizes not negative, a type the kind
 // takes (floating or complex for the factorizations and solves, kS32 for the
-// permutation), potrf, syevd, sytrd and geev square, gesvd m >= n, ormqr's k
+// permutation; f32 or f64 for cholesky_update), potrf, syevd, sytrd, geev
+// and cholesky_update square, gesvd m >= n, ormqr's k
 // within Q's order and a's columns (and no plain transpose of a complex Q,
 // which unmqr lacks). INVALID_ARGUMENT naming the description else.
 Status validateSolver(const SolverDesc& desc);
@@ -164,6 +172,11 @@ Status validateSolver(const SolverDesc& desc);
 // order as a host function; it is a few swaps per row).
 void luPivotsToPermutation(const int32_t* pivots, int32_t* permutation, int64_t batch,
                            int64_t n, int64_t m);
+
+// kCholeskyUpdate on the host, in place: `batch` items of the row-major
+// upper-triangular n x n `r` (float for kF32, double for kF64) and of `w`
+// (n each).
+void choleskyRankOneUpdate(void* r, void* w, SolverType type, int64_t batch, int64_t n);
 
 // "potrf f32 batch 1 32x32 lower", "triangular_solve f32 batch 2 4x32 right
 // upper T unit" for errors and the route report.

@@ -342,6 +342,60 @@ TEST(OrmqrCheck, ClearReasons) {
                  {"expected 3 operands and 1 results"});
 }
 
+// --- cholesky_update ---------------------------------------------------------
+
+// lax.linalg.cholesky_update(r [n, n], w [n]) on CUDA: ffi_lowering without
+// layouts (row-major) and without configuration; both results (r_out,
+// w_out) are written, JAX keeps r_out.
+OneOp choleskyUpdate(ElementType e, int64_t n) {
+  const Type r = tensor(e, {n, n}), w = tensor(e, {n});
+  return OneOp(OpKind::CustomCall, {r, w}, {r, w},
+               {{"call_target_name", std::string("cu_cholesky_update_ffi")}});
+}
+
+TEST(CholeskyUpdatePlan, TheRowMajorFactorAsItIs) {
+  OneOp x = choleskyUpdate(ElementType::F32, 5);
+  StatusOr<SolverPlan> p = x.plan();
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  SolverDesc want;
+  want.kind = SolverKind::kCholeskyUpdate;
+  want.type = SolverType::kF32;
+  want.batch = 1;
+  want.m = want.n = 5;
+  EXPECT_EQ(p->desc, want) << runtime::solverText(p->desc);
+  EXPECT_EQ(p->inputs, x.op().operands);
+  EXPECT_EQ(p->outputs, x.op().results);
+  EXPECT_TRUE(p->column_major_inputs.empty());
+  EXPECT_TRUE(p->column_major_outputs.empty());
+  // r, w, r_out, w_out: 25*4, 5*4.
+  EXPECT_EQ(runtime::solverBufferBytes(p->desc),
+            (std::vector<uint64_t>{100, 20, 100, 20}));
+  OneOp d = choleskyUpdate(ElementType::F64, 3);
+  StatusOr<SolverPlan> q = d.plan();
+  ASSERT_TRUE(q.isOk()) << q.status().toString();
+  EXPECT_EQ(runtime::solverText(q->desc), "cholesky_update f64 batch 1 3x3");
+}
+
+TEST(CholeskyUpdateCheck, ClearReasons) {
+  expectRejected(choleskyUpdate(ElementType::C64, 3),
+                 {"custom_call @cu_cholesky_update_ffi", "complex<f32>", "(f32, f64)"});
+  expectRejected(OneOp(OpKind::CustomCall,
+                       {tensor(ElementType::F32, {3, 3}), tensor(ElementType::F32, {4})},
+                       {tensor(ElementType::F32, {3, 3}), tensor(ElementType::F32, {4})},
+                       {{"call_target_name", std::string("cu_cholesky_update_ffi")}}),
+                 {"the vector is tensor<4xf32>, expected tensor<3xf32>"});
+  expectRejected(OneOp(OpKind::CustomCall,
+                       {tensor(ElementType::F32, {3, 4}), tensor(ElementType::F32, {4})},
+                       {tensor(ElementType::F32, {3, 4}), tensor(ElementType::F32, {4})},
+                       {{"call_target_name", std::string("cu_cholesky_update_ffi")}}),
+                 {"not square"});
+  // A column-major factor would be read transposed.
+  OneOp colMajor = choleskyUpdate(ElementType::F32, 3);
+  colMajor.m.functions[0].body.ops[0].attrs.emplace_back("operand_layouts",
+                                                         layouts({{0, 1}, {0}}));
+  expectRejected(colMajor, {"operand 0 has layout {0,1}", "row-major"});
+}
+
 // --- whole programs ----------------------------------------------------------
 
 struct Compiled {
@@ -437,6 +491,17 @@ TEST(LinalgProgram, OrmqrCompilesToOneCallBetweenTransposes) {
   expectSlotsHoldTheBuffers(c);
   EXPECT_EQ(launchesBefore(c), 2u);
   EXPECT_EQ(launchesAfter(c), 1u);
+}
+
+TEST(LinalgProgram, CholeskyUpdateIsOneLibraryCall) {
+  // The fusion planner routes JAX's cu_cholesky_update_ffi to the library
+  // (it is no cusolver_* target): one call, nothing copied.
+  Compiled c = compileOne(choleskyUpdate(ElementType::F64, 6), {0});
+  ASSERT_NE(c.library, nullptr);
+  EXPECT_EQ(runtime::libraryOpText(c.library->op), "cholesky_update f64 batch 1 6x6");
+  expectSlotsHoldTheBuffers(c);
+  EXPECT_EQ(launchesBefore(c), 0u);
+  EXPECT_EQ(launchesAfter(c), 0u);
 }
 
 TEST(LinalgProgram, BadGeevNamesTheCallAndItsLine) {

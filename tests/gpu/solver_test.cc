@@ -13,7 +13,7 @@
 // component-real eigenvectors (a real matrix's unpacked from LAPACK's
 // packed form), its eigenvalues against the traces of A and A^2 and known
 // matrices; ormqr's op(Q) C and C op(Q) against Q built on the host from
-// geqrf's reflectors.
+// geqrf's reflectors; cholesky_update's R'^T R' = R^T R + w w^T.
 // Skips, saying why, where there is no GPU, no CUDA driver or no
 // cuSOLVER/cuBLAS.
 #include "runtime/solver.h"
@@ -1299,6 +1299,63 @@ TEST(GpuSolver, OrmqrAppliesQ) {
   // A wide A: 4 reflectors in 6 columns (a's leading dimension stays 4).
   checkOrmqr<double>(2, 4, 6, 3, true, true);
   checkOrmqr<std::complex<float>>(1, 4, 6, 2, false, false);
+}
+
+// --- cholesky_update ---------------------------------------------------------
+
+// R'^T R' = R^T R + w w^T (row-major upper R, as JAX passes it) with R'
+// upper triangular, run in stream order behind a copy that writes R just
+// before the call (the host function must see it).
+template <typename T>
+void checkCholeskyUpdate(int64_t batch, int64_t n) {
+  SolverDesc d;
+  d.kind = SolverKind::kCholeskyUpdate;
+  d.type = typeOf<T>();
+  d.batch = batch;
+  d.m = d.n = n;
+  SCOPED_TRACE(solverText(d));
+  std::vector<T> r = randomValues<T>(static_cast<size_t>(batch * n * n), 95);
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        T& x = r[b * n * n + i * n + j];
+        if (j < i) x = 0;
+        if (j == i) x = std::abs(x) + 1;
+      }
+  const std::vector<T> w = randomValues<T>(static_cast<size_t>(batch * n), 96);
+  DeviceBuffer source(r), rIn(std::vector<T>(r.size())), wIn(w),
+      rOut(std::vector<T>(r.size())), wOut(std::vector<T>(w.size()));
+  ASSERT_TRUE(gpu().device->copyOnDevice(rIn.address, source.address, rIn.bytes).isOk());
+  RUN_OR_SKIP(
+      d, (std::vector<uint64_t>{rIn.address, wIn.address, rOut.address, wOut.address}));
+  const std::vector<T> got = rOut.read<T>();
+  EXPECT_EQ(rIn.read<T>(), r) << "r changed";
+  for (int64_t b = 0; b < batch; ++b) {
+    const T* r0 = r.data() + b * n * n;
+    const T* r1 = got.data() + b * n * n;
+    const T* w0 = w.data() + b * n;
+    double worst = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        if (j < i) worst = std::max(worst, std::abs(static_cast<double>(r1[i * n + j])));
+        double before = static_cast<double>(w0[i]) * static_cast<double>(w0[j]),
+               after = 0;
+        for (int64_t p = 0; p < n; ++p) {
+          before +=
+              static_cast<double>(r0[p * n + i]) * static_cast<double>(r0[p * n + j]);
+          after +=
+              static_cast<double>(r1[p * n + i]) * static_cast<double>(r1[p * n + j]);
+        }
+        worst = std::max(worst, std::abs(after - before));
+      }
+    EXPECT_LT(worst, 10 * tolerance<T>()) << "item " << b;
+  }
+}
+
+TEST(GpuSolver, CholeskyUpdateInStreamOrder) {
+  SKIP_WITHOUT_GPU();
+  checkCholeskyUpdate<float>(1, 6);
+  checkCholeskyUpdate<double>(2, 9);
 }
 
 // --- lu_pivots_to_permutation ------------------------------------------------

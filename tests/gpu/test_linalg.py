@@ -574,6 +574,22 @@ def qr_multiply():
               f"ormqr left={left} transpose={transpose} {dtype.__name__}")
 
 
+def cholesky_update():
+  """lax.linalg.cholesky_update (cu_cholesky_update_ffi): R'^T R' = R^T R +
+  w w^T with R' upper triangular, f32 and f64."""
+  require_ours()
+  for dtype, n in ((np.float32, 6), (np.float64, 20)):
+    a = matrices((n, n), dtype, spd=True).astype(np.float64)
+    r = np.linalg.cholesky(a).T.astype(dtype)  # upper, A = R^T R
+    w = rng.standard_normal(n).astype(dtype)
+    got = np.asarray(jax.jit(lax.linalg.cholesky_update)(r, w), np.float64)
+    r64, w64 = r.astype(np.float64), w.astype(np.float64)
+    want = r64.T @ r64 + np.outer(w64, w64)
+    below = float(np.max(np.abs(np.tril(got, -1))))
+    assert below < 1e-4, f"cholesky_update: not upper triangular ({below:.3g})"
+    small((got.T @ got - want) / n, dtype, f"cholesky_update n={n} {dtype.__name__}")
+
+
 h.check("linalg_lu", lu)
 h.check("linalg_solve", solve)
 h.check("linalg_cholesky", cholesky)
@@ -590,4 +606,5 @@ h.check("linalg_svd_gesvd", svd_gesvd)
 h.check("linalg_svd_algorithms", svd_algorithms)
 h.check("linalg_eig", eig)
 h.check("linalg_qr_multiply", qr_multiply)
+h.check("linalg_cholesky_update", cholesky_update)
 h.finish()

@@ -49,6 +49,20 @@ void runPermutationJob(void* data) {
   luPivotsToPermutation(job->pivots, job->permutation, job->batch, job->n, job->m);
 }
 
+// The factor and vector of one cholesky_update call, in the runner's pinned
+// memory; freed by the host function.
+struct CholeskyUpdateJob {
+  void* r = nullptr;
+  void* w = nullptr;
+  SolverType type = SolverType::kF32;
+  int64_t batch = 0, n = 0;
+};
+
+void runCholeskyUpdateJob(void* data) {
+  std::unique_ptr<CholeskyUpdateJob> job(static_cast<CholeskyUpdateJob*>(data));
+  choleskyRankOneUpdate(job->r, job->w, job->type, job->batch, job->n);
+}
+
 class CudaSolverRunner final : public SolverRunner {
  public:
   CudaSolverRunner(CudaDevice& device, const Driver& driver)
@@ -102,6 +116,8 @@ class CudaSolverRunner final : public SolverRunner {
         return geev(desc, buffers, bytes);
       case SolverKind::kOrmqr:
         return ormqr(desc, buffers, bytes);
+      case SolverKind::kCholeskyUpdate:
+        return choleskyUpdate(desc, buffers, bytes);
     }
     return internalError(solverText(desc) + ": unknown kind");
   }
@@ -704,14 +720,9 @@ class CudaSolverRunner final : public SolverRunner {
     return Status::ok();
   }
 
-  // buffers: pivots, permutation. Pivots go to pinned memory, a host
-  // function computes the permutation there, and it is copied back, all in
-  // stream order; the pinned buffer is reused by the next call only after
-  // this one's copies (same stream).
-  Status permutation(const SolverDesc& d, const std::vector<uint64_t>& buffers,
-                     const std::vector<uint64_t>& bytes) {
-    if (bytes[1] == 0) return Status::ok();
-    const uint64_t need = bytes[0] + bytes[1];
+  // The runner's pinned buffer, at least `need` bytes (reused by later
+  // calls only behind this one's copies: one stream).
+  StatusOr<unsigned char*> pinned(uint64_t need) {
     if (need > pinnedBytes_) {
       if (pinned_ != nullptr) device_.deallocatePinned(pinned_);
       pinned_ = nullptr;
@@ -719,7 +730,53 @@ class CudaSolverRunner final : public SolverRunner {
       JFT_ASSIGN_OR_RETURN(pinned_, device_.allocatePinned(need));
       pinnedBytes_ = need;
     }
-    auto* host = static_cast<unsigned char*>(pinned_);
+    return static_cast<unsigned char*>(pinned_);
+  }
+
+  // buffers: r, w, r_out, w_out. As the permutation: both go to pinned
+  // memory, a host function updates them there (O(n^2) per item, as JAX's
+  // one-thread-block kernel), and they are copied to the outputs, all in
+  // stream order.
+  Status choleskyUpdate(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+                        const std::vector<uint64_t>& bytes) {
+    if (bytes[0] == 0) return Status::ok();
+    JFT_ASSIGN_OR_RETURN(unsigned char* host, pinned(bytes[0] + bytes[1]));
+    const CUstream stream = device_.stream();
+    JFT_RETURN_IF_ERROR(
+        driver_.check(driver_.memcpyDtoHAsync(host, static_cast<CUdeviceptr>(buffers[0]),
+                                              bytes[0], stream),
+                      "cuMemcpyDtoHAsync"));
+    JFT_RETURN_IF_ERROR(driver_.check(
+        driver_.memcpyDtoHAsync(host + bytes[0], static_cast<CUdeviceptr>(buffers[1]),
+                                bytes[1], stream),
+        "cuMemcpyDtoHAsync"));
+    auto job = std::make_unique<CholeskyUpdateJob>();
+    job->r = host;
+    job->w = host + bytes[0];
+    job->type = d.type;
+    job->batch = d.batch;
+    job->n = d.n;
+    JFT_RETURN_IF_ERROR(
+        driver_.check(driver_.launchHostFunc(stream, runCholeskyUpdateJob, job.get()),
+                      "cuLaunchHostFunc"));
+    job.release();  // the host function owns it now
+    JFT_RETURN_IF_ERROR(
+        driver_.check(driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(buffers[2]), host,
+                                              bytes[2], stream),
+                      "cuMemcpyHtoDAsync"));
+    return driver_.check(driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(buffers[3]),
+                                                 host + bytes[0], bytes[3], stream),
+                         "cuMemcpyHtoDAsync");
+  }
+
+  // buffers: pivots, permutation. Pivots go to pinned memory, a host
+  // function computes the permutation there, and it is copied back, all in
+  // stream order; the pinned buffer is reused by the next call only after
+  // this one's copies (same stream).
+  Status permutation(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+                     const std::vector<uint64_t>& bytes) {
+    if (bytes[1] == 0) return Status::ok();
+    JFT_ASSIGN_OR_RETURN(unsigned char* host, pinned(bytes[0] + bytes[1]));
     const CUstream stream = device_.stream();
     if (bytes[0] != 0)
       JFT_RETURN_IF_ERROR(
