@@ -430,6 +430,119 @@ StatusOr<SolverPlan> planSytrd(const Reasons& r, const ir::Module& module,
   return plan;
 }
 
+// The complex element type of a matrix's eigenvalues (its own when complex).
+ir::ElementType complexElement(ir::ElementType e) {
+  if (ir::isComplex(e)) return e;
+  return e == ir::ElementType::F64 ? ir::ElementType::C128 : ir::ElementType::C64;
+}
+
+// cusolver_geev_ffi(a) -> (out, w, vl, vr, info), `left` and `right` in
+// its configuration (JAX picks it for eig on CUDA when cuSOLVER is 11.7.1
+// or newer and no left eigenvectors are asked for). A general matrix's
+// column-major view is its transpose, whose eigenvectors are the left ones,
+// so a is copied column-major; vr comes out column-major and is transposed
+// back when computed. w is complex even for a real a; out (the library's
+// destroyed copy) and vl (never computed) are scratch JAX drops.
+StatusOr<SolverPlan> planGeev(const Reasons& r, const ir::Module& module,
+                              const ir::Op& op) {
+  JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 1, 5));
+  if (c.m != c.n) return r.no("the matrices of " + c.a.str() + " are not square");
+  JFT_ASSIGN_OR_RETURN(bool left, requiredFlag(r, op, "left"));
+  JFT_ASSIGN_OR_RETURN(bool right, requiredFlag(r, op, "right"));
+  if (left)
+    return r.no(
+        "left eigenvectors are asked for, which cuSOLVER's geev does not "
+        "compute (JAX lowers those to its host kernel instead)");
+  JFT_RETURN_IF_ERROR(expectResults(
+      r, module, op,
+      {{c.a, "the out result"},
+       {c.batchOf(complexElement(c.a.element), {c.n}), "the eigenvalue result"},
+       {c.a, "the left eigenvector result"},
+       {c.a, "the right eigenvector result"},
+       {c.info(), "the info result"}}));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan,
+                       callPlan(r, module, op, c, SolverKind::kGeev, {true},
+                                {true, false, true, true, false}));
+  plan.desc.eigenvectors = right;
+  plan.column_major_inputs = {0};
+  if (right) plan.column_major_outputs = {3};
+  return plan;
+}
+
+// cusolver_ormqr_ffi(a, tau, c) -> out, `left` and `transpose` in its
+// configuration (lax.linalg.ormqr, jax.scipy.linalg.qr_multiply): op(Q) c
+// or c op(Q) for the Q of a's reflectors. The reflectors sit in a's
+// columns, which no flag maps onto rows, and for a complex Q the row-major
+// view would need Q^T, which unmqr lacks; so a and c are copied column-
+// major and the product transposed back.
+StatusOr<SolverPlan> planOrmqr(const Reasons& r, const ir::Module& module,
+                               const ir::Op& op) {
+  JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 3, 1));
+  const ir::Type& tau = module.typeOf(op.operands[1]);
+  if (!tau.isTensor() || tau.rank() != c.a.rank() - 1 || tau.element != c.a.element ||
+      leading(tau, 1) != c.batchDims)
+    return r.no("tau " + tau.str() + " does not match the reflectors " + c.a.str());
+  JFT_ASSIGN_OR_RETURN(ir::Type x, matrixOperand(r, module, op.operands[2], "c"));
+  if (x.element != c.a.element || x.rank() != c.a.rank() || leading(x, 2) != c.batchDims)
+    return r.no("c " + x.str() + " does not match the reflectors " + c.a.str());
+  JFT_ASSIGN_OR_RETURN(bool left, requiredFlag(r, op, "left"));
+  JFT_ASSIGN_OR_RETURN(bool transpose, requiredFlag(r, op, "transpose"));
+  const int64_t rows = x.dims[x.rank() - 2], cols = x.dims[x.rank() - 1];
+  const int64_t order = left ? rows : cols;
+  const int64_t k = tau.dims.back();
+  if (c.m != order)
+    return r.no("the reflectors " + c.a.str() + " have " + std::to_string(c.m) +
+                " rows but Q must be " + std::to_string(order) + " x " +
+                std::to_string(order) + " to multiply c " + x.str() + " on the " +
+                (left ? "left" : "right"));
+  if (k > c.m || k > c.n)
+    return r.no(std::to_string(k) + " reflectors do not fit in " + c.a.str());
+  JFT_RETURN_IF_ERROR(expectResults(r, module, op, {{x, "the result"}}));
+  JFT_ASSIGN_OR_RETURN(SolverPlan plan, callPlan(r, module, op, c, SolverKind::kOrmqr,
+                                                 {true, false, true}, {true}));
+  plan.desc.m = rows;
+  plan.desc.n = cols;
+  plan.desc.k = k;
+  plan.desc.reflector_cols = c.n;
+  plan.desc.left_side = left;
+  plan.desc.transpose = !transpose          ? SolverTranspose::kNone
+                        : isComplex(c.type) ? SolverTranspose::kAdjoint
+                                            : SolverTranspose::kTranspose;
+  plan.column_major_inputs = {0, 2};
+  plan.column_major_outputs = {0};
+  return plan;
+}
+
+// cu_cholesky_update_ffi(r, w) -> (r_out, w_out) (lax.linalg.cholesky_update,
+// f32 and f64 only, every layout row-major: JAX's kernel reads the factor
+// as it is, and so does the host function the device runs for it).
+StatusOr<SolverPlan> planCholeskyUpdate(const Reasons& r, const ir::Module& module,
+                                        const ir::Op& op) {
+  JFT_RETURN_IF_ERROR(expectCounts(r, op, 2, 2));
+  JFT_ASSIGN_OR_RETURN(ir::Type factor,
+                       matrixOperand(r, module, op.operands[0], "the factor"));
+  if (factor.element != ir::ElementType::F32 && factor.element != ir::ElementType::F64)
+    return r.no("element type " + std::string(ir::elementTypeName(factor.element)) +
+                " has no Cholesky update (f32, f64)");
+  const int64_t n = factor.dims.back();
+  if (factor.dims[factor.rank() - 2] != n)
+    return r.no("the factors of " + factor.str() + " are not square");
+  const ir::Type w = ir::Type::tensor(factor.element, leading(factor, 1));
+  JFT_RETURN_IF_ERROR(expectType(r, module.typeOf(op.operands[1]), w, "the vector"));
+  JFT_RETURN_IF_ERROR(expectResults(
+      r, module, op, {{factor, "the factor result"}, {w, "the vector result"}}));
+  JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, {false, false}, {false, false}));
+  SolverPlan plan;
+  plan.desc.kind = SolverKind::kCholeskyUpdate;
+  plan.desc.type =
+      factor.element == ir::ElementType::F64 ? SolverType::kF64 : SolverType::kF32;
+  plan.desc.batch = product(factor.dims, static_cast<size_t>(factor.rank() - 2));
+  plan.desc.m = plan.desc.n = n;
+  plan.inputs = op.operands;
+  plan.outputs = op.results;
+  return plan;
+}
+
 // The potrf of a's square matrices; `lower` is the triangle the op's own
 // (row-major) result holds, so the column-major library computes the other.
 StatusOr<SolverPlan> planPotrf(const Reasons& r, const ir::Module& module,
@@ -575,6 +688,9 @@ StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op) {
     return planSvdUv(r, module, op, SolverKind::kGesvdp);
   if (target == "cusolver_gesvd_ffi") return planGesvd(r, module, op);
   if (target == "cusolver_sytrd_ffi") return planSytrd(r, module, op);
+  if (target == "cusolver_geev_ffi") return planGeev(r, module, op);
+  if (target == "cusolver_ormqr_ffi") return planOrmqr(r, module, op);
+  if (target == "cu_cholesky_update_ffi") return planCholeskyUpdate(r, module, op);
   return unimplemented("no library route for " + r.name + " yet");
 }
 

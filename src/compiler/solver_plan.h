@@ -18,8 +18,14 @@
 // with `transposed` and runs as its column-major transpose with no copy at
 // all (solver_plan.cc works out why u and vt then come out right); sytrd's
 // operand and reduced matrix (reflectors stored in a triangle, which no
-// flag maps onto the other) are copied both ways. Complex
-// matrices take the same copies as real ones.
+// flag maps onto the other) are copied both ways; geev's operand is copied
+// (a general matrix's transpose has A's left eigenvectors, not its right
+// ones) and its right eigenvectors transposed back; ormqr's reflectors and
+// c are copied and its product transposed back (the reflectors are columns,
+// and a complex Q^T, which the row-major view of c would need, is no op the
+// library has). Complex matrices take the same copies as real ones.
+// cu_cholesky_update_ffi is no library call: its row-major factor is
+// updated as it is, by a host function the device runs in stream order.
 //
 // The cuSOLVER custom calls must carry the layouts JAX gives them: column-
 // major matrices ((r-2, r-1, r-3, ..., 0), minor to major) and row-major
@@ -53,7 +59,8 @@ struct SolverPlan {
 // The plan for `op` (cusolver_getrf_ffi, cusolver_potrf_ffi,
 // cusolver_geqrf_ffi, cusolver_orgqr_ffi, cusolver_syevd_ffi,
 // cusolver_gesvdj_ffi, cusolver_gesvd_ffi, cusolver_gesvdp_ffi,
-// cusolver_sytrd_ffi, cu_lu_pivots_to_permutation,
+// cusolver_sytrd_ffi, cusolver_geev_ffi, cusolver_ormqr_ffi,
+// cu_cholesky_update_ffi, cu_lu_pivots_to_permutation,
 // triangular_solve, cholesky), or UNIMPLEMENTED saying why no solver
 // library computes it (the target, an element type, a layout).
 StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op);

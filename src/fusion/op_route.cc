@@ -22,10 +22,11 @@ bool isAnnotation(std::string_view target) {
 }
 
 // The linear-algebra kernels JAX calls on NVIDIA GPUs, the pivots helper of
-// its LU decomposition included (it always comes with cusolver_getrf).
+// its LU decomposition included (it always comes with cusolver_getrf), and
+// its Cholesky rank-one update kernel (run by the solver runner too).
 bool isLibraryTarget(std::string_view target) {
   return target.starts_with("cusolver") || target.starts_with("cublas") ||
-         target == "cu_lu_pivots_to_permutation";
+         target == "cu_lu_pivots_to_permutation" || target == "cu_cholesky_update_ffi";
 }
 
 Route fixedRoute(const ir::Op& op, bool& found) {

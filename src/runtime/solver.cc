@@ -2,6 +2,7 @@
 #include "runtime/solver.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace jft::runtime {
@@ -31,6 +32,12 @@ const char* kindName(SolverKind kind) {
       return "gesvd";
     case SolverKind::kGesvdp:
       return "gesvdp";
+    case SolverKind::kGeev:
+      return "geev";
+    case SolverKind::kOrmqr:
+      return "ormqr";
+    case SolverKind::kCholeskyUpdate:
+      return "cholesky_update";
   }
   return "solver?";
 }
@@ -144,6 +151,20 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc) {
       return {bytes(desc.n * desc.n, t), bytes(desc.n * desc.n, t), bytes(desc.n, real),
               bytes(offDiagonal, real),  bytes(offDiagonal, t),     bytes(1, 4)};
     }
+    case SolverKind::kGeev: {
+      // w is complex whatever a's type: two of its real parts per element.
+      const int64_t complex = 2 * solverTypeBytes(solverRealType(desc.type));
+      const uint64_t matrix = bytes(desc.n * desc.n, t);
+      return {matrix, matrix, bytes(desc.n, complex), matrix, matrix, bytes(1, 4)};
+    }
+    case SolverKind::kOrmqr: {
+      const int64_t order = desc.left_side ? desc.m : desc.n;
+      return {bytes(order * desc.reflector_cols, t), bytes(desc.k, t),
+              bytes(desc.m * desc.n, t), bytes(desc.m * desc.n, t)};
+    }
+    case SolverKind::kCholeskyUpdate:
+      return {bytes(desc.n * desc.n, t), bytes(desc.n, t), bytes(desc.n * desc.n, t),
+              bytes(desc.n, t)};
   }
   return {};
 }
@@ -168,10 +189,27 @@ Status validateSolver(const SolverDesc& desc) {
   if (desc.kind == SolverKind::kOrgqr &&
       !(desc.m >= desc.n && desc.n >= desc.k && desc.k >= 0))
     return bad("orgqr needs m >= n >= k >= 0");
+  if (desc.kind == SolverKind::kGeev && desc.m != desc.n)
+    return bad("an eigendecomposition needs a square matrix");
+  if (desc.kind == SolverKind::kCholeskyUpdate) {
+    if (desc.m != desc.n) return bad("a Cholesky update needs a square factor");
+    if (desc.type != SolverType::kF32 && desc.type != SolverType::kF64)
+      return bad("a Cholesky update is f32 or f64");
+  }
+  const bool complex = desc.type == SolverType::kC64 || desc.type == SolverType::kC128;
+  const int64_t order = desc.left_side ? desc.m : desc.n;
+  if (desc.kind == SolverKind::kOrmqr) {
+    if (!(desc.k >= 0 && desc.k <= order && desc.k <= desc.reflector_cols))
+      return bad("ormqr needs 0 <= k <= Q's order and k <= the reflectors' columns");
+    if (complex && desc.transpose == SolverTranspose::kTranspose)
+      return bad("unmqr applies Q or Q^H, not Q^T, to a complex matrix");
+  }
   // The libraries take int sizes.
   constexpr int64_t kMaxInt = 0x7fffffff;
   if (desc.m > kMaxInt || desc.n > kMaxInt || (!permutation && desc.m * desc.n > kMaxInt))
     return bad("a matrix is too large for the library's int sizes");
+  if (desc.kind == SolverKind::kOrmqr && order * desc.reflector_cols > kMaxInt)
+    return bad("the reflectors are too large for the library's int sizes");
   return Status::ok();
 }
 
@@ -186,6 +224,54 @@ void luPivotsToPermutation(const int32_t* pivots, int32_t* permutation, int64_t 
       if (j < 0 || j >= m) continue;
       std::swap(out[i], out[j]);
     }
+  }
+}
+
+namespace {
+
+// The Givens rotation (c, s) taking (x, y) to (r, 0), r = hypot(x, y),
+// scaled by the larger magnitude first so that neither square overflows;
+// (1, 0) when y is already 0.
+template <typename T>
+void givens(T x, T y, T& c, T& s) {
+  if (y == 0) {
+    c = 1;
+    s = 0;
+    return;
+  }
+  const T scale = std::max(std::abs(x), std::abs(y));
+  x /= scale;
+  y /= scale;
+  const T inverse = T(1) / std::sqrt(x * x + y * y);
+  c = x * inverse;
+  s = -y * inverse;
+}
+
+// Row k of R rotated with w zeroes w(k): R'(k, :) = c R(k, :) - s w and w'
+// = c w + s R(k, :), row by row.
+template <typename T>
+void rankOneUpdate(T* r, T* w, int64_t n) {
+  for (int64_t k = 0; k < n; ++k) {
+    T c, s;
+    givens(r[k * n + k], w[k], c, s);
+    for (int64_t j = 0; j < n; ++j) {
+      const T row = r[k * n + j], v = w[j];
+      r[k * n + j] = c * row - s * v;
+      w[j] = c * v + s * row;
+    }
+  }
+}
+
+}  // namespace
+
+void choleskyRankOneUpdate(void* r, void* w, SolverType type, int64_t batch, int64_t n) {
+  for (int64_t b = 0; b < batch; ++b) {
+    if (type == SolverType::kF64)
+      rankOneUpdate(static_cast<double*>(r) + b * n * n, static_cast<double*>(w) + b * n,
+                    n);
+    else
+      rankOneUpdate(static_cast<float*>(r) + b * n * n, static_cast<float*>(w) + b * n,
+                    n);
   }
 }
 
@@ -205,6 +291,12 @@ std::string solverText(const SolverDesc& desc) {
       desc.kind == SolverKind::kGesvdp) {
     text += desc.full_matrices ? " full" : " econ";
     if (!desc.compute_uv) text += " no_uv";
+  }
+  if (desc.kind == SolverKind::kGeev && !desc.eigenvectors) text += " no_vectors";
+  if (desc.kind == SolverKind::kOrmqr) {
+    text += " k " + std::to_string(desc.k);
+    text += desc.left_side ? " left " : " right ";
+    text += transposeName(desc.transpose);
   }
   if (desc.kind == SolverKind::kTriangularSolve) {
     text += desc.left_side ? " left" : " right";

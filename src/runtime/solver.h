@@ -89,6 +89,36 @@ enum class SolverKind : uint8_t {
   // m x k, V n x n or n x k; without compute_uv they are scratch of the
   // same sizes).
   kGesvdp,
+  // Eigendecomposition of the general n x n A (m == n) as LAPACK's geev
+  // through cuSOLVER's Xgeev: A v_j = w_j v_j, each v_j of unit 2-norm with
+  // its largest component real; the eigenvalues in no particular order (a
+  // real A's complex ones in conjugate pairs, the one with positive
+  // imaginary part first). Right eigenvectors only (`eigenvectors`; the
+  // library computes no left ones). Buffers: a, out (n x n: the library's
+  // copy of a, destroyed), w (n COMPLEX elements per item: c64 for f32 and
+  // c64, c128 for f64 and c128), vl (n x n, never written), vr (n x n: for
+  // a complex A the eigenvectors as columns; for a real A LAPACK's packed
+  // real form, column j the eigenvector of a real w_j and, for a pair
+  // w_j, w_j+1 = conj(w_j), columns j and j+1 the real and imaginary parts
+  // of v_j (v_j+1 = conj(v_j)); without `eigenvectors` not written), info
+  // (one int32 per item: 0, or i > 0 where the QR algorithm failed to
+  // compute all eigenvalues).
+  kGeev,
+  // Multiplication of the m x n C by the Q of k Householder reflectors (as
+  // geqrf leaves them in the first k columns of a, with their factors tau)
+  // without forming Q, as LAPACK's ormqr / unmqr: op(Q) C (left_side) or C
+  // op(Q), op(Q) Q or its transpose (`transpose`: kTranspose for a real
+  // type, kAdjoint for a complex one). Q is m x m (left) or n x n (right),
+  // so a is m (n) x reflector_cols, reflector_cols >= k. Buffers: a, tau (k
+  // elements per item), c, out (m x n: the library's in-place copy of c).
+  kOrmqr,
+  // Rank-one update of a Cholesky factor, as lax.linalg.cholesky_update: R
+  // (n x n, upper triangular, ROW-major as JAX passes it) with A = R^T R and
+  // w (n) give R' with R'^T R' = A + w w^T, by one Givens rotation per row
+  // (R'(k, k) >= 0 where R(k, k) >= 0); w is consumed (left near zero). f32
+  // or f64 (m == n). Buffers: r, w, r_out, w_out. Neither library has it:
+  // the device runs choleskyRankOneUpdate below in stream order (O(n^2)).
+  kCholeskyUpdate,
 };
 
 // How kSyevd diagonalizes, as JAX's `algorithm` attribute names it: kDefault
@@ -105,14 +135,16 @@ struct SolverDesc {
   SolverType type = SolverType::kF32;
   int64_t batch = 1;
   int64_t m = 0, n = 0;
-  int64_t k = 0;       // orgqr: the number of reflectors
-  bool lower = false;  // potrf, triangular_solve, syevd, sytrd: the triangle of A used
-  bool left_side = true;
-  SolverTranspose transpose = SolverTranspose::kNone;
+  int64_t k = 0;               // orgqr, ormqr: the number of reflectors
+  int64_t reflector_cols = 0;  // ormqr: the columns of a (its rows are Q's order)
+  bool lower = false;     // potrf, triangular_solve, syevd, sytrd: the triangle of A used
+  bool left_side = true;  // triangular_solve, ormqr
+  SolverTranspose transpose = SolverTranspose::kNone;  // triangular_solve, ormqr
   bool unit_diagonal = false;
   EigAlgorithm algorithm = EigAlgorithm::kDefault;  // syevd
   bool full_matrices = true;                        // gesvdj, gesvd, gesvdp
   bool compute_uv = true;                           // gesvdj, gesvd, gesvdp
+  bool eigenvectors = true;                         // geev: the right ones
   friend bool operator==(const SolverDesc&, const SolverDesc&) = default;
 };
 
@@ -129,8 +161,10 @@ std::vector<uint64_t> solverBufferBytes(const SolverDesc& desc);
 
 // OK when a library can run `desc`: sizes not negative, a type the kind
 // takes (floating or complex for the factorizations and solves, kS32 for the
-// permutation), potrf, syevd and sytrd square, gesvd m >= n. INVALID_ARGUMENT
-// naming the description else.
+// permutation; f32 or f64 for cholesky_update), potrf, syevd, sytrd, geev
+// and cholesky_update square, gesvd m >= n, ormqr's k
+// within Q's order and a's columns (and no plain transpose of a complex Q,
+// which unmqr lacks). INVALID_ARGUMENT naming the description else.
 Status validateSolver(const SolverDesc& desc);
 
 // kLuPivotsToPermutation on the host: `batch` items of `n` pivots to
@@ -138,6 +172,11 @@ Status validateSolver(const SolverDesc& desc);
 // order as a host function; it is a few swaps per row).
 void luPivotsToPermutation(const int32_t* pivots, int32_t* permutation, int64_t batch,
                            int64_t n, int64_t m);
+
+// kCholeskyUpdate on the host, in place: `batch` items of the row-major
+// upper-triangular n x n `r` (float for kF32, double for kF64) and of `w`
+// (n each).
+void choleskyRankOneUpdate(void* r, void* w, SolverType type, int64_t batch, int64_t n);
 
 // "potrf f32 batch 1 32x32 lower", "triangular_solve f32 batch 2 4x32 right
 // upper T unit" for errors and the route report.

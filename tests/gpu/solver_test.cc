@@ -9,7 +9,11 @@
 // gesvd's and gesvdp's likewise (gesvd also on a wide matrix handed over as
 // its transpose, the way JAX calls it, and without vectors, when u and vt are
 // one untouched element); sytrd's Q^H A Q = T with Q rebuilt from its
-// reflectors as LAPACK defines.
+// reflectors as LAPACK defines; geev's A v = w v with unit, largest-
+// component-real eigenvectors (a real matrix's unpacked from LAPACK's
+// packed form), its eigenvalues against the traces of A and A^2 and known
+// matrices; ormqr's op(Q) C and C op(Q) against Q built on the host from
+// geqrf's reflectors; cholesky_update's R'^T R' = R^T R + w w^T.
 // Skips, saying why, where there is no GPU, no CUDA driver or no
 // cuSOLVER/cuBLAS.
 #include "runtime/solver.h"
@@ -959,6 +963,399 @@ TEST(GpuSolver, SytrdTridiagonalizes) {
     checkSytrd<std::complex<double>>(1, 7, lower);
   }
   checkSytrd<double>(3, 1, true);  // no reflector at all
+}
+
+// --- geev --------------------------------------------------------------------
+
+// geev is in cuSOLVER 11.7.1 (CUDA 12.6 update 2) and newer only: "" when
+// the runner has it, else why not (a 1 x 1 call, made once).
+const std::string& geevMissing() {
+  static const std::string* why = [] {
+    SolverDesc probe;
+    probe.kind = SolverKind::kGeev;
+    probe.m = probe.n = 1;
+    DeviceBuffer a(std::vector<float>{2.0f}), out(std::vector<float>(1)),
+        w(std::vector<std::complex<float>>(1)), vl(std::vector<float>(1)),
+        vr(std::vector<float>(1)), info(std::vector<int32_t>(1, -7));
+    Status ran = gpu().device->library(
+        probe, std::vector<uint64_t>{a.address, out.address, w.address, vl.address,
+                                     vr.address, info.address});
+    const bool missing = ran.code() == StatusCode::kUnavailable ||
+                         (ran.code() == StatusCode::kUnimplemented &&
+                          ran.message().find("cusolverDnXgeev") != std::string::npos);
+    return new std::string(missing ? ran.toString() : "");
+  }();
+  return *why;
+}
+
+#define SKIP_WITHOUT_GEEV() \
+  SKIP_WITHOUT_GPU();       \
+  if (!geevMissing().empty()) GTEST_SKIP() << geevMissing()
+
+using Complex = std::complex<double>;
+
+// The eigenvectors of one item as complex columns (n x n, column-major): a
+// complex type's as the library wrote them; a real type's unpacked from
+// LAPACK's packed form, which the documentation defines: a real w_j has the
+// real column j; a pair w_j, w_j+1 = conj(w_j) (adjacent, told apart from a
+// real eigenvalue by a nonzero imaginary part, as JAX's lowering does) has
+// v_j = col j + i col j+1 and v_j+1 = conj(v_j).
+template <typename T>
+std::vector<Complex> eigenvectorColumns(const T* vr, const std::vector<Complex>& w,
+                                        int64_t n, double tolerance) {
+  std::vector<Complex> v(static_cast<size_t>(n * n));
+  if constexpr (!std::is_arithmetic_v<T>) {
+    for (int64_t i = 0; i < n * n; ++i) v[i] = Complex(vr[i]);
+    (void)w;
+    (void)tolerance;
+  } else {
+    for (int64_t j = 0; j < n; ++j) {
+      if (w[j].imag() == 0) {
+        for (int64_t i = 0; i < n; ++i) v[i + j * n] = Complex(vr[i + j * n]);
+        continue;
+      }
+      EXPECT_LT(j + 1, n) << "eigenvalue " << j << " " << w[j] << " has no conjugate";
+      if (j + 1 >= n) return v;
+      EXPECT_LT(std::abs(w[j + 1] - std::conj(w[j])), tolerance)
+          << "eigenvalues " << j << ", " << j + 1 << ": " << w[j] << ", " << w[j + 1];
+      for (int64_t i = 0; i < n; ++i) {
+        const Complex z(vr[i + j * n], vr[i + (j + 1) * n]);
+        v[i + j * n] = z;
+        v[i + (j + 1) * n] = std::conj(z);
+      }
+      ++j;
+    }
+  }
+  return v;
+}
+
+struct GeevResult {
+  std::vector<std::vector<Complex>> w;  // per item
+  std::vector<std::vector<Complex>> v;  // per item, empty without vectors
+};
+
+// Runs geev on `a` (batch items of n x n, column-major) and checks, in
+// double host math: info 0; with vectors, A v_j = w_j v_j, each v_j of unit
+// 2-norm with its largest component real (where one component is clearly
+// the largest); always sum w = trace(A) and sum w^2 = trace(A^2), which a
+// repeated or missing eigenvalue breaks.
+template <typename T>
+GeevResult checkGeev(const std::vector<T>& a, int64_t batch, int64_t n, bool vectors) {
+  SolverDesc d;
+  d.kind = SolverKind::kGeev;
+  d.type = typeOf<T>();
+  d.batch = batch;
+  d.m = d.n = n;
+  d.eigenvectors = vectors;
+  SCOPED_TRACE(solverText(d));
+  using Real = decltype(std::real(T()));
+  GeevResult result;
+  DeviceBuffer in(a), out(std::vector<T>(a.size())),
+      w(std::vector<std::complex<Real>>(static_cast<size_t>(batch * n))),
+      vl(std::vector<T>(a.size())), vr(std::vector<T>(a.size())),
+      info(std::vector<int32_t>(static_cast<size_t>(batch), -7));
+  Status ran = gpu().device->library(
+      d, std::vector<uint64_t>{in.address, out.address, w.address, vl.address, vr.address,
+                               info.address});
+  EXPECT_TRUE(ran.isOk()) << ran.toString();
+  if (!ran.isOk()) return result;
+  const std::vector<std::complex<Real>> ws = w.read<std::complex<Real>>();
+  const std::vector<T> vs = vr.read<T>();
+  const std::vector<int32_t> status = info.read<int32_t>();
+  const double tol = 50 * tolerance<T>() * static_cast<double>(std::max<int64_t>(n, 1));
+  for (int64_t b = 0; b < batch; ++b) {
+    SCOPED_TRACE("item " + std::to_string(b));
+    EXPECT_EQ(status[b], 0);
+    const T* ai = a.data() + b * n * n;
+    auto at = [&](int64_t i, int64_t j) { return Complex(ai[i + j * n]); };
+    std::vector<Complex> wi(static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j) wi[j] = Complex(ws[b * n + j]);
+    // Traces of A and A^2 against the eigenvalues' sums.
+    Complex trace = 0, trace2 = 0, sum = 0, sum2 = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      trace += at(i, i);
+      for (int64_t p = 0; p < n; ++p) trace2 += at(i, p) * at(p, i);
+      sum += wi[i];
+      sum2 += wi[i] * wi[i];
+    }
+    EXPECT_LT(std::abs(sum - trace), tol) << sum << " vs " << trace;
+    EXPECT_LT(std::abs(sum2 - trace2), tol * static_cast<double>(n))
+        << sum2 << " vs " << trace2;
+    result.w.push_back(wi);
+    if (!vectors) continue;
+    const std::vector<Complex> v = eigenvectorColumns(vs.data() + b * n * n, wi, n, tol);
+    double worst = 0, worstNorm = 0, worstPhase = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      double norm = 0, top = 0, second = 0;
+      int64_t topAt = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        Complex s = 0;
+        for (int64_t p = 0; p < n; ++p) s += at(i, p) * v[p + j * n];
+        worst = std::max(worst, std::abs(s - wi[j] * v[i + j * n]));
+        const double m = std::abs(v[i + j * n]);
+        norm += m * m;
+        if (m > top) {
+          second = top;
+          top = m;
+          topAt = i;
+        } else {
+          second = std::max(second, m);
+        }
+      }
+      worstNorm = std::max(worstNorm, std::abs(std::sqrt(norm) - 1.0));
+      if (top - second > 1e-2)
+        worstPhase = std::max(worstPhase, std::abs(v[topAt + j * n].imag()));
+    }
+    EXPECT_LT(worst, tol) << "A v - w v";
+    EXPECT_LT(worstNorm, tol) << "|v| - 1";
+    EXPECT_LT(worstPhase, tol) << "the largest component is not real";
+    result.v.push_back(v);
+  }
+  return result;
+}
+
+TEST(GpuSolver, GeevDiagonalizesGeneralMatrices) {
+  SKIP_WITHOUT_GEEV();
+  {
+    // 1 x 1: w = a, v = +-1.
+    SolverDesc one;
+    one.kind = SolverKind::kGeev;
+    one.m = one.n = 1;
+    DeviceBuffer a(std::vector<float>{2.0f}), out(std::vector<float>(1)),
+        w(std::vector<std::complex<float>>(1)), vl(std::vector<float>(1)),
+        vr(std::vector<float>(1)), info(std::vector<int32_t>(1, -7));
+    RUN_OR_SKIP(one, (std::vector<uint64_t>{a.address, out.address, w.address, vl.address,
+                                            vr.address, info.address}));
+    EXPECT_EQ(w.read<std::complex<float>>()[0], std::complex<float>(2.0f, 0.0f));
+    EXPECT_EQ(std::abs(vr.read<float>()[0]), 1.0f);
+    EXPECT_EQ(info.read<int32_t>()[0], 0);
+  }
+  // Random real matrices have complex conjugate pairs (packed vectors) and
+  // real eigenvalues; complex ones neither.
+  checkGeev<float>(randomValues<float>(3 * 36, 81), 3, 6, true);
+  checkGeev<double>(randomValues<double>(2 * 81, 82), 2, 9, true);
+  checkGeev<std::complex<float>>(randomValues<std::complex<float>>(2 * 25, 83), 2, 5,
+                                 true);
+  checkGeev<std::complex<double>>(randomValues<std::complex<double>>(49, 84), 1, 7, true);
+  checkGeev<double>(randomValues<double>(40 * 40, 85), 1, 40, true);
+}
+
+TEST(GpuSolver, GeevWithoutVectorsFindsTheSameEigenvalues) {
+  SKIP_WITHOUT_GEEV();
+  const std::vector<double> a = randomValues<double>(2 * 64, 86);
+  const GeevResult with = checkGeev<double>(a, 2, 8, true);
+  const GeevResult without = checkGeev<double>(a, 2, 8, false);
+  ASSERT_EQ(with.w.size(), 2u);
+  ASSERT_EQ(without.w.size(), 2u);
+  for (size_t b = 0; b < 2; ++b) {
+    // Each eigenvalue of one run is one of the other's (their order may differ).
+    for (const Complex& x : without.w[b]) {
+      double nearest = 1e300;
+      for (const Complex& y : with.w[b]) nearest = std::min(nearest, std::abs(x - y));
+      EXPECT_LT(nearest, 1e-9) << "item " << b << " eigenvalue " << x;
+    }
+  }
+  const std::vector<std::complex<float>> z =
+      randomValues<std::complex<float>>(3 * 16, 87);
+  checkGeev<std::complex<float>>(z, 3, 4, false);
+}
+
+TEST(GpuSolver, GeevOfKnownMatrices) {
+  SKIP_WITHOUT_GEEV();
+  // Rows [2 0 0; 0 3 -4; 0 4 3] (column-major below): 2 and the pair 3 +- 4i,
+  // the pair adjacent in the packed real form.
+  const std::vector<double> rot = {2, 0, 0, 0, 3, 4, 0, -4, 3};
+  const GeevResult r = checkGeev<double>(rot, 1, 3, true);
+  ASSERT_EQ(r.w.size(), 1u);
+  std::vector<Complex> want = {Complex(2, 0), Complex(3, 4), Complex(3, -4)};
+  for (const Complex& x : want) {
+    double nearest = 1e300;
+    for (const Complex& y : r.w[0]) nearest = std::min(nearest, std::abs(x - y));
+    EXPECT_LT(nearest, 1e-12) << x;
+  }
+  const GeevResult f =
+      checkGeev<float>(std::vector<float>(rot.begin(), rot.end()), 1, 3, true);
+  ASSERT_EQ(f.w.size(), 1u);
+  for (const Complex& x : want) {
+    double nearest = 1e300;
+    for (const Complex& y : f.w[0]) nearest = std::min(nearest, std::abs(x - y));
+    EXPECT_LT(nearest, 1e-5) << x;
+  }
+  // Upper triangular complex [1+i 2; 0 3-2i]: its diagonal.
+  using Z = std::complex<double>;
+  const GeevResult c = checkGeev<Z>({Z(1, 1), Z(0), Z(2), Z(3, -2)}, 1, 2, true);
+  ASSERT_EQ(c.w.size(), 1u);
+  for (const Complex& x : {Complex(1, 1), Complex(3, -2)}) {
+    double nearest = 1e300;
+    for (const Complex& y : c.w[0]) nearest = std::min(nearest, std::abs(x - y));
+    EXPECT_LT(nearest, 1e-12) << x;
+  }
+}
+
+// --- ormqr -------------------------------------------------------------------
+
+// Q (order x order) of the k reflectors in the column-major `a` (leading
+// dimension order) as LAPACK defines it: Q = H(0) ... H(k-1), H(i) = I -
+// tau_i v v^H with v[0..i) = 0, v[i] = 1, v[i+1..] below the diagonal of
+// column i.
+template <typename T>
+std::vector<Complex> householderQ(const T* a, const T* tau, int64_t order, int64_t k) {
+  std::vector<Complex> q(static_cast<size_t>(order * order), Complex(0));
+  for (int64_t i = 0; i < order; ++i) q[i + i * order] = 1;
+  for (int64_t i = 0; i < k; ++i) {
+    std::vector<Complex> v(static_cast<size_t>(order), Complex(0));
+    v[i] = 1;
+    for (int64_t r = i + 1; r < order; ++r) v[r] = Complex(a[r + i * order]);
+    const Complex t = Complex(tau[i]);
+    for (int64_t r = 0; r < order; ++r) {
+      Complex qv = 0;
+      for (int64_t p = 0; p < order; ++p) qv += q[r + p * order] * v[p];
+      for (int64_t c = 0; c < order; ++c) q[r + c * order] -= t * qv * std::conj(v[c]);
+    }
+  }
+  return q;
+}
+
+// geqrf of a random rows x cols A, then ormqr of its reflectors on a
+// random C (order = rows; C order x other on the left, other x order on the
+// right), against op(Q) C or C op(Q) with Q built on the host from the same
+// reflectors (and checked to rebuild A with geqrf's R first).
+template <typename T>
+void checkOrmqr(int64_t batch, int64_t rows, int64_t cols, int64_t other, bool left,
+                bool transpose) {
+  const int64_t k = std::min(rows, cols), order = rows;
+  const int64_t m = left ? order : other, n = left ? other : order;
+  const std::vector<T> a = randomValues<T>(static_cast<size_t>(batch * rows * cols), 91);
+  const std::vector<T> c = randomValues<T>(static_cast<size_t>(batch * m * n), 92);
+  DeviceBuffer in(a), qr(std::vector<T>(a.size())),
+      tau(std::vector<T>(static_cast<size_t>(batch * k))), cIn(c),
+      out(std::vector<T>(c.size()));
+  SolverDesc g;
+  g.kind = SolverKind::kGeqrf;
+  g.type = typeOf<T>();
+  g.batch = batch;
+  g.m = rows;
+  g.n = cols;
+  RUN_OR_SKIP(g, (std::vector<uint64_t>{in.address, qr.address, tau.address}));
+  SolverDesc d;
+  d.kind = SolverKind::kOrmqr;
+  d.type = typeOf<T>();
+  d.batch = batch;
+  d.m = m;
+  d.n = n;
+  d.k = k;
+  d.reflector_cols = cols;
+  d.left_side = left;
+  d.transpose = !transpose                ? SolverTranspose::kNone
+                : std::is_arithmetic_v<T> ? SolverTranspose::kTranspose
+                                          : SolverTranspose::kAdjoint;
+  SCOPED_TRACE(solverText(d));
+  RUN_OR_SKIP(d,
+              (std::vector<uint64_t>{qr.address, tau.address, cIn.address, out.address}));
+  const std::vector<T> r = qr.read<T>(), taus = tau.read<T>(), got = out.read<T>();
+  EXPECT_EQ(cIn.read<T>(), c) << "c changed";
+  for (int64_t b = 0; b < batch; ++b) {
+    SCOPED_TRACE("item " + std::to_string(b));
+    const T* ri = r.data() + b * rows * cols;
+    const std::vector<Complex> q = householderQ(ri, taus.data() + b * k, order, k);
+    double rebuilt = 0;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) {
+        Complex s = 0;
+        for (int64_t p = 0; p <= std::min(j, rows - 1); ++p)
+          s += q[i + p * order] * Complex(ri[p + j * rows]);
+        rebuilt =
+            std::max(rebuilt, std::abs(s - Complex(a[b * rows * cols + i + j * rows])));
+      }
+    EXPECT_LT(rebuilt, 10 * tolerance<T>()) << "host Q R = A";
+    // op(Q)(i, j): Q, or Q^H (which is Q^T for a real Q).
+    auto opQ = [&](int64_t i, int64_t j) {
+      return transpose ? std::conj(q[j + i * order]) : q[i + j * order];
+    };
+    const T* ci = c.data() + b * m * n;
+    const T* oi = got.data() + b * m * n;
+    double worst = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        Complex s = 0;
+        for (int64_t p = 0; p < order; ++p)
+          s += left ? opQ(i, p) * Complex(ci[p + j * m])
+                    : Complex(ci[i + p * m]) * opQ(p, j);
+        worst = std::max(worst, std::abs(s - Complex(oi[i + j * m])));
+      }
+    EXPECT_LT(worst, 10 * tolerance<T>());
+  }
+}
+
+TEST(GpuSolver, OrmqrAppliesQ) {
+  SKIP_WITHOUT_GPU();
+  for (bool left : {true, false})
+    for (bool transpose : {false, true}) {
+      checkOrmqr<float>(2, 6, 4, 3, left, transpose);
+      checkOrmqr<double>(1, 5, 5, 4, left, transpose);
+      checkOrmqr<std::complex<float>>(2, 6, 3, 2, left, transpose);
+      checkOrmqr<std::complex<double>>(1, 4, 4, 5, left, transpose);
+    }
+  // A wide A: 4 reflectors in 6 columns (a's leading dimension stays 4).
+  checkOrmqr<double>(2, 4, 6, 3, true, true);
+  checkOrmqr<std::complex<float>>(1, 4, 6, 2, false, false);
+}
+
+// --- cholesky_update ---------------------------------------------------------
+
+// R'^T R' = R^T R + w w^T (row-major upper R, as JAX passes it) with R'
+// upper triangular, run in stream order behind a copy that writes R just
+// before the call (the host function must see it).
+template <typename T>
+void checkCholeskyUpdate(int64_t batch, int64_t n) {
+  SolverDesc d;
+  d.kind = SolverKind::kCholeskyUpdate;
+  d.type = typeOf<T>();
+  d.batch = batch;
+  d.m = d.n = n;
+  SCOPED_TRACE(solverText(d));
+  std::vector<T> r = randomValues<T>(static_cast<size_t>(batch * n * n), 95);
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        T& x = r[b * n * n + i * n + j];
+        if (j < i) x = 0;
+        if (j == i) x = std::abs(x) + 1;
+      }
+  const std::vector<T> w = randomValues<T>(static_cast<size_t>(batch * n), 96);
+  DeviceBuffer source(r), rIn(std::vector<T>(r.size())), wIn(w),
+      rOut(std::vector<T>(r.size())), wOut(std::vector<T>(w.size()));
+  ASSERT_TRUE(gpu().device->copyOnDevice(rIn.address, source.address, rIn.bytes).isOk());
+  RUN_OR_SKIP(
+      d, (std::vector<uint64_t>{rIn.address, wIn.address, rOut.address, wOut.address}));
+  const std::vector<T> got = rOut.read<T>();
+  EXPECT_EQ(rIn.read<T>(), r) << "r changed";
+  for (int64_t b = 0; b < batch; ++b) {
+    const T* r0 = r.data() + b * n * n;
+    const T* r1 = got.data() + b * n * n;
+    const T* w0 = w.data() + b * n;
+    double worst = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        if (j < i) worst = std::max(worst, std::abs(static_cast<double>(r1[i * n + j])));
+        double before = static_cast<double>(w0[i]) * static_cast<double>(w0[j]),
+               after = 0;
+        for (int64_t p = 0; p < n; ++p) {
+          before +=
+              static_cast<double>(r0[p * n + i]) * static_cast<double>(r0[p * n + j]);
+          after +=
+              static_cast<double>(r1[p * n + i]) * static_cast<double>(r1[p * n + j]);
+        }
+        worst = std::max(worst, std::abs(after - before));
+      }
+    EXPECT_LT(worst, 10 * tolerance<T>()) << "item " << b;
+  }
+}
+
+TEST(GpuSolver, CholeskyUpdateInStreamOrder) {
+  SKIP_WITHOUT_GPU();
+  checkCholeskyUpdate<float>(1, 6);
+  checkCholeskyUpdate<double>(2, 9);
 }
 
 // --- lu_pivots_to_permutation ------------------------------------------------

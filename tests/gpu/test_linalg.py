@@ -10,7 +10,9 @@ L U, A x = b, L L^T = A, Q R = A with Q^T Q = I, op(A) X = B, A V = V
 diag(w), A = U diag(s) V^T with orthonormal factors, the Moore-Penrose
 conditions, the normal equations, Q^H A Q = T from the reflectors) in
 float64 numpy; eigenvalues and singular values also against numpy's
-float64 LAPACK."""
+float64 LAPACK. eig / eigvals of general matrices (cusolver_geev_ffi) by A V
+= V diag(w) and np.linalg.eigvals; qr_multiply and lax.linalg.ormqr
+(cusolver_ormqr_ffi) against Q from the R they return and from qr."""
 
 import os
 
@@ -438,6 +440,156 @@ def svd_algorithms():
       close(g(a), want_s, real[dtype], what + " compute_uv=False", float(np.max(want_s)))
 
 
+def lowers_to(f, args, target):
+  """Whether JAX's lowering of f(*args) for this backend calls `target`."""
+  return target in jax.jit(f).lower(*args).as_text()
+
+
+def match_eigenvalues(got, want):
+  """The largest distance from each of `want` (one item) to its own nearest
+  of `got`, each of `got` used once: eigenvalues come in no set order."""
+  left = list(got)
+  worst = 0.0
+  for w in sorted(want, key=lambda z: (round(z.real, 6), round(z.imag, 6))):
+    i = int(np.argmin([abs(g - w) for g in left]))
+    worst = max(worst, abs(left[i] - w))
+    left.pop(i)
+  return worst
+
+
+def eig():
+  """jnp.linalg.eig / eigvals through cusolver_geev_ffi (JAX picks it on CUDA
+  when its cuSOLVER is 11.7.1 or newer): A V = V diag(w) and unit columns in
+  float64 numpy, w against np.linalg.eigvals (matched one to one), real
+  (conjugate pairs unpacked by JAX from the packed vectors) and complex
+  input, batched, f32 / f64 / complex64 / complex128."""
+  require_ours()
+  probe = np.eye(3, dtype=np.float32)
+  if not lowers_to(jnp.linalg.eig, (probe,), "cusolver_geev_ffi"):
+    h.skip("JAX does not lower eig to cusolver_geev_ffi here (its cuSOLVER is older "
+           "than 11.7.1): it would call its host kernel, which fl_only refuses")
+  complex_of = {np.float32: np.complex64, np.float64: np.complex128,
+                np.complex64: np.complex64, np.complex128: np.complex128}
+  real = {np.float32: np.float32, np.float64: np.float64, np.complex64: np.float32,
+          np.complex128: np.float64}
+  cases = (((5, 5), np.float32), ((3, 6, 6), np.float32), ((2, 7, 7), np.float64),
+           ((40, 40), np.float64), ((4, 4), np.complex64), ((2, 5, 5), np.complex128),
+           ((1, 1), np.float32))
+  for shape, dtype in cases:
+    if np.issubdtype(dtype, np.complexfloating):
+      a = complex_matrices(shape, dtype)
+    else:
+      a = rng.standard_normal(shape).astype(dtype)
+    what = f"eig {shape} {dtype.__name__}"
+    w, v = jax.jit(jnp.linalg.eig)(a)
+    assert w.dtype == complex_of[dtype] and v.dtype == complex_of[dtype], (
+        f"{what}: dtypes {w.dtype}, {v.dtype}")
+    assert w.shape == shape[:-1] and v.shape == shape, f"{what}: {w.shape} {v.shape}"
+    w, v = np.asarray(w, np.complex128), np.asarray(v, np.complex128)
+    a64 = a.astype(np.complex128)
+    want = np.linalg.eigvals(a64)
+    scale = max(1.0, float(np.max(np.abs(want))))
+    tol_dtype = real[dtype]
+    small((a64 @ v - v * w[..., None, :]) / scale, tol_dtype, what + " A V - V w")
+    small(np.linalg.norm(v, axis=-2) - 1.0, tol_dtype, what + " |v| - 1")
+    flat_w, flat_want = w.reshape(-1, shape[-1]), want.reshape(-1, shape[-1])
+    worst = max(match_eigenvalues(g, x) for g, x in zip(flat_w, flat_want))
+    # Eigenvalues of a non-normal matrix are less well conditioned than the
+    # residual: a tenth of the tolerance's strictness.
+    small(np.array([worst / (10 * scale)]), tol_dtype, what + " w vs numpy")
+    # eigvals: the same call without vectors.
+    only = np.asarray(jax.jit(jnp.linalg.eigvals)(a), np.complex128)
+    assert only.shape == shape[:-1], f"{what}: eigvals shape {only.shape}"
+    worst = max(match_eigenvalues(g, x) for g, x in
+                zip(only.reshape(-1, shape[-1]), flat_want))
+    small(np.array([worst / (10 * scale)]), tol_dtype, what + " eigvals vs numpy")
+  # Known: rows [2 0 0; 0 3 -4; 0 4 3] has 2 and 3 +- 4i.
+  known = np.array([[2, 0, 0], [0, 3, -4], [0, 4, 3]], np.float64)
+  w, v = jax.jit(jnp.linalg.eig)(known)
+  w, v = np.asarray(w), np.asarray(v)
+  small(np.array([match_eigenvalues(w, np.array([2, 3 + 4j, 3 - 4j]))]), np.float64,
+        "eig of a known matrix")
+  small(known @ v - v * w[None, :], np.float64, "eig of a known matrix A V - V w")
+
+
+def qr_multiply():
+  """jax.scipy.linalg.qr_multiply (geqrf, then cusolver_ormqr_ffi): Q c and
+  c Q, conjugated or not, against Q = A[:, :k] R[:k, :k]^-1 from the R the
+  same call returns (so no sign convention is assumed), tall, square and
+  wide, batched, f32 / f64 / complex64 / complex128; and lax.linalg.ormqr
+  with each side and transpose against the Q of jnp.linalg.qr(mode='raw')."""
+  require_ours()
+  import jax.scipy.linalg as jsl
+  real = {np.float32: np.float32, np.float64: np.float64, np.complex64: np.float32,
+          np.complex128: np.float64}
+  probe = np.eye(3, dtype=np.float32)
+  assert lowers_to(lambda a, c: jsl.qr_multiply(a, c), (probe, probe),
+                   "cusolver_ormqr_ffi"), "qr_multiply does not lower to cusolver_ormqr_ffi"
+  cases = (((6, 4), np.float32, "left", False), ((6, 4), np.float32, "right", False),
+           ((2, 5, 5), np.float64, "left", True), ((4, 6), np.complex64, "right", True),
+           ((2, 6, 4), np.complex128, "left", True), ((3, 5), np.float64, "right", False),
+           ((2, 4, 4), np.complex64, "left", False))
+  for shape, dtype, mode, conjugate in cases:
+    if np.issubdtype(dtype, np.complexfloating):
+      a = complex_matrices(shape, dtype) + 3 * np.eye(*shape[-2:], dtype=dtype)
+      mk = complex_matrices
+    else:
+      a = matrices(shape, dtype)
+      mk = lambda s, d: rng.standard_normal(s).astype(d)  # noqa: E731
+    m, n = shape[-2:]
+    k = min(m, n)
+    c = mk(shape[:-2] + ((k, 3) if mode == "left" else (3, m)), dtype)
+    what = f"qr_multiply {shape} {mode} conjugate={conjugate} {dtype.__name__}"
+    f = jax.jit(lambda a, c: jsl.qr_multiply(a, c, mode=mode, conjugate=conjugate))
+    cq, r = f(a, c)
+    cq, r = np.asarray(cq, np.complex128), np.asarray(r, np.complex128)
+    a64, c64 = a.astype(np.complex128), c.astype(np.complex128)
+    q = a64[..., :, :k] @ np.linalg.inv(r[..., :, :k])
+    if conjugate:
+      q = np.conj(q)
+    want = q @ c64 if mode == "left" else (c64 @ q)[..., :, :k]
+    assert cq.shape == want.shape, f"{what}: shape {cq.shape}, expected {want.shape}"
+    small(cq - want, real[dtype], what)
+  # lax.linalg.ormqr itself: h.mT and taus of qr(mode='raw') are geqrf's
+  # reflectors; Q from jnp.linalg.qr(mode='complete') of the same matrix.
+  for dtype in (np.float32, np.complex128):
+    for left in (True, False):
+      for transpose in (False, True):
+        shape = (2, 5, 3)
+        a = (complex_matrices(shape, dtype) if np.issubdtype(dtype, np.complexfloating)
+             else rng.standard_normal(shape).astype(dtype))
+        c = (complex_matrices((2, 5, 4) if left else (2, 4, 5), dtype)
+             if np.issubdtype(dtype, np.complexfloating)
+             else rng.standard_normal((2, 5, 4) if left else (2, 4, 5)).astype(dtype))
+        hh, taus = jax.jit(lambda a: jnp.linalg.qr(a, mode="raw"))(a)
+        got = jax.jit(lambda hh, taus, c: lax.linalg.ormqr(
+            jnp.swapaxes(hh, -1, -2), taus, c, left=left, transpose=transpose))(hh, taus, c)
+        q = np.asarray(jax.jit(lambda a: jnp.linalg.qr(a, mode="complete")[0])(a),
+                       np.complex128)
+        if transpose:
+          q = np.conj(np.swapaxes(q, -1, -2))
+        c64 = c.astype(np.complex128)
+        want = q @ c64 if left else c64 @ q
+        small(np.asarray(got, np.complex128) - want, real[dtype],
+              f"ormqr left={left} transpose={transpose} {dtype.__name__}")
+
+
+def cholesky_update():
+  """lax.linalg.cholesky_update (cu_cholesky_update_ffi): R'^T R' = R^T R +
+  w w^T with R' upper triangular, f32 and f64."""
+  require_ours()
+  for dtype, n in ((np.float32, 6), (np.float64, 20)):
+    a = matrices((n, n), dtype, spd=True).astype(np.float64)
+    r = np.linalg.cholesky(a).T.astype(dtype)  # upper, A = R^T R
+    w = rng.standard_normal(n).astype(dtype)
+    got = np.asarray(jax.jit(lax.linalg.cholesky_update)(r, w), np.float64)
+    r64, w64 = r.astype(np.float64), w.astype(np.float64)
+    want = r64.T @ r64 + np.outer(w64, w64)
+    below = float(np.max(np.abs(np.tril(got, -1))))
+    assert below < 1e-4, f"cholesky_update: not upper triangular ({below:.3g})"
+    small((got.T @ got - want) / n, dtype, f"cholesky_update n={n} {dtype.__name__}")
+
+
 h.check("linalg_lu", lu)
 h.check("linalg_solve", solve)
 h.check("linalg_cholesky", cholesky)
@@ -452,4 +604,7 @@ h.check("linalg_complex", complex_decompositions)
 h.check("linalg_tridiagonal", tridiagonal)
 h.check("linalg_svd_gesvd", svd_gesvd)
 h.check("linalg_svd_algorithms", svd_algorithms)
+h.check("linalg_eig", eig)
+h.check("linalg_qr_multiply", qr_multiply)
+h.check("linalg_cholesky_update", cholesky_update)
 h.finish()

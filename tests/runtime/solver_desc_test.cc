@@ -3,6 +3,9 @@
 // hand-applied row interchanges, and the load-time check of solver thunks.
 #include <gtest/gtest.h>
 
+#include <type_traits>
+#include <vector>
+
 #include "runtime/library_op.h"
 #include "runtime/program.h"
 #include "runtime/program_check.h"
@@ -121,6 +124,141 @@ TEST(SolverDesc, GesvdAndGesvdpBufferBytes) {
   EXPECT_EQ(solverBufferBytes(polar), (std::vector<uint64_t>{240, 240, 48, 144, 240, 8}));
   EXPECT_EQ(solverText(polar), "gesvdp f64 batch 2 3x5 econ");
   EXPECT_TRUE(validateSolver(polar).isOk());
+}
+
+TEST(SolverDesc, GeevBufferBytesAndValidation) {
+  // geev f32 2 x 3x3: a, out, vl, vr 2*9*4; w complex<f32> 2*3*8; info 2*4.
+  SolverDesc eig = desc(SolverKind::kGeev, SolverType::kF32, 2, 3, 3);
+  EXPECT_EQ(solverBufferBytes(eig), (std::vector<uint64_t>{72, 72, 48, 72, 72, 8}));
+  EXPECT_EQ(solverText(eig), "geev f32 batch 2 3x3");
+  EXPECT_TRUE(validateSolver(eig).isOk());
+  // f64: w complex<f64>, 16 bytes an element; c64 w is its own type.
+  eig.type = SolverType::kF64;
+  EXPECT_EQ(solverBufferBytes(eig)[2], 96u);
+  eig.type = SolverType::kC64;
+  EXPECT_EQ(solverBufferBytes(eig)[2], 48u);
+  eig.type = SolverType::kC128;
+  eig.eigenvectors = false;
+  EXPECT_EQ(solverBufferBytes(eig), (std::vector<uint64_t>{288, 288, 96, 288, 288, 8}));
+  EXPECT_EQ(solverText(eig), "geev c128 batch 2 3x3 no_vectors");
+  Status rect = validateSolver(desc(SolverKind::kGeev, SolverType::kF32, 1, 3, 4));
+  EXPECT_EQ(rect.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(rect.message().find("geev f32 batch 1 3x4: an eigendecomposition needs a "
+                                "square matrix"),
+            std::string::npos)
+      << rect.message();
+}
+
+TEST(SolverDesc, OrmqrBufferBytesAndValidation) {
+  // ormqr c64 2 x (C 5x3), left: Q 5x5 from k = 2 reflectors in a 5x4 a:
+  // a 2*20*8, tau 2*2*8, c and out 2*15*8.
+  SolverDesc q = desc(SolverKind::kOrmqr, SolverType::kC64, 2, 5, 3);
+  q.k = 2;
+  q.reflector_cols = 4;
+  q.transpose = SolverTranspose::kAdjoint;
+  EXPECT_EQ(solverBufferBytes(q), (std::vector<uint64_t>{320, 32, 240, 240}));
+  EXPECT_EQ(solverText(q), "ormqr c64 batch 2 5x3 k 2 left C");
+  EXPECT_TRUE(validateSolver(q).isOk());
+  // Right: Q 3x3, so a is 3 x 4 and k at most 3.
+  q.left_side = false;
+  EXPECT_EQ(solverBufferBytes(q)[0], 192u);
+  EXPECT_TRUE(validateSolver(q).isOk());
+  q.k = 4;
+  Status order = validateSolver(q);
+  EXPECT_EQ(order.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(order.message().find("k <= Q's order"), std::string::npos) << order.message();
+  // More reflectors than a's columns.
+  q.left_side = true;
+  q.k = 3;
+  q.reflector_cols = 2;
+  EXPECT_FALSE(validateSolver(q).isOk());
+  // unmqr has no plain transpose; ormqr (real) has.
+  q.reflector_cols = 4;
+  q.transpose = SolverTranspose::kTranspose;
+  Status t = validateSolver(q);
+  EXPECT_EQ(t.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(t.message().find("not Q^T"), std::string::npos) << t.message();
+  q.type = SolverType::kF64;
+  EXPECT_TRUE(validateSolver(q).isOk());
+  EXPECT_EQ(solverText(q), "ormqr f64 batch 2 5x3 k 3 left T");
+}
+
+TEST(SolverDesc, CholeskyUpdateBuffersAndValidation) {
+  // f64 1 x 4x4: r and r_out 16*8, w and w_out 4*8.
+  SolverDesc u = desc(SolverKind::kCholeskyUpdate, SolverType::kF64, 1, 4, 4);
+  EXPECT_EQ(solverBufferBytes(u), (std::vector<uint64_t>{128, 32, 128, 32}));
+  EXPECT_EQ(solverText(u), "cholesky_update f64 batch 1 4x4");
+  EXPECT_TRUE(validateSolver(u).isOk());
+  u.type = SolverType::kC64;
+  EXPECT_NE(validateSolver(u).message().find("f32 or f64"), std::string::npos);
+  EXPECT_FALSE(
+      validateSolver(desc(SolverKind::kCholeskyUpdate, SolverType::kF32, 1, 3, 4))
+          .isOk());
+}
+
+TEST(SolverDesc, CholeskyRankOneUpdateByHand) {
+  // 1 x 1: sqrt(3^2 + 4^2) = 5, w rotated to 0.
+  double r1[] = {3}, w1[] = {4};
+  choleskyRankOneUpdate(r1, w1, SolverType::kF64, 1, 1);
+  EXPECT_DOUBLE_EQ(r1[0], 5);
+  EXPECT_NEAR(w1[0], 0, 1e-15);
+  // w = 0 leaves R as it is.
+  float r2[] = {2, 1, 0, 3}, w2[] = {0, 0};
+  choleskyRankOneUpdate(r2, w2, SolverType::kF32, 1, 2);
+  EXPECT_EQ(std::vector<float>(r2, r2 + 4), (std::vector<float>{2, 1, 0, 3}));
+}
+
+// R'^T R' = R^T R + w w^T (the definition), R' upper triangular with a
+// positive diagonal, for random factors of a batch, f64 and f32.
+template <typename T>
+void checkRankOneUpdate(int64_t batch, int64_t n, double tolerance) {
+  std::vector<T> r(static_cast<size_t>(batch * n * n), T(0)),
+      w(static_cast<size_t>(batch * n));
+  uint32_t state = 12345;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<double>(state >> 8) / static_cast<double>(1u << 24) - 0.5;
+  };
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = i; j < n; ++j)
+        r[b * n * n + i * n + j] = static_cast<T>(i == j ? 1.0 + next() + 0.5 : next());
+      w[b * n + i] = static_cast<T>(2 * next());
+    }
+  std::vector<T> updated = r, consumed = w;
+  choleskyRankOneUpdate(updated.data(), consumed.data(),
+                        std::is_same_v<T, double> ? SolverType::kF64 : SolverType::kF32,
+                        batch, n);
+  for (int64_t b = 0; b < batch; ++b) {
+    const T* r0 = r.data() + b * n * n;
+    const T* r1 = updated.data() + b * n * n;
+    const T* w0 = w.data() + b * n;
+    for (int64_t i = 0; i < n; ++i) {
+      EXPECT_GT(r1[i * n + i], 0) << "item " << b << " diagonal " << i;
+      for (int64_t j = 0; j < i; ++j)
+        EXPECT_NEAR(r1[i * n + j], 0, tolerance)
+            << "item " << b << " below " << i << "," << j;
+      EXPECT_NEAR(consumed[b * n + i], 0, tolerance) << "item " << b << " w " << i;
+    }
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double before = static_cast<double>(w0[i]) * static_cast<double>(w0[j]);
+        double after = 0;
+        for (int64_t p = 0; p < n; ++p) {
+          before +=
+              static_cast<double>(r0[p * n + i]) * static_cast<double>(r0[p * n + j]);
+          after +=
+              static_cast<double>(r1[p * n + i]) * static_cast<double>(r1[p * n + j]);
+        }
+        EXPECT_NEAR(after, before, tolerance)
+            << "item " << b << " (" << i << "," << j << ")";
+      }
+  }
+}
+
+TEST(SolverDesc, CholeskyRankOneUpdateKeepsTheProduct) {
+  checkRankOneUpdate<double>(3, 7, 1e-12);
+  checkRankOneUpdate<float>(2, 5, 1e-5);
 }
 
 TEST(SolverDesc, Validation) {

@@ -158,6 +158,19 @@ JFT_EXPECT_ABI(cusolverDnCreateParams, cusolverStatus_t (*)(cusolverDnParams_t*)
 JFT_EXPECT_ABI(cusolverDnDestroyParams, cusolverStatus_t (*)(cusolverDnParams_t));
 JFT_EXPECT_ABI(cusolverDnXgesvdp_bufferSize, GesvdpBufferSizeFn);
 JFT_EXPECT_ABI(cusolverDnXgesvdp, GesvdpFn);
+JFT_EXPECT_ABI(cusolverDnSormqr_bufferSize, OrmqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnDormqr_bufferSize, OrmqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnCunmqr_bufferSize, OrmqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnZunmqr_bufferSize, OrmqrBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnSormqr, OrmqrFn);
+JFT_EXPECT_ABI(cusolverDnDormqr, OrmqrFn);
+JFT_EXPECT_ABI(cusolverDnCunmqr, OrmqrFn);
+JFT_EXPECT_ABI(cusolverDnZunmqr, OrmqrFn);
+// Xgeev came with cuSOLVER 11.7.1 (CUDA 12.6 update 2); older headers lack it.
+#if CUSOLVER_VERSION >= 11701
+JFT_EXPECT_ABI(cusolverDnXgeev_bufferSize, GeevBufferSizeFn);
+JFT_EXPECT_ABI(cusolverDnXgeev, GeevFn);
+#endif
 JFT_EXPECT_ABI(cublasCreate_v2, cublasStatusCode_t (*)(cublasHandle_t*));
 JFT_EXPECT_ABI(cublasDestroy_v2, cublasStatusCode_t (*)(cublasHandle_t));
 JFT_EXPECT_ABI(cublasSetStream_v2, cublasStatusCode_t (*)(cublasHandle_t, CUstream));
@@ -198,9 +211,13 @@ TEST(CusolverDecls, ToolkitLibrariesResolve) {
     EXPECT_NE((*s)->gesvdjBatched[t], nullptr);
     EXPECT_NE((*s)->sytrd[t], nullptr);
     EXPECT_NE((*s)->gesvd[t], nullptr);
+    EXPECT_NE((*s)->ormqr[t], nullptr);
     EXPECT_NE((*b)->trsm[t], nullptr);
   }
   EXPECT_NE((*s)->gesvdp, nullptr);
+#if CUSOLVER_VERSION >= 11701
+  EXPECT_NE((*s)->geev, nullptr);
+#endif
   Status failed = (*s)->check(kCusolverNotSupported, "cusolverDnSgetrf");
   EXPECT_EQ(failed.code(), StatusCode::kUnimplemented);
   EXPECT_NE(failed.message().find("CUSOLVER_STATUS_NOT_SUPPORTED"), std::string::npos);

@@ -49,6 +49,20 @@ void runPermutationJob(void* data) {
   luPivotsToPermutation(job->pivots, job->permutation, job->batch, job->n, job->m);
 }
 
+// The factor and vector of one cholesky_update call, in the runner's pinned
+// memory; freed by the host function.
+struct CholeskyUpdateJob {
+  void* r = nullptr;
+  void* w = nullptr;
+  SolverType type = SolverType::kF32;
+  int64_t batch = 0, n = 0;
+};
+
+void runCholeskyUpdateJob(void* data) {
+  std::unique_ptr<CholeskyUpdateJob> job(static_cast<CholeskyUpdateJob*>(data));
+  choleskyRankOneUpdate(job->r, job->w, job->type, job->batch, job->n);
+}
+
 class CudaSolverRunner final : public SolverRunner {
  public:
   CudaSolverRunner(CudaDevice& device, const Driver& driver)
@@ -98,6 +112,12 @@ class CudaSolverRunner final : public SolverRunner {
         return gesvd(desc, buffers, bytes);
       case SolverKind::kGesvdp:
         return gesvdp(desc, buffers, bytes);
+      case SolverKind::kGeev:
+        return geev(desc, buffers, bytes);
+      case SolverKind::kOrmqr:
+        return ormqr(desc, buffers, bytes);
+      case SolverKind::kCholeskyUpdate:
+        return choleskyUpdate(desc, buffers, bytes);
     }
     return internalError(solverText(desc) + ": unknown kind");
   }
@@ -280,6 +300,12 @@ class CudaSolverRunner final : public SolverRunner {
           "cusolverDnXorgqr" + where));
     }
     return Status::ok();
+  }
+
+  // The 64-bit API's options object, made once (library defaults).
+  Status ensureParams() {
+    if (params_ != nullptr) return Status::ok();
+    return solver_->check(solver_->createParams(&params_), "cusolverDnCreateParams");
   }
 
   // The Jacobi routines' parameter objects, made once (host objects holding
@@ -482,9 +508,7 @@ class CudaSolverRunner final : public SolverRunner {
     if (d.batch == 0) return Status::ok();
     if (d.m == 0 || d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
     JFT_RETURN_IF_ERROR(ensureSolver());
-    if (params_ == nullptr)
-      JFT_RETURN_IF_ERROR(
-          solver_->check(solver_->createParams(&params_), "cusolverDnCreateParams"));
+    JFT_RETURN_IF_ERROR(ensureParams());
     const int type = solverDataType(d.type);
     const int real = solverDataType(solverRealType(d.type));
     const int jobz = d.compute_uv ? kEigModeVector : kEigModeNoVector;
@@ -521,6 +545,102 @@ class CudaSolverRunner final : public SolverRunner {
                           deviceBytes, hostWork_.empty() ? nullptr : hostWork_.data(),
                           hostBytes, info + i, &errorEstimate),
           "cusolverDnXgesvdp" + where));
+    }
+    return Status::ok();
+  }
+
+  // buffers: a, out, w, vl, vr, info; item by item, as JAX's handler, in
+  // the 64-bit API (Xgeev has no other form): w complex for every type (for
+  // a real a the library still computes in real arithmetic and stores each
+  // conjugate pair as two complex values), computing in a's type; vl is
+  // never written (no left eigenvectors), vr only with `eigenvectors`. The
+  // host workspace is done with when the call returns, as JAX's handler
+  // assumes.
+  Status geev(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+              const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
+    if (d.batch == 0) return Status::ok();
+    if (d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    if (solver_->geev == nullptr || solver_->geevBufferSize == nullptr)
+      return unimplemented(solverText(d) + ": " + solver_->libraryName +
+                           " has no cusolverDnXgeev (it needs cuSOLVER 11.7.1, from "
+                           "CUDA 12.6 update 2, or newer)");
+    JFT_RETURN_IF_ERROR(ensureParams());
+    const bool complex = d.type == SolverType::kC64 || d.type == SolverType::kC128;
+    const int type = solverDataType(d.type);
+    const int wType = solverDataType(complex                      ? d.type
+                                     : d.type == SolverType::kF64 ? SolverType::kC128
+                                                                  : SolverType::kC64);
+    const int jobvr = d.eigenvectors ? kEigModeVector : kEigModeNoVector;
+    const std::string where = " for " + solverText(d);
+    size_t deviceBytes = 0, hostBytes = 0;
+    JFT_RETURN_IF_ERROR(solver_->check(
+        solver_->geevBufferSize(solverHandle_, params_, kEigModeNoVector, jobvr, d.n,
+                                type, pointer(buffers[1]), d.n, wType,
+                                pointer(buffers[2]), type, pointer(buffers[3]), d.n, type,
+                                pointer(buffers[4]), d.n, type, &deviceBytes, &hostBytes),
+        "cusolverDnXgeev_bufferSize" + where));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
+    if (hostWork_.size() < hostBytes) hostWork_.resize(hostBytes);
+    const uint64_t matrixStride = bytes[1] / static_cast<uint64_t>(d.batch);
+    const uint64_t wStride = bytes[2] / static_cast<uint64_t>(d.batch);
+    int* info = static_cast<int*>(pointer(buffers[5]));
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->geev(solverHandle_, params_, kEigModeNoVector, jobvr, d.n, type,
+                        pointer(buffers[1] + item * matrixStride), d.n, wType,
+                        pointer(buffers[2] + item * wStride), type, pointer(buffers[3]),
+                        d.n, type, pointer(buffers[4] + item * matrixStride), d.n, type,
+                        pointer(work), deviceBytes,
+                        hostWork_.empty() ? nullptr : hostWork_.data(), hostBytes,
+                        info + i),
+          "cusolverDnXgeev" + where));
+    }
+    return Status::ok();
+  }
+
+  // buffers: a, tau, c, out; item by item (JAX's handler has a kernel of
+  // its own for batches of small matrices; the library's routine computes
+  // the same product). trans N, or T (real) / C (complex) for `transpose`.
+  Status ormqr(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[2], buffers[3], bytes[3]));
+    // No reflectors: Q is the identity and the copy is the product.
+    if (d.batch == 0 || d.m == 0 || d.n == 0 || d.k == 0) return Status::ok();
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    const int t = solverTypeIndex(d.type);
+    const bool complex = d.type == SolverType::kC64 || d.type == SolverType::kC128;
+    const int side = d.left_side ? kSideLeft : kSideRight;
+    const int trans = d.transpose == SolverTranspose::kNone ? kOpN
+                      : complex                             ? kOpC
+                                                            : kOpT;
+    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n),
+              k = static_cast<int>(d.k);
+    const int order = d.left_side ? m : n;
+    const std::string where = " for " + solverText(d);
+    int lwork = 0;
+    JFT_RETURN_IF_ERROR(solver_->check(
+        solver_->ormqrBufferSize[t](solverHandle_, side, trans, m, n, k,
+                                    pointer(buffers[0]), order, pointer(buffers[1]),
+                                    pointer(buffers[3]), m, &lwork),
+        "cusolverDnXormqr_bufferSize" + where));
+    JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
+    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t aStride =
+        static_cast<uint64_t>(order * d.reflector_cols) * elementBytes;
+    const uint64_t tauStride = static_cast<uint64_t>(d.k) * elementBytes;
+    const uint64_t cStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
+    for (int64_t i = 0; i < d.batch; ++i) {
+      const uint64_t item = static_cast<uint64_t>(i);
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->ormqr[t](solverHandle_, side, trans, m, n, k,
+                            pointer(buffers[0] + item * aStride), order,
+                            pointer(buffers[1] + item * tauStride),
+                            pointer(buffers[3] + item * cStride), m, pointer(work.first),
+                            lwork, static_cast<int*>(pointer(work.second))),
+          "cusolverDnXormqr" + where));
     }
     return Status::ok();
   }
@@ -600,14 +720,9 @@ class CudaSolverRunner final : public SolverRunner {
     return Status::ok();
   }
 
-  // buffers: pivots, permutation. Pivots go to pinned memory, a host
-  // function computes the permutation there, and it is copied back, all in
-  // stream order; the pinned buffer is reused by the next call only after
-  // this one's copies (same stream).
-  Status permutation(const SolverDesc& d, const std::vector<uint64_t>& buffers,
-                     const std::vector<uint64_t>& bytes) {
-    if (bytes[1] == 0) return Status::ok();
-    const uint64_t need = bytes[0] + bytes[1];
+  // The runner's pinned buffer, at least `need` bytes (reused by later
+  // calls only behind this one's copies: one stream).
+  StatusOr<unsigned char*> pinned(uint64_t need) {
     if (need > pinnedBytes_) {
       if (pinned_ != nullptr) device_.deallocatePinned(pinned_);
       pinned_ = nullptr;
@@ -615,7 +730,53 @@ class CudaSolverRunner final : public SolverRunner {
       JFT_ASSIGN_OR_RETURN(pinned_, device_.allocatePinned(need));
       pinnedBytes_ = need;
     }
-    auto* host = static_cast<unsigned char*>(pinned_);
+    return static_cast<unsigned char*>(pinned_);
+  }
+
+  // buffers: r, w, r_out, w_out. As the permutation: both go to pinned
+  // memory, a host function updates them there (O(n^2) per item, as JAX's
+  // one-thread-block kernel), and they are copied to the outputs, all in
+  // stream order.
+  Status choleskyUpdate(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+                        const std::vector<uint64_t>& bytes) {
+    if (bytes[0] == 0) return Status::ok();
+    JFT_ASSIGN_OR_RETURN(unsigned char* host, pinned(bytes[0] + bytes[1]));
+    const CUstream stream = device_.stream();
+    JFT_RETURN_IF_ERROR(
+        driver_.check(driver_.memcpyDtoHAsync(host, static_cast<CUdeviceptr>(buffers[0]),
+                                              bytes[0], stream),
+                      "cuMemcpyDtoHAsync"));
+    JFT_RETURN_IF_ERROR(driver_.check(
+        driver_.memcpyDtoHAsync(host + bytes[0], static_cast<CUdeviceptr>(buffers[1]),
+                                bytes[1], stream),
+        "cuMemcpyDtoHAsync"));
+    auto job = std::make_unique<CholeskyUpdateJob>();
+    job->r = host;
+    job->w = host + bytes[0];
+    job->type = d.type;
+    job->batch = d.batch;
+    job->n = d.n;
+    JFT_RETURN_IF_ERROR(
+        driver_.check(driver_.launchHostFunc(stream, runCholeskyUpdateJob, job.get()),
+                      "cuLaunchHostFunc"));
+    job.release();  // the host function owns it now
+    JFT_RETURN_IF_ERROR(
+        driver_.check(driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(buffers[2]), host,
+                                              bytes[2], stream),
+                      "cuMemcpyHtoDAsync"));
+    return driver_.check(driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(buffers[3]),
+                                                 host + bytes[0], bytes[3], stream),
+                         "cuMemcpyHtoDAsync");
+  }
+
+  // buffers: pivots, permutation. Pivots go to pinned memory, a host
+  // function computes the permutation there, and it is copied back, all in
+  // stream order; the pinned buffer is reused by the next call only after
+  // this one's copies (same stream).
+  Status permutation(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+                     const std::vector<uint64_t>& bytes) {
+    if (bytes[1] == 0) return Status::ok();
+    JFT_ASSIGN_OR_RETURN(unsigned char* host, pinned(bytes[0] + bytes[1]));
     const CUstream stream = device_.stream();
     if (bytes[0] != 0)
       JFT_RETURN_IF_ERROR(
@@ -646,7 +807,7 @@ class CudaSolverRunner final : public SolverRunner {
   cublasHandle_t blasHandle_ = nullptr;
   syevjInfo_t syevjParams_ = nullptr;
   gesvdjInfo_t gesvdjParams_ = nullptr;
-  cusolverDnParams_t params_ = nullptr;  // the 64-bit API's (gesvdp)
+  cusolverDnParams_t params_ = nullptr;  // the 64-bit API's (gesvdp, geev)
   std::vector<unsigned char> hostWork_;  // its host workspace
   uint64_t workspace_ = 0, workspaceBytes_ = 0;
   void* pinned_ = nullptr;

@@ -1,8 +1,8 @@
-// The solver runner: SolverDesc (runtime/solver.h) on cuSOLVER (potrf,
-// getrf, geqrf, orgqr, syevd / syevj, gesvdj, sytrd) and cuBLAS (trsm), loaded with
-// dlopen on first use and enqueued on the device's stream; lu_pivots_to_permutation,
-// which neither library offers, is computed by a host function in stream order (no host
-// wait).
+// The solver runner: SolverDesc (runtime/solver.h) on cuSOLVER (potrf, getrf,
+// geqrf, orgqr, ormqr, syevd / syevj, gesvdj, gesvd, gesvdp, sytrd, geev) and
+// cuBLAS (trsm), loaded with dlopen on first use and enqueued on the device's
+// stream; lu_pivots_to_permutation and cholesky_update, which neither library
+// offers, are computed by host functions in stream order (no host wait).
 //
 // One handle per library per runner (so per device), bound to the device's
 // stream; each library is loaded only when a description first needs it.

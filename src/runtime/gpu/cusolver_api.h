@@ -176,6 +176,34 @@ using SytrdBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, con
 using SytrdFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, void*, int, void*,
                                      void*, void*, void*, int, int*);
 
+// ormqr (unmqr for C, Z) _bufferSize(handle, side, trans, m, n, k, A, lda,
+// tau, C, ldc, *lwork), ormqr(handle, side, trans, m, n, k, A, lda, tau, C,
+// ldc, work, lwork, info): C (m x n) becomes op(Q) C or C op(Q), Q of order
+// m (left) or n (right) from k reflectors in A's columns; trans N or T for
+// S, D, N or C for C, Z.
+using OrmqrBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, int,
+                                               int, const void*, int, const void*,
+                                               const void*, int, int*);
+using OrmqrFn = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, int, int,
+                                     const void*, int, const void*, void*, int, void*,
+                                     int, int*);
+
+// The 64-bit cusolverDnXgeev_bufferSize(handle, params, jobvl, jobvr, n,
+// typeA, A, lda, typeW, W, typeVL, VL, ldvl, typeVR, VR, ldvr, computeType,
+// *deviceBytes, *hostBytes) and cusolverDnXgeev(the same through
+// computeType, then deviceWork, deviceBytes, hostWork, hostBytes, info).
+// Only in cuSOLVER 11.7.1 (CUDA 12.6 update 2) and newer, so resolved
+// apart from the rest: an older library still loads, without geev.
+using GeevBufferSizeFn = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t, int,
+                                              int, int64_t, int, const void*, int64_t,
+                                              int, const void*, int, const void*, int64_t,
+                                              int, const void*, int64_t, int, size_t*,
+                                              size_t*);
+using GeevFn = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t, int, int,
+                                    int64_t, int, void*, int64_t, int, void*, int, void*,
+                                    int64_t, int, void*, int64_t, int, void*, size_t,
+                                    void*, size_t, int*);
+
 // cuBLAS entry points. X(name, symbol, signature).
 #define JFT_CUBLAS_FUNCTIONS(X)                                                        \
   X(create, "cublasCreate_v2", cublasStatusCode_t (*)(cublasHandle_t*))                \

@@ -23,6 +23,7 @@ std::string resolveCusolver(void* handle, CusolverLibrary& lib) {
     const std::string prefix = std::string("cusolverDn") + kTypeLetters[t];
     const std::string orgqr = t < 2 ? "orgqr" : "ungqr";
     const std::string ev = t < 2 ? "sy" : "he";
+    const std::string mqr = t < 2 ? "ormqr" : "unmqr";
     const std::pair<std::string, bool> found[] = {
         {prefix + "getrf_bufferSize",
          lookUpSymbol(handle, prefix + "getrf_bufferSize", lib.getrfBufferSize[t])},
@@ -60,9 +61,18 @@ std::string resolveCusolver(void* handle, CusolverLibrary& lib) {
         {prefix + "gesvd", lookUpSymbol(handle, prefix + "gesvd", lib.gesvd[t])},
         {prefix + ev + "trd_bufferSize",
          lookUpSymbol(handle, prefix + ev + "trd_bufferSize", lib.sytrdBufferSize[t])},
-        {prefix + ev + "trd", lookUpSymbol(handle, prefix + ev + "trd", lib.sytrd[t])}};
+        {prefix + ev + "trd", lookUpSymbol(handle, prefix + ev + "trd", lib.sytrd[t])},
+        {prefix + mqr + "_bufferSize",
+         lookUpSymbol(handle, prefix + mqr + "_bufferSize", lib.ormqrBufferSize[t])},
+        {prefix + mqr, lookUpSymbol(handle, prefix + mqr, lib.ormqr[t])}};
     for (const auto& [symbol, ok] : found)
       if (!ok) return symbol;
+  }
+  // Newer than the rest: its absence only leaves geev unavailable.
+  if (!lookUpSymbol(handle, "cusolverDnXgeev_bufferSize", lib.geevBufferSize) ||
+      !lookUpSymbol(handle, "cusolverDnXgeev", lib.geev)) {
+    lib.geevBufferSize = nullptr;
+    lib.geev = nullptr;
   }
   return "";
 }

@@ -48,6 +48,11 @@ struct CusolverLibrary {
   std::array<GesvdFn, 4> gesvd{};
   std::array<SytrdBufferSizeFn, 4> sytrdBufferSize{};  // hetrd for C, Z
   std::array<SytrdFn, 4> sytrd{};
+  std::array<OrmqrBufferSizeFn, 4> ormqrBufferSize{};  // unmqr for C, Z
+  std::array<OrmqrFn, 4> ormqr{};
+  // Optional (cuSOLVER 11.7.1 and newer): null when the library lacks them.
+  GeevBufferSizeFn geevBufferSize = nullptr;
+  GeevFn geev = nullptr;
   std::string libraryName;
 
   // OK for success; otherwise a status naming `what` and the status
