@@ -93,10 +93,16 @@ def typed(value, like):
   return jnp.array(value, dtype=like.dtype)
 
 
+ONLY = tuple(filter(None, os.environ.get("OPS_ONLY", "").split(",")))
+
+
 def case(name, fn, x64=False):
   """`x64`: run with jax_enable_x64, without which JAX turns complex128 and
   float64 arguments into complex64 and float32 (with only a warning), so a
-  "complex128" case would test complex64."""
+  "complex128" case would test complex64. OPS_ONLY=prefix,... runs only the
+  cases whose names start with one of the prefixes."""
+  if ONLY and not name.startswith(ONLY):
+    return
   if not x64:
     check(f"ops_{name}", fn)
     return
