@@ -108,11 +108,17 @@ void placeFilter(const ir::Type& rhs, const std::vector<int64_t>& order,
   out.desc.w = permutedTensorOf(rhs, order, roles);
 }
 
-// Appends a spatial dim of extent 1 to every tensor and parameter.
+// Appends a spatial dim of extent 1 to every tensor and parameter. Its
+// stride is what a packed tensor of that layout would give it (the innermost
+// spatial dim's: 1 in NCHW, C in NHWC), so layout detection sees the
+// original layout; with no spatial dim, C's extent when C is innermost.
 void addUnitSpatialDim(ConvDesc& d) {
   for (ConvTensor* t : {&d.x, &d.w, &d.y}) {
+    const int64_t stride = t->dims.size() > 2   ? t->strides.back()
+                           : t->strides[1] == 1 ? t->dims[1]
+                                                : 1;
     t->dims.push_back(1);
-    t->strides.push_back(1);
+    t->strides.push_back(stride);
   }
   d.strides.push_back(1);
   d.dilations.push_back(1);

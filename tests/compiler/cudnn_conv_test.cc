@@ -154,12 +154,28 @@ TEST(CudnnConv, OneSpatialDimGetsAUnitSecond) {
   s.strides = {3};
   const CudnnConv c = described(s);
   EXPECT_EQ(c.rhs_permutation, (Dims{2, 0, 1}));  // [7,4,5]
-  expectTensor(c.desc.x, {3, 5, 31, 1}, {155, 1, 5, 1});
-  expectTensor(c.desc.w, {7, 5, 4, 1}, {20, 1, 5, 1});
-  expectTensor(c.desc.y, {3, 7, 10, 1}, {70, 1, 7, 1});
+  // The unit dim strided as packed NHWC / KRSC would have it.
+  expectTensor(c.desc.x, {3, 5, 31, 1}, {155, 1, 5, 5});
+  expectTensor(c.desc.w, {7, 5, 4, 1}, {20, 1, 5, 5});
+  expectTensor(c.desc.y, {3, 7, 10, 1}, {70, 1, 7, 7});
   EXPECT_EQ(c.desc.strides, (Dims{3, 1}));
   EXPECT_EQ(c.desc.pre_padding, (Dims{0, 0}));
   EXPECT_EQ(c.desc.post_padding, (Dims{0, 0}));
+}
+
+TEST(CudnnConv, NoSpatialDimsGetTwoUnitOnes) {
+  ConvSpec s;  // [4,6] x [6,3]: a product as a convolution, channels innermost
+  s.lhs = {4, 6};
+  s.rhs = {6, 3};
+  s.lhs_layout = "bf";
+  s.rhs_layout = "io";
+  s.out_layout = "bf";
+  const CudnnConv c = described(s);
+  EXPECT_EQ(c.rhs_permutation, (Dims{1, 0}));  // [o, i]
+  expectTensor(c.desc.x, {4, 6, 1, 1}, {6, 1, 6, 6});
+  expectTensor(c.desc.w, {3, 6, 1, 1}, {6, 1, 6, 6});
+  expectTensor(c.desc.y, {4, 3, 1, 1}, {3, 1, 3, 3});
+  EXPECT_EQ(c.desc.strides, (Dims{1, 1}));
 }
 
 TEST(CudnnConv, JaxInputGradientIsBackwardData) {

@@ -52,7 +52,7 @@ TOL = {"float32": 2e-3 if ROUTE in ("ttir", "cudnn") else 1e-3, "bfloat16": 1e-2
 # Plain forward convolutions (NHWC/HWIO or NCHW/OIHW, one group, padding >= 0)
 # that cuDNN must take under XLA_FLAGTREE_CONV=cudnn; NO_CUDNN must fall back.
 CUDNN_FORWARD = {"nhwc_same_3x3", "batch1_odd", "strided_asym", "rhs_dilation", "nchw_oihw",
-                 "nchw_batch1", "conv1d", "bf16_same", "resnet_bf16_relu", "nchw_bf16_relu"}
+                 "nchw_batch1", "conv1d", "resnet_bf16_relu", "nchw_bf16_relu"}
 NO_CUDNN = {"negative_padding"}
 
 
