@@ -246,6 +246,20 @@ ValueId addRhsKernel(ir::Module& module, const fusion::Fusion& owner, const ir::
   return value;
 }
 
+ValueId addRhsFilterKernel(ir::Module& module, const fusion::Fusion& owner,
+                           const ir::Op& conv, const std::vector<int64_t>& reverse,
+                           const std::vector<int64_t>& permutation,
+                           std::vector<OperandTranspose>& kernels) {
+  Scratch k(module, owner, conv, "rhs_filter", {conv.operands[1]});
+  ValueId value = conv.operands[1];
+  if (!reverse.empty())
+    value =
+        k.add(OpKind::Reverse, {value}, module.typeOf(value), {{"dimensions", reverse}});
+  if (!permutation.empty()) value = k.transpose(value, permutation);
+  k.finish(value, kernels);
+  return value;
+}
+
 ValueId addOutputKernel(ir::Module& module, const fusion::Fusion& owner,
                         const ir::Op& conv, const ConvForm& form,
                         std::vector<OperandTranspose>& kernels) {

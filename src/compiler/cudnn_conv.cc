@@ -177,7 +177,10 @@ StatusOr<CudnnConv> cudnnConvOf(const ir::Module& module, const ir::Op& op) {
     if (f.groups() != 1)
       return refuse("lhs dilation with groups has no cuDNN equivalent");
     d.kind = ConvKind::kBackwardData;
-    d.flip = !reversed;
+    // cuDNN's backward data is the adjoint of a forward that reads the
+    // filter unreversed; this convolution reads the rhs reversed (the
+    // window_reversal attribute cancels that).
+    if (!reversed) result.rhs_reverse = dn.kernel_spatial_dims;
     d.y = tensorOf(
         f.lhs, concat({dn.input_batch_dim, dn.input_feature_dim}, dn.input_spatial_dims));
     d.x = tensorOf(f.out, concat({dn.output_batch_dim, dn.output_feature_dim},

@@ -11,9 +11,11 @@
 //    filter, lhs dilation = the forward's strides): backward data, which is
 //    exact when the window strides are 1 and there are no groups: dy = lhs,
 //    dx = result, the filter is the rhs with its feature roles swapped
-//    (K = the rhs's input feature, C = its output feature) read in
-//    convolution mode (the reversal undone), cuDNN stride = lhs dilation,
-//    pre padding = (window - 1) * rhs dilation - pad_lo.
+//    (K = the rhs's input feature, C = its output feature) and its window
+//    reversed (undoing JAX's rev(w); a reversing kernel, folded into the
+//    filter's permutation, so cuDNN cross-correlates: its best-covered mode),
+//    cuDNN stride = lhs dilation, pre padding = (window - 1) * rhs dilation -
+//    pad_lo.
 //  - batch groups, or a window larger than the output (JAX's weight
 //    gradient: x convolved with dy, batch and feature roles swapped, rhs
 //    dilation = the forward's strides): backward filter, x = lhs with its
@@ -45,6 +47,9 @@ struct CudnnConv {
   // permutation (into the filter layout cuDNN's engines take: KRSC beside a
   // channel-innermost input, KCRS otherwise), and desc.w describes that.
   std::vector<int64_t> rhs_permutation;
+  // Non-empty: before that, the rhs is reversed along these dims (its window
+  // dims, for the input gradient: cuDNN then cross-correlates).
+  std::vector<int64_t> rhs_reverse;
 };
 
 // The cuDNN convolution computing `conv` (a verified convolution of

@@ -156,8 +156,9 @@ StatusOr<LibraryCall> lowerLibraryConvolution(ir::Module& module,
   JFT_RETURN_IF_ERROR(context.conv_library->check(planned.desc));
   LibraryCall call;
   ir::ValueId rhs = conv.operands[1];
-  if (!planned.rhs_permutation.empty())
-    rhs = addRhsKernel(module, group, conv, planned.rhs_permutation, call.transposes);
+  if (!planned.rhs_permutation.empty() || !planned.rhs_reverse.empty())
+    rhs = addRhsFilterKernel(module, group, conv, planned.rhs_reverse,
+                             planned.rhs_permutation, call.transposes);
   call.other = LibraryOpCall{planned.desc, {conv.operands[0], rhs}, {conv.results[0]}, 0};
   return call;
 }

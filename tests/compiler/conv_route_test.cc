@@ -162,12 +162,44 @@ TEST(ConvLibraryRoute, LibraryIsCudnnWhenTheDeviceTakesTheConvolution) {
   // relu its own kernel after the library call.
   bool transpose = false;
   for (const std::string& name : c.stages.kernel_names)
-    transpose = transpose || name.find("rhs_transpose") != std::string::npos;
+    transpose = transpose || name.find("rhs_filter") != std::string::npos;
   EXPECT_TRUE(transpose);
   const std::string report = c.executable.report.text();
   EXPECT_NE(report.find("cudnn conv fwd x[2,16,8,8] w[32,16,3,3] y[2,32,8,8] bf16"),
             std::string::npos)
       << report;
+}
+
+TEST(ConvLibraryRoute, TheInputGradientRunsAsBackwardDataOnTheReversedFilter) {
+  // JAX's input gradient of a stride-2 conv (cudnn_conv_test.cc): its filter
+  // kernel reverses and permutes the rhs, and the TTIR emitter takes it.
+  ConvSpec s;
+  s.lhs = {2, 4, 4, 4};
+  s.rhs = {3, 3, 3, 4};
+  s.rhs_layout = "01oi";
+  s.lhs_dilation = {2, 2};
+  s.padding = {1, 1, 1, 1};
+  ir::Module module;
+  ir::Builder b(module);
+  auto a = b.beginFunction(
+      "main", {Type::tensor(s.element, s.lhs), Type::tensor(s.element, s.rhs)},
+      {convResultType(s)});
+  b.ret({addConv(b, a[0], a[1], s)});
+  b.endFunction();
+  FakeConvLibrary cudnn(Status::ok());
+  Options options;
+  options.mode = Mode::kFlOnly;
+  options.conv = ConvRoute::kLibrary;
+  options.conv_library = &cudnn;
+  Stages stages;
+  StatusOr<Executable> compiled =
+      compileModule(std::move(module), options, nullptr, &stages);
+  ASSERT_TRUE(compiled.isOk()) << compiled.status().toString();
+  ASSERT_EQ(cudnn.asked.size(), 1u);
+  EXPECT_EQ(cudnn.asked[0].kind, runtime::ConvKind::kBackwardData);
+  ASSERT_EQ(stages.kernel_names.size(), 1u);
+  EXPECT_NE(stages.kernel_names[0].find("rhs_filter"), std::string::npos);
+  EXPECT_NE(stages.ttir[0].find("tt.store"), std::string::npos);
 }
 
 TEST(ConvLibraryRoute, ARefusalFallsBackToPatchesAndGemm) {

@@ -191,7 +191,8 @@ TEST(CudnnConv, JaxInputGradientIsBackwardData) {
   const CudnnConv c = described(s);
   const runtime::ConvDesc& d = c.desc;
   EXPECT_EQ(d.kind, ConvKind::kBackwardData);
-  EXPECT_TRUE(d.flip);  // reads rev(w) as the forward's w
+  EXPECT_FALSE(d.flip);                    // cross-correlation with rev(rev(w)) = w:
+  EXPECT_EQ(c.rhs_reverse, (Dims{0, 1}));  // the rhs's window reversed first
   expectTensor(d.y, {2, 4, 4, 4}, {64, 1, 16, 4});
   expectTensor(d.x, {2, 3, 7, 7}, {147, 1, 21, 3});
   // K = the rhs's dim 3 (4), C = its dim 2 (3): permuted [i, 0, 1, o] = [4,3,3,3].
@@ -201,6 +202,22 @@ TEST(CudnnConv, JaxInputGradientIsBackwardData) {
   EXPECT_EQ(d.pre_padding, (Dims{1, 1}));  // the forward's padding
   EXPECT_EQ(d.post_padding, (Dims{1, 1}));
   EXPECT_EQ(d.dilations, (Dims{1, 1}));
+}
+
+TEST(CudnnConv, AReversedInputGradientReadsItsRhsAsIs) {
+  // The same with window_reversal on every dim: the rhs is already w.
+  ConvSpec s;
+  s.lhs = {2, 4, 4, 4};
+  s.rhs = {3, 3, 3, 4};
+  s.rhs_layout = "01oi";
+  s.lhs_dilation = {2, 2};
+  s.padding = {1, 1, 1, 1};
+  s.reversal = {true, true};
+  const CudnnConv c = described(s);
+  EXPECT_EQ(c.desc.kind, ConvKind::kBackwardData);
+  EXPECT_FALSE(c.desc.flip);
+  EXPECT_TRUE(c.rhs_reverse.empty());
+  EXPECT_EQ(c.rhs_permutation, (Dims{3, 0, 1, 2}));
 }
 
 TEST(CudnnConv, JaxWeightGradientIsBackwardFilter) {
