@@ -260,6 +260,23 @@ ValueId addRhsFilterKernel(ir::Module& module, const fusion::Fusion& owner,
   return value;
 }
 
+ValueId addResultKernel(ir::Module& module, const fusion::Fusion& owner,
+                        const ir::Op& conv, const std::vector<int64_t>& order,
+                        std::vector<OperandTranspose>& kernels) {
+  const Type out = module.typeOf(conv.results[0]);  // a copy: newValue moves the table
+  std::vector<int64_t> dims;
+  for (int64_t d : order) dims.push_back(out.dims[static_cast<size_t>(d)]);
+  const ValueId temp = module.newValue(Type::tensor(out.element, dims));
+  Scratch k(module, owner, conv, "result_transpose", {temp});
+  // Result dim j is the temp's dim where `order` names j.
+  std::vector<int64_t> all(order.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
+  const ValueId result = conv.results[0];
+  k.transpose(temp, positions(order, all), result);
+  k.finish(result, kernels);
+  return temp;
+}
+
 ValueId addOutputKernel(ir::Module& module, const fusion::Fusion& owner,
                         const ir::Op& conv, const ConvForm& form,
                         std::vector<OperandTranspose>& kernels) {

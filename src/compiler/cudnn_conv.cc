@@ -82,9 +82,10 @@ int64_t product(const std::vector<int64_t>& values) {
   return p;
 }
 
-// The filter's memory order cuDNN's engines take beside an input of this
-// layout: KRSC when the input's feature dim is innermost, else KCRS. Dims
-// named by the rhs's dims: k and c its dims in the filter's K and C roles.
+// The packed memory order cuDNN's engines take for a tensor [k, c,
+// spatial...] beside an input of this layout: k, spatial..., c when the
+// input's channels are innermost (NHWC, KRSC), else k, c, spatial... (NCHW,
+// KCRS). Dims named by the tensor's own dims (filters and data alike).
 std::vector<int64_t> filterOrder(bool channels_last, int64_t k, int64_t c,
                                  const std::vector<int64_t>& window) {
   std::vector<int64_t> order = {k};
@@ -106,6 +107,18 @@ void placeFilter(const ir::Type& rhs, const std::vector<int64_t>& order,
   }
   out.rhs_permutation = order;
   out.desc.w = permutedTensorOf(rhs, order, roles);
+}
+
+// The result tensor [first, second, spatial...] of `out` (its dims `roles`)
+// over `out` itself when its memory is already in `order`, else over a temp
+// in that order (CudnnConv::result_order).
+ConvTensor placeResult(const ir::Type& out, const std::vector<int64_t>& order,
+                       const std::vector<int64_t>& roles, CudnnConv& result) {
+  std::vector<int64_t> identity(out.dims.size());
+  for (size_t i = 0; i < identity.size(); ++i) identity[i] = static_cast<int64_t>(i);
+  if (order == identity) return tensorOf(out, roles);
+  result.result_order = order;
+  return permutedTensorOf(out, order, roles);
 }
 
 // Appends a spatial dim of extent 1 to every tensor and parameter. Its
@@ -183,9 +196,13 @@ StatusOr<CudnnConv> cudnnConvOf(const ir::Module& module, const ir::Op& op) {
     if (!reversed) result.rhs_reverse = dn.kernel_spatial_dims;
     d.y = tensorOf(
         f.lhs, concat({dn.input_batch_dim, dn.input_feature_dim}, dn.input_spatial_dims));
-    d.x = tensorOf(f.out, concat({dn.output_batch_dim, dn.output_feature_dim},
-                                 dn.output_spatial_dims));
     const bool channels_last = dn.input_feature_dim == lhs_rank - 1;
+    d.x = placeResult(
+        f.out,
+        filterOrder(channels_last, dn.output_batch_dim, dn.output_feature_dim,
+                    dn.output_spatial_dims),
+        concat({dn.output_batch_dim, dn.output_feature_dim}, dn.output_spatial_dims),
+        result);
     placeFilter(f.rhs,
                 filterOrder(channels_last, dn.kernel_input_feature_dim,
                             dn.kernel_output_feature_dim, dn.kernel_spatial_dims),
@@ -215,8 +232,14 @@ StatusOr<CudnnConv> cudnnConvOf(const ir::Module& module, const ir::Op& op) {
     d.y = tensorOf(f.rhs,
                    concat({dn.kernel_input_feature_dim, dn.kernel_output_feature_dim},
                           dn.kernel_spatial_dims));
-    d.w = tensorOf(f.out, concat({dn.output_feature_dim, dn.output_batch_dim},
-                                 dn.output_spatial_dims));
+    // dw in KRSC beside an x whose C (the lhs's batch role) is innermost,
+    // else KCRS.
+    d.w = placeResult(
+        f.out,
+        filterOrder(dn.input_batch_dim == lhs_rank - 1, dn.output_feature_dim,
+                    dn.output_batch_dim, dn.output_spatial_dims),
+        concat({dn.output_feature_dim, dn.output_batch_dim}, dn.output_spatial_dims),
+        result);
     for (size_t i = 0; i < spatial; ++i) {
       // cuDNN's filter positions are our output positions, spaced by our
       // window strides; its output positions are our window positions.
@@ -236,9 +259,13 @@ StatusOr<CudnnConv> cudnnConvOf(const ir::Module& module, const ir::Op& op) {
     d.flip = reversed && spatial > 0;
     d.x = tensorOf(
         f.lhs, concat({dn.input_batch_dim, dn.input_feature_dim}, dn.input_spatial_dims));
-    d.y = tensorOf(f.out, concat({dn.output_batch_dim, dn.output_feature_dim},
-                                 dn.output_spatial_dims));
     const bool channels_last = dn.input_feature_dim == lhs_rank - 1;
+    d.y = placeResult(
+        f.out,
+        filterOrder(channels_last, dn.output_batch_dim, dn.output_feature_dim,
+                    dn.output_spatial_dims),
+        concat({dn.output_batch_dim, dn.output_feature_dim}, dn.output_spatial_dims),
+        result);
     placeFilter(f.rhs,
                 filterOrder(channels_last, dn.kernel_output_feature_dim,
                             dn.kernel_input_feature_dim, dn.kernel_spatial_dims),

@@ -22,6 +22,9 @@
 //    batch and feature roles swapped, dy = rhs, dw = result, cuDNN stride =
 //    rhs dilation, dilation = window strides, pre padding = pad_lo; batch
 //    groups are cuDNN groups.
+// Filters and results are handed over in the packed layouts cuDNN's engines
+// take (KRSC/NHWC beside a channels-last input, KCRS/NCHW otherwise): a
+// kernel permutes the rhs before, or transposes a temp into the result after.
 // Post paddings are solved so the library's output-size formula gives the
 // exact extent (every position the formula adds is one the sum never
 // reaches). One spatial dim gets a second of extent 1 (cuDNN takes 2 or 3).
@@ -50,6 +53,11 @@ struct CudnnConv {
   // Non-empty: before that, the rhs is reversed along these dims (its window
   // dims, for the input gradient: cuDNN then cross-correlates).
   std::vector<int64_t> rhs_reverse;
+  // Non-empty: the library writes a temp holding the result's dims in this
+  // order (the packed layout its engines take beside the input's: e.g. KRSC
+  // for a weight gradient whose result is HWIO), and a kernel transposes it
+  // into the result; the result tensor of desc describes the temp.
+  std::vector<int64_t> result_order;
 };
 
 // The cuDNN convolution computing `conv` (a verified convolution of

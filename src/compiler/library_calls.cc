@@ -159,7 +159,10 @@ StatusOr<LibraryCall> lowerLibraryConvolution(ir::Module& module,
   if (!planned.rhs_permutation.empty() || !planned.rhs_reverse.empty())
     rhs = addRhsFilterKernel(module, group, conv, planned.rhs_reverse,
                              planned.rhs_permutation, call.transposes);
-  call.other = LibraryOpCall{planned.desc, {conv.operands[0], rhs}, {conv.results[0]}, 0};
+  ir::ValueId written = conv.results[0];
+  if (!planned.result_order.empty())
+    written = addResultKernel(module, group, conv, planned.result_order, call.after);
+  call.other = LibraryOpCall{planned.desc, {conv.operands[0], rhs}, {written}, 0};
   return call;
 }
 

@@ -202,6 +202,44 @@ TEST(ConvLibraryRoute, TheInputGradientRunsAsBackwardDataOnTheReversedFilter) {
   EXPECT_NE(stages.ttir[0].find("tt.store"), std::string::npos);
 }
 
+TEST(ConvLibraryRoute, TheWeightGradientWritesKrscThenTransposesToHwio) {
+  // JAX's weight gradient (cudnn_conv_test.cc): cuDNN writes dw as a KRSC
+  // temp, a TTIR kernel after it moves that into the HWIO result.
+  ConvSpec s;
+  s.lhs = {2, 7, 7, 3};
+  s.rhs = {2, 4, 4, 4};
+  s.lhs_layout = "f01b";
+  s.rhs_layout = "i01o";
+  s.out_layout = "01bf";
+  s.rhs_dilation = {2, 2};
+  s.padding = {1, 1, 1, 1};
+  ir::Module module;
+  ir::Builder b(module);
+  auto a = b.beginFunction(
+      "main", {Type::tensor(s.element, s.lhs), Type::tensor(s.element, s.rhs)},
+      {convResultType(s)});
+  b.ret({addConv(b, a[0], a[1], s)});
+  b.endFunction();
+  FakeConvLibrary cudnn(Status::ok());
+  Options options;
+  options.mode = Mode::kFlOnly;
+  options.conv = ConvRoute::kLibrary;
+  options.conv_library = &cudnn;
+  Stages stages;
+  StatusOr<Executable> compiled =
+      compileModule(std::move(module), options, nullptr, &stages);
+  ASSERT_TRUE(compiled.isOk()) << compiled.status().toString();
+  ASSERT_EQ(cudnn.asked.size(), 1u);
+  EXPECT_EQ(cudnn.asked[0].kind, runtime::ConvKind::kBackwardFilter);
+  ASSERT_EQ(stages.kernel_names.size(), 1u);
+  EXPECT_NE(stages.kernel_names[0].find("result_transpose"), std::string::npos);
+  // The library call comes first, the transpose kernel after it.
+  const auto& thunks = compiled->program.thunks;
+  ASSERT_EQ(thunks.size(), 2u);
+  EXPECT_TRUE(std::holds_alternative<runtime::LibraryThunk>(thunks[0]));
+  EXPECT_TRUE(std::holds_alternative<runtime::LaunchThunk>(thunks[1]));
+}
+
 TEST(ConvLibraryRoute, ARefusalFallsBackToPatchesAndGemm) {
   FakeConvLibrary refusing(unimplemented("cuDNN has no engine for it"));
   Compiled c = compileWith(ConvRoute::kLibrary, ElementType::BF16, &refusing);

@@ -360,7 +360,8 @@ std::vector<double> cudnnDefinition(const runtime::ConvDesc& d,
 
 // The cuDNN description of each form, run by cuDNN's definition on the
 // operands as the route hands them over (the rhs through its filter
-// kernel), equals the convolution by the StableHLO definition, exactly:
+// kernel, the result through its transpose kernel when written in another
+// order), equals the convolution by the StableHLO definition, exactly:
 // the mapping of compiler/cudnn_conv.h proved on every form it accepts.
 // Refused here: mixed window reversal only (negative high padding, and the
 // input gradient's negative low padding, are exact).
@@ -382,8 +383,21 @@ TEST_P(ConvolutionCall, CudnnDescriptionComputesTheConvolution) {
       filterOf(rhs, described->rhs_reverse, described->rhs_permutation);
   const std::vector<int64_t> out_dims = m.typeOf(conv.results[0]).dims;
   const HostTensor want = reference(c, v, lhs, rhs, out_dims);
-  const std::vector<double> got =
+  const std::vector<double> written =
       cudnnDefinition(d, lhs.data, filter.data, static_cast<size_t>(count(out_dims)));
+  // A result written in another order is then transposed into place.
+  std::vector<double> got = written;
+  const std::vector<int64_t>& order = described->result_order;
+  if (!order.empty()) {
+    std::vector<int64_t> temp_dims;
+    for (int64_t o : order) temp_dims.push_back(out_dims[static_cast<size_t>(o)]);
+    for (int64_t at = 0; at < count(out_dims); ++at) {
+      const std::vector<int64_t> i = unravel(at, out_dims);
+      std::vector<int64_t> t;
+      for (int64_t o : order) t.push_back(i[static_cast<size_t>(o)]);
+      got[static_cast<size_t>(at)] = written[static_cast<size_t>(ravel(t, temp_dims))];
+    }
+  }
   size_t wrong = 0;
   for (size_t i = 0; i < want.data.size(); ++i) wrong += got[i] != want.data[i];
   EXPECT_EQ(wrong, 0u) << "of " << want.data.size();

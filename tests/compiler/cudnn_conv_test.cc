@@ -78,6 +78,7 @@ TEST(CudnnConv, ForwardNhwcPermutesTheHwioFilterToKrsc) {
   EXPECT_EQ(c.rhs_permutation, (Dims{3, 0, 1, 2}));
   expectTensor(d.w, {7, 5, 3, 3}, {45, 1, 15, 5});
   expectTensor(d.y, {2, 7, 9, 11}, {693, 1, 77, 7});
+  EXPECT_TRUE(c.result_order.empty());  // NHWC beside NHWC: written in place
   EXPECT_EQ(d.strides, (Dims{1, 1}));
   EXPECT_EQ(d.pre_padding, (Dims{1, 1}));
   EXPECT_EQ(d.post_padding, (Dims{1, 1}));
@@ -238,7 +239,9 @@ TEST(CudnnConv, JaxWeightGradientIsBackwardFilter) {
   EXPECT_TRUE(c.rhs_permutation.empty());
   expectTensor(d.x, {2, 3, 7, 7}, {147, 1, 21, 3});  // the forward's x, NHWC
   expectTensor(d.y, {2, 4, 4, 4}, {64, 1, 16, 4});   // dy
-  expectTensor(d.w, {4, 3, 3, 3}, {1, 4, 36, 12});   // dw, HWIO
+  // dw (HWIO [3,3,3,4]) is written as KRSC [4,3,3,3], then transposed.
+  EXPECT_EQ(c.result_order, (Dims{3, 0, 1, 2}));
+  expectTensor(d.w, {4, 3, 3, 3}, {27, 1, 9, 3});
   EXPECT_EQ(d.strides, (Dims{2, 2}));
   EXPECT_EQ(d.pre_padding, (Dims{1, 1}));
   EXPECT_EQ(d.post_padding, (Dims{1, 1}));
@@ -259,7 +262,7 @@ TEST(CudnnConv, GroupedWeightGradientUsesBatchGroups) {
   const runtime::ConvDesc d = described(s).desc;
   EXPECT_EQ(d.kind, ConvKind::kBackwardFilter);
   expectTensor(d.x, {1, 4, 5, 5}, {100, 1, 20, 4});
-  expectTensor(d.w, {4, 2, 3, 3}, {1, 4, 24, 8});
+  expectTensor(d.w, {4, 2, 3, 3}, {18, 1, 6, 2});  // a KRSC temp [4,3,3,2]
   EXPECT_EQ(runtime::convGroups(d), 2);
   EXPECT_EQ(d.post_padding, (Dims{1, 1}));
 }
