@@ -95,21 +95,23 @@ Status finalize(const Cudnn& cudnn, const Descriptor& d, const std::string& what
 }
 
 // Whether the engine of `config` computes as `desc` allows, from its
-// numerical notes; false when they cannot be read.
+// numerical notes. When they cannot be read, only an f32 convolution that
+// may not use TF32 passes the engine over (it cannot tell a TF32 one).
 bool numericsAllowed(const Cudnn& cudnn, const ConvDesc& desc, const Descriptor& config) {
+  const bool unread = !(desc.element == ConvElement::kF32 && !desc.allow_tf32);
   Descriptor engine;
-  if (!engine.create(cudnn, kCudnnEngineDescriptor, "engine").isOk()) return false;
+  if (!engine.create(cudnn, kCudnnEngineDescriptor, "engine").isOk()) return unread;
   int64_t count = 0;
   if (cudnn.getAttribute(config.get(), kCudnnAttrEngineCfgEngine,
                          kCudnnTypeBackendDescriptor, 1, &count,
                          engine.address()) != kCudnnSuccess)
-    return false;
+    return unread;
   int notes[kCudnnNoteTypeCount] = {};
   count = 0;
   if (cudnn.getAttribute(engine.get(), kCudnnAttrEngineNumericalNote,
                          kCudnnTypeNumericalNote, kCudnnNoteTypeCount, &count,
                          notes) != kCudnnSuccess)
-    return false;
+    return unread;
   for (int64_t i = 0; i < std::min<int64_t>(count, kCudnnNoteTypeCount); ++i) {
     if (notes[i] == kCudnnNoteDownConvertInputs ||
         notes[i] == kCudnnNoteReducedPrecisionReduction)
