@@ -255,24 +255,11 @@ struct Buffer {
   }
 };
 
-// Runs `s` on the GPU and compares the result with the host reference by
-// relative error norm. Inputs are k/8 for k in [-8, 8].
-void check(const Spec& s, double tolerance) {
-  const ConvDesc d = descOf(s);
-  ASSERT_TRUE(validateConv(d).isOk()) << validateConv(d).toString();
-  std::mt19937 rng(7);
-  std::uniform_int_distribution<int> pick(-8, 8);
-  auto fill = [&](const ConvTensor& t) {
-    std::vector<double> v(static_cast<size_t>(elements(d, t)));
-    for (double& e : v) e = pick(rng) / 8.0;
-    return v;
-  };
-  const ConvTensor* in0 = &convBufferTensor(d, 0);
-  const ConvTensor* in1 = &convBufferTensor(d, 1);
-  const ConvTensor* out = &convBufferTensor(d, 2);
-  std::vector<double> a = fill(*in0), b = fill(*in1);
-  std::vector<double> want(static_cast<size_t>(elements(d, *out)), 0.0);
-  // The reference: each kind's sum over the forward's terms.
+// The result of `d` on buffers a (lhs) and b (rhs): each kind's sum over
+// the forward's terms.
+std::vector<double> reference(const ConvDesc& d, std::vector<double>& a,
+                              std::vector<double>& b) {
+  std::vector<double> want(static_cast<size_t>(elements(d, convBufferTensor(d, 2))), 0.0);
   auto at = [](std::vector<double>& v, int64_t i) -> double& {
     return v[static_cast<size_t>(i)];
   };
@@ -289,6 +276,59 @@ void check(const Spec& s, double tolerance) {
         break;
     }
   });
+  return want;
+}
+
+// The reference itself on a case worked by hand (no GPU needed): x = 1..9
+// as 3x3, a 2x2 window, stride 1, no padding.
+TEST(HostReference, HandWorkedCase) {
+  Spec s;
+  s.x = {1, 1, 3, 3};
+  s.w = {1, 1, 2, 2};
+  s.strides = {1, 1};
+  s.pre = {0, 0};
+  s.post = {0, 0};
+  s.dilations = {1, 1};
+  ConvDesc d = descOf(s);
+  std::vector<double> x = {1, 2, 3, 4, 5, 6, 7, 8, 9}, ones = {1, 1, 1, 1};
+  // y = window sums: 1+2+4+5, 2+3+5+6, 4+5+7+8, 5+6+8+9.
+  EXPECT_EQ(reference(d, x, ones), (std::vector<double>{12, 16, 24, 28}));
+  std::vector<double> w = {1, 2, 3, 4};
+  d.flip =
+      true;  // the window read reversed, as 4 3 / 2 1: 1*4 + 2*3 + 4*2 + 5*1 = 23, ...
+  EXPECT_EQ(reference(d, x, w), (std::vector<double>{23, 33, 53, 63}));
+  d.flip = false;
+  // Backward data of dy = ones: how many windows cover each x.
+  d.kind = ConvKind::kBackwardData;
+  EXPECT_EQ(reference(d, ones, ones), (std::vector<double>{1, 2, 1, 2, 4, 2, 1, 2, 1}));
+  // Backward filter of x, dy = ones: the same window sums, per filter tap.
+  d.kind = ConvKind::kBackwardFilter;
+  EXPECT_EQ(reference(d, x, ones), (std::vector<double>{12, 16, 24, 28}));
+}
+
+// Whether a case must run, or may be one cuDNN has no engine for (odd
+// channel counts in NHWC, convolution mode): such a refusal (UNIMPLEMENTED,
+// which the compiler turns into the patches + GEMM route) is printed, not
+// failed; any result it does compute must still be right.
+enum class Need { kMust, kMayRefuse };
+
+// Runs `s` on the GPU and compares the result with the host reference by
+// relative error norm. Inputs are k/8 for k in [-8, 8].
+void check(const Spec& s, double tolerance, Need need = Need::kMust) {
+  const ConvDesc d = descOf(s);
+  ASSERT_TRUE(validateConv(d).isOk()) << validateConv(d).toString();
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> pick(-8, 8);
+  auto fill = [&](const ConvTensor& t) {
+    std::vector<double> v(static_cast<size_t>(elements(d, t)));
+    for (double& e : v) e = pick(rng) / 8.0;
+    return v;
+  };
+  const ConvTensor* in0 = &convBufferTensor(d, 0);
+  const ConvTensor* in1 = &convBufferTensor(d, 1);
+  const ConvTensor* out = &convBufferTensor(d, 2);
+  std::vector<double> a = fill(*in0), b = fill(*in1);
+  const std::vector<double> want = reference(d, a, b);
 
   Buffer bufs[3];
   const std::vector<uint8_t> bytes[2] = {encode(a, d.element), encode(b, d.element)};
@@ -307,6 +347,10 @@ void check(const Spec& s, double tolerance) {
   }
   Status ran = gpu().device->library(LibraryOp{d},
                                      {bufs[0].address, bufs[1].address, bufs[2].address});
+  if (need == Need::kMayRefuse && ran.code() == StatusCode::kUnimplemented) {
+    std::printf("  refused (allowed): %s\n", ran.message().c_str());
+    return;
+  }
   ASSERT_TRUE(ran.isOk()) << ran.toString();
   std::vector<uint8_t> got_bytes(bufs[2].bytes);
   StatusOr<EventPtr> back =
@@ -337,41 +381,49 @@ Spec base() {
   return s;
 }
 
+// f32 without TF32: FFT and Winograd engines are allowed, hence not 1e-7.
+constexpr double kF32 = 1e-5;
+
 TEST(CudnnConv, ForwardNchw) {
   SKIP_WITHOUT_GPU();
-  check(base(), 1e-6);
+  check(base(), kF32);
 }
 
-TEST(CudnnConv, ForwardNhwcStridedPaddedDilated) {
+TEST(CudnnConv, ForwardStridedPaddedDilated) {
   SKIP_WITHOUT_GPU();
   Spec s = base();
-  s.channels_last = true;
   s.x = {3, 6, 17, 15};
   s.w = {10, 6, 3, 2};
   s.strides = {2, 3};
   s.pre = {0, 1};
   s.post = {2, 0};
   s.dilations = {1, 2};
-  check(s, 1e-6);
+  check(s, kF32);
+  s.channels_last = true;
+  check(s, kF32, Need::kMayRefuse);
 }
 
 TEST(CudnnConv, ForwardGroupedAndDepthwise) {
   SKIP_WITHOUT_GPU();
   Spec s = base();
-  s.channels_last = true;
   s.x = {2, 6, 8, 8};
   s.w = {9, 2, 3, 3};  // 3 groups
-  check(s, 1e-6);
+  check(s, kF32);
+  s.channels_last = true;
+  check(s, kF32, Need::kMayRefuse);
   s.x = {2, 8, 10, 10};
   s.w = {8, 1, 3, 3};  // depthwise
-  check(s, 1e-6);
+  s.channels_last = false;
+  check(s, kF32);
+  s.channels_last = true;
+  check(s, kF32, Need::kMayRefuse);
 }
 
 TEST(CudnnConv, ForwardFlipAnd3d) {
   SKIP_WITHOUT_GPU();
   Spec s = base();
   s.flip = true;
-  check(s, 1e-6);
+  check(s, kF32, Need::kMayRefuse);
   Spec v;
   v.x = {1, 3, 5, 6, 7};
   v.w = {4, 3, 2, 3, 2};
@@ -379,44 +431,49 @@ TEST(CudnnConv, ForwardFlipAnd3d) {
   v.pre = {0, 1, 0};
   v.post = {0, 1, 0};
   v.dilations = {1, 1, 2};
-  check(v, 1e-6);
+  check(v, kF32);
 }
 
 TEST(CudnnConv, BackwardDataAndFilter) {
   SKIP_WITHOUT_GPU();
-  Spec s = base();
-  s.channels_last = true;
-  s.x = {2, 3, 7, 7};
-  s.w = {4, 3, 3, 3};
-  s.strides = {2, 2};  // the input gradient of a strided forward
-  s.kind = ConvKind::kBackwardData;
-  check(s, 1e-6);
-  s.kind = ConvKind::kBackwardFilter;
-  check(s, 1e-6);
-  s.x = {1, 4, 5, 5};
-  s.w = {4, 2, 3, 3};  // grouped weight gradient
-  s.strides = {1, 1};
-  check(s, 1e-6);
+  for (bool channels_last : {false, true}) {
+    const Need need = channels_last ? Need::kMayRefuse : Need::kMust;
+    Spec s = base();
+    s.channels_last = channels_last;
+    s.x = {2, 3, 7, 7};
+    s.w = {4, 3, 3, 3};
+    s.strides = {2, 2};  // the gradients of a strided forward
+    s.kind = ConvKind::kBackwardData;
+    check(s, kF32, need);
+    s.kind = ConvKind::kBackwardFilter;
+    check(s, kF32, need);
+    s.x = {1, 4, 5, 5};
+    s.w = {4, 2, 3, 3};  // a grouped weight gradient
+    s.strides = {1, 1};
+    check(s, kF32, need);
+  }
 }
 
 TEST(CudnnConv, ElementTypes) {
   SKIP_WITHOUT_GPU();
   Spec s = base();
-  s.channels_last = true;
   s.x = {2, 16, 9, 9};
   s.w = {32, 16, 3, 3};
-  s.element = ConvElement::kF64;
+  s.element = ConvElement::kF64;  // NCHW: where double convolutions run
   check(s, 1e-12);
+  s.channels_last = true;  // 16 and 32 channels: tensor-core friendly
   s.element = ConvElement::kBF16;
   check(s, 1e-2);
   s.element = ConvElement::kF16;
   check(s, 2e-3);
   s.element = ConvElement::kF32;
-  s.tf32 = true;  // TF32 allowed: operands keep 10 bits, k/8 data exact anyway
+  s.tf32 = true;  // TF32 allowed: k/8 data is exact in TF32 anyway
   check(s, 1e-3);
-  s.kind = ConvKind::kBackwardFilter;
+  s.kind = ConvKind::kBackwardData;
   s.element = ConvElement::kBF16;
   s.tf32 = false;
+  check(s, 1e-2);
+  s.kind = ConvKind::kBackwardFilter;
   check(s, 1e-2);
 }
 

