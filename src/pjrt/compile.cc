@@ -100,9 +100,10 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   DeviceMeasurer measurer(*device->runtime);
   if (compilerOptions.autotune_level > 0) compilerOptions.measurer = &measurer;
   // Library convolutions: cuDNN where the device loads it and takes the
-  // description (its plan is built now and kept for execution).
+  // description (its plan is built now and kept for execution), unless
+  // JFT_CUDNN=0 keeps them on patches + cuBLASLt (for comparisons).
   DeviceConvLibrary convLibrary(*device->runtime);
-  compilerOptions.conv_library = &convLibrary;
+  if (!cudnnDisabled()) compilerOptions.conv_library = &convLibrary;
   JFT_ASSIGN_OR_RETURN(compiler::Executable compiled,
                        compiler::compile(received.code, compilerOptions, kernelCompiler));
   JFT_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableInfo> info,

@@ -5,10 +5,20 @@
 // patches + GEMM route.
 #pragma once
 
+#include <cstdlib>
+#include <cstring>
+
 #include "compiler/conv_library.h"
 #include "runtime/device.h"
 
 namespace jft::pjrt {
+
+// JFT_CUDNN=0: compile without the convolution library (every library
+// convolution on patches + cuBLASLt), to compare the two routes.
+inline bool cudnnDisabled() {
+  const char* setting = std::getenv("JFT_CUDNN");
+  return setting != nullptr && std::strcmp(setting, "0") == 0;
+}
 
 class DeviceConvLibrary final : public compiler::ConvLibrary {
  public:
