@@ -1,7 +1,8 @@
 // The library route's groups as library calls: dot_general (and the older
 // dot) as one cuBLASLt product (dot_to_gemm.h), with its bias and relu
-// epilogue when the planner fused one (fusion/library_epilogue.h); convolution as a
-// product fed by TTIR kernels (convolution_call.h); fft and the solver ops as one library
+// epilogue when the planner fused one (fusion/library_epilogue.h); convolution as one
+// cuDNN call where the device's library takes it (cudnn_conv.h), else a product fed
+// by TTIR kernels (convolution_call.h); fft and the solver ops as one library
 // operation each (fft_call.h, solver_call.h). An operand the product cannot
 // read in place is first permuted by a TTIR loop kernel: a synthetic op in a
 // scratch function, emitted like any fused op, writing a new value (a temp).
