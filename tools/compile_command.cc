@@ -26,7 +26,7 @@ constexpr std::string_view kHelp =
     "  --mode M           back_unsupported (default), fl_only, back_fail, native\n"
     "  --matmul R         where dot_general runs: auto (default), library, ttir\n"
     "                     (as XLA_FLAGTREE_MATMUL)\n"
-    "  --conv R           where convolution runs: auto (default), library, ttir\n"
+    "  --conv R           where convolution runs: auto (default), library, cudnn, ttir\n"
     "                     (as XLA_FLAGTREE_CONV)\n"
     "  --binaries         compile the kernels too (needs a Python with triton)\n"
     "  --python PATH      the Python that runs the worker (default python3)\n"

@@ -139,6 +139,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   emit_options.matmul_tiles.insert(tuned.tiles.begin(), tuned.tiles.end());
   std::vector<codegen::ttir::TtirKernel> kernels;
   std::vector<LibraryCall> library_calls;
+  const LibraryContext library_context{options.conv_library, options.conv, options.log};
   // Appends the group's kernels (one, or several launched in order, sharing
   // scratch buffers) and their launches.
   auto emit = [&](size_t g, const ir::Function& scope, const fusion::Fusion& group,
@@ -165,8 +166,8 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
     for (size_t g = 0; g < code.plan.fusions.size(); ++g) {
       const fusion::Fusion& group = code.plan.fusions[g];
       if (group.route == fusion::Route::kLibrary) {
-        JFT_ASSIGN_OR_RETURN(LibraryCall call,
-                             lowerLibraryGroup(module, scope, code.plan, g));
+        JFT_ASSIGN_OR_RETURN(LibraryCall call, lowerLibraryGroup(module, scope, code.plan,
+                                                                 g, library_context));
         for (const OperandTranspose& t : call.transposes)
           JFT_RETURN_IF_ERROR(emit(g, t.scratch, t.group, code.launches));
         for (const OperandTranspose& t : call.after)

@@ -32,7 +32,8 @@ class Module;
 
 namespace jft::compiler {
 
-class Measurer;  // measurer.h
+class Measurer;     // measurer.h
+class ConvLibrary;  // conv_library.h
 
 enum class Mode { kBackUnsupported, kFlOnly, kBackFail, kNative };
 
@@ -45,7 +46,7 @@ StatusOr<Mode> parseMode(std::string_view text);
 // INVALID_ARGUMENT naming the accepted values for anything else; empty text
 // is auto.
 StatusOr<fusion::MatmulRoute> parseMatmulRoute(std::string_view text);
-// XLA_FLAGTREE_CONV: auto, library or ttir (fusion::ConvRoute), likewise.
+// XLA_FLAGTREE_CONV: auto, library, cudnn or ttir (fusion::ConvRoute), likewise.
 StatusOr<fusion::ConvRoute> parseConvRoute(std::string_view text);
 
 struct Options {
@@ -53,9 +54,15 @@ struct Options {
   // XLA_FLAGTREE_MATMUL: where dot_general goes (the cost model, cuBLASLt, or
   // the TTIR matmul family wherever it can).
   fusion::MatmulRoute matmul = fusion::MatmulRoute::kAuto;
-  // XLA_FLAGTREE_CONV: where convolution goes (the cost model, the patches
-  // kernel + cuBLASLt, or the TTIR implicit GEMM wherever it can).
+  // XLA_FLAGTREE_CONV: where convolution goes (the cost model; the library:
+  // cuDNN where `conv_library` takes the convolution, else the patches kernel
+  // + cuBLASLt; cudnn: the same, failing when cuDNN cannot be loaded; or the
+  // TTIR implicit GEMM wherever it can).
   fusion::ConvRoute conv = fusion::ConvRoute::kAuto;
+  // The device's convolution library (conv_library.h); null: none, every
+  // library convolution takes the patches + GEMM route. Not part of the
+  // fingerprint: like the measurer, it answers for the device compiled for.
+  ConvLibrary* conv_library = nullptr;
   bool log = false;        // XLA_FLAGTREE_LOG=1: one line per kernel + summary (stderr)
   std::string dump_dir;    // --xla_dump_to
   int autotune_level = 0;  // --xla_gpu_autotune_level

@@ -246,6 +246,37 @@ ValueId addRhsKernel(ir::Module& module, const fusion::Fusion& owner, const ir::
   return value;
 }
 
+ValueId addRhsFilterKernel(ir::Module& module, const fusion::Fusion& owner,
+                           const ir::Op& conv, const std::vector<int64_t>& reverse,
+                           const std::vector<int64_t>& permutation,
+                           std::vector<OperandTranspose>& kernels) {
+  Scratch k(module, owner, conv, "rhs_filter", {conv.operands[1]});
+  ValueId value = conv.operands[1];
+  if (!reverse.empty())
+    value =
+        k.add(OpKind::Reverse, {value}, module.typeOf(value), {{"dimensions", reverse}});
+  if (!permutation.empty()) value = k.transpose(value, permutation);
+  k.finish(value, kernels);
+  return value;
+}
+
+ValueId addResultKernel(ir::Module& module, const fusion::Fusion& owner,
+                        const ir::Op& conv, const std::vector<int64_t>& order,
+                        std::vector<OperandTranspose>& kernels) {
+  const Type out = module.typeOf(conv.results[0]);  // a copy: newValue moves the table
+  std::vector<int64_t> dims;
+  for (int64_t d : order) dims.push_back(out.dims[static_cast<size_t>(d)]);
+  const ValueId temp = module.newValue(Type::tensor(out.element, dims));
+  Scratch k(module, owner, conv, "result_transpose", {temp});
+  // Result dim j is the temp's dim where `order` names j.
+  std::vector<int64_t> all(order.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
+  const ValueId result = conv.results[0];
+  k.transpose(temp, positions(order, all), result);
+  k.finish(result, kernels);
+  return temp;
+}
+
 ValueId addOutputKernel(ir::Module& module, const fusion::Fusion& owner,
                         const ir::Op& conv, const ConvForm& form,
                         std::vector<OperandTranspose>& kernels) {

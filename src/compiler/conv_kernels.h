@@ -38,6 +38,20 @@ ir::ValueId addRhsKernel(ir::Module& module, const fusion::Fusion& owner,
                          const ir::Op& conv, const std::vector<int64_t>& permutation,
                          std::vector<OperandTranspose>& kernels);
 
+// Adds a kernel reversing the rhs along `reverse` (rhs dims), then
+// transposing it by `permutation` (empty: none; not the identity); at least
+// one of them is not empty. Returns the new value.
+ir::ValueId addRhsFilterKernel(ir::Module& module, const fusion::Fusion& owner,
+                               const ir::Op& conv, const std::vector<int64_t>& reverse,
+                               const std::vector<int64_t>& permutation,
+                               std::vector<OperandTranspose>& kernels);
+
+// A temp holding the result's dims in `order` (row-major) for a library call
+// to write, and the kernel transposing it into the result; returns the temp.
+ir::ValueId addResultKernel(ir::Module& module, const fusion::Fusion& owner,
+                            const ir::Op& conv, const std::vector<int64_t>& order,
+                            std::vector<OperandTranspose>& kernels);
+
 // A temp of type [group, batch, output spatial..., feature per group] for
 // the product to write, and the kernel moving it into the result.
 ir::ValueId addOutputKernel(ir::Module& module, const fusion::Fusion& owner,

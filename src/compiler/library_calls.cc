@@ -2,9 +2,12 @@
 // its operand transposes) for each dot.
 #include "compiler/library_calls.h"
 
+#include <iostream>
 #include <utility>
 
+#include "compiler/conv_kernels.h"
 #include "compiler/convolution_call.h"
+#include "compiler/cudnn_conv.h"
 #include "compiler/fft_call.h"
 #include "compiler/solver_call.h"
 #include "fusion/library_epilogue.h"
@@ -141,6 +144,28 @@ StatusOr<LibraryCall> lowerFusedProduct(ir::Module& module, const ir::Function& 
   return call;
 }
 
+// `conv` as one convolution-library call (its rhs first permuted when the
+// library's layout asks for it), if the library takes it.
+StatusOr<LibraryCall> lowerLibraryConvolution(ir::Module& module,
+                                              const fusion::Fusion& group,
+                                              const ir::Op& conv,
+                                              const LibraryContext& context) {
+  if (context.conv_library == nullptr)
+    return unavailable("no convolution library (cuDNN) on the device compiled for");
+  JFT_ASSIGN_OR_RETURN(CudnnConv planned, cudnnConvOf(module, conv));
+  JFT_RETURN_IF_ERROR(context.conv_library->check(planned.desc));
+  LibraryCall call;
+  ir::ValueId rhs = conv.operands[1];
+  if (!planned.rhs_permutation.empty() || !planned.rhs_reverse.empty())
+    rhs = addRhsFilterKernel(module, group, conv, planned.rhs_reverse,
+                             planned.rhs_permutation, call.transposes);
+  ir::ValueId written = conv.results[0];
+  if (!planned.result_order.empty())
+    written = addResultKernel(module, group, conv, planned.result_order, call.after);
+  call.other = LibraryOpCall{planned.desc, {conv.operands[0], rhs}, {written}, 0};
+  return call;
+}
+
 }  // namespace
 
 std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
@@ -179,7 +204,8 @@ std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
 }
 
 StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& function,
-                                        const fusion::Plan& plan, size_t g) {
+                                        const fusion::Plan& plan, size_t g,
+                                        const LibraryContext& context) {
   const fusion::Fusion& group = plan.fusions.at(g);
   if (group.ops.size() > 1) return lowerFusedProduct(module, function, group, g);
   if (group.ops.size() != 1 || group.ops[0] >= function.body.ops.size())
@@ -188,6 +214,21 @@ StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& 
   LibraryCall call;
   call.group = g;
   if (dot.kind == ir::OpKind::Convolution) {
+    StatusOr<LibraryCall> library = lowerLibraryConvolution(module, group, dot, context);
+    if (library.isOk()) {
+      call = std::move(library).value();
+      call.group = g;
+      return call;
+    }
+    if (context.conv == fusion::ConvRoute::kCudnn &&
+        library.status().code() == StatusCode::kUnavailable)
+      return failedPrecondition(
+          group.name + ": XLA_FLAGTREE_CONV=cudnn: " + library.status().message());
+    // Never the user's failure: the patches + GEMM route computes it.
+    if (context.log)
+      std::cerr << "jax-flagtree: " << group.name
+                << ": convolution on patches + cuBLASLt, not cuDNN: "
+                << library.status().message() << "\n";
     JFT_ASSIGN_OR_RETURN(call, lowerConvolution(module, group, dot));
     call.group = g;
     return call;

@@ -1,7 +1,8 @@
 // The library route's groups as library calls: dot_general (and the older
 // dot) as one cuBLASLt product (dot_to_gemm.h), with its bias and relu
-// epilogue when the planner fused one (fusion/library_epilogue.h); convolution as a
-// product fed by TTIR kernels (convolution_call.h); fft and the solver ops as one library
+// epilogue when the planner fused one (fusion/library_epilogue.h); convolution as one
+// cuDNN call where the device's library takes it (cudnn_conv.h), else a product fed
+// by TTIR kernels (convolution_call.h); fft and the solver ops as one library
 // operation each (fft_call.h, solver_call.h). An operand the product cannot
 // read in place is first permuted by a TTIR loop kernel: a synthetic op in a
 // scratch function, emitted like any fused op, writing a new value (a temp).
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/conv_library.h"
 #include "compiler/dot_to_gemm.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
@@ -59,11 +61,23 @@ std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
                                                   const ir::Function& function,
                                                   const fusion::Plan& plan);
 
+// What a library group's lowering may use beyond the IR: a convolution goes
+// to the convolution library (cudnn_conv.h) when `conv_library` accepts its
+// description, else to the patches + GEMM route (convolution_call.h), which
+// `log` reports on stderr. Under XLA_FLAGTREE_CONV=cudnn a library that
+// cannot be loaded (no `conv_library`, or UNAVAILABLE) fails the lowering.
+struct LibraryContext {
+  ConvLibrary* conv_library = nullptr;
+  fusion::ConvRoute conv = fusion::ConvRoute::kAuto;
+  bool log = false;
+};
+
 // The call for library group `g`, which passed libraryRejects. Adds the
 // permuted operands' values to `module` (references into its value table
 // taken before the call do not survive it).
 StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& function,
-                                        const fusion::Plan& plan, size_t g);
+                                        const fusion::Plan& plan, size_t g,
+                                        const LibraryContext& context = {});
 
 // For the route report: the library operation's text, or "cublaslt m=8 n=16 k=32
 // batch=1", then " tf32" when the product may round to TF32, " bias" and " relu" for a

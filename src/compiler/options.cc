@@ -84,11 +84,13 @@ StatusOr<fusion::ConvRoute> parseConvRoute(std::string_view text) {
   using fusion::ConvRoute;
   std::string value = normalized(text);
   if (value.empty()) return ConvRoute::kAuto;
-  for (ConvRoute r : {ConvRoute::kAuto, ConvRoute::kLibrary, ConvRoute::kTtir})
+  for (ConvRoute r :
+       {ConvRoute::kAuto, ConvRoute::kLibrary, ConvRoute::kTtir, ConvRoute::kCudnn})
     if (value == fusion::convRouteName(r)) return r;
-  return invalidArgument("XLA_FLAGTREE_CONV='" + std::string(text) +
-                         "' is not a convolution route; accepted: auto, library, ttir "
-                         "(unset means auto)");
+  return invalidArgument(
+      "XLA_FLAGTREE_CONV='" + std::string(text) +
+      "' is not a convolution route; accepted: auto, library, cudnn, ttir "
+      "(unset means auto)");
 }
 
 StatusOr<Options> Options::fromEnvironment(const EnvLookup& env) {

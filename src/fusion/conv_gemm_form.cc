@@ -71,6 +71,7 @@ std::optional<ConvGemmForm> convGemmFormOf(const ir::Module& module, const ir::O
 Route chooseConvRoute(const ConvGemmForm& form, const PlanOptions& options) {
   switch (options.conv) {
     case ConvRoute::kLibrary:
+    case ConvRoute::kCudnn:
       return Route::kLibrary;
     case ConvRoute::kTtir:
       return Route::kTtir;
@@ -94,6 +95,8 @@ const char* convRouteName(ConvRoute route) {
       return "library";
     case ConvRoute::kTtir:
       return "ttir";
+    case ConvRoute::kCudnn:
+      return "cudnn";
   }
   return "?";
 }

@@ -10,6 +10,7 @@
 #include "pjrt/client.h"
 #include "pjrt/compile_options.h"
 #include "pjrt/device.h"
+#include "pjrt/device_conv_library.h"
 #include "pjrt/device_measurer.h"
 #include "pjrt/executable.h"
 #include "pjrt/xla_flags.h"
@@ -98,6 +99,11 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   // device the program is placed on.
   DeviceMeasurer measurer(*device->runtime);
   if (compilerOptions.autotune_level > 0) compilerOptions.measurer = &measurer;
+  // Library convolutions: cuDNN where the device loads it and takes the
+  // description (its plan is built now and kept for execution), unless
+  // JFT_CUDNN=0 keeps them on patches + cuBLASLt (for comparisons).
+  DeviceConvLibrary convLibrary(*device->runtime);
+  if (!cudnnDisabled()) compilerOptions.conv_library = &convLibrary;
   JFT_ASSIGN_OR_RETURN(compiler::Executable compiled,
                        compiler::compile(received.code, compilerOptions, kernelCompiler));
   JFT_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableInfo> info,

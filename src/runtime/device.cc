@@ -37,6 +37,10 @@ Status Device::library(const LibraryOp& op, const std::vector<uint64_t>&) {
   return notSupported(info(), "run library operations (" + libraryOpText(op) + ")");
 }
 
+Status Device::prepareLibrary(const LibraryOp& op) {
+  return notSupported(info(), "run library operations (" + libraryOpText(op) + ")");
+}
+
 StatusOr<EventPtr> Device::recordEvent() {
   return notSupported(info(), "record events");
 }

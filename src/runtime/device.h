@@ -105,6 +105,12 @@ class Device {
   // Queue-ordered library operation (runtime/library_op.h) on device
   // addresses, in the order its description documents. Errors name it.
   virtual Status library(const LibraryOp& op, const std::vector<uint64_t>& buffers);
+  // Readies `op` for library() without running it (loads the library, builds
+  // and keeps its plan): OK when library() can run it, else why not
+  // (UNAVAILABLE: no library; UNIMPLEMENTED: the library refuses it). The
+  // compiler asks this before choosing a library route it may fall back from
+  // (compiler::ConvLibrary); enqueues nothing.
+  virtual Status prepareLibrary(const LibraryOp& op);
   // Completes once everything queued so far has finished; carries the first
   // asynchronous error the device reports.
   virtual StatusOr<EventPtr> recordEvent();

@@ -34,6 +34,7 @@ std::string fftText(const FftDesc& desc) {
 
 std::string libraryOpText(const LibraryOp& op) {
   if (const auto* fft = std::get_if<FftDesc>(&op)) return fftText(*fft);
+  if (const auto* conv = std::get_if<ConvDesc>(&op)) return convText(*conv);
   return solverText(std::get<SolverDesc>(op));
 }
 

@@ -6,12 +6,13 @@
 #include <string>
 #include <variant>
 
+#include "runtime/conv.h"
 #include "runtime/fft.h"
 #include "runtime/solver.h"
 
 namespace jft::runtime {
 
-using LibraryOp = std::variant<FftDesc, SolverDesc>;
+using LibraryOp = std::variant<FftDesc, SolverDesc, ConvDesc>;
 
 // The description's text, for errors and logs.
 std::string libraryOpText(const LibraryOp& op);

@@ -228,6 +228,8 @@ class Checker {
                                std::to_string(s) + " of " + str(p_.slots.size()));
     if (const auto* fft = std::get_if<FftDesc>(&library.op))
       return checkFft(*fft, library.buffers);
+    if (const auto* conv = std::get_if<ConvDesc>(&library.op))
+      return checkConv(*conv, library.buffers);
     const auto* solver = std::get_if<SolverDesc>(&library.op);
     if (solver == nullptr) return Status::ok();
     JFT_RETURN_IF_ERROR(validateSolver(*solver));
@@ -244,6 +246,26 @@ class Checker {
                                " bytes, the operation touches " + str(need[i]));
     }
     return Status::ok();
+  }
+
+  // A convolution reads its first two buffers and writes the third, each
+  // holding the tensor it stands for (runtime/conv.h).
+  Status checkConv(const ConvDesc& conv, const std::vector<int>& buffers) const {
+    const std::string what = convText(conv);
+    JFT_RETURN_IF_ERROR(validateConv(conv));
+    if (buffers.size() != kConvBufferCount)
+      return invalidArgument(what + " lists " + str(buffers.size()) + " buffers, not 3");
+    for (size_t i = 0; i + 1 < kConvBufferCount; ++i) {
+      const uint64_t need = convTensorBytes(conv, convBufferTensor(conv, i));
+      if (need > p_.slots[buffers[i]].bytes)
+        return invalidArgument(what + " buffer " + str(i) + " (slot " +
+                               std::to_string(buffers[i]) + ") holds " +
+                               str(p_.slots[buffers[i]].bytes) + " bytes, it reads " +
+                               str(need));
+    }
+    const std::string result = what + " result";
+    return checkWritable(buffers[2], convTensorBytes(conv, convBufferTensor(conv, 2)),
+                         result.c_str());
   }
 
   Status checkFft(const FftDesc& fft, const std::vector<int>& buffers) const {

@@ -8,6 +8,7 @@
 
 #include "codegen/conv_modules.h"
 #include "compiler/compiler.h"
+#include "compiler/conv_library.h"
 #include "ir/builder.h"
 
 namespace jft::compiler {
@@ -30,16 +31,17 @@ Options::EnvLookup envOf(std::map<std::string, std::string> vars) {
   };
 }
 
-TEST(ConvSetting, ParsesTheThreeValues) {
+TEST(ConvSetting, ParsesTheFourValues) {
   EXPECT_EQ(*parseConvRoute("auto"), ConvRoute::kAuto);
   EXPECT_EQ(*parseConvRoute(""), ConvRoute::kAuto);
   EXPECT_EQ(*parseConvRoute("library"), ConvRoute::kLibrary);
   EXPECT_EQ(*parseConvRoute(" TTIR "), ConvRoute::kTtir);
-  StatusOr<ConvRoute> bad = parseConvRoute("cudnn");
+  EXPECT_EQ(*parseConvRoute("cudnn"), ConvRoute::kCudnn);
+  StatusOr<ConvRoute> bad = parseConvRoute("miopen");
   ASSERT_FALSE(bad.isOk());
   EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(bad.status().message().find("XLA_FLAGTREE_CONV='cudnn' is not a convolution "
-                                        "route; accepted: auto, library, ttir"),
+  EXPECT_NE(bad.status().message().find("XLA_FLAGTREE_CONV='miopen' is not a convolution "
+                                        "route; accepted: auto, library, cudnn, ttir"),
             std::string::npos)
       << bad.status().message();
 }
@@ -50,6 +52,8 @@ TEST(ConvSetting, ReadFromTheEnvironment) {
             ConvRoute::kTtir);
   EXPECT_EQ(Options::fromEnvironment(envOf({{"XLA_FLAGTREE_CONV", "library"}}))->conv,
             ConvRoute::kLibrary);
+  EXPECT_EQ(Options::fromEnvironment(envOf({{"XLA_FLAGTREE_CONV", "cudnn"}}))->conv,
+            ConvRoute::kCudnn);
   StatusOr<Options> bad = Options::fromEnvironment(envOf({{"XLA_FLAGTREE_CONV", "x"}}));
   ASSERT_FALSE(bad.isOk());
   EXPECT_NE(bad.status().message().find("XLA_FLAGTREE_CONV"), std::string::npos);
@@ -78,19 +82,44 @@ struct Compiled {
   Executable executable;
   Stages stages;
   size_t gemms = 0;
+  std::vector<runtime::ConvDesc> convs;  // the LibraryThunks' descriptions
+  std::vector<std::vector<int>> conv_buffers;
 };
 
-Compiled compileWith(ConvRoute route, ElementType e = ElementType::BF16) {
+// A device's convolution library as the compiler sees it: answers `answer`
+// and remembers what it was asked.
+class FakeConvLibrary final : public ConvLibrary {
+ public:
+  explicit FakeConvLibrary(Status answer) : answer_(std::move(answer)) {}
+  Status check(const runtime::ConvDesc& desc) override {
+    asked.push_back(desc);
+    return answer_;
+  }
+  std::vector<runtime::ConvDesc> asked;
+
+ private:
+  Status answer_;
+};
+
+Compiled compileWith(ConvRoute route, ElementType e = ElementType::BF16,
+                     ConvLibrary* library = nullptr) {
   Options options;
   options.mode = Mode::kFlOnly;
   options.conv = route;
+  options.conv_library = library;
   Compiled c;
   StatusOr<Executable> result = compileModule(convRelu(e), options, nullptr, &c.stages);
   EXPECT_TRUE(result.isOk()) << result.status().toString();
   if (!result.isOk()) return c;
   c.executable = std::move(*result);
-  for (const runtime::Thunk& t : c.executable.program.thunks)
+  for (const runtime::Thunk& t : c.executable.program.thunks) {
     c.gemms += std::holds_alternative<runtime::GemmThunk>(t);
+    if (const auto* l = std::get_if<runtime::LibraryThunk>(&t))
+      if (const auto* conv = std::get_if<runtime::ConvDesc>(&l->op)) {
+        c.convs.push_back(*conv);
+        c.conv_buffers.push_back(l->buffers);
+      }
+  }
   return c;
 }
 
@@ -117,6 +146,151 @@ TEST(ConvSetting, AutoTakesBf16OnTtirAndKeepsF32OnTheLibrary) {
   // A different setting is a different executable.
   EXPECT_NE(compileWith(ConvRoute::kAuto).executable.fingerprint,
             compileWith(ConvRoute::kLibrary).executable.fingerprint);
+}
+
+TEST(ConvLibraryRoute, LibraryIsCudnnWhenTheDeviceTakesTheConvolution) {
+  FakeConvLibrary cudnn(Status::ok());
+  Compiled c = compileWith(ConvRoute::kLibrary, ElementType::BF16, &cudnn);
+  EXPECT_EQ(c.gemms, 0u);
+  ASSERT_EQ(c.convs.size(), 1u);
+  ASSERT_EQ(cudnn.asked.size(), 1u);
+  EXPECT_EQ(c.convs[0], cudnn.asked[0]);  // what the device readied is what runs
+  EXPECT_EQ(c.convs[0].kind, runtime::ConvKind::kForward);
+  EXPECT_EQ(c.convs[0].element, runtime::ConvElement::kBF16);
+  EXPECT_EQ(c.conv_buffers[0].size(), 3u);  // lhs, the KRSC filter, result
+  // The HWIO filter is permuted first: one TTIR transpose kernel, and the
+  // relu its own kernel after the library call.
+  bool transpose = false;
+  for (const std::string& name : c.stages.kernel_names)
+    transpose = transpose || name.find("rhs_filter") != std::string::npos;
+  EXPECT_TRUE(transpose);
+  const std::string report = c.executable.report.text();
+  EXPECT_NE(report.find("cudnn conv fwd x[2,16,8,8] w[32,16,3,3] y[2,32,8,8] bf16"),
+            std::string::npos)
+      << report;
+}
+
+TEST(ConvLibraryRoute, TheInputGradientRunsAsBackwardDataOnTheReversedFilter) {
+  // JAX's input gradient of a stride-2 conv (cudnn_conv_test.cc): its filter
+  // kernel reverses and permutes the rhs, and the TTIR emitter takes it.
+  ConvSpec s;
+  s.lhs = {2, 4, 4, 4};
+  s.rhs = {3, 3, 3, 4};
+  s.rhs_layout = "01oi";
+  s.lhs_dilation = {2, 2};
+  s.padding = {1, 1, 1, 1};
+  ir::Module module;
+  ir::Builder b(module);
+  auto a = b.beginFunction(
+      "main", {Type::tensor(s.element, s.lhs), Type::tensor(s.element, s.rhs)},
+      {convResultType(s)});
+  b.ret({addConv(b, a[0], a[1], s)});
+  b.endFunction();
+  FakeConvLibrary cudnn(Status::ok());
+  Options options;
+  options.mode = Mode::kFlOnly;
+  options.conv = ConvRoute::kLibrary;
+  options.conv_library = &cudnn;
+  Stages stages;
+  StatusOr<Executable> compiled =
+      compileModule(std::move(module), options, nullptr, &stages);
+  ASSERT_TRUE(compiled.isOk()) << compiled.status().toString();
+  ASSERT_EQ(cudnn.asked.size(), 1u);
+  EXPECT_EQ(cudnn.asked[0].kind, runtime::ConvKind::kBackwardData);
+  ASSERT_EQ(stages.kernel_names.size(), 1u);
+  EXPECT_NE(stages.kernel_names[0].find("rhs_filter"), std::string::npos);
+  EXPECT_NE(stages.ttir[0].find("tt.store"), std::string::npos);
+}
+
+TEST(ConvLibraryRoute, TheWeightGradientWritesKrscThenTransposesToHwio) {
+  // JAX's weight gradient (cudnn_conv_test.cc): cuDNN writes dw as a KRSC
+  // temp, a TTIR kernel after it moves that into the HWIO result.
+  ConvSpec s;
+  s.lhs = {2, 7, 7, 3};
+  s.rhs = {2, 4, 4, 4};
+  s.lhs_layout = "f01b";
+  s.rhs_layout = "i01o";
+  s.out_layout = "01bf";
+  s.rhs_dilation = {2, 2};
+  s.padding = {1, 1, 1, 1};
+  ir::Module module;
+  ir::Builder b(module);
+  auto a = b.beginFunction(
+      "main", {Type::tensor(s.element, s.lhs), Type::tensor(s.element, s.rhs)},
+      {convResultType(s)});
+  b.ret({addConv(b, a[0], a[1], s)});
+  b.endFunction();
+  FakeConvLibrary cudnn(Status::ok());
+  Options options;
+  options.mode = Mode::kFlOnly;
+  options.conv = ConvRoute::kLibrary;
+  options.conv_library = &cudnn;
+  Stages stages;
+  StatusOr<Executable> compiled =
+      compileModule(std::move(module), options, nullptr, &stages);
+  ASSERT_TRUE(compiled.isOk()) << compiled.status().toString();
+  ASSERT_EQ(cudnn.asked.size(), 1u);
+  EXPECT_EQ(cudnn.asked[0].kind, runtime::ConvKind::kBackwardFilter);
+  ASSERT_EQ(stages.kernel_names.size(), 1u);
+  EXPECT_NE(stages.kernel_names[0].find("result_transpose"), std::string::npos);
+  // The library call comes first, the transpose kernel after it.
+  const auto& thunks = compiled->program.thunks;
+  ASSERT_EQ(thunks.size(), 2u);
+  EXPECT_TRUE(std::holds_alternative<runtime::LibraryThunk>(thunks[0]));
+  EXPECT_TRUE(std::holds_alternative<runtime::LaunchThunk>(thunks[1]));
+}
+
+TEST(ConvLibraryRoute, ARefusalFallsBackToPatchesAndGemm) {
+  FakeConvLibrary refusing(unimplemented("cuDNN has no engine for it"));
+  Compiled c = compileWith(ConvRoute::kLibrary, ElementType::BF16, &refusing);
+  EXPECT_EQ(refusing.asked.size(), 1u);
+  EXPECT_EQ(c.gemms, 1u);
+  EXPECT_TRUE(c.convs.empty());
+  FakeConvLibrary missing(unavailable("cannot load cuDNN"));
+  c = compileWith(ConvRoute::kLibrary, ElementType::BF16, &missing);
+  EXPECT_EQ(c.gemms, 1u);
+  // No library at all: patches + GEMM, nothing asked.
+  EXPECT_EQ(compileWith(ConvRoute::kLibrary).gemms, 1u);
+}
+
+TEST(ConvLibraryRoute, CudnnForcedFailsClearlyWithoutTheLibrary) {
+  Options options;
+  options.mode = Mode::kFlOnly;
+  options.conv = ConvRoute::kCudnn;
+  StatusOr<Executable> none =
+      compileModule(convRelu(ElementType::BF16), options, nullptr);
+  ASSERT_FALSE(none.isOk());
+  EXPECT_EQ(none.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(none.status().message().find("XLA_FLAGTREE_CONV=cudnn"), std::string::npos)
+      << none.status().message();
+  FakeConvLibrary missing(unavailable("cannot load cuDNN (set JFT_CUDNN_LIBRARY)"));
+  options.conv_library = &missing;
+  StatusOr<Executable> unloadable =
+      compileModule(convRelu(ElementType::BF16), options, nullptr);
+  ASSERT_FALSE(unloadable.isOk());
+  EXPECT_NE(unloadable.status().message().find("JFT_CUDNN_LIBRARY"), std::string::npos)
+      << unloadable.status().message();
+  // A loaded library that refuses one description: that convolution falls back.
+  FakeConvLibrary refusing(unimplemented("no engine"));
+  EXPECT_EQ(compileWith(ConvRoute::kCudnn, ElementType::BF16, &refusing).gemms, 1u);
+  FakeConvLibrary cudnn(Status::ok());
+  Compiled c = compileWith(ConvRoute::kCudnn, ElementType::F32, &cudnn);
+  EXPECT_EQ(c.gemms, 0u);
+  ASSERT_EQ(c.convs.size(), 1u);
+  EXPECT_TRUE(c.convs[0].allow_tf32);
+}
+
+TEST(ConvLibraryRoute, AutoKeepsItsTtirChoiceAndItsLibrarySideIsCudnn) {
+  FakeConvLibrary cudnn(Status::ok());
+  Compiled bf16 = compileWith(ConvRoute::kAuto, ElementType::BF16, &cudnn);
+  EXPECT_TRUE(bf16.convs.empty());  // the TTIR implicit GEMM, as before
+  EXPECT_TRUE(cudnn.asked.empty());
+  Compiled f32 = compileWith(ConvRoute::kAuto, ElementType::F32, &cudnn);
+  EXPECT_EQ(f32.gemms, 0u);
+  EXPECT_EQ(f32.convs.size(), 1u);
+  // ttir: TTIR wherever it can, cuDNN not asked.
+  EXPECT_TRUE(compileWith(ConvRoute::kTtir, ElementType::BF16, &cudnn).convs.empty());
+  EXPECT_EQ(cudnn.asked.size(), 1u);
 }
 
 }  // namespace

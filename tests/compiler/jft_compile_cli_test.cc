@@ -74,9 +74,9 @@ TEST(JftCompile, UsageErrorsExitTwo) {
   RunResult matmul = runJft("--matmul cublas " + quoted(fixture("smoke")));
   EXPECT_EQ(matmul.exit_code, 2);
   EXPECT_NE(matmul.err.find("auto, library, ttir"), std::string::npos) << matmul.err;
-  RunResult conv = runJft("--conv cudnn " + quoted(fixture("smoke")));
+  RunResult conv = runJft("--conv miopen " + quoted(fixture("smoke")));
   EXPECT_EQ(conv.exit_code, 2);
-  EXPECT_NE(conv.err.find("XLA_FLAGTREE_CONV='cudnn'"), std::string::npos) << conv.err;
+  EXPECT_NE(conv.err.find("XLA_FLAGTREE_CONV='miopen'"), std::string::npos) << conv.err;
   EXPECT_EQ(runJft("--emit").exit_code, 2);
   EXPECT_EQ(runJft("--frobnicate x.mlirbc").exit_code, 2);
   EXPECT_EQ(runJft("a.mlirbc b.mlirbc").exit_code, 2);

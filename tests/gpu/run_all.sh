@@ -55,6 +55,7 @@ run_test test_linalg
 run_test test_conv XLA_MODE=fl_only
 run_test test_conv XLA_MODE=fl_only XLA_FLAGTREE_CONV=ttir
 run_test test_conv XLA_MODE=fl_only XLA_FLAGTREE_CONV=library
+run_test test_conv XLA_MODE=fl_only XLA_FLAGTREE_CONV=cudnn
 run_test test_dot XLA_MODE=fl_only
 run_test test_rng XLA_MODE=fl_only
 run_test test_deterministic XLA_MODE=fl_only
@@ -70,7 +71,7 @@ run_test pjrt_bandwidth JAX_FLAGTREE_DISABLE=1
 run_ctest_gpu() {
   echo "== ctest -L gpu" >> "$OUT/tests.log"
   if ! { cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release &&
-         cmake --build build-gpu -j "$JOBS" --target runtime_launch_test gpu_solver_test; } \
+         cmake --build build-gpu -j "$JOBS" --target runtime_launch_test gpu_solver_test gpu_fft_test gpu_conv_test; } \
        > "$OUT/ctest-build.log" 2>&1; then
     echo "FAIL ctest_gpu: build failed (see ctest-build.log)" >> "$OUT/tests.log"
     fail=$((fail + 1)); return

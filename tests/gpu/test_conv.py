@@ -10,14 +10,21 @@ XLA_FLAGTREE_CONV=ttir every case also checks, in the route report that
 --xla_dump_to writes (set here), that its convolutions ran as TTIR conv
 kernels (the implicit GEMM) with none on the library route, except the
 grouped cases, which stay on the library; under =library, that no TTIR conv
-kernel ran. A benchmark-shaped case (NHWC [2,56,56,64] x HWIO [3,3,64,64]
-bf16, SAME, relu) runs under every setting.
+kernel ran. Under XLA_FLAGTREE_CONV=cudnn (cuDNN forced: the plugin finds
+the nvidia-cudnn wheel, or JFT_CUDNN_LIBRARY names libcudnn.so.9): no TTIR
+conv kernel, the plain forward cases (CUDNN_FORWARD below) ran as cuDNN
+calls ("cudnn conv" in the route report), negative padding (no exact cuDNN
+form) fell back to patches + cuBLASLt, and every case prints which cuDNN
+operations (fwd, bwd_data, bwd_filter) ran and which convolutions fell back. A benchmark-shaped case (NHWC
+[2,56,56,64] x HWIO [3,3,64,64] bf16, SAME, relu) runs under every setting.
 
     XLA_FLAGTREE_CONV=ttir python3 tests/gpu/test_conv.py
+    XLA_FLAGTREE_CONV=cudnn python3 tests/gpu/test_conv.py
 
-Tolerances (relative error norm |ours - ref| / |ref|): float32 1e-3 (the
-product runs as TF32 under precision DEFAULT, as XLA's does; 2e-3 on the
-TTIR route, whose tf32 truncates the operands where cuBLASLt rounds them),
+Tolerances (relative error norm |ours - ref| / |ref|): float32 2e-3 (the
+product runs as TF32 under precision DEFAULT, as XLA's does, on every route:
+the TTIR kernel, cuBLASLt after the patches kernel, or cuDNN, the library
+route where it is installed, whose engines may be Winograd or FFT ones),
 bfloat16 1e-2. Skips without a GPU or JAX. CONV_ONLY=a,b runs only the named
 cases."""
 
@@ -41,7 +48,14 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 rng = np.random.default_rng(0)
-TOL = {"float32": 2e-3 if ROUTE == "ttir" else 1e-3, "bfloat16": 1e-2}
+TOL = {"float32": 2e-3, "bfloat16": 1e-2}
+# Plain forward convolutions that cuDNN must take under XLA_FLAGTREE_CONV=cudnn
+# (NCHW/OIHW f32, and NHWC/HWIO bf16 with channel counts its tensor-core
+# engines take); the other cases print which cuDNN operations ran (odd channel
+# counts in NHWC may have no engine: they then run as patches + cuBLASLt).
+# NO_CUDNN has no exact cuDNN form and must fall back.
+CUDNN_FORWARD = {"nchw_oihw", "nchw_batch1", "resnet_bf16_relu", "nchw_bf16_relu"}
+NO_CUDNN = {"negative_padding"}
 
 
 def require_ours():
@@ -53,7 +67,8 @@ def require_ours():
 def check_routes(name, grouped):
   """The route report of jit_<name>: under ttir, TTIR conv kernels and no
   convolution on the library (grouped convolutions: the reverse); under
-  library, no TTIR conv kernel."""
+  library, no TTIR conv kernel; under cudnn, no TTIR conv kernel and the
+  cuDNN rows CUDNN_FORWARD / NO_CUDNN promise."""
   if ROUTE == "auto":
     return
   reports = glob.glob(os.path.join(DUMP, "**", f"jit_{name}_*", "route_report.txt"),
@@ -66,6 +81,21 @@ def check_routes(name, grouped):
     ttir = [r.split()[0] for r in rows if r.split()[1:3] == ["ttir", "conv"]]
     library = [r.split()[0] for r in rows
                if r.split()[1] == "library" and "convolution" in r]
+    if ROUTE == "cudnn":
+      if ttir:
+        raise AssertionError(f"ttir conv kernels {ttir} under cudnn in {path}:\n{text}")
+      kinds = [r.split("cudnn conv ")[1].split()[0] for r in rows if "cudnn conv " in r]
+      fallbacks = [r.split()[0] for r in rows
+                   if r.split()[1] == "library" and "convolution" in r
+                   and "cudnn conv" not in r]
+      print(f"  cudnn: {kinds or 'none'}; patches + cuBLASLt: {fallbacks or 'none'}")
+      case = name.split("_", 1)[1]
+      if case in CUDNN_FORWARD and "fwd" not in kinds:
+        raise AssertionError(f"no cuDNN forward convolution in {path}:\n{text}")
+      if case in NO_CUDNN and kinds:
+        raise AssertionError(f"cuDNN ran a convolution it has no exact form for in "
+                             f"{path}:\n{text}")
+      return
     if ROUTE == "library" or grouped:
       if ttir:
         raise AssertionError(f"ttir conv kernels {ttir} in {path}:\n{text}")

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import logging
 import os
 import pathlib
@@ -58,6 +59,24 @@ def create_options() -> dict[str, str]:
   return {"python_executable": sys.executable, "worker_module": WORKER_MODULE}
 
 
+def _point_at_wheel_libraries() -> None:
+  """Names the cuDNN of the nvidia-cudnn wheel (what JAX's CUDA extras
+  install) in JFT_CUDNN_LIBRARY, unless the environment names one: the
+  runtime dlopens it by that path, then by its soname. Upstream's plugin would
+  preload it, but we keep that plugin from initializing."""
+  if os.environ.get("JFT_CUDNN_LIBRARY"):
+    return
+  try:  # found, not imported: the wheel's package holds only the libraries
+    spec = importlib.util.find_spec("nvidia.cudnn")
+  except Exception:  # no wheel: the system's copy, if any, is found by soname
+    return
+  for base in (spec.submodule_search_locations or []) if spec is not None else []:
+    candidate = pathlib.Path(base) / "lib" / "libcudnn.so.9"
+    if candidate.exists():
+      os.environ["JFT_CUDNN_LIBRARY"] = str(candidate)
+      return
+
+
 def _skipped_upstream_initialize(module_name: str) -> None:
   logger.debug("jax-flagtree provides the 'cuda' platform; %s is not registered", module_name)
 
@@ -87,6 +106,7 @@ def initialize() -> None:
   from jax._src.lib import xla_client
 
   _silence_upstream()
+  _point_at_wheel_libraries()
   options = create_options()
   if not xla_client.pjrt_plugin_loaded(PLUGIN_NAME):
     xla_bridge.register_plugin(

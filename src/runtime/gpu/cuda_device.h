@@ -23,6 +23,7 @@ namespace jft::runtime::gpu {
 class GemmRunner;
 class FftRunner;
 class SolverRunner;
+class ConvRunner;
 
 class CudaDevice final : public Device {
  public:
@@ -55,8 +56,12 @@ class CudaDevice final : public Device {
   // workspace cost memory a program without products should not pay).
   Status gemm(const GemmDesc& desc, uint64_t a, uint64_t b, uint64_t d,
               uint64_t bias) override;
-  // FFTs and solvers through runners created on first use (cuda_library.cc).
+  // FFTs, solvers and convolutions through runners created on first use
+  // (cuda_library.cc).
   Status library(const LibraryOp& op, const std::vector<uint64_t>& buffers) override;
+  // Convolutions: loads cuDNN and builds the description's plan (kept for
+  // library()); the other descriptions need nothing ahead.
+  Status prepareLibrary(const LibraryOp& op) override;
   StatusOr<EventPtr> recordEvent() override { return fence(); }
 
   // Whether allocations come from the stream-ordered pool.
@@ -101,6 +106,7 @@ class CudaDevice final : public Device {
     std::mutex mutex;  // guards creating the runners
     std::unique_ptr<FftRunner> fft;
     std::unique_ptr<SolverRunner> solver;
+    std::unique_ptr<ConvRunner> conv;
   } libraries_;
 };
 
