@@ -74,15 +74,16 @@ ir::Module symmetricProduct(ElementType e, std::vector<int64_t> batch, int64_t m
 
 struct Compiled {
   Executable executable;
+  Stages stages;
   std::vector<const runtime::GemmThunk*> gemms;
 };
 
 Compiled compileFlOnly(ir::Module m) {
   Options options;
   options.mode = Mode::kFlOnly;
-  StatusOr<Executable> result = compileModule(std::move(m), options, nullptr);
-  EXPECT_TRUE(result.isOk()) << result.status().toString();
   Compiled c;
+  StatusOr<Executable> result = compileModule(std::move(m), options, nullptr, &c.stages);
+  EXPECT_TRUE(result.isOk()) << result.status().toString();
   if (!result.isOk()) return c;
   c.executable = std::move(*result);
   testing::expectConsistentProgram(c.executable.program, false);
@@ -100,12 +101,27 @@ bool hasProduct(const Executable& e) {
 }
 
 TEST(SyrkProgram, F32CompilesToAnExactProductAndAnEpilogue) {
-  Compiled c = compileFlOnly(symmetricProduct(ElementType::F32, {}, 6, 4));
-  EXPECT_TRUE(hasProduct(c.executable));
-  // On the library route the product must not round to TF32 (HIGHEST); on
-  // the TTIR route the matmul form says "ieee" for the same reason.
-  for (const runtime::GemmThunk* g : c.gemms)
-    EXPECT_EQ(g->gemm.compute, runtime::GemmCompute::kF32) << runtime::gemmText(g->gemm);
+  // A small product is a TTIR matmul with the epilogue fused; a large one
+  // a library GEMM and a loop kernel. Either way the product must not round
+  // its operands to TF32 (HIGHEST): "ieee" in tt.dot, kF32 on the library.
+  Compiled small = compileFlOnly(symmetricProduct(ElementType::F32, {}, 6, 4));
+  EXPECT_TRUE(hasProduct(small.executable));
+  EXPECT_TRUE(small.gemms.empty());
+  size_t dots = 0;
+  for (const std::string& ttir : small.stages.ttir) {
+    if (ttir.find("tt.dot") == std::string::npos) continue;
+    ++dots;
+    EXPECT_NE(ttir.find("inputPrecision = ieee"), std::string::npos) << ttir;
+  }
+  EXPECT_EQ(dots, 1u);
+  Compiled large = compileFlOnly(symmetricProduct(ElementType::F32, {2}, 256, 512));
+  ASSERT_EQ(large.gemms.size(), 1u);
+  const runtime::GemmDesc& g = large.gemms[0]->gemm;
+  EXPECT_EQ(g.compute, runtime::GemmCompute::kF32) << runtime::gemmText(g);
+  EXPECT_EQ(g.batch, 2);
+  EXPECT_EQ(g.m, 256);
+  EXPECT_EQ(g.n, 256);
+  EXPECT_EQ(g.k, 512);
 }
 
 TEST(SyrkProgram, BatchedF64AndComplexRunOnTheLibraryGemm) {
