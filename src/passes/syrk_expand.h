@@ -1,6 +1,7 @@
 // syrk_expand: JAX's `cusolver_syrk_ffi` custom call (what JAX 0.11 emits on
 // CUDA for lax.linalg.symmetric_product) becomes ordinary ops our routes run:
-// a dot_general (library GEMM) and an elementwise epilogue (TTIR loop).
+// a dot_general (library GEMM, or a TTIR matmul when small) and an
+// elementwise epilogue (a TTIR loop, or fused into that matmul).
 //
 // The call: operands a [..., m, n], c_in [..., s, s], alpha and beta (one
 // element each, a's type); one result c_out [..., s, s] aliased to c_in; the
@@ -22,8 +23,9 @@
 // transpose. Both ways X is A^T (n x m), so
 //   - transpose false: op(X) = A,   C_cm = alpha A A^T + beta C_cm;
 //   - transpose true:  op(X) = A^T, C_cm = alpha A^T A + beta C_cm;
-// and C_cm is c^T (s x s, ldc = s). UPPER (i <= j) of C_cm is the row-major element (j,
-// i): the LOWER triangle of c, diagonal included. The product is symmetric, so row-major
+// and C_cm is c^T (s x s, ldc = s). UPPER (i <= j) of C_cm is the
+// row-major element (j, i): the LOWER triangle of c, diagonal included. The
+// product is symmetric, so row-major
 //   c_out[i][j] = alpha * P[i][j] + beta * c_in[i][j]   for i >= j,
 //   c_out[i][j] = c_in[i][j]                             for i < j,
 // with P = A A^T (transpose false) or A^T A (true), and beta * c_in left out
