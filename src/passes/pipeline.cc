@@ -14,6 +14,7 @@
 #include "passes/integer_dot.h"
 #include "passes/rng_expand.h"
 #include "passes/simplify.h"
+#include "passes/syrk_expand.h"
 
 namespace jft::passes {
 namespace {
@@ -72,6 +73,12 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
     return lowerSingleParticipantCollectives(m);
   }));
   (void)collectives;
+  // JAX's cuBLAS syrk call (symmetric_product) as a product and a masked
+  // epilogue, before integer_dot and float8_dot look at products.
+  JFT_ASSIGN_OR_RETURN(bool syrk, runner.run("syrk_expand", 0, [](ir::Module& m) {
+    return expandSyrkCalls(m);
+  }));
+  (void)syrk;
   // Integer products no library GEMM computes become a multiply and a
   // reduce before the rounds, so they simplify and fuse like other ops.
   JFT_ASSIGN_OR_RETURN(bool lowered, runner.run("integer_dot", 0, [](ir::Module& m) {

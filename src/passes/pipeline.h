@@ -1,8 +1,9 @@
 // The pass pipeline run before fusion, in one readable function:
 //
 //   (several participants: UNIMPLEMENTED, see collectives.h)
-//   inline, collectives, integer_dot,        once
-//   float8_dot, bitcast_widths, rng_expand
+//   inline, collectives, syrk_expand,        once
+//   integer_dot, float8_dot, bitcast_widths,
+//   rng_expand, complex_sort
 //   canonicalize, simplify, cse, dce         repeated until a round changes
 //                                            nothing, at most max_rounds times
 //
@@ -14,7 +15,8 @@
 // (printModule), or no text when the pass changed nothing.
 //
 // Before: the module verifies. After: it verifies, computes the same values,
-// and holds no call (see inline_calls.h for composites) and no collective.
+// and holds no call (see inline_calls.h for composites), no collective and
+// no cusolver_syrk_ffi call.
 #pragma once
 
 #include <chrono>

@@ -31,7 +31,7 @@ size_t occurrences(const std::string& text, const std::string& what) {
 }
 
 // Every zoo program compiles now, so the listing is checked on a program
-// built here from ops no route runs yet: the symmetric product's cuSOLVER call (line 7)
+// built here from ops no route runs yet: the sparse QR solve's cuSOLVER call (line 7)
 // and an rng_bit_generator (line 9) of "model.py", both of whose results are returned,
 // and an exp (line 8) that compiles.
 ir::Module unsupportedProgram() {
@@ -49,7 +49,7 @@ ir::Module unsupportedProgram() {
   std::vector<ir::ValueId> product =
       b.op(ir::OpKind::CustomCall, {args[0]},
            {matrix, Type::tensor(ElementType::F32, {4}), Type::scalar(ElementType::I32)},
-           {{"call_target_name", std::string("cusolver_syrk_ffi")}});
+           {{"call_target_name", std::string("cusolver_csrlsvqr_ffi")}});
   b.setLoc(b.fileLoc("model.py", 8, 3));
   ir::ValueId e = b.op1(ir::OpKind::Exponential, {args[0]}, matrix);
   b.setLoc(b.fileLoc("model.py", 9, 3));
@@ -112,7 +112,7 @@ TEST(UnsupportedOps, TheReasonNamesTheLibraryCallThatIsMissing) {
   StatusOr<Executable> result = compileModule(unsupportedProgram(), options, nullptr);
   ASSERT_FALSE(result.isOk());
   const std::string& m = result.status().message();
-  EXPECT_NE(m.find("cusolver_syrk_ffi"), std::string::npos) << m;
+  EXPECT_NE(m.find("cusolver_csrlsvqr_ffi"), std::string::npos) << m;
 }
 
 class TtirZoo : public ::testing::TestWithParam<std::string> {};

@@ -276,8 +276,8 @@ TEST(SolverCheck, ClearReasons) {
             getrfAttrs({{0, 1}}, {{0, 1}, {0}, {}})),
       {"the pivots result is tensor<3xi32>, expected tensor<4xi32>"});
   expectRejected(OneOp(OpKind::CustomCall, {f32({4, 4})}, {f32({4, 4})},
-                       {{"call_target_name", std::string("cusolver_syrk_ffi")}}),
-                 {"no library route for custom_call @cusolver_syrk_ffi yet"});
+                       {{"call_target_name", std::string("cusolver_csrlsvqr_ffi")}}),
+                 {"no library route for custom_call @cusolver_csrlsvqr_ffi yet"});
   expectRejected(OneOp(OpKind::CustomCall, {f32({4, 4})}, {f32({4}), f32({4, 4})},
                        {{"call_target_name", std::string("cusolver_gesvdp_ffi")}}),
                  {"custom_call @cusolver_gesvdp_ffi: expected 1 operands and 5 results"});

@@ -12,7 +12,10 @@ conditions, the normal equations, Q^H A Q = T from the reflectors) in
 float64 numpy; eigenvalues and singular values also against numpy's
 float64 LAPACK. eig / eigvals of general matrices (cusolver_geev_ffi) by A V
 = V diag(w) and np.linalg.eigvals; qr_multiply and lax.linalg.ormqr
-(cusolver_ormqr_ffi) against Q from the R they return and from qr."""
+(cusolver_ormqr_ffi) against Q from the R they return and from qr.
+symmetric_product (cusolver_syrk_ffi, rewritten into a product and a masked
+epilogue) against alpha A A^T + beta C in its lower triangle and C or the
+mirror above it."""
 
 import os
 
@@ -590,6 +593,68 @@ def cholesky_update():
     small((got.T @ got - want) / n, dtype, f"cholesky_update n={n} {dtype.__name__}")
 
 
+def symmetric_product():
+  """lax.linalg.symmetric_product (cusolver_syrk_ffi, rewritten by
+  passes/syrk_expand into a product and a masked epilogue): the lower
+  triangle, diagonal included, is alpha A A^T + beta C, the strict upper
+  one is C's (symmetrize_output=False) or the mirrored lower one (True);
+  batched, f32 and f64, against float64 numpy. C keeps its value (the call
+  aliases it to the result). beta = 0 does not read C (BLAS), so NaN there
+  stays out of the lower triangle. JAX accepts real floats only: complex64
+  is checked to be refused by JAX itself, or, should it be accepted, by the
+  same formula without conjugation."""
+  require_ours()
+  probe = np.eye(3, dtype=np.float32)
+  assert lowers_to(lambda a, c: lax.linalg.symmetric_product(a, c), (probe, probe),
+                   "cusolver_syrk_ffi"), "symmetric_product does not lower to cusolver_syrk_ffi"
+  t = lambda y: np.swapaxes(y, -1, -2)  # noqa: E731
+  alpha, beta = 2.5, -0.75
+  for dtype in (np.float32, np.float64):
+    for a_shape in ((5, 3), (3, 4, 6), (40, 33)):
+      a = rng.standard_normal(a_shape).astype(dtype)
+      m = a_shape[-2]
+      c = rng.standard_normal(a_shape[:-1] + (m,)).astype(dtype)
+      a64, c64 = a.astype(np.float64), c.astype(np.float64)
+      want = alpha * (a64 @ t(a64)) + beta * c64
+      scale = max(1.0, float(np.max(np.abs(want))))
+      c_dev = jnp.asarray(c)
+      for sym in (False, True):
+        what = f"symmetric_product {a_shape} symmetrize={sym} {dtype.__name__}"
+        f = jax.jit(lambda a, c: lax.linalg.symmetric_product(
+            a, c, alpha=alpha, beta=beta, symmetrize_output=sym))
+        got = np.asarray(f(a, c_dev), np.float64)
+        assert got.shape == c.shape, f"{what}: shape {got.shape}, expected {c.shape}"
+        close(np.tril(got), np.tril(want), dtype, what + " lower", scale)
+        upper = np.triu(got, 1)
+        if sym:
+          close(upper, t(np.tril(got, -1)), dtype, what + " upper = lower^T", scale)
+          close(upper, np.triu(t(want), 1), dtype, what + " upper", scale)
+        else:
+          assert np.array_equal(upper, np.triu(c64, 1)), f"{what}: upper is not c's"
+      assert np.array_equal(np.asarray(c_dev), c), "symmetric_product changed its c operand"
+  # beta = 0: c is not read (BLAS), so its NaNs stay out of the lower triangle.
+  a = rng.standard_normal((2, 4, 3)).astype(np.float32)
+  c = np.full((2, 4, 4), np.nan, np.float32)
+  got = np.asarray(jax.jit(lambda a, c: lax.linalg.symmetric_product(
+      a, c, alpha=1.5, beta=0.0))(a, c), np.float64)
+  a64 = a.astype(np.float64)
+  close(np.tril(got), np.tril(1.5 * (a64 @ t(a64))), np.float32,
+        "symmetric_product beta=0 lower", 10.0)
+  assert np.all(np.isnan(np.triu(got, 1))), "symmetric_product beta=0: upper is not c's NaN"
+  # complex64: refused by JAX's dtype rule (real floats only), or, if a
+  # later JAX accepts it, symmetric (no conjugate) like cuBLAS csyrk.
+  a = complex_matrices((3, 2), np.complex64)
+  c = complex_matrices((3, 3), np.complex64)
+  try:
+    got = jax.jit(lambda a, c: lax.linalg.symmetric_product(a, c, alpha=2.0, beta=0.5))(a, c)
+  except TypeError:
+    return
+  a128, c128 = a.astype(np.complex128), c.astype(np.complex128)
+  want = 2.0 * (a128 @ t(a128)) + 0.5 * c128
+  small(np.tril(np.asarray(got, np.complex128) - want), np.float32,
+        "symmetric_product complex64 lower")
+
+
 h.check("linalg_lu", lu)
 h.check("linalg_solve", solve)
 h.check("linalg_cholesky", cholesky)
@@ -607,4 +672,5 @@ h.check("linalg_svd_algorithms", svd_algorithms)
 h.check("linalg_eig", eig)
 h.check("linalg_qr_multiply", qr_multiply)
 h.check("linalg_cholesky_update", cholesky_update)
+h.check("linalg_symmetric_product", symmetric_product)
 h.finish()

@@ -50,16 +50,16 @@ TEST(Pipeline, RedundantProgramShrinksToOneExponential) {
   std::vector<std::string> order;
   for (const PassRecord& record : report->passes) order.push_back(record.pass);
   EXPECT_EQ(order,
-            (std::vector<std::string>{"inline", "collectives", "integer_dot",
-                                      "float8_dot", "bitcast_widths", "rng_expand",
-                                      "complex_sort", "canonicalize", "simplify", "cse",
-                                      "dce", "canonicalize", "simplify", "cse", "dce"}));
+            (std::vector<std::string>{
+                "inline", "collectives", "syrk_expand", "integer_dot", "float8_dot",
+                "bitcast_widths", "rng_expand", "complex_sort", "canonicalize",
+                "simplify", "cse", "dce", "canonicalize", "simplify", "cse", "dce"}));
   EXPECT_TRUE(report->passes[0].changed);
-  // No collective, integer or float8 product, bitcast, rng_bit_generator or
-  // complex sort to expand.
-  for (size_t i = 1; i < 7; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
-  for (size_t i = 7; i < 11; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
-  for (size_t i = 11; i < 15; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  // No collective, syrk call, integer or float8 product, bitcast,
+  // rng_bit_generator or complex sort to expand.
+  for (size_t i = 1; i < 8; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  for (size_t i = 8; i < 12; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
+  for (size_t i = 12; i < 16; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
   EXPECT_NE(describeReport(*report).find("round 2 dce: unchanged"), std::string::npos);
 }
 
@@ -71,21 +71,23 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
     dumps.emplace_back(record.pass, text);
   };
   ASSERT_TRUE(runPasses(m, options).isOk());
-  ASSERT_EQ(dumps.size(), 15u);
+  ASSERT_EQ(dumps.size(), 16u);
   EXPECT_EQ(dumps[0].first, "inline");
   EXPECT_NE(dumps[0].second.find("stablehlo.multiply"), std::string::npos);
   EXPECT_EQ(dumps[0].second.find("call @scale"), std::string::npos);
   EXPECT_EQ(dumps[1].first, "collectives");
   EXPECT_EQ(dumps[1].second, "");  // unchanged
-  EXPECT_EQ(dumps[2].first, "integer_dot");
+  EXPECT_EQ(dumps[2].first, "syrk_expand");
   EXPECT_EQ(dumps[2].second, "");  // unchanged
-  EXPECT_EQ(dumps[5].first, "rng_expand");
-  EXPECT_EQ(dumps[5].second, "");  // unchanged
-  EXPECT_EQ(dumps[6].first, "complex_sort");
+  EXPECT_EQ(dumps[3].first, "integer_dot");
+  EXPECT_EQ(dumps[3].second, "");  // unchanged
+  EXPECT_EQ(dumps[6].first, "rng_expand");
   EXPECT_EQ(dumps[6].second, "");  // unchanged
-  EXPECT_EQ(dumps[7].first, "canonicalize");
-  EXPECT_EQ(dumps[7].second.find("stablehlo.transpose"), std::string::npos);
-  EXPECT_EQ(dumps[14].second, "");  // unchanged
+  EXPECT_EQ(dumps[7].first, "complex_sort");
+  EXPECT_EQ(dumps[7].second, "");  // unchanged
+  EXPECT_EQ(dumps[8].first, "canonicalize");
+  EXPECT_EQ(dumps[8].second.find("stablehlo.transpose"), std::string::npos);
+  EXPECT_EQ(dumps[15].second, "");  // unchanged
 }
 
 TEST(Pipeline, RoundsAreBounded) {
@@ -96,7 +98,7 @@ TEST(Pipeline, RoundsAreBounded) {
   ASSERT_TRUE(report.isOk());
   EXPECT_EQ(report->rounds, 1);
   EXPECT_FALSE(report->reached_fixed_point);
-  EXPECT_EQ(report->passes.size(), 11u);
+  EXPECT_EQ(report->passes.size(), 12u);
 }
 
 TEST(Pipeline, BrokenInputIsRejectedWhenVerifying) {
