@@ -99,11 +99,11 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   // device the program is placed on.
   DeviceMeasurer measurer(*device->runtime);
   if (compilerOptions.autotune_level > 0) compilerOptions.measurer = &measurer;
-  // Library convolutions: cuDNN where the device loads it and takes the
-  // description (its plan is built now and kept for execution), unless
-  // JFT_CUDNN=0 keeps them on patches + cuBLASLt (for comparisons).
+  // Library convolutions: cuDNN, when wanted (cudnnWanted), where the device
+  // loads it and takes the description (its plan is built now and kept for
+  // execution); else patches + cuBLASLt.
   DeviceConvLibrary convLibrary(*device->runtime);
-  if (!cudnnDisabled()) compilerOptions.conv_library = &convLibrary;
+  if (cudnnWanted(compilerOptions.conv)) compilerOptions.conv_library = &convLibrary;
   JFT_ASSIGN_OR_RETURN(compiler::Executable compiled,
                        compiler::compile(received.code, compilerOptions, kernelCompiler));
   JFT_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableInfo> info,

@@ -9,15 +9,20 @@
 #include <cstring>
 
 #include "compiler/conv_library.h"
+#include "fusion/fusion.h"
 #include "runtime/device.h"
 
 namespace jft::pjrt {
 
-// JFT_CUDNN=0: compile without the convolution library (every library
-// convolution on patches + cuBLASLt), to compare the two routes.
-inline bool cudnnDisabled() {
+// Whether compiles get the convolution library. Opt-in until the cuDNN route
+// has run on a device: XLA_FLAGTREE_CONV=cudnn (`route`) or JFT_CUDNN=1;
+// JFT_CUDNN=0 never (every library convolution on patches + cuBLASLt, to
+// compare the two routes; a forced cudnn route then fails its compile).
+inline bool cudnnWanted(fusion::ConvRoute route) {
   const char* setting = std::getenv("JFT_CUDNN");
-  return setting != nullptr && std::strcmp(setting, "0") == 0;
+  if (setting != nullptr && std::strcmp(setting, "0") == 0) return false;
+  if (setting != nullptr && std::strcmp(setting, "1") == 0) return true;
+  return route == fusion::ConvRoute::kCudnn;
 }
 
 class DeviceConvLibrary final : public compiler::ConvLibrary {
