@@ -390,6 +390,7 @@ TEST_F(NcclRunnerTest, ResultsBecomeStatusCodes) {
   EXPECT_EQ(nccl_.check(kNcclInvalidUsage, "x").code(), StatusCode::kFailedPrecondition);
   EXPECT_EQ(nccl_.check(kNcclRemoteError, "x").code(), StatusCode::kUnavailable);
   EXPECT_EQ(nccl_.check(kNcclSystemError, "x").code(), StatusCode::kUnavailable);
+  EXPECT_EQ(nccl_.check(kNcclTimeout, "x").code(), StatusCode::kUnavailable);
   EXPECT_EQ(nccl_.check(kNcclInternalError, "x").code(), StatusCode::kInternal);
   EXPECT_EQ(nccl_.check(kNcclUnhandledCudaError, "x").code(), StatusCode::kInternal);
   EXPECT_EQ(nccl_.check(kNcclInProgress, "x").code(), StatusCode::kInternal);

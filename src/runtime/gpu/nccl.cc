@@ -51,6 +51,8 @@ const char* resultName(ncclResult_t result) {
       return "ncclRemoteError";
     case kNcclInProgress:
       return "ncclInProgress";
+    case kNcclTimeout:
+      return "ncclTimeout";
     default:
       return "NCCL error";
   }
@@ -87,6 +89,7 @@ Status Nccl::check(ncclResult_t result, const std::string& what) const {
       return failedPrecondition(message);
     case kNcclRemoteError:
     case kNcclSystemError:
+    case kNcclTimeout:
       return unavailable(message);
     default:
       return internalError(message);

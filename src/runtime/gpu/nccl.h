@@ -37,8 +37,8 @@ struct Nccl {
 
   // OK for ncclSuccess; otherwise a status "<what> failed: ncclInvalidArgument
   // (4): <NCCL's error string>". ncclInvalidArgument becomes INVALID_ARGUMENT,
-  // ncclInvalidUsage FAILED_PRECONDITION, ncclRemoteError and ncclSystemError
-  // UNAVAILABLE (a peer or the network went away), the rest INTERNAL.
+  // ncclInvalidUsage FAILED_PRECONDITION, ncclRemoteError, ncclSystemError and
+  // ncclTimeout UNAVAILABLE (a peer or the network went away), the rest INTERNAL.
   Status check(ncclResult_t result, const std::string& what) const;
 };
 

@@ -33,6 +33,7 @@ inline constexpr ncclResult_t kNcclInvalidArgument = 4;
 inline constexpr ncclResult_t kNcclInvalidUsage = 5;
 inline constexpr ncclResult_t kNcclRemoteError = 6;
 inline constexpr ncclResult_t kNcclInProgress = 7;
+inline constexpr ncclResult_t kNcclTimeout = 8;  // newer NCCL only
 
 // ncclDataType_t (the f8 types exist from NCCL 2.24 on)
 inline constexpr ncclDataType_t kNcclInt8 = 0;
