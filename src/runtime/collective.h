@@ -55,7 +55,8 @@ enum class CollectiveKind : uint8_t {
   kCollectiveBroadcast,
 };
 
-// The element types NCCL moves and reduces (its f8 types since NCCL 2.24).
+// The element types NCCL moves and reduces (its f8 types since NCCL 2.24, on
+// sm_90 and newer GPUs; elsewhere NCCL refuses them with ncclInvalidArgument).
 enum class CollectiveType : uint8_t {
   kS8,
   kU8,
