@@ -59,21 +59,33 @@ def create_options() -> dict[str, str]:
   return {"python_executable": sys.executable, "worker_module": WORKER_MODULE}
 
 
+# (environment variable, package of the nvidia wheel, file under its lib/)
+_WHEEL_LIBRARIES = (
+    ("JFT_CUDNN_LIBRARY", "nvidia.cudnn", "libcudnn.so.9"),
+    ("JFT_NCCL_LIBRARY", "nvidia.nccl", "libnccl.so.2"),
+)
+
+
 def _point_at_wheel_libraries() -> None:
-  """Names the cuDNN of the nvidia-cudnn wheel (what JAX's CUDA extras
-  install) in JFT_CUDNN_LIBRARY, unless the environment names one: the
-  runtime dlopens it by that path, then by its soname. Upstream's plugin would
-  preload it, but we keep that plugin from initializing."""
-  if os.environ.get("JFT_CUDNN_LIBRARY"):
-    return
+  """Names the cuDNN and NCCL of the nvidia-cudnn / nvidia-nccl wheels (what
+  JAX's CUDA extras install) in JFT_CUDNN_LIBRARY / JFT_NCCL_LIBRARY, unless
+  the environment names one: the runtime dlopens each by that path, then by
+  its soname. Upstream's plugin would preload them, but we keep that plugin
+  from initializing."""
+  for variable, package, filename in _WHEEL_LIBRARIES:
+    if not os.environ.get(variable):
+      _point_at_wheel_library(variable, package, filename)
+
+
+def _point_at_wheel_library(variable: str, package: str, filename: str) -> None:
   try:  # found, not imported: the wheel's package holds only the libraries
-    spec = importlib.util.find_spec("nvidia.cudnn")
+    spec = importlib.util.find_spec(package)
   except Exception:  # no wheel: the system's copy, if any, is found by soname
     return
   for base in (spec.submodule_search_locations or []) if spec is not None else []:
-    candidate = pathlib.Path(base) / "lib" / "libcudnn.so.9"
+    candidate = pathlib.Path(base) / "lib" / filename
     if candidate.exists():
-      os.environ["JFT_CUDNN_LIBRARY"] = str(candidate)
+      os.environ[variable] = str(candidate)
       return
 
 

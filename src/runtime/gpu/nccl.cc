@@ -1,0 +1,318 @@
+// NCCL loading, communicators and the collective runner.
+//
+// How each kind maps onto NCCL (chunks are contiguous: the op's dimension is
+// the outermost, runtime/collective.h):
+//   all_reduce, all_gather, reduce_scatter: the calls of the same name
+//     (all_gather's and reduce_scatter's counts are per rank, as NCCL's are).
+//   collective_broadcast: ncclBroadcast from root 0.
+//   all_to_all: for every peer j, send input chunk j to j and receive j's
+//     chunk into output chunk j, all in one group.
+//   collective_permute: send the input to this rank's target and receive the
+//     output from its source, in one group; a rank that is nobody's target
+//     has its output zeroed first.
+#include "runtime/gpu/nccl.h"
+
+#include <mutex>
+
+#include "runtime/gpu/library_loader.h"
+
+namespace jft::runtime::gpu {
+namespace {
+
+std::string resolveNccl(void* handle, Nccl& nccl) {
+#define JFT_RESOLVE_NCCL_FN(member, symbol, signature) \
+  if (!lookUpSymbol(handle, symbol, nccl.member)) return symbol;
+  JFT_NCCL_FUNCTIONS(JFT_RESOLVE_NCCL_FN)
+#undef JFT_RESOLVE_NCCL_FN
+  return "";
+}
+
+StatusOr<Nccl*> openLibrary() {
+  return openVendorLibrary<Nccl>("JFT_NCCL_LIBRARY", {"libnccl.so.2", "libnccl.so"},
+                                 "NCCL", "the nvidia-nccl-cu12 or nvidia-nccl-cu13 wheel",
+                                 resolveNccl);
+}
+
+const char* resultName(ncclResult_t result) {
+  switch (result) {
+    case kNcclSuccess:
+      return "ncclSuccess";
+    case kNcclUnhandledCudaError:
+      return "ncclUnhandledCudaError";
+    case kNcclSystemError:
+      return "ncclSystemError";
+    case kNcclInternalError:
+      return "ncclInternalError";
+    case kNcclInvalidArgument:
+      return "ncclInvalidArgument";
+    case kNcclInvalidUsage:
+      return "ncclInvalidUsage";
+    case kNcclRemoteError:
+      return "ncclRemoteError";
+    case kNcclInProgress:
+      return "ncclInProgress";
+    case kNcclTimeout:
+      return "ncclTimeout";
+    default:
+      return "NCCL error";
+  }
+}
+
+void* pointer(uint64_t address) {
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+}
+
+std::string rankText(const NcclRunner::Participant& p) {
+  return " (rank " + std::to_string(p.comm->rank()) + ")";
+}
+
+}  // namespace
+
+StatusOr<const Nccl*> Nccl::load() {
+  static std::once_flag once;
+  static StatusOr<Nccl*>* loaded = nullptr;
+  std::call_once(once, [] { loaded = new StatusOr<Nccl*>(openLibrary()); });
+  if (!loaded->isOk()) return loaded->status();
+  return static_cast<const Nccl*>(loaded->value());
+}
+
+Status Nccl::check(ncclResult_t result, const std::string& what) const {
+  if (result == kNcclSuccess) return Status::ok();
+  std::string message =
+      what + " failed: " + resultName(result) + " (" + std::to_string(result) + ")";
+  const char* detail = getErrorString != nullptr ? getErrorString(result) : nullptr;
+  if (detail != nullptr && *detail != '\0') message += std::string(": ") + detail;
+  switch (result) {
+    case kNcclInvalidArgument:
+      return invalidArgument(message);
+    case kNcclInvalidUsage:
+      return failedPrecondition(message);
+    case kNcclRemoteError:
+    case kNcclSystemError:
+    case kNcclTimeout:
+      return unavailable(message);
+    default:
+      return internalError(message);
+  }
+}
+
+ncclDataType_t ncclDataTypeOf(CollectiveType type) {
+  switch (type) {
+    case CollectiveType::kS8:
+      return kNcclInt8;
+    case CollectiveType::kU8:
+      return kNcclUint8;
+    case CollectiveType::kS32:
+      return kNcclInt32;
+    case CollectiveType::kU32:
+      return kNcclUint32;
+    case CollectiveType::kS64:
+      return kNcclInt64;
+    case CollectiveType::kU64:
+      return kNcclUint64;
+    case CollectiveType::kF16:
+      return kNcclFloat16;
+    case CollectiveType::kBF16:
+      return kNcclBfloat16;
+    case CollectiveType::kF32:
+      return kNcclFloat32;
+    case CollectiveType::kF64:
+      return kNcclFloat64;
+    case CollectiveType::kF8E4M3FN:
+      return kNcclFloat8e4m3;
+    case CollectiveType::kF8E5M2:
+      return kNcclFloat8e5m2;
+  }
+  return kNcclUint8;
+}
+
+ncclRedOp_t ncclRedOpOf(CollectiveReduction reduction) {
+  switch (reduction) {
+    case CollectiveReduction::kSum:
+      return kNcclSum;
+    case CollectiveReduction::kProd:
+      return kNcclProd;
+    case CollectiveReduction::kMin:
+      return kNcclMin;
+    case CollectiveReduction::kMax:
+      return kNcclMax;
+  }
+  return kNcclSum;
+}
+
+StatusOr<ncclUniqueId> newNcclUniqueId(const Nccl& nccl) {
+  ncclUniqueId id{};
+  JFT_RETURN_IF_ERROR(nccl.check(nccl.getUniqueId(&id), "ncclGetUniqueId"));
+  return id;
+}
+
+// --- communicators ---------------------------------------------------------------
+
+StatusOr<std::unique_ptr<NcclCommunicator>> NcclCommunicator::create(
+    const Nccl& nccl, const ncclUniqueId& id, int rank, int size) {
+  if (size < 1 || rank < 0 || rank >= size)
+    return invalidArgument("an NCCL communicator of " + std::to_string(size) +
+                           " ranks has no rank " + std::to_string(rank));
+  ncclComm_t comm = nullptr;
+  JFT_RETURN_IF_ERROR(nccl.check(nccl.commInitRank(&comm, size, id, rank),
+                                 "ncclCommInitRank (rank " + std::to_string(rank) +
+                                     " of " + std::to_string(size) + ")"));
+  if (comm == nullptr) return internalError("ncclCommInitRank returned no communicator");
+  return std::unique_ptr<NcclCommunicator>(new NcclCommunicator(nccl, comm, rank, size));
+}
+
+StatusOr<std::vector<std::unique_ptr<NcclCommunicator>>> NcclCommunicator::createAll(
+    const Nccl& nccl, const std::vector<int>& ordinals) {
+  if (ordinals.empty())
+    return invalidArgument("ncclCommInitAll needs at least one device");
+  std::vector<ncclComm_t> comms(ordinals.size(), nullptr);
+  JFT_RETURN_IF_ERROR(nccl.check(
+      nccl.commInitAll(comms.data(), static_cast<int>(ordinals.size()), ordinals.data()),
+      "ncclCommInitAll over " + std::to_string(ordinals.size()) + " devices"));
+  std::vector<std::unique_ptr<NcclCommunicator>> out;
+  const int size = static_cast<int>(ordinals.size());
+  for (int rank = 0; rank < size; ++rank)
+    if (comms[rank] != nullptr)  // owned from here on, even if a later one is missing
+      out.emplace_back(new NcclCommunicator(nccl, comms[rank], rank, size));
+  if (out.size() != ordinals.size())
+    return internalError("ncclCommInitAll returned a null communicator");
+  return out;
+}
+
+NcclCommunicator::~NcclCommunicator() {
+  if (comm_ == nullptr) return;
+  if (!asyncError().isOk())
+    nccl_.commAbort(comm_);
+  else
+    nccl_.commDestroy(comm_);
+}
+
+Status NcclCommunicator::asyncError() const {
+  if (comm_ == nullptr) return failedPrecondition("the NCCL communicator was aborted");
+  ncclResult_t pending = kNcclSuccess;
+  const std::string where = " (rank " + std::to_string(rank_) + ")";
+  JFT_RETURN_IF_ERROR(nccl_.check(nccl_.commGetAsyncError(comm_, &pending),
+                                  "ncclCommGetAsyncError" + where));
+  return nccl_.check(pending, "an NCCL communicator" + where);
+}
+
+Status NcclCommunicator::abort() {
+  if (comm_ == nullptr) return Status::ok();
+  ncclComm_t comm = comm_;
+  comm_ = nullptr;
+  return nccl_.check(nccl_.commAbort(comm),
+                     "ncclCommAbort (rank " + std::to_string(rank_) + ")");
+}
+
+// --- the runner ------------------------------------------------------------------
+
+Status NcclRunner::check(const CollectiveDesc& desc, const Participant& p) const {
+  const std::string text = collectiveText(desc);
+  if (p.comm == nullptr || p.comm->handle() == nullptr)
+    return invalidArgument(text + ": no NCCL communicator");
+  if (p.comm->size() != desc.ranks)
+    return invalidArgument(text + ": the communicator has " +
+                           std::to_string(p.comm->size()) + " ranks");
+  if (!collectiveIsEmpty(desc) && (p.input == 0 || p.output == 0))
+    return invalidArgument(text + rankText(p) + ": a buffer address is null");
+  return Status::ok();
+}
+
+Status NcclRunner::enqueue(const CollectiveDesc& d, const Participant& p) const {
+  const std::string text = collectiveText(d) + ": ";
+  const std::string rank = rankText(p);
+  const ncclDataType_t type = ncclDataTypeOf(d.type);
+  const ncclComm_t comm = p.comm->handle();
+  const void* in = pointer(p.input);
+  void* out = pointer(p.output);
+  const size_t count = static_cast<size_t>(d.count);
+  switch (d.kind) {
+    case CollectiveKind::kAllReduce:
+      return nccl_.check(
+          nccl_.allReduce(in, out, count, type, ncclRedOpOf(d.reduction), comm, p.stream),
+          text + "ncclAllReduce" + rank);
+    case CollectiveKind::kAllGather:
+      return nccl_.check(nccl_.allGather(in, out, count, type, comm, p.stream),
+                         text + "ncclAllGather" + rank);
+    case CollectiveKind::kReduceScatter:
+      return nccl_.check(
+          nccl_.reduceScatter(in, out, count / static_cast<size_t>(d.ranks), type,
+                              ncclRedOpOf(d.reduction), comm, p.stream),
+          text + "ncclReduceScatter" + rank);
+    case CollectiveKind::kCollectiveBroadcast:
+      return nccl_.check(nccl_.broadcast(in, out, count, type, 0, comm, p.stream),
+                         text + "ncclBroadcast" + rank);
+    case CollectiveKind::kAllToAll: {
+      const size_t chunk = count / static_cast<size_t>(d.ranks);
+      const uint64_t chunkBytes = static_cast<uint64_t>(chunk) *
+                                  static_cast<uint64_t>(collectiveElementBytes(d.type));
+      for (int peer = 0; peer < d.ranks; ++peer) {
+        const uint64_t offset = static_cast<uint64_t>(peer) * chunkBytes;
+        const std::string to = " to rank " + std::to_string(peer);
+        const std::string from = " from rank " + std::to_string(peer);
+        JFT_RETURN_IF_ERROR(nccl_.check(
+            nccl_.send(pointer(p.input + offset), chunk, type, peer, comm, p.stream),
+            text + "ncclSend" + rank + to));
+        JFT_RETURN_IF_ERROR(nccl_.check(
+            nccl_.recv(pointer(p.output + offset), chunk, type, peer, comm, p.stream),
+            text + "ncclRecv" + rank + from));
+      }
+      return Status::ok();
+    }
+    case CollectiveKind::kCollectivePermute: {
+      const int64_t target = permuteTargetOf(d, p.comm->rank());
+      const int64_t source = permuteSourceOf(d, p.comm->rank());
+      if (target >= 0)
+        JFT_RETURN_IF_ERROR(nccl_.check(
+            nccl_.send(in, count, type, static_cast<int>(target), comm, p.stream),
+            text + "ncclSend" + rank + " to rank " + std::to_string(target)));
+      if (source >= 0)
+        JFT_RETURN_IF_ERROR(nccl_.check(
+            nccl_.recv(out, count, type, static_cast<int>(source), comm, p.stream),
+            text + "ncclRecv" + rank + " from rank " + std::to_string(source)));
+      return Status::ok();
+    }
+  }
+  return internalError(text + "unknown collective kind");
+}
+
+Status NcclRunner::run(const CollectiveDesc& desc, const Participant& participant) const {
+  return runGroup(desc, {participant});
+}
+
+Status NcclRunner::runGroup(const CollectiveDesc& desc,
+                            const std::vector<Participant>& participants) const {
+  JFT_RETURN_IF_ERROR(validateCollective(desc));
+  if (participants.empty())
+    return invalidArgument(collectiveText(desc) + ": no participant to run");
+  for (const Participant& p : participants) JFT_RETURN_IF_ERROR(check(desc, p));
+  if (collectiveIsEmpty(desc)) return Status::ok();
+
+  // A permute target nobody sends to outputs zeros (StableHLO); queued on its
+  // stream ahead of the group, which writes nothing there.
+  if (desc.kind == CollectiveKind::kCollectivePermute) {
+    for (const Participant& p : participants) {
+      if (permuteSourceOf(desc, p.comm->rank()) >= 0) continue;
+      if (!zeroFill_)
+        return internalError(collectiveText(desc) + rankText(p) +
+                             ": the runner has no way to zero an output");
+      JFT_RETURN_IF_ERROR(zeroFill_(p.output, collectiveOutputBytes(desc), p.stream));
+    }
+  }
+
+  // One group around every call: all_to_all and permute pair their sends and
+  // receives in it, and several ranks driven by one thread must be issued
+  // together. The group is closed even when a call inside it failed.
+  const std::string text = collectiveText(desc) + ": ";
+  JFT_RETURN_IF_ERROR(nccl_.check(nccl_.groupStart(), text + "ncclGroupStart"));
+  Status first = Status::ok();
+  for (const Participant& p : participants) {
+    first = enqueue(desc, p);
+    if (!first.isOk()) break;
+  }
+  Status end = nccl_.check(nccl_.groupEnd(), text + "ncclGroupEnd");
+  if (!first.isOk()) return first;
+  return end;
+}
+
+}  // namespace jft::runtime::gpu
