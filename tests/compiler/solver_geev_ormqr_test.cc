@@ -34,24 +34,17 @@ using runtime::SolverDesc;
 using runtime::SolverKind;
 using runtime::SolverTranspose;
 using runtime::SolverType;
+using testing::columnMajor;
+using testing::compileAtLine9;
 using testing::layouts;
 using testing::OneOp;
+using testing::rowMajor;
 
 Type tensor(ElementType e, std::vector<int64_t> dims) {
   return Type::tensor(e, std::move(dims));
 }
 Type i32(std::vector<int64_t> dims) {
   return Type::tensor(ElementType::I32, std::move(dims));
-}
-std::vector<int64_t> columnMajor(int64_t rank) {
-  std::vector<int64_t> l = {rank - 2, rank - 1};
-  for (int64_t d = rank - 3; d >= 0; --d) l.push_back(d);
-  return l;
-}
-std::vector<int64_t> rowMajor(int64_t rank) {
-  std::vector<int64_t> l;
-  for (int64_t d = rank - 1; d >= 0; --d) l.push_back(d);
-  return l;
 }
 std::vector<int64_t> join(std::vector<int64_t> batch, std::vector<int64_t> tail) {
   batch.insert(batch.end(), tail.begin(), tail.end());
@@ -506,20 +499,7 @@ TEST(LinalgProgram, CholeskyUpdateIsOneLibraryCall) {
 
 TEST(LinalgProgram, BadGeevNamesTheCallAndItsLine) {
   OneOp bad = geev(ElementType::F32, {}, 4, true, true, ElementType::C64);
-  ir::Module m;
-  m.name = "jit_bad_eig";
-  ir::Builder b(m);
-  const ir::Op& op = bad.op();
-  std::vector<Type> all;
-  for (ir::ValueId r : op.results) all.push_back(bad.m.typeOf(r));
-  auto args = b.beginFunction("main", {bad.m.typeOf(op.operands[0])}, {all[1]});
-  b.setLoc(b.fileLoc("model.py", 9, 1));
-  auto values = b.op(OpKind::CustomCall, args, all, op.attrs);
-  b.ret({values[1]});
-  b.endFunction();
-  Options options;
-  options.mode = Mode::kFlOnly;
-  StatusOr<Executable> result = compileModule(std::move(m), options, nullptr);
+  StatusOr<Executable> result = compileAtLine9(bad, "jit_bad_eig", 1);
   ASSERT_FALSE(result.isOk());
   const std::string message = result.status().message();
   EXPECT_NE(message.find("cusolver_geev_ffi"), std::string::npos) << message;

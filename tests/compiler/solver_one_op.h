@@ -6,12 +6,26 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/compiler.h"
 #include "compiler/solver_plan.h"
 #include "fusion/fusion.h"
 #include "ir/builder.h"
 #include "ir/module.h"
 
 namespace jft::compiler::testing {
+
+// Minor-to-major layouts of a rank-`rank` matrix batch: column-major
+// matrices (JAX's solver operands) and plain row-major.
+inline std::vector<int64_t> columnMajor(int64_t rank) {
+  std::vector<int64_t> l = {rank - 2, rank - 1};
+  for (int64_t d = rank - 3; d >= 0; --d) l.push_back(d);
+  return l;
+}
+inline std::vector<int64_t> rowMajor(int64_t rank) {
+  std::vector<int64_t> l;
+  for (int64_t d = rank - 1; d >= 0; --d) l.push_back(d);
+  return l;
+}
 
 inline ir::AttrList layouts(std::vector<std::vector<int64_t>> each) {
   ir::AttrList list;
@@ -38,5 +52,25 @@ struct OneOp {
   const ir::Op& op() const { return m.functions[0].body.ops[0]; }
   StatusOr<SolverPlan> plan() const { return planSolver(m, op()); }
 };
+
+// The op of `one` in a program `name` returning only its result `kept`, at
+// model.py:9, compiled in fl_only.
+inline StatusOr<Executable> compileAtLine9(const OneOp& one, const std::string& name,
+                                           size_t kept) {
+  ir::Module m;
+  m.name = name;
+  ir::Builder b(m);
+  const ir::Op& op = one.op();
+  std::vector<ir::Type> all;
+  for (ir::ValueId r : op.results) all.push_back(one.m.typeOf(r));
+  auto args = b.beginFunction("main", {one.m.typeOf(op.operands[0])}, {all[kept]});
+  b.setLoc(b.fileLoc("model.py", 9, 1));
+  auto values = b.op(ir::OpKind::CustomCall, args, all, op.attrs);
+  b.ret({values[kept]});
+  b.endFunction();
+  Options options;
+  options.mode = Mode::kFlOnly;
+  return compileModule(std::move(m), options, nullptr);
+}
 
 }  // namespace jft::compiler::testing

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "first_gpu.h"
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/cudnn.h"
 #include "runtime/gpu/driver.h"
@@ -30,32 +31,8 @@
 namespace jft::runtime::gpu {
 namespace {
 
-struct Gpu {
-  std::unique_ptr<CudaDevice> device;
-  std::string skip;
-};
-
-Gpu& gpu() {
-  static Gpu* g = [] {
-    auto* g = new Gpu();
-    StatusOr<const Driver*> driver = Driver::load();
-    if (!driver.isOk()) {
-      g->skip = driver.status().toString();
-      return g;
-    }
-    StatusOr<const Cudnn*> cudnn = Cudnn::load();
-    if (!cudnn.isOk()) {
-      g->skip = cudnn.status().toString();
-      return g;
-    }
-    StatusOr<std::unique_ptr<CudaDevice>> device = CudaDevice::open(**driver, 0);
-    if (!device.isOk()) {
-      g->skip = device.status().toString();
-      return g;
-    }
-    g->device = std::move(device).value();
-    return g;
-  }();
+FirstGpu& gpu() {
+  static FirstGpu* g = openFirstGpu([] { return Cudnn::load().status(); });
   return *g;
 }
 

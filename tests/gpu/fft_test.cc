@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "first_gpu.h"
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/cufft.h"
 #include "runtime/gpu/driver.h"
@@ -25,32 +26,8 @@ namespace {
 
 using C = std::complex<double>;
 
-struct Gpu {
-  std::unique_ptr<CudaDevice> device;
-  std::string skip;
-};
-
-Gpu& gpu() {
-  static Gpu* g = [] {
-    auto* g = new Gpu();
-    StatusOr<const Driver*> driver = Driver::load();
-    if (!driver.isOk()) {
-      g->skip = driver.status().toString();
-      return g;
-    }
-    StatusOr<const Cufft*> cufft = Cufft::load();
-    if (!cufft.isOk()) {
-      g->skip = cufft.status().toString();
-      return g;
-    }
-    StatusOr<std::unique_ptr<CudaDevice>> device = CudaDevice::open(**driver, 0);
-    if (!device.isOk()) {
-      g->skip = device.status().toString();
-      return g;
-    }
-    g->device = std::move(device).value();
-    return g;
-  }();
+FirstGpu& gpu() {
+  static FirstGpu* g = openFirstGpu([] { return Cufft::load().status(); });
   return *g;
 }
 

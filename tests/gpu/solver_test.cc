@@ -28,33 +28,16 @@
 #include <string>
 #include <vector>
 
+#include "first_gpu.h"
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/driver.h"
 
 namespace jft::runtime::gpu {
 namespace {
 
-struct Gpu {
-  std::unique_ptr<CudaDevice> device;
-  std::string skip;
-};
-
-Gpu& gpu() {
-  static Gpu* g = [] {
-    auto* g = new Gpu();
-    StatusOr<const Driver*> driver = Driver::load();
-    if (!driver.isOk()) {
-      g->skip = driver.status().toString();
-      return g;
-    }
-    StatusOr<std::unique_ptr<CudaDevice>> device = CudaDevice::open(**driver, 0);
-    if (!device.isOk()) {
-      g->skip = device.status().toString();
-      return g;
-    }
-    g->device = std::move(device).value();
-    return g;
-  }();
+FirstGpu& gpu() {
+  // The solver libraries load on first use (RUN_OR_SKIP).
+  static FirstGpu* g = openFirstGpu([] { return Status::ok(); });
   return *g;
 }
 
