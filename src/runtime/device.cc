@@ -45,4 +45,12 @@ StatusOr<EventPtr> Device::recordEvent() {
   return notSupported(info(), "record events");
 }
 
+StatusOr<CollectiveRunner*> Device::collectiveRunner() {
+  return unavailable(info().name +
+                     " has no collective library, so it cannot run "
+                     "collectives over several devices");
+}
+
+void Platform::setCliqueIdExchange(std::shared_ptr<CliqueIdExchange>) {}
+
 }  // namespace jft::runtime

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/collective_context.h"
 #include "runtime/event.h"
 #include "runtime/gemm.h"
 #include "runtime/program.h"
@@ -114,6 +115,10 @@ class Device {
   // Completes once everything queued so far has finished; carries the first
   // asynchronous error the device reports.
   virtual StatusOr<EventPtr> recordEvent();
+  // This device's collective runner (runtime/collective_context.h), made on
+  // first use and owned by the device; UNAVAILABLE when the platform has no
+  // collective library (the default).
+  virtual StatusOr<CollectiveRunner*> collectiveRunner();
 };
 
 class Platform {
@@ -123,6 +128,10 @@ class Platform {
   virtual std::string version() const = 0;  // "cuda 13.0 (driver 13000)"
   virtual int deviceCount() const = 0;
   virtual Device& device(int ordinal) = 0;
+  // How the devices' collective runners learn the ids of cliques whose rank 0
+  // is in another process (collective_context.h); by default they only form
+  // cliques within this process. Set before the first collective runs.
+  virtual void setCliqueIdExchange(std::shared_ptr<CliqueIdExchange> exchange);
 };
 
 }  // namespace jft::runtime

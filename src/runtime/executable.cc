@@ -218,6 +218,14 @@ void Executable::planThunks(const Program& program, const std::vector<Thunk>& th
       step.kind = Step::Kind::kGemm;
       step.gemm = static_cast<int>(gemms_.size());
       gemms_.push_back(*gemm);
+    } else if (const auto* id = std::get_if<ParticipantIdThunk>(&thunks[t])) {
+      step.kind = Step::Kind::kParticipantId;
+      step.destination = id->destination;
+      step.partition = id->partition;
+    } else if (const auto* collective = std::get_if<CollectiveThunk>(&thunks[t])) {
+      step.kind = Step::Kind::kCollective;
+      step.gemm = static_cast<int>(collectives_.size());
+      collectives_.push_back(*collective);
     } else if (const auto* library = std::get_if<LibraryThunk>(&thunks[t])) {
       step.kind = Step::Kind::kLibrary;
       step.gemm = static_cast<int>(libraries_.size());
@@ -236,7 +244,8 @@ void Executable::planThunks(const Program& program, const std::vector<Thunk>& th
   }
 }
 
-StatusOr<ExecuteResult> Executable::execute(std::span<const ExecuteArgument> arguments) {
+StatusOr<ExecuteResult> Executable::execute(std::span<const ExecuteArgument> arguments,
+                                            const ParticipantContext* participant) {
   if (arguments.size() != parameterBytes_.size()) {
     return invalidArgument("program '" + name_ + "' takes " +
                            std::to_string(parameterBytes_.size()) + " arguments, got " +
@@ -255,7 +264,7 @@ StatusOr<ExecuteResult> Executable::execute(std::span<const ExecuteArgument> arg
   }
   ExecuteResult result;
   JFT_RETURN_IF_ERROR(allocateOutputs(arguments, result.outputs));
-  Status status = enqueue(arguments, result.outputs);
+  Status status = enqueue(arguments, result.outputs, participant);
   if (status.isOk()) {
     auto done = device_.recordEvent();
     if (done.isOk()) {
@@ -299,8 +308,10 @@ void Executable::releaseOutputs(const std::vector<ExecuteOutput>& outputs) {
 }
 
 Status Executable::enqueue(std::span<const ExecuteArgument> arguments,
-                           const std::vector<ExecuteOutput>& outputs) {
+                           const std::vector<ExecuteOutput>& outputs,
+                           const ParticipantContext* participant) {
   std::lock_guard<std::mutex> lock(mutex_);
+  participant_ = participant;
   for (int slot : dynamicSlots_) {
     int index = slotIndices_[slot];
     slotAddresses_[slot] = slotKinds_[slot] == BufferSlot::Kind::kParameter
@@ -309,7 +320,35 @@ Status Executable::enqueue(std::span<const ExecuteArgument> arguments,
   }
   for (const Patch& patch : patches_)
     launches_[patch.launch].values[patch.param] = slotAddresses_[patch.slot];
-  return enqueueList(steps_, "program '" + name_ + "', ");
+  Status status = enqueueList(steps_, "program '" + name_ + "', ");
+  participant_ = nullptr;
+  return status;
+}
+
+// A program run alone is participant (0, 0) of one.
+Status Executable::writeParticipantId(const Step& step) {
+  int64_t id = 0;
+  if (participant_ != nullptr)
+    id = step.partition ? participant_->partition : participant_->replica;
+  const uint32_t value = static_cast<uint32_t>(id);
+  const uint8_t bytes[4] = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
+                            static_cast<uint8_t>(value >> 16),
+                            static_cast<uint8_t>(value >> 24)};
+  return device_.copyToDevice(slotAddresses_[step.destination], bytes, 4, true).status();
+}
+
+Status Executable::runCollective(const CollectiveThunk& collective) {
+  const ParticipantContext* p = participant_;
+  if (p == nullptr || p->layout == nullptr || p->runner == nullptr)
+    return failedPrecondition(collectiveText(collective.desc) +
+                              " needs the participants of a multi-device execution, "
+                              "but this one runs alone");
+  JFT_ASSIGN_OR_RETURN(ResolvedCollective resolved,
+                       resolveCollective(collective.desc, collective.groups, *p->layout,
+                                         p->replica, p->partition));
+  return p->runner->run(resolved.desc, resolved.clique, resolved.rank,
+                        slotAddresses_[collective.input],
+                        slotAddresses_[collective.output]);
 }
 
 Status Executable::enqueueStep(const Step& step) {
@@ -342,6 +381,10 @@ Status Executable::enqueueStep(const Step& step) {
       return runLoop(loops_[step.control]);
     case Step::Kind::kConditional:
       return runConditional(conditionals_[step.control]);
+    case Step::Kind::kCollective:
+      return runCollective(collectives_[step.gemm]);
+    case Step::Kind::kParticipantId:
+      return writeParticipantId(step);
   }
   return internalError("unknown step kind");
 }

@@ -6,8 +6,9 @@
 // only writes the parameter and output addresses into it, enqueues the
 // thunks in order on the device's queue and records one completion event. It
 // never waits for the GPU, except to read a while loop's predicate (unknown
-// trip count) or a conditional's branch index (runtime/control_flow.cc). Every use of the arena is ordered on the one
-// device queue, so executions (from any thread) may follow each other freely.
+// trip count) or a conditional's branch index (runtime/control_flow.cc). Every use of the
+// arena is ordered on the one device queue, so executions (from any thread) may follow
+// each other freely.
 #pragma once
 
 #include <cstdint>
@@ -54,7 +55,11 @@ class Executable {
   Executable(const Executable&) = delete;
   Executable& operator=(const Executable&) = delete;
 
-  StatusOr<ExecuteResult> execute(std::span<const ExecuteArgument> arguments);
+  // `participant`: who this execution is among the participants of a program
+  // compiled for several (collective_context.h); null for one participant.
+  // A program holding collectives refuses to run without it.
+  StatusOr<ExecuteResult> execute(std::span<const ExecuteArgument> arguments,
+                                  const ParticipantContext* participant = nullptr);
 
   const std::string& name() const { return name_; }
   Device& device() const { return device_; }
@@ -87,16 +92,20 @@ class Executable {
       kGemm,
       kLibrary,
       kWhile,
-      kConditional
+      kConditional,
+      kCollective,
+      kParticipantId
     } kind;
-    int thunk = 0;         // index in the program, for error messages
-    int launch = -1;       // kLaunch
-    int source = -1;       // kCopy: slot
-    int destination = -1;  // kCopy, kMemset: slot
-    uint8_t value = 0;     // kMemset
-    uint64_t bytes = 0;    // kCopy, kMemset
-    int gemm = -1;         // kGemm: index into gemms_; kLibrary: into libraries_
-    int control = -1;      // kWhile: index into loops_; kConditional: conditionals_
+    int thunk = 0;           // index in the program, for error messages
+    int launch = -1;         // kLaunch
+    int source = -1;         // kCopy: slot
+    int destination = -1;    // kCopy, kMemset, kParticipantId: slot
+    bool partition = false;  // kParticipantId: the partition id, else the replica id
+    uint8_t value = 0;       // kMemset
+    uint64_t bytes = 0;      // kCopy, kMemset
+    int gemm =
+        -1;  // kGemm: index into gemms_; kLibrary: libraries_; kCollective: collectives_
+    int control = -1;  // kWhile: index into loops_; kConditional: conditionals_
   };
   // Control flow (runtime/control_flow.cc): nested step lists over the same
   // slots and launches.
@@ -124,11 +133,14 @@ class Executable {
                          std::vector<ExecuteOutput>& outputs);
   void releaseOutputs(const std::vector<ExecuteOutput>& outputs);
   Status enqueue(std::span<const ExecuteArgument> arguments,
-                 const std::vector<ExecuteOutput>& outputs);
+                 const std::vector<ExecuteOutput>& outputs,
+                 const ParticipantContext* participant);
   Status enqueueList(const std::vector<Step>& steps, const std::string& where);
   Status enqueueStep(const Step& step);
   Status runLoop(const Loop& loop);
   Status runConditional(const Conditional& conditional);
+  Status runCollective(const CollectiveThunk& collective);
+  Status writeParticipantId(const Step& step);
   // Waits for the queue and reads `bytes` (1 or 4) of a slot, little-endian.
   StatusOr<int32_t> readScalar(int slot, uint64_t bytes);
 
@@ -158,7 +170,9 @@ class Executable {
   std::vector<Step> steps_;
   std::vector<GemmThunk> gemms_;  // slots resolved at each enqueue
   std::vector<LibraryThunk> libraries_;
-  std::vector<uint64_t> libraryAddresses_;  // reused by each library step
+  std::vector<CollectiveThunk> collectives_;
+  const ParticipantContext* participant_ = nullptr;  // during an execution
+  std::vector<uint64_t> libraryAddresses_;           // reused by each library step
   std::vector<Loop> loops_;
   std::vector<Conditional> conditionals_;
 };

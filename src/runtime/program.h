@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/collective.h"
+#include "runtime/collective_groups.h"
 #include "runtime/gemm.h"
 #include "runtime/library_op.h"
 
@@ -86,10 +88,32 @@ struct LibraryThunk {
   std::vector<int> buffers;
 };
 
+// One collective among the participants of a program compiled for several
+// (runtime/collective.h, collective_groups.h): `desc` holds the kind, type,
+// reduction and `count` (elements of each rank's input); its ranks and pairs
+// are resolved from `groups` by each participant at execution. Slot `input`
+// is read, slot `output` written (collectiveInputBytes/OutputBytes of the
+// resolved description).
+struct CollectiveThunk {
+  CollectiveDesc desc;
+  CollectiveGroups groups;
+  int input = 0;
+  int output = 0;
+};
+
+// replica_id / partition_id of a program compiled for several participants:
+// writes this execution's replica (or partition) id as a little-endian u32
+// into the first 4 bytes of slot `destination`, queue-ordered.
+struct ParticipantIdThunk {
+  bool partition = false;  // false: replica id
+  int destination = 0;
+};
+
 struct WhileThunk;
 struct ConditionalThunk;
-using Thunk = std::variant<LaunchThunk, CopyThunk, MemsetThunk, GemmThunk, LibraryThunk,
-                           WhileThunk, ConditionalThunk>;
+using Thunk =
+    std::variant<LaunchThunk, CopyThunk, MemsetThunk, GemmThunk, LibraryThunk, WhileThunk,
+                 ConditionalThunk, CollectiveThunk, ParticipantIdThunk>;
 
 // A loop (stablehlo.while). Its lists are Program::lists entries (list
 // indices larger than that of the list holding this thunk, so nesting is

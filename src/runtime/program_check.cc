@@ -219,6 +219,24 @@ class Checker {
     return Status::ok();
   }
 
+  // A collective's slots hold one rank's input and output for the largest
+  // group the description allows (resolved per participant at execution).
+  Status checkThunk(const CollectiveThunk& collective) const {
+    JFT_RETURN_IF_ERROR(validateCollective(collective.desc));
+    for (int s : {collective.input, collective.output})
+      if (!slotInRange(s))
+        return invalidArgument(collectiveText(collective.desc) + " slot " +
+                               std::to_string(s) + " of " + str(p_.slots.size()));
+    return Status::ok();
+  }
+
+  Status checkThunk(const ParticipantIdThunk& id) const {
+    if (!slotInRange(id.destination) || p_.slots[id.destination].bytes < 4)
+      return invalidArgument("participant id slot " + std::to_string(id.destination) +
+                             " does not name a slot of 4 bytes or more");
+    return Status::ok();
+  }
+
   // Every buffer names a slot; an FFT's or a solver's must also be the ones
   // its description lists, each holding what it touches.
   Status checkThunk(const LibraryThunk& library) const {
