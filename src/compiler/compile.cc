@@ -5,6 +5,7 @@
 #include "codegen/ttir/kernel.h"
 #include "compiler/compiler.h"
 #include "compiler/control_regions.h"
+#include "compiler/cudnn_conv.h"
 #include "compiler/fingerprint.h"
 #include "compiler/input_output_alias.h"
 #include "compiler/kernel_binaries.h"
@@ -107,6 +108,12 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   plan_options.matmul = options.matmul;
   plan_options.conv = options.conv;
   plan_options.matmul_decisions = options.matmul_routes;
+  if (options.conv_library != nullptr)
+    plan_options.conv_library_takes = [&module,
+                                       library = options.conv_library](const ir::Op& op) {
+      StatusOr<CudnnConv> planned = cudnnConvOf(module, op);
+      return planned.isOk() && library->check(planned->desc).isOk();
+    };
   plan_options.matmul_decisions.insert(tuned.routes.begin(), tuned.routes.end());
   fusion::Plan plan = fusion::planFusions(module, *function, plan_options);
   std::string plan_text = fusion::describePlan(module, *function, plan);

@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -132,6 +133,11 @@ struct PlanOptions {
   // available, a dot found here takes that route instead of the cost
   // model's guess; other settings ignore it.
   std::map<std::string, Route> matmul_decisions;
+  // Under ConvRoute::kAuto with the library route: whether the device's
+  // convolution library (cuDNN) takes `op`. A convolution it takes goes to
+  // the library before the cost model is asked (cuDNN measured faster than
+  // our implicit GEMM, docs/performance.md). Unset: no library to ask.
+  std::function<bool(const ir::Op&)> conv_library_takes;
 };
 
 // Never fails on valid IR: what it cannot place goes to `unsupported`.

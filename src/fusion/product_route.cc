@@ -23,6 +23,9 @@ std::optional<ProductChoice> productChoice(const ir::Module& module, const ir::O
   if (op.kind == ir::OpKind::Convolution) {
     std::optional<ConvGemmForm> form = convGemmFormOf(module, op);
     if (!form) return std::nullopt;
+    if (options.conv == ConvRoute::kAuto && options.library_route &&
+        options.conv_library_takes && options.conv_library_takes(op))
+      return ProductChoice{Family::kConv, Route::kLibrary};
     return ProductChoice{Family::kConv, chooseConvRoute(*form, options)};
   }
   return std::nullopt;

@@ -14,15 +14,14 @@
 
 namespace jft::pjrt {
 
-// Whether compiles get the convolution library. Opt-in until the cuDNN route
-// has run on a device: XLA_FLAGTREE_CONV=cudnn (`route`) or JFT_CUDNN=1;
-// JFT_CUDNN=0 never (every library convolution on patches + cuBLASLt, to
-// compare the two routes; a forced cudnn route then fails its compile).
-inline bool cudnnWanted(fusion::ConvRoute route) {
+// Whether compiles get the convolution library: yes (cuDNN ran every case of
+// tests/gpu on the H200 and beat both our implicit GEMM and upstream XLA on
+// the ResNet-shaped bf16 benchmark, docs/performance.md), unless JFT_CUDNN=0
+// (every library convolution on patches + cuBLASLt, to compare the routes; a
+// forced cudnn route then fails its compile).
+inline bool cudnnWanted(fusion::ConvRoute) {
   const char* setting = std::getenv("JFT_CUDNN");
-  if (setting != nullptr && std::strcmp(setting, "0") == 0) return false;
-  if (setting != nullptr && std::strcmp(setting, "1") == 0) return true;
-  return route == fusion::ConvRoute::kCudnn;
+  return setting == nullptr || std::strcmp(setting, "0") != 0;
 }
 
 class DeviceConvLibrary final : public compiler::ConvLibrary {

@@ -280,17 +280,29 @@ TEST(ConvLibraryRoute, CudnnForcedFailsClearlyWithoutTheLibrary) {
   EXPECT_TRUE(c.convs[0].allow_tf32);
 }
 
-TEST(ConvLibraryRoute, AutoKeepsItsTtirChoiceAndItsLibrarySideIsCudnn) {
+// auto asks cuDNN first: a convolution it takes is one cuDNN call (even the
+// bf16 one the cost model would give TTIR); one it refuses keeps the cost
+// model's TTIR choice, never patches + cuBLASLt.
+TEST(ConvLibraryRoute, AutoGivesCudnnWhatItTakesAndTheCostModelTheRest) {
   FakeConvLibrary cudnn(Status::ok());
   Compiled bf16 = compileWith(ConvRoute::kAuto, ElementType::BF16, &cudnn);
-  EXPECT_TRUE(bf16.convs.empty());  // the TTIR implicit GEMM, as before
-  EXPECT_TRUE(cudnn.asked.empty());
+  EXPECT_EQ(bf16.gemms, 0u);
+  EXPECT_EQ(bf16.convs.size(), 1u);
+  EXPECT_FALSE(cudnn.asked.empty());
   Compiled f32 = compileWith(ConvRoute::kAuto, ElementType::F32, &cudnn);
   EXPECT_EQ(f32.gemms, 0u);
   EXPECT_EQ(f32.convs.size(), 1u);
+
+  FakeConvLibrary refuses(unimplemented("no engine"));
+  Compiled ttir = compileWith(ConvRoute::kAuto, ElementType::BF16, &refuses);
+  EXPECT_TRUE(ttir.convs.empty());  // the TTIR implicit GEMM
+  EXPECT_EQ(ttir.gemms, 0u);
+  EXPECT_FALSE(refuses.asked.empty());
+
   // ttir: TTIR wherever it can, cuDNN not asked.
-  EXPECT_TRUE(compileWith(ConvRoute::kTtir, ElementType::BF16, &cudnn).convs.empty());
-  EXPECT_EQ(cudnn.asked.size(), 1u);
+  FakeConvLibrary unasked(Status::ok());
+  EXPECT_TRUE(compileWith(ConvRoute::kTtir, ElementType::BF16, &unasked).convs.empty());
+  EXPECT_TRUE(unasked.asked.empty());
 }
 
 }  // namespace

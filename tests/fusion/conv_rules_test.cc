@@ -90,6 +90,40 @@ TEST(ConvRules, LibrarySettingKeepsEveryConvolutionOnTheLibrary) {
   EXPECT_EQ(plan.fusions[1].inputs, (std::vector<ValueId>{p.bias, p.conv}));
 }
 
+// auto asks the device's convolution library first: one it takes goes there
+// (with its epilogue a loop kernel), one it refuses gets the cost model; the
+// other settings never ask.
+TEST(ConvRules, AutoPrefersAConvolutionLibraryThatTakesTheOp) {
+  ConvBiasRelu p(sameConv(ElementType::BF16, {64, 56, 56, 64}, {3, 3, 64, 64}));
+  int asked = 0;
+  PlanOptions takes = withConv(ConvRoute::kAuto);
+  takes.conv_library_takes = [&](const ir::Op& op) {
+    ++asked;
+    EXPECT_EQ(op.kind, OpKind::Convolution);
+    return true;
+  };
+  Plan plan = p.plan(takes);
+  ASSERT_EQ(plan.fusions.size(), 2u) << p.text(plan);
+  EXPECT_EQ(plan.fusions[0].route, Route::kLibrary);
+  EXPECT_EQ(plan.fusions[1].family, Family::kLoop);
+  EXPECT_GT(asked, 0);
+
+  PlanOptions refuses = withConv(ConvRoute::kAuto);
+  refuses.conv_library_takes = [](const ir::Op&) { return false; };
+  Plan cost_model = p.plan(refuses);
+  ASSERT_EQ(cost_model.fusions.size(), 1u) << p.text(cost_model);
+  EXPECT_EQ(cost_model.fusions[0].family, Family::kConv);
+
+  for (ConvRoute route : {ConvRoute::kTtir, ConvRoute::kLibrary}) {
+    PlanOptions other = withConv(route);
+    other.conv_library_takes = [](const ir::Op&) -> bool {
+      ADD_FAILURE() << "only auto asks the library";
+      return true;
+    };
+    p.plan(other);
+  }
+}
+
 // ttir takes f32 too; groups and f64 stay on the library under every setting.
 TEST(ConvRules, TtirSettingTakesWhatTheFamilyComputes) {
   EXPECT_EQ(ConvBiasRelu(sameConv(ElementType::F32))

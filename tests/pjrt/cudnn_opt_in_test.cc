@@ -1,5 +1,5 @@
 // Which compiles get the convolution library (pjrt/device_conv_library.h):
-// cuDNN is opt-in until its route has run on a device.
+// cuDNN by default, JFT_CUDNN=0 keeps it away.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -22,14 +22,14 @@ class CudnnSetting {
   ~CudnnSetting() { ::unsetenv("JFT_CUDNN"); }
 };
 
-TEST(CudnnOptIn, OnlyTheCudnnRouteAsksForItByDefault) {
+TEST(CudnnOptIn, EveryRouteAsksForItByDefault) {
   CudnnSetting unset(nullptr);
-  EXPECT_TRUE(cudnnWanted(ConvRoute::kCudnn));
-  for (ConvRoute route : {ConvRoute::kAuto, ConvRoute::kLibrary, ConvRoute::kTtir})
-    EXPECT_FALSE(cudnnWanted(route));
+  for (ConvRoute route :
+       {ConvRoute::kAuto, ConvRoute::kLibrary, ConvRoute::kTtir, ConvRoute::kCudnn})
+    EXPECT_TRUE(cudnnWanted(route));
 }
 
-TEST(CudnnOptIn, OneLetsEveryRouteUseIt) {
+TEST(CudnnOptIn, OneStillLetsEveryRouteUseIt) {
   CudnnSetting on("1");
   for (ConvRoute route :
        {ConvRoute::kAuto, ConvRoute::kLibrary, ConvRoute::kTtir, ConvRoute::kCudnn})
