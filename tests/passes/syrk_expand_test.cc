@@ -334,6 +334,48 @@ TEST(SyrkExpand, ThePipelineLeavesNoCallAndTheSameValues) {
   expectValues(out[1], {10, 11, 12, 13, 14, 15, 16, 17, 18});
 }
 
+// JAX passes alpha and beta as constants, which the pipeline folds: with
+// beta 0 the result's upper triangle is still C's, NaN included.
+TEST(SyrkExpand, ThePipelineWithConstantBetaZeroKeepsCsUpperTriangle) {
+  ir::Module m;
+  {
+    ir::Builder b(m);
+    const Type a = f32({2, 4, 3}), c = f32({2, 4, 4}), s = f32({});
+    auto args = b.beginFunction("main", {a, c}, {c});
+    b.setLoc(b.fileLoc("model.py", 3, 1));
+    const ValueId alpha = splat(b, s, 1.5), beta = splat(b, s, 0.0);
+    const ValueId out =
+        b.op1(OpKind::CustomCall, {args[0], args[1], alpha, beta}, c, syrkAttrs(false));
+    b.ret({out});
+    b.endFunction();
+  }
+  PipelineOptions options;
+  options.verify = true;
+  StatusOr<PipelineReport> report = runPasses(m, options);
+  ASSERT_TRUE(report.isOk()) << report.status().toString();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> a_data(24);
+  for (size_t i = 0; i < a_data.size(); ++i) a_data[i] = static_cast<double>(i % 5) - 1;
+  auto out = evaluateFloat(
+      m, {reals({2, 4, 3}, a_data), reals({2, 4, 4}, std::vector<double>(32, nan))});
+  ASSERT_EQ(out.size(), 1u);
+  for (int64_t batch = 0; batch < 2; ++batch)
+    for (int64_t r = 0; r < 4; ++r)
+      for (int64_t col = 0; col < 4; ++col) {
+        const C v = out[0].data[static_cast<size_t>(batch * 16 + r * 4 + col)];
+        if (r < col) {
+          EXPECT_TRUE(std::isnan(v.real()))
+              << batch << ":" << r << "," << col << " " << v;
+          continue;
+        }
+        double dot = 0;
+        for (int64_t k = 0; k < 3; ++k)
+          dot += a_data[static_cast<size_t>(batch * 12 + r * 3 + k)] *
+                 a_data[static_cast<size_t>(batch * 12 + col * 3 + k)];
+        EXPECT_EQ(v, C(1.5 * dot)) << batch << ":" << r << "," << col;
+      }
+}
+
 TEST(SyrkExpand, ThePipelineReportsABadCall) {
   ir::Module m = withOperands({f32({3, 2}), f32({3, 3})}, {f32({3, 3})});
   StatusOr<PipelineReport> report = runPasses(m);
