@@ -16,7 +16,8 @@ using namespace testing;
 ir::Module psumBetweenExps() {
   ir::Module m;
   ir::Builder b(m);
-  auto x = b.beginFunction("main", {f32({4})}, {f32({4}), Type::scalar(ElementType::U32)});
+  auto x =
+      b.beginFunction("main", {f32({4})}, {f32({4}), Type::scalar(ElementType::U32)});
   ValueId before = b.op1(OpKind::Exponential, {x[0]}, f32({4}));
   auto a = b.beginRegion({f32(), f32()});
   b.ret({b.op1(OpKind::Add, {a[0], a[1]}, f32())});
