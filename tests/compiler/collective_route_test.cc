@@ -343,6 +343,49 @@ TEST(CollectiveRoute, ComplexProductFailsNamingTheOpAndType) {
       << compiled.status().message();
 }
 
+TEST(CollectiveRoute, ACollectiveInsideABranchIsInItsList) {
+  // case(index, psum(x), x): the branch's list holds the collective thunk.
+  ir::Module m;
+  m.name = "branch";
+  ir::Builder b(m);
+  const Type i32 = Type::scalar(ElementType::I32);
+  auto args = b.beginFunction("main", {i32, f32({4})}, {f32({4})});
+  b.beginRegion({});
+  auto a =
+      b.beginRegion({Type::scalar(ElementType::F32), Type::scalar(ElementType::F32)});
+  b.ret({b.op1(OpKind::Add, {a[0], a[1]}, Type::scalar(ElementType::F32))});
+  std::vector<ir::Region> add;
+  add.push_back(b.endRegion());
+  b.ret({b.op1(OpKind::AllReduce, {args[1]}, f32({4}), groups(1, 2, {0, 1}),
+               std::move(add))});
+  ir::Region first = b.endRegion();
+  b.beginRegion({});
+  b.ret({args[1]});
+  ir::Region second = b.endRegion();
+  b.ret({b.op1(OpKind::Case, {args[0]}, f32({4}), {}, {first, second})});
+  b.endFunction();
+  StatusOr<Executable> compiled = compileFor(std::move(m), 2, 1);
+  ASSERT_TRUE(compiled.isOk()) << compiled.status().toString();
+  const runtime::Program& p = compiled->program;
+  ASSERT_EQ(p.thunks.size(), 1u);
+  const auto* conditional = std::get_if<runtime::ConditionalThunk>(&p.thunks[0]);
+  ASSERT_NE(conditional, nullptr);
+  ASSERT_EQ(conditional->branches.size(), 2u);
+  const auto& list = p.lists.at(static_cast<size_t>(conditional->branches[0]));
+  size_t found = 0;
+  for (const runtime::Thunk& t : list)
+    if (const auto* c = std::get_if<CollectiveThunk>(&t)) {
+      ++found;
+      EXPECT_EQ(c->desc, desc(CollectiveKind::kAllReduce, CollectiveType::kF32, 2, 4));
+      EXPECT_EQ(slot(p, c->input).kind, runtime::BufferSlot::Kind::kParameter);
+    }
+  EXPECT_EQ(found, 1u);
+  bool reported = false;
+  for (const RouteEntry& entry : compiled->report.entries)
+    reported = reported || entry.tile.find("all_reduce sum f32 x4") != std::string::npos;
+  EXPECT_TRUE(reported);
+}
+
 TEST(CollectiveRoute, AProgramWithoutCollectivesCompilesForSeveral) {
   ir::Module m;
   m.name = "plain";
