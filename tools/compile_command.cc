@@ -28,6 +28,10 @@ constexpr std::string_view kHelp =
     "                     (as XLA_FLAGTREE_MATMUL)\n"
     "  --conv R           where convolution runs: auto (default), library, cudnn, ttir\n"
     "                     (as XLA_FLAGTREE_CONV)\n"
+    "  --replicas N       num_replicas to compile for (default 1)\n"
+    "  --partitions N     num_partitions to compile for (default 1); with more than\n"
+    "                     one participant in all, collectives take the collective\n"
+    "                     route\n"
     "  --binaries         compile the kernels too (needs a Python with triton)\n"
     "  --python PATH      the Python that runs the worker (default python3)\n"
     "  --worker-path DIR  folder holding jax_flagtree/, put on PYTHONPATH\n"
@@ -104,6 +108,16 @@ std::optional<Settings> parse(std::span<const std::string> args, std::string& pr
         return std::nullopt;
       }
       s.options.conv = *route;
+    } else if (arg == "--replicas" || arg == "--partitions") {
+      if (!value(text)) return std::nullopt;
+      int count = 0;
+      auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+      if (error != std::errc() || end != text.data() + text.size() || count < 1 ||
+          count > 65536) {
+        problem = arg + " takes a number from 1 to 65536, not '" + text + "'";
+        return std::nullopt;
+      }
+      (arg == "--replicas" ? s.options.num_replicas : s.options.num_partitions) = count;
     } else if (arg == "--binaries") {
       s.binaries = true;
     } else if (arg == "--python") {

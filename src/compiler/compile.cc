@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "codegen/ttir/kernel.h"
+#include "compiler/collective_call.h"
 #include "compiler/compiler.h"
 #include "compiler/control_regions.h"
 #include "compiler/cudnn_conv.h"
@@ -74,8 +75,8 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   JFT_RETURN_IF_ERROR(ir::verifyModule(module));
 
   passes::PipelineOptions pass_options;
-  pass_options.participants =
-      static_cast<int64_t>(options.num_replicas) * options.num_partitions;
+  pass_options.grid = {options.num_replicas, options.num_partitions};
+  const bool several = pass_options.grid.participants() > 1;
   // Composites an emitter implements whole (chlo.scan) stay composites; the
   // rest are inlined into their decompositions.
   pass_options.inlining.keep_composite = [&module](const ir::Op& composite) {
@@ -105,6 +106,12 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   fusion::PlanOptions plan_options;
   plan_options.library_route = true;  // dots; other library ops are rejected below
   plan_options.control_route = true;  // while/case/if; their regions planned below
+  // Collectives, replica_id and partition_id of a program over several
+  // participants: one NCCL call or id write each, legal in every mode
+  // (fl_only included: they move and combine data between devices, not
+  // numeric work that escaped TTIR). With one participant the passes left
+  // none, so the route stays off and anything left would be reported.
+  plan_options.collective_route = several;
   plan_options.matmul = options.matmul;
   plan_options.conv = options.conv;
   plan_options.matmul_decisions = options.matmul_routes;
@@ -146,6 +153,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   emit_options.matmul_tiles.insert(tuned.tiles.begin(), tuned.tiles.end());
   std::vector<codegen::ttir::TtirKernel> kernels;
   std::vector<LibraryCall> library_calls;
+  std::vector<std::string> collective_texts;  // per collective group, as lowered
   const LibraryContext library_context{options.conv_library, options.conv, options.log};
   // Appends the group's kernels (one, or several launched in order, sharing
   // scratch buffers) and their launches.
@@ -184,6 +192,14 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
         library_calls.push_back(std::move(call));
         continue;
       }
+      if (group.route == fusion::Route::kCollective) {
+        JFT_ASSIGN_OR_RETURN(
+            CollectiveCall call,
+            lowerCollectiveGroup(module, scope, code.plan, g, pass_options.grid));
+        collective_texts.push_back(collectiveCallText(call));
+        code.collectives.push_back(std::move(call));
+        continue;
+      }
       if (group.route != fusion::Route::kTtir) continue;
       JFT_RETURN_IF_ERROR(emit(g, scope, group, code.launches));
     }
@@ -217,7 +233,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   executable.fingerprint =
       fingerprint(input, options, compilerIdentityText(identity ? &*identity : nullptr));
 
-  size_t next_kernel = 0, next_call = 0;
+  size_t next_kernel = 0, next_call = 0, next_collective = 0;
   auto report = [&](const ir::Function& scope, const fusion::Fusion& group) {
     RouteEntry entry = routeEntry(module, scope, group);
     entry.autotune = autotuneNoteOf(module, scope, group, tuned);
@@ -225,6 +241,11 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
       const LibraryCall& call = library_calls[next_call++];
       entry.tile = libraryCallText(call);
       next_kernel += call.transposes.size() + call.after.size();  // the group's kernels
+      if (options.log) std::cerr << logLine(entry) << "\n";
+    }
+    if (group.route == fusion::Route::kCollective &&
+        next_collective < collective_texts.size()) {
+      entry.tile = collective_texts[next_collective++];
       if (options.log) std::cerr << logLine(entry) << "\n";
     }
     // A group of several kernels: their tiles joined, compile times summed.

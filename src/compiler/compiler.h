@@ -68,10 +68,12 @@ struct Options {
   int autotune_level = 0;  // --xla_gpu_autotune_level
   bool exclude_nondeterministic_ops = false;
   kernels::KernelTarget target;  // the device's (arch from its compute capability)
-  // The devices the program is compiled for (PJRT's compile options). With
-  // one in all, collectives become ordinary ops (passes/collectives.h); with
-  // more, compile() is UNIMPLEMENTED naming them (no collective route yet),
-  // so the fingerprint needs neither count.
+  // The participants the program is compiled for (PJRT's compile options).
+  // With one in all, collectives become ordinary ops (passes/collectives.h);
+  // with more, each collective is one runtime::CollectiveThunk and
+  // replica_id / partition_id a runtime::ParticipantIdThunk (the collective
+  // route: passes/collectives_spmd.h, collective_call.h). Part of the
+  // fingerprint.
   int num_replicas = 1;
   int num_partitions = 1;
   std::vector<std::string> unknown_flags;  // XLA_FLAGS entries we do not honour

@@ -33,6 +33,9 @@ std::string fingerprint(std::string_view bytecode, const Options& options,
   field(hash, fusion::convRouteName(options.conv));
   field(hash, std::to_string(options.autotune_level));
   field(hash, options.exclude_nondeterministic_ops ? "deterministic" : "any");
+  // Participants change the program (collective thunks, group sizes).
+  field(hash, std::to_string(options.num_replicas) + "x" +
+                  std::to_string(options.num_partitions));
   field(hash, options.target.backend);
   field(hash, options.target.arch);
   field(hash, std::to_string(options.target.warp_size));

@@ -43,6 +43,10 @@ bool touchesSlot(const runtime::Program& program, const runtime::Thunk& thunk, i
     return memset->destination == slot;
   if (const auto* gemm = std::get_if<runtime::GemmThunk>(&thunk))
     return gemm->a == slot || gemm->b == slot || gemm->d == slot || gemm->bias == slot;
+  if (const auto* collective = std::get_if<runtime::CollectiveThunk>(&thunk))
+    return collective->input == slot || collective->output == slot;
+  if (const auto* id = std::get_if<runtime::ParticipantIdThunk>(&thunk))
+    return id->destination == slot;
   if (const auto* loop = std::get_if<runtime::WhileThunk>(&thunk))
     return loop->predicate == slot || listTouchesSlot(program, loop->cond, slot) ||
            listTouchesSlot(program, loop->body, slot);

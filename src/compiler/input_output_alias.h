@@ -10,10 +10,12 @@
 // very parameter (the runtime skips a copy onto itself) and every read of the
 // parameter runs before the next thunk touching the output (a loop carrying
 // the value in the output slot). A loop or conditional reads and writes what
-// the thunks of its lists do. Otherwise the output keeps its own memory
-// (correct, only less frugal: a kernel that reads the parameter and writes
-// the output could be in place, but only an emitter could promise that its
-// index maps allow it).
+// the thunks of its lists do. A collective reads its input and writes its
+// output in one thunk, so a parameter it reads never lends its memory to
+// what it writes (NCCL's in-place all_reduce is not used). Otherwise the output keeps its
+// own memory (correct, only less frugal: a kernel that reads the parameter and writes the
+// output could be in place, but only an emitter could promise that its index maps allow
+// it).
 #pragma once
 
 #include <vector>

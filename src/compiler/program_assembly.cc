@@ -89,6 +89,7 @@ class Assembler {
       if (call.op) computed.insert(call.op->outputs.begin(), call.op->outputs.end());
       if (!call.op) computed.insert(call.d);
     }
+    for (const CollectiveCall& call : top.collectives) computed.insert(call.output);
     for (const fusion::Fusion& group : top.plan.fusions)
       if (group.route == fusion::Route::kControl)
         if (const ir::Op* op = controlOpOf(body, group))
@@ -113,7 +114,7 @@ class Assembler {
   // Appends the thunks of region `code` (whose ops are `body`) to `out`.
   Status addRegion(const RegionCode& code, const ir::Region& body,
                    std::vector<Thunk>& out) {
-    size_t next_launch = 0, next_call = 0;
+    size_t next_launch = 0, next_call = 0, next_collective = 0;
     for (size_t g = 0; g < code.plan.fusions.size(); ++g) {
       const fusion::Fusion& group = code.plan.fusions[g];
       switch (group.route) {
@@ -142,6 +143,13 @@ class Assembler {
           next_launch = end;
           break;
         }
+        case fusion::Route::kCollective:
+          if (next_collective >= code.collectives.size() ||
+              code.collectives[next_collective].fusion != g)
+            return internalError(group.name + " is a collective group without its call");
+          JFT_RETURN_IF_ERROR(
+              addCollective(group.name, code.collectives[next_collective++], out));
+          break;
         case fusion::Route::kNone:
           for (size_t index : group.ops) {
             if (index >= body.ops.size())
@@ -174,6 +182,28 @@ class Assembler {
           "more kernel launches than the plan's TTIR and library groups");
     if (next_call != code.calls.size())
       return internalError("more library calls than library groups in the plan");
+    if (next_collective != code.collectives.size())
+      return internalError("more collective calls than collective groups in the plan");
+    return Status::ok();
+  }
+
+  // A collective reads its input and writes its output in one thunk: the
+  // two are used at the same time, so they never share memory.
+  Status addCollective(const std::string& name, const CollectiveCall& call,
+                       std::vector<Thunk>& out) {
+    if (call.participant_id) {
+      JFT_ASSIGN_OR_RETURN(int slot, slots_->write(call.output, name));
+      out.push_back(runtime::ParticipantIdThunk{call.partition, slot});
+      slots_->tick();
+      return Status::ok();
+    }
+    std::vector<int> buffers;
+    JFT_RETURN_IF_ERROR(addBuffers(name, {call.input}, {call.output}, buffers));
+    if (buffers[0] == buffers[1])
+      return internalError(name + ": a collective's input and output share a slot");
+    out.push_back(
+        runtime::CollectiveThunk{call.desc, call.groups, buffers[0], buffers[1]});
+    slots_->tick();
     return Status::ok();
   }
 

@@ -17,7 +17,11 @@
 // index is filled by a CopyThunk after everything else.
 //
 // Order: groups in plan order; a library group runs its kernels (operand
-// permutations), then its call, then the kernels marked after_library.
+// permutations), then its call, then the kernels marked after_library; a
+// collective group is its one CollectiveThunk or ParticipantIdThunk (a
+// collective reads its input and writes its output at one point of the
+// timeline, so the two never share arena bytes, and an output computed by a
+// collective is written in place like a kernel's).
 //
 // Control flow: while becomes a WhileThunk, case/if a ConditionalThunk, whose
 // lists (Program::lists) hold their regions' thunks, assembled by the same
@@ -38,6 +42,7 @@
 #include <optional>
 #include <vector>
 
+#include "compiler/collective_call.h"
 #include "compiler/library_calls.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
@@ -86,6 +91,8 @@ struct RegionCode {
   std::vector<KernelLaunch> launches;
   // One per kLibrary group, in plan order.
   std::vector<GemmCall> calls;
+  // One per kCollective group, in plan order.
+  std::vector<CollectiveCall> collectives;
   // Per kControl group (index into plan.fusions): its op's regions, in order
   // (while: cond, body; case: branches; if: true, false).
   std::map<size_t, std::vector<RegionCode>> nested;

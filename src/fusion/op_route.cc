@@ -59,6 +59,10 @@ Route fixedRoute(const ir::Op& op, bool& found) {
     case OpKind::CollectivePermute:
     case OpKind::CollectiveBroadcast:
     case OpKind::CrossReplicaSum:
+    // A participant's own id: written by the runtime, like a collective
+    // known only when a program runs over several participants.
+    case OpKind::ReplicaId:
+    case OpKind::PartitionId:
       return Route::kCollective;
     case OpKind::CustomCall: {
       const std::string target = customCallTarget(op);

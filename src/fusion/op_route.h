@@ -19,7 +19,10 @@ struct OpRoute {
 // kControl: while/case/if. kLibrary: dot, dot_general, convolution, fft,
 // triangular_solve, cholesky, cuSOLVER/cuBLAS custom calls. kCollective:
 // all_reduce, all_gather, reduce_scatter, all_to_all, collective_permute,
-// collective_broadcast, cross-replica-sum. kTtir: see ttir_support.h.
+// collective_broadcast, cross-replica-sum, replica_id, partition_id (one op
+// per group, a runtime collective or participant id thunk; legal in every
+// mode, fl_only included, since it is data exchange, not numeric work
+// escaping TTIR). kTtir: see ttir_support.h.
 OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& options);
 
 }  // namespace jft::fusion

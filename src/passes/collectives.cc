@@ -1,7 +1,5 @@
 #include "passes/collectives.h"
 
-#include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -261,40 +259,6 @@ StatusOr<bool> lowerSingleParticipantCollectives(ir::Module& module) {
       });
   if (!failure.isOk()) return failure;
   return changed;
-}
-
-Status refuseSeveralParticipants(const ir::Module& module, int64_t participants) {
-  if (participants == 1) return Status::ok();
-  if (participants < 1)
-    return invalidArgument("a program needs at least one participant, not " +
-                           std::to_string(participants));
-  // Op names in program order of first appearance, with counts.
-  std::vector<std::string> order;
-  std::map<std::string, int> counts;
-  std::function<void(const ir::Region&)> scan = [&](const ir::Region& region) {
-    for (const ir::Op& op : region.ops) {
-      if (isCollective(op.kind)) {
-        const std::string name(ir::opKindName(op.kind));
-        if (counts[name]++ == 0) order.push_back(name);
-      }
-      for (const ir::Region& nested : op.regions) scan(nested);
-    }
-  };
-  for (const ir::Function& function : module.functions) scan(function.body);
-  const std::string devices = std::to_string(participants) + " devices";
-  if (order.empty())
-    return unimplemented("programs over " + devices +
-                         " are not supported: this plugin runs one device per process "
-                         "for now (this program uses no collective)");
-  std::string uses;
-  for (const std::string& name : order)
-    uses += (uses.empty() ? "" : ", ") + name +
-            (counts[name] > 1 ? " x" + std::to_string(counts[name]) : "");
-  return unimplemented("programs over " + devices +
-                       " need the collective route, which needs several GPUs (NCCL); "
-                       "this plugin runs one device per process for now (this program "
-                       "uses " +
-                       uses + ")");
 }
 
 }  // namespace jft::passes

@@ -19,16 +19,13 @@
 // the op, its location and the groups. Ops in nested regions are rewritten
 // too.
 //
-// Programs over several participants need the collective route (NCCL), which
-// does not exist yet: refuseSeveralParticipants says so, naming the
-// collectives the program uses. The pipeline (pipeline.h) runs one or the
-// other from PipelineOptions::participants.
+// Programs over several participants keep their collectives for the
+// collective route instead (collectives_spmd.h). The pipeline (pipeline.h)
+// runs one or the other from PipelineOptions::grid.
 //
 // Before: the module verifies. After: it verifies, holds none of the ops
 // above, and computes the values the spec gives for one participant.
 #pragma once
-
-#include <cstdint>
 
 #include "ir/module.h"
 #include "support/status.h"
@@ -37,10 +34,5 @@ namespace jft::passes {
 
 // Returns whether any op changed.
 StatusOr<bool> lowerSingleParticipantCollectives(ir::Module& module);
-
-// UNIMPLEMENTED for a program over `participants` > 1 devices, naming the
-// collectives it uses (or saying it uses none); INVALID_ARGUMENT for
-// `participants` < 1; OK for exactly one.
-Status refuseSeveralParticipants(const ir::Module& module, int64_t participants);
 
 }  // namespace jft::passes

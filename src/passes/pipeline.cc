@@ -7,6 +7,7 @@
 #include "passes/bitcast_widths.h"
 #include "passes/canonicalize.h"
 #include "passes/collectives.h"
+#include "passes/collectives_spmd.h"
 #include "passes/complex_sort.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
@@ -59,18 +60,23 @@ class PassRunner {
 
 StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& options) {
   if (options.verify) JFT_RETURN_IF_ERROR(ir::verifyModule(module));
-  // Several participants need the collective route, which does not exist.
-  JFT_RETURN_IF_ERROR(refuseSeveralParticipants(module, options.participants));
+  const ParticipantGrid& grid = options.grid;
+  if (grid.replicas < 1 || grid.partitions < 1)
+    return invalidArgument(
+        "a program needs at least one replica and one partition, not " +
+        std::to_string(grid.replicas) + " x " + std::to_string(grid.partitions));
   PassRunner runner(module, options);
   JFT_ASSIGN_OR_RETURN(bool inlined, runner.run("inline", 0, [&](ir::Module& m) {
     return inlineCalls(m, options.inlining);
   }));
   (void)inlined;
-  // Collectives of one participant are plain ops (after inlining, so those
+  // Collectives of one participant are plain ops; over several they take
+  // the canonical form the collective route runs (after inlining, so those
   // of called functions are in place; before the rest, which may simplify
   // what they leave).
-  JFT_ASSIGN_OR_RETURN(bool collectives, runner.run("collectives", 0, [](ir::Module& m) {
-    return lowerSingleParticipantCollectives(m);
+  JFT_ASSIGN_OR_RETURN(bool collectives, runner.run("collectives", 0, [&](ir::Module& m) {
+    return grid.participants() == 1 ? lowerSingleParticipantCollectives(m)
+                                    : lowerCollectivesForParticipants(m, grid);
   }));
   (void)collectives;
   // JAX's cuBLAS syrk call (symmetric_product) as a product and a masked

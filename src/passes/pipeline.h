@@ -1,7 +1,8 @@
 // The pass pipeline run before fusion, in one readable function:
 //
-//   (several participants: UNIMPLEMENTED, see collectives.h)
 //   inline, collectives, syrk_expand,        once
+//   (collectives: collectives.h for one participant,
+//    collectives_spmd.h for several)
 //   integer_dot, float8_dot, bitcast_widths,
 //   rng_expand, complex_sort
 //   canonicalize, simplify, cse, dce         repeated until a round changes
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "passes/collective_form.h"
 #include "passes/inline_calls.h"
 #include "support/status.h"
 
@@ -41,10 +43,11 @@ struct PassRecord {
 struct PipelineOptions {
   bool verify = false;
   int max_rounds = 8;
-  // Devices the program runs over (num_replicas * num_partitions). With one,
-  // collectives become ordinary ops; with more, runPasses refuses the
-  // program (UNIMPLEMENTED) before any pass runs.
-  int64_t participants = 1;
+  // The participants the program runs over (num_replicas x num_partitions).
+  // With one, collectives become ordinary ops (collectives.h); with more,
+  // they take their canonical form for the collective route
+  // (collectives_spmd.h). Fewer than one: INVALID_ARGUMENT.
+  ParticipantGrid grid;
   InlineOptions inlining;
   // Called after each pass; `module_text` is empty when the pass changed
   // nothing ("(unchanged)").

@@ -1,7 +1,6 @@
-// Collectives through compile(): a psum program compiled for one participant
-// plans no collective group (the pass made it a plain value); compiled for
-// several devices it is refused, naming the collectives, before anything is
-// planned.
+// Collectives through compile() for one participant: a psum program plans
+// no collective group (the pass made it a plain value). Several
+// participants: collective_route_test.cc.
 #include <gtest/gtest.h>
 
 #include "compiler/compiler.h"
@@ -68,24 +67,6 @@ TEST(Collectives, APsumAloneReturnsItsArgument) {
       compileModule(psumProgram(/*exp=*/false), options, nullptr, &stages);
   expectNoCollective(compiled, stages);
   EXPECT_TRUE(stages.ttir.empty());
-}
-
-TEST(Collectives, SeveralDevicesAreUnimplementedNamingTheCollectives) {
-  for (auto [replicas, partitions] :
-       {std::pair{2, 1}, std::pair{1, 2}, std::pair{2, 4}}) {
-    Options options;
-    options.num_replicas = replicas;
-    options.num_partitions = partitions;
-    StatusOr<Executable> compiled = compileModule(psumProgram(true), options, nullptr);
-    ASSERT_FALSE(compiled.isOk());
-    EXPECT_EQ(compiled.status().code(), StatusCode::kUnimplemented);
-    const std::string& message = compiled.status().message();
-    EXPECT_NE(message.find("programs over " + std::to_string(replicas * partitions) +
-                           " devices need the collective route"),
-              std::string::npos)
-        << message;
-    EXPECT_NE(message.find("uses all_reduce)"), std::string::npos) << message;
-  }
 }
 
 }  // namespace

@@ -48,6 +48,24 @@ TEST(AssignOutputAliases, GrantedWhenEveryReadOfTheParameterComesFirst) {
   EXPECT_EQ(p.output_aliases, (std::vector<int>{0, 1}));
 }
 
+TEST(AssignOutputAliases, ACollectiveNeverWritesOverWhatItReads) {
+  runtime::Program p = twoByTwo();
+  runtime::CollectiveDesc d;  // the sizes do not matter here, only the slots
+  // out0 = all_reduce(p0): read and written by one thunk, so p0's memory
+  // cannot be out0's. t = f(p1), then the replica id into out1: the id
+  // thunk touches only its destination, after p1's last read, so p1 may
+  // become out1.
+  p.thunks = {runtime::CollectiveThunk{d, {}, 0, 2},
+              runtime::LaunchThunk{0, {1, 1, 1}, {1, 4}},
+              runtime::ParticipantIdThunk{false, 3}};
+  assignOutputAliases({0, 1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{-1, 1}));
+  // A collective reading p1 after out1 is written takes that away.
+  p.thunks.push_back(runtime::CollectiveThunk{d, {}, 1, 4});
+  assignOutputAliases({0, 1}, p);
+  EXPECT_EQ(p.output_aliases, (std::vector<int>{-1, -1}));
+}
+
 TEST(AssignOutputAliases, GemmsTouchOnlyTheirOwnSlots) {
   runtime::Program p = twoByTwo();
   runtime::GemmDesc g;  // the sizes do not matter here, only the slots

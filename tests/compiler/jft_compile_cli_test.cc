@@ -80,6 +80,11 @@ TEST(JftCompile, UsageErrorsExitTwo) {
   EXPECT_EQ(runJft("--emit").exit_code, 2);
   EXPECT_EQ(runJft("--frobnicate x.mlirbc").exit_code, 2);
   EXPECT_EQ(runJft("a.mlirbc b.mlirbc").exit_code, 2);
+  RunResult replicas = runJft("--replicas 0 " + quoted(fixture("smoke")));
+  EXPECT_EQ(replicas.exit_code, 2);
+  EXPECT_NE(replicas.err.find("--replicas takes a number"), std::string::npos)
+      << replicas.err;
+  EXPECT_EQ(runJft("--partitions two " + quoted(fixture("smoke"))).exit_code, 2);
   RunResult help = runJft("--help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("usage: jft compile"), std::string::npos);
@@ -106,6 +111,19 @@ TEST(JftCompile, DefaultPrintsTheRouteReport) {
       << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nfingerprint: [0-9a-f]{64}\n)")))
       << r.out;
+}
+
+TEST(JftCompile, CompilesForSeveralParticipants) {
+  // A program without collectives compiles for 2 x 2 participants as for one;
+  // the fingerprint tells the two apart.
+  RunResult one = runJft(quoted(fixture("softmax")));
+  RunResult four = runJft("--replicas 2 --partitions 2 " + quoted(fixture("softmax")));
+  ASSERT_EQ(four.exit_code, 0) << four.err;
+  std::smatch a, b;
+  const std::regex fingerprint(R"(fingerprint: ([0-9a-f]{64}))");
+  ASSERT_TRUE(std::regex_search(one.out, a, fingerprint)) << one.out;
+  ASSERT_TRUE(std::regex_search(four.out, b, fingerprint)) << four.out;
+  EXPECT_NE(a[1].str(), b[1].str());
 }
 
 TEST(JftCompile, EmitTtirPrintsOneModulePerKernelOfTheReport) {

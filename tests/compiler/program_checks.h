@@ -43,6 +43,13 @@ inline void expectConsistentProgram(const runtime::Program& p, bool with_kernels
       if (gemm->bias >= 0) used.push_back(gemm->bias);
     } else if (const auto* library = std::get_if<runtime::LibraryThunk>(&p.thunks[t])) {
       used = library->buffers;
+    } else if (const auto* c = std::get_if<runtime::CollectiveThunk>(&p.thunks[t])) {
+      // Read and written at once: never the same slot, and as temps live
+      // together (checked below).
+      EXPECT_NE(c->input, c->output) << "thunk " << t;
+      used = {c->input, c->output};
+    } else if (const auto* id = std::get_if<runtime::ParticipantIdThunk>(&p.thunks[t])) {
+      used = {id->destination};
     }
     for (int s : used) {
       ASSERT_GE(s, 0) << "thunk " << t;

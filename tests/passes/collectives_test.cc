@@ -1,7 +1,8 @@
 // Collectives of one participant: each op's values against the StableHLO
 // spec's semantics for a process group of one (worked by hand: the group's
 // only member receives its own operand), the replica-group and shape rules as
-// errors that name the op, and the refusal of programs over several devices.
+// errors that name the op, and the pipeline's choice between this pass and
+// collectives_spmd.
 #include "passes/collectives.h"
 
 #include <gtest/gtest.h>
@@ -332,38 +333,23 @@ ir::Module threeCollectives() {
   return m;
 }
 
-TEST(Collectives, SeveralParticipantsAreRefusedNamingTheCollectives) {
-  Status several = refuseSeveralParticipants(threeCollectives(), 2);
-  EXPECT_EQ(several.code(), StatusCode::kUnimplemented);
-  EXPECT_NE(several.message().find("programs over 2 devices need the collective route"),
-            std::string::npos)
-      << several.message();
-  EXPECT_NE(several.message().find("one device per process"), std::string::npos);
-  EXPECT_NE(several.message().find("uses all_reduce x2, all_gather)"), std::string::npos)
-      << several.message();
-
-  ir::Module plain;
-  ir::Builder b(plain);
-  auto a = b.beginFunction("main", {i32({2})}, {i32({2})});
-  b.ret({a[0]});
-  b.endFunction();
-  Status none = refuseSeveralParticipants(plain, 4);
-  EXPECT_EQ(none.code(), StatusCode::kUnimplemented);
-  EXPECT_NE(none.message().find("programs over 4 devices"), std::string::npos);
-  EXPECT_NE(none.message().find("uses no collective"), std::string::npos);
-
-  EXPECT_TRUE(refuseSeveralParticipants(threeCollectives(), 1).isOk());
-  EXPECT_EQ(refuseSeveralParticipants(plain, 0).code(), StatusCode::kInvalidArgument);
-}
-
-TEST(Collectives, PipelineLowersForOneParticipantAndRefusesMore) {
+TEST(Collectives, PipelineLowersForOneParticipantAndChecksShapesForMore) {
   PipelineOptions options;
   options.verify = true;
-  options.participants = 2;
+  // Over two replicas the groups [[0, 1]] gather two parts: the all_gather's
+  // tensor<2xi32> result should be tensor<4xi32> (spec, all_gather C6).
+  options.grid = {2, 1};
   ir::Module m = threeCollectives();
   StatusOr<PipelineReport> refused = runPasses(m, options);
   ASSERT_FALSE(refused.isOk());
-  EXPECT_EQ(refused.status().code(), StatusCode::kUnimplemented);
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("all_gather at "), std::string::npos)
+      << refused.status().message();
+  EXPECT_NE(refused.status().message().find("it is tensor<4xi32>"), std::string::npos)
+      << refused.status().message();
+  options.grid = {0, 2};
+  ir::Module none = threeCollectives();
+  EXPECT_EQ(runPasses(none, options).status().code(), StatusCode::kInvalidArgument);
 
   // One participant: groups [[0]] everywhere, and nothing left but the
   // argument, returned.
@@ -378,7 +364,7 @@ TEST(Collectives, PipelineLowersForOneParticipantAndRefusesMore) {
                     with(groups(1, 1, {0}), "all_gather_dim", int64_t{0}));
   b.ret({y});
   b.endFunction();
-  options.participants = 1;
+  options.grid = {1, 1};
   StatusOr<PipelineReport> report = runPasses(one, options);
   ASSERT_TRUE(report.isOk()) << report.status().toString();
   EXPECT_TRUE(report->passes[1].changed);

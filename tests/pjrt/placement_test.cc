@@ -117,17 +117,20 @@ TEST_F(PlacementTest, DevicesTheClientLacksAreNamed) {
   EXPECT_EQ(*placed, client_->devices[1]);
 }
 
-TEST_F(PlacementTest, CompileRefusesSeveralDevicesThroughTheCompiler) {
-  // The smoke program has no collective; the compiler says so.
+TEST_F(PlacementTest, CompileRefusesSeveralDevicesThroughPlacement) {
+  // The compiler compiles the smoke program for several participants (the
+  // collective route); placement on several devices is what is missing.
   Status replicas = compile(compileOptions(2, 1, {{0, 1}}));
   EXPECT_EQ(replicas.code(), StatusCode::kUnimplemented);
-  EXPECT_NE(replicas.message().find("programs over 2 devices"), std::string::npos)
+  EXPECT_NE(replicas.message().find("2 replicas x 1 partitions (2 devices)"),
+            std::string::npos)
       << replicas.message();
   EXPECT_NE(replicas.message().find("one device per process"), std::string::npos);
 
   Status partitions = compile(compileOptions(1, 2, {{0}, {1}}));
   EXPECT_EQ(partitions.code(), StatusCode::kUnimplemented);
-  EXPECT_NE(partitions.message().find("programs over 2 devices"), std::string::npos)
+  EXPECT_NE(partitions.message().find("1 replicas x 2 partitions (2 devices)"),
+            std::string::npos)
       << partitions.message();
 
   // Options whose assignment disagrees with the counts are malformed.
