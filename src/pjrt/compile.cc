@@ -2,10 +2,12 @@
 #include "pjrt/compile.h"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "compiler/compiler.h"
+#include "frontend/vhlo/import.h"
 #include "pjrt/args.h"
 #include "pjrt/client.h"
 #include "pjrt/compile_options.h"
@@ -61,6 +63,18 @@ kernels::KernelTarget targetOf(const PJRT_Client& client, const PJRT_Device& dev
   return target;
 }
 
+// The bytes as received, or the localized tree of a fully manual program.
+StatusOr<compiler::Executable> compileProgram(
+    std::string_view code, const std::optional<frontend::MTree>& localized,
+    const compiler::Options& options, kernels::KernelCompiler* kernelCompiler) {
+  if (!localized) return compiler::compile(code, options, kernelCompiler);
+  StatusOr<ir::Module> module = frontend::importTree(*localized);
+  if (!module.isOk())
+    return module.status().withContext(
+        "reading the per-device body of a fully manual program (sdy.manual_computation)");
+  return compiler::compileModule(std::move(module).value(), options, kernelCompiler);
+}
+
 Status compileAndLoad(PJRT_Client& client, const Received& received,
                       PJRT_LoadedExecutable*& out) {
   constexpr const char* kName = "PJRT_Client_Compile";
@@ -76,9 +90,14 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   compilerOptions.num_partitions = options->numPartitions;
   JFT_ASSIGN_OR_RETURN(std::vector<PJRT_Device*> placed, placeProgram(client, *options));
   const bool several = placed.size() > 1;
-  if (options->numPartitions > 1)
-    JFT_RETURN_IF_ERROR(refuseGlobalView(received.code, options->numPartitions)
-                            .withContext(std::string(kName)));
+  // Several partitions: JAX's global view, run as it is when all replicated,
+  // as its manual computation's body when fully manual, else refused.
+  std::optional<frontend::MTree> localized;
+  if (options->numPartitions > 1) {
+    auto prepared = localizeGlobalView(received.code, options->numPartitions);
+    if (!prepared.isOk()) return prepared.status().withContext(std::string(kName));
+    localized = std::move(prepared).value();
+  }
   // Every participant has the same GPU model in the jobs we run; the program
   // is built for the first of this process's.
   PJRT_Device* device = nullptr;
@@ -103,8 +122,9 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   DeviceConvLibrary convLibrary(*device->runtime);
   if (cudnnWanted(compilerOptions.conv) && !several)
     compilerOptions.conv_library = &convLibrary;
-  JFT_ASSIGN_OR_RETURN(compiler::Executable compiled,
-                       compiler::compile(received.code, compilerOptions, kernelCompiler));
+  JFT_ASSIGN_OR_RETURN(
+      compiler::Executable compiled,
+      compileProgram(received.code, localized, compilerOptions, kernelCompiler));
   JFT_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableInfo> info,
                        describeExecutable(std::move(compiled), std::string(received.code),
                                           std::string(received.options)));

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "frontend/bytecode/reader.h"
+#include "pjrt/localize_manual.h"
 
 namespace jft::pjrt {
 namespace {
@@ -61,14 +62,8 @@ void visitOp(const frontend::MOp& op, Findings& found) {
 
 }  // namespace
 
-Status refuseGlobalView(std::string_view bytecode, int numPartitions) {
-  auto tree = frontend::readBytecode(reinterpret_cast<const uint8_t*>(bytecode.data()),
-                                     bytecode.size());
-  if (!tree.isOk()) return Status::ok();
-  return refuseGlobalView(*tree, numPartitions);
-}
-
-Status refuseGlobalView(const frontend::MTree& tree, int numPartitions) {
+Status refuseGlobalView(const frontend::MTree& tree, int numPartitions,
+                        const std::string& whyNot) {
   Findings found;
   for (const frontend::MOp& op : tree.top) visitOp(op, found);
   if (found.manualComputations == 0 && found.splitting.empty()) return Status::ok();
@@ -83,10 +78,24 @@ Status refuseGlobalView(const frontend::MTree& tree, int numPartitions) {
       "this program is JAX's global view of a computation over " +
       std::to_string(numPartitions) + " partitions (Shardy: " + what +
       "); XLA partitions such programs into one program per device at compile time "
-      "(Shardy propagation, then the SPMD partitioner), which jax-flagtree does not do "
-      "yet: the frontend reads no sdy.manual_computation and keeps global shapes. "
-      "jax.pmap over several devices arrives this way too (JAX 0.11 runs it as jit of a "
-      "shard_map). Programs whose values are all replicated run");
+      "(Shardy propagation, then the SPMD partitioner), which jax-flagtree does not do: "
+      "it runs only programs whose values are all replicated and fully manual ones "
+      "(@main one sdy.manual_computation over every mesh axis, as jax.pmap and a "
+      "top-level shard_map give)" +
+      (whyNot.empty() ? std::string() : "; this one is not fully manual: " + whyNot));
+}
+
+StatusOr<std::optional<frontend::MTree>> localizeGlobalView(std::string_view bytecode,
+                                                            int numPartitions) {
+  auto tree = frontend::readBytecode(reinterpret_cast<const uint8_t*>(bytecode.data()),
+                                     bytecode.size());
+  if (!tree.isOk()) return std::optional<frontend::MTree>();
+  if (refuseGlobalView(*tree, numPartitions).isOk())
+    return std::optional<frontend::MTree>();
+  std::string whyNot;
+  if (localizeFullyManual(*tree, whyNot))
+    return std::optional<frontend::MTree>(std::move(*tree));
+  return refuseGlobalView(*tree, numPartitions, whyNot);
 }
 
 }  // namespace jft::pjrt

@@ -12,12 +12,17 @@
 // more it is an sdy.manual_computation over every mesh axis (with one device
 // JAX leaves the manual computation out). XLA then runs Shardy propagation
 // and the SPMD partitioner; we do not, and our frontend reads no
-// sdy.manual_computation. A
-// program whose shardings all replicate every value is the same on every
-// device and may run as it is; anything else is refused here rather than run
-// at the wrong shapes.
+// sdy.manual_computation. So:
+// * a program whose shardings all replicate every value is the same on every
+//   device and runs as it is;
+// * a fully manual program (localize_manual.h: @main is one manual
+//   computation over every mesh axis, as pmap and a top-level shard_map
+//   give) is compiled as its body, each device's program;
+// * anything else is refused (UNIMPLEMENTED, "global view") rather than run
+//   at the wrong shapes.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "frontend/mlir_tree.h"
@@ -25,12 +30,16 @@
 
 namespace jft::pjrt {
 
-// OK when `bytecode` (a StableHLO portable artifact) holds no sharding that
-// splits a value over the mesh and no sdy.manual_computation, or cannot be
-// read (the compiler then reports why); UNIMPLEMENTED naming what was found
-// and what is missing otherwise.
-Status refuseGlobalView(std::string_view bytecode, int numPartitions);
-// The same over the generic tree the bytecode reader produced.
-Status refuseGlobalView(const frontend::MTree& tree, int numPartitions);
+// OK when `tree` holds no sharding that splits a value over the mesh and no
+// sdy.manual_computation; UNIMPLEMENTED naming what was found and what is
+// missing otherwise (`whyNot`, when given, says why it was not localized).
+Status refuseGlobalView(const frontend::MTree& tree, int numPartitions,
+                        const std::string& whyNot = "");
+
+// What to compile for `bytecode` over `numPartitions` > 1: nullopt for the
+// bytes as they are (no global view, or unreadable: the compiler then says
+// why); the localized tree of a fully manual program; else the refusal.
+StatusOr<std::optional<frontend::MTree>> localizeGlobalView(std::string_view bytecode,
+                                                            int numPartitions);
 
 }  // namespace jft::pjrt

@@ -9,10 +9,11 @@ all_to_all, psum_scatter (tiled and not), axis_index, and shard_map over a
 The cases over two devices compare with upstream semantics worked in numpy
 (every device gets the sum, the concatenation, its source's value, its
 column of blocks). They skip below two devices. JAX 0.11 runs pmap as jit of
-a shard_map, so over two devices the plugin receives the global view
-(sdy.manual_computation) and refuses it with its "global view" error until
-the frontend localizes such programs; the case then reports SKIP quoting
-that refusal (set COLLECTIVES_STRICT=1 to count it as a failure instead)."""
+a shard_map, so over two devices the plugin receives the global view: one
+sdy.manual_computation over the mesh, which it compiles as that body
+(src/pjrt/localize_manual.h). Should it refuse the program instead (its
+"global view" error), the case reports SKIP quoting that refusal (set
+COLLECTIVES_STRICT=1 to count it as a failure instead)."""
 
 import os
 
@@ -186,8 +187,8 @@ def two_devices(fn, x):
     return jax.pmap(fn, axis_name="i", devices=jax.devices()[:2])(x)
   except Exception as e:  # the plugin's documented refusals
     # JAX 0.11 runs pmap as jit of a shard_map: over 2 devices the plugin gets
-    # the global view (sdy.manual_computation), which it refuses until the
-    # frontend localizes it (src/pjrt/global_view.h).
+    # the global view (sdy.manual_computation), which it localizes or refuses
+    # (src/pjrt/global_view.h).
     for known in ("collective route", "global view"):
       if known in str(e) and not STRICT:
         h.skip(f"refused as documented ({known}): {str(e).splitlines()[0][:400]}")

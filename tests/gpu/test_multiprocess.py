@@ -16,8 +16,9 @@ Checks, each a PASS in the parent only when both workers pass it:
   numpy: the sum of the rows; both rows stacked; the other process's row;
   row p of every device's blocks (out[p][d] = x[d][p]).
 JAX 0.11 runs pmap as jit of a shard_map, which reaches the plugin as its
-global view; until the frontend localizes such programs the plugin refuses
-them with its "global view" error, and those checks report SKIP quoting it
+global view: one sdy.manual_computation over the mesh, compiled as its body
+(src/pjrt/localize_manual.h). Should the plugin refuse it instead (its
+"global view" error), those checks report SKIP quoting it
 (MULTIPROCESS_STRICT=1 counts that as a failure). Skips below 2 GPUs."""
 
 import os

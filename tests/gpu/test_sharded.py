@@ -17,10 +17,14 @@ data-parallel training, in fl_only (XLA_MODE set when unset).
 Under jit over a NamedSharding JAX 0.11 hands the plugin its global view
 (Shardy: sdy.mesh, sdy.sharding on arguments, sdy.manual_computation for
 shard_map) for XLA to partition, and pmap is jit of a shard_map in JAX 0.11,
-so it arrives the same way. jax-flagtree does not partition: each case
-reports SKIP quoting the plugin's "global view" refusal (SHARDED_STRICT=1
-counts it as a failure) until the frontend localizes such programs. Any other
-error fails. Everything skips below 2 GPUs."""
+so it arrives the same way. jax-flagtree does not partition: it compiles a
+fully manual program (all of @main one sdy.manual_computation over every mesh
+axis, as pmap and a top-level shard_map give) as the manual computation's
+body, and refuses the rest with its "global view" error. The shard_map and
+pmap cases are meant to run; the NamedSharding train step (no shard_map)
+needs a partitioner and is expected to be refused. A refusal reports SKIP
+quoting it (SHARDED_STRICT=1 counts it as a failure); any other error fails.
+Everything skips below 2 GPUs."""
 
 import os
 

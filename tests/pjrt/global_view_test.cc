@@ -106,7 +106,18 @@ TEST(GlobalView, HloShardingStringsAndUnreadableShardyCountToo) {
 }
 
 TEST(GlobalView, UnreadableBytesAreLeftToTheCompiler) {
-  EXPECT_TRUE(refuseGlobalView(std::string_view("not bytecode"), 2).isOk());
+  auto prepared = localizeGlobalView(std::string_view("not bytecode"), 2);
+  ASSERT_TRUE(prepared.isOk());
+  EXPECT_FALSE(prepared->has_value());
+}
+
+TEST(GlobalView, TheRefusalSaysWhyItWasNotLocalized) {
+  Status refused =
+      refuseGlobalView(program(sdyAttr("#sdy.sharding<@mesh, [{\"x\"}]>")), 2,
+                       "@main computes outside its sdy.manual_computation");
+  EXPECT_NE(refused.message().find("not fully manual: @main computes outside"),
+            std::string::npos)
+      << refused.message();
 }
 
 }  // namespace
