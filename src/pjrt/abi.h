@@ -274,14 +274,47 @@ struct PJRT_Memory {
 
 // -------------------------------------------------------------------- client
 
+// The key-value store of jax.distributed, reached through callbacks the
+// caller of PJRT_Client_Create passes. The plugin hands its callback_error so
+// a failing callback returns one of the plugin's own errors.
+typedef void (*PJRT_KeyValueGetCallback_ValueDeleter)(char* value);
+
+struct PJRT_KeyValueGetCallback_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  const char* key;
+  size_t key_size;
+  int timeout_in_ms;
+  PJRT_CallbackError* callback_error;
+  void* user_arg;
+  char* value;        // out
+  size_t value_size;  // out
+  // out: the plugin copies `value`, then frees it with this.
+  PJRT_KeyValueGetCallback_ValueDeleter value_deleter_callback;
+};
+// Blocking: waits up to timeout_in_ms for the key.
+typedef PJRT_Error* (*PJRT_KeyValueGetCallback)(PJRT_KeyValueGetCallback_Args* args);
+
+struct PJRT_KeyValuePutCallback_Args {
+  size_t struct_size;
+  PJRT_Extension_Base* extension_start;
+  const char* key;
+  size_t key_size;
+  const char* value;  // needs to live only for the call
+  size_t value_size;
+  PJRT_CallbackError* callback_error;
+  void* user_arg;
+};
+typedef PJRT_Error* (*PJRT_KeyValuePutCallback)(PJRT_KeyValuePutCallback_Args* args);
+
 struct PJRT_Client_Create_Args {
   size_t struct_size;
   PJRT_Extension_Base* extension_start;
   const PJRT_NamedValue* create_options;
   size_t num_options;
-  void* kv_get_callback;
+  PJRT_KeyValueGetCallback kv_get_callback;
   void* kv_get_user_arg;
-  void* kv_put_callback;
+  PJRT_KeyValuePutCallback kv_put_callback;
   void* kv_put_user_arg;
   PJRT_Client* client;  // out
   void* kv_try_get_callback;
@@ -930,3 +963,6 @@ static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Device_MemoryStats_Args,
 static_assert(PJRT_Buffer_Type_F6E3M2FN == 33);
 static_assert(PJRT_Extension_Type_XlaTransform == 24);
 static_assert(offsetof(PJRT_Client_Create_Args, client) == 64);
+static_assert(offsetof(PJRT_KeyValueGetCallback_Args, timeout_in_ms) == 32);
+static_assert(offsetof(PJRT_KeyValueGetCallback_Args, value_deleter_callback) == 72);
+static_assert(offsetof(PJRT_KeyValuePutCallback_Args, user_arg) == 56);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "pjrt/args.h"
+#include "pjrt/kv_clique_ids.h"
 
 bool PJRT_Client::ownsDevice(const PJRT_Device* device) const {
   return std::find(devices.begin(), devices.end(), device) != devices.end();
@@ -11,6 +12,13 @@ bool PJRT_Client::ownsDevice(const PJRT_Device* device) const {
 
 bool PJRT_Client::ownsMemory(const PJRT_Memory* memory) const {
   return std::find(memories.begin(), memories.end(), memory) != memories.end();
+}
+
+PJRT_Device* PJRT_Client::deviceWithId(int64_t id) const {
+  for (PJRT_Device* device : allDevices) {
+    if (device->description.id == id) return device;
+  }
+  return nullptr;
 }
 
 jft::StatusOr<jft::kernels::KernelCompiler*> PJRT_Client::kernelCompiler() {
@@ -32,57 +40,115 @@ jft::StatusOr<jft::kernels::KernelCompiler*> PJRT_Client::kernelCompiler() {
 
 namespace jft::pjrt {
 
+namespace {
+
+// This process's device `i`: a runtime device, its memories and description.
+void addLocalDevice(PJRT_Client& client, runtime::Platform& platform, int i,
+                    int globalId) {
+  runtime::Device& runtimeDevice = platform.device(i);
+  auto device = std::make_unique<PJRT_Device>();
+  device->client = &client;
+  device->runtime = &runtimeDevice;
+  device->localHardwareId = runtimeDevice.info().ordinal;
+  describeDevice(globalId, client.processIndex, runtimeDevice.info(),
+                 device->description);
+
+  auto memory = std::make_unique<MemorySpace>();
+  memory->id = i;
+  memory->kindId = 0;
+  memory->kind = "device";
+  memory->debugString = "DeviceMemory(device=" + std::to_string(globalId) + ")";
+  memory->toString = "MEMORY_SPACE_" + std::to_string(i);
+  memory->devices.push_back(device.get());
+  auto pinned = std::make_unique<MemorySpace>();
+  pinned->id = platform.deviceCount() + i;
+  pinned->kindId = 1;
+  pinned->pinnedHost = true;
+  pinned->kind = "pinned_host";
+  pinned->debugString = "PinnedHostMemory(device=" + std::to_string(globalId) + ")";
+  pinned->toString = "PINNED_HOST_MEMORY_SPACE_" + std::to_string(i);
+  pinned->devices.push_back(device.get());
+  device->memories.push_back(wrap(memory.get()));
+  device->memories.push_back(wrap(pinned.get()));
+  device->defaultMemory = wrap(memory.get());
+  client.memories.push_back(wrap(memory.get()));
+  client.memories.push_back(wrap(pinned.get()));
+  client.memoryStorage.push_back(std::move(memory));
+  client.memoryStorage.push_back(std::move(pinned));
+
+  client.devices.push_back(device.get());
+  client.allDevices.push_back(device.get());
+  client.deviceStorage.push_back(std::move(device));
+}
+
+// A device of another process: a description only.
+void addRemoteDevice(PJRT_Client& client, int process, const runtime::DeviceInfo& info,
+                     int globalId) {
+  auto device = std::make_unique<PJRT_Device>();
+  device->client = &client;
+  device->localHardwareId = info.ordinal;
+  describeDevice(globalId, process, info, device->description);
+  client.allDevices.push_back(device.get());
+  client.deviceStorage.push_back(std::move(device));
+}
+
+}  // namespace
+
 std::unique_ptr<PJRT_Client> makeClient(std::unique_ptr<runtime::Platform> platform,
-                                        ClientOptions options,
-                                        std::string dumpDirectory) {
+                                        ClientOptions options, std::string dumpDirectory,
+                                        const ProcessLayout& layout) {
   auto client = std::make_unique<PJRT_Client>();
   client->platformName = platform->name();
   client->platformVersion = platform->version();
   client->options = std::move(options);
   client->dump = std::make_unique<CompileDump>(std::move(dumpDirectory));
-  for (int i = 0; i < platform->deviceCount(); ++i) {
-    runtime::Device& runtimeDevice = platform->device(i);
-    auto device = std::make_unique<PJRT_Device>();
-    device->client = client.get();
-    device->runtime = &runtimeDevice;
-    device->localHardwareId = runtimeDevice.info().ordinal;
-    describeDevice(i, runtimeDevice.info(), device->description);
-
-    auto memory = std::make_unique<MemorySpace>();
-    memory->id = i;
-    memory->kindId = 0;
-    memory->kind = "device";
-    memory->debugString = "DeviceMemory(device=" + std::to_string(i) + ")";
-    memory->toString = "MEMORY_SPACE_" + std::to_string(i);
-    memory->devices.push_back(device.get());
-    auto pinned = std::make_unique<MemorySpace>();
-    pinned->id = platform->deviceCount() + i;
-    pinned->kindId = 1;
-    pinned->pinnedHost = true;
-    pinned->kind = "pinned_host";
-    pinned->debugString = "PinnedHostMemory(device=" + std::to_string(i) + ")";
-    pinned->toString = "PINNED_HOST_MEMORY_SPACE_" + std::to_string(i);
-    pinned->devices.push_back(device.get());
-    device->memories.push_back(wrap(memory.get()));
-    device->memories.push_back(wrap(pinned.get()));
-    device->defaultMemory = wrap(memory.get());
-    client->memories.push_back(wrap(memory.get()));
-    client->memories.push_back(wrap(pinned.get()));
-    client->memoryStorage.push_back(std::move(memory));
-    client->memoryStorage.push_back(std::move(pinned));
-
-    client->devices.push_back(device.get());
-    client->deviceStorage.push_back(std::move(device));
+  const bool alone = layout.devicesPerProcess.empty();
+  client->processIndex = alone ? 0 : layout.processIndex;
+  client->processCount = alone ? 1 : static_cast<int>(layout.devicesPerProcess.size());
+  int globalId = 0;
+  for (int process = 0; process < client->processCount; ++process) {
+    if (process == client->processIndex) {
+      for (int i = 0; i < platform->deviceCount(); ++i)
+        addLocalDevice(*client, *platform, i, globalId++);
+      continue;
+    }
+    for (const runtime::DeviceInfo& info :
+         layout.devicesPerProcess[static_cast<size_t>(process)])
+      addRemoteDevice(*client, process, info, globalId++);
   }
   auto topology = std::make_unique<PJRT_TopologyDescription>();
   topology->owner = client.get();
   topology->platformName = client->platformName;
   topology->platformVersion = client->platformVersion;
-  for (PJRT_Device* device : client->devices) {
+  for (PJRT_Device* device : client->allDevices) {
     topology->descriptions.push_back(&device->description);
   }
   client->topology = std::move(topology);
   client->platform = std::move(platform);
+  return client;
+}
+
+StatusOr<std::unique_ptr<PJRT_Client>> assembleClient(
+    std::unique_ptr<runtime::Platform> platform, ClientOptions options,
+    compiler::Options compilerOptions, std::shared_ptr<KvStore> store) {
+  ProcessLayout layout;
+  if (options.numNodes > 1) {
+    if (store == nullptr)
+      return failedPrecondition(
+          "jax-flagtree cannot join a job of " + std::to_string(options.numNodes) +
+          " processes: PJRT_Client_Create got no key-value store callbacks "
+          "(jax.distributed.initialize must run before the first JAX call)");
+    std::vector<runtime::DeviceInfo> local;
+    for (int i = 0; i < platform->deviceCount(); ++i)
+      local.push_back(platform->device(i).info());
+    JFT_ASSIGN_OR_RETURN(layout, exchangeDevices(*store, options.nodeId, options.numNodes,
+                                                 local, kDeviceExchangeTimeout));
+    platform->setCliqueIdExchange(std::make_shared<KvCliqueIdExchange>(store));
+  }
+  std::string dumpDirectory = compilerOptions.dump_dir;
+  std::unique_ptr<PJRT_Client> client = makeClient(
+      std::move(platform), std::move(options), std::move(dumpDirectory), layout);
+  client->compilerOptions = std::move(compilerOptions);
   return client;
 }
 
@@ -124,14 +190,14 @@ JFT_CLIENT_ENTRY(clientPlatformName, Client_PlatformName, platform_name_size, {
   args->platform_name_size = client.platformName.size();
 })
 JFT_CLIENT_ENTRY(clientProcessIndex, Client_ProcessIndex, process_index,
-                 args->process_index = 0)
+                 args->process_index = client.processIndex)
 JFT_CLIENT_ENTRY(clientPlatformVersion, Client_PlatformVersion, platform_version_size, {
   args->platform_version = client.platformVersion.c_str();
   args->platform_version_size = client.platformVersion.size();
 })
 JFT_CLIENT_ENTRY(clientDevices, Client_Devices, num_devices, {
-  args->devices = client.devices.data();
-  args->num_devices = client.devices.size();
+  args->devices = client.allDevices.data();
+  args->num_devices = client.allDevices.size();
 })
 JFT_CLIENT_ENTRY(clientAddressableDevices, Client_AddressableDevices,
                  num_addressable_devices, {
@@ -146,10 +212,7 @@ JFT_CLIENT_ENTRY(clientAddressableMemories, Client_AddressableMemories,
 JFT_CLIENT_ENTRY(clientTopologyDescription, Client_TopologyDescription, topology,
                  args->topology = client.topology.get())
 JFT_CLIENT_ENTRY(clientLookupDevice, Client_LookupDevice, device, {
-  args->device = nullptr;
-  for (PJRT_Device* device : client.devices) {
-    if (device->description.id == args->id) args->device = device;
-  }
+  args->device = client.deviceWithId(args->id);
   if (args->device == nullptr)
     return notFound("PJRT_Client_LookupDevice: no device with id " +
                     std::to_string(args->id));
@@ -175,16 +238,17 @@ JFT_CLIENT_ENTRY(
             "must be positive");
       size_t needed = static_cast<size_t>(args->num_replicas) *
                       static_cast<size_t>(args->num_partitions);
-      if (needed > client.devices.size())
+      // Like XLA: the first devices of the whole job, in id order.
+      if (needed > client.allDevices.size())
         return invalidArgument("PJRT_Client_DefaultDeviceAssignment: " +
                                std::to_string(needed) + " devices requested but only " +
-                               std::to_string(client.devices.size()) + " exist");
+                               std::to_string(client.allDevices.size()) + " exist");
       if (args->default_assignment_size < needed || args->default_assignment == nullptr)
         return invalidArgument(
             "PJRT_Client_DefaultDeviceAssignment: the output array is too "
             "small");
       for (size_t i = 0; i < needed; ++i)
-        args->default_assignment[i] = client.devices[i]->description.id;
+        args->default_assignment[i] = client.allDevices[i]->description.id;
     })
 #undef JFT_CLIENT_ENTRY
 

@@ -1,4 +1,5 @@
-// PJRT_Client_Create: compile settings from the environment, then the GPUs.
+// PJRT_Client_Create: compile settings from the environment, then the GPUs,
+// then (under jax.distributed) the other processes' devices.
 #include "pjrt/args.h"
 #include "pjrt/client.h"
 #include "runtime/gpu/cuda_platform.h"
@@ -12,6 +13,12 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
         checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Client_Create_Args, client), kName));
     JFT_ASSIGN_OR_RETURN(ClientOptions options,
                          parseClientOptions(args->create_options, args->num_options));
+    // Checked before any GPU is touched: a job of several processes needs the
+    // key-value store to find the others.
+    if (options.numNodes > 1 && kvStoreFromCreateArgs(*args) == nullptr)
+      return failedPrecondition(
+          "jax-flagtree cannot join a job of " + std::to_string(options.numNodes) +
+          " processes: PJRT_Client_Create got no key-value store callbacks");
     // Also warns once about XLA_FLAGS entries nobody here honours.
     auto compilerOptions = compiler::Options::fromEnvironment();
     if (!compilerOptions.isOk())
@@ -20,10 +27,10 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
     if (!platform.isOk()) {
       return platform.status().withContext("jax-flagtree cannot create a CUDA client");
     }
-    std::string dumpDirectory = compilerOptions->dump_dir;
-    std::unique_ptr<PJRT_Client> client = makeClient(
-        std::move(platform).value(), std::move(options), std::move(dumpDirectory));
-    client->compilerOptions = std::move(compilerOptions).value();
+    JFT_ASSIGN_OR_RETURN(
+        std::unique_ptr<PJRT_Client> client,
+        assembleClient(std::move(platform).value(), std::move(options),
+                       std::move(compilerOptions).value(), kvStoreFromCreateArgs(*args)));
     args->client = client.release();
     return Status::ok();
   });

@@ -2,10 +2,12 @@
 #include "pjrt/compile.h"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "compiler/compiler.h"
+#include "frontend/vhlo/import.h"
 #include "pjrt/args.h"
 #include "pjrt/client.h"
 #include "pjrt/compile_options.h"
@@ -13,6 +15,7 @@
 #include "pjrt/device_conv_library.h"
 #include "pjrt/device_measurer.h"
 #include "pjrt/executable.h"
+#include "pjrt/global_view.h"
 #include "pjrt/xla_flags.h"
 
 namespace jft::pjrt {
@@ -60,21 +63,16 @@ kernels::KernelTarget targetOf(const PJRT_Client& client, const PJRT_Device& dev
   return target;
 }
 
-// A program over several devices is refused: by the compiler where it can
-// read the program, since its refusal names the collectives the program uses
-// (passes/collectives.h), else by placement. Nothing is built: the compiler
-// stops before planning.
-Status refuseSeveralDevices(PJRT_Client& client, const Received& received,
-                            const CompileOptions& options,
-                            const compiler::Options& compilerOptions) {
-  constexpr const char* kName = "PJRT_Client_Compile";
-  StatusOr<compiler::Executable> refused =
-      compiler::compile(received.code, compilerOptions, nullptr);
-  if (!refused.isOk() && refused.status().code() == StatusCode::kUnimplemented)
-    return refused.status().withContext(std::string(kName));
-  Status placed = placeProgram(client, options).status();
-  if (!placed.isOk()) return placed.withContext(std::string(kName));
-  return internalError(std::string(kName) + ": a program over several devices compiled");
+// The bytes as received, or the localized tree of a fully manual program.
+StatusOr<compiler::Executable> compileProgram(
+    std::string_view code, const std::optional<frontend::MTree>& localized,
+    const compiler::Options& options, kernels::KernelCompiler* kernelCompiler) {
+  if (!localized) return compiler::compile(code, options, kernelCompiler);
+  StatusOr<ir::Module> module = frontend::importTree(*localized);
+  if (!module.isOk())
+    return module.status().withContext(
+        "reading the per-device body of a fully manual program (sdy.manual_computation)");
+  return compiler::compileModule(std::move(module).value(), options, kernelCompiler);
 }
 
 Status compileAndLoad(PJRT_Client& client, const Received& received,
@@ -90,25 +88,48 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   compiler::Options compilerOptions = client.compilerOptions;
   compilerOptions.num_replicas = options->numReplicas;
   compilerOptions.num_partitions = options->numPartitions;
-  if (static_cast<int64_t>(options->numReplicas) * options->numPartitions > 1)
-    return refuseSeveralDevices(client, received, *options, compilerOptions);
-  JFT_ASSIGN_OR_RETURN(PJRT_Device * device, placeProgram(client, *options));
+  JFT_ASSIGN_OR_RETURN(std::vector<PJRT_Device*> placed, placeProgram(client, *options));
+  const bool several = placed.size() > 1;
+  // Several partitions: JAX's global view, run as it is when all replicated,
+  // as its manual computation's body when fully manual, else refused.
+  std::optional<frontend::MTree> localized;
+  if (options->numPartitions > 1) {
+    auto prepared = localizeGlobalView(received.code, options->numPartitions);
+    if (!prepared.isOk()) return prepared.status().withContext(std::string(kName));
+    localized = std::move(prepared).value();
+  }
+  // Every participant has the same GPU model in the jobs we run; the program
+  // is built for the first of this process's.
+  PJRT_Device* device = nullptr;
+  for (PJRT_Device* candidate : placed) {
+    if (candidate->addressable()) {
+      device = candidate;
+      break;
+    }
+  }
+  if (device == nullptr)
+    return internalError(std::string(kName) + ": no device to build for");
   compilerOptions.target = targetOf(client, *device);
   JFT_ASSIGN_OR_RETURN(kernels::KernelCompiler * kernelCompiler, client.kernelCompiler());
   // --xla_gpu_autotune_level >= 1: the compiler times its candidates on the
-  // device the program is placed on.
+  // device the program is placed on (the first, for several).
   DeviceMeasurer measurer(*device->runtime);
   if (compilerOptions.autotune_level > 0) compilerOptions.measurer = &measurer;
   // Library convolutions: cuDNN, when wanted (cudnnWanted), where the device
   // loads it and takes the description (its plan is built now and kept for
-  // execution); else patches + cuBLASLt.
+  // execution); else patches + cuBLASLt. The plan belongs to one device, so
+  // programs over several keep to patches + cuBLASLt.
   DeviceConvLibrary convLibrary(*device->runtime);
-  if (cudnnWanted(compilerOptions.conv)) compilerOptions.conv_library = &convLibrary;
-  JFT_ASSIGN_OR_RETURN(compiler::Executable compiled,
-                       compiler::compile(received.code, compilerOptions, kernelCompiler));
+  if (cudnnWanted(compilerOptions.conv) && !several)
+    compilerOptions.conv_library = &convLibrary;
+  JFT_ASSIGN_OR_RETURN(
+      compiler::Executable compiled,
+      compileProgram(received.code, localized, compilerOptions, kernelCompiler));
   JFT_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableInfo> info,
                        describeExecutable(std::move(compiled), std::string(received.code),
                                           std::string(received.options)));
+  info->numReplicas = options->numReplicas;
+  info->numPartitions = options->numPartitions;
   JFT_ASSIGN_OR_RETURN(
       std::unique_ptr<PJRT_LoadedExecutable> loaded,
       loadExecutable(client, std::move(info), *options, runtimeProgramLoader()));

@@ -48,10 +48,23 @@ StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_
                                  std::to_string(ordinal));
         parsed.visibleDevices.push_back(static_cast<int>(ordinal));
       }
+    } else if (name == "node_id" || name == "num_nodes") {
+      JFT_RETURN_IF_ERROR(expectType(value, name, PJRT_NamedValue_kInt64, "an integer"));
+      if (value.int64_value < 0 || value.int64_value > std::numeric_limits<int>::max())
+        return invalidArgument("create option '" + name +
+                               "' is out of range: " + std::to_string(value.int64_value));
+      (name == "node_id" ? parsed.nodeId : parsed.numNodes) =
+          static_cast<int>(value.int64_value);
     } else {
       parsed.ignored.push_back(std::move(name));
     }
   }
+  if (parsed.numNodes < 1)
+    return invalidArgument("create option 'num_nodes' must be at least 1, not " +
+                           std::to_string(parsed.numNodes));
+  if (parsed.nodeId >= parsed.numNodes)
+    return invalidArgument("create option 'node_id' " + std::to_string(parsed.nodeId) +
+                           " is not below num_nodes " + std::to_string(parsed.numNodes));
   return parsed;
 }
 

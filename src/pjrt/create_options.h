@@ -2,8 +2,9 @@
 //
 // Our Python registration passes `python_executable` and `worker_module` (used to
 // start compile workers); JAX adds its own (`visible_devices`, allocator knobs,
-// `platform_name`). Options we do not use are collected in `ignored` so the
-// client can say so once, never failing on them.
+// `platform_name`, and under jax.distributed `node_id` and `num_nodes`: this
+// process's index and the job's process count). Options we do not use are collected in
+// `ignored` so the client can say so once, never failing on them.
 #pragma once
 
 #include <string>
@@ -18,11 +19,14 @@ struct ClientOptions {
   std::string pythonExecutable;
   std::string workerModule;
   std::vector<int> visibleDevices;  // empty: every GPU
+  int nodeId = 0;
+  int numNodes = 1;
   std::vector<std::string> ignored;
 };
 
 // INVALID_ARGUMENT for malformed entries (null name, wrong value type for a known
-// option, negative device ordinal).
+// option, negative device ordinal, num_nodes below 1, node_id outside
+// [0, num_nodes)).
 StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_t count);
 
 }  // namespace jft::pjrt

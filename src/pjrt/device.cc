@@ -6,12 +6,18 @@
 
 #include "pjrt/args.h"
 
+jft::pjrt::DeviceWorker& PJRT_Device::worker() {
+  std::lock_guard<std::mutex> lock(workerMutex_);
+  if (worker_ == nullptr) worker_ = std::make_unique<jft::pjrt::DeviceWorker>();
+  return *worker_;
+}
+
 namespace jft::pjrt {
 
-void describeDevice(int id, const runtime::DeviceInfo& info,
+void describeDevice(int id, int processIndex, const runtime::DeviceInfo& info,
                     PJRT_DeviceDescription& out) {
   out.id = id;
-  out.processIndex = 0;
+  out.processIndex = processIndex;
   out.kind = info.name;
   out.toString = "CudaDevice(id=" + std::to_string(id) + ")";
   out.debugString = "cuda:" + std::to_string(id);
@@ -20,6 +26,14 @@ void describeDevice(int id, const runtime::DeviceInfo& info,
   out.attributes.addInt64("core_count", info.coreCount);
   out.attributes.addString("device_vendor", info.vendor);
   out.attributes.addString("pci_bus_id", info.pciBusId);
+}
+
+Status requireAddressable(const PJRT_Device& device, const char* function) {
+  if (device.addressable()) return Status::ok();
+  return failedPrecondition(
+      std::string(function) + ": device " + std::to_string(device.description.id) +
+      " belongs to process " + std::to_string(device.description.processIndex) +
+      " and is not addressable from this one");
 }
 
 #define JFT_DESCRIPTION_ENTRY(Function, Name, lastField, body)                         \
@@ -76,17 +90,21 @@ JFT_DESCRIPTION_ENTRY(deviceDescriptionToString, DeviceDescription_ToString,
 JFT_DEVICE_ENTRY(deviceGetDescription, Device_GetDescription, device_description,
                  args->device_description = &device.description)
 JFT_DEVICE_ENTRY(deviceIsAddressable, Device_IsAddressable, is_addressable,
-                 args->is_addressable = true)
+                 args->is_addressable = device.addressable())
 JFT_DEVICE_ENTRY(deviceLocalHardwareId, Device_LocalHardwareId, local_hardware_id,
                  args->local_hardware_id = device.localHardwareId)
 JFT_DEVICE_ENTRY(deviceAddressableMemories, Device_AddressableMemories, num_memories, {
   args->memories = device.memories.data();
   args->num_memories = device.memories.size();
 })
-JFT_DEVICE_ENTRY(deviceDefaultMemory, Device_DefaultMemory, memory,
-                 args->memory = device.defaultMemory)
-JFT_DEVICE_ENTRY(deviceClearMemoryStats, Device_ClearMemoryStats, device,
-                 device.runtime->resetPeakMemory())
+JFT_DEVICE_ENTRY(deviceDefaultMemory, Device_DefaultMemory, memory, {
+  JFT_RETURN_IF_ERROR(requireAddressable(device, kName));
+  args->memory = device.defaultMemory;
+})
+JFT_DEVICE_ENTRY(deviceClearMemoryStats, Device_ClearMemoryStats, device, {
+  JFT_RETURN_IF_ERROR(requireAddressable(device, kName));
+  device.runtime->resetPeakMemory();
+})
 JFT_DEVICE_ENTRY(deviceGetAttributes, Device_GetAttributes, attributes_deleter, {
   args->attributes = device.description.attributes.data();
   args->num_attributes = device.description.attributes.size();
@@ -99,6 +117,7 @@ JFT_DEVICE_ENTRY(deviceGetAttributes, Device_GetAttributes, attributes_deleter, 
 JFT_DEVICE_ENTRY(deviceMemoryStats, Device_MemoryStats, bytes_in_use, {
   // Every output the caller knows about is written, the optional ones marked
   // unset unless we have them: stale memory must never read as a statistic.
+  JFT_RETURN_IF_ERROR(requireAddressable(device, kName));
   using A = PJRT_Device_MemoryStats_Args;
   const size_t known = std::min(args->struct_size, sizeof(A));
   auto* outputs = reinterpret_cast<unsigned char*>(&args->bytes_in_use);

@@ -1,6 +1,7 @@
 // Loaded-executable lifetime, placement and the device assignment encoding.
 #include "pjrt/executable.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "pjrt/args.h"
@@ -16,6 +17,10 @@ PJRT_LoadedExecutable::programFor(PJRT_Device* device) {
   if (found != programs_.end()) return found->second;
   if (!loader)
     return jft::internalError("the executable " + info->name + " has no loader");
+  if (!device->addressable())
+    return jft::failedPrecondition(
+        "the executable " + info->name + " cannot be loaded on device " +
+        std::to_string(device->description.id) + ", which belongs to another process");
   JFT_ASSIGN_OR_RETURN(std::unique_ptr<jft::pjrt::DeviceProgram> loaded,
                        loader(*device->runtime, info->program));
   std::shared_ptr<jft::pjrt::DeviceProgram> shared = std::move(loaded);
@@ -57,30 +62,21 @@ constexpr int kLengthDelimited = 2;
 
 }  // namespace
 
-StatusOr<PJRT_Device*> placeProgram(PJRT_Client& client, const CompileOptions& options) {
-  const int64_t devices =
-      options.numReplicas * static_cast<int64_t>(options.numPartitions);
-  if (devices > 1)
-    return unimplemented(
-        "jax-flagtree runs a program on one device per process for now; this one asks "
-        "for " +
-        std::to_string(options.numReplicas) + " replicas x " +
-        std::to_string(options.numPartitions) + " partitions (" +
-        std::to_string(devices) +
-        " devices), which needs the collective route over several GPUs (NCCL), not "
-        "built yet");
+namespace {
+
+// One participant: the assigned device, device_ordinal or the first device.
+StatusOr<PJRT_Device*> placeOne(PJRT_Client& client, const CompileOptions& options) {
   if (options.deviceOrdinal < -1)
     return invalidArgument("device_ordinal " + std::to_string(options.deviceOrdinal) +
                            " is negative (-1 means any device)");
-  if (client.devices.empty()) return failedPrecondition("the client has no devices");
   if (options.portable) return client.devices.front();
   if (!options.deviceAssignment.empty()) {
     int64_t id = options.deviceAssignment.front();
-    for (PJRT_Device* device : client.devices) {
-      if (device->description.id == id) return device;
-    }
-    return invalidArgument("the device assignment names device " + std::to_string(id) +
-                           ", which this client does not have");
+    PJRT_Device* device = client.deviceWithId(id);
+    if (device == nullptr)
+      return invalidArgument("the device assignment names device " + std::to_string(id) +
+                             ", which this client does not have");
+    return device;
   }
   if (options.deviceOrdinal >= 0) {
     for (PJRT_Device* device : client.devices) {
@@ -92,6 +88,69 @@ StatusOr<PJRT_Device*> placeProgram(PJRT_Client& client, const CompileOptions& o
   return client.devices.front();
 }
 
+}  // namespace
+
+StatusOr<std::vector<PJRT_Device*>> placeProgram(PJRT_Client& client,
+                                                 const CompileOptions& options) {
+  if (options.numReplicas < 1 || options.numPartitions < 1)
+    return invalidArgument(
+        "a program needs at least one replica and one partition, not " +
+        std::to_string(options.numReplicas) + " x " +
+        std::to_string(options.numPartitions));
+  if (client.devices.empty()) return failedPrecondition("the client has no devices");
+  const int64_t count = options.numReplicas * static_cast<int64_t>(options.numPartitions);
+  const std::string shape = std::to_string(options.numReplicas) + " replicas x " +
+                            std::to_string(options.numPartitions) + " partitions";
+  if (count == 1) {
+    JFT_ASSIGN_OR_RETURN(PJRT_Device * device, placeOne(client, options));
+    if (!device->addressable())
+      return invalidArgument("the device assignment names device " +
+                             std::to_string(device->description.id) + " of process " +
+                             std::to_string(device->description.processIndex) +
+                             ", not one of this process's");
+    return std::vector<PJRT_Device*>{device};
+  }
+  if (options.portable)
+    return invalidArgument("a portable executable runs on one device, not " + shape);
+  std::vector<PJRT_Device*> placed;
+  if (!options.deviceAssignment.empty()) {
+    if (static_cast<int64_t>(options.deviceAssignment.size()) != count)
+      return invalidArgument("the device assignment lists " +
+                             std::to_string(options.deviceAssignment.size()) +
+                             " devices for " + shape);
+    for (size_t i = 0; i < options.deviceAssignment.size(); ++i) {
+      int64_t id = options.deviceAssignment[i];
+      PJRT_Device* device = client.deviceWithId(id);
+      const std::string who = "replica " + std::to_string(i / options.numPartitions) +
+                              ", partition " + std::to_string(i % options.numPartitions);
+      if (device == nullptr)
+        return invalidArgument("the device assignment names device " +
+                               std::to_string(id) + " for " + who +
+                               ", which this client does not have");
+      if (std::find(placed.begin(), placed.end(), device) != placed.end())
+        return invalidArgument("the device assignment names device " +
+                               std::to_string(id) + " twice (again for " + who + ")");
+      placed.push_back(device);
+    }
+  } else {
+    if (static_cast<int64_t>(client.allDevices.size()) < count)
+      return invalidArgument(shape + " need " + std::to_string(count) +
+                             " devices but the job has " +
+                             std::to_string(client.allDevices.size()));
+    // XLA's default assignment: the first devices in id order.
+    std::vector<PJRT_Device*> byId = client.allDevices;
+    std::sort(byId.begin(), byId.end(), [](const PJRT_Device* a, const PJRT_Device* b) {
+      return a->description.id < b->description.id;
+    });
+    placed.assign(byId.begin(), byId.begin() + count);
+  }
+  if (std::none_of(placed.begin(), placed.end(),
+                   [](const PJRT_Device* d) { return d->addressable(); }))
+    return invalidArgument("none of the " + std::to_string(count) +
+                           " devices of this program is this process's");
+  return placed;
+}
+
 StatusOr<std::unique_ptr<PJRT_LoadedExecutable>> loadExecutable(
     PJRT_Client& client, std::shared_ptr<const ExecutableInfo> info,
     const CompileOptions& options, ProgramLoader loader) {
@@ -100,18 +159,31 @@ StatusOr<std::unique_ptr<PJRT_LoadedExecutable>> loadExecutable(
   executable->client = &client;
   executable->info = std::move(info);
   executable->loader = std::move(loader);
-  JFT_ASSIGN_OR_RETURN(PJRT_Device * device, placeProgram(client, options));
+  JFT_ASSIGN_OR_RETURN(std::vector<PJRT_Device*> placed, placeProgram(client, options));
   if (options.portable) {
     executable->portable = true;
     return executable;
   }
-  executable->deviceIds = {device->description.id};
-  executable->addressableDevices = {device};
-  executable->logicalIds = {PJRT_LogicalDeviceIds{0, 0}};
+  executable->numReplicas = options.numReplicas;
+  executable->numPartitions = options.numPartitions;
+  executable->layout.replicas = options.numReplicas;
+  executable->layout.partitions = options.numPartitions;
+  for (size_t i = 0; i < placed.size(); ++i) {
+    PJRT_Device* device = placed[i];
+    executable->deviceIds.push_back(device->description.id);
+    executable->layout.device_ids.push_back(device->description.id);
+    if (!device->addressable()) continue;
+    executable->addressableDevices.push_back(device);
+    executable->logicalIds.push_back(PJRT_LogicalDeviceIds{
+        static_cast<int>(i / static_cast<size_t>(options.numPartitions)),
+        static_cast<int>(i % static_cast<size_t>(options.numPartitions))});
+  }
   // Loading now reports a bad program at compile time, not at the first call.
-  JFT_RETURN_IF_ERROR(executable->programFor(device).status().withContext(
-      "loading " + executable->info->name + " on device " +
-      std::to_string(device->description.id)));
+  for (PJRT_Device* device : executable->addressableDevices) {
+    JFT_RETURN_IF_ERROR(executable->programFor(device).status().withContext(
+        "loading " + executable->info->name + " on device " +
+        std::to_string(device->description.id)));
+  }
   return executable;
 }
 

@@ -2,7 +2,9 @@
 // query them.
 //
 // A compile yields one ExecutableInfo (shared, immutable) and a loaded
-// executable that holds the program loaded on its device. PJRT_Executable is
+// executable that holds the program loaded on each of its addressable
+// devices (one per participant of this process: replicas x partitions in all,
+// some possibly in other processes). PJRT_Executable is
 // a caller-owned view of the same info (GetExecutable hands out a new one each
 // time). Portable executables (compile_portable_executable) have no device:
 // Execute names one with execute_device and the program is loaded there on
@@ -20,6 +22,7 @@
 #include "pjrt/compile_options.h"
 #include "pjrt/executable_info.h"
 #include "pjrt/executable_program.h"
+#include "runtime/collective_groups.h"
 #include "support/status.h"
 
 struct PJRT_Executable {
@@ -33,10 +36,19 @@ struct PJRT_LoadedExecutable {
   // Device id of (replica r, partition p) at r * numPartitions + p; empty for
   // a portable executable.
   std::vector<int> deviceIds;
+  // The same as the runtime reads it; executions over several participants
+  // point their ParticipantContext here.
+  jft::runtime::ParticipantLayout layout;
   std::shared_ptr<const jft::pjrt::ExecutableInfo> info;
   bool portable = false;
+  // This process's participants in (replica, partition) order, with their
+  // logical ids at the same index.
   std::vector<PJRT_Device*> addressableDevices;
   std::vector<PJRT_LogicalDeviceIds> logicalIds;
+
+  int64_t participants() const {
+    return static_cast<int64_t>(numReplicas) * numPartitions;
+  }
   jft::pjrt::ProgramLoader loader;
 
   // The program loaded on `device`, loading it on first use. FAILED_PRECONDITION
@@ -55,15 +67,17 @@ struct PJRT_LoadedExecutable {
 
 namespace jft::pjrt {
 
-// The device a program runs on: the compile options' device assignment, else
-// their device_ordinal, else the first device (also the reference device of a
-// portable executable). More than one replica or partition is UNIMPLEMENTED.
-StatusOr<PJRT_Device*> placeProgram(PJRT_Client& client, const CompileOptions& options);
+// The devices a program runs on, participant (r, p) at r * partitions + p:
+// the compile options' device assignment, else (one participant) their
+// device_ordinal, else the job's first replicas x partitions devices in id
+// order, as XLA assigns them. One device (the client's first) for a portable
+// executable, which must have one participant. INVALID_ARGUMENT when a device
+// is missing, named twice, or none is this process's.
+StatusOr<std::vector<PJRT_Device*>> placeProgram(PJRT_Client& client,
+                                                 const CompileOptions& options);
 
-// Places a compiled program: one device from the compile options (their
-// device assignment, else device_ordinal, else the first device), loaded at
-// once; or no device for a portable executable. More than one replica or
-// partition is UNIMPLEMENTED.
+// Places a compiled program (placeProgram) and loads it at once on each of
+// this process's participants; or on no device for a portable executable.
 StatusOr<std::unique_ptr<PJRT_LoadedExecutable>> loadExecutable(
     PJRT_Client& client, std::shared_ptr<const ExecutableInfo> info,
     const CompileOptions& options, ProgramLoader loader);

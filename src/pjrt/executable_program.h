@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 
+#include "runtime/collective_context.h"
 #include "runtime/device.h"
 #include "runtime/executable.h"
 #include "runtime/program.h"
@@ -19,8 +20,11 @@ class DeviceProgram {
  public:
   virtual ~DeviceProgram() = default;
   // Enqueues one execution and returns without waiting for the device.
+  // `participant`: who this execution is among a program's several
+  // participants (runtime/collective_context.h); null for one.
   virtual StatusOr<runtime::ExecuteResult> execute(
-      std::span<const runtime::ExecuteArgument> arguments) = 0;
+      std::span<const runtime::ExecuteArgument> arguments,
+      const runtime::ParticipantContext* participant) = 0;
 };
 
 using ProgramLoader = std::function<StatusOr<std::unique_ptr<DeviceProgram>>(

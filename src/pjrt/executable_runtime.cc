@@ -10,8 +10,9 @@ class RuntimeProgram final : public DeviceProgram {
       : executable_(std::move(executable)) {}
 
   StatusOr<runtime::ExecuteResult> execute(
-      std::span<const runtime::ExecuteArgument> arguments) override {
-    return executable_->execute(arguments);
+      std::span<const runtime::ExecuteArgument> arguments,
+      const runtime::ParticipantContext* participant) override {
+    return executable_->execute(arguments, participant);
   }
 
  private:

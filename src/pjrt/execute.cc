@@ -2,6 +2,8 @@
 #include "pjrt/execute.h"
 
 #include <algorithm>
+#include <exception>
+#include <future>
 #include <mutex>
 #include <vector>
 
@@ -78,6 +80,10 @@ StatusOr<std::vector<PJRT_Device*>> targetDevices(
     if (args.num_devices != 1)
       return fail("with execute_device set, num_devices must be 1, not " +
                   std::to_string(args.num_devices));
+    if (executable.participants() > 1)
+      return fail(executable.info->name + " runs over " +
+                  std::to_string(executable.participants()) +
+                  " participants together; execute_device cannot run one alone");
     if (!executable.portable && std::find(executable.addressableDevices.begin(),
                                           executable.addressableDevices.end(),
                                           only) == executable.addressableDevices.end())
@@ -135,10 +141,8 @@ void destroyBuffers(std::vector<PJRT_Buffer*>& buffers) {
   buffers.clear();
 }
 
-StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* device,
-                            PJRT_Buffer* const* arguments,
-                            const std::vector<bool>& forbidDonation) {
-  const ExecutableInfo& info = *executable.info;
+Status checkNonNull(const ExecutableInfo& info, PJRT_Device* device,
+                    PJRT_Buffer* const* arguments) {
   const size_t numArgs = info.parameters.size();
   if (numArgs > 0 && arguments == nullptr)
     return fail("the argument list for " + deviceName(device) + " is null");
@@ -146,6 +150,30 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
     if (arguments[i] == nullptr)
       return fail("argument " + std::to_string(i) + " of " + info.name + " is null");
   }
+  return Status::ok();
+}
+
+// The checks launchOn makes, before any participant is launched: once one
+// has enqueued a collective, the others must follow or it waits for them.
+Status precheck(PJRT_LoadedExecutable& executable, PJRT_Device* device,
+                PJRT_Buffer* const* arguments) {
+  const ExecutableInfo& info = *executable.info;
+  JFT_RETURN_IF_ERROR(checkNonNull(info, device, arguments));
+  for (size_t i = 0; i < info.parameters.size(); ++i) {
+    std::lock_guard<std::mutex> lock(arguments[i]->mutex);
+    JFT_RETURN_IF_ERROR(
+        checkArgument(*arguments[i], i, info.parameters[i], executable, device));
+  }
+  return executable.programFor(device).status();
+}
+
+StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* device,
+                            PJRT_Buffer* const* arguments,
+                            const std::vector<bool>& forbidDonation,
+                            const runtime::ParticipantContext* participant) {
+  const ExecutableInfo& info = *executable.info;
+  const size_t numArgs = info.parameters.size();
+  JFT_RETURN_IF_ERROR(checkNonNull(info, device, arguments));
   JFT_ASSIGN_OR_RETURN(std::shared_ptr<DeviceProgram> program,
                        executable.programFor(device));
 
@@ -182,7 +210,8 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
       pending.push_back(buffer.ready);
   }
 
-  JFT_ASSIGN_OR_RETURN(runtime::ExecuteResult result, program->execute(runtimeArgs));
+  JFT_ASSIGN_OR_RETURN(runtime::ExecuteResult result,
+                       program->execute(runtimeArgs, participant));
   Launched launched;
   launched.done = result.done != nullptr ? result.done : runtime::Event::ready();
   // Outputs also carry a failed input transfer, not only the program's own errors.
@@ -245,6 +274,79 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
   return launched;
 }
 
+// One device's launch on its worker thread; never throws.
+StatusOr<Launched> launchGuarded(PJRT_LoadedExecutable& executable, PJRT_Device* device,
+                                 PJRT_Buffer* const* arguments,
+                                 const std::vector<bool>& forbidDonation,
+                                 const runtime::ParticipantContext* participant) {
+  try {
+    return launchOn(executable, device, arguments, forbidDonation, participant);
+  } catch (const std::exception& e) {
+    return internalError(std::string(kName) + ": " + e.what());
+  } catch (...) {
+    return internalError(std::string(kName) + ": an unknown exception");
+  }
+}
+
+// A program over several participants: every device's enqueue runs at once,
+// each on its device's worker (device_worker.h), since the first collective
+// blocks until every member joins. Waits for the enqueues, not the GPU. On
+// any failure the outputs the others produced are destroyed and the first
+// error (in argument-list order) is returned, naming its device.
+StatusOr<std::vector<Launched>> launchParticipants(
+    PJRT_LoadedExecutable& executable, const std::vector<PJRT_Device*>& devices,
+    PJRT_Buffer* const* const* argumentLists, const std::vector<bool>& forbidDonation) {
+  const size_t n = devices.size();
+  auto argumentsOf = [&](size_t d) {
+    return argumentLists != nullptr ? argumentLists[d] : nullptr;
+  };
+  std::vector<runtime::ParticipantContext> contexts(n);
+  for (size_t d = 0; d < n; ++d) {
+    JFT_RETURN_IF_ERROR(precheck(executable, devices[d], argumentsOf(d)));
+    const PJRT_LoadedExecutable& e = executable;
+    auto at =
+        std::find(e.addressableDevices.begin(), e.addressableDevices.end(), devices[d]);
+    if (at == e.addressableDevices.end())
+      return fail(deviceName(devices[d]) + " is not a participant of " + e.info->name);
+    const PJRT_LogicalDeviceIds& ids =
+        e.logicalIds[static_cast<size_t>(at - e.addressableDevices.begin())];
+    contexts[d].layout = &executable.layout;
+    contexts[d].replica = ids.replica;
+    contexts[d].partition = ids.partition;
+    StatusOr<runtime::CollectiveRunner*> runner = devices[d]->runtime->collectiveRunner();
+    if (!runner.isOk())
+      return runner.status().withContext(
+          std::string(kName) + ": " + deviceName(devices[d]) + " cannot run collectives");
+    contexts[d].runner = *runner;
+  }
+
+  std::vector<std::promise<StatusOr<Launched>>> promises(n);
+  std::vector<std::future<StatusOr<Launched>>> futures;
+  for (auto& promise : promises) futures.push_back(promise.get_future());
+  for (size_t d = 0; d < n; ++d) {
+    devices[d]->worker().post([&, d] {
+      promises[d].set_value(launchGuarded(executable, devices[d], argumentsOf(d),
+                                          forbidDonation, &contexts[d]));
+    });
+  }
+  std::vector<StatusOr<Launched>> results;
+  for (auto& future : futures) results.push_back(future.get());
+
+  Status first = Status::ok();
+  for (size_t d = 0; d < n && first.isOk(); ++d) {
+    if (!results[d].isOk())
+      first = results[d].status().withContext("on " + deviceName(devices[d]));
+  }
+  std::vector<Launched> launched;
+  for (StatusOr<Launched>& result : results) {
+    if (!result.isOk()) continue;
+    launched.push_back(std::move(result).value());
+    if (!first.isOk()) destroyBuffers(launched.back().outputs);
+  }
+  if (!first.isOk()) return first;
+  return launched;
+}
+
 }  // namespace
 
 PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args) {
@@ -277,15 +379,23 @@ PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args) {
     }
 
     std::vector<Launched> launched;
-    for (size_t d = 0; d < devices.size(); ++d) {
-      PJRT_Buffer* const* arguments =
-          args->argument_lists != nullptr ? args->argument_lists[d] : nullptr;
-      auto one = launchOn(executable, devices[d], arguments, forbidDonation);
-      if (!one.isOk()) {
-        for (Launched& earlier : launched) destroyBuffers(earlier.outputs);
-        return one.status();
+    if (executable.participants() > 1) {
+      JFT_ASSIGN_OR_RETURN(
+          launched,
+          launchParticipants(executable, devices, args->argument_lists, forbidDonation));
+    } else {
+      // One participant per device (a portable executable, or one device):
+      // today's direct path, no thread hop.
+      for (size_t d = 0; d < devices.size(); ++d) {
+        PJRT_Buffer* const* arguments =
+            args->argument_lists != nullptr ? args->argument_lists[d] : nullptr;
+        auto one = launchOn(executable, devices[d], arguments, forbidDonation, nullptr);
+        if (!one.isOk()) {
+          for (Launched& earlier : launched) destroyBuffers(earlier.outputs);
+          return one.status();
+        }
+        launched.push_back(std::move(one).value());
       }
-      launched.push_back(std::move(one).value());
     }
     for (size_t d = 0; d < devices.size(); ++d) {
       std::copy(launched[d].outputs.begin(), launched[d].outputs.end(),

@@ -32,6 +32,8 @@ StatusOr<Target> resolveTarget(PJRT_Client& client, PJRT_Device* device,
   }
   if (device == nullptr)
     return invalidArgument(std::string(function) + ": neither device nor memory is set");
+  if (device->client == &client && !device->addressable())
+    return requireAddressable(*device, function);
   if (!client.ownsDevice(device))
     return invalidArgument(std::string(function) +
                            ": device does not belong to the client");

@@ -56,5 +56,46 @@ TEST(CreateOptions, RejectsWrongTypesAndNulls) {
             StatusCode::kInvalidArgument);
 }
 
+PJRT_NamedValue intOption(const char* name, int64_t value) {
+  PJRT_NamedValue v{};
+  v.struct_size = sizeof(v);
+  v.name = name;
+  v.name_size = std::strlen(name);
+  v.type = PJRT_NamedValue_kInt64;
+  v.int64_value = value;
+  v.value_size = 1;
+  return v;
+}
+
+// What jax.distributed adds (xla_bridge.make_pjrt_c_api_client).
+TEST(CreateOptions, NodeIdAndNumNodes) {
+  auto alone = parseClientOptions(nullptr, 0);
+  ASSERT_TRUE(alone.isOk());
+  EXPECT_EQ(alone->nodeId, 0);
+  EXPECT_EQ(alone->numNodes, 1);
+
+  PJRT_NamedValue job[] = {intOption("node_id", 1), intOption("num_nodes", 2),
+                           intOption("partition_index", 0)};
+  auto parsed = parseClientOptions(job, 3);
+  ASSERT_TRUE(parsed.isOk()) << parsed.status().toString();
+  EXPECT_EQ(parsed->nodeId, 1);
+  EXPECT_EQ(parsed->numNodes, 2);
+  EXPECT_EQ(parsed->ignored, (std::vector<std::string>{"partition_index"}));
+
+  PJRT_NamedValue beyond[] = {intOption("node_id", 2), intOption("num_nodes", 2)};
+  auto outside = parseClientOptions(beyond, 2);
+  EXPECT_EQ(outside.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(outside.status().message().find("node_id' 2 is not below num_nodes 2"),
+            std::string::npos)
+      << outside.status().message();
+  PJRT_NamedValue none[] = {intOption("num_nodes", 0)};
+  EXPECT_EQ(parseClientOptions(none, 1).status().code(), StatusCode::kInvalidArgument);
+  PJRT_NamedValue negative[] = {intOption("node_id", -1)};
+  EXPECT_EQ(parseClientOptions(negative, 1).status().code(),
+            StatusCode::kInvalidArgument);
+  PJRT_NamedValue text = stringOption("num_nodes", "2");
+  EXPECT_EQ(parseClientOptions(&text, 1).status().code(), StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace jft::pjrt

@@ -5,16 +5,49 @@
 // observable.
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "pjrt/executable_program.h"
 #include "runtime/device.h"
 
 namespace jft::pjrt::testing {
+
+// A runner that is never asked to run anything: the stand-in programs only
+// check they were handed it.
+class IdleRunner final : public runtime::CollectiveRunner {
+ public:
+  Status run(const runtime::CollectiveDesc&, std::span<const int64_t>, int64_t, uint64_t,
+             uint64_t) override {
+    return unimplemented("the stand-in runner runs no collective");
+  }
+};
+
+// Counts arrivals; wait() returns whether `expected` arrived within the
+// timeout. Stands in for a communicator that blocks until every member joins.
+class Rendezvous {
+ public:
+  explicit Rendezvous(int expected) : expected_(expected) {}
+  bool arriveAndWait(std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ++arrived_;
+    all_.notify_all();
+    return all_.wait_for(lock, timeout, [this] { return arrived_ >= expected_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable all_;
+  int expected_;
+  int arrived_ = 0;
+};
 
 class HostDevice final : public runtime::Device {
  public:
@@ -72,6 +105,7 @@ class HostDevice final : public runtime::Device {
   }
   runtime::MemoryStats memoryStats() const override { return stats_; }
   void resetPeakMemory() override {}
+  StatusOr<runtime::CollectiveRunner*> collectiveRunner() override { return &runner_; }
 
   int64_t bytesInUse() const { return stats_.bytesInUse; }
   int badFrees() const { return badFrees_; }
@@ -81,6 +115,7 @@ class HostDevice final : public runtime::Device {
   runtime::MemoryStats stats_;
   std::map<void*, uint64_t> live_;
   int badFrees_ = 0;
+  IdleRunner runner_;
 };
 
 class HostPlatform final : public runtime::Platform {
@@ -98,15 +133,25 @@ class HostPlatform final : public runtime::Platform {
 };
 
 // Output o is 2 * argument o (f32) in a fresh allocation, or in the argument's
-// own memory when the program aliases it and the argument is donated.
+// own memory when the program aliases it and the argument is donated. Records
+// the participant context and the thread it ran on; with `rendezvous` set,
+// waits (up to a second) for the other participants before producing outputs,
+// as a communicator's creation does.
 class DoublingProgram final : public DeviceProgram {
  public:
   DoublingProgram(runtime::Device& device, runtime::Program program)
       : device_(device), program_(std::move(program)) {}
 
   StatusOr<runtime::ExecuteResult> execute(
-      std::span<const runtime::ExecuteArgument> arguments) override {
+      std::span<const runtime::ExecuteArgument> arguments,
+      const runtime::ParticipantContext* participant) override {
     ++executions;
+    thread = std::this_thread::get_id();
+    lastParticipant =
+        participant != nullptr ? *participant : runtime::ParticipantContext{};
+    hadParticipant = participant != nullptr;
+    if (rendezvous != nullptr)
+      metEveryone = rendezvous->arriveAndWait(std::chrono::milliseconds(1000));
     if (failNext) return resourceExhausted("the stand-in device is full");
     runtime::ExecuteResult result;
     for (size_t o = 0; o < program_.output_slots.size(); ++o) {
@@ -133,6 +178,11 @@ class DoublingProgram final : public DeviceProgram {
 
   int executions = 0;
   bool failNext = false;
+  std::thread::id thread;
+  runtime::ParticipantContext lastParticipant;
+  bool hadParticipant = false;
+  Rendezvous* rendezvous = nullptr;
+  bool metEveryone = false;
   std::vector<runtime::ExecuteArgument> lastArguments;
   runtime::EventPtr done;
 

@@ -205,6 +205,56 @@ TEST_F(QueriesTest, DevicesLogicalIdsAndAssignment) {
       assignment.serialized_device_assignment);
 }
 
+// shard_map-like, 1 replica x 2 partitions assigned to devices 1 then 0.
+TEST_F(QueriesTest, SeveralParticipantsAnswerForAll) {
+  CompileOptions options;
+  options.numPartitions = 2;
+  options.deviceAssignment = {1, 0};
+  PJRT_LoadedExecutable* loaded = load(doublingExecutable(1, {-1}), options);
+  ASSERT_NE(loaded, nullptr);
+  PJRT_Executable* executable = view(loaded);
+  PJRT_Executable_NumReplicas_Args replicas{};
+  replicas.struct_size = sizeof(replicas);
+  replicas.executable = executable;
+  ASSERT_EQ(executableNumReplicas(&replicas), nullptr);
+  EXPECT_EQ(replicas.num_replicas, 1u);
+  PJRT_Executable_NumPartitions_Args partitions{};
+  partitions.struct_size = sizeof(partitions);
+  partitions.executable = executable;
+  ASSERT_EQ(executableNumPartitions(&partitions), nullptr);
+  EXPECT_EQ(partitions.num_partitions, 2u);
+  destroy(executable);
+
+  PJRT_LoadedExecutable_AddressableDevices_Args devices{};
+  devices.struct_size = sizeof(devices);
+  devices.executable = loaded;
+  ASSERT_EQ(loadedExecutableAddressableDevices(&devices), nullptr);
+  ASSERT_EQ(devices.num_addressable_devices, 2u);
+  EXPECT_EQ(devices.addressable_devices[0], client_->devices[1]);
+  EXPECT_EQ(devices.addressable_devices[1], client_->devices[0]);
+  PJRT_LoadedExecutable_AddressableDeviceLogicalIds_Args ids{};
+  ids.struct_size = sizeof(ids);
+  ids.executable = loaded;
+  ASSERT_EQ(loadedExecutableAddressableDeviceLogicalIds(&ids), nullptr);
+  ASSERT_EQ(ids.num_addressable_device_logical_ids, 2u);
+  EXPECT_EQ(ids.addressable_device_logical_ids[1].replica, 0);
+  EXPECT_EQ(ids.addressable_device_logical_ids[1].partition, 1);
+
+  // DeviceAssignmentProto by hand: replica_count 1 (08 01), computation_count
+  // 2 (10 02), then one computation_devices per partition holding its
+  // replica's device: {1} (1a 03 0a 01 01) and {0} (1a 03 0a 01 00).
+  PJRT_LoadedExecutable_GetDeviceAssignment_Args assignment{};
+  assignment.struct_size = sizeof(assignment);
+  assignment.executable = loaded;
+  ASSERT_EQ(loadedExecutableGetDeviceAssignment(&assignment), nullptr);
+  const std::string expected("\x08\x01\x10\x02\x1a\x03\x0a\x01\x01\x1a\x03\x0a\x01\x00",
+                             14);
+  EXPECT_EQ(std::string(assignment.serialized_bytes, assignment.serialized_bytes_size),
+            expected);
+  assignment.serialized_device_assignment_deleter(
+      assignment.serialized_device_assignment);
+}
+
 TEST_F(QueriesTest, PortableHasNoDevicesAndAnEmptyAssignment) {
   CompileOptions options;
   options.portable = true;
@@ -280,9 +330,9 @@ TEST_F(QueriesTest, PlacementFollowsTheCompileOptions) {
   twoReplicas.numReplicas = 2;
   twoReplicas.deviceAssignment = {0, 1};
   auto multi = loadExecutable(*client_, *info, twoReplicas, loader_.loader());
-  EXPECT_EQ(multi.status().code(), StatusCode::kUnimplemented);
-  EXPECT_NE(multi.status().message().find("2 replicas x 1 partitions"),
-            std::string::npos);
+  ASSERT_TRUE(multi.isOk()) << multi.status().toString();
+  EXPECT_EQ((*multi)->addressableDevices,
+            (std::vector<PJRT_Device*>{client_->devices[0], client_->devices[1]}));
   CompileOptions unknownDevice;
   unknownDevice.deviceAssignment = {7};
   EXPECT_EQ(

@@ -91,6 +91,9 @@ class ExecutableTest : public ::testing::Test {
     auto info = describeExecutable(std::move(compiled), "program bytes", "options bytes");
     EXPECT_TRUE(info.isOk()) << info.status().toString();
     if (!info.isOk()) return nullptr;
+    // What PJRT_Client_Compile records from the same options.
+    (*info)->numReplicas = options.numReplicas;
+    (*info)->numPartitions = options.numPartitions;
     auto loaded =
         loadExecutable(*client_, std::move(info).value(), options, loader_.loader());
     EXPECT_TRUE(loaded.isOk()) << loaded.status().toString();

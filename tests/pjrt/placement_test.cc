@@ -1,7 +1,9 @@
-// Where a compile may run: programs over several devices (replicas or
-// partitions) are UNIMPLEMENTED, naming what they need; devices the client
-// does not have are INVALID_ARGUMENT naming them. Through placeProgram and
-// through PJRT_Client_Compile with the serialized options JAX sends.
+// Where a compile runs: one device, or replicas x partitions devices from the
+// device assignment (else the first devices in id order, as XLA assigns
+// them); devices the client does not have, or named twice, are
+// INVALID_ARGUMENT naming them. Through placeProgram, loadExecutable and the
+// executable queries, and through PJRT_Client_Compile with the serialized
+// options JAX sends.
 #include <gtest/gtest.h>
 
 #include "compiler/zoo_fixture.h"
@@ -69,40 +71,91 @@ class PlacementTest : public ExecutableTest {
   }
 };
 
-TEST_F(PlacementTest, SeveralReplicasOrPartitionsNeedTheCollectiveRoute) {
-  for (auto [replicas, partitions] :
-       {std::pair{2, 1}, std::pair{1, 2}, std::pair{2, 2}}) {
-    CompileOptions options;
-    options.numReplicas = replicas;
-    options.numPartitions = partitions;
-    StatusOr<PJRT_Device*> placed = placeProgram(*client_, options);
-    ASSERT_FALSE(placed.isOk());
-    EXPECT_EQ(placed.status().code(), StatusCode::kUnimplemented);
-    const std::string& text = placed.status().message();
-    EXPECT_NE(
-        text.find(std::to_string(replicas) + " replicas x " + std::to_string(partitions) +
-                  " partitions (" + std::to_string(replicas * partitions) + " devices)"),
-        std::string::npos)
-        << text;
-    EXPECT_NE(text.find("collective route"), std::string::npos) << text;
-    // Portable executables are no exception.
-    options.portable = true;
-    EXPECT_EQ(placeProgram(*client_, options).status().code(),
-              StatusCode::kUnimplemented);
-  }
+std::vector<int> idsOf(const std::vector<PJRT_Device*>& devices) {
+  std::vector<int> ids;
+  for (const PJRT_Device* device : devices) ids.push_back(device->description.id);
+  return ids;
+}
+
+CompileOptions shape(int replicas, int partitions, std::vector<int64_t> assignment = {}) {
+  CompileOptions options;
+  options.numReplicas = replicas;
+  options.numPartitions = partitions;
+  options.deviceAssignment = std::move(assignment);
+  return options;
+}
+
+TEST_F(PlacementTest, SeveralParticipantsTakeTheAssignmentOrTheFirstDevices) {
+  // pmap-like, 2 replicas x 1 partition, no assignment: devices 0 and 1.
+  StatusOr<std::vector<PJRT_Device*>> pmap = placeProgram(*client_, shape(2, 1));
+  ASSERT_TRUE(pmap.isOk()) << pmap.status().toString();
+  EXPECT_EQ(idsOf(*pmap), (std::vector<int>{0, 1}));
+  // shard_map-like, 1 x 2, assigned in reverse: (r0, p0) -> 1, (r0, p1) -> 0.
+  StatusOr<std::vector<PJRT_Device*>> partitions =
+      placeProgram(*client_, shape(1, 2, {1, 0}));
+  ASSERT_TRUE(partitions.isOk()) << partitions.status().toString();
+  EXPECT_EQ(idsOf(*partitions), (std::vector<int>{1, 0}));
+}
+
+TEST_F(PlacementTest, BadAssignmentsAreNamed) {
+  Status missing = placeProgram(*client_, shape(2, 1, {0, 5})).status();
+  EXPECT_EQ(missing.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(missing.message().find("names device 5 for replica 1, partition 0"),
+            std::string::npos)
+      << missing.message();
+  Status twice = placeProgram(*client_, shape(1, 2, {1, 1})).status();
+  EXPECT_EQ(twice.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(twice.message().find("names device 1 twice"), std::string::npos)
+      << twice.message();
+  Status tooMany = placeProgram(*client_, shape(3, 1)).status();
+  EXPECT_EQ(tooMany.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(tooMany.message().find("need 3 devices but the job has 2"), std::string::npos)
+      << tooMany.message();
+  Status counts = placeProgram(*client_, shape(2, 1, {0})).status();
+  EXPECT_EQ(counts.code(), StatusCode::kInvalidArgument);
+  CompileOptions portable = shape(2, 1);
+  portable.portable = true;
+  EXPECT_EQ(placeProgram(*client_, portable).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(placeProgram(*client_, shape(0, 1)).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
+TEST_F(PlacementTest, LoadedOnEveryParticipantWithItsLogicalIds) {
+  compiler::Executable compiled = doublingExecutable(1, {-1});
+  PJRT_LoadedExecutable* e = load(compiled, shape(1, 2, {1, 0}));
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->participants(), 2);
+  EXPECT_EQ(e->deviceIds, (std::vector<int>{1, 0}));
+  EXPECT_EQ(e->layout.replicas, 1);
+  EXPECT_EQ(e->layout.partitions, 2);
+  EXPECT_EQ(e->layout.device_ids, (std::vector<int64_t>{1, 0}));
+  ASSERT_EQ(e->addressableDevices.size(), 2u);
+  EXPECT_EQ(e->addressableDevices[0], client_->devices[1]);
+  EXPECT_EQ(e->addressableDevices[1], client_->devices[0]);
+  EXPECT_EQ(e->logicalIds[0].replica, 0);
+  EXPECT_EQ(e->logicalIds[0].partition, 0);
+  EXPECT_EQ(e->logicalIds[1].replica, 0);
+  EXPECT_EQ(e->logicalIds[1].partition, 1);
+  EXPECT_EQ(loader_.loaded.size(), 2u);  // loaded on both at once
+
+  PJRT_LoadedExecutable* replicas = load(compiled, shape(2, 1));
+  ASSERT_NE(replicas, nullptr);
+  EXPECT_EQ(replicas->logicalIds[1].replica, 1);
+  EXPECT_EQ(replicas->logicalIds[1].partition, 0);
 }
 
 TEST_F(PlacementTest, DevicesTheClientLacksAreNamed) {
   CompileOptions assigned;
   assigned.deviceAssignment = {7};
-  StatusOr<PJRT_Device*> missing = placeProgram(*client_, assigned);
+  StatusOr<std::vector<PJRT_Device*>> missing = placeProgram(*client_, assigned);
   EXPECT_EQ(missing.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(missing.status().message().find("names device 7"), std::string::npos)
       << missing.status().message();
 
   CompileOptions ordinal;
   ordinal.deviceOrdinal = 2;  // the client has ordinals 0 and 1
-  StatusOr<PJRT_Device*> beyond = placeProgram(*client_, ordinal);
+  StatusOr<std::vector<PJRT_Device*>> beyond = placeProgram(*client_, ordinal);
   EXPECT_EQ(beyond.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(beyond.status().message().find("device_ordinal 2"), std::string::npos);
 
@@ -112,27 +165,19 @@ TEST_F(PlacementTest, DevicesTheClientLacksAreNamed) {
 
   CompileOptions second;
   second.deviceAssignment = {1};
-  StatusOr<PJRT_Device*> placed = placeProgram(*client_, second);
+  StatusOr<std::vector<PJRT_Device*>> placed = placeProgram(*client_, second);
   ASSERT_TRUE(placed.isOk());
-  EXPECT_EQ(*placed, client_->devices[1]);
+  EXPECT_EQ(*placed, std::vector<PJRT_Device*>{client_->devices[1]});
 }
 
-TEST_F(PlacementTest, CompileRefusesSeveralDevicesThroughPlacement) {
-  // The compiler compiles the smoke program for several participants (the
-  // collective route); placement on several devices is what is missing.
-  Status replicas = compile(compileOptions(2, 1, {{0, 1}}));
-  EXPECT_EQ(replicas.code(), StatusCode::kUnimplemented);
-  EXPECT_NE(replicas.message().find("2 replicas x 1 partitions (2 devices)"),
-            std::string::npos)
-      << replicas.message();
-  EXPECT_NE(replicas.message().find("one device per process"), std::string::npos);
-
-  Status partitions = compile(compileOptions(1, 2, {{0}, {1}}));
-  EXPECT_EQ(partitions.code(), StatusCode::kUnimplemented);
-  EXPECT_NE(partitions.message().find("1 replicas x 2 partitions (2 devices)"),
-            std::string::npos)
-      << partitions.message();
-
+TEST_F(PlacementTest, CompileRefusesBadAssignmentsOverSeveralDevices) {
+  Status missing = compile(compileOptions(2, 1, {{0, 5}}));
+  EXPECT_EQ(missing.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(missing.message().find("names device 5"), std::string::npos)
+      << missing.message();
+  Status twice = compile(compileOptions(1, 2, {{1}, {1}}));
+  EXPECT_EQ(twice.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(twice.message().find("twice"), std::string::npos) << twice.message();
   // Options whose assignment disagrees with the counts are malformed.
   EXPECT_EQ(compile(compileOptions(2, 1, {{0}})).code(), StatusCode::kInvalidArgument);
 }

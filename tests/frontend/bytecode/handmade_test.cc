@@ -360,6 +360,28 @@ TEST(Handmade, PropertiesOfOpsWeCannotNameStayOpaque) {
   EXPECT_EQ(tree->top[0].attr("properties")->data, (std::vector<uint8_t>{0x03}));
 }
 
+// sdy.mesh and sdy.manual_computation carry their attributes as properties
+// in name order (mesh, sym_name); a blob that fits is decoded into them.
+TEST(Handmade, ShardyMeshPropertiesAreNamed) {
+  FileParts parts;
+  parts.dialect_names = {kBuiltinStr, kTestStr, kSdyStr};
+  parts.ops = {{2, kMeshStr}};
+  parts.attrs.push_back({0, true, Bytes().varint(2).varint(kXStr).data});  // #1 "x"
+  parts.properties = {Bytes().varint(1).varint(1).data};  // mesh = sym_name = #1
+  Bytes ir;
+  ir.varint(1 << 1);
+  ir.varint(0).byte(0x40).varint(0).varint(0);  // sdy.mesh, properties #0
+  parts.ir = ir.data;
+  StatusOr<MTree> tree = read(buildParts(parts));
+  ASSERT_TRUE(tree.isOk()) << tree.status().toString();
+  ASSERT_EQ(tree->top.size(), 1u);
+  const MOp& mesh = tree->top[0];
+  EXPECT_EQ(mesh.attr("properties"), nullptr);
+  ASSERT_NE(mesh.attr("mesh"), nullptr);
+  ASSERT_NE(mesh.attr("sym_name"), nullptr);
+  EXPECT_EQ(mesh.attr("sym_name")->str, "x");
+}
+
 TEST(Handmade, BuiltinModulePropertiesMustFit) {
   FileParts parts;
   parts.attrs.push_back({0, true, Bytes().varint(2).varint(kXStr).data});  // #1 "x"

@@ -1,0 +1,45 @@
+// Whether a program compiled for several partitions is already one device's
+// program, or JAX's global view that XLA would partition at compile time.
+//
+// Under jit over a NamedSharding (and shard_map inside it), JAX 0.11 lowers
+// with Shardy and hands the plugin the whole computation at global shapes:
+// an sdy.mesh, sdy.sharding attributes on arguments, results and sharding
+// constraints, and sdy.manual_computation regions (shard_map's body, at
+// per-device shapes) (jax/_src/shard_map.py builds sdy.ManualComputationOp;
+// the PJRT C API client serializes with mixed dialects, keeping sdy ops).
+// jax.pmap is no exception: in JAX 0.11 it is jit of a shard_map over a
+// one-axis mesh of its devices (jax/_src/pmap.py), so with two devices or
+// more it is an sdy.manual_computation over every mesh axis (with one device
+// JAX leaves the manual computation out). XLA then runs Shardy propagation
+// and the SPMD partitioner; we do not, and our frontend reads no
+// sdy.manual_computation. So:
+// * a program whose shardings all replicate every value is the same on every
+//   device and runs as it is;
+// * a fully manual program (localize_manual.h: @main is one manual
+//   computation over every mesh axis, as pmap and a top-level shard_map
+//   give) is compiled as its body, each device's program;
+// * anything else is refused (UNIMPLEMENTED, "global view") rather than run
+//   at the wrong shapes.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "frontend/mlir_tree.h"
+#include "support/status.h"
+
+namespace jft::pjrt {
+
+// OK when `tree` holds no sharding that splits a value over the mesh and no
+// sdy.manual_computation; UNIMPLEMENTED naming what was found and what is
+// missing otherwise (`whyNot`, when given, says why it was not localized).
+Status refuseGlobalView(const frontend::MTree& tree, int numPartitions,
+                        const std::string& whyNot = "");
+
+// What to compile for `bytecode` over `numPartitions` > 1: nullopt for the
+// bytes as they are (no global view, or unreadable: the compiler then says
+// why); the localized tree of a fully manual program; else the refusal.
+StatusOr<std::optional<frontend::MTree>> localizeGlobalView(std::string_view bytecode,
+                                                            int numPartitions);
+
+}  // namespace jft::pjrt
