@@ -46,6 +46,7 @@ StatusOr<std::unique_ptr<Executable>> Executable::load(Device& device, Program p
     const BufferSlot& slot = program.slots[s];
     e.slotKinds_.push_back(slot.kind);
     e.slotIndices_.push_back(slot.index);
+    e.slotBytes_.push_back(slot.bytes);
     if (slot.kind == BufferSlot::Kind::kParameter ||
         slot.kind == BufferSlot::Kind::kOutput)
       e.dynamicSlots_.push_back(static_cast<int>(s));
@@ -262,6 +263,16 @@ StatusOr<ExecuteResult> Executable::execute(std::span<const ExecuteArgument> arg
                              "' has no device memory");
     }
   }
+  // Refused before anything is queued: a collective reached halfway would
+  // leave the participants that do run it waiting for this one.
+  if (!collectives_.empty() &&
+      (participant == nullptr || participant->layout == nullptr ||
+       participant->runner == nullptr))
+    return failedPrecondition(
+        "program '" + name_ + "' holds " + std::to_string(collectives_.size()) +
+        " collective(s) (the first: " + collectiveText(collectives_[0].desc) +
+        ") and needs the participants of a multi-device execution, but this one runs "
+        "alone");
   ExecuteResult result;
   JFT_RETURN_IF_ERROR(allocateOutputs(arguments, result.outputs));
   Status status = enqueue(arguments, result.outputs, participant);
@@ -346,6 +357,21 @@ Status Executable::runCollective(const CollectiveThunk& collective) {
   JFT_ASSIGN_OR_RETURN(ResolvedCollective resolved,
                        resolveCollective(collective.desc, collective.groups, *p->layout,
                                          p->replica, p->partition));
+  // Load time checked what the groups fix without the layout; the sizes that
+  // follow the replica and partition counts are checked here.
+  const std::string participant = " (replica " + std::to_string(p->replica) +
+                                  ", partition " + std::to_string(p->partition) + ")";
+  if (collectiveInputBytes(resolved.desc) > slotBytes_[collective.input])
+    return invalidArgument(collectiveText(resolved.desc) + participant + " sends " +
+                           std::to_string(collectiveInputBytes(resolved.desc)) +
+                           " bytes, its input slot " + std::to_string(collective.input) +
+                           " holds " + std::to_string(slotBytes_[collective.input]));
+  if (collectiveOutputBytes(resolved.desc) > slotBytes_[collective.output])
+    return invalidArgument(collectiveText(resolved.desc) + participant + " receives " +
+                           std::to_string(collectiveOutputBytes(resolved.desc)) +
+                           " bytes, its output slot " +
+                           std::to_string(collective.output) + " holds " +
+                           std::to_string(slotBytes_[collective.output]));
   return p->runner->run(resolved.desc, resolved.clique, resolved.rank,
                         slotAddresses_[collective.input],
                         slotAddresses_[collective.output]);
