@@ -336,16 +336,20 @@ Status Executable::enqueue(std::span<const ExecuteArgument> arguments,
   return status;
 }
 
-// A program run alone is participant (0, 0) of one.
+// A program run alone is participant (0, 0) of one. The id goes in as four
+// one-byte fills, queue-ordered like every other step: a host copy would have
+// to wait for its source to be read, i.e. for the queue (a collective queued
+// before it included) to drain.
 Status Executable::writeParticipantId(const Step& step) {
   int64_t id = 0;
   if (participant_ != nullptr)
     id = step.partition ? participant_->partition : participant_->replica;
   const uint32_t value = static_cast<uint32_t>(id);
-  const uint8_t bytes[4] = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
-                            static_cast<uint8_t>(value >> 16),
-                            static_cast<uint8_t>(value >> 24)};
-  return device_.copyToDevice(slotAddresses_[step.destination], bytes, 4, true).status();
+  const uint64_t address = slotAddresses_[step.destination];
+  for (int byte = 0; byte < 4; ++byte)
+    JFT_RETURN_IF_ERROR(
+        device_.fill(address + byte, static_cast<uint8_t>(value >> (8 * byte)), 1));
+  return Status::ok();
 }
 
 Status Executable::runCollective(const CollectiveThunk& collective) {

@@ -16,9 +16,11 @@
 // GPU or NCCL (JFT_NCCL_LIBRARY names the wheel's libnccl.so.2).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>

@@ -147,6 +147,8 @@ TEST_F(CollectiveProgramTest, ParticipantIdsAreLittleEndianU32) {
   ASSERT_TRUE(result.isOk()) << result.status().toString();
   EXPECT_EQ(bytesAt(result->outputs[0].address, 4), (std::vector<uint8_t>{2, 1, 0, 0}));
   EXPECT_EQ(bytesAt(result->outputs[1].address, 4), (std::vector<uint8_t>{0, 0, 0, 0}));
+  // Queue-ordered fills, not a host copy that would wait for the queue.
+  EXPECT_TRUE(device_.opsOfKind(RecordedOp::Kind::kUpload).empty());
   release(*result);
   // Alone, a program is participant (0, 0) of one.
   result = executable->execute({});
