@@ -322,6 +322,21 @@ TEST_F(NcclCliquesTest, WithoutFinalizeEachIsDestroyedAlone) {
   EXPECT_EQ(calls(), std::vector<std::string>{"ncclCommDestroy #1"});
 }
 
+// After destroyAll the default exchange starts afresh: a member of a clique
+// made again waits for the new id instead of joining with the old one.
+TEST_F(NcclCliquesTest, ACliqueMadeAgainNeverReadsItsOldId) {
+  NcclCliques cliques([this]() -> StatusOr<const Nccl*> { return &nccl_; });
+  const std::vector<int64_t> clique = {5, 9};
+  std::thread second([&] { EXPECT_TRUE(cliques.communicator(clique, 1, 1).isOk()); });
+  EXPECT_TRUE(cliques.communicator(clique, 0, 0).isOk());
+  second.join();
+  cliques.destroyAll();
+  setenv("JFT_COLLECTIVE_TIMEOUT_S", "0.05", 1);
+  StatusOr<NcclCommunicator*> comm = cliques.communicator(clique, 1, 1);
+  EXPECT_EQ(comm.status().code(), StatusCode::kDeadlineExceeded)
+      << comm.status().toString();
+}
+
 // --- the runner ------------------------------------------------------------------
 
 TEST_F(NcclCliquesTest, RunnerMakesItsContextCurrentAndRunsOnItsStream) {

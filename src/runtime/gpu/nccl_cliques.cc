@@ -87,6 +87,7 @@ NcclCliques::~NcclCliques() {
 
 void NcclCliques::setExchange(std::shared_ptr<CliqueIdExchange> exchange) {
   std::lock_guard<std::mutex> lock(mutex_);
+  defaultExchange_ = exchange == nullptr;
   exchange_ =
       exchange != nullptr ? std::move(exchange) : std::make_shared<InProcessCliqueIds>();
 }
@@ -155,6 +156,7 @@ void NcclCliques::destroyAll() {
       if (entry->comm != nullptr) comms.push_back(std::move(entry->comm));
     }
     entries_.clear();
+    if (defaultExchange_) exchange_ = std::make_shared<InProcessCliqueIds>();
   }
   NcclCommunicator::destroyAll(std::move(comms));
 }

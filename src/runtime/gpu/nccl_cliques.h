@@ -77,7 +77,8 @@ class NcclCliques {
                                            int owner);
 
   // Destroys every communicator (NcclCommunicator::destroyAll: the process's
-  // ranks finalized together). No run may be in flight.
+  // ranks finalized together). No run may be in flight. The default exchange
+  // starts afresh, so a clique made again never reads its old id.
   void destroyAll();
 
   // How many communicators exist.
@@ -98,6 +99,7 @@ class NcclCliques {
   mutable std::mutex mutex_;  // guards entries_ and exchange_
   std::map<Key, std::shared_ptr<Entry>> entries_;
   std::shared_ptr<CliqueIdExchange> exchange_;
+  bool defaultExchange_ = true;  // exchange_ is our own in-process table
 };
 
 class NcclDeviceRunner final : public CollectiveRunner {
