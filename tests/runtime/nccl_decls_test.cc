@@ -99,7 +99,9 @@ TEST(NcclDecls, LibraryExportsEveryEntryPoint) {
   EXPECT_EQ((*nccl)->getVersion(&version), ::ncclSuccess);
   EXPECT_GE(version, 21000) << (*nccl)->libraryName;  // 2.10 and later
   // ncclCommFinalize came with 2.14; the loader finds it where it exists.
-  if (version >= 21400) EXPECT_NE((*nccl)->commFinalize, nullptr);
+  if (version >= 21400) {
+    EXPECT_NE((*nccl)->commFinalize, nullptr);
+  }
   const char* text = (*nccl)->getErrorString(::ncclInvalidArgument);
   ASSERT_NE(text, nullptr);
   EXPECT_NE(std::string(text), "");
