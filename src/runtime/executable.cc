@@ -376,9 +376,23 @@ Status Executable::runCollective(const CollectiveThunk& collective) {
                            " bytes, its output slot " +
                            std::to_string(collective.output) + " holds " +
                            std::to_string(slotBytes_[collective.output]));
-  return p->runner->run(resolved.desc, resolved.clique, resolved.rank,
-                        slotAddresses_[collective.input],
-                        slotAddresses_[collective.output]);
+  // An output that took over its donated argument may be the input itself:
+  // NCCL runs all_reduce and broadcast in place, the send/receive kinds not.
+  const uint64_t input = slotAddresses_[collective.input];
+  const uint64_t output = slotAddresses_[collective.output];
+  const uint64_t inputBytes = collectiveInputBytes(resolved.desc);
+  const uint64_t outputBytes = collectiveOutputBytes(resolved.desc);
+  const bool overlap = inputBytes != 0 && outputBytes != 0 &&
+                       input < output + outputBytes && output < input + inputBytes;
+  const bool inPlace = input == output && inputBytes == outputBytes &&
+                       (resolved.desc.kind == CollectiveKind::kAllReduce ||
+                        resolved.desc.kind == CollectiveKind::kCollectiveBroadcast);
+  if (overlap && !inPlace)
+    return invalidArgument(collectiveText(resolved.desc) + participant +
+                           ": its input and output share memory (an output that took "
+                           "over a donated argument?); only all_reduce and "
+                           "collective_broadcast run in place");
+  return p->runner->run(resolved.desc, resolved.clique, resolved.rank, input, output);
 }
 
 Status Executable::enqueueStep(const Step& step) {

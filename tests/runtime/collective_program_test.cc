@@ -258,6 +258,48 @@ TEST_F(CollectiveProgramTest, AResolvedSizeTheSlotDoesNotHoldIsRefusedAtExecutio
   device_.deallocate(x, 16);
 }
 
+// An output that takes over its donated argument makes a collective that
+// reads that argument run in place: all_reduce may, a permute may not.
+TEST_F(CollectiveProgramTest, OnlyAllReduceAndBroadcastRunInPlace) {
+  using Kind = CollectiveKind;
+  for (Kind kind : {Kind::kAllReduce, Kind::kCollectivePermute}) {
+    Program p;
+    p.name = "in place";
+    p.slots.push_back(slot(K::kParameter, 16, 0));
+    p.slots.push_back(slot(K::kOutput, 16, 0));
+    CollectiveDesc d = gather(4);
+    d.kind = kind;
+    CollectiveGroups g = groups(Mode::kCrossReplica, {});
+    if (kind == Kind::kCollectivePermute) g.pairs = {{0, 1}, {1, 0}};
+    p.thunks.push_back(CollectiveThunk{d, g, 0, 1});
+    p.parameter_bytes = {16};
+    p.output_slots = {1};
+    p.output_aliases = {0};
+    auto executable = load(p);
+    ASSERT_NE(executable, nullptr);
+    ParticipantLayout layout{2, 1, {0, 1}};
+    ParticipantContext participant{&layout, 0, 0, &runner_};
+    uint64_t x = *device_.allocate(16);
+    ExecuteArgument donated{x, 16, true};
+    runner_.calls.clear();
+    auto result = executable->execute({&donated, 1}, &participant);
+    if (kind == Kind::kAllReduce) {
+      ASSERT_TRUE(result.isOk()) << result.status().toString();
+      ASSERT_EQ(runner_.calls.size(), 1u);
+      EXPECT_EQ(runner_.calls[0].input, x);
+      EXPECT_EQ(runner_.calls[0].output, x);
+      device_.deallocate(x, 16);
+    } else {
+      ASSERT_FALSE(result.isOk());
+      EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
+      EXPECT_NE(result.status().message().find("share memory"), std::string::npos)
+          << result.status().message();
+      EXPECT_TRUE(runner_.calls.empty());
+      device_.deallocate(x, 16);
+    }
+  }
+}
+
 // --- program_check ---------------------------------------------------------------
 
 TEST_F(CollectiveProgramTest, CheckSizesTheOutputForTheLargestKnownGroup) {
