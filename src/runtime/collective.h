@@ -31,7 +31,9 @@
 // `reduction` is read only by the reducing kinds (kAllReduce,
 // kReduceScatter); `pairs` only by kCollectivePermute.
 //
-// Buffers per rank, in order: the input, the output (they must not overlap).
+// Buffers per rank, in order: the input, the output. They must not overlap,
+// except that all_reduce and collective_broadcast may run in place (input ==
+// output), as NCCL allows.
 //
 // count 0 is empty: the buffers hold nothing and no rank does anything (every
 // rank sees the same description, so none waits on another).

@@ -16,8 +16,8 @@
 namespace jft::runtime {
 
 // Runs one device's part of collectives. Implemented per platform (NCCL on
-// CUDA); one runner per device, all of a process's runners sharing their
-// communicators (keyed by clique).
+// CUDA: runtime/gpu/nccl_cliques.h); one runner per device, all of a
+// process's runners sharing their communicators (keyed by clique and rank).
 class CollectiveRunner {
  public:
   virtual ~CollectiveRunner() = default;
@@ -31,8 +31,13 @@ class CollectiveRunner {
 };
 
 // How a clique's id (NCCL's unique id: opaque bytes rank 0 makes) reaches the
-// other members' processes. In one process an in-memory table does; across
-// processes the key-value store of jax.distributed (PJRT create options).
+// other members' processes. In one process an in-memory table does
+// (runtime/in_process_clique_ids.h, the default); across processes the
+// key-value store of jax.distributed (PJRT create options). On CUDA the key
+// is "jft/nccl_clique_id/" and the clique's global device ids joined by
+// commas (unique per clique within a job), the value 256 lowercase hex
+// digits; a clique of one device publishes nothing. Methods may be called
+// from several threads at once.
 class CliqueIdExchange {
  public:
   virtual ~CliqueIdExchange() = default;
@@ -44,7 +49,10 @@ class CliqueIdExchange {
                                      std::chrono::milliseconds timeout) = 0;
 };
 
-// One participant of one execution.
+// One participant of one execution: its replica and partition in `layout`
+// (the executable's device assignment) and its device's runner. Only
+// borrowed for the execution; the runner may be null for a program without
+// collectives.
 struct ParticipantContext {
   const ParticipantLayout* layout = nullptr;
   int64_t replica = 0;

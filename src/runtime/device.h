@@ -117,7 +117,8 @@ class Device {
   virtual StatusOr<EventPtr> recordEvent();
   // This device's collective runner (runtime/collective_context.h), made on
   // first use and owned by the device; UNAVAILABLE when the platform has no
-  // collective library (the default).
+  // collective library (the default). CUDA always makes one: a missing NCCL
+  // is the UNAVAILABLE of the first run that needs it.
   virtual StatusOr<CollectiveRunner*> collectiveRunner();
 };
 
@@ -130,7 +131,8 @@ class Platform {
   virtual Device& device(int ordinal) = 0;
   // How the devices' collective runners learn the ids of cliques whose rank 0
   // is in another process (collective_context.h); by default they only form
-  // cliques within this process. Set before the first collective runs.
+  // cliques within this process (CUDA: an InProcessCliqueIds; null restores
+  // it). Set before the first collective runs.
   virtual void setCliqueIdExchange(std::shared_ptr<CliqueIdExchange> exchange);
 };
 

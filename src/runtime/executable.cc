@@ -46,6 +46,7 @@ StatusOr<std::unique_ptr<Executable>> Executable::load(Device& device, Program p
     const BufferSlot& slot = program.slots[s];
     e.slotKinds_.push_back(slot.kind);
     e.slotIndices_.push_back(slot.index);
+    e.slotBytes_.push_back(slot.bytes);
     if (slot.kind == BufferSlot::Kind::kParameter ||
         slot.kind == BufferSlot::Kind::kOutput)
       e.dynamicSlots_.push_back(static_cast<int>(s));
@@ -262,6 +263,16 @@ StatusOr<ExecuteResult> Executable::execute(std::span<const ExecuteArgument> arg
                              "' has no device memory");
     }
   }
+  // Refused before anything is queued: a collective reached halfway would
+  // leave the participants that do run it waiting for this one.
+  if (!collectives_.empty() &&
+      (participant == nullptr || participant->layout == nullptr ||
+       participant->runner == nullptr))
+    return failedPrecondition(
+        "program '" + name_ + "' holds " + std::to_string(collectives_.size()) +
+        " collective(s) (the first: " + collectiveText(collectives_[0].desc) +
+        ") and needs the participants of a multi-device execution, but this one runs "
+        "alone");
   ExecuteResult result;
   JFT_RETURN_IF_ERROR(allocateOutputs(arguments, result.outputs));
   Status status = enqueue(arguments, result.outputs, participant);
@@ -325,16 +336,20 @@ Status Executable::enqueue(std::span<const ExecuteArgument> arguments,
   return status;
 }
 
-// A program run alone is participant (0, 0) of one.
+// A program run alone is participant (0, 0) of one. The id goes in as four
+// one-byte fills, queue-ordered like every other step: a host copy would have
+// to wait for its source to be read, i.e. for the queue (a collective queued
+// before it included) to drain.
 Status Executable::writeParticipantId(const Step& step) {
   int64_t id = 0;
   if (participant_ != nullptr)
     id = step.partition ? participant_->partition : participant_->replica;
   const uint32_t value = static_cast<uint32_t>(id);
-  const uint8_t bytes[4] = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
-                            static_cast<uint8_t>(value >> 16),
-                            static_cast<uint8_t>(value >> 24)};
-  return device_.copyToDevice(slotAddresses_[step.destination], bytes, 4, true).status();
+  const uint64_t address = slotAddresses_[step.destination];
+  for (int byte = 0; byte < 4; ++byte)
+    JFT_RETURN_IF_ERROR(
+        device_.fill(address + byte, static_cast<uint8_t>(value >> (8 * byte)), 1));
+  return Status::ok();
 }
 
 Status Executable::runCollective(const CollectiveThunk& collective) {
@@ -346,9 +361,38 @@ Status Executable::runCollective(const CollectiveThunk& collective) {
   JFT_ASSIGN_OR_RETURN(ResolvedCollective resolved,
                        resolveCollective(collective.desc, collective.groups, *p->layout,
                                          p->replica, p->partition));
-  return p->runner->run(resolved.desc, resolved.clique, resolved.rank,
-                        slotAddresses_[collective.input],
-                        slotAddresses_[collective.output]);
+  // Load time checked what the groups fix without the layout; the sizes that
+  // follow the replica and partition counts are checked here.
+  const std::string participant = " (replica " + std::to_string(p->replica) +
+                                  ", partition " + std::to_string(p->partition) + ")";
+  if (collectiveInputBytes(resolved.desc) > slotBytes_[collective.input])
+    return invalidArgument(collectiveText(resolved.desc) + participant + " sends " +
+                           std::to_string(collectiveInputBytes(resolved.desc)) +
+                           " bytes, its input slot " + std::to_string(collective.input) +
+                           " holds " + std::to_string(slotBytes_[collective.input]));
+  if (collectiveOutputBytes(resolved.desc) > slotBytes_[collective.output])
+    return invalidArgument(collectiveText(resolved.desc) + participant + " receives " +
+                           std::to_string(collectiveOutputBytes(resolved.desc)) +
+                           " bytes, its output slot " +
+                           std::to_string(collective.output) + " holds " +
+                           std::to_string(slotBytes_[collective.output]));
+  // An output that took over its donated argument may be the input itself:
+  // NCCL runs all_reduce and broadcast in place, the send/receive kinds not.
+  const uint64_t input = slotAddresses_[collective.input];
+  const uint64_t output = slotAddresses_[collective.output];
+  const uint64_t inputBytes = collectiveInputBytes(resolved.desc);
+  const uint64_t outputBytes = collectiveOutputBytes(resolved.desc);
+  const bool overlap = inputBytes != 0 && outputBytes != 0 &&
+                       input < output + outputBytes && output < input + inputBytes;
+  const bool inPlace = input == output && inputBytes == outputBytes &&
+                       (resolved.desc.kind == CollectiveKind::kAllReduce ||
+                        resolved.desc.kind == CollectiveKind::kCollectiveBroadcast);
+  if (overlap && !inPlace)
+    return invalidArgument(collectiveText(resolved.desc) + participant +
+                           ": its input and output share memory (an output that took "
+                           "over a donated argument?); only all_reduce and "
+                           "collective_broadcast run in place");
+  return p->runner->run(resolved.desc, resolved.clique, resolved.rank, input, output);
 }
 
 Status Executable::enqueueStep(const Step& step) {

@@ -57,7 +57,13 @@ class Executable {
 
   // `participant`: who this execution is among the participants of a program
   // compiled for several (collective_context.h); null for one participant.
-  // A program holding collectives refuses to run without it.
+  // A program holding collectives refuses to run without it (with a layout
+  // and a runner): FAILED_PRECONDITION before anything is queued. Each
+  // collective is resolved for the participant (resolveCollective; its
+  // errors are INVALID_ARGUMENT, as is a resolved size its slots do not
+  // hold) and handed to the runner with its slots' addresses; replica_id and
+  // partition_id write the participant's ids. The runner must stay valid
+  // until execute returns; the context may go once it has.
   StatusOr<ExecuteResult> execute(std::span<const ExecuteArgument> arguments,
                                   const ParticipantContext* participant = nullptr);
 
@@ -161,6 +167,7 @@ class Executable {
   // Per slot: its kind and index, and its address when fixed at load time.
   std::vector<BufferSlot::Kind> slotKinds_;
   std::vector<int> slotIndices_;
+  std::vector<uint64_t> slotBytes_;
   std::vector<int> dynamicSlots_;  // parameter and output slots
 
   std::mutex mutex_;  // guards everything below (written by each execution)

@@ -2,10 +2,13 @@
 // by index so a compiler bug can be traced back to the thunk list.
 #include "runtime/program_check.h"
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
 
+#include "runtime/collective_groups.h"
 #include "runtime/fft.h"
 #include "runtime/gemm.h"
 #include "runtime/library_op.h"
@@ -219,22 +222,73 @@ class Checker {
     return Status::ok();
   }
 
-  // A collective's slots hold one rank's input and output for the largest
-  // group the description allows (resolved per participant at execution).
+  // A collective's slots hold one rank's input, and its output for every
+  // group size its groups allow where that size is known without the layout
+  // (the largest all_gather, the smallest reduce_scatter group). Where it is
+  // not (empty groups, cross_replica_and_partition: the sizes follow the
+  // replica and partition counts, which only execution knows), the executable
+  // checks the resolved sizes against the slots before running the collective.
   Status checkThunk(const CollectiveThunk& collective) const {
-    JFT_RETURN_IF_ERROR(validateCollective(collective.desc));
-    for (int s : {collective.input, collective.output})
-      if (!slotInRange(s))
-        return invalidArgument(collectiveText(collective.desc) + " slot " +
-                               std::to_string(s) + " of " + str(p_.slots.size()));
+    const CollectiveDesc& desc = collective.desc;
+    const std::string what = collectiveKindName(desc.kind) + std::string(" ") +
+                             collectiveTypeName(desc.type) + " x" +
+                             std::to_string(desc.count);
+    if (desc.count < 0) return invalidArgument(what + ": the element count is negative");
+    JFT_RETURN_IF_ERROR(checkCollectiveGroups(desc, collective.groups));
+    if (!slotInRange(collective.input))
+      return invalidArgument(what + " input slot " + std::to_string(collective.input) +
+                             " of " + str(p_.slots.size()));
+    const uint64_t elementBytes =
+        static_cast<uint64_t>(collectiveElementBytes(desc.type));
+    uint64_t inputBytes = 0;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(desc.count), elementBytes,
+                               &inputBytes))
+      return invalidArgument(what + " exceeds 64-bit sizes");
+    if (inputBytes > p_.slots[collective.input].bytes)
+      return invalidArgument(what + " input slot " + std::to_string(collective.input) +
+                             " holds " + str(p_.slots[collective.input].bytes) +
+                             " bytes, each rank sends " + str(inputBytes));
+    uint64_t outputBytes = 0;
+    const std::optional<std::vector<int64_t>> sizes = knownGroupSizes(collective.groups);
+    if (sizes.has_value()) {
+      for (int64_t size : *sizes) {
+        CollectiveDesc sized = desc;
+        sized.ranks = size;
+        sized.pairs.clear();
+        JFT_RETURN_IF_ERROR(validateCollective(sized));
+        uint64_t bytes = 0;
+        if (__builtin_mul_overflow(static_cast<uint64_t>(collectiveOutputCount(sized)),
+                                   elementBytes, &bytes))
+          return invalidArgument(what + " exceeds 64-bit sizes");
+        outputBytes = std::max(outputBytes, bytes);
+      }
+    } else if (desc.kind != CollectiveKind::kAllGather &&
+               desc.kind != CollectiveKind::kReduceScatter) {
+      outputBytes = inputBytes;  // the other kinds output what each rank sends
+    }
+    const std::string output = what + " output";
+    JFT_RETURN_IF_ERROR(checkWritable(collective.output, outputBytes, output.c_str()));
+    return checkApart(collective.input, collective.output, what);
+  }
+
+  // The library reads one while writing the other: they must not share bytes
+  // (temps are packed into one arena, so two slots may).
+  Status checkApart(int a, int b, const std::string& what) const {
+    if (a == b)
+      return invalidArgument(what + " reads and writes slot " + std::to_string(a));
+    const BufferSlot& x = p_.slots[a];
+    const BufferSlot& y = p_.slots[b];
+    if (x.kind == BufferSlot::Kind::kTemp && y.kind == BufferSlot::Kind::kTemp &&
+        x.bytes != 0 && y.bytes != 0 && x.offset < y.offset + y.bytes &&
+        y.offset < x.offset + x.bytes)
+      return invalidArgument(what + " input slot " + std::to_string(a) +
+                             " overlaps its output slot " + std::to_string(b) +
+                             " in the temp arena");
     return Status::ok();
   }
 
   Status checkThunk(const ParticipantIdThunk& id) const {
-    if (!slotInRange(id.destination) || p_.slots[id.destination].bytes < 4)
-      return invalidArgument("participant id slot " + std::to_string(id.destination) +
-                             " does not name a slot of 4 bytes or more");
-    return Status::ok();
+    return checkWritable(id.destination, 4, "participant id");
   }
 
   // Every buffer names a slot; an FFT's or a solver's must also be the ones

@@ -86,6 +86,9 @@ JFT_EXPECT_SHAPE(broadcast, ncclBroadcast);
 JFT_EXPECT_SHAPE(send, ncclSend);
 JFT_EXPECT_SHAPE(recv, ncclRecv);
 #undef JFT_EXPECT_SHAPE
+// The optional entry point, outside the required table.
+static_assert(sameShape(decltype(Nccl::commFinalize){nullptr}, &::ncclCommFinalize),
+              "ncclCommFinalize");
 
 // Loading needs no GPU: where the library is installed every entry point we
 // declare must resolve, and it reports its version and error strings.
@@ -95,6 +98,10 @@ TEST(NcclDecls, LibraryExportsEveryEntryPoint) {
   int version = 0;
   EXPECT_EQ((*nccl)->getVersion(&version), ::ncclSuccess);
   EXPECT_GE(version, 21000) << (*nccl)->libraryName;  // 2.10 and later
+  // ncclCommFinalize came with 2.14; the loader finds it where it exists.
+  if (version >= 21400) {
+    EXPECT_NE((*nccl)->commFinalize, nullptr);
+  }
   const char* text = (*nccl)->getErrorString(::ncclInvalidArgument);
   ASSERT_NE(text, nullptr);
   EXPECT_NE(std::string(text), "");

@@ -78,9 +78,10 @@ CudaDevice::~CudaDevice() {
   if (context_ == nullptr) return;
   driver_.ctxSetCurrent(context_);
   if (stream_ != nullptr) driver_.streamSynchronize(stream_);
-  gemm_.reset();         // frees its workspace through this device's stream
-  libraries_.release();  // likewise, while the stream and context live
-  completions_.reset();  // drains pending frees, joins the thread
+  collectives_.release();  // NCCL's ranks use the stream and context
+  gemm_.reset();           // frees its workspace through this device's stream
+  libraries_.release();    // likewise, while the stream and context live
+  completions_.reset();    // drains pending frees, joins the thread
   staging_.reset();
   // The default pool outlives us (the primary context may stay retained by
   // others): hand its cached memory back.

@@ -24,6 +24,8 @@ class GemmRunner;
 class FftRunner;
 class SolverRunner;
 class ConvRunner;
+class NcclCliques;
+class NcclDeviceRunner;
 
 class CudaDevice final : public Device {
  public:
@@ -63,6 +65,16 @@ class CudaDevice final : public Device {
   // library()); the other descriptions need nothing ahead.
   Status prepareLibrary(const LibraryOp& op) override;
   StatusOr<EventPtr> recordEvent() override { return fence(); }
+  // Collectives through NCCL (cuda_collectives.cc, runtime/gpu/nccl_cliques.h):
+  // the runner is made on first call and never fails; NCCL loads on the first
+  // collective that moves data, whose run is UNAVAILABLE without it.
+  StatusOr<CollectiveRunner*> collectiveRunner() override;
+  // The communicator cache this device's runner uses, shared by every device
+  // of its platform. A device opened alone makes its own. FAILED_PRECONDITION
+  // once collectiveRunner() has made the runner. Teardown destroys every
+  // communicator of the cache (NCCL destroys a process's ranks together), so
+  // devices sharing one go together.
+  Status shareCliques(std::shared_ptr<NcclCliques> cliques);
 
   // Whether allocations come from the stream-ordered pool.
   bool usesMemoryPool() const { return pool_ != nullptr; }
@@ -108,6 +120,14 @@ class CudaDevice final : public Device {
     std::unique_ptr<SolverRunner> solver;
     std::unique_ptr<ConvRunner> conv;
   } libraries_;
+  struct Collectives {
+    Collectives();
+    ~Collectives();
+    void release();    // destroys the communicators (before the stream goes)
+    std::mutex mutex;  // guards the members
+    std::shared_ptr<NcclCliques> cliques;
+    std::unique_ptr<NcclDeviceRunner> runner;
+  } collectives_;
 };
 
 }  // namespace jft::runtime::gpu

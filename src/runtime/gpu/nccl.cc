@@ -24,6 +24,7 @@ std::string resolveNccl(void* handle, Nccl& nccl) {
   if (!lookUpSymbol(handle, symbol, nccl.member)) return symbol;
   JFT_NCCL_FUNCTIONS(JFT_RESOLVE_NCCL_FN)
 #undef JFT_RESOLVE_NCCL_FN
+  lookUpSymbol(handle, "ncclCommFinalize", nccl.commFinalize);  // optional
   return "";
 }
 
@@ -181,10 +182,31 @@ StatusOr<std::vector<std::unique_ptr<NcclCommunicator>>> NcclCommunicator::creat
 
 NcclCommunicator::~NcclCommunicator() {
   if (comm_ == nullptr) return;
-  if (!asyncError().isOk())
+  if (finalized_)
+    nccl_.commDestroy(comm_);
+  else if (!asyncError().isOk())
     nccl_.commAbort(comm_);
   else
     nccl_.commDestroy(comm_);
+}
+
+void NcclCommunicator::destroyAll(std::vector<std::unique_ptr<NcclCommunicator>> comms) {
+  std::vector<NcclCommunicator*> healthy;
+  for (const auto& comm : comms)
+    if (comm != nullptr && comm->comm_ != nullptr &&
+        comm->nccl_.commFinalize != nullptr && comm->asyncError().isOk())
+      healthy.push_back(comm.get());
+  if (!healthy.empty()) {
+    const Nccl& nccl = healthy[0]->nccl_;
+    // A failed finalize leaves its communicator to the destructor's own
+    // destroy (which finalizes by itself).
+    if (nccl.groupStart() == kNcclSuccess) {
+      for (NcclCommunicator* comm : healthy)
+        comm->finalized_ = nccl.commFinalize(comm->comm_) == kNcclSuccess;
+      nccl.groupEnd();
+    }
+  }
+  comms.clear();
 }
 
 Status NcclCommunicator::asyncError() const {

@@ -35,6 +35,10 @@ struct Nccl {
 
   std::string libraryName;  // the file that was opened
 
+  // ncclCommFinalize (NCCL 2.14 and newer; null where the library lacks it):
+  // NcclCommunicator::destroyAll finalizes several ranks in one group with it.
+  ncclResult_t (*commFinalize)(ncclComm_t) = nullptr;
+
   // OK for ncclSuccess; otherwise a status "<what> failed: ncclInvalidArgument
   // (4): <NCCL's error string>". ncclInvalidArgument becomes INVALID_ARGUMENT,
   // ncclInvalidUsage FAILED_PRECONDITION, ncclRemoteError, ncclSystemError and
@@ -67,6 +71,13 @@ class NcclCommunicator {
   // ncclCommDestroy, or ncclCommAbort when the communicator reported an
   // asynchronous error (a destroy could wait for peers that are gone).
   ~NcclCommunicator();
+  // Destroys several communicators this thread owns (e.g. every rank of one
+  // process). Destroying is an intra-node collective in NCCL: one thread
+  // destroying ranks one after another can hang on the first, waiting for
+  // the others. So the healthy ones are finalized together inside one NCCL
+  // group (ncclCommFinalize, where the library has it), then each is
+  // destroyed, which is then local; one with an asynchronous error is aborted.
+  static void destroyAll(std::vector<std::unique_ptr<NcclCommunicator>> comms);
   NcclCommunicator(const NcclCommunicator&) = delete;
   NcclCommunicator& operator=(const NcclCommunicator&) = delete;
 
@@ -88,6 +99,7 @@ class NcclCommunicator {
   ncclComm_t comm_ = nullptr;
   int rank_ = 0;
   int size_ = 1;
+  bool finalized_ = false;  // by destroyAll: the destructor only destroys
 };
 
 class NcclRunner {
