@@ -141,8 +141,9 @@ def run_job() -> list[tuple[int, str]]:
 def main() -> None:
   h.require_gpu_and_jax()
   if gpu_count() < 2:
+    reason = f"needs 2 GPUs, this machine has {gpu_count()}"
     for name in CHECKS:
-      print(f"SKIP {name}: needs 2 GPUs, this machine has {gpu_count()}", flush=True)
+      h.check(name, lambda: h.skip(reason))
     h.finish()
   results = run_job()
   outcomes = [dict() for _ in results]
