@@ -13,19 +13,8 @@ using runtime::CollectiveKind;
 using runtime::CollectiveType;
 
 bool isCollectiveRouteOp(OpKind kind) {
-  switch (kind) {
-    case OpKind::AllReduce:
-    case OpKind::AllGather:
-    case OpKind::ReduceScatter:
-    case OpKind::AllToAll:
-    case OpKind::CollectivePermute:
-    case OpKind::CollectiveBroadcast:
-    case OpKind::ReplicaId:
-    case OpKind::PartitionId:
-      return true;
-    default:
-      return false;
-  }
+  return passes::isCollective(kind) || kind == OpKind::ReplicaId ||
+         kind == OpKind::PartitionId;
 }
 
 std::optional<CollectiveKind> kindOf(OpKind kind) {

@@ -6,6 +6,21 @@
 #include "passes/literal_elements.h"
 
 namespace jft::passes {
+
+bool isCollective(ir::OpKind kind) {
+  switch (kind) {
+    case ir::OpKind::AllReduce:
+    case ir::OpKind::AllGather:
+    case ir::OpKind::ReduceScatter:
+    case ir::OpKind::AllToAll:
+    case ir::OpKind::CollectivePermute:
+    case ir::OpKind::CollectiveBroadcast:
+    case ir::OpKind::CrossReplicaSum:
+      return true;
+    default:
+      return false;
+  }
+}
 namespace {
 
 using ir::OpKind;

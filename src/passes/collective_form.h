@@ -48,6 +48,10 @@ enum class GroupMode : uint8_t {
 
 const char* groupModeName(GroupMode mode);  // "cross_replica", ...
 
+// all_reduce, all_gather, reduce_scatter, all_to_all, collective_permute,
+// collective_broadcast and cross-replica-sum (not replica_id/partition_id).
+bool isCollective(ir::OpKind kind);
+
 struct CollectiveGroupsForm {
   GroupMode mode = GroupMode::kCrossReplica;
   std::vector<std::vector<int64_t>> groups;        // padding dropped; empty = all

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "passes/collective_form.h"
 #include "passes/literal_elements.h"
 #include "passes/op_emitter.h"
 
@@ -15,21 +16,6 @@ using ir::ValueId;
 // JAX pads the rows of uneven replica groups with -1 (its
 // _device_list_replica_groups_hlo); a padding entry names no participant.
 constexpr int64_t kPadding = -1;
-
-bool isCollective(OpKind kind) {
-  switch (kind) {
-    case OpKind::AllReduce:
-    case OpKind::AllGather:
-    case OpKind::ReduceScatter:
-    case OpKind::AllToAll:
-    case OpKind::CollectivePermute:
-    case OpKind::CollectiveBroadcast:
-    case OpKind::CrossReplicaSum:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // A user error about `op`: its name and location first.
 Status bad(const ir::Module& module, const ir::Op& op, const std::string& why) {

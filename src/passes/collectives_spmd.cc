@@ -15,21 +15,6 @@ using ir::OpKind;
 using ir::ValueId;
 using Dims = std::vector<int64_t>;
 
-bool isCollective(OpKind kind) {
-  switch (kind) {
-    case OpKind::AllReduce:
-    case OpKind::AllGather:
-    case OpKind::ReduceScatter:
-    case OpKind::AllToAll:
-    case OpKind::CollectivePermute:
-    case OpKind::CollectiveBroadcast:
-    case OpKind::CrossReplicaSum:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool reduces(OpKind kind) {
   return kind == OpKind::AllReduce || kind == OpKind::ReduceScatter ||
          kind == OpKind::CrossReplicaSum;
