@@ -89,7 +89,6 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   compilerOptions.num_replicas = options->numReplicas;
   compilerOptions.num_partitions = options->numPartitions;
   JFT_ASSIGN_OR_RETURN(std::vector<PJRT_Device*> placed, placeProgram(client, *options));
-  const bool several = placed.size() > 1;
   // Several partitions: JAX's global view, run as it is when all replicated,
   // as its manual computation's body when fully manual, else refused.
   std::optional<frontend::MTree> localized;
@@ -115,13 +114,15 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   // device the program is placed on (the first, for several).
   DeviceMeasurer measurer(*device->runtime);
   if (compilerOptions.autotune_level > 0) compilerOptions.measurer = &measurer;
-  // Library convolutions: cuDNN, when wanted (cudnnWanted), where the device
-  // loads it and takes the description (its plan is built now and kept for
-  // execution); else patches + cuBLASLt. The plan belongs to one device, so
-  // programs over several keep to patches + cuBLASLt.
-  DeviceConvLibrary convLibrary(*device->runtime);
-  if (cudnnWanted(compilerOptions.conv) && !several)
-    compilerOptions.conv_library = &convLibrary;
+  // Library convolutions: cuDNN, when wanted (cudnnWanted), where every
+  // device of this process the program runs on loads it and takes the
+  // description (each builds its plan now, kept for execution); else patches
+  // + cuBLASLt.
+  std::vector<runtime::Device*> participants;
+  for (PJRT_Device* candidate : placed)
+    if (candidate->addressable()) participants.push_back(candidate->runtime);
+  DeviceConvLibrary convLibrary(std::move(participants));
+  if (cudnnWanted(compilerOptions.conv)) compilerOptions.conv_library = &convLibrary;
   JFT_ASSIGN_OR_RETURN(
       compiler::Executable compiled,
       compileProgram(received.code, localized, compilerOptions, kernelCompiler));

@@ -7,6 +7,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "compiler/conv_library.h"
 #include "fusion/fusion.h"
@@ -26,13 +28,19 @@ inline bool cudnnWanted(fusion::ConvRoute) {
 
 class DeviceConvLibrary final : public compiler::ConvLibrary {
  public:
-  explicit DeviceConvLibrary(runtime::Device& device) : device_(device) {}
+  // `devices`: every device of this process the program runs on. A plan
+  // belongs to one device, so each must take the description (and keeps its
+  // plan for execution); the first refusal is the answer.
+  explicit DeviceConvLibrary(std::vector<runtime::Device*> devices)
+      : devices_(std::move(devices)) {}
   Status check(const runtime::ConvDesc& desc) override {
-    return device_.prepareLibrary(runtime::LibraryOp{desc});
+    for (runtime::Device* device : devices_)
+      JFT_RETURN_IF_ERROR(device->prepareLibrary(runtime::LibraryOp{desc}));
+    return Status::ok();
   }
 
  private:
-  runtime::Device& device_;
+  std::vector<runtime::Device*> devices_;
 };
 
 }  // namespace jft::pjrt

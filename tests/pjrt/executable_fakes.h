@@ -106,8 +106,15 @@ class HostDevice final : public runtime::Device {
   runtime::MemoryStats memoryStats() const override { return stats_; }
   void resetPeakMemory() override {}
   StatusOr<runtime::CollectiveRunner*> collectiveRunner() override { return &runner_; }
+  Status prepareLibrary(const runtime::LibraryOp&) override {
+    ++libraryChecks;
+    return libraryAnswer;
+  }
 
   int64_t bytesInUse() const { return stats_.bytesInUse; }
+  // What prepareLibrary answers, and how often it was asked.
+  Status libraryAnswer = unimplemented("the host stand-in has no library");
+  int libraryChecks = 0;
   int badFrees() const { return badFrees_; }
 
  private:
