@@ -18,6 +18,7 @@
 
 #include "compiler/compiler.h"
 #include "ir/builder.h"
+#include "passes/collective_attrs.h"
 #include "runtime/collective_context.h"
 #include "runtime/executable.h"
 #include "runtime/recording_device.h"
@@ -93,9 +94,7 @@ ir::Module psumAndGather() {
   const Type x = Type::tensor(ElementType::F32, {2, 3});
   const Type gathered = Type::tensor(ElementType::F32, {4, 3});
   auto args = b.beginFunction("main", {x}, {x, gathered});
-  const ir::NamedAttrs groups = {
-      {"replica_groups",
-       ir::denseFromValues(Type::tensor(ElementType::I64, {1, 2}), {0, 1})}};
+  const ir::NamedAttrs groups = passes::testing::groups(1, 2, {0, 1});
   const Type scalar = Type::scalar(ElementType::F32);
   auto a = b.beginRegion({scalar, scalar});
   b.ret({b.op1(OpKind::Add, {a[0], a[1]}, scalar)});

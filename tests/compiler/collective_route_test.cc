@@ -13,6 +13,7 @@
 #include "compiler/compiler.h"
 #include "compiler/program_checks.h"
 #include "ir/builder.h"
+#include "passes/collective_attrs.h"
 
 namespace jft::compiler {
 namespace {
@@ -21,6 +22,9 @@ using ir::ElementType;
 using ir::OpKind;
 using ir::Type;
 using ir::ValueId;
+using passes::testing::groups;
+using passes::testing::spmd;
+using passes::testing::with;
 using runtime::CollectiveGroupMode;
 using runtime::CollectiveKind;
 using runtime::CollectiveReduction;
@@ -31,25 +35,6 @@ Type f32(std::vector<int64_t> dims) {
   return Type::tensor(ElementType::F32, dims);
 }
 
-ir::NamedAttrs groups(int64_t rows, int64_t cols, std::vector<double> values) {
-  return {{"replica_groups",
-           ir::denseFromValues(Type::tensor(ElementType::I64, {rows, cols}), values)}};
-}
-
-ir::NamedAttrs with(ir::NamedAttrs attrs, const std::string& name, ir::Attribute value) {
-  attrs.push_back({name, std::move(value)});
-  return attrs;
-}
-
-// shard_map's attributes: a channel and global device ids.
-ir::NamedAttrs spmd(ir::NamedAttrs attrs) {
-  attrs.push_back({"channel_handle", ir::ChannelHandle{1, 1}});
-  attrs.push_back({"use_global_device_ids", ir::UnitAttr{}});
-  return attrs;
-}
-
-// main(args) returns one op of `kind` (a `region_op` region when given),
-// located at model.py:9:2.
 ir::Module single(OpKind kind, std::vector<Type> args, std::vector<Type> results,
                   ir::NamedAttrs attrs, std::optional<OpKind> region_op = std::nullopt,
                   ElementType region_element = ElementType::F32) {

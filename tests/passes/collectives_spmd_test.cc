@@ -12,6 +12,7 @@
 
 #include <optional>
 
+#include "collective_attrs.h"
 #include "integer_eval.h"
 #include "pass_test_util.h"
 #include "passes/pipeline.h"
@@ -20,23 +21,6 @@ namespace jft::passes {
 namespace {
 
 using namespace testing;
-
-ir::NamedAttrs groups(int64_t rows, int64_t cols, std::vector<double> values) {
-  return {{"replica_groups",
-           ir::denseFromValues(tensor(ElementType::I64, {rows, cols}), values)}};
-}
-
-ir::NamedAttrs with(ir::NamedAttrs attrs, const std::string& name, ir::Attribute value) {
-  attrs.push_back({name, std::move(value)});
-  return attrs;
-}
-
-// shard_map's attributes: a channel and global device ids.
-ir::NamedAttrs spmd(ir::NamedAttrs attrs) {
-  attrs.push_back({"channel_handle", ir::ChannelHandle{1, 1}});
-  attrs.push_back({"use_global_device_ids", ir::UnitAttr{}});
-  return attrs;
-}
 
 ir::Region binaryRegion(ir::Builder& b, OpKind kind, ElementType element) {
   auto a = b.beginRegion({tensor(element), tensor(element)});
