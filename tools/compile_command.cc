@@ -7,7 +7,7 @@
 
 #include "command.h"
 #include "compiler/compiler.h"
-#include "kernels/kernel_compiler.h"
+#include "kernel_compiler/kernel_compiler.h"
 #include "read_file.h"
 
 namespace jft::tools {
@@ -158,12 +158,12 @@ std::optional<Settings> parse(std::span<const std::string> args, std::string& pr
   return s;
 }
 
-StatusOr<std::unique_ptr<kernels::KernelCompiler>> makeKernelCompiler(const Settings& s) {
-  kernels::KernelCompilerOptions options;
-  options.pool.command = kernels::pythonWorkerCommand(s.python, s.worker_path);
+StatusOr<std::unique_ptr<kernel_compiler::KernelCompiler>> makeKernelCompiler(const Settings& s) {
+  kernel_compiler::KernelCompilerOptions options;
+  options.pool.command = kernel_compiler::pythonWorkerCommand(s.python, s.worker_path);
   options.pool.num_workers = s.workers;
   options.cache_dir = s.cache_dir;
-  return kernels::KernelCompiler::create(std::move(options));
+  return kernel_compiler::KernelCompiler::create(std::move(options));
 }
 
 }  // namespace
@@ -186,9 +186,9 @@ int runCompile(std::span<const std::string> args, std::ostream& out, std::ostrea
     err << "jft compile: " << bytes.status().toString() << "\n";
     return kExitFailure;
   }
-  std::unique_ptr<kernels::KernelCompiler> kernel_compiler;
+  std::unique_ptr<kernel_compiler::KernelCompiler> kernel_compiler;
   if (settings->binaries) {
-    StatusOr<std::unique_ptr<kernels::KernelCompiler>> made =
+    StatusOr<std::unique_ptr<kernel_compiler::KernelCompiler>> made =
         makeKernelCompiler(*settings);
     if (!made.isOk()) {
       err << "jft compile: " << made.status().toString() << "\n";

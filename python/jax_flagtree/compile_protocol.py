@@ -1,6 +1,6 @@
 """The framing spoken between the plugin (C++) and a compile worker (Python).
 
-The C++ side of the same contract is src/kernels/protocol.h; change both together
+The C++ side of the same contract is src/kernel_compiler/protocol.h; change both together
 and bump PROTOCOL_VERSION.
 
 Transport: the worker's stdin (requests) and stdout (answers). Anything else the

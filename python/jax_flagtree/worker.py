@@ -1,6 +1,6 @@
 """A long-lived compile worker: TTIR text in, a loadable GPU binary out.
 
-Started by the plugin (src/kernels/worker_process.cc) as
+Started by the plugin (src/kernel_compiler/worker_process.cc) as
 `python -m jax_flagtree.worker` or `python path/to/worker.py`; it speaks the
 framing of compile_protocol.py on stdin/stdout until stdin closes or a shutdown
 request arrives. A failing compile answers with an error and the worker goes on;

@@ -1,37 +1,37 @@
 #include "compiler/autotune_cache.h"
 
-#include "kernels/atomic_file.h"
-#include "kernels/json.h"
-#include "kernels/sha256.h"
+#include "kernel_compiler/atomic_file.h"
+#include "kernel_compiler/json.h"
+#include "kernel_compiler/sha256.h"
 
 namespace jft::compiler {
 namespace {
 
-using kernels::Json;
+using kernel_compiler::Json;
 
 bool powerOfTwoIn(int64_t v, int64_t lo, int64_t hi) {
   return v >= lo && v <= hi && (v & (v - 1)) == 0;
 }
 
 StatusOr<MatmulDecision> decode(const Json& entry, const std::string& key) {
-  JFT_ASSIGN_OR_RETURN(std::string stored, kernels::requireString(entry, "key"));
+  JFT_ASSIGN_OR_RETURN(std::string stored, kernel_compiler::requireString(entry, "key"));
   if (stored != key) return invalidArgument("the entry is of another key");
   MatmulDecision d;
   d.cached = true;
-  JFT_ASSIGN_OR_RETURN(d.winner.library, kernels::requireBool(entry, "library"));
-  JFT_ASSIGN_OR_RETURN(d.micros, kernels::requireNumber(entry, "micros"));
-  JFT_ASSIGN_OR_RETURN(int64_t candidates, kernels::requireInt(entry, "candidates"));
+  JFT_ASSIGN_OR_RETURN(d.winner.library, kernel_compiler::requireBool(entry, "library"));
+  JFT_ASSIGN_OR_RETURN(d.micros, kernel_compiler::requireNumber(entry, "micros"));
+  JFT_ASSIGN_OR_RETURN(int64_t candidates, kernel_compiler::requireInt(entry, "candidates"));
   if (!(d.micros >= 0) || candidates < 1 || candidates > 1000)
     return invalidArgument("time or candidate count out of range");
   d.candidates = static_cast<int>(candidates);
   if (d.winner.library) return d;
   codegen::ttir::MatmulTile& t = d.winner.tile;
-  JFT_ASSIGN_OR_RETURN(t.m, kernels::requireInt(entry, "block_m"));
-  JFT_ASSIGN_OR_RETURN(t.n, kernels::requireInt(entry, "block_n"));
-  JFT_ASSIGN_OR_RETURN(t.k, kernels::requireInt(entry, "block_k"));
-  JFT_ASSIGN_OR_RETURN(t.group_m, kernels::requireInt(entry, "group_m"));
-  JFT_ASSIGN_OR_RETURN(int64_t warps, kernels::requireInt(entry, "num_warps"));
-  JFT_ASSIGN_OR_RETURN(int64_t stages, kernels::requireInt(entry, "num_stages"));
+  JFT_ASSIGN_OR_RETURN(t.m, kernel_compiler::requireInt(entry, "block_m"));
+  JFT_ASSIGN_OR_RETURN(t.n, kernel_compiler::requireInt(entry, "block_n"));
+  JFT_ASSIGN_OR_RETURN(t.k, kernel_compiler::requireInt(entry, "block_k"));
+  JFT_ASSIGN_OR_RETURN(t.group_m, kernel_compiler::requireInt(entry, "group_m"));
+  JFT_ASSIGN_OR_RETURN(int64_t warps, kernel_compiler::requireInt(entry, "num_warps"));
+  JFT_ASSIGN_OR_RETURN(int64_t stages, kernel_compiler::requireInt(entry, "num_stages"));
   // The emitter needs power-of-two blocks of at least 16; anything else is a
   // damaged entry, not a tile to try.
   if (!powerOfTwoIn(t.m, 16, 1024) || !powerOfTwoIn(t.n, 16, 1024) ||
@@ -51,12 +51,12 @@ std::string autotuneKey(const std::string& dot_signature, const std::string& dev
 }
 
 std::string autotuneEntryPath(const std::string& cache_dir, const std::string& key) {
-  return cache_dir + "/autotune/" + kernels::sha256Hex(key) + ".json";
+  return cache_dir + "/autotune/" + kernel_compiler::sha256Hex(key) + ".json";
 }
 
 std::optional<MatmulDecision> readDecision(const std::string& cache_dir,
                                            const std::string& key, std::string* why) {
-  StatusOr<std::string> text = kernels::readWholeFile(autotuneEntryPath(cache_dir, key));
+  StatusOr<std::string> text = kernel_compiler::readWholeFile(autotuneEntryPath(cache_dir, key));
   if (!text.isOk()) {
     if (why != nullptr && text.status().code() != StatusCode::kNotFound)
       *why = text.status().message();
@@ -74,7 +74,7 @@ std::optional<MatmulDecision> readDecision(const std::string& cache_dir,
 
 Status writeDecision(const std::string& cache_dir, const std::string& key,
                      const MatmulDecision& decision) {
-  JFT_RETURN_IF_ERROR(kernels::makeDirectories(cache_dir + "/autotune"));
+  JFT_RETURN_IF_ERROR(kernel_compiler::makeDirectories(cache_dir + "/autotune"));
   Json entry;
   entry.set("key", key);
   entry.set("winner", candidateName(decision.winner));
@@ -90,7 +90,7 @@ Status writeDecision(const std::string& cache_dir, const std::string& key,
     entry.set("num_warps", t.num_warps);
     entry.set("num_stages", t.num_stages);
   }
-  return kernels::writeFileAtomically(autotuneEntryPath(cache_dir, key), entry.dump());
+  return kernel_compiler::writeFileAtomically(autotuneEntryPath(cache_dir, key), entry.dump());
 }
 
 }  // namespace jft::compiler

@@ -2,7 +2,7 @@
 // same dot for the same device reuses the decision without measuring.
 //
 // One JSON file per decision under <cache dir>/autotune/ (the kernel cache's
-// directory, kernels/cache_dir.h), named by the SHA-256 of its key; the key
+// directory, kernel_compiler/cache_dir.h), named by the SHA-256 of its key; the key
 // text itself is stored too and compared on read, so a hash collision or a
 // stale file reads as a miss. Writes are atomic. A missing, unreadable,
 // malformed or inconsistent entry is a miss (the dot is measured again and the

@@ -69,7 +69,7 @@ std::string entryName(const ir::Module& module) {
 // executable's fingerprint covers (the bytecode, or the printed module).
 StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
                                      const Options& options,
-                                     kernels::KernelCompiler* kernel_compiler,
+                                     kernel_compiler::KernelCompiler* kernel_compiler,
                                      Stages* stages, Dumper& dump) {
   dump.write("ir_imported.txt", ir::printModule(module));
   JFT_RETURN_IF_ERROR(ir::verifyModule(module));
@@ -215,8 +215,8 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   executable.name = module.name;
   runtime::Program& program = executable.program;
   program.name = module.name;
-  std::optional<kernels::CompilerIdentity> identity;
-  std::vector<kernels::CompiledKernel> compiled;
+  std::optional<kernel_compiler::CompilerIdentity> identity;
+  std::vector<kernel_compiler::CompiledKernel> compiled;
   if (kernel_compiler != nullptr) {
     JFT_ASSIGN_OR_RETURN(KernelBinaries binaries,
                          buildKernelBinaries(kernels, options, *kernel_compiler));
@@ -277,7 +277,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
 }  // namespace
 
 StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
-                             kernels::KernelCompiler* kernel_compiler, Stages* stages) {
+                             kernel_compiler::KernelCompiler* kernel_compiler, Stages* stages) {
   StatusOr<ir::Module> imported = frontend::importStableHlo(
       reinterpret_cast<const uint8_t*>(bytecode.data()), bytecode.size());
   // Named by the input alone, so that one artifact's dumps always land in
@@ -291,7 +291,7 @@ StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
 }
 
 StatusOr<Executable> compileModule(ir::Module module, const Options& options,
-                                   kernels::KernelCompiler* kernel_compiler,
+                                   kernel_compiler::KernelCompiler* kernel_compiler,
                                    Stages* stages) {
   const std::string printed = ir::printModule(module);
   Dumper dump(

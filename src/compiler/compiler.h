@@ -2,7 +2,7 @@
 // out, with the route report.
 //
 //   bytecode -> ir (frontend) -> passes -> fusion plan -> TTIR per kernel
-//            -> binaries (src/kernels) -> buffer assignment -> Program
+//            -> binaries (src/kernel_compiler) -> buffer assignment -> Program
 //
 // Modes decide what happens to ops no route supports (see docs/architecture.md,
 // Routes and modes). Every unsupported op is listed in one error, each with its
@@ -19,11 +19,11 @@
 #include "codegen/ttir/tile_choice.h"
 #include "fusion/fusion.h"
 #include "ir/type.h"
-#include "kernels/compile_types.h"
+#include "kernel_compiler/compile_types.h"
 #include "runtime/program.h"
 #include "support/status.h"
 
-namespace jft::kernels {
+namespace jft::kernel_compiler {
 class KernelCompiler;
 }
 namespace jft::ir {
@@ -67,7 +67,7 @@ struct Options {
   std::string dump_dir;    // --xla_dump_to
   int autotune_level = 0;  // --xla_gpu_autotune_level
   bool exclude_nondeterministic_ops = false;
-  kernels::KernelTarget target;  // the device's (arch from its compute capability)
+  kernel_compiler::KernelTarget target;  // the device's (arch from its compute capability)
   // The participants the program is compiled for (PJRT's compile options).
   // With one in all, collectives become ordinary ops (passes/collectives.h);
   // with more, each collective is one runtime::CollectiveThunk and
@@ -145,14 +145,14 @@ struct Stages {
 // `kernel_compiler` null: stop after TTIR (the Program then has no kernels
 // and the returned Executable must not be run); `stages` may be null.
 StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
-                             kernels::KernelCompiler* kernel_compiler,
+                             kernel_compiler::KernelCompiler* kernel_compiler,
                              Stages* stages = nullptr);
 
 // The same for a module already in our IR (built with ir::Builder by tests
 // and tools): the pipeline from the verifier on. The fingerprint and the
 // dump folder are those of the printed module.
 StatusOr<Executable> compileModule(ir::Module module, const Options& options,
-                                   kernels::KernelCompiler* kernel_compiler,
+                                   kernel_compiler::KernelCompiler* kernel_compiler,
                                    Stages* stages = nullptr);
 
 }  // namespace jft::compiler

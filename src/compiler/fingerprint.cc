@@ -4,12 +4,12 @@
 
 #include "fusion/conv_gemm_form.h"
 #include "fusion/matmul_form.h"
-#include "kernels/sha256.h"
+#include "kernel_compiler/sha256.h"
 
 namespace jft::compiler {
 namespace {
 
-void field(kernels::Sha256& hash, std::string_view bytes) {
+void field(kernel_compiler::Sha256& hash, std::string_view bytes) {
   std::string length = std::to_string(bytes.size()) + ":";
   hash.update(length);
   hash.update(bytes);
@@ -17,7 +17,7 @@ void field(kernels::Sha256& hash, std::string_view bytes) {
 
 }  // namespace
 
-std::string compilerIdentityText(const kernels::CompilerIdentity* identity) {
+std::string compilerIdentityText(const kernel_compiler::CompilerIdentity* identity) {
   if (identity == nullptr) return "none";
   return identity->name + " " + identity->version + " triton " +
          identity->triton_version + " build " + identity->build_id;
@@ -25,7 +25,7 @@ std::string compilerIdentityText(const kernels::CompilerIdentity* identity) {
 
 std::string fingerprint(std::string_view bytecode, const Options& options,
                         std::string_view compiler_identity) {
-  kernels::Sha256 hash;
+  kernel_compiler::Sha256 hash;
   field(hash, kPipelineVersion);
   field(hash, bytecode);
   field(hash, modeName(options.mode));
@@ -40,7 +40,7 @@ std::string fingerprint(std::string_view bytecode, const Options& options,
   field(hash, options.target.arch);
   field(hash, std::to_string(options.target.warp_size));
   field(hash, compiler_identity);
-  return kernels::toHex(hash.finish());
+  return kernel_compiler::toHex(hash.finish());
 }
 
 }  // namespace jft::compiler

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "compiler/compiler.h"
-#include "kernels/compile_types.h"
+#include "kernel_compiler/compile_types.h"
 
 namespace jft::compiler {
 
@@ -19,7 +19,7 @@ namespace jft::compiler {
 // a cache keyed by the fingerprint must notice.
 inline constexpr std::string_view kPipelineVersion = "jax-flagtree-compiler/1";
 
-std::string compilerIdentityText(const kernels::CompilerIdentity* identity);
+std::string compilerIdentityText(const kernel_compiler::CompilerIdentity* identity);
 
 // 64 lowercase hex digits.
 std::string fingerprint(std::string_view bytecode, const Options& options,

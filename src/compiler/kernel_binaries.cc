@@ -7,19 +7,19 @@ namespace jft::compiler {
 
 StatusOr<KernelBinaries> buildKernelBinaries(
     const std::vector<codegen::ttir::TtirKernel>& ttir, const Options& options,
-    kernels::KernelCompiler& compiler) {
+    kernel_compiler::KernelCompiler& compiler) {
   KernelBinaries out;
   if (ttir.empty()) return out;
-  std::vector<kernels::CompileRequest> requests;
+  std::vector<kernel_compiler::CompileRequest> requests;
   for (const codegen::ttir::TtirKernel& kernel : ttir) {
-    kernels::CompileRequest request;
+    kernel_compiler::CompileRequest request;
     request.ttir = kernel.ttir;
     request.target = options.target;
     request.options.num_warps = kernel.num_warps;
     request.options.num_stages = kernel.num_stages;
     requests.push_back(std::move(request));
   }
-  std::vector<StatusOr<kernels::CompiledKernel>> results = compiler.compileAll(requests);
+  std::vector<StatusOr<kernel_compiler::CompiledKernel>> results = compiler.compileAll(requests);
   std::string failures;
   StatusCode code = StatusCode::kOk;
   for (size_t i = 0; i < ttir.size(); ++i) {
@@ -34,7 +34,7 @@ StatusOr<KernelBinaries> buildKernelBinaries(
                                          ttir[i].scratch.size());
       if (image.isOk()) {
         out.images.push_back(std::move(image).value());
-        kernels::CompiledKernel facts = std::move(results[i]).value();
+        kernel_compiler::CompiledKernel facts = std::move(results[i]).value();
         facts.binary.clear();
         if (!out.identity) out.identity = facts.compiler;
         out.compiled.push_back(std::move(facts));

@@ -1,4 +1,4 @@
-// The TTIR kernels of a plan through src/kernels: all requests at once (the
+// The TTIR kernels of a plan through src/kernel_compiler: all requests at once (the
 // compiler compiles cache misses in parallel), every failure reported.
 #pragma once
 
@@ -7,18 +7,18 @@
 
 #include "codegen/ttir/kernel.h"
 #include "compiler/compiler.h"
-#include "kernels/compile_types.h"
-#include "kernels/kernel_compiler.h"
+#include "kernel_compiler/compile_types.h"
+#include "kernel_compiler/kernel_compiler.h"
 #include "runtime/program.h"
 
 namespace jft::compiler {
 
 struct KernelBinaries {
   std::vector<runtime::KernelImage> images;       // one per kernel, same order
-  std::vector<kernels::CompiledKernel> compiled;  // binaries dropped: for the report
+  std::vector<kernel_compiler::CompiledKernel> compiled;  // binaries dropped: for the report
   // Of the compiler that built them; none without kernels (then it does not
   // matter which compiler the workers run).
-  std::optional<kernels::CompilerIdentity> identity;
+  std::optional<kernel_compiler::CompilerIdentity> identity;
 };
 
 // One error listing each kernel that failed to compile (or whose launch
@@ -26,6 +26,6 @@ struct KernelBinaries {
 // native route that would take them does not exist yet.
 StatusOr<KernelBinaries> buildKernelBinaries(
     const std::vector<codegen::ttir::TtirKernel>& ttir, const Options& options,
-    kernels::KernelCompiler& compiler);
+    kernel_compiler::KernelCompiler& compiler);
 
 }  // namespace jft::compiler

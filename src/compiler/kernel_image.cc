@@ -3,7 +3,7 @@
 
 namespace jft::compiler {
 
-StatusOr<runtime::KernelImage> toKernelImage(const kernels::CompiledKernel& kernel,
+StatusOr<runtime::KernelImage> toKernelImage(const kernel_compiler::CompiledKernel& kernel,
                                              size_t buffer_params) {
   using Param = runtime::KernelImage::Param;
   runtime::KernelImage image;
@@ -17,25 +17,25 @@ StatusOr<runtime::KernelImage> toKernelImage(const kernels::CompiledKernel& kern
   image.profile_scratch_align = kernel.profile_scratch_align;
   size_t buffers = 0;
   for (size_t i = 0; i < kernel.params.size(); ++i) {
-    const kernels::KernelParam& param = kernel.params[i];
+    const kernel_compiler::KernelParam& param = kernel.params[i];
     std::string which = "kernel " + kernel.name + ": parameter " + std::to_string(i) +
-                        " (" + param.type + ", " + kernels::paramRoleName(param.role) +
+                        " (" + param.type + ", " + kernel_compiler::paramRoleName(param.role) +
                         ")";
     switch (param.role) {
-      case kernels::ParamRole::kArg:
+      case kernel_compiler::ParamRole::kArg:
         if (!param.is_pointer)
           return internalError(which +
                                " is not a pointer; our kernels take buffers only");
         image.params.push_back(Param::kBuffer);
         ++buffers;
         break;
-      case kernels::ParamRole::kGlobalScratch:
+      case kernel_compiler::ParamRole::kGlobalScratch:
         image.params.push_back(Param::kGlobalScratch);
         break;
-      case kernels::ParamRole::kProfileScratch:
+      case kernel_compiler::ParamRole::kProfileScratch:
         image.params.push_back(Param::kProfileScratch);
         break;
-      case kernels::ParamRole::kHidden:
+      case kernel_compiler::ParamRole::kHidden:
         return internalError(which + " is one the launcher cannot provide");
     }
   }

@@ -8,7 +8,7 @@
 #include "fusion/matmul_form.h"
 #include "fusion/ttir_support.h"
 #include "ir/builder.h"
-#include "kernels/cache_dir.h"
+#include "kernel_compiler/cache_dir.h"
 
 namespace jft::compiler {
 namespace {
@@ -52,13 +52,13 @@ Options candidateOptions(const Options& options, const std::string& signature,
 
 std::string cacheDirOf(const Options& options) {
   if (!options.autotune_cache_dir.empty()) return options.autotune_cache_dir;
-  StatusOr<std::string> dir = kernels::defaultCacheDir();
+  StatusOr<std::string> dir = kernel_compiler::defaultCacheDir();
   return dir.isOk() ? *dir : std::string();
 }
 
 class Tuner {
  public:
-  Tuner(const Options& options, kernels::KernelCompiler* kernel_compiler,
+  Tuner(const Options& options, kernel_compiler::KernelCompiler* kernel_compiler,
         Measurer& measurer)
       : options_(options),
         kernel_compiler_(kernel_compiler),
@@ -146,7 +146,7 @@ class Tuner {
   }
 
   const Options& options_;
-  kernels::KernelCompiler* kernel_compiler_;
+  kernel_compiler::KernelCompiler* kernel_compiler_;
   Measurer& measurer_;
   std::string device_;
   std::string cache_dir_;
@@ -185,7 +185,7 @@ std::string autotuneNote(const MatmulDecision& decision) {
 
 AutotuneResult autotuneMatmuls(const ir::Module& module, const ir::Function& function,
                                const Options& options,
-                               kernels::KernelCompiler* kernel_compiler,
+                               kernel_compiler::KernelCompiler* kernel_compiler,
                                Measurer& measurer) {
   AutotuneResult result;
   std::vector<std::pair<std::string, const ir::Op*>> dots;

@@ -34,7 +34,7 @@
 #include "compiler/measurer.h"
 #include "ir/module.h"
 
-namespace jft::kernels {
+namespace jft::kernel_compiler {
 class KernelCompiler;
 }
 
@@ -65,11 +65,11 @@ std::string autotuneNote(const MatmulDecision& decision);
 // Every open dot of `function` and of the regions nested in it, each
 // signature once. `kernel_compiler` may be null (the candidates' programs
 // then have no binaries: tests with a fake Measurer). The cache directory is
-// options.autotune_cache_dir, else kernels::defaultCacheDir(); none usable:
+// options.autotune_cache_dir, else kernel_compiler::defaultCacheDir(); none usable:
 // no cache.
 AutotuneResult autotuneMatmuls(const ir::Module& module, const ir::Function& function,
                                const Options& options,
-                               kernels::KernelCompiler* kernel_compiler,
+                               kernel_compiler::KernelCompiler* kernel_compiler,
                                Measurer& measurer);
 
 }  // namespace jft::compiler

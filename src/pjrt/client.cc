@@ -21,11 +21,11 @@ PJRT_Device* PJRT_Client::deviceWithId(int64_t id) const {
   return nullptr;
 }
 
-jft::StatusOr<jft::kernels::KernelCompiler*> PJRT_Client::kernelCompiler() {
+jft::StatusOr<jft::kernel_compiler::KernelCompiler*> PJRT_Client::kernelCompiler() {
   std::lock_guard<std::mutex> lock(kernelCompilerMutex_);
   if (!kernelCompilerTried_) {
     kernelCompilerTried_ = true;
-    auto created = jft::kernels::KernelCompiler::create(
+    auto created = jft::kernel_compiler::KernelCompiler::create(
         jft::pjrt::kernelCompilerOptions(options, compilerOptions.dump_dir));
     if (created.isOk()) {
       kernelCompiler_ = std::move(created).value();
@@ -152,9 +152,9 @@ StatusOr<std::unique_ptr<PJRT_Client>> assembleClient(
   return client;
 }
 
-kernels::KernelCompilerOptions kernelCompilerOptions(const ClientOptions& options,
+kernel_compiler::KernelCompilerOptions kernelCompilerOptions(const ClientOptions& options,
                                                      const std::string& dumpDirectory) {
-  kernels::KernelCompilerOptions out;
+  kernel_compiler::KernelCompilerOptions out;
   out.pool.command.argv = {
       options.pythonExecutable.empty() ? "python3" : options.pythonExecutable, "-m",
       options.workerModule.empty() ? "jax_flagtree.worker" : options.workerModule};

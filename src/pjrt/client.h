@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "compiler/compiler.h"
-#include "kernels/kernel_compiler.h"
+#include "kernel_compiler/kernel_compiler.h"
 #include "pjrt/abi.h"
 #include "pjrt/compile_dump.h"
 #include "pjrt/create_options.h"
@@ -56,13 +56,13 @@ struct PJRT_Client {
 
   // Created on first use: starting the workers is only worth it once a
   // program is compiled. Later calls return the first outcome.
-  jft::StatusOr<jft::kernels::KernelCompiler*> kernelCompiler();
+  jft::StatusOr<jft::kernel_compiler::KernelCompiler*> kernelCompiler();
 
  private:
   std::mutex kernelCompilerMutex_;
   bool kernelCompilerTried_ = false;
   jft::Status kernelCompilerError_;
-  std::unique_ptr<jft::kernels::KernelCompiler> kernelCompiler_;
+  std::unique_ptr<jft::kernel_compiler::KernelCompiler> kernelCompiler_;
 };
 
 namespace jft::pjrt {
@@ -89,7 +89,7 @@ StatusOr<std::unique_ptr<PJRT_Client>> assembleClient(
 // The kernel compiler the create options ask for: `python_executable -m
 // worker_module` (python3 and jax_flagtree.worker when absent), its failing
 // TTIR dumped under `dumpDirectory` when set.
-kernels::KernelCompilerOptions kernelCompilerOptions(const ClientOptions& options,
+kernel_compiler::KernelCompilerOptions kernelCompilerOptions(const ClientOptions& options,
                                                      const std::string& dumpDirectory);
 
 // client_create.cc: reads the compile settings first, so a bad XLA_MODE fails

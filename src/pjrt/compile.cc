@@ -54,9 +54,9 @@ StatusOr<Received> receiveProgram(const PJRT_Program* program, const char* optio
   return received;
 }
 
-kernels::KernelTarget targetOf(const PJRT_Client& client, const PJRT_Device& device) {
+kernel_compiler::KernelTarget targetOf(const PJRT_Client& client, const PJRT_Device& device) {
   const runtime::DeviceInfo& info = device.runtime->info();
-  kernels::KernelTarget target;
+  kernel_compiler::KernelTarget target;
   target.backend = client.platformName == "cuda" ? "cuda" : "hip";
   target.arch = std::to_string(info.computeMajor * 10 + info.computeMinor);
   target.warp_size = info.warpSize;
@@ -66,7 +66,7 @@ kernels::KernelTarget targetOf(const PJRT_Client& client, const PJRT_Device& dev
 // The bytes as received, or the localized tree of a fully manual program.
 StatusOr<compiler::Executable> compileProgram(
     std::string_view code, const std::optional<frontend::MTree>& localized,
-    const compiler::Options& options, kernels::KernelCompiler* kernelCompiler) {
+    const compiler::Options& options, kernel_compiler::KernelCompiler* kernelCompiler) {
   if (!localized) return compiler::compile(code, options, kernelCompiler);
   StatusOr<ir::Module> module = frontend::importTree(*localized);
   if (!module.isOk())
@@ -109,7 +109,7 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   if (device == nullptr)
     return internalError(std::string(kName) + ": no device to build for");
   compilerOptions.target = targetOf(client, *device);
-  JFT_ASSIGN_OR_RETURN(kernels::KernelCompiler * kernelCompiler, client.kernelCompiler());
+  JFT_ASSIGN_OR_RETURN(kernel_compiler::KernelCompiler * kernelCompiler, client.kernelCompiler());
   // --xla_gpu_autotune_level >= 1: the compiler times its candidates on the
   // device the program is placed on (the first, for several).
   DeviceMeasurer measurer(*device->runtime);

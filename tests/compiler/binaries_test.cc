@@ -1,4 +1,4 @@
-// compile() with a kernel compiler: the fake worker (tests/kernels) answers
+// compile() with a kernel compiler: the fake worker (tests/kernel_compiler) answers
 // with the TTIR's pointer parameters plus Triton's two scratch pointers, so
 // the Program's kernel images, launches and cache facts can be checked
 // without triton.
@@ -11,8 +11,8 @@
 #include "compiler/compiler.h"
 #include "compiler/program_checks.h"
 #include "compiler/zoo_fixture.h"
-#include "kernels/fake_worker_command.h"
-#include "kernels/kernel_compiler.h"
+#include "kernel_compiler/fake_worker_command.h"
+#include "kernel_compiler/kernel_compiler.h"
 #include "runtime/program_check.h"
 
 namespace jft::compiler {
@@ -27,10 +27,10 @@ class Binaries : public ::testing::TestWithParam<std::string> {
     dir_ = fs::temp_directory_path() /
            ("jft_compiler_binaries_" + std::to_string(::getpid()) + "_" + GetParam());
     fs::remove_all(dir_);
-    kernels::KernelCompilerOptions options;
-    options.pool = kernels::testing::fakePoolOptions(2, (dir_ / "failures").string());
+    kernel_compiler::KernelCompilerOptions options;
+    options.pool = kernel_compiler::testing::fakePoolOptions(2, (dir_ / "failures").string());
     options.cache_dir = (dir_ / "cache").string();
-    auto made = kernels::KernelCompiler::create(std::move(options));
+    auto made = kernel_compiler::KernelCompiler::create(std::move(options));
     ASSERT_TRUE(made.isOk()) << made.status().toString();
     compiler_ = std::move(made).value();
   }
@@ -40,7 +40,7 @@ class Binaries : public ::testing::TestWithParam<std::string> {
   }
 
   fs::path dir_;
-  std::unique_ptr<kernels::KernelCompiler> compiler_;
+  std::unique_ptr<kernel_compiler::KernelCompiler> compiler_;
 };
 
 TEST_P(Binaries, KernelImagesCarryTheWorkersParameterList) {

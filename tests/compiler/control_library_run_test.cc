@@ -14,8 +14,8 @@
 #include "compiler/compiler.h"
 #include "compiler/program_checks.h"
 #include "ir/builder.h"
-#include "kernels/fake_worker_command.h"
-#include "kernels/kernel_compiler.h"
+#include "kernel_compiler/fake_worker_command.h"
+#include "kernel_compiler/kernel_compiler.h"
 #include "runtime/executable.h"
 #include "runtime/recording_device.h"
 
@@ -130,10 +130,10 @@ class ControlLibraryRun : public ::testing::Test {
            ("jft_control_library_" + std::to_string(::getpid()) + "_" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
-    kernels::KernelCompilerOptions kc;
-    kc.pool = kernels::testing::fakePoolOptions(2, (dir_ / "failures").string());
+    kernel_compiler::KernelCompilerOptions kc;
+    kc.pool = kernel_compiler::testing::fakePoolOptions(2, (dir_ / "failures").string());
     kc.cache_dir = (dir_ / "cache").string();
-    auto made = kernels::KernelCompiler::create(std::move(kc));
+    auto made = kernel_compiler::KernelCompiler::create(std::move(kc));
     ASSERT_TRUE(made.isOk()) << made.status().toString();
     compiler_ = std::move(made).value();
   }
@@ -192,7 +192,7 @@ class ControlLibraryRun : public ::testing::Test {
   size_t recorded(RecordedOp::Kind kind) { return device_.opsOfKind(kind).size(); }
 
   fs::path dir_;
-  std::unique_ptr<kernels::KernelCompiler> compiler_;
+  std::unique_ptr<kernel_compiler::KernelCompiler> compiler_;
   RecordingDevice device_;
   runtime::Program program_;
   std::unique_ptr<runtime::Executable> executable_;

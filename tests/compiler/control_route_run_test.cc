@@ -14,8 +14,8 @@
 
 #include "compiler/compiler.h"
 #include "compiler/zoo_fixture.h"
-#include "kernels/fake_worker_command.h"
-#include "kernels/kernel_compiler.h"
+#include "kernel_compiler/fake_worker_command.h"
+#include "kernel_compiler/kernel_compiler.h"
 #include "runtime/executable.h"
 #include "runtime/recording_device.h"
 
@@ -51,10 +51,10 @@ class ControlRouteRun : public ::testing::Test {
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("jft_control_run_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
-    kernels::KernelCompilerOptions kc;
-    kc.pool = kernels::testing::fakePoolOptions(2, (dir_ / "failures").string());
+    kernel_compiler::KernelCompilerOptions kc;
+    kc.pool = kernel_compiler::testing::fakePoolOptions(2, (dir_ / "failures").string());
     kc.cache_dir = (dir_ / "cache").string();
-    auto made = kernels::KernelCompiler::create(std::move(kc));
+    auto made = kernel_compiler::KernelCompiler::create(std::move(kc));
     ASSERT_TRUE(made.isOk()) << made.status().toString();
     compiler_ = std::move(made).value();
   }
@@ -124,7 +124,7 @@ class ControlRouteRun : public ::testing::Test {
   }
 
   fs::path dir_;
-  std::unique_ptr<kernels::KernelCompiler> compiler_;
+  std::unique_ptr<kernel_compiler::KernelCompiler> compiler_;
 };
 
 // Buffers come in the kernel's order: inputs (constants the passes moved out

@@ -13,8 +13,8 @@
 #ifdef JFT_FAKE_WORKER
 #include <filesystem>
 
-#include "kernels/fake_worker_command.h"
-#include "kernels/kernel_compiler.h"
+#include "kernel_compiler/fake_worker_command.h"
+#include "kernel_compiler/kernel_compiler.h"
 #endif
 
 namespace jft::compiler {
@@ -164,10 +164,10 @@ TEST_P(ControlRouteBinaries, ProgramsPassTheRuntimesCheck) {
   fs::path dir = fs::temp_directory_path() /
                  ("jft_control_route_" + std::to_string(::getpid()) + "_" + GetParam());
   fs::remove_all(dir);
-  kernels::KernelCompilerOptions kc;
-  kc.pool = kernels::testing::fakePoolOptions(2, (dir / "failures").string());
+  kernel_compiler::KernelCompilerOptions kc;
+  kc.pool = kernel_compiler::testing::fakePoolOptions(2, (dir / "failures").string());
   kc.cache_dir = (dir / "cache").string();
-  auto compiler = kernels::KernelCompiler::create(std::move(kc));
+  auto compiler = kernel_compiler::KernelCompiler::create(std::move(kc));
   ASSERT_TRUE(compiler.isOk()) << compiler.status().toString();
   Options options;
   options.mode = Mode::kFlOnly;

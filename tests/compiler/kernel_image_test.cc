@@ -8,12 +8,12 @@ namespace {
 
 using Param = runtime::KernelImage::Param;
 
-kernels::KernelParam pointer(kernels::ParamRole role) {
+kernel_compiler::KernelParam pointer(kernel_compiler::ParamRole role) {
   return {"*fp32", role, 8, true};
 }
 
-kernels::CompiledKernel kernelWith(std::vector<kernels::KernelParam> params) {
-  kernels::CompiledKernel k;
+kernel_compiler::CompiledKernel kernelWith(std::vector<kernel_compiler::KernelParam> params) {
+  kernel_compiler::CompiledKernel k;
   k.binary = "CUBIN";
   k.name = "fusion_1_loop_exp";
   k.shared_mem = 2048;
@@ -27,10 +27,10 @@ kernels::CompiledKernel kernelWith(std::vector<kernels::KernelParam> params) {
 
 TEST(KernelImage, BuffersThenScratch) {
   StatusOr<runtime::KernelImage> image =
-      toKernelImage(kernelWith({pointer(kernels::ParamRole::kArg),
-                                pointer(kernels::ParamRole::kArg),
-                                {"*i8", kernels::ParamRole::kGlobalScratch, 8, true},
-                                {"*i8", kernels::ParamRole::kProfileScratch, 8, true}}),
+      toKernelImage(kernelWith({pointer(kernel_compiler::ParamRole::kArg),
+                                pointer(kernel_compiler::ParamRole::kArg),
+                                {"*i8", kernel_compiler::ParamRole::kGlobalScratch, 8, true},
+                                {"*i8", kernel_compiler::ParamRole::kProfileScratch, 8, true}}),
                     2);
   ASSERT_TRUE(image.isOk()) << image.status().toString();
   EXPECT_EQ(image->params,
@@ -47,15 +47,15 @@ TEST(KernelImage, BuffersThenScratch) {
 TEST(KernelImage, ContractMismatchesAreInternalErrors) {
   // One buffer too few.
   EXPECT_EQ(
-      toKernelImage(kernelWith({pointer(kernels::ParamRole::kArg)}), 2).status().code(),
+      toKernelImage(kernelWith({pointer(kernel_compiler::ParamRole::kArg)}), 2).status().code(),
       StatusCode::kInternal);
   // A scalar argument: our TTIR has none.
   EXPECT_FALSE(
-      toKernelImage(kernelWith({{"i32", kernels::ParamRole::kArg, 4, false}}), 1).isOk());
+      toKernelImage(kernelWith({{"i32", kernel_compiler::ParamRole::kArg, 4, false}}), 1).isOk());
   // A parameter the launcher cannot fill.
   Status hidden =
-      toKernelImage(kernelWith({pointer(kernels::ParamRole::kArg),
-                                {"i8", kernels::ParamRole::kHidden, 1, false}}),
+      toKernelImage(kernelWith({pointer(kernel_compiler::ParamRole::kArg),
+                                {"i8", kernel_compiler::ParamRole::kHidden, 1, false}}),
                     1)
           .status();
   EXPECT_EQ(hidden.code(), StatusCode::kInternal);

@@ -18,8 +18,8 @@
 #include "runtime/program_check.h"
 
 #ifdef JFT_FAKE_WORKER
-#include "kernels/fake_worker_command.h"
-#include "kernels/kernel_compiler.h"
+#include "kernel_compiler/fake_worker_command.h"
+#include "kernel_compiler/kernel_compiler.h"
 #endif
 
 namespace jft::compiler {
@@ -125,10 +125,10 @@ TEST_P(LibraryZoo, DotsBecomeTheHandCheckedGemms) {
                  ("jft_library_route_" + std::to_string(::getpid()) + "_" + c.name);
   fs::remove_all(dir);
   {
-    kernels::KernelCompilerOptions kc;
-    kc.pool = kernels::testing::fakePoolOptions(2, (dir / "failures").string());
+    kernel_compiler::KernelCompilerOptions kc;
+    kc.pool = kernel_compiler::testing::fakePoolOptions(2, (dir / "failures").string());
     kc.cache_dir = (dir / "cache").string();
-    auto compiler = kernels::KernelCompiler::create(std::move(kc));
+    auto compiler = kernel_compiler::KernelCompiler::create(std::move(kc));
     ASSERT_TRUE(compiler.isOk()) << compiler.status().toString();
     StatusOr<Executable> built =
         compile(testing::zooArtifact(c.name), options, compiler->get());

@@ -19,8 +19,8 @@
 #include "compiler/program_checks.h"
 #include "fusion/fusion.h"
 #include "ir/builder.h"
-#include "kernels/fake_worker_command.h"
-#include "kernels/kernel_compiler.h"
+#include "kernel_compiler/fake_worker_command.h"
+#include "kernel_compiler/kernel_compiler.h"
 #include "passes/pipeline.h"
 #include "runtime/executable.h"
 #include "runtime/recording_device.h"
@@ -66,10 +66,10 @@ class MultiOutputRun : public ::testing::Test {
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("jft_multi_output_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
-    kernels::KernelCompilerOptions kc;
-    kc.pool = kernels::testing::fakePoolOptions(2, (dir_ / "failures").string());
+    kernel_compiler::KernelCompilerOptions kc;
+    kc.pool = kernel_compiler::testing::fakePoolOptions(2, (dir_ / "failures").string());
     kc.cache_dir = (dir_ / "cache").string();
-    auto made = kernels::KernelCompiler::create(std::move(kc));
+    auto made = kernel_compiler::KernelCompiler::create(std::move(kc));
     ASSERT_TRUE(made.isOk()) << made.status().toString();
     compiler_ = std::move(made).value();
   }
@@ -79,7 +79,7 @@ class MultiOutputRun : public ::testing::Test {
   }
 
   fs::path dir_;
-  std::unique_ptr<kernels::KernelCompiler> compiler_;
+  std::unique_ptr<kernel_compiler::KernelCompiler> compiler_;
 };
 
 TEST_F(MultiOutputRun, FusedProgramComputesWhatTheOpsDefine) {

@@ -5,7 +5,7 @@ Usage (from the project root, on a machine with triton or FlagTree and an NVIDIA
     python3 tests/gpu/test_worker.py
 
 Plain python3, no pytest. It starts `python -m jax_flagtree.worker` from this
-checkout, compiles tests/kernels/data/{add_exp,softmax_rows,mm}.ttir for
+checkout, compiles tests/kernel_compiler/data/{add_exp,softmax_rows,mm}.ttir for
 cuda sm_90, checks each answer (cubin ELF magic, kernel name, parameter list =
 the TTIR's parameters + the two scratch pointers of the reference PTX, shared
 memory for mm), loads every cubin with cuModuleLoadData through ctypes, and

@@ -1,0 +1,93 @@
+#include "kernel_compiler/kernel_compiler.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "kernel_compiler/cache_dir.h"
+
+namespace jft::kernel_compiler {
+namespace {
+
+WorkerPoolOptions withDumpDir(WorkerPoolOptions pool, const std::string& dump_dir) {
+  pool.dump_dir = dump_dir;
+  return pool;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<KernelCompiler>> KernelCompiler::create(
+    KernelCompilerOptions options) {
+  std::string cache_dir = options.cache_dir;
+  if (cache_dir.empty()) {
+    JFT_ASSIGN_OR_RETURN(cache_dir, defaultCacheDir());
+  }
+  if (options.dump_dir.empty()) options.dump_dir = cache_dir;
+  return std::unique_ptr<KernelCompiler>(
+      new KernelCompiler(std::move(options), cache_dir));
+}
+
+KernelCompiler::KernelCompiler(KernelCompilerOptions options, std::string cache_dir)
+    : options_(std::move(options)),
+      cache_(std::move(cache_dir)),
+      pool_(withDumpDir(options_.pool, options_.dump_dir)) {}
+
+std::optional<CompiledKernel> KernelCompiler::lookup(const std::string& key) {
+  if (!options_.use_cache) return std::nullopt;
+  auto cached = cache_.load(key);
+  if (cached.isOk()) return std::move(cached).value();
+  if (cached.status().code() == StatusCode::kDataLoss) {
+    std::fprintf(stderr, "jax-flagtree: %s; recompiling\n",
+                 cached.status().message().c_str());
+  }
+  return std::nullopt;
+}
+
+StatusOr<CompiledKernel> KernelCompiler::compile(const CompileRequest& request) {
+  std::vector<StatusOr<CompiledKernel>> results = compileAll({request});
+  return std::move(results.front());
+}
+
+std::vector<StatusOr<CompiledKernel>> KernelCompiler::compileAll(
+    const std::vector<CompileRequest>& requests) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<StatusOr<CompiledKernel>> results;
+  auto identity = pool_.identity();
+  if (!identity.isOk()) {
+    for (size_t i = 0; i < requests.size(); ++i) results.emplace_back(identity.status());
+    return results;
+  }
+  std::vector<std::string> keys;
+  std::vector<size_t> misses;
+  std::vector<CompileRequest> miss_requests;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    keys.push_back(kernelCacheKey(requests[i], *identity));
+    if (auto cached = lookup(keys.back())) {
+      cached->compile_seconds = secondsSince(start);
+      results.emplace_back(std::move(*cached));
+      continue;
+    }
+    results.emplace_back(internalError("not compiled yet"));
+    misses.push_back(i);
+    miss_requests.push_back(requests[i]);
+  }
+  std::vector<StatusOr<CompiledKernel>> compiled = pool_.compileAll(miss_requests);
+  for (size_t m = 0; m < misses.size(); ++m) {
+    size_t i = misses[m];
+    if (compiled[m].isOk() && options_.use_cache) {
+      // A failed store costs only a recompile next time; the kernel is fine.
+      Status stored = cache_.store(keys[i], *compiled[m]);
+      if (!stored.isOk()) {
+        std::fprintf(stderr, "jax-flagtree: cannot cache a kernel: %s\n",
+                     stored.toString().c_str());
+      }
+    }
+    results[i] = std::move(compiled[m]);
+  }
+  return results;
+}
+
+}  // namespace jft::kernel_compiler
