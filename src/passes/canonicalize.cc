@@ -34,6 +34,7 @@ bool allEqualTo(const std::vector<int64_t>* values, int64_t expected) {
 class Canonicalizer : public LocalRewriter {
  public:
   bool rewrite(RewriteContext& context, ir::Op& op) override {
+    if (sortOfSingletons(context, op)) return true;
     if (op.results.size() != 1) return false;
     if (std::optional<ValueId> same = noOpSource(context, op);
         same && context.typeOf(*same) == context.typeOf(op.results[0])) {
@@ -51,6 +52,23 @@ class Canonicalizer : public LocalRewriter {
   }
 
  private:
+  // A sort along a dimension of extent 0 or 1 has nothing to reorder: every
+  // result is its operand (`jnp.insert` sorts its one inserted index).
+  static bool sortOfSingletons(RewriteContext& context, ir::Op& op) {
+    if (op.kind != OpKind::Sort || op.operands.empty() ||
+        op.operands.size() != op.results.size())
+      return false;
+    const auto* dim = ir::findAttrAs<int64_t>(op.attrs, "dimension");
+    const ir::Type& in = context.typeOf(op.operands[0]);
+    if (!dim || !in.isTensor()) return false;
+    const int64_t d = *dim < 0 ? *dim + in.rank() : *dim;
+    if (d < 0 || d >= in.rank() || in.dims[static_cast<size_t>(d)] > 1) return false;
+    for (size_t i = 0; i < op.operands.size(); ++i)
+      if (context.typeOf(op.operands[i]) != context.typeOf(op.results[i])) return false;
+    context.replaceOp(op, op.operands);
+    return true;
+  }
+
   // A product over an empty contraction is all zeros, and one with an empty
   // result computes nothing: either becomes a zero constant, so no library
   // call is asked for a product of size 0.

@@ -5,7 +5,8 @@
 //   broadcast_in_dim to the operand's type with dims 0..r-1, convert to the
 //   operand's type, slice of the full range with unit strides, concatenate of
 //   one operand, pad with all-zero padding, reverse of no dims (or of dims of
-//   size one or zero); get_tuple_element of a tuple op by the element.
+//   size one or zero); get_tuple_element of a tuple op by the element; a sort
+//   along a dimension of size one or zero by its operands.
 // Chains are shortened: reshape(reshape(x)) becomes reshape(x),
 // transpose(transpose(x)) one transpose by the composed permutation and
 // broadcast_in_dim(broadcast_in_dim(x)) one broadcast by the composed

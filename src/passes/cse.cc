@@ -19,19 +19,30 @@ class CommonSubexpressions : public LocalRewriter {
     // Innermost scope first; candidates in program order. The maps are only
     // looked up, never iterated, so their order cannot reach the output.
     for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
-      auto bucket = scope->find(hash);
-      if (bucket == scope->end()) continue;
-      for (const ir::Op* earlier : bucket->second) {
-        if (!equivalentOps(module, *earlier, op)) continue;
-        context.replaceOp(op, earlier->results);
-        return true;
+      auto bucket = scope->values.find(hash);
+      if (bucket != scope->values.end()) {
+        for (const ir::Op* earlier : bucket->second) {
+          if (!equivalentOps(module, *earlier, op)) continue;
+          context.replaceOp(op, earlier->results);
+          return true;
+        }
       }
+      if (scope->closed) break;
     }
-    scopes_.back()[hash].push_back(&op);
+    scopes_.back().values[hash].push_back(&op);
     return false;
   }
 
-  void enterRegion() override { scopes_.emplace_back(); }
+  // A reduction, sort or scatter region is a function of its arguments
+  // (StableHLO's `body` computations): merging one of its ops with an equal op
+  // outside would make it read a value from outside, which its emitters
+  // cannot. Control-flow regions (while, case, if) may read enclosing values.
+  void enterRegion(const ir::Op* owner) override {
+    const bool control_flow = owner != nullptr && (owner->kind == ir::OpKind::While ||
+                                                   owner->kind == ir::OpKind::Case ||
+                                                   owner->kind == ir::OpKind::If);
+    scopes_.push_back(Scope{.closed = owner != nullptr && !control_flow});
+  }
   void exitRegion() override { scopes_.pop_back(); }
 
  private:
@@ -40,7 +51,11 @@ class CommonSubexpressions : public LocalRewriter {
     return !hasSideEffect(module, op);
   }
 
-  std::vector<std::unordered_map<size_t, std::vector<const ir::Op*>>> scopes_;
+  struct Scope {
+    bool closed = false;
+    std::unordered_map<size_t, std::vector<const ir::Op*>> values;
+  };
+  std::vector<Scope> scopes_;
 };
 
 }  // namespace

@@ -58,8 +58,10 @@ class IntegerDotLowering {
     const ir::Type result = module_.typeOf(op.results[0]);
     if (!lhs.isTensor() || !rhs.isTensor() || !result.isTensor()) return false;
     if (!integerLike(lhs.element) || !integerLike(rhs.element) ||
-        !ir::isInteger(result.element))
+        !integerLike(result.element))
       return false;
+    // A pred product is XLA's logical one: `and` multiplies, `or` sums.
+    const bool logical = result.element == ElementType::PRED;
 
     std::vector<int64_t> lb, rb, lk, rk;
     if (op.kind == OpKind::Dot) {
@@ -130,7 +132,7 @@ class IntegerDotLowering {
     OpEmitter e(module_, op, out);
     const ValueId a = spread(e, op.operands[0], lorder, lpos, common);
     const ValueId b = spread(e, op.operands[1], rorder, rpos, common);
-    const ValueId product = e.binary(OpKind::Multiply, a, b);
+    const ValueId product = e.binary(logical ? OpKind::And : OpKind::Multiply, a, b);
     if (nk == 0) {
       e.giveId(product, op.results[0]);
       return true;
@@ -138,7 +140,7 @@ class IntegerDotLowering {
     const ir::Type scalar = ir::Type::scalar(result.element);
     const ValueId init = e.constant(result.element, {}, 0);
     std::vector<ir::Region> combiner;
-    combiner.push_back(e.binaryRegion(OpKind::Add, scalar));
+    combiner.push_back(e.binaryRegion(logical ? OpKind::Or : OpKind::Add, scalar));
     const ValueId sum = e.emit(OpKind::Reduce, {product, init}, result,
                                {{"dimensions", kdims}}, std::move(combiner));
     e.giveId(sum, op.results[0]);

@@ -9,7 +9,8 @@
 //        b = broadcast_in_dim(convert(rhs))  to the same shape
 //        reduce(multiply(a, b), 0) over the K dims with an add combiner
 // Operands are converted to the result element type first: StableHLO's
-// integer dot_general multiplies and sums in the result type, wrapping.
+// integer dot_general multiplies and sums in the result type, wrapping; a pred
+// result multiplies with `and` and sums with `or`, as XLA does.
 // The broadcasts' dimension maps carry any reordering (no transpose is
 // materialised), so the planner loads both operands straight into one
 // reduction. `dot` is read as dot_general contracting lhs's last dim with rhs's first.
@@ -18,7 +19,7 @@
 // complex products, and the library's s8 x s8 -> s32 are left alone.
 //
 // Before: the IR verifies. After: it verifies, and no dot with integer (or
-// pred) operands and an integer result other than the library's
+// pred) operands and an integer or pred result other than the library's
 // s8 x s8 -> s32 remains unless its broadcast shape is over the limit.
 #pragma once
 

@@ -46,7 +46,7 @@ const ir::Op& RewriteContext::insertBefore(ir::Op op) {
 bool RewriteContext::run(LocalRewriter& rewriter) {
   rewriter_ = &rewriter;
   changed_ = false;
-  for (ir::Function& function : module_.functions) walkRegion(function.body);
+  for (ir::Function& function : module_.functions) walkRegion(function.body, nullptr);
   rewriter_ = nullptr;
   return changed_;
 }
@@ -62,14 +62,14 @@ void RewriteContext::define(const ir::Op& op) {
   for (ir::ValueId result : op.results) definitions_[result] = &op;
 }
 
-void RewriteContext::walkRegion(ir::Region& region) {
+void RewriteContext::walkRegion(ir::Region& region, const ir::Op* owner) {
   RegionEdit edit;
   edit.erased.assign(region.ops.size(), false);
-  rewriter_->enterRegion();
+  rewriter_->enterRegion(owner);
   for (size_t i = 0; i < region.ops.size(); ++i) {
     ir::Op& op = region.ops[i];
     for (ir::ValueId& operand : op.operands) operand = renamed(operand);
-    for (ir::Region& nested : op.regions) walkRegion(nested);
+    for (ir::Region& nested : op.regions) walkRegion(nested, &op);
     if (op.kind == ir::OpKind::Return) continue;
     edits_.push_back(&edit);
     edit.current = i;

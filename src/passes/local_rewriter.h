@@ -30,9 +30,9 @@ class LocalRewriter {
   virtual ~LocalRewriter() = default;
   // Returns true when it changed `op` (in place, by replacing or inserting).
   virtual bool rewrite(RewriteContext& context, ir::Op& op) = 0;
-  // Brackets the walk of each region (function bodies included), for
-  // rewriters that keep per-scope state.
-  virtual void enterRegion() {}
+  // Brackets the walk of each region, for rewriters that keep per-scope state;
+  // `owner` is the op holding the region, null for a function body.
+  virtual void enterRegion(const ir::Op* /*owner*/) {}
   virtual void exitRegion() {}
 };
 
@@ -65,7 +65,7 @@ class RewriteContext {
     size_t current = 0;
   };
 
-  void walkRegion(ir::Region& region);
+  void walkRegion(ir::Region& region, const ir::Op* owner);
   void applyEdit(ir::Region& region, RegionEdit& edit);
   ir::ValueId renamed(ir::ValueId value) const;
   void define(const ir::Op& op);

@@ -8,6 +8,7 @@
 #include "passes/canonicalize.h"
 #include "passes/collectives.h"
 #include "passes/collectives_spmd.h"
+#include "passes/complex_iota.h"
 #include "passes/complex_sort.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
@@ -106,6 +107,10 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
     return expandRngBitGenerators(m);
   }));
   (void)expanded;
+  JFT_ASSIGN_OR_RETURN(bool iotas, runner.run("complex_iota", 0, [](ir::Module& m) {
+    return splitComplexIotas(m);
+  }));
+  (void)iotas;
   // Complex sort keys as their parts (the sort family keeps real lanes).
   JFT_ASSIGN_OR_RETURN(bool parted, runner.run("complex_sort", 0, [](ir::Module& m) {
     return splitComplexSorts(m);

@@ -126,6 +126,23 @@ TEST(IntegerDot, MatrixProductMatchesHandValues) {
   EXPECT_EQ(m.typeOf(reduce.operands[0]), i32({2, 2, 3}));
 }
 
+// A pred product (jnp.einsum over bools) is XLA's logical one: an output is
+// true when some k has both operands true.
+TEST(IntegerDot, PredProductIsAnOrOfAnds) {
+  // [[1,0,1],[0,0,1]] x [[0,1],[1,0],[0,0]] = [[0,1],[0,0]]
+  const auto dn = numbers({}, {}, {1}, {0});
+  ir::Module m = dotModule(pred({2, 3}), pred({3, 2}), pred({2, 2}), dn);
+  const Tensor out =
+      lowerAndRun(m, {{2, 3}, {1, 0, 1, 0, 0, 1}}, {{3, 2}, {0, 1, 1, 0, 0, 0}});
+  EXPECT_EQ(out.data, (std::vector<int64_t>{0, 1, 0, 0}));
+  std::vector<OpKind> kinds;
+  for (const ir::Op& op : m.functions[0].body.ops) kinds.push_back(op.kind);
+  EXPECT_EQ(kinds, (std::vector<OpKind>{OpKind::BroadcastInDim, OpKind::BroadcastInDim,
+                                        OpKind::And, OpKind::Constant, OpKind::Reduce,
+                                        OpKind::Return}));
+  EXPECT_EQ(m.functions[0].body.ops[4].regions[0].ops[0].kind, OpKind::Or);
+}
+
 TEST(IntegerDot, BatchDimsAndTransposedOperandsMatchTheDefinition) {
   // lhs [k=3, m=2, b=2], rhs [b=2, n=4, k=3] -> [b, m, n]
   const auto dn = numbers({2}, {0}, {0}, {2});

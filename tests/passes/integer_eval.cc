@@ -225,7 +225,8 @@ std::vector<Tensor> evaluate(const ir::Module& m, const std::vector<Tensor>& arg
         break;
       }
       case OpKind::Reduce: {
-        EXPECT_EQ(op.regions.at(0).ops.at(0).kind, OpKind::Add);
+        const OpKind combine = op.regions.at(0).ops.at(0).kind;
+        EXPECT_TRUE(combine == OpKind::Add || combine == OpKind::Or);
         EXPECT_EQ(in(1).data, std::vector<int64_t>{0});
         const auto& rd = *ir::findAttrAs<std::vector<int64_t>>(op.attrs, "dimensions");
         const Tensor& x = in(0);
@@ -236,7 +237,8 @@ std::vector<Tensor> evaluate(const ir::Module& m, const std::vector<Tensor>& arg
             if (std::find(rd.begin(), rd.end(), static_cast<int64_t>(d)) == rd.end())
               kept.push_back(idx[d]);
           int64_t& slot = r.data[static_cast<size_t>(flatten(kept, r.dims))];
-          slot = wrap(slot + x.data[static_cast<size_t>(i)], type.element);
+          const int64_t v = x.data[static_cast<size_t>(i)];
+          slot = combine == OpKind::Or ? (slot | v) : wrap(slot + v, type.element);
         }
         break;
       }

@@ -49,17 +49,17 @@ TEST(Pipeline, RedundantProgramShrinksToOneExponential) {
   EXPECT_EQ(report->rounds, 2);
   std::vector<std::string> order;
   for (const PassRecord& record : report->passes) order.push_back(record.pass);
-  EXPECT_EQ(order,
-            (std::vector<std::string>{
-                "inline", "collectives", "syrk_expand", "integer_dot", "float8_dot",
-                "bitcast_widths", "rng_expand", "complex_sort", "canonicalize",
-                "simplify", "cse", "dce", "canonicalize", "simplify", "cse", "dce"}));
+  EXPECT_EQ(order, (std::vector<std::string>{
+                       "inline", "collectives", "syrk_expand", "integer_dot",
+                       "float8_dot", "bitcast_widths", "rng_expand", "complex_iota",
+                       "complex_sort", "canonicalize", "simplify", "cse", "dce",
+                       "canonicalize", "simplify", "cse", "dce"}));
   EXPECT_TRUE(report->passes[0].changed);
   // No collective, syrk call, integer or float8 product, bitcast,
-  // rng_bit_generator or complex sort to expand.
-  for (size_t i = 1; i < 8; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
-  for (size_t i = 8; i < 12; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
-  for (size_t i = 12; i < 16; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  // rng_bit_generator, complex iota or complex sort to expand.
+  for (size_t i = 1; i < 9; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  for (size_t i = 9; i < 13; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
+  for (size_t i = 13; i < 17; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
   EXPECT_NE(describeReport(*report).find("round 2 dce: unchanged"), std::string::npos);
 }
 
@@ -71,7 +71,7 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
     dumps.emplace_back(record.pass, text);
   };
   ASSERT_TRUE(runPasses(m, options).isOk());
-  ASSERT_EQ(dumps.size(), 16u);
+  ASSERT_EQ(dumps.size(), 17u);
   EXPECT_EQ(dumps[0].first, "inline");
   EXPECT_NE(dumps[0].second.find("stablehlo.multiply"), std::string::npos);
   EXPECT_EQ(dumps[0].second.find("call @scale"), std::string::npos);
@@ -83,11 +83,13 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
   EXPECT_EQ(dumps[3].second, "");  // unchanged
   EXPECT_EQ(dumps[6].first, "rng_expand");
   EXPECT_EQ(dumps[6].second, "");  // unchanged
-  EXPECT_EQ(dumps[7].first, "complex_sort");
+  EXPECT_EQ(dumps[7].first, "complex_iota");
   EXPECT_EQ(dumps[7].second, "");  // unchanged
-  EXPECT_EQ(dumps[8].first, "canonicalize");
-  EXPECT_EQ(dumps[8].second.find("stablehlo.transpose"), std::string::npos);
-  EXPECT_EQ(dumps[15].second, "");  // unchanged
+  EXPECT_EQ(dumps[8].first, "complex_sort");
+  EXPECT_EQ(dumps[8].second, "");  // unchanged
+  EXPECT_EQ(dumps[9].first, "canonicalize");
+  EXPECT_EQ(dumps[9].second.find("stablehlo.transpose"), std::string::npos);
+  EXPECT_EQ(dumps[16].second, "");  // unchanged
 }
 
 TEST(Pipeline, RoundsAreBounded) {
@@ -98,7 +100,7 @@ TEST(Pipeline, RoundsAreBounded) {
   ASSERT_TRUE(report.isOk());
   EXPECT_EQ(report->rounds, 1);
   EXPECT_FALSE(report->reached_fixed_point);
-  EXPECT_EQ(report->passes.size(), 12u);
+  EXPECT_EQ(report->passes.size(), 13u);
 }
 
 TEST(Pipeline, BrokenInputIsRejectedWhenVerifying) {
