@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds the jax-flagtree wheel: the PJRT plugin library and the Python files.
+"""Builds the jax-flagtree wheel: the PJRT plugin library, the jft command and the Python files.
 
     python3 scripts/build_wheel.py [--build-dir build-wheel] [--out dist] [--jobs N]
 
@@ -8,6 +8,12 @@ folders it needs (the compile pipeline, the runtime and pjrt), so a
 half-written folder elsewhere in the tree cannot stop a wheel. The platform tag is read from the library:
 manylinux_2_N where GLIBC_2.N is the newest glibc symbol version it needs.
 Install with `pip install dist/jax_flagtree-*.whl` (add --no-deps offline).
+
+The version carries the source commit (`0.1.0+g<12 hex digits>`, `.dirty` when
+the tree has uncommitted changes). Beside the wheel it writes `SHA256SUMS` and
+`build_manifest.json`: the source commit and tree, the toolchain, the JAX /
+PJRT / StableHLO versions the plugin targets, the dependency ranges, and every
+packaged file with its SHA-256.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
+import json
 import os
 import pathlib
 import re
@@ -25,8 +32,18 @@ import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NAME = "jax_flagtree"
-VERSION = "0.1.0"
+BASE_VERSION = "0.1.0"
 LIBRARY = "libjax_flagtree_pjrt.so"
+JFT_IN_WHEEL = "jax_flagtree/bin/jft"
+# What the plugin is built and tested against. The JAX range follows the PJRT
+# C API and StableHLO versions below; Triton (or FlagTree, which installs
+# itself as the `triton` package) compiles the kernels and is checked by the
+# plugin when it starts.
+SUPPORTED_JAX = ">=0.11,<0.12"
+TRITON_REQUIREMENT = "triton>=3.6"
+STABLEHLO_VERSION = "1.20.0"
+REQUIREMENTS = [f"jax{SUPPORTED_JAX}", f"jaxlib{SUPPORTED_JAX}"]
+EXTRAS = {"triton": [TRITON_REQUIREMENT]}
 
 PLUGIN_PROJECT = """cmake_minimum_required(VERSION 3.25)
 project(jax_flagtree_plugin LANGUAGES CXX C)
@@ -47,6 +64,7 @@ add_subdirectory(${{JFT_ROOT}}/src/kernel_compiler kernel_compiler)
 add_subdirectory(${{JFT_ROOT}}/src/runtime runtime)
 add_subdirectory(${{JFT_ROOT}}/src/compiler compiler)
 add_subdirectory(${{JFT_ROOT}}/src/pjrt pjrt)
+add_subdirectory(${{JFT_ROOT}}/tools tools)
 """
 
 
@@ -55,15 +73,58 @@ def run(command: list[str]) -> None:
   subprocess.run(command, check=True)
 
 
-def build_library(build_dir: pathlib.Path, jobs: int) -> pathlib.Path:
+def git(*args: str) -> str | None:
+  try:
+    return subprocess.run(["git", "-C", str(ROOT), *args], check=True, capture_output=True,
+                          text=True).stdout.strip()
+  except (OSError, subprocess.CalledProcessError):
+    return None
+
+
+def source_identity() -> dict[str, object]:
+  """The commit and tree the wheel is built from (None outside a git checkout)."""
+  status = git("status", "--porcelain", "--untracked-files=no")
+  return {"commit": git("rev-parse", "HEAD"), "tree": git("rev-parse", "HEAD^{tree}"),
+          "dirty": bool(status) if status is not None else None}
+
+
+def wheel_version(source: dict[str, object]) -> str:
+  commit = source.get("commit")
+  if not commit:
+    return f"{BASE_VERSION}+unknown"
+  return f"{BASE_VERSION}+g{str(commit)[:12]}" + (".dirty" if source.get("dirty") else "")
+
+
+def first_line(command: list[str]) -> str | None:
+  try:
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+  except (OSError, subprocess.CalledProcessError):
+    return None
+  return out.splitlines()[0].strip() if out.strip() else None
+
+
+def toolchain() -> dict[str, str | None]:
+  return {"cmake": first_line(["cmake", "--version"]), "ninja": first_line(["ninja", "--version"]),
+          "c++": first_line(["c++", "--version"]), "python": sys.version.split()[0]}
+
+
+def pjrt_api_version() -> str | None:
+  """The PJRT C API version src/pjrt/abi.h declares (major.minor)."""
+  text = (ROOT / "src" / "pjrt" / "abi.h").read_text()
+  major = re.search(r"kMajorVersion\s*=\s*(\d+)", text)
+  minor = re.search(r"kMinorVersion\s*=\s*(\d+)", text)
+  return f"{major.group(1)}.{minor.group(1)}" if major and minor else None
+
+
+def build_library(build_dir: pathlib.Path, jobs: int) -> tuple[pathlib.Path, pathlib.Path]:
   project = build_dir / "plugin-project"
   project.mkdir(parents=True, exist_ok=True)
   (project / "CMakeLists.txt").write_text(PLUGIN_PROJECT.format(root=ROOT.as_posix()))
   binary = build_dir / "plugin-build"
   run(["cmake", "-S", str(project), "-B", str(binary), "-G", "Ninja",
        "-DCMAKE_BUILD_TYPE=Release"])
-  run(["ninja", "-C", str(binary), f"-j{jobs}", "jax_flagtree_pjrt"])
-  return binary / "pjrt" / LIBRARY
+  run(["ninja", "-C", str(binary), f"-j{jobs}", "jax_flagtree_pjrt", "jft"])
+  return binary / "pjrt" / LIBRARY, binary / "tools" / "jft"
 
 
 def glibc_tag(library: pathlib.Path) -> str:
@@ -87,7 +148,7 @@ def record_line(path: str, data: bytes) -> str:
   return f"{path},sha256={digest},{len(data)}"
 
 
-def wheel_files(library: pathlib.Path) -> dict[str, bytes]:
+def wheel_files(library: pathlib.Path, jft: pathlib.Path | None) -> dict[str, bytes]:
   files: dict[str, bytes] = {}
   python = ROOT / "python"
   for source in sorted((python / "jax_plugins" / "flagtree").rglob("*.py")):
@@ -95,42 +156,83 @@ def wheel_files(library: pathlib.Path) -> dict[str, bytes]:
   for source in sorted((python / "jax_flagtree").rglob("*.py")):
     files[source.relative_to(python).as_posix()] = source.read_bytes()
   files[f"jax_plugins/flagtree/{LIBRARY}"] = library.read_bytes()
+  if jft is not None:
+    files[JFT_IN_WHEEL] = jft.read_bytes()
   return files
 
 
-def metadata_files(platform: str) -> dict[str, bytes]:
-  info = f"{NAME}-{VERSION}.dist-info"
-  metadata = (f"Metadata-Version: 2.1\nName: jax-flagtree\nVersion: {VERSION}\n"
+def metadata_files(platform: str, version: str, with_jft: bool) -> dict[str, bytes]:
+  info = f"{NAME}-{version}.dist-info"
+  requires = "".join(f"Requires-Dist: {r}\n" for r in REQUIREMENTS)
+  for extra, needs in EXTRAS.items():
+    requires += f"Provides-Extra: {extra}\n"
+    requires += "".join(f'Requires-Dist: {n}; extra == "{extra}"\n' for n in needs)
+  metadata = (f"Metadata-Version: 2.1\nName: jax-flagtree\nVersion: {version}\n"
               "Summary: PJRT plugin running JAX on the GPU through FlagTree/Triton\n"
-              "Requires-Python: >=3.10\nRequires-Dist: jax\n")
+              f"Requires-Python: >=3.10\n{requires}")
   wheel = (f"Wheel-Version: 1.0\nGenerator: jax-flagtree build_wheel.py\n"
            f"Root-Is-Purelib: false\nTag: py3-none-{platform}\n")
+  entry_points = "[jax_plugins]\nflagtree = jax_plugins.flagtree\n"
+  if with_jft:
+    entry_points += "\n[console_scripts]\njft = jax_flagtree.jft_command:main\n"
   return {
       f"{info}/METADATA": metadata.encode(),
       f"{info}/WHEEL": wheel.encode(),
-      f"{info}/entry_points.txt": b"[jax_plugins]\nflagtree = jax_plugins.flagtree\n",
+      f"{info}/entry_points.txt": entry_points.encode(),
       f"{info}/top_level.txt": b"jax_flagtree\njax_plugins\n",
   }
 
 
-def write_wheel(out_dir: pathlib.Path, library: pathlib.Path) -> pathlib.Path:
+def sha256(data: bytes) -> str:
+  return hashlib.sha256(data).hexdigest()
+
+
+def manifest(source: dict[str, object], version: str, platform: str, wheel: pathlib.Path,
+             files: dict[str, bytes]) -> dict[str, object]:
+  return {
+      "name": "jax-flagtree", "version": version, "wheel": wheel.name,
+      "wheel_sha256": sha256(wheel.read_bytes()), "platform": platform, "source": source,
+      "toolchain": toolchain(),
+      "targets": {"jax": SUPPORTED_JAX, "pjrt_c_api": pjrt_api_version(),
+                  "stablehlo": STABLEHLO_VERSION},
+      "requires": REQUIREMENTS, "extras": EXTRAS,
+      "files": [{"path": p, "sha256": sha256(d), "size": len(d)} for p, d in sorted(files.items())],
+  }
+
+
+def write_release_files(out_dir: pathlib.Path, wheel: pathlib.Path,
+                        build_manifest: dict[str, object]) -> None:
+  text = json.dumps(build_manifest, indent=1, sort_keys=True) + "\n"
+  (out_dir / "build_manifest.json").write_text(text)
+  sums = "".join(f"{sha256(p.read_bytes())}  {p.name}\n"
+                 for p in (wheel, out_dir / "build_manifest.json"))
+  (out_dir / "SHA256SUMS").write_text(sums)
+
+
+def write_wheel(out_dir: pathlib.Path, library: pathlib.Path,
+                jft: pathlib.Path | None = None) -> pathlib.Path:
   platform = glibc_tag(library)
-  files = wheel_files(library)
-  files.update(metadata_files(platform))
-  info = f"{NAME}-{VERSION}.dist-info"
+  source = source_identity()
+  version = wheel_version(source)
+  files = wheel_files(library, jft)
+  packaged = dict(files)
+  files.update(metadata_files(platform, version, jft is not None))
+  info = f"{NAME}-{version}.dist-info"
   record = "\n".join(record_line(p, d) for p, d in files.items())
   record += f"\n{info}/RECORD,,\n"
   out_dir.mkdir(parents=True, exist_ok=True)
-  wheel = out_dir / f"{NAME}-{VERSION}-py3-none-{platform}.whl"
+  wheel = out_dir / f"{NAME}-{version}-py3-none-{platform}.whl"
   for stale in out_dir.glob(f"{NAME}-*.whl"):
     stale.unlink()
   with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
     for path, data in files.items():
       entry = zipfile.ZipInfo(path, date_time=(2026, 1, 1, 0, 0, 0))
-      entry.external_attr = (0o755 if path.endswith(".so") else 0o644) << 16
+      executable = path.endswith(".so") or path == JFT_IN_WHEEL
+      entry.external_attr = (0o755 if executable else 0o644) << 16
       entry.compress_type = zipfile.ZIP_DEFLATED
       archive.writestr(entry, data)
     archive.writestr(f"{info}/RECORD", record)
+  write_release_files(out_dir, wheel, manifest(source, version, platform, wheel, packaged))
   return wheel
 
 
@@ -140,14 +242,16 @@ def main() -> None:
   parser.add_argument("--out", default=str(ROOT / "dist"))
   parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
   parser.add_argument("--library", help="use this prebuilt library instead of building")
+  parser.add_argument("--jft", help="with --library: this prebuilt jft to package")
   args = parser.parse_args()
   if args.library:
     library = pathlib.Path(args.library)
+    jft = pathlib.Path(args.jft) if args.jft else None
   else:
     if shutil.which("cmake") is None or shutil.which("ninja") is None:
       sys.exit("cmake and ninja are needed to build the plugin")
-    library = build_library(pathlib.Path(args.build_dir).resolve(), args.jobs)
-  wheel = write_wheel(pathlib.Path(args.out), library)
+    library, jft = build_library(pathlib.Path(args.build_dir).resolve(), args.jobs)
+  wheel = write_wheel(pathlib.Path(args.out), library, jft)
   print(wheel)
 
 

@@ -89,6 +89,49 @@ def _point_at_wheel_library(variable: str, package: str, filename: str) -> None:
       return
 
 
+# Kept in step with scripts/build_wheel.py (SUPPORTED_JAX, TRITON_REQUIREMENT).
+SUPPORTED_JAX = ((0, 11), (0, 12))  # [lowest, first unsupported)
+TRITON_PACKAGE = "triton"  # FlagTree installs itself under the same name
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+  parts = []
+  for piece in text.split("+")[0].split(".")[:3]:
+    digits = "".join(c for c in piece if c.isdigit())
+    parts.append(int(digits) if digits else 0)
+  return tuple(parts)
+
+
+def requirement_problems(jax_version: str, triton_found: bool) -> list[str]:
+  """What keeps this installation from working, each as a sentence saying what to do."""
+  problems = []
+  low, high = SUPPORTED_JAX
+  if not low <= _version_tuple(jax_version)[:2] < high:
+    problems.append(
+        f"jax {jax_version} is outside the versions this plugin supports "
+        f"(>={low[0]}.{low[1]},<{high[0]}.{high[1]}); install a supported jax or set "
+        "JAX_FLAGTREE_DISABLE=1 to use upstream XLA")
+  if not triton_found:
+    problems.append(
+        "no Triton or FlagTree is installed (the `triton` package compiles every kernel); "
+        "install FlagTree or `pip install 'triton>=3.6'`, or set JAX_FLAGTREE_DISABLE=1")
+  return problems
+
+
+def _check_requirements() -> None:
+  try:
+    import jax
+    jax_version = jax.__version__
+  except Exception:  # JAX is calling us, so this cannot fail in practice
+    return
+  try:
+    triton_found = importlib.util.find_spec(TRITON_PACKAGE) is not None
+  except Exception:
+    triton_found = False
+  for problem in requirement_problems(jax_version, triton_found):
+    logger.warning("jax-flagtree: %s", problem)
+
+
 def _skipped_upstream_initialize(module_name: str) -> None:
   logger.debug("jax-flagtree provides the 'cuda' platform; %s is not registered", module_name)
 
@@ -117,6 +160,7 @@ def initialize() -> None:
   from jax._src import xla_bridge
   from jax._src.lib import xla_client
 
+  _check_requirements()
   _silence_upstream()
   _point_at_wheel_libraries()
   options = create_options()

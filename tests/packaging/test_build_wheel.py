@@ -1,0 +1,161 @@
+"""scripts/build_wheel.py's release files, checked against the wheel it writes.
+
+Builds a wheel from a small stand-in library and jft binary (compiled here with
+the system C compiler, so the glibc tag is read from a real ELF file), then
+checks: the version carries the source commit; METADATA declares the JAX range
+and the Triton extra; entry points register the plugin and the `jft` command;
+RECORD, SHA256SUMS and build_manifest.json agree with the wheel's bytes; every
+packaged file is in the manifest with its hash. Also the plugin's start-up
+requirement check. Needs python3 and cc only.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import importlib.util
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import zipfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def load(name: str, path: pathlib.Path):
+  spec = importlib.util.spec_from_file_location(name, path)
+  module = importlib.util.module_from_spec(spec)
+  spec.loader.exec_module(module)
+  return module
+
+
+build_wheel = load("build_wheel", ROOT / "scripts" / "build_wheel.py")
+
+
+def compile_c(out: pathlib.Path, source: str, shared: bool) -> None:
+  src = out.with_suffix(".c")
+  src.write_text(source)
+  command = ["cc", "-o", str(out), str(src)] + (["-shared", "-fPIC"] if shared else [])
+  subprocess.run(command, check=True)
+
+
+@unittest.skipIf(shutil.which("cc") is None, "no C compiler to build the stand-in library")
+class ReleaseFiles(unittest.TestCase):
+
+  @classmethod
+  def setUpClass(cls):
+    cls.tmp = tempfile.TemporaryDirectory()
+    tmp = pathlib.Path(cls.tmp.name)
+    library, jft = tmp / "libjax_flagtree_pjrt.so", tmp / "jft"
+    compile_c(library, '#include <stdio.h>\nvoid hello(void) { puts("hi"); }\n', True)
+    compile_c(jft, '#include <stdio.h>\nint main(void) { puts("jft"); return 0; }\n', False)
+    cls.out = tmp / "dist"
+    cls.wheel = build_wheel.write_wheel(cls.out, library, jft)
+    cls.manifest = json.loads((cls.out / "build_manifest.json").read_text())
+    with zipfile.ZipFile(cls.wheel) as archive:
+      cls.contents = {name: archive.read(name) for name in archive.namelist()}
+    cls.info = next(n.split("/")[0] for n in cls.contents if n.endswith(".dist-info/METADATA"))
+
+  @classmethod
+  def tearDownClass(cls):
+    cls.tmp.cleanup()
+
+  def test_version_carries_the_source_commit(self):
+    source = self.manifest["source"]
+    version = self.manifest["version"]
+    if source["commit"]:
+      self.assertRegex(version, r"^0\.1\.0\+g[0-9a-f]{12}(\.dirty)?$")
+      self.assertTrue(version.split("+g")[1].startswith(source["commit"][:12]))
+      self.assertEqual(version.endswith(".dirty"), bool(source["dirty"]))
+    else:
+      self.assertEqual(version, "0.1.0+unknown")
+    self.assertIn(f"-{version}-py3-none-manylinux_2_", self.wheel.name)
+    self.assertEqual(self.info, f"jax_flagtree-{version}.dist-info")
+
+  def test_metadata_declares_jax_range_and_triton_extra(self):
+    metadata = self.contents[f"{self.info}/METADATA"].decode()
+    self.assertIn(f"Version: {self.manifest['version']}\n", metadata)
+    self.assertIn("Requires-Dist: jax>=0.11,<0.12\n", metadata)
+    self.assertIn("Requires-Dist: jaxlib>=0.11,<0.12\n", metadata)
+    self.assertIn("Provides-Extra: triton\n", metadata)
+    self.assertIn('Requires-Dist: triton>=3.6; extra == "triton"\n', metadata)
+
+  def test_entry_points_register_the_plugin_and_jft(self):
+    entry_points = self.contents[f"{self.info}/entry_points.txt"].decode()
+    self.assertIn("[jax_plugins]\nflagtree = jax_plugins.flagtree\n", entry_points)
+    self.assertIn("[console_scripts]\njft = jax_flagtree.jft_command:main\n", entry_points)
+    self.assertIn("jax_flagtree/jft_command.py", self.contents)
+    self.assertIn("jax_flagtree/bin/jft", self.contents)
+
+  def test_record_matches_every_file(self):
+    record = self.contents[f"{self.info}/RECORD"].decode().splitlines()
+    listed = {}
+    for line in record:
+      path, digest, size = line.rsplit(",", 2)
+      listed[path] = (digest, size)
+    self.assertEqual(set(listed), set(self.contents))
+    for path, data in self.contents.items():
+      if path.endswith("/RECORD"):
+        continue
+      digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+      self.assertEqual(listed[path], (f"sha256={digest}", str(len(data))), path)
+
+  def test_manifest_lists_every_packaged_file_with_its_hash(self):
+    files = {f["path"]: f for f in self.manifest["files"]}
+    packaged = {p for p in self.contents if ".dist-info/" not in p}
+    self.assertEqual(set(files), packaged)
+    for path in packaged:
+      data = self.contents[path]
+      self.assertEqual(files[path]["sha256"], hashlib.sha256(data).hexdigest(), path)
+      self.assertEqual(files[path]["size"], len(data), path)
+    self.assertEqual(self.manifest["wheel_sha256"],
+                     hashlib.sha256(self.wheel.read_bytes()).hexdigest())
+    self.assertEqual(self.manifest["targets"]["stablehlo"], "1.20.0")
+    self.assertRegex(self.manifest["targets"]["pjrt_c_api"], r"^\d+\.\d+$")
+    self.assertEqual(self.manifest["requires"], ["jax>=0.11,<0.12", "jaxlib>=0.11,<0.12"])
+    for tool in ("python",):
+      self.assertTrue(self.manifest["toolchain"][tool])
+
+  def test_sha256sums_cover_the_wheel_and_the_manifest(self):
+    lines = (self.out / "SHA256SUMS").read_text().splitlines()
+    sums = dict(reversed(line.split("  ", 1)) for line in lines)
+    self.assertEqual(set(sums), {self.wheel.name, "build_manifest.json"})
+    for name, digest in sums.items():
+      self.assertEqual(digest, hashlib.sha256((self.out / name).read_bytes()).hexdigest())
+
+  def test_jft_is_executable_in_the_wheel(self):
+    with zipfile.ZipFile(self.wheel) as archive:
+      mode = archive.getinfo("jax_flagtree/bin/jft").external_attr >> 16
+    self.assertEqual(mode & 0o111, 0o111)
+
+
+class RequirementCheck(unittest.TestCase):
+  """The plugin's start-up check (jax_plugins/flagtree), without JAX."""
+
+  @classmethod
+  def setUpClass(cls):
+    cls.plugin = load("flagtree_plugin", ROOT / "python" / "jax_plugins" / "flagtree" / "__init__.py")
+
+  def test_supported_installation_has_no_problems(self):
+    self.assertEqual(self.plugin.requirement_problems("0.11.2", True), [])
+
+  def test_unsupported_jax_and_missing_triton_say_what_to_do(self):
+    problems = self.plugin.requirement_problems("0.12.0.dev20270101", False)
+    self.assertEqual(len(problems), 2)
+    self.assertIn("jax 0.12.0.dev20270101 is outside", problems[0])
+    self.assertIn("JAX_FLAGTREE_DISABLE=1", problems[0])
+    self.assertIn("triton", problems[1])
+    self.assertEqual(len(self.plugin.requirement_problems("0.10.9", True)), 1)
+
+  def test_ranges_match_the_wheel_metadata(self):
+    low, high = self.plugin.SUPPORTED_JAX
+    self.assertEqual(build_wheel.SUPPORTED_JAX, f">={low[0]}.{low[1]},<{high[0]}.{high[1]}")
+    self.assertTrue(build_wheel.TRITON_REQUIREMENT.startswith(self.plugin.TRITON_PACKAGE))
+
+
+if __name__ == "__main__":
+  unittest.main()
