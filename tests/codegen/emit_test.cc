@@ -51,6 +51,40 @@ TEST(EmitLoop, ExactTilesNeedNoMask) {
   EXPECT_EQ(count(k.ttir, "tt.get_program_id x"), 1);
 }
 
+// A chain of math library calls (each inlined by the backend) gets fewer
+// elements per thread, so the unrolled kernel stays small enough to compile
+// quickly; a light body keeps the wide tile.
+ir::Module tanhChain(int64_t n, int length) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {f32({n})}, {f32({n})});
+  ValueId v = a[0];
+  for (int i = 0; i < length; ++i) v = b.op1(OpKind::Tanh, {v}, f32({n}));
+  b.ret({v});
+  b.endFunction();
+  return m;
+}
+
+TEST(EmitLoop, HeavyBodiesHoldFewerElementsPerThread) {
+  // One call (weight 8 + the add): 8 elements per thread, the wide tile.
+  const ir::Module light_module = addExp(4096);
+  TtirKernel light = emitWhole(light_module, Family::kLoop);
+  EXPECT_EQ(light.tile, "1024");
+  EXPECT_EQ(light.num_warps, 4);
+  // 8 calls (weight 64): 4 per thread, 8 warps of 32 threads.
+  const ir::Module medium_module = tanhChain(4096, 8);
+  TtirKernel medium = emitWhole(medium_module, Family::kLoop);
+  EXPECT_EQ(medium.tile, "1024");
+  EXPECT_EQ(medium.num_warps, 8);
+  // 40 calls: one element per thread.
+  const ir::Module heavy_module = tanhChain(4096, 40);
+  TtirKernel heavy = emitWhole(heavy_module, Family::kLoop);
+  EXPECT_EQ(heavy.tile, "256");
+  EXPECT_EQ(heavy.num_warps, 8);
+  EXPECT_EQ(heavy.grid, (std::array<uint32_t, 3>{16, 1, 1}));
+  EXPECT_EQ(count(heavy.ttir, "tt.make_range {end = 256 : i32, start = 0 : i32}"), 1);
+}
+
 TEST(EmitLoop, HugeBufferIndexesInI64) {
   const int64_t n = (int64_t{1} << 31) + 8;
   ir::Module m = addExp(n);

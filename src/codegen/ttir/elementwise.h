@@ -21,6 +21,11 @@ namespace jft::codegen::ttir {
 // `why` (may be null) receives the reason when it does not.
 bool isEmittableElementwise(const ir::Module& module, const ir::Op& op, std::string* why);
 
+// Whether a float op of this kind becomes a call of the backend's math library
+// (libdevice / OCML), whose body is inlined into the kernel: such calls
+// dominate a kernel's code size and so its compile time.
+bool callsMathLibrary(ir::OpKind kind);
+
 // Elementwise ops: unary/binary/ternary arithmetic and math, compare, select,
 // clamp, convert, bitcast_convert (same bit width), and/or/xor/not, shifts,
 // popcnt, count_leading_zeros, is_finite, sign, round_*... `operands` are in

@@ -4,6 +4,7 @@
 // conversion accepts only a few math ops (exp, log, sin, cos, sqrt, rsqrt,
 // erf, floor, ceil, absf, fma...) and lowers some of those approximately
 // (math.exp is ex2.approx on f32, arith.divf div.full).
+#include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/elementwise_internal.h"
 #include "codegen/ttir/elementwise_ops.h"
 #include "support/status.h"
@@ -13,9 +14,7 @@ namespace jft::codegen::ttir::ew {
 using ir::ElementType;
 using ir::OpKind;
 
-namespace {
-
-const char* libraryFunction(OpKind kind) {
+const char* libraryFunctionOf(OpKind kind) {
   switch (kind) {
     // fmod, exact; LLVM's NVPTX lowering of frem (x - y * trunc(x / y)) is not.
     case OpKind::Remainder:
@@ -53,6 +52,8 @@ const char* libraryFunction(OpKind kind) {
   }
 }
 
+namespace {
+
 // Correctly rounded division: Triton lowers f32 arith.divf to the
 // approximate div.full; tt.precise_divf exists for f32 only.
 Value divide(TtirWriter& w, const Value& a, const Value& b) {
@@ -76,7 +77,7 @@ Value emitFloatOp(TtirWriter& w, OpKind kind, ElementType element,
   const Value& a = x.front();
   const bool f64 = a.scalar == "f64";
   Value r;
-  if (const char* fn = libraryFunction(kind)) {
+  if (const char* fn = libraryFunctionOf(kind)) {
     r = callMath(w, fn, x);
     return fromCompute(w, element, r);
   }
@@ -127,3 +128,11 @@ Value emitFloatOp(TtirWriter& w, OpKind kind, ElementType element,
 }
 
 }  // namespace jft::codegen::ttir::ew
+
+namespace jft::codegen::ttir {
+
+bool callsMathLibrary(ir::OpKind kind) {
+  return ew::libraryFunctionOf(kind) != nullptr || kind == ir::OpKind::Logistic;
+}
+
+}  // namespace jft::codegen::ttir

@@ -10,6 +10,7 @@
 
 #include "codegen/ttir/ttir_writer.h"
 #include "ir/element_type.h"
+#include "ir/op_kind.h"
 
 namespace jft::codegen::ttir::ew {
 
@@ -63,6 +64,8 @@ Value toF8(TtirWriter& w, ir::ElementType f8, const Value& v);
 // Library math function of the backend for f32/f64 (name such as "tanh",
 // "atan2", "powf"-less base names; see math_library.cc).
 std::string mathSymbol(Target target, std::string_view function, std::string_view scalar);
+// The math library function a float op of this kind calls; null: none.
+const char* libraryFunctionOf(ir::OpKind kind);
 // One-operand/two-operand call of that function in the compute type.
 Value callMath(TtirWriter& w, std::string_view function, const std::vector<Value>& args);
 

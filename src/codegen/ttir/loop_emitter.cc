@@ -44,6 +44,17 @@ bool isTransposing(const ir::Function& function, const fusion::Fusion& fusion) {
   return false;
 }
 
+// How much code one element of the body makes (see chooseLoopTile).
+int64_t loopBodyWeight(const ir::Function& function, const fusion::Fusion& fusion) {
+  int64_t weight = 0;
+  for (size_t at : fusion.ops) {
+    const ir::OpKind kind = function.body.ops[at].kind;
+    if (kind == ir::OpKind::Constant || kind == ir::OpKind::BroadcastInDim) continue;
+    weight += callsMathLibrary(kind) ? kMathCallWeight : 1;
+  }
+  return weight;
+}
+
 int64_t ceilDiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
@@ -69,7 +80,8 @@ StatusOr<Launch> emitLoopKernel(TtirWriter& writer, const ir::Module& module,
   const int64_t inner = flat ? total : dims.back();
   const int64_t outer = flat ? 1 : total / inner;
   const LoopTile tile =
-      chooseLoopTile(outer, inner, flat, isTransposing(function, fusion));
+      chooseLoopTile(outer, inner, flat, isTransposing(function, fusion),
+                     loopBodyWeight(function, fusion));
   const int64_t col_tiles = ceilDiv(inner, tile.cols),
                 row_tiles = ceilDiv(outer, tile.rows);
   if (col_tiles * row_tiles > std::numeric_limits<int32_t>::max())

@@ -19,7 +19,14 @@ int warpsFor(int64_t elements) {
 
 }  // namespace
 
-LoopTile chooseLoopTile(int64_t outer, int64_t inner, bool flat, bool transposing) {
+int64_t loopElementsPerThread(int64_t body_weight) {
+  int64_t per_thread = 8;
+  while (per_thread > 1 && per_thread * body_weight > kLoopCodeBudget) per_thread /= 2;
+  return per_thread;
+}
+
+LoopTile chooseLoopTile(int64_t outer, int64_t inner, bool flat, bool transposing,
+                        int64_t body_weight) {
   LoopTile t;
   if (flat) {
     t.cols = std::min<int64_t>(nextPow2(inner), 1024);
@@ -31,6 +38,22 @@ LoopTile chooseLoopTile(int64_t outer, int64_t inner, bool flat, bool transposin
     t.rows = std::min<int64_t>(nextPow2(outer), std::max<int64_t>(1, 2048 / t.cols));
   }
   t.num_warps = std::min(warpsFor(t.rows * t.cols), 8);
+  const int64_t per_thread = loopElementsPerThread(body_weight);
+  if (per_thread == 8) return t;
+  // A heavy body: at most 8 warps of `per_thread` elements each; halve rows,
+  // then columns.
+  constexpr int64_t kMaxWarps = 8, kWarpThreads = 32;
+  while (t.rows * t.cols > per_thread * kWarpThreads * kMaxWarps) {
+    if (t.rows > 1) {
+      t.rows /= 2;
+    } else {
+      t.cols /= 2;
+    }
+  }
+  const int64_t threads = (t.rows * t.cols + per_thread - 1) / per_thread;
+  const int64_t warps_needed = (threads + kWarpThreads - 1) / kWarpThreads;
+  t.num_warps = static_cast<int>(std::min<int64_t>(
+      std::max<int64_t>(warpsFor(t.rows * t.cols), warps_needed), kMaxWarps));
   return t;
 }
 

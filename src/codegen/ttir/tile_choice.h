@@ -20,8 +20,21 @@ struct LoopTile {
 
 // `outer` x `inner`: the output viewed as rows of its last dim (flat: outer
 // is 1 and inner the element count). `transposing`: the group reads along
-// another axis than it writes, so the tile is kept square-ish.
-LoopTile chooseLoopTile(int64_t outer, int64_t inner, bool flat, bool transposing);
+// another axis than it writes, so the tile is kept square-ish. `body_weight`
+// (loopBodyWeight) caps the elements each thread computes: Triton unrolls the
+// body once per element a thread holds, so a long body of inlined math
+// library calls at 8 elements per thread makes a kernel that LLVM and ptxas
+// take seconds to minutes to compile and gains nothing at run time (such a
+// body is bound by arithmetic, not by the loads that wide threads batch).
+LoopTile chooseLoopTile(int64_t outer, int64_t inner, bool flat, bool transposing,
+                        int64_t body_weight = 0);
+
+// Elements per thread a loop body of this weight may have: 8 for a light
+// body, down to 1 once the body's weight (ops, math library calls counted
+// as kMathCallWeight) times the elements reaches kLoopCodeBudget.
+inline constexpr int64_t kMathCallWeight = 8;
+inline constexpr int64_t kLoopCodeBudget = 256;
+int64_t loopElementsPerThread(int64_t body_weight);
 
 struct ReductionTile {
   int64_t kept = 1;     // BO: kept-index lanes per program
