@@ -1,8 +1,8 @@
 #include "compiler/autotune_cache.h"
 
-#include "kernel_compiler/atomic_file.h"
 #include "kernel_compiler/json.h"
 #include "kernel_compiler/sha256.h"
+#include "support/atomic_file.h"
 
 namespace jft::compiler {
 namespace {
@@ -56,7 +56,7 @@ std::string autotuneEntryPath(const std::string& cache_dir, const std::string& k
 
 std::optional<MatmulDecision> readDecision(const std::string& cache_dir,
                                            const std::string& key, std::string* why) {
-  StatusOr<std::string> text = kernel_compiler::readWholeFile(autotuneEntryPath(cache_dir, key));
+  StatusOr<std::string> text = readWholeFile(autotuneEntryPath(cache_dir, key));
   if (!text.isOk()) {
     if (why != nullptr && text.status().code() != StatusCode::kNotFound)
       *why = text.status().message();
@@ -74,7 +74,7 @@ std::optional<MatmulDecision> readDecision(const std::string& cache_dir,
 
 Status writeDecision(const std::string& cache_dir, const std::string& key,
                      const MatmulDecision& decision) {
-  JFT_RETURN_IF_ERROR(kernel_compiler::makeDirectories(cache_dir + "/autotune"));
+  JFT_RETURN_IF_ERROR(makeDirectories(cache_dir + "/autotune"));
   Json entry;
   entry.set("key", key);
   entry.set("winner", candidateName(decision.winner));
@@ -90,7 +90,7 @@ Status writeDecision(const std::string& cache_dir, const std::string& key,
     entry.set("num_warps", t.num_warps);
     entry.set("num_stages", t.num_stages);
   }
-  return kernel_compiler::writeFileAtomically(autotuneEntryPath(cache_dir, key), entry.dump());
+  return writeFileAtomically(autotuneEntryPath(cache_dir, key), entry.dump());
 }
 
 }  // namespace jft::compiler

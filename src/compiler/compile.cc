@@ -4,6 +4,7 @@
 
 #include "codegen/ttir/kernel.h"
 #include "compiler/collective_call.h"
+#include "compiler/compile_tree.h"
 #include "compiler/compiler.h"
 #include "compiler/control_regions.h"
 #include "compiler/cudnn_conv.h"
@@ -16,6 +17,7 @@
 #include "compiler/program_assembly.h"
 #include "compiler/route_report.h"
 #include "compiler/unsupported_ops.h"
+#include "frontend/bytecode/reader.h"
 #include "frontend/vhlo/import.h"
 #include "fusion/fusion.h"
 #include "fusion/matmul_form.h"
@@ -278,8 +280,20 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
 
 StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
                              kernel_compiler::KernelCompiler* kernel_compiler, Stages* stages) {
-  StatusOr<ir::Module> imported = frontend::importStableHlo(
-      reinterpret_cast<const uint8_t*>(bytecode.data()), bytecode.size());
+  return compileTree(
+      bytecode,
+      frontend::readBytecode(reinterpret_cast<const uint8_t*>(bytecode.data()),
+                             bytecode.size()),
+      options, kernel_compiler, stages);
+}
+
+StatusOr<Executable> compileTree(std::string_view bytecode,
+                                 const StatusOr<frontend::MTree>& tree,
+                                 const Options& options,
+                                 kernel_compiler::KernelCompiler* kernel_compiler,
+                                 Stages* stages) {
+  StatusOr<ir::Module> imported =
+      tree.isOk() ? frontend::importTree(*tree) : StatusOr<ir::Module>(tree.status());
   // Named by the input alone, so that one artifact's dumps always land in
   // one folder, whether or not it compiles.
   Dumper dump(ModuleDump(options.dump_dir, imported.isOk() ? imported->name : "",

@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "kernel_compiler/atomic_file.h"
+#include "support/atomic_file.h"
 
 namespace jft::compiler {
 namespace {
@@ -31,8 +31,8 @@ ModuleDump::ModuleDump(const std::string& dump_dir, std::string_view module_name
 
 Status ModuleDump::write(std::string_view file, std::string_view bytes) const {
   if (!enabled()) return Status::ok();
-  JFT_RETURN_IF_ERROR(kernel_compiler::makeDirectories(directory_));
-  return kernel_compiler::writeFileAtomically(
+  JFT_RETURN_IF_ERROR(makeDirectories(directory_));
+  return writeFileAtomically(
       (std::filesystem::path(directory_) / sanitize(file)).string(), bytes);
 }
 

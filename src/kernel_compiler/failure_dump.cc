@@ -1,6 +1,6 @@
 #include "kernel_compiler/failure_dump.h"
 
-#include "kernel_compiler/atomic_file.h"
+#include "support/atomic_file.h"
 #include "kernel_compiler/sha256.h"
 
 namespace jft::kernel_compiler {

@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include "kernel_compiler/atomic_file.h"
+#include "support/atomic_file.h"
 #include "kernel_compiler/compiled_kernel_json.h"
 #include "kernel_compiler/little_endian.h"
 #include "kernel_compiler/json.h"

@@ -21,23 +21,6 @@ PJRT_Device* PJRT_Client::deviceWithId(int64_t id) const {
   return nullptr;
 }
 
-jft::StatusOr<jft::kernel_compiler::KernelCompiler*> PJRT_Client::kernelCompiler() {
-  std::lock_guard<std::mutex> lock(kernelCompilerMutex_);
-  if (!kernelCompilerTried_) {
-    kernelCompilerTried_ = true;
-    auto created = jft::kernel_compiler::KernelCompiler::create(
-        jft::pjrt::kernelCompilerOptions(options, compilerOptions.dump_dir));
-    if (created.isOk()) {
-      kernelCompiler_ = std::move(created).value();
-    } else {
-      kernelCompilerError_ =
-          created.status().withContext("cannot start the kernel compiler");
-    }
-  }
-  if (kernelCompiler_ == nullptr) return kernelCompilerError_;
-  return kernelCompiler_.get();
-}
-
 namespace jft::pjrt {
 
 namespace {
@@ -101,6 +84,8 @@ std::unique_ptr<PJRT_Client> makeClient(std::unique_ptr<runtime::Platform> platf
   client->platformName = platform->name();
   client->platformVersion = platform->version();
   client->options = std::move(options);
+  client->kernelWorkers = std::make_unique<compiler::KernelWorkers>(
+      kernelWorkerSettings(client->options, dumpDirectory));
   client->dump = std::make_unique<CompileDump>(std::move(dumpDirectory));
   const bool alone = layout.devicesPerProcess.empty();
   client->processIndex = alone ? 0 : layout.processIndex;
@@ -152,14 +137,13 @@ StatusOr<std::unique_ptr<PJRT_Client>> assembleClient(
   return client;
 }
 
-kernel_compiler::KernelCompilerOptions kernelCompilerOptions(const ClientOptions& options,
-                                                     const std::string& dumpDirectory) {
-  kernel_compiler::KernelCompilerOptions out;
-  out.pool.command.argv = {
-      options.pythonExecutable.empty() ? "python3" : options.pythonExecutable, "-m",
-      options.workerModule.empty() ? "jax_flagtree.worker" : options.workerModule};
-  out.dump_dir = dumpDirectory;
-  return out;
+compiler::KernelWorkerSettings kernelWorkerSettings(const ClientOptions& options,
+                                                    const std::string& dumpDirectory) {
+  compiler::KernelWorkerSettings settings;
+  settings.python_executable = options.pythonExecutable;
+  settings.worker_module = options.workerModule;
+  settings.dump_dir = dumpDirectory;
+  return settings;
 }
 
 PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args) {

@@ -11,12 +11,11 @@
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "compiler/compiler.h"
-#include "kernel_compiler/kernel_compiler.h"
+#include "compiler/kernel_workers.h"
 #include "pjrt/abi.h"
 #include "pjrt/compile_dump.h"
 #include "pjrt/create_options.h"
@@ -47,22 +46,15 @@ struct PJRT_Client {
   std::unique_ptr<PJRT_TopologyDescription> topology;
   std::unique_ptr<jft::pjrt::CompileDump> dump;
   jft::compiler::Options compilerOptions;  // target left for each compile to fill
+  // The kernel compiler: its workers start on the first compile that needs them
+  // (starting them is only worth it once a program is compiled).
+  std::unique_ptr<jft::compiler::KernelWorkers> kernelWorkers;
 
   // Whether `device` is one of this process's devices.
   bool ownsDevice(const PJRT_Device* device) const;
   // The device with global id `id`, of any process; null when none has it.
   PJRT_Device* deviceWithId(int64_t id) const;
   bool ownsMemory(const PJRT_Memory* memory) const;
-
-  // Created on first use: starting the workers is only worth it once a
-  // program is compiled. Later calls return the first outcome.
-  jft::StatusOr<jft::kernel_compiler::KernelCompiler*> kernelCompiler();
-
- private:
-  std::mutex kernelCompilerMutex_;
-  bool kernelCompilerTried_ = false;
-  jft::Status kernelCompilerError_;
-  std::unique_ptr<jft::kernel_compiler::KernelCompiler> kernelCompiler_;
 };
 
 namespace jft::pjrt {
@@ -89,8 +81,8 @@ StatusOr<std::unique_ptr<PJRT_Client>> assembleClient(
 // The kernel compiler the create options ask for: `python_executable -m
 // worker_module` (python3 and jax_flagtree.worker when absent), its failing
 // TTIR dumped under `dumpDirectory` when set.
-kernel_compiler::KernelCompilerOptions kernelCompilerOptions(const ClientOptions& options,
-                                                     const std::string& dumpDirectory);
+compiler::KernelWorkerSettings kernelWorkerSettings(const ClientOptions& options,
+                                                    const std::string& dumpDirectory);
 
 // client_create.cc: reads the compile settings first, so a bad XLA_MODE fails
 // clearly before any GPU is touched.

@@ -2,7 +2,7 @@
 // then (under jax.distributed) the other processes' devices.
 #include "pjrt/args.h"
 #include "pjrt/client.h"
-#include "runtime/gpu/cuda_platform.h"
+#include "runtime/gpu_platform.h"
 
 namespace jft::pjrt {
 
@@ -23,7 +23,7 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
     auto compilerOptions = compiler::Options::fromEnvironment();
     if (!compilerOptions.isOk())
       return compilerOptions.status().withContext("jax-flagtree cannot create a client");
-    auto platform = runtime::gpu::openCudaPlatform(options.visibleDevices);
+    auto platform = runtime::openGpuPlatform(options.visibleDevices);
     if (!platform.isOk()) {
       return platform.status().withContext("jax-flagtree cannot create a CUDA client");
     }

@@ -2,12 +2,12 @@
 #include "pjrt/compile.h"
 
 #include <cstdio>
-#include <optional>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
-#include "compiler/compiler.h"
-#include "frontend/vhlo/import.h"
+#include "compiler/compile_artifact.h"
+#include "compiler/xla_flags.h"
 #include "pjrt/args.h"
 #include "pjrt/client.h"
 #include "pjrt/compile_options.h"
@@ -15,8 +15,6 @@
 #include "pjrt/device_conv_library.h"
 #include "pjrt/device_measurer.h"
 #include "pjrt/executable.h"
-#include "pjrt/global_view.h"
-#include "pjrt/xla_flags.h"
 
 namespace jft::pjrt {
 namespace {
@@ -54,25 +52,13 @@ StatusOr<Received> receiveProgram(const PJRT_Program* program, const char* optio
   return received;
 }
 
-kernel_compiler::KernelTarget targetOf(const PJRT_Client& client, const PJRT_Device& device) {
+compiler::KernelTarget targetOf(const PJRT_Client& client, const PJRT_Device& device) {
   const runtime::DeviceInfo& info = device.runtime->info();
-  kernel_compiler::KernelTarget target;
+  compiler::KernelTarget target;
   target.backend = client.platformName == "cuda" ? "cuda" : "hip";
   target.arch = std::to_string(info.computeMajor * 10 + info.computeMinor);
   target.warp_size = info.warpSize;
   return target;
-}
-
-// The bytes as received, or the localized tree of a fully manual program.
-StatusOr<compiler::Executable> compileProgram(
-    std::string_view code, const std::optional<frontend::MTree>& localized,
-    const compiler::Options& options, kernel_compiler::KernelCompiler* kernelCompiler) {
-  if (!localized) return compiler::compile(code, options, kernelCompiler);
-  StatusOr<ir::Module> module = frontend::importTree(*localized);
-  if (!module.isOk())
-    return module.status().withContext(
-        "reading the per-device body of a fully manual program (sdy.manual_computation)");
-  return compiler::compileModule(std::move(module).value(), options, kernelCompiler);
 }
 
 Status compileAndLoad(PJRT_Client& client, const Received& received,
@@ -89,14 +75,6 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   compilerOptions.num_replicas = options->numReplicas;
   compilerOptions.num_partitions = options->numPartitions;
   JFT_ASSIGN_OR_RETURN(std::vector<PJRT_Device*> placed, placeProgram(client, *options));
-  // Several partitions: JAX's global view, run as it is when all replicated,
-  // as its manual computation's body when fully manual, else refused.
-  std::optional<frontend::MTree> localized;
-  if (options->numPartitions > 1) {
-    auto prepared = localizeGlobalView(received.code, options->numPartitions);
-    if (!prepared.isOk()) return prepared.status().withContext(std::string(kName));
-    localized = std::move(prepared).value();
-  }
   // Every participant has the same GPU model in the jobs we run; the program
   // is built for the first of this process's.
   PJRT_Device* device = nullptr;
@@ -109,7 +87,6 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   if (device == nullptr)
     return internalError(std::string(kName) + ": no device to build for");
   compilerOptions.target = targetOf(client, *device);
-  JFT_ASSIGN_OR_RETURN(kernel_compiler::KernelCompiler * kernelCompiler, client.kernelCompiler());
   // --xla_gpu_autotune_level >= 1: the compiler times its candidates on the
   // device the program is placed on (the first, for several).
   DeviceMeasurer measurer(*device->runtime);
@@ -122,10 +99,13 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   for (PJRT_Device* candidate : placed)
     if (candidate->addressable()) participants.push_back(candidate->runtime);
   DeviceConvLibrary convLibrary(std::move(participants));
-  if (cudnnWanted(compilerOptions.conv)) compilerOptions.conv_library = &convLibrary;
-  JFT_ASSIGN_OR_RETURN(
-      compiler::Executable compiled,
-      compileProgram(received.code, localized, compilerOptions, kernelCompiler));
+  if (cudnnWanted()) compilerOptions.conv_library = &convLibrary;
+  // Several partitions: the compiler runs JAX's global view as it is when all
+  // replicated, as its manual computation's body when fully manual, else
+  // refuses it; the kernel workers start once it is to be compiled.
+  JFT_ASSIGN_OR_RETURN(compiler::Executable compiled,
+                       compiler::compileArtifact(received.code, compilerOptions,
+                                                 client.kernelWorkers.get()));
   JFT_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableInfo> info,
                        describeExecutable(std::move(compiled), std::string(received.code),
                                           std::string(received.options)));
@@ -160,7 +140,9 @@ PJRT_Error* compileForTopology(PJRT_Compile_Args* args) {
     JFT_RETURN_IF_ERROR(
         checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Compile_Args, executable), kName));
     CompileDump* dump = args->client != nullptr ? args->client->dump.get() : nullptr;
-    CompileDump fromEnvironment(xlaFlagsFromEnvironment().dumpTo);
+    const char* xlaFlags = std::getenv("XLA_FLAGS");
+    auto flags = compiler::parseXlaFlags(xlaFlags != nullptr ? xlaFlags : "");
+    CompileDump fromEnvironment(flags.isOk() ? flags->dump_to : "");
     JFT_ASSIGN_OR_RETURN(
         Received received,
         receiveProgram(args->program, args->compile_options, args->compile_options_size,

@@ -5,7 +5,8 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+
+#include "support/atomic_file.h"
 
 namespace jft::pjrt {
 namespace {
@@ -22,25 +23,6 @@ std::string sanitize(std::string_view text) {
 }
 
 }  // namespace
-
-Status writeFileAtomically(const std::string& path, std::string_view bytes) {
-  std::string temporary = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return unavailable("cannot open " + temporary + " for writing");
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) {
-      std::remove(temporary.c_str());
-      return unavailable("cannot write " + temporary);
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return unavailable("cannot rename " + temporary + " to " + path);
-  }
-  return Status::ok();
-}
 
 StatusOr<std::string> CompileDump::write(std::string_view format,
                                          std::string_view program,

@@ -3,8 +3,8 @@
 //
 // Files: `<prefix>.<format>` (the program bytes as received; "mlir" programs are
 // StableHLO portable artifacts) and `<prefix>.compile_options.pb` (the
-// serialized CompileOptionsProto). Each file is written to a temporary name
-// and renamed, so a reader never sees half a file.
+// serialized CompileOptionsProto). Each file is written atomically
+// (support/atomic_file.h), so a reader never sees half a file.
 #pragma once
 
 #include <atomic>
@@ -28,8 +28,5 @@ class CompileDump {
   std::string directory_;
   std::atomic<int> next_{0};
 };
-
-// Writes `bytes` to `path` through a temporary file and a rename.
-Status writeFileAtomically(const std::string& path, std::string_view bytes);
 
 }  // namespace jft::pjrt

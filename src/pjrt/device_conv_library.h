@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "compiler/conv_library.h"
-#include "fusion/fusion.h"
 #include "runtime/device.h"
 
 namespace jft::pjrt {
@@ -21,7 +20,7 @@ namespace jft::pjrt {
 // the ResNet-shaped bf16 benchmark, docs/performance.md), unless JFT_CUDNN=0
 // (every library convolution on patches + cuBLASLt, to compare the routes; a
 // forced cudnn route then fails its compile).
-inline bool cudnnWanted(fusion::ConvRoute) {
+inline bool cudnnWanted() {
   const char* setting = std::getenv("JFT_CUDNN");
   return setting == nullptr || std::strcmp(setting, "0") != 0;
 }

@@ -11,8 +11,8 @@ constexpr const char kDeviceKind[] = "device";
 
 }  // namespace
 
-PJRT_Buffer_Type bufferType(ir::ElementType type) {
-  using E = ir::ElementType;
+PJRT_Buffer_Type bufferType(compiler::ElementType type) {
+  using E = compiler::ElementType;
   switch (type) {
     case E::PRED:
       return PJRT_Buffer_Type_PRED;
@@ -88,20 +88,21 @@ std::string ArraySpec::text() const {
   return out + "]";
 }
 
-StatusOr<ArraySpec> arraySpec(const ir::Type& type) {
+StatusOr<ArraySpec> arraySpec(const compiler::EntryValue& value) {
+  using Kind = compiler::EntryValue::Kind;
   ArraySpec spec;
-  if (type.isToken()) {
+  if (value.kind == Kind::kToken) {
     spec.type = PJRT_Buffer_Type_TOKEN;
     return spec;
   }
-  if (!type.isTensor())
-    return unimplemented("jax-flagtree cannot pass " + type.str() +
+  if (value.kind != Kind::kArray)
+    return unimplemented("jax-flagtree cannot pass " + value.text +
                          " across the PJRT boundary (only arrays and tokens)");
-  spec.type = bufferType(type.element);
+  spec.type = bufferType(value.element);
   if (spec.type == PJRT_Buffer_Type_INVALID)
-    return unimplemented("PJRT has no buffer type for " + type.str());
-  spec.dims = type.dims;
-  spec.bytes = static_cast<uint64_t>(type.byteSize());
+    return unimplemented("PJRT has no buffer type for " + value.text);
+  spec.dims = value.dims;
+  spec.bytes = static_cast<uint64_t>(value.bytes);
   return spec;
 }
 
@@ -156,12 +157,12 @@ StatusOr<std::shared_ptr<ExecutableInfo>> describeExecutable(
   auto info = std::make_shared<ExecutableInfo>();
   info->name = compiled.name.empty() ? "main" : compiled.name;
   info->fingerprint = std::move(compiled.fingerprint);
-  for (const ir::Type& type : compiled.parameter_types) {
-    JFT_ASSIGN_OR_RETURN(ArraySpec spec, arraySpec(type));
+  for (const compiler::EntryValue& value : compiler::entryParameters(compiled)) {
+    JFT_ASSIGN_OR_RETURN(ArraySpec spec, arraySpec(value));
     info->parameters.push_back(std::move(spec));
   }
-  for (const ir::Type& type : compiled.output_types) {
-    JFT_ASSIGN_OR_RETURN(ArraySpec spec, arraySpec(type));
+  for (const compiler::EntryValue& value : compiler::entryOutputs(compiled)) {
+    JFT_ASSIGN_OR_RETURN(ArraySpec spec, arraySpec(value));
     info->outputs.push_back(std::move(spec));
   }
   info->program = std::move(compiled.program);

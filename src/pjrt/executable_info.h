@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "compiler/compiler.h"
-#include "ir/type.h"
+#include "compiler/entry_value.h"
 #include "pjrt/abi.h"
 #include "runtime/program.h"
 #include "support/status.h"
@@ -25,8 +25,8 @@ struct ArraySpec {
 };
 
 // UNIMPLEMENTED for tuples and element types the ABI cannot name.
-StatusOr<ArraySpec> arraySpec(const ir::Type& type);
-PJRT_Buffer_Type bufferType(ir::ElementType type);  // INVALID where none exists
+StatusOr<ArraySpec> arraySpec(const compiler::EntryValue& value);
+PJRT_Buffer_Type bufferType(compiler::ElementType type);  // INVALID where none exists
 
 struct ExecutableInfo {
   std::string name;

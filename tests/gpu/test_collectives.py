@@ -11,7 +11,7 @@ The cases over two devices compare with upstream semantics worked in numpy
 column of blocks). They skip below two devices. JAX 0.11 runs pmap as jit of
 a shard_map, so over two devices the plugin receives the global view: one
 sdy.manual_computation over the mesh, which it compiles as that body
-(src/pjrt/localize_manual.h). Should it refuse the program instead (its
+(src/frontend/sdy/localize_manual.h). Should it refuse the program instead (its
 "global view" error), the case reports SKIP quoting that refusal (set
 COLLECTIVES_STRICT=1 to count it as a failure instead)."""
 
@@ -188,7 +188,7 @@ def two_devices(fn, x):
   except Exception as e:  # the plugin's documented refusals
     # JAX 0.11 runs pmap as jit of a shard_map: over 2 devices the plugin gets
     # the global view (sdy.manual_computation), which it localizes or refuses
-    # (src/pjrt/global_view.h).
+    # (src/frontend/sdy/global_view.h).
     for known in ("collective route", "global view"):
       if known in str(e) and not STRICT:
         h.skip(f"refused as documented ({known}): {str(e).splitlines()[0][:400]}")

@@ -17,7 +17,7 @@ Checks, each a PASS in the parent only when both workers pass it:
   row p of every device's blocks (out[p][d] = x[d][p]).
 JAX 0.11 runs pmap as jit of a shard_map, which reaches the plugin as its
 global view: one sdy.manual_computation over the mesh, compiled as its body
-(src/pjrt/localize_manual.h). Should the plugin refuse it instead (its
+(src/frontend/sdy/localize_manual.h). Should the plugin refuse it instead (its
 "global view" error), those checks report SKIP quoting it
 (MULTIPROCESS_STRICT=1 counts that as a failure). Skips below 2 GPUs."""
 

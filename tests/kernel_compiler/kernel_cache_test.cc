@@ -10,7 +10,7 @@
 #include <set>
 #include <thread>
 
-#include "kernel_compiler/atomic_file.h"
+#include "support/atomic_file.h"
 #include "kernel_compiler/cache_dir.h"
 #include "kernel_compiler/sha256.h"
 #include "temp_dir.h"

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "fake_worker_command.h"
-#include "kernel_compiler/atomic_file.h"
+#include "support/atomic_file.h"
 #include "temp_dir.h"
 
 namespace jft::kernel_compiler {

@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "fake_worker_command.h"
-#include "kernel_compiler/atomic_file.h"
+#include "support/atomic_file.h"
 #include "kernel_compiler/sha256.h"
 #include "temp_dir.h"
 

@@ -9,8 +9,6 @@
 namespace jft::pjrt {
 namespace {
 
-using fusion::ConvRoute;
-
 class CudnnSetting {
  public:
   explicit CudnnSetting(const char* value) {
@@ -22,25 +20,19 @@ class CudnnSetting {
   ~CudnnSetting() { ::unsetenv("JFT_CUDNN"); }
 };
 
-TEST(CudnnOptIn, EveryRouteAsksForItByDefault) {
+TEST(CudnnOptIn, AskedForByDefault) {
   CudnnSetting unset(nullptr);
-  for (ConvRoute route :
-       {ConvRoute::kAuto, ConvRoute::kLibrary, ConvRoute::kTtir, ConvRoute::kCudnn})
-    EXPECT_TRUE(cudnnWanted(route));
+  EXPECT_TRUE(cudnnWanted());
 }
 
-TEST(CudnnOptIn, OneStillLetsEveryRouteUseIt) {
+TEST(CudnnOptIn, OneAsksForIt) {
   CudnnSetting on("1");
-  for (ConvRoute route :
-       {ConvRoute::kAuto, ConvRoute::kLibrary, ConvRoute::kTtir, ConvRoute::kCudnn})
-    EXPECT_TRUE(cudnnWanted(route));
+  EXPECT_TRUE(cudnnWanted());
 }
 
-TEST(CudnnOptIn, ZeroKeepsItAwayEvenFromTheCudnnRoute) {
+TEST(CudnnOptIn, ZeroKeepsItAway) {
   CudnnSetting off("0");
-  for (ConvRoute route :
-       {ConvRoute::kAuto, ConvRoute::kLibrary, ConvRoute::kTtir, ConvRoute::kCudnn})
-    EXPECT_FALSE(cudnnWanted(route));
+  EXPECT_FALSE(cudnnWanted());
 }
 
 }  // namespace

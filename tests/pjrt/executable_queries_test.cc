@@ -351,11 +351,13 @@ TEST(ExecutableInfo, TypesTheAbiCannotNameAreUnimplementedAndFp6IsNamed) {
   EXPECT_EQ(describeExecutable(std::move(tupled), "", "").status().code(),
             StatusCode::kUnimplemented);
   // 0.114 gave the FP6 types their PJRT names (32 and 33 in the enum).
-  auto f6 = arraySpec(ir::Type::tensor(ir::ElementType::F6E3M2FN, {4}));
+  auto f6 = arraySpec(
+      compiler::describeEntryValue(ir::Type::tensor(ir::ElementType::F6E3M2FN, {4})));
   ASSERT_TRUE(f6.isOk());
   EXPECT_EQ(static_cast<int>(f6->type), 33);
   EXPECT_EQ(static_cast<int>(bufferType(ir::ElementType::F6E2M3FN)), 32);
-  auto bf16 = arraySpec(ir::Type::tensor(ir::ElementType::BF16, {2, 3}));
+  auto bf16 = arraySpec(
+      compiler::describeEntryValue(ir::Type::tensor(ir::ElementType::BF16, {2, 3})));
   ASSERT_TRUE(bf16.isOk());
   EXPECT_EQ(bf16->type, PJRT_Buffer_Type_BF16);
   EXPECT_EQ(bf16->bytes, 12u);

@@ -50,7 +50,7 @@ std::optional<std::vector<PropertyField>> opPropertyFields(std::string_view op_n
             {"res_attrs", true},
             {"sym_name", false},
             {"sym_visibility", true}}},
-          // Shardy, as JAX 0.11 sends it (pjrt/localize_manual.h reads these).
+          // Shardy, as JAX 0.11 sends it (frontend/sdy/localize_manual.h reads these).
           {"sdy.manual_computation",
            {{"in_shardings", false}, {"manual_axes", false}, {"out_shardings", false}}},
           {"sdy.mesh", {{"mesh", false}, {"sym_name", false}}},

@@ -23,10 +23,10 @@
 
 #include "frontend/mlir_tree.h"
 
-namespace jft::pjrt {
+namespace jft::frontend::sdy {
 
 // True when `tree` was rewritten; else false, `tree` untouched and `whyNot`
 // saying what kept it from being localized.
 bool localizeFullyManual(frontend::MTree& tree, std::string& whyNot);
 
-}  // namespace jft::pjrt
+}  // namespace jft::frontend::sdy

@@ -11,8 +11,9 @@
 // one-axis mesh of its devices (jax/_src/pmap.py), so with two devices or
 // more it is an sdy.manual_computation over every mesh axis (with one device
 // JAX leaves the manual computation out). XLA then runs Shardy propagation
-// and the SPMD partitioner; we do not, and our frontend reads no
-// sdy.manual_computation. So:
+// and the SPMD partitioner; we do not, and the VHLO import reads no
+// sdy.manual_computation. This stage runs between the bytecode reader and the
+// import (compiler/compile_artifact.h). So:
 // * a program whose shardings all replicate every value is the same on every
 //   device and runs as it is;
 // * a fully manual program (localize_manual.h: @main is one manual
@@ -22,13 +23,12 @@
 //   at the wrong shapes.
 #pragma once
 
-#include <optional>
-#include <string_view>
+#include <string>
 
 #include "frontend/mlir_tree.h"
 #include "support/status.h"
 
-namespace jft::pjrt {
+namespace jft::frontend::sdy {
 
 // OK when `tree` holds no sharding that splits a value over the mesh and no
 // sdy.manual_computation; UNIMPLEMENTED naming what was found and what is
@@ -36,10 +36,10 @@ namespace jft::pjrt {
 Status refuseGlobalView(const frontend::MTree& tree, int numPartitions,
                         const std::string& whyNot = "");
 
-// What to compile for `bytecode` over `numPartitions` > 1: nullopt for the
-// bytes as they are (no global view, or unreadable: the compiler then says
-// why); the localized tree of a fully manual program; else the refusal.
-StatusOr<std::optional<frontend::MTree>> localizeGlobalView(std::string_view bytecode,
-                                                            int numPartitions);
+// Prepares `tree`, read from a program compiled for `numPartitions` > 1:
+// false when it runs as it is (no global view); true when it was fully
+// manual and is now localized in place (its body is @main); else the
+// refusal, `tree` untouched.
+StatusOr<bool> localizeGlobalView(frontend::MTree& tree, int numPartitions);
 
-}  // namespace jft::pjrt
+}  // namespace jft::frontend::sdy

@@ -1,4 +1,5 @@
-// Whole-file reads and crash-safe writes for the cache and the failure dumps.
+// Whole-file reads and crash-safe writes (kernel cache, failure and compile
+// dumps, autotune cache).
 #pragma once
 
 #include <string>
@@ -6,7 +7,7 @@
 
 #include "support/status.h"
 
-namespace jft::kernel_compiler {
+namespace jft {
 
 // Writes bytes to a temporary file in path's directory, flushes it to disk and
 // renames it over path, so that readers see the old file or the complete new
@@ -20,4 +21,4 @@ StatusOr<std::string> readWholeFile(const std::string& path);
 // mkdir -p; succeeds when the directory already exists.
 Status makeDirectories(const std::string& path);
 
-}  // namespace jft::kernel_compiler
+}  // namespace jft

@@ -4,13 +4,13 @@
 // body works at per-device shapes and ends in sdy.return, its result cast
 // back and returned. The localized tree must import (the frontend reads it)
 // with @main at the per-device types.
-#include "pjrt/localize_manual.h"
+#include "frontend/sdy/localize_manual.h"
 
 #include <gtest/gtest.h>
 
 #include "frontend/vhlo/import.h"
 
-namespace jft::pjrt {
+namespace jft::frontend::sdy {
 namespace {
 
 using frontend::MAttr;
@@ -204,4 +204,4 @@ TEST(LocalizeManual, WhatAPartitionerWouldHaveToDoIsLeftAlone) {
 }
 
 }  // namespace
-}  // namespace jft::pjrt
+}  // namespace jft::frontend::sdy

@@ -1,4 +1,4 @@
-#include "kernel_compiler/atomic_file.h"
+#include "support/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace jft::kernel_compiler {
+namespace jft {
 namespace {
 
 Status ioError(const std::string& what, const std::string& path) {
@@ -87,4 +87,4 @@ Status makeDirectories(const std::string& path) {
   return Status::ok();
 }
 
-}  // namespace jft::kernel_compiler
+}  // namespace jft

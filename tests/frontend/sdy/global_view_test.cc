@@ -2,11 +2,11 @@
 // several partitions, on generic trees shaped like what JAX 0.11 sends: an
 // sdy.mesh at module level, sdy.sharding on function arguments (inside
 // vhlo.func_v1's arg_attrs), sdy.manual_computation for shard_map.
-#include "pjrt/global_view.h"
+#include "frontend/sdy/global_view.h"
 
 #include <gtest/gtest.h>
 
-namespace jft::pjrt {
+namespace jft::frontend::sdy {
 namespace {
 
 using frontend::MAttr;
@@ -105,10 +105,24 @@ TEST(GlobalView, HloShardingStringsAndUnreadableShardyCountToo) {
   EXPECT_EQ(refuseGlobalView(program(sdyAttr("")), 2).code(), StatusCode::kUnimplemented);
 }
 
-TEST(GlobalView, UnreadableBytesAreLeftToTheCompiler) {
-  auto prepared = localizeGlobalView(std::string_view("not bytecode"), 2);
-  ASSERT_TRUE(prepared.isOk());
-  EXPECT_FALSE(prepared->has_value());
+TEST(GlobalView, AllReplicatedIsCompiledAsItIs) {
+  MTree tree = program(sdyAttr("#sdy.sharding<@mesh, [{}, {}]>"));
+  MTree before = tree;
+  StatusOr<bool> localized = localizeGlobalView(tree, 2);
+  ASSERT_TRUE(localized.isOk()) << localized.status().toString();
+  EXPECT_FALSE(*localized);
+  EXPECT_EQ(tree.top.size(), before.top.size());
+  EXPECT_EQ(tree.top[0].regions[0].blocks[0].ops.size(),
+            before.top[0].regions[0].blocks[0].ops.size());
+}
+
+TEST(GlobalView, NotFullyManualIsRefusedSayingWhy) {
+  MTree tree = program(sdyAttr("#sdy.sharding<@mesh, [{\"x\"}]>"));
+  StatusOr<bool> localized = localizeGlobalView(tree, 2);
+  ASSERT_FALSE(localized.isOk());
+  EXPECT_EQ(localized.status().code(), StatusCode::kUnimplemented);
+  EXPECT_NE(localized.status().message().find("not fully manual"), std::string::npos)
+      << localized.status().message();
 }
 
 TEST(GlobalView, TheRefusalSaysWhyItWasNotLocalized) {
@@ -121,4 +135,4 @@ TEST(GlobalView, TheRefusalSaysWhyItWasNotLocalized) {
 }
 
 }  // namespace
-}  // namespace jft::pjrt
+}  // namespace jft::frontend::sdy

@@ -1,11 +1,11 @@
 // The fully manual program's body becomes @main.
-#include "pjrt/localize_manual.h"
+#include "frontend/sdy/localize_manual.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-namespace jft::pjrt {
+namespace jft::frontend::sdy {
 namespace {
 
 using frontend::MAttr;
@@ -215,4 +215,4 @@ bool localizeFullyManual(frontend::MTree& tree, std::string& whyNot) {
   return true;
 }
 
-}  // namespace jft::pjrt
+}  // namespace jft::frontend::sdy

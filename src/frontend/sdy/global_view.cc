@@ -1,12 +1,11 @@
 // Spotting JAX's global-view (Shardy) programs.
-#include "pjrt/global_view.h"
+#include "frontend/sdy/global_view.h"
 
 #include <string>
 
-#include "frontend/bytecode/reader.h"
-#include "pjrt/localize_manual.h"
+#include "frontend/sdy/localize_manual.h"
 
-namespace jft::pjrt {
+namespace jft::frontend::sdy {
 namespace {
 
 struct Findings {
@@ -85,17 +84,11 @@ Status refuseGlobalView(const frontend::MTree& tree, int numPartitions,
       (whyNot.empty() ? std::string() : "; this one is not fully manual: " + whyNot));
 }
 
-StatusOr<std::optional<frontend::MTree>> localizeGlobalView(std::string_view bytecode,
-                                                            int numPartitions) {
-  auto tree = frontend::readBytecode(reinterpret_cast<const uint8_t*>(bytecode.data()),
-                                     bytecode.size());
-  if (!tree.isOk()) return std::optional<frontend::MTree>();
-  if (refuseGlobalView(*tree, numPartitions).isOk())
-    return std::optional<frontend::MTree>();
+StatusOr<bool> localizeGlobalView(frontend::MTree& tree, int numPartitions) {
+  if (refuseGlobalView(tree, numPartitions).isOk()) return false;
   std::string whyNot;
-  if (localizeFullyManual(*tree, whyNot))
-    return std::optional<frontend::MTree>(std::move(*tree));
-  return refuseGlobalView(*tree, numPartitions, whyNot);
+  if (localizeFullyManual(tree, whyNot)) return true;
+  return refuseGlobalView(tree, numPartitions, whyNot);
 }
 
-}  // namespace jft::pjrt
+}  // namespace jft::frontend::sdy

@@ -1,0 +1,31 @@
+// The entry function's parameters and results as a caller outside the
+// compiler sees them (src/pjrt answers the executable queries from these):
+// arrays with an element type and dimensions, tokens, and anything else the
+// caller cannot pass (tuples), named as written for its error.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "ir/type.h"
+
+namespace jft::compiler {
+
+using ElementType = ir::ElementType;
+
+struct EntryValue {
+  enum class Kind { kArray, kToken, kOther };
+  Kind kind = Kind::kOther;
+  ElementType element = ElementType::F32;  // kArray only
+  std::vector<int64_t> dims;               // kArray only
+  int64_t bytes = 0;                       // kArray only
+  std::string text;                        // the type as written: "tensor<2x3xf32>"
+};
+
+EntryValue describeEntryValue(const ir::Type& type);
+std::vector<EntryValue> entryParameters(const Executable& executable);
+std::vector<EntryValue> entryOutputs(const Executable& executable);
+
+}  // namespace jft::compiler

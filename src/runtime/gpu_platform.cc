@@ -1,0 +1,13 @@
+// openGpuPlatform: the CUDA platform.
+#include "runtime/gpu_platform.h"
+
+#include "runtime/gpu/cuda_platform.h"
+
+namespace jft::runtime {
+
+StatusOr<std::unique_ptr<Platform>> openGpuPlatform(
+    const std::vector<int>& visibleOrdinals) {
+  return gpu::openCudaPlatform(visibleOrdinals);
+}
+
+}  // namespace jft::runtime
