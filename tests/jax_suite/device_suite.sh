@@ -22,7 +22,7 @@
 #
 # Environment (optional): JAX_SUITE_TOTAL (seconds for the whole command, default 570),
 # JAX_SUITE_PARALLEL (test processes, default 16), JAX_SUITE_BATCH (ids per batch, default
-# 50), JAX_SUITE_SIZE (ids to select per profile, default 8000; x64 1500),
+# 50), JAX_SUITE_SIZE (ids to select per profile, default 8000; JAX_SUITE_SIZE_X64, 1800),
 # JAX_SUITE_SEED (0), JAX_SUITE_SITE (the plugin already installed there: no build),
 # JAX_SUITE_TEST_TIMEOUT (per test, default 120), JAX_SUITE_LIST (the list to run instead),
 # JAX_SUITE_PLATFORM (JAX_PLATFORMS for the tests, default cuda; cpu only to try the script).
@@ -69,7 +69,7 @@ case "$STEP" in
     [ $# -ge 1 ] || { note "collect: name the profiles (one_gpu x64 two_gpu)"; exit 2; }
     for prof in "$@"; do
       size=${JAX_SUITE_SIZE:-8000}
-      [ "$prof" = x64 ] && size=${JAX_SUITE_SIZE_X64:-1500}
+      [ "$prof" = x64 ] && size=${JAX_SUITE_SIZE_X64:-1800}
       note "collecting profile $prof, selecting $size"
       $RUN collect "${PLAT[@]}" --profile "$prof" --out "$WORK/$prof" --parallel "$PAR" \
           --timeout $(( $(left) - 20 )) --stratify "$size" --seed "${JAX_SUITE_SEED:-0}" \

@@ -150,6 +150,4 @@ def verdict(listed: list[str], rows: list[dict], allow: list[dict]) -> dict:
           "allowed_cases": allowed,
           "allowlist_stale": [{"pattern": e["pattern"], "line": e["line"]} for e in stale],
           "allowlist_unknown": [{"pattern": e["pattern"], "line": e["line"]} for e in unknown],
-          "regression_classes": failure_classes(regressions and [
-              {"nodeid": c["nodeid"], "outcome": c["outcome"], "error": c["error"]}
-              for c in regressions] or [])}
+          "regression_classes": failure_classes(regressions)}
