@@ -301,6 +301,12 @@ class GateCommandsTest(TempDirTest):
     self.assertEqual((lmeta["size"], lmeta["profile"]), (10, "one_gpu"))
     self.assertEqual(lmeta["made_from"]["upstream_shards"], ["1/2", "2/2"])
     self.assertTrue((self.tmp / "gate.upstream.json").exists())
+    # The list does not depend on how many shards upstream ran in.
+    rc, _ = self.call("run", "--upstream", "--prepared", self.prep, "--out", self.tmp / "up_all",
+                      "--platform", "cpu", "--list", strat)
+    self.assertEqual(rc, 0)
+    rc, _ = self.call("make-list", "--from", self.tmp / "up_all", "--list", self.tmp / "one.txt")
+    self.assertEqual((self.tmp / "one.txt").read_text(), lst.read_text())
 
     ours = []
     for i in (1, 2):
