@@ -5,6 +5,7 @@
 #
 #   bash tests/jax_suite/device_suite.sh collect PROFILE...     # one_gpu x64 two_gpu
 #   bash tests/jax_suite/device_suite.sh upstream PROFILE I/N   # upstream on the selection
+#   bash tests/jax_suite/device_suite.sh bootstrap PROFILE I/N  # collect + upstream in one
 #   bash tests/jax_suite/device_suite.sh ours PROFILE I/N       # our plugin on the list
 #
 # collect   collects every test file of each PROFILE (parallel pytest --collect-only
@@ -15,6 +16,9 @@
 #           (JAX_FLAGTREE_DISABLE=1); $OUT/upstream-PROFILE-I.tar.gz is its run folder.
 #           With every shard back: `run.py make-list --from DIR1 --from DIR2 --list
 #           tests/jax_suite/lists/PROFILE.txt`, and commit the list, its meta and upstream.json.
+# bootstrap collect (this PROFILE only, at most 240 s) and upstream shard I/N of the fresh
+#           selection in one command: saves committing the selection between the two; the
+#           selection is also in $OUT/PROFILE/.
 # ours      builds and installs the plugin as tests/gpu/run_all.sh does (a warm machine
 #           reuses build-dev/), runs shard I/N of lists/PROFILE.txt with XLA_MODE=fl_only;
 #           $OUT/ours-PROFILE-I.tar.gz is its run folder. With every shard back:
@@ -64,26 +68,33 @@ shift || true
 rm -rf "$WORK"; mkdir -p "$WORK"
 nvidia-smi -L 2>&1 | head -8 | tee -a "$LOG"
 
+collect_profile() {  # profile, seconds it may take
+  local prof=$1 limit=$2 size=${JAX_SUITE_SIZE:-8000}
+  [ "$prof" = x64 ] && size=${JAX_SUITE_SIZE_X64:-1800}
+  note "collecting profile $prof, selecting $size"
+  $RUN collect "${PLAT[@]}" --profile "$prof" --out "$WORK/$prof" --parallel "$PAR" \
+      --timeout "$limit" --stratify "$size" --seed "${JAX_SUITE_SEED:-0}" \
+      2>&1 | tail -40 | tee -a "$LOG"
+  mkdir -p "$OUT/$prof"
+  cp "$WORK/$prof"/{selected.txt,selected.meta.json,collect.json,files.json} "$OUT/$prof/" 2>/dev/null
+  tar czf "$OUT/$prof/collect-logs.tar.gz" -C "$WORK/$prof" $(cd "$WORK/$prof" && ls *.log 2>/dev/null) 2>/dev/null
+}
+
 case "$STEP" in
   collect)
     [ $# -ge 1 ] || { note "collect: name the profiles (one_gpu x64 two_gpu)"; exit 2; }
-    for prof in "$@"; do
-      size=${JAX_SUITE_SIZE:-8000}
-      [ "$prof" = x64 ] && size=${JAX_SUITE_SIZE_X64:-1800}
-      note "collecting profile $prof, selecting $size"
-      $RUN collect "${PLAT[@]}" --profile "$prof" --out "$WORK/$prof" --parallel "$PAR" \
-          --timeout $(( $(left) - 20 )) --stratify "$size" --seed "${JAX_SUITE_SEED:-0}" \
-          2>&1 | tail -40 | tee -a "$LOG"
-      mkdir -p "$OUT/$prof"
-      cp "$WORK/$prof"/{selected.txt,selected.meta.json,collect.json,files.json} "$OUT/$prof/" 2>/dev/null
-      tar czf "$OUT/$prof/collect-logs.tar.gz" -C "$WORK/$prof" $(cd "$WORK/$prof" && ls *.log 2>/dev/null) 2>/dev/null
-    done
+    for prof in "$@"; do collect_profile "$prof" $(( $(left) - 20 )); done
     note "done"
     ;;
-  upstream|ours)
+  upstream|ours|bootstrap)
     prof=${1:?profile}; shard=${2:-1/1}
     i=${shard%/*}
-    if [ "$STEP" = upstream ]; then
+    if [ "$STEP" = bootstrap ]; then
+      # Collect and select here (deterministic: every shard's command draws the same
+      # selection, which make-list checks by its sha256), then run upstream on a shard.
+      collect_profile "$prof" 240
+      list=$WORK/$prof/selected.txt; mode=(--upstream); STEP=upstream
+    elif [ "$STEP" = upstream ]; then
       list=${JAX_SUITE_LIST:-$LISTS/$prof.selected.txt}; mode=(--upstream)
     else
       list=${JAX_SUITE_LIST:-$LISTS/$prof.txt}; mode=()
@@ -104,16 +115,20 @@ case "$STEP" in
     fi
     [ -f "$list" ] || { note "no $list (see this script's header)"; exit 2; }
     note "$STEP run of $list shard $shard"
+    mkdir -p "$WORK/$STEP-$prof-$i"
+    # The full output stays in the run folder; the log (and the command's output) skip
+    # the per-batch lines.
     $RUN run "${PLAT[@]}" "${mode[@]}" --list "$list" --shard "$shard" --out "$WORK/$STEP-$prof-$i" \
         --parallel "$PAR" --batch-size "$BATCH" --test-timeout "$TT" \
-        --budget $(( $(left) - 25 )) 2>&1 | grep -v '^\[jax_suite .*\] batch ' | tee -a "$LOG"
+        --budget $(( $(left) - 25 )) 2>&1 | tee "$WORK/$STEP-$prof-$i/run.log" |
+        grep -v '^\[jax_suite .*\] batch ' | tee -a "$LOG"
     rc=${PIPESTATUS[0]}
     pack "$WORK/$STEP-$prof-$i" "$STEP-$prof-$i"
     note "done (run exit $rc)"
     exit "$rc"
     ;;
   *)
-    note "usage: device_suite.sh collect PROFILE... | upstream PROFILE I/N | ours PROFILE I/N"
+    note "usage: device_suite.sh collect PROFILE... | upstream PROFILE I/N | bootstrap PROFILE I/N | ours PROFILE I/N"
     exit 2
     ;;
 esac
