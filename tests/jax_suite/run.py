@@ -661,6 +661,9 @@ def cmd_verdict(a) -> int:
   v.update({"list": list_path.name, "list_sha256": sha, "allowlist": allow_path.name,
             "shards": sorted(p.get("shard", "1/1") for p in provs),
             "build": provs[0].get("build") if provs else None,
+            "jax_tests": provs[0].get("jax_tests") if provs else None,
+            "versions": provs[0].get("versions") if provs else None,
+            "device_kind": provs[0].get("device_kind") if provs else None,
             "profile": provs[0].get("profile") if provs else None, "created": now_utc()})
   out = pathlib.Path(a.out)
   out.mkdir(parents=True, exist_ok=True)
