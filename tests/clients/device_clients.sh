@@ -5,10 +5,12 @@
 # then runs every tests/clients/client_*.py with upstream XLA and with our plugin
 # (run_clients.py) and compares. Writes to $OUT (default ./clients-out): build.log,
 # clients.txt, clients.json, clients_logs.tar.gz. Exit status: run_clients.py's.
-#   JAX_CLIENTS_PARALLEL (processes at a time, default 6), JAX_CLIENTS_TIMEOUT (s, 400),
+#   JAX_CLIENTS_PARALLEL (processes at a time, default 9), JAX_CLIENTS_TIMEOUT (s, 270),
+#   JAX_CLIENTS_TOTAL (seconds for the whole command, default 570),
 #   JAX_CLIENTS_ONLY (program names, space-separated)
 set -u
 cd "$(dirname "$0")/../.."
+START=$(date +%s)
 OUT=${OUT:-$PWD/clients-out}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
@@ -29,8 +31,9 @@ for p in ("jax", "jaxlib", "flax", "optax", "equinox", "diffrax", "lineax", "opt
   except Exception: print(p, "not installed")' 2>&1 | tee "$OUT/versions.txt"
 ONLY=()
 [ -n "${JAX_CLIENTS_ONLY:-}" ] && ONLY=(--only $JAX_CLIENTS_ONLY)
-python3 tests/clients/run_clients.py --out "$OUT/work" --parallel "${JAX_CLIENTS_PARALLEL:-6}" \
-    --timeout "${JAX_CLIENTS_TIMEOUT:-400}" "${ONLY[@]}"
+LEFT=$(( ${JAX_CLIENTS_TOTAL:-570} - ($(date +%s) - START) - 15 ))
+python3 tests/clients/run_clients.py --out "$OUT/work" --parallel "${JAX_CLIENTS_PARALLEL:-9}" \
+    --timeout "${JAX_CLIENTS_TIMEOUT:-270}" --budget "$LEFT" "${ONLY[@]}"
 RC=$?
 cp "$OUT/work/clients.txt" "$OUT/work/clients.json" "$OUT/" 2>/dev/null
 tar czf "$OUT/clients_logs.tar.gz" -C "$OUT/work" logs 2>/dev/null && rm -rf "$OUT/work"

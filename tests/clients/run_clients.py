@@ -5,13 +5,14 @@ process, and compares what each program says is stable (see client_common.py):
   ours      XLA_MODE=fl_only (jax-flagtree must be the active backend)
   upstream  JAX_FLAGTREE_DISABLE=1 (upstream XLA's CUDA plugin; must not be jax-flagtree)
 
-    python3 tests/clients/run_clients.py --out DIR [--only flax_linen optax] [--parallel 6]
+    python3 tests/clients/run_clients.py --out DIR [--only flax_linen optax] [--parallel 9]
 
 Per program: PASS (every compared value within its rule), FAIL (a value outside it),
 OURS_ERROR (upstream ran, ours failed or timed out), SKIP (a library is missing, or
-upstream itself failed, so there is nothing to compare against), WRONG_BACKEND. Writes
-DIR/clients.json, DIR/clients.txt and DIR/logs/NAME-MODE.log; exits 1 when any program
-is FAIL, OURS_ERROR or WRONG_BACKEND.
+upstream itself failed, so there is nothing to compare against), WRONG_BACKEND, NOT_RUN
+(--budget ran out first). Writes DIR/clients.json, DIR/clients.txt and
+DIR/logs/NAME-MODE.log; exits 1 when any program is FAIL, OURS_ERROR, WRONG_BACKEND or
+NOT_RUN.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ sys.path.insert(0, str(HERE))
 import compare  # noqa: E402
 
 MODES = ("upstream", "ours")
-BAD = ("FAIL", "OURS_ERROR", "WRONG_BACKEND")
+BAD = ("FAIL", "OURS_ERROR", "WRONG_BACKEND", "NOT_RUN")
 
 
 def programs(only: list[str] | None) -> list[str]:
@@ -73,9 +74,15 @@ def parse_result(stdout: str) -> dict | None:
 def run_one(name: str, mode: str, a) -> dict:
   t0 = time.monotonic()
   log = pathlib.Path(a.out) / "logs" / f"{name}-{mode}.log"
+  limit = a.timeout
+  if a.deadline is not None:
+    limit = min(limit, a.deadline - t0)
+    if limit < 20:
+      return {"mode": mode, "rc": None, "seconds": 0.0, "result": None, "status": "error",
+              "error": "not run: the --budget ran out"}
   try:
     p = subprocess.run([a.python, str(HERE / f"client_{name}.py")], env=mode_env(mode, a.platform),
-                       capture_output=True, text=True, timeout=a.timeout, cwd=HERE)
+                       capture_output=True, text=True, timeout=limit, cwd=HERE)
     out, err, rc, timed_out = p.stdout, p.stderr, p.returncode, False
   except subprocess.TimeoutExpired as e:
     out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
@@ -86,7 +93,7 @@ def run_one(name: str, mode: str, a) -> dict:
   rec = {"mode": mode, "rc": rc, "seconds": round(time.monotonic() - t0, 1), "result": res}
   if timed_out:
     rec["status"] = "timeout"
-    rec["error"] = f"timed out after {a.timeout:.0f}s"
+    rec["error"] = f"timed out after {limit:.0f}s"
   elif res is None or rc != 0:
     rec["status"] = "error"
     tail = [l for l in err.strip().splitlines() if l.strip()][-3:]
@@ -111,7 +118,10 @@ def judge(name: str, up: dict, ours: dict, platform: str) -> dict:
       out["why"] = (f"{side} run {'did not use' if want else 'used'} jax-flagtree "
                     f"(flagtree_registered={be.get('flagtree_registered')})")
       return out
-  if up["status"] == "skip" or ours["status"] == "skip":
+  not_run = [r.get("error", "") for r in (up, ours) if r.get("error", "").startswith("not run:")]
+  if not_run:
+    out["verdict"], out["why"] = "NOT_RUN", not_run[0]
+  elif up["status"] == "skip" or ours["status"] == "skip":
     out["verdict"], out["why"] = "SKIP", (up.get("error") or ours.get("error"))
   elif up["status"] != "ok":
     out["verdict"], out["why"] = "SKIP", "upstream did not run: " + up.get("error", "")
@@ -130,8 +140,10 @@ def main(argv=None) -> int:
   p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
   p.add_argument("--out", required=True)
   p.add_argument("--only", nargs="+", help="program names (client_NAME.py)")
-  p.add_argument("--parallel", type=int, default=6, help="processes at a time (default 6)")
-  p.add_argument("--timeout", type=float, default=400, help="seconds per process (default 400)")
+  p.add_argument("--parallel", type=int, default=9, help="processes at a time (default 9)")
+  p.add_argument("--timeout", type=float, default=270, help="seconds per process (default 270)")
+  p.add_argument("--budget", type=float,
+                 help="seconds for everything: a process gets at most what is left")
   p.add_argument("--python", default=sys.executable)
   p.add_argument("--platform", default="cuda", help="JAX_PLATFORMS (default cuda)")
   a = p.parse_args(argv)
@@ -139,6 +151,7 @@ def main(argv=None) -> int:
   (out / "logs").mkdir(parents=True, exist_ok=True)
   names = programs(a.only)
   t0 = time.monotonic()
+  a.deadline = t0 + a.budget if a.budget else None
   with concurrent.futures.ThreadPoolExecutor(max(1, a.parallel)) as pool:
     futs = {(n, m): pool.submit(run_one, n, m, a) for n in names for m in MODES}
     runs = {k: f.result() for k, f in futs.items()}

@@ -100,6 +100,15 @@ class JudgeTest(unittest.TestCase):
       self.assertIn("cc.emit(", text, path.name)
       self.assertIn("Compared", text.split('"""')[1], f"{path.name} must say how it is compared")
 
+  def test_budget_ran_out_is_not_run_and_fails(self):
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="clients_test_"))
+    self.addCleanup(shutil.rmtree, tmp, True)
+    rc = run_clients.main(["--out", str(tmp), "--only", "chex", "--platform", "cpu",
+                           "--budget", "1"])
+    self.assertEqual(rc, 1)
+    data = json.loads((tmp / "clients.json").read_text())
+    self.assertEqual(data["counts"], {"NOT_RUN": 1})
+
   def test_without_jax_every_program_skips(self):
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="clients_test_"))
     self.addCleanup(shutil.rmtree, tmp, True)
