@@ -446,7 +446,6 @@ def cmd_stratify(a) -> int:
 
 def cmd_run(a) -> int:
   prepared = pathlib.Path(a.prepared).resolve()
-  source = load_source(prepared)
   out = pathlib.Path(a.out).resolve()
   list_path = pathlib.Path(a.list)
   if not list_path.exists():
@@ -472,6 +471,7 @@ def cmd_run(a) -> int:
         f"{p['batches']} batches over {p['files']} files, {a.parallel} processes, about "
         f"{p['estimated_seconds']}s at {a.seconds_per_test}s a test")
     return 0
+  source = load_source(prepared)
   out.mkdir(parents=True, exist_ok=True)
   env = batch_env(a)
   t0 = time.monotonic()

@@ -268,7 +268,7 @@ class GateCommandsTest(TempDirTest):
     self.assertEqual(len(suite.read_list(strat)), 10)
     self.assertEqual(json.loads((self.tmp / "sel.meta.json").read_text())["profile"], "one_gpu")
 
-    rc, text = self.call("run", "--upstream", "--prepared", self.prep, "--out", self.tmp / "x",
+    rc, text = self.call("run", "--upstream", "--prepared", self.tmp / "none", "--out", self.tmp / "x",
                          "--platform", "cpu", "--list", strat, "--shard", "1/2", "--dry-run")
     self.assertEqual(rc, 0)
     plan = json.loads(text[:text.rindex("}") + 1])
