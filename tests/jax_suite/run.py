@@ -30,10 +30,14 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 
+import profiles  # noqa: E402
+import stratify  # noqa: E402
 import suite  # noqa: E402
+import verdict  # noqa: E402
 
 DEFAULT_PREPARED = HERE / "upstream"
 DEFAULT_LIST = HERE / "list.txt"
+DEFAULT_ALLOWLIST = HERE / "allowlist.txt"
 UPSTREAM_EXTRA_FILES = ("pyproject.toml", "conftest.py")  # pytest settings and root conftest
 PROBE_MODULES = ("pytest", "absl.testing.absltest", "absl.testing.parameterized", "numpy",
                  "scipy", "jax", "jaxlib")
@@ -119,9 +123,14 @@ def cmd_prepare(a) -> int:
     shutil.rmtree(dest)
   (dest / "tests").mkdir(parents=True)
   files = {}
-  for name in a.files:
-    path = f"tests/{name}.py"
+  if a.files:
+    paths = [f"tests/{name}.py" for name in a.files]
+  else:  # the whole tests/ tree: test files, their helpers and data
+    paths = _git(git_dir, "ls-tree", "-r", "--name-only", commit, "tests/").split("\n")
+    paths = [p for p in paths if p]
+  for path in paths:
     data = _git(git_dir, "show", f"{commit}:{path}", binary=True)
+    (dest / path).parent.mkdir(parents=True, exist_ok=True)
     (dest / path).write_bytes(data)
     files[path] = hashlib.sha256(data).hexdigest()
   for path in UPSTREAM_EXTRA_FILES:
@@ -139,7 +148,7 @@ def cmd_prepare(a) -> int:
             "exact": exact, "note": note, "files": files, "prepared": now_utc(),
             "build_rev": build_rev, "build_dirty": dirty}
   (dest / "SOURCE.json").write_text(json.dumps(source, indent=2) + "\n")
-  say(f"prepared {len(a.files)} test files from {rev} ({commit[:12]}) into {dest}")
+  say(f"prepared {len(paths)} files of tests/ from {rev} ({commit[:12]}) into {dest}")
   if not exact:
     say("WARNING: " + note)
   return 0
@@ -155,6 +164,8 @@ def batch_env(a) -> dict:
   env["PYTHONUNBUFFERED"] = "1"
   env["PYTHONDONTWRITEBYTECODE"] = "1"
   env["JAX_NUM_GENERATED_CASES"] = str(a.generated_cases)
+  env.pop("JAX_ENABLE_X64", None)
+  env.update(profiles.PROFILE_ENV.get(getattr(a, "profile", None) or "one_gpu", {}))
   if a.platform:
     env["JAX_PLATFORMS"] = a.platform
   if a.upstream:
@@ -209,7 +220,7 @@ try:
 except Exception:
   info["flagtree_registered"] = False
   info["flagtree_module"] = False
-info["env"] = {k: os.environ.get(k) for k in ("XLA_MODE", "JAX_FLAGTREE_DISABLE", "JAX_PLATFORMS",
+info["env"] = {k: os.environ.get(k) for k in ("XLA_MODE", "JAX_FLAGTREE_DISABLE", "JAX_PLATFORMS", "JAX_ENABLE_X64",
                "JAX_NUM_GENERATED_CASES", "XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_FLAGS")}
 print("PROBE " + json.dumps(info))
 """
@@ -237,6 +248,11 @@ def environment_problem(a, info: dict) -> str | None:
     return "JAX backend did not start: " + info["backend_error"]
   if a.platform and a.platform != "cpu" and info.get("platform") not in ("gpu", "cuda", a.platform):
     return f"JAX runs on {info.get('platform')}, not {a.platform}"
+  profile = getattr(a, "profile", None) or "one_gpu"
+  need = profiles.PROFILE_MIN_DEVICES.get(profile, 1)
+  if a.platform != "cpu" and info.get("device_count") is not None and info["device_count"] < need:
+    return (f"profile {profile} needs {need} devices, this machine has "
+            f"{info['device_count']}")
   if a.upstream and info.get("flagtree_registered"):
     return "upstream mode, but jax-flagtree registered itself (JAX_FLAGTREE_DISABLE ignored?)"
   if not a.upstream and not info.get("flagtree_registered") and a.platform != "cpu":
@@ -278,11 +294,44 @@ def build_revision(a, source: dict) -> dict:
 
 # ---------------------------------------------------------------- collect
 
+def profile_decisions(prepared: pathlib.Path) -> dict:
+  """{tests/...py: (profile, reason)} for every *_test.py under the prepared tests/."""
+  out = {}
+  for path in sorted((prepared / "tests").rglob("*_test.py")):
+    rel = path.relative_to(prepared).as_posix()
+    out[rel] = profiles.classify(rel, path.read_text(encoding="utf-8", errors="replace"))
+  return out
+
+
+def file_groups(files: list[str], sizes: dict, groups: int) -> list[list[str]]:
+  """At most `groups` groups of files, balanced by size (a proxy of collection time),
+  biggest first; each group keeps its files in sorted order."""
+  lanes: list[list] = [[0, []] for _ in range(max(1, min(groups, len(files))))]
+  for f in sorted(files, key=lambda f: (-sizes.get(f, 0), f)):
+    lane = min(lanes, key=lambda l: l[0])
+    lane[0] += sizes.get(f, 0) + 4096  # a file's own cost besides its size
+    lane[1].append(f)
+  return [sorted(l[1]) for l in lanes if l[1]]
+
+
 def cmd_collect(a) -> int:
-  prepared = pathlib.Path(a.prepared)
+  prepared = pathlib.Path(a.prepared).resolve()
   source = load_source(prepared)
-  out = pathlib.Path(a.out)
+  out = pathlib.Path(a.out).resolve()
   out.mkdir(parents=True, exist_ok=True)
+  decisions = {}
+  if a.profile:
+    decisions = profile_decisions(prepared)
+    files = profiles.files_for(a.profile, decisions)
+    (out / "files.json").write_text(json.dumps(
+        {"profile": a.profile, "files": files,
+         "decisions": {p: {"profile": d[0], "reason": d[1]} for p, d in decisions.items()}},
+        indent=1) + "\n")
+    say(f"profile {a.profile}: {len(files)} of {len(decisions)} test files")
+  else:
+    files = [f"tests/{n}.py" for n in (a.files or suite.DEFAULT_FILES)]
+  if a.only_files:
+    files = [f for f in files if any(re.search(p, f) for p in a.only_files)]
   env = batch_env(a)
   info = probe(a, env)
   problem = environment_problem(a, info)
@@ -290,73 +339,114 @@ def cmd_collect(a) -> int:
     say("collect: " + problem)
     (out / "collect.json").write_text(json.dumps({"error": problem, "probe": info}, indent=2) + "\n")
     return 3
-  files = [f"tests/{n}.py" for n in a.files]
-  procs = {}
-  t0 = time.monotonic()
-  # One process per file, a few at a time: a file that fails to import costs only itself.
-  pending = list(files)
+  sizes = {f: (prepared / f).stat().st_size for f in files if (prepared / f).exists()}
+  # One pytest process per group of files (importing jax once per group, not per file);
+  # a group that dies before reporting its collection is split into single files.
+  pending = file_groups(files, sizes, a.parallel)
+  procs: dict = {}
   per_file: dict = {}
   all_ids: dict = {}
+  t0 = time.monotonic()
+  serial = 0
   while pending or procs:
     while pending and len(procs) < a.parallel:
-      f = pending.pop(0)
-      jsonl = out / f"collect-{pathlib.Path(f).stem}.jsonl"
+      group = pending.pop(0)
+      serial += 1
+      name = f"collect-{serial:03d}"
+      jsonl = out / f"{name}.jsonl"
       if jsonl.exists():
         jsonl.unlink()
       e = dict(env, JAX_SUITE_RESULTS=str(jsonl))
-      log = open(out / f"collect-{pathlib.Path(f).stem}.log", "w")
-      procs[f] = (subprocess.Popen(pytest_command(a, prepared, [f], collect_only=True),
-                                   cwd=prepared, env=e, stdout=log, stderr=subprocess.STDOUT,
-                                   start_new_session=True), log, jsonl, time.monotonic())
-    for f, (p, log, jsonl, started) in list(procs.items()):
+      log = open(out / f"{name}.log", "w")
+      procs[name] = (subprocess.Popen(pytest_command(a, prepared, group, collect_only=True),
+                                      cwd=prepared, env=e, stdout=log, stderr=subprocess.STDOUT,
+                                      start_new_session=True), log, jsonl, time.monotonic(), group)
+    for name, (p, log, jsonl, started, group) in list(procs.items()):
       if p.poll() is None and time.monotonic() - started < a.timeout:
         continue
       if p.poll() is None:
         suite._kill(p)
       log.close()
-      del procs[f]
-      text = (out / f"collect-{pathlib.Path(f).stem}.log").read_text(errors="replace")
+      del procs[name]
+      text = (out / f"{name}.log").read_text(errors="replace")
       rep = suite.parse_records(jsonl.read_text().splitlines() if jsonl.exists() else [])
-      # The plugin lists what pytest collected; stdout's `-q` lines are the fallback.
-      ids = rep.all_ids or [l.rstrip() for l in text.splitlines() if l.startswith(f + "::")]
-      per_file[f] = {"count": len(ids), "rc": p.returncode,
-                     "errors": [e for _, e in rep.collect_errors],
-                     "seconds": round(time.monotonic() - started, 1)}
-      if not ids:
-        per_file[f]["tail"] = suite.log_tail_message(text)
-      all_ids[f] = ids
-      say(f"collect {f}: {len(ids)} ids (pytest {suite.describe_rc(p.returncode)})"
-          + (f"; error: {per_file[f]['errors'][0]}" if per_file[f]["errors"] else ""))
+      ids = rep.all_ids or [l.rstrip() for l in text.splitlines()
+                            if "::" in l and suite.file_of(l.rstrip()) in group]
+      if not rep.collected and len(group) > 1:
+        say(f"{name} ({len(group)} files) ended with {suite.describe_rc(p.returncode)} before "
+            f"reporting its collection: collecting its files one by one")
+        pending.extend([f] for f in group)
+        continue
+      errors: dict = {}
+      for f, e in rep.collect_errors:
+        errors.setdefault(f, []).append(e)
+      seconds = round(time.monotonic() - started, 1)
+      for f in group:
+        mine = [i for i in ids if suite.file_of(i) == f]
+        per_file[f] = {"count": len(mine), "rc": p.returncode, "errors": errors.get(f, []),
+                       "group": name, "group_seconds": seconds}
+        if not mine and not rep.collected:
+          per_file[f]["tail"] = suite.log_tail_message(text)
+        all_ids[f] = mine
+      bad = [f for f in group if per_file[f]["errors"]]
+      say(f"{name}: {len(ids)} ids from {len(group)} files in {seconds:.0f}s (pytest "
+          f"{suite.describe_rc(p.returncode)})" + (f"; collection errors in {', '.join(bad)}"
+                                                   if bad else ""))
     time.sleep(0.2)
   ids = [i for f in files for i in all_ids.get(f, [])]
   sha_all = suite.write_list(out / "collected.txt", ids)
-  chosen = suite.sample_ids(ids, size=a.sample, seed=a.seed, every=a.every)
+  if a.stratify:
+    chosen, sampling = stratify.stratify(ids, a.stratify, a.seed)
+  else:
+    chosen = suite.sample_ids(ids, size=a.sample, seed=a.seed, every=a.every)
+    sampling = suite.sampling_record(a.sample, a.seed, a.every, len(ids), len(chosen))
   sha = suite.write_list(out / "selected.txt", chosen)
-  sampling = suite.sampling_record(a.sample, a.seed, a.every, len(ids), len(chosen))
   meta = {"size": len(chosen), "sha256": sha, "collected": len(ids), "collected_sha256": sha_all,
-          "sampling": sampling, "generated_cases": a.generated_cases,
+          "profile": a.profile or "one_gpu", "sampling": sampling,
+          "generated_cases": a.generated_cases,
           "collected_in_mode": "upstream" if a.upstream else "ours",
           "jax_revision": source.get("revision"), "jax_commit": source.get("commit"),
+          "files": {f: source.get("files", {}).get(f) for f in files},
           "command": "python3 tests/jax_suite/run.py collect " + " ".join(
-              x for x in (f"--sample {a.sample} --seed {a.seed}" if a.sample else "",
+              x for x in (f"--profile {a.profile}" if a.profile else "",
+                          f"--stratify {a.stratify} --seed {a.seed}" if a.stratify else "",
+                          f"--sample {a.sample} --seed {a.seed}" if a.sample else "",
                           f"--every {a.every}" if a.every else "") if x),
+          "device_count": info.get("device_count"), "device_kind": info.get("device_kind"),
           "created": now_utc()}
   suite.meta_path(out / "selected.txt").write_text(json.dumps(meta, indent=2) + "\n")
   (out / "collect.json").write_text(json.dumps(
       {"files": per_file, "probe": info, "seconds": round(time.monotonic() - t0, 1),
-       **meta}, indent=2) + "\n")
-  say(f"collected {len(ids)} ids from {len(files)} files; selected {len(chosen)} "
-      f"({sampling['method']})")
+       **{k: v for k, v in meta.items() if k != "files"}}, indent=2) + "\n")
+  errors = sum(1 for f in per_file.values() if f["errors"] or not f["count"])
+  say(f"collected {len(ids)} ids from {len(files)} files ({errors} with collection errors or "
+      f"no ids) in {time.monotonic() - t0:.0f}s; selected {len(chosen)} ({sampling['method']})")
   return 0 if ids else 1
+
+
+def cmd_stratify(a) -> int:
+  """A stratified sample of a collection's ids (collected.txt of `collect`)."""
+  src = pathlib.Path(a.collected)
+  ids = suite.read_list(src)
+  in_meta = suite.read_meta(src.with_name("selected.txt")) if src.name == "collected.txt" else {}
+  chosen, record = stratify.stratify(ids, a.size, a.seed, tuple(a.exclude_file or ()))
+  out = pathlib.Path(a.out)
+  sha = suite.write_list(out, chosen)
+  meta = {k: v for k, v in in_meta.items() if k not in ("size", "sha256", "sampling", "command")}
+  meta.update({"size": len(chosen), "sha256": sha, "sampling": record,
+               "command": f"python3 tests/jax_suite/run.py stratify {src.name} --size {a.size} "
+                          f"--seed {a.seed}", "created": now_utc()})
+  suite.meta_path(out).write_text(json.dumps(meta, indent=2) + "\n")
+  say(f"stratify: {len(chosen)} of {len(ids)} ids from {record['files_kept']} files "
+      f"(cap {record['cap']} per file) -> {out}")
+  return 0 if chosen else 1
 
 
 # ---------------------------------------------------------------- run
 
 def cmd_run(a) -> int:
   prepared = pathlib.Path(a.prepared).resolve()
-  source = load_source(prepared)
   out = pathlib.Path(a.out).resolve()
-  out.mkdir(parents=True, exist_ok=True)
   list_path = pathlib.Path(a.list)
   if not list_path.exists():
     raise SystemExit(f"run: no list {list_path}: make one with collect (+ an upstream run "
@@ -365,26 +455,47 @@ def cmd_run(a) -> int:
   list_meta = suite.read_meta(list_path)
   if a.generated_cases is None:
     a.generated_cases = int(list_meta.get("generated_cases", 10))
+  if a.profile is None:
+    a.profile = list_meta.get("profile", "one_gpu")
   if a.limit:
     ids = ids[:a.limit]
+  shard = suite.parse_shard(a.shard)
+  ids = suite.shard_ids(ids, *shard)
   mode = "upstream" if a.upstream else "ours"
+  if a.dry_run:
+    p = suite.plan(suite.make_batches(ids, a.batch_size), a.parallel, a.seconds_per_test)
+    sys.stdout.write(json.dumps({"mode": mode, "profile": a.profile, "list": str(list_path),
+                                 "shard": f"{shard[0]}/{shard[1]}", "batch_size": a.batch_size,
+                                 "test_timeout": a.test_timeout, **p}, indent=1) + "\n")
+    say(f"dry run ({mode}, profile {a.profile}, shard {shard[0]}/{shard[1]}): {p['ids']} ids in "
+        f"{p['batches']} batches over {p['files']} files, {a.parallel} processes, about "
+        f"{p['estimated_seconds']}s at {a.seconds_per_test}s a test")
+    return 0
+  source = load_source(prepared)
+  out.mkdir(parents=True, exist_ok=True)
   env = batch_env(a)
   t0 = time.monotonic()
   started = now_utc()
   info = probe(a, env)
   problem = environment_problem(a, info)
   provenance = {
-      "mode": mode, "xla_mode": None if a.upstream else a.xla_mode,
+      "mode": mode, "xla_mode": None if a.upstream else a.xla_mode, "profile": a.profile,
+      "shard": f"{shard[0]}/{shard[1]}",
       "versions": info.get("versions", {}), "python": info.get("python"),
       "platform": info.get("platform"), "device_kind": info.get("device_kind"),
       "device_count": info.get("device_count"), "platform_version": info.get("platform_version"),
       "flagtree_registered": info.get("flagtree_registered"), "probe_env": info.get("env"),
       "build": build_revision(a, source), "jax_tests": {k: source.get(k) for k in (
           "repository", "revision", "commit", "jax_version_at_revision", "exact", "note")},
+      "test_files": {f: source.get("files", {}).get(f)
+                     for f in sorted({suite.file_of(i) for i in ids})},
       "list": {"path": list_path.name, "size": len(ids),
                "sha256": hashlib.sha256(list_path.read_bytes()).hexdigest(), "meta": list_meta},
       "settings": {"parallel": a.parallel, "batch_size": a.batch_size,
-                   "batch_timeout": a.batch_timeout, "budget": a.budget,
+                   "batch_timeout": a.batch_timeout, "test_timeout": a.test_timeout,
+                   "budget": a.budget, "env": {k: env.get(k) for k in (
+                       "JAX_ENABLE_X64", "JAX_NUM_GENERATED_CASES", "XLA_MODE",
+                       "JAX_FLAGTREE_DISABLE", "JAX_PLATFORMS")},
                    "generated_cases": a.generated_cases, "platform": a.platform},
       "started": started, **gpu_info()}
   installed = info.get("versions", {}).get("jax")
@@ -398,8 +509,9 @@ def cmd_run(a) -> int:
     results = {i: {"outcome": "ERROR", "seconds": 0.0, "error": "environment: " + problem}
                for i in ids}
   else:
-    say(f"run ({mode}): {len(ids)} ids, {a.parallel} processes, batches of {a.batch_size}, "
-        f"batch limit {a.batch_timeout:.0f}s, budget "
+    say(f"run ({mode}, profile {a.profile}, shard {shard[0]}/{shard[1]}): {len(ids)} ids, "
+        f"{a.parallel} processes, batches of {a.batch_size}, batch limit "
+        f"{a.batch_timeout:.0f}s, test limit {a.test_timeout:.0f}s, budget "
         + (f"{a.budget:.0f}s" if a.budget else "none")
         + f"; {info.get('device_kind')} via {'upstream XLA' if a.upstream else 'jax-flagtree'}")
     batches = suite.make_batches(ids, a.batch_size)
@@ -415,13 +527,15 @@ def cmd_run(a) -> int:
       budget = max(0.0, a.budget - (time.monotonic() - t0))
     results = suite.run_batches(batches, out, launch, parallel=a.parallel,
                                 batch_timeout=a.batch_timeout, budget=budget,
-                                reserve=a.reserve, max_requeue=a.max_requeue, progress=say)
+                                reserve=a.reserve, max_requeue=a.max_requeue, progress=say,
+                                test_timeout=a.test_timeout or None)
   rows = suite.result_rows(ids, results)
   counts = suite.count_outcomes(rows)
   suite.write_rows(out / "results.jsonl", rows)
-  (out / "nonpassing.json").write_text(json.dumps(
-      [r for r in rows if r["outcome"] != "PASS"], indent=1) + "\n")
-  summary = {"mode": mode, "total": len(rows), "counts": counts,
+  write_failure_outputs(out, rows)
+  summary = {"mode": mode, "profile": a.profile, "shard": provenance["shard"],
+             "total": len(rows), "counts": counts,
+             "per_file": verdict.per_file_counts(rows),
              "seconds": round(time.monotonic() - t0, 1), "started": started,
              "finished": now_utc(), "list_sha256": provenance["list"]["sha256"],
              "top_causes": suite.group_failures(rows, a.top)}
@@ -435,36 +549,138 @@ def cmd_run(a) -> int:
   return 3 if problem else 0
 
 
+def write_failure_outputs(out: pathlib.Path, rows: list[dict]) -> None:
+  """nonpassing_cases.json (id, outcome, first error line, its class and normalised
+  cause) and the failure classes, as JSON and as text to read at a glance."""
+  (out / "nonpassing_cases.json").write_text(json.dumps(
+      verdict.nonpassing_cases(rows), indent=1) + "\n")
+  classes = verdict.failure_classes(rows)
+  (out / "failure_classes.json").write_text(json.dumps(classes, indent=1) + "\n")
+  (out / "failure_classes.txt").write_text(verdict.format_classes(classes))
+
+
 # ---------------------------------------------------------------- make-list, compare
 
+def read_runs(dirs: list[str], want_mode: str | None) -> tuple[list[dict], list[dict]]:
+  """(rows of every run folder, their provenances); the folders must be shards of one list
+  run in one mode and profile, each shard at most once."""
+  rows, provs, seen = [], [], set()
+  for d in dirs:
+    src = pathlib.Path(d)
+    prov = json.loads((src / "provenance.json").read_text()) if (src / "provenance.json").exists() else {}
+    if want_mode and prov.get("mode") not in (None, want_mode):
+      raise SystemExit(f"{src} is a run in mode {prov.get('mode')}, not {want_mode}")
+    key = (prov.get("list", {}).get("sha256"), prov.get("profile"), prov.get("mode"))
+    if provs and key != (provs[0].get("list", {}).get("sha256"), provs[0].get("profile"),
+                         provs[0].get("mode")):
+      raise SystemExit(f"{src} ran another list, profile or mode than {dirs[0]}: not merging")
+    shard = prov.get("shard", "1/1")
+    if shard in seen:
+      raise SystemExit(f"{src}: shard {shard} given twice")
+    seen.add(shard)
+    rows += suite.read_rows(src / "results.jsonl")
+    provs.append(prov)
+  return rows, provs
+
+
 def cmd_make_list(a) -> int:
-  src = pathlib.Path(a.source)
-  rows = suite.read_rows(src / "results.jsonl")
-  prov = json.loads((src / "provenance.json").read_text()) if (src / "provenance.json").exists() else {}
-  if prov.get("mode") not in (None, "upstream"):
-    raise SystemExit(f"make-list: {src} is a run in mode {prov.get('mode')}, not upstream")
-  passing = [r["nodeid"] for r in rows if r["outcome"] == "PASS"]
+  rows, provs = read_runs(a.source, "upstream")
+  prov = provs[0]
+  shards = sorted(p.get("shard", "1/1") for p in provs)
+  n = int(shards[0].split("/")[1])
+  if len(shards) != n:
+    raise SystemExit(f"make-list: {len(shards)} shard(s) given ({', '.join(shards)}) of {n}")
+  in_meta = prov.get("list", {}).get("meta", {})
+  by_id = {r["nodeid"]: r for r in rows}
+  # Sorted: the list and its sha256 do not depend on how many shards upstream ran in.
+  passing = sorted(i for i in by_id if by_id[i]["outcome"] == "PASS")
   list_path = pathlib.Path(a.list)
   sha = suite.write_list(list_path, passing)
-  in_meta = prov.get("list", {}).get("meta", {})
-  meta = {"size": len(passing), "sha256": sha,
-          "command": f"python3 tests/jax_suite/run.py make-list --from {src.name}",
-          "made_from": {"upstream_counts": suite.count_outcomes(rows),
+  files = sorted({suite.file_of(i) for i in passing})
+  srcs = " ".join(f"--from {pathlib.Path(d).name}" for d in a.source)
+  meta = {"size": len(passing), "sha256": sha, "profile": prov.get("profile", "one_gpu"),
+          "files": len(files),
+          "command": f"python3 tests/jax_suite/run.py make-list {srcs}",
+          "made_from": {"upstream_counts": suite.count_outcomes(by_id.values()),
+                        "upstream_shards": shards,
                         "upstream_list_sha256": prov.get("list", {}).get("sha256"),
                         "upstream_list_command": in_meta.get("command"),
-                        "sampling": in_meta.get("sampling"),
+                        "sampling": {k: v for k, v in (in_meta.get("sampling") or {}).items()
+                                     if k != "per_file"},
                         "device_kind": prov.get("device_kind"),
+                        "device_count": prov.get("device_count"),
                         "versions": {k: v for k, v in prov.get("versions", {}).items()
-                                     if k in ("jax", "jaxlib", "jax-cuda13-plugin", "jax-cuda12-plugin")},
+                                     if k in ("jax", "jaxlib", "jax-cuda13-plugin",
+                                              "jax-cuda13-pjrt", "jax-cuda12-plugin",
+                                              "numpy", "scipy", "ml_dtypes", "pytest")},
+                        "settings": prov.get("settings"),
                         "gpus": prov.get("gpus")},
           "generated_cases": in_meta.get("generated_cases",
                                          prov.get("settings", {}).get("generated_cases", 10)),
           "jax_revision": prov.get("jax_tests", {}).get("revision", in_meta.get("jax_revision")),
           "jax_commit": prov.get("jax_tests", {}).get("commit", in_meta.get("jax_commit")),
+          "test_files": {f: h for p in provs for f, h in p.get("test_files", {}).items()
+                         if f in files},
           "created": now_utc()}
   suite.meta_path(list_path).write_text(json.dumps(meta, indent=2) + "\n")
-  say(f"make-list: {len(passing)} of {len(rows)} ids pass upstream -> {list_path} (sha256 {sha[:16]})")
+  # Upstream's outcome of every id run, so why an id is not in the list stays on record.
+  up = upstream_path(list_path)
+  up.write_text(json.dumps({"per_file": verdict.per_file_counts(list(by_id.values())),
+                            "not_passing": [[r["nodeid"], r["outcome"], r.get("error", "")[:160]]
+                                            for r in by_id.values() if r["outcome"] != "PASS"]},
+                           indent=0) + "\n")
+  say(f"make-list: {len(passing)} of {len(by_id)} ids pass upstream, from {len(files)} files "
+      f"-> {list_path} (sha256 {sha[:16]}); upstream outcomes in {up.name}")
   return 0 if passing else 1
+
+
+def upstream_path(list_path: pathlib.Path) -> pathlib.Path:
+  """list.txt -> list.upstream.json beside it."""
+  stem = list_path.name[:-4] if list_path.name.endswith(".txt") else list_path.name
+  return list_path.with_name(stem + ".upstream.json")
+
+
+def cmd_verdict(a) -> int:
+  """Strict: exit 1 when an id of the list does not pass in our run(s) and is not in the
+  allowlist; 2 when the allowlist is malformed."""
+  list_path = pathlib.Path(a.list)
+  listed = suite.read_list(list_path)
+  allow_path = pathlib.Path(a.allowlist)
+  try:
+    allow = (verdict.parse_allowlist(allow_path.read_text(encoding="utf-8"), allow_path.name)
+             if allow_path.exists() else [])
+  except verdict.AllowlistError as e:
+    say(f"verdict: {e}")
+    return 2
+  rows, provs = read_runs(a.ours, "ours")
+  sha = hashlib.sha256(list_path.read_bytes()).hexdigest()
+  for d, p in zip(a.ours, provs):
+    if p.get("list", {}).get("sha256") not in (None, sha):
+      raise SystemExit(f"verdict: {d} ran another list than {list_path}")
+  v = verdict.verdict(listed, rows, allow)
+  v.update({"list": list_path.name, "list_sha256": sha, "allowlist": allow_path.name,
+            "shards": sorted(p.get("shard", "1/1") for p in provs),
+            "build": provs[0].get("build") if provs else None,
+            "jax_tests": provs[0].get("jax_tests") if provs else None,
+            "versions": provs[0].get("versions") if provs else None,
+            "device_kind": provs[0].get("device_kind") if provs else None,
+            "profile": provs[0].get("profile") if provs else None, "created": now_utc()})
+  out = pathlib.Path(a.out)
+  out.mkdir(parents=True, exist_ok=True)
+  (out / "verdict.json").write_text(json.dumps(v, indent=1) + "\n")
+  listed_set = set(listed)
+  mine = [r for r in rows if r["nodeid"] in listed_set]
+  write_failure_outputs(out, mine)
+  (out / "summary.json").write_text(json.dumps(
+      {"total": len(mine), "counts": suite.count_outcomes(mine),
+       "per_file": verdict.per_file_counts(mine), "shards": v["shards"]}, indent=2) + "\n")
+  say(f"verdict {v['status'].upper()}: {v['passed']} of {v['listed']} listed ids pass; "
+      f"{v['regressions']} regressions, {v['not_run']} not run, {v['allowed']} allowlisted"
+      + (f"; {len(v['allowlist_stale'])} allowlist entries now pass (remove them)"
+         if v["allowlist_stale"] else ""))
+  for c in v["regression_classes"][:10]:
+    say(f"  {c['count']:>5} {c['class']}: {c['cause'][:120]}")
+  return 0 if v["status"] == "pass" else 1
 
 
 def cmd_compare(a) -> int:
@@ -508,29 +724,56 @@ def main(argv=None) -> int:
   sp.add_argument("--jax-version", help="jax version on the GPU machine (default: the jax installed here)")
   sp.add_argument("--rev", help="a git revision to take instead of the version's tag")
   sp.add_argument("--dest", default=str(DEFAULT_PREPARED))
-  sp.add_argument("--files", nargs="+", default=list(suite.DEFAULT_FILES))
+  sp.add_argument("--files", nargs="+",
+                  help="only these tests/NAME.py (default: the whole tests/ tree)")
   sp.add_argument("--build-rev", help="our build's revision to record (default: git HEAD here)")
   sp.set_defaults(fn=cmd_prepare)
 
   sp = sub.add_parser("collect", help="pytest --collect-only over the files; sample a subset")
   common(sp, collecting=True)
   sp.add_argument("--out", required=True)
-  sp.add_argument("--files", nargs="+", default=list(suite.DEFAULT_FILES))
+  sp.add_argument("--profile", choices=profiles.PROFILES,
+                  help="collect every test file of this profile (see profiles.py) instead of --files")
+  sp.add_argument("--files", nargs="+", help="tests/NAME.py to collect (default: the old "
+                  "12-file selection, when no --profile)")
+  sp.add_argument("--only-files", nargs="+", metavar="REGEX",
+                  help="keep only the files matching one of these regular expressions")
+  sp.add_argument("--stratify", type=int, metavar="N",
+                  help="select N ids stratified per file (see stratify.py)")
   sp.add_argument("--sample", type=int, help="keep this many ids (seeded hash ranking)")
   sp.add_argument("--seed", type=int, default=0)
   sp.add_argument("--every", type=int, help="keep every K-th id of the sorted ids instead")
   sp.add_argument("--generated-cases", type=int, default=10,
                   help="JAX_NUM_GENERATED_CASES (default 10; recorded in the list's meta)")
-  sp.add_argument("--timeout", type=float, default=300, help="per file (default 300 s)")
+  sp.add_argument("--timeout", type=float, default=300,
+                  help="per collection process (default 300 s)")
   sp.set_defaults(fn=cmd_collect)
+
+  sp = sub.add_parser("stratify", help="a per-file stratified sample of collected ids")
+  sp.add_argument("collected", help="collected.txt of a collect run")
+  sp.add_argument("--out", required=True, help="the sample's list file (meta written beside it)")
+  sp.add_argument("--size", type=int, default=8000)
+  sp.add_argument("--seed", type=int, default=0)
+  sp.add_argument("--exclude-file", nargs="+", help="test files to leave out")
+  sp.set_defaults(fn=cmd_stratify)
 
   sp = sub.add_parser("run", help="run a list of node ids in batches")
   common(sp)
   sp.add_argument("--out", required=True)
   sp.add_argument("--list", default=str(DEFAULT_LIST), help="node ids (default tests/jax_suite/list.txt)")
   sp.add_argument("--limit", type=int, help="only the first N ids of the list")
+  sp.add_argument("--profile", choices=profiles.PROFILES,
+                  help="the environment to run in (default: the list's meta, else one_gpu)")
+  sp.add_argument("--shard", metavar="I/N", help="run only shard I of N (see suite.shard_ids)")
+  sp.add_argument("--dry-run", action="store_true", help="print the plan and run nothing")
+  sp.add_argument("--seconds-per-test", type=float, default=1.0,
+                  help="--dry-run's estimate of one test's seconds (default 1)")
+  sp.add_argument("--test-timeout", type=float, default=120,
+                  help="seconds one test may run before its batch is killed, the test "
+                       "TIMEOUT and the rest requeued (default 120; 0: no limit)")
   sp.add_argument("--batch-size", type=int, default=40)
-  sp.add_argument("--batch-timeout", type=float, default=240, help="seconds per batch process (default 240)")
+  sp.add_argument("--batch-timeout", type=float, default=540,
+                  help="seconds per batch process (default 540)")
   sp.add_argument("--budget", type=float, help="total wall seconds; batches that would start later are MISSING")
   sp.add_argument("--reserve", type=float, default=30,
                   help="start no batch with less budget than this left (default 30 s)")
@@ -544,9 +787,17 @@ def main(argv=None) -> int:
   sp.set_defaults(fn=cmd_run)
 
   sp = sub.add_parser("make-list", help="the fixed list: ids that pass in an upstream run")
-  sp.add_argument("--from", dest="source", required=True, help="an upstream run's --out folder")
+  sp.add_argument("--from", dest="source", required=True, action="append",
+                  help="an upstream run's --out folder; once per shard")
   sp.add_argument("--list", default=str(DEFAULT_LIST))
   sp.set_defaults(fn=cmd_make_list)
+
+  sp = sub.add_parser("verdict", help="strict: every listed id passes for us or is allowlisted")
+  sp.add_argument("ours", nargs="+", help="our run's --out folder(s), one per shard")
+  sp.add_argument("--list", default=str(DEFAULT_LIST))
+  sp.add_argument("--allowlist", default=str(DEFAULT_ALLOWLIST))
+  sp.add_argument("--out", required=True, help="where verdict.json and the merged outputs go")
+  sp.set_defaults(fn=cmd_verdict)
 
   sp = sub.add_parser("compare", help="ours vs upstream per outcome, and failure causes")
   sp.add_argument("upstream_out")

@@ -130,6 +130,53 @@ def make_batches(ids: list[str], batch_size: int) -> list[list[str]]:
   return out
 
 
+def shard_ids(ids: list[str], index: int, count: int) -> list[str]:
+  """Shard `index` (1-based) of `count`: inside each file, the file's k-th listed id goes to
+  shard k % count + 1, so every shard has a share of every file and the shards together
+  are the list, each id once."""
+  if count < 1 or not 1 <= index <= count:
+    raise ValueError(f"shard {index}/{count}: want 1 <= I <= N")
+  seen: dict = collections.Counter()
+  out = []
+  for i in ids:
+    f = file_of(i)
+    if seen[f] % count == index - 1:
+      out.append(i)
+    seen[f] += 1
+  return out
+
+
+def parse_shard(text: str | None) -> tuple[int, int]:
+  """'2/3' -> (2, 3); None -> (1, 1)."""
+  if not text:
+    return 1, 1
+  m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+  if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+    raise ValueError(f"--shard {text!r}: want I/N with 1 <= I <= N, e.g. 1/2")
+  return int(m.group(1)), int(m.group(2))
+
+
+def plan(batches: list[list[str]], parallel: int, seconds_per_test: float = 1.0,
+         seconds_per_batch: float = 15.0) -> dict:
+  """What a run would do: batches per file and an estimate of its wall time, greedy over
+  `parallel` processes with a cost of seconds_per_batch (start, import, collection) plus
+  seconds_per_test per id."""
+  per_file: dict = collections.OrderedDict()
+  for b in batches:
+    f = per_file.setdefault(file_of(b[0]), {"ids": 0, "batches": 0})
+    f["ids"] += len(b)
+    f["batches"] += 1
+  lanes = [0.0] * max(1, parallel)
+  for b in batches:
+    k = lanes.index(min(lanes))
+    lanes[k] += seconds_per_batch + seconds_per_test * len(b)
+  return {"ids": sum(len(b) for b in batches), "batches": len(batches), "files": len(per_file),
+          "parallel": parallel, "estimated_seconds": round(max(lanes) if batches else 0.0),
+          "assumed": {"seconds_per_test": seconds_per_test,
+                      "seconds_per_batch": seconds_per_batch},
+          "per_file": dict(per_file)}
+
+
 # ---------------------------------------------------------------- one batch's reports
 
 @dataclasses.dataclass
@@ -175,8 +222,9 @@ class BatchEnd:
   """How a batch process ended.
 
   kind: "exit" (pytest returned), "crash" (killed by a signal or an abnormal exit status),
-  "timeout" (the batch ran past its own limit and was killed), "budget" (the run's time
-  budget ran out and it was killed).
+  "timeout" (the batch ran past its own limit and was killed), "test_timeout" (one test
+  ran past the per-test limit and the batch was killed), "budget" (the run's time budget
+  ran out and it was killed).
   """
   kind: str
   rc: int | None = None
@@ -243,14 +291,17 @@ def merge_batch(ids: list[str], rep: BatchReport, end: BatchEnd,
       out[i] = {"outcome": "ERROR", "seconds": 0.0,
                 "error": f"no result reported (pytest {describe_rc(end.rc)})"}
     elif i == in_flight or i in running:
-      if end.kind == "timeout":
+      if end.kind == "test_timeout":
+        out[i] = {"outcome": "TIMEOUT", "seconds": end.seconds,
+                  "error": f"test ran past the per-test limit ({end.message})"}
+      elif end.kind == "timeout":
         out[i] = {"outcome": "TIMEOUT", "seconds": end.seconds,
                   "error": f"batch timed out after {end.seconds:.0f}s while this test ran"}
       else:
         out[i] = {"outcome": "ERROR", "seconds": 0.0, "error": "crashed: " + why}
     elif may_requeue and in_flight is not None:
       requeue.append(i)
-    elif end.kind == "timeout":
+    elif end.kind in ("timeout", "test_timeout"):
       out[i] = {"outcome": "TIMEOUT", "seconds": 0.0,
                 "error": f"not run: batch timed out after {end.seconds:.0f}s"
                          + ("" if rep.collected else " before collection finished")}
@@ -288,6 +339,37 @@ class Running:
   deadline: float
   results_path: pathlib.Path
   log_path: pathlib.Path
+  # Per-test limit: how far the results file was read, when it last grew (scheduler
+  # clock) and whether its last event is a test's start (a test is running).
+  read_offset: int = 0
+  last_change: float = 0.0
+  in_test: bool = False
+
+
+def _watch(r: Running, now: float) -> None:
+  """Reads what the batch appended to its results file since the last poll."""
+  try:
+    size = r.results_path.stat().st_size
+  except OSError:
+    return
+  if size <= r.read_offset:
+    return
+  with open(r.results_path, "rb") as f:
+    f.seek(r.read_offset)
+    chunk = f.read(size - r.read_offset)
+  end = chunk.rfind(b"\n")
+  if end < 0:
+    return  # a line being written: wait for its end
+  r.read_offset += end + 1
+  r.last_change = now
+  for line in reversed(chunk[:end].splitlines()):
+    try:
+      ev = json.loads(line).get("event")
+    except ValueError:
+      continue
+    if ev in ("start", "result", "collected"):
+      r.in_test = ev == "start"
+      break
 
 
 def _kill(proc: subprocess.Popen) -> None:
@@ -309,14 +391,15 @@ LaunchFn = Callable[[pathlib.Path, pathlib.Path, object], subprocess.Popen]
 def run_batches(batches: list[list[str]], work: pathlib.Path, launch: LaunchFn, *,
                 parallel: int = 4, batch_timeout: float = 300.0,
                 budget: float | None = None, reserve: float = 20.0,
-                max_requeue: int = 5, poll: float = 0.1,
+                max_requeue: int = 5, poll: float = 0.1, test_timeout: float | None = None,
                 progress: Callable[[str], None] | None = None,
                 clock: Callable[[], float] = time.monotonic) -> dict:
   """Runs the batches, `parallel` processes at a time; returns {nodeid: result}.
 
   A batch is killed at its own limit (batch_timeout) or when the budget ends, whichever
-  is first. No batch starts with less than `reserve` seconds of budget left; ids of
-  batches never started are MISSING.
+  is first, or when one test has run for test_timeout seconds (that test is TIMEOUT, the
+  batch's unstarted ids are requeued as after a crash). No batch starts with less than
+  `reserve` seconds of budget left; ids of batches never started are MISSING.
   """
   work.mkdir(parents=True, exist_ok=True)
   (work / "batches").mkdir(exist_ok=True)
@@ -338,7 +421,10 @@ def run_batches(batches: list[list[str]], work: pathlib.Path, launch: LaunchFn, 
              if r.results_path.exists() else [])
     rep = parse_records(lines)
     kind = classify_exit(rc, killed)
-    end = BatchEnd(kind, rc, log_tail_message(text) if kind == "crash" else "", seconds)
+    message = log_tail_message(text) if kind == "crash" else ""
+    if kind == "test_timeout":
+      message = f"{test_timeout:.0f}s"
+    end = BatchEnd(kind, rc, message, seconds)
     out, requeue = merge_batch(r.batch.ids, rep, end, may_requeue=r.batch.attempt < max_requeue)
     for nodeid, res in out.items():
       res["batch"] = r.batch.index
@@ -362,6 +448,12 @@ def run_batches(batches: list[list[str]], work: pathlib.Path, launch: LaunchFn, 
         _kill(r.proc)
         running.remove(r)
         finish(r, "budget" if end_at is not None and now >= end_at else "timeout")
+      elif test_timeout is not None:
+        _watch(r, now)
+        if r.in_test and now - r.last_change >= test_timeout:
+          _kill(r.proc)
+          running.remove(r)
+          finish(r, "test_timeout")
     while queue and len(running) < parallel:
       now = clock()
       if end_at is not None and end_at - now < reserve:
@@ -378,7 +470,7 @@ def run_batches(batches: list[list[str]], work: pathlib.Path, launch: LaunchFn, 
       deadline = now + batch_timeout
       if end_at is not None:
         deadline = min(deadline, end_at)
-      running.append(Running(b, proc, now, deadline, results_path, log_path))
+      running.append(Running(b, proc, now, deadline, results_path, log_path, last_change=now))
     if queue and not running and end_at is not None and end_at - clock() < reserve:
       break
     if running:
