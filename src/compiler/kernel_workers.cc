@@ -1,6 +1,9 @@
 // KernelWorkers: the kernel compiler, started once.
 #include "compiler/kernel_workers.h"
 
+#include <algorithm>
+#include <thread>
+
 namespace jft::compiler {
 
 kernel_compiler::KernelCompilerOptions kernelCompilerOptions(
@@ -10,7 +13,14 @@ kernel_compiler::KernelCompilerOptions kernelCompilerOptions(
       settings.python_executable.empty() ? "python3" : settings.python_executable, "-m",
       settings.worker_module.empty() ? "jax_flagtree.worker" : settings.worker_module};
   out.dump_dir = settings.dump_dir;
+  out.pool.num_workers =
+      settings.num_workers > 0 ? settings.num_workers : defaultCompileWorkers();
   return out;
+}
+
+int defaultCompileWorkers() {
+  const int threads = static_cast<int>(std::thread::hardware_concurrency());
+  return std::clamp(threads / 2, 2, 8);
 }
 
 StatusOr<kernel_compiler::KernelCompiler*> KernelWorkers::get() {

@@ -21,7 +21,13 @@ struct KernelWorkerSettings {
   std::string python_executable;
   std::string worker_module;
   std::string dump_dir;
+  int num_workers = 0;  // kernels compiled at once; 0: defaultCompileWorkers()
 };
+
+// Half the machine's hardware threads, between 2 and 8: a program's kernels
+// compile in parallel (a training step has dozens), while each worker, a
+// Python process holding the Triton compiler, costs a few hundred MB.
+int defaultCompileWorkers();
 
 kernel_compiler::KernelCompilerOptions kernelCompilerOptions(
     const KernelWorkerSettings& settings);

@@ -143,6 +143,7 @@ compiler::KernelWorkerSettings kernelWorkerSettings(const ClientOptions& options
   settings.python_executable = options.pythonExecutable;
   settings.worker_module = options.workerModule;
   settings.dump_dir = dumpDirectory;
+  settings.num_workers = options.compileWorkers;
   return settings;
 }
 

@@ -48,6 +48,12 @@ StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_
                                  std::to_string(ordinal));
         parsed.visibleDevices.push_back(static_cast<int>(ordinal));
       }
+    } else if (name == "compile_workers") {
+      JFT_RETURN_IF_ERROR(expectType(value, name, PJRT_NamedValue_kInt64, "an integer"));
+      if (value.int64_value < 1 || value.int64_value > 256)
+        return invalidArgument("create option 'compile_workers' must be in [1, 256], not " +
+                               std::to_string(value.int64_value));
+      parsed.compileWorkers = static_cast<int>(value.int64_value);
     } else if (name == "node_id" || name == "num_nodes") {
       JFT_RETURN_IF_ERROR(expectType(value, name, PJRT_NamedValue_kInt64, "an integer"));
       if (value.int64_value < 0 || value.int64_value > std::numeric_limits<int>::max())

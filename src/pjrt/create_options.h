@@ -1,7 +1,8 @@
 // ClientOptions: the create options JAX passes to PJRT_Client_Create.
 //
 // Our Python registration passes `python_executable` and `worker_module` (used to
-// start compile workers); JAX adds its own (`visible_devices`, allocator knobs,
+// start compile workers) and, when XLA_FLAGTREE_COMPILE_WORKERS is set,
+// `compile_workers` (how many kernels compile at once); JAX adds its own (`visible_devices`, allocator knobs,
 // `platform_name`, and under jax.distributed `node_id` and `num_nodes`: this
 // process's index and the job's process count). Options we do not use are collected in
 // `ignored` so the client can say so once, never failing on them.
@@ -21,6 +22,7 @@ struct ClientOptions {
   std::vector<int> visibleDevices;  // empty: every GPU
   int nodeId = 0;
   int numNodes = 1;
+  int compileWorkers = 0;  // 0: the compiler's default
   std::vector<std::string> ignored;
 };
 

@@ -68,11 +68,19 @@ TEST(KernelWorkers, SettingsBecomeTheWorkerCommand) {
   EXPECT_EQ(defaults.pool.command.argv,
             (std::vector<std::string>{"python3", "-m", "jax_flagtree.worker"}));
   EXPECT_EQ(defaults.dump_dir, "");
-  kernel_compiler::KernelCompilerOptions given =
-      kernelCompilerOptions({"/opt/py/bin/python", "my.worker", "dumps"});
+  EXPECT_EQ(defaults.pool.num_workers, defaultCompileWorkers());
+  EXPECT_GE(defaultCompileWorkers(), 2);
+  EXPECT_LE(defaultCompileWorkers(), 8);
+  KernelWorkerSettings settings;
+  settings.python_executable = "/opt/py/bin/python";
+  settings.worker_module = "my.worker";
+  settings.dump_dir = "dumps";
+  settings.num_workers = 3;
+  kernel_compiler::KernelCompilerOptions given = kernelCompilerOptions(settings);
   EXPECT_EQ(given.pool.command.argv,
             (std::vector<std::string>{"/opt/py/bin/python", "-m", "my.worker"}));
   EXPECT_EQ(given.dump_dir, "dumps");
+  EXPECT_EQ(given.pool.num_workers, 3);
 }
 
 }  // namespace

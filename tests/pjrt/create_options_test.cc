@@ -97,5 +97,23 @@ TEST(CreateOptions, NodeIdAndNumNodes) {
   EXPECT_EQ(parseClientOptions(&text, 1).status().code(), StatusCode::kInvalidArgument);
 }
 
+// XLA_FLAGTREE_COMPILE_WORKERS reaches the client as compile_workers.
+TEST(CreateOptions, CompileWorkers) {
+  auto unset = parseClientOptions(nullptr, 0);
+  ASSERT_TRUE(unset.isOk());
+  EXPECT_EQ(unset->compileWorkers, 0);
+  PJRT_NamedValue four = intOption("compile_workers", 4);
+  auto parsed = parseClientOptions(&four, 1);
+  ASSERT_TRUE(parsed.isOk()) << parsed.status().toString();
+  EXPECT_EQ(parsed->compileWorkers, 4);
+  for (int64_t bad : {int64_t{0}, int64_t{-3}, int64_t{1} << 40}) {
+    PJRT_NamedValue v = intOption("compile_workers", bad);
+    EXPECT_EQ(parseClientOptions(&v, 1).status().code(), StatusCode::kInvalidArgument)
+        << bad;
+  }
+  PJRT_NamedValue text = stringOption("compile_workers", "4");
+  EXPECT_EQ(parseClientOptions(&text, 1).status().code(), StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace jft::pjrt

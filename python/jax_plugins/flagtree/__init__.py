@@ -29,6 +29,7 @@ import logging
 import os
 import pathlib
 import sys
+import warnings
 
 logger = logging.getLogger(__name__)
 
@@ -54,9 +55,18 @@ def library_path() -> pathlib.Path | None:
   return path if path.exists() else None
 
 
-def create_options() -> dict[str, str]:
-  """Options handed to PJRT_Client_Create (strings become PJRT_NamedValues)."""
-  return {"python_executable": sys.executable, "worker_module": WORKER_MODULE}
+def create_options() -> dict[str, str | int]:
+  """Options handed to PJRT_Client_Create (each becomes a PJRT_NamedValue)."""
+  options: dict[str, str | int] = {"python_executable": sys.executable,
+                                   "worker_module": WORKER_MODULE}
+  workers = os.environ.get("XLA_FLAGTREE_COMPILE_WORKERS", "").strip()
+  if workers:
+    try:
+      options["compile_workers"] = int(workers)
+    except ValueError:
+      warnings.warn(f"XLA_FLAGTREE_COMPILE_WORKERS={workers!r} is not an integer; "
+                    "using the default number of compile workers")
+  return options
 
 
 # (environment variable, package of the nvidia wheel, file under its lib/)
