@@ -27,7 +27,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PYTHON_DIR = os.path.join(ROOT, "python")
-DATA_DIR = os.path.join(ROOT, "tests", "kernels", "data")
+DATA_DIR = os.path.join(ROOT, "tests", "kernel_compiler", "data")
 KERNELS = ("add_exp", "softmax_rows", "mm")
 TARGET = {"backend": "cuda", "arch": "90", "warp_size": 32}
 OPTIONS = {"num_warps": 4, "num_stages": 3, "num_ctas": 1}
