@@ -2,6 +2,7 @@
 #include "pjrt/client.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "pjrt/args.h"
 #include "pjrt/kv_clique_ids.h"
@@ -25,8 +26,9 @@ jft::StatusOr<jft::kernel_compiler::KernelCompiler*> PJRT_Client::kernelCompiler
   std::lock_guard<std::mutex> lock(kernelCompilerMutex_);
   if (!kernelCompilerTried_) {
     kernelCompilerTried_ = true;
-    auto created = jft::kernel_compiler::KernelCompiler::create(
-        jft::pjrt::kernelCompilerOptions(options, compilerOptions.dump_dir));
+    auto created =
+        jft::kernel_compiler::KernelCompiler::create(jft::pjrt::kernelCompilerOptions(
+            options, compilerOptions.dump_dir, compilerOptions.log));
     if (created.isOk()) {
       kernelCompiler_ = std::move(created).value();
     } else {
@@ -152,9 +154,14 @@ StatusOr<std::unique_ptr<PJRT_Client>> assembleClient(
   return client;
 }
 
-kernel_compiler::KernelCompilerOptions kernelCompilerOptions(const ClientOptions& options,
-                                                     const std::string& dumpDirectory) {
+kernel_compiler::KernelCompilerOptions kernelCompilerOptions(
+    const ClientOptions& options, const std::string& dumpDirectory, bool log) {
   kernel_compiler::KernelCompilerOptions out;
+  if (log) {
+    out.pool.log = [](const std::string& line) {
+      std::fprintf(stderr, "jax-flagtree: %s\n", line.c_str());
+    };
+  }
   out.pool.command.argv = {
       options.pythonExecutable.empty() ? "python3" : options.pythonExecutable, "-m",
       options.workerModule.empty() ? "jax_flagtree.worker" : options.workerModule};

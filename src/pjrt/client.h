@@ -88,9 +88,10 @@ StatusOr<std::unique_ptr<PJRT_Client>> assembleClient(
 
 // The kernel compiler the create options ask for: `python_executable -m
 // worker_module` (python3 and jax_flagtree.worker when absent), its failing
-// TTIR dumped under `dumpDirectory` when set.
-kernel_compiler::KernelCompilerOptions kernelCompilerOptions(const ClientOptions& options,
-                                                     const std::string& dumpDirectory);
+// TTIR dumped under `dumpDirectory` when set; with `log` (XLA_FLAGTREE_LOG) a
+// lost compile worker and its kernel's retry are reported on stderr.
+kernel_compiler::KernelCompilerOptions kernelCompilerOptions(
+    const ClientOptions& options, const std::string& dumpDirectory, bool log = false);
 
 // client_create.cc: reads the compile settings first, so a bad XLA_MODE fails
 // clearly before any GPU is touched.
