@@ -24,7 +24,7 @@ sanitized=(bytecode_test vhlo_test conformance_test ir_test pjrt_unit_test
            kernel_compiler_test compiler_test)
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
   -DJFT_SANITIZE=ON
-ninja -C build-asan -j"$jobs" "${sanitized[@]}"
+ninja -C build-asan -j"$jobs" "${sanitized[@]}" jft_fuzz
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
 export JFT_FIXTURE_DIR=$PWD/tests/fixtures/zoo
 for test in "${sanitized[@]}"; do
@@ -32,4 +32,16 @@ for test in "${sanitized[@]}"; do
   echo "sanitized: $test"
   "$binary" --gtest_brief=1
 done
+
+# The fuzzer, sanitized and time-bounded: replays tests/fuzz/regressions, then
+# mutates the zoo's bytecode (reader, VHLO import, IR verifier) and compile
+# options protos. A crash, a hang past --input-ms or a malformed error fails
+# the run; the input is saved under build-asan/fuzz-findings (make it a
+# regression input and fix it). JFT_FUZZ_SEED explores other mutants.
+findings=build-asan/fuzz-findings
+mkdir -p "$findings"
+fuzz=(build-asan/tests/fuzz/jft_fuzz --regressions tests/fuzz/regressions --save "$findings"
+      --seed "${JFT_FUZZ_SEED:-1}" --input-ms 5000)
+"${fuzz[@]}" --target bytecode --corpus tests/fixtures/zoo --seconds 70
+"${fuzz[@]}" --target compile_options --seconds 10
 echo "all tests passed (plain and sanitized)"

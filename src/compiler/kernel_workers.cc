@@ -2,6 +2,7 @@
 #include "compiler/kernel_workers.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <thread>
 
 namespace jft::compiler {
@@ -13,6 +14,11 @@ kernel_compiler::KernelCompilerOptions kernelCompilerOptions(
       settings.python_executable.empty() ? "python3" : settings.python_executable, "-m",
       settings.worker_module.empty() ? "jax_flagtree.worker" : settings.worker_module};
   out.dump_dir = settings.dump_dir;
+  if (settings.log) {
+    out.pool.log = [](const std::string& line) {
+      std::fprintf(stderr, "jax-flagtree: %s\n", line.c_str());
+    };
+  }
   out.pool.num_workers =
       settings.num_workers > 0 ? settings.num_workers : defaultCompileWorkers();
   return out;

@@ -22,6 +22,7 @@ struct KernelWorkerSettings {
   std::string worker_module;
   std::string dump_dir;
   int num_workers = 0;  // kernels compiled at once; 0: defaultCompileWorkers()
+  bool log = false;     // a lost worker and its kernel's retry reported on stderr
 };
 
 // Half the machine's hardware threads, between 2 and 8: a program's kernels

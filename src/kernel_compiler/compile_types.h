@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace jft::kernel_compiler {
@@ -28,6 +29,9 @@ struct CompileRequest {
   KernelTarget target;
   KernelOptions options;
 };
+
+// The name of the first `tt.func` in the TTIR, for messages; "" when none is found.
+std::string kernelNameOf(std::string_view ttir);
 
 // Who compiled a kernel: part of the cache key, so a compiler upgrade never
 // serves binaries built by the previous one.

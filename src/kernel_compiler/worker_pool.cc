@@ -138,16 +138,21 @@ StatusOr<CompilerIdentity> WorkerPool::identity() {
   return *identity;
 }
 
+void WorkerPool::log(const std::string& line) const {
+  if (options_.log) options_.log(line);
+}
+
 StatusOr<CompiledKernel> WorkerPool::compileOn(Slot& slot, const CompileRequest& request,
-                                               bool& about_this_kernel) {
+                                               bool& about_this_kernel,
+                                               bool& worker_lost) {
   uint64_t id;
   {
     std::lock_guard lock(mutex_);
     id = next_request_id_++;
   }
-  // A worker found dead before it saw the request (it died while idle) gets
-  // one replacement; a worker that dies while compiling does not, since the
-  // request itself is the likely cause.
+  worker_lost = false;
+  // A worker found dead before it took the request (it died while idle) is
+  // replaced once without counting against the kernel.
   for (int attempt = 0;; ++attempt) {
     about_this_kernel = false;
     JFT_RETURN_IF_ERROR(ensureStarted(slot));
@@ -156,6 +161,7 @@ StatusOr<CompiledKernel> WorkerPool::compileOn(Slot& slot, const CompileRequest&
                                 slot.startup_error);
     }
     about_this_kernel = true;
+    pid_t pid = slot.process->pid();
     Status sent = slot.process->sendFrame(compileRequestHeader(id, request), request.ttir,
                                           after(options_.compile_timeout));
     if (!sent.isOk() && sent.code() == StatusCode::kUnavailable && attempt == 0) {
@@ -164,17 +170,21 @@ StatusOr<CompiledKernel> WorkerPool::compileOn(Slot& slot, const CompileRequest&
     }
     if (!sent.isOk()) {
       slot.process.reset();
+      worker_lost = true;
       return sent;
     }
     auto frame = slot.process->receiveFrame(after(options_.compile_timeout));
     if (!frame.isOk()) {
       slot.process.reset();  // kills it: crashed, hung or garbled
       Status error = frame.status();
+      worker_lost = error.code() == StatusCode::kUnavailable ||
+                    error.code() == StatusCode::kDeadlineExceeded;
       if (error.code() == StatusCode::kDeadlineExceeded) {
         error = Status(StatusCode::kDeadlineExceeded,
-                       "kernel compile exceeded " +
+                       "compile worker (pid " + std::to_string(pid) +
+                           ") exceeded the kernel compile time limit of " +
                            std::to_string(options_.compile_timeout.count()) +
-                           " ms; the worker was killed");
+                           " ms and was killed");
       }
       return error;
     }
@@ -188,14 +198,50 @@ StatusOr<CompiledKernel> WorkerPool::compileOn(Slot& slot, const CompileRequest&
   }
 }
 
+namespace {
+
+// "kernel 'name'", or the target when the TTIR names no function.
+std::string kernelLabel(const CompileRequest& request) {
+  std::string name = kernelNameOf(request.ttir);
+  return name.empty() ? "an unnamed kernel" : "kernel '" + name + "'";
+}
+
+std::string firstLine(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
+
+}  // namespace
+
 StatusOr<CompiledKernel> WorkerPool::compile(const CompileRequest& request) {
   size_t index = acquireSlot();
   bool about_this_kernel = false;
-  StatusOr<CompiledKernel> result = compileOn(slots_[index], request, about_this_kernel);
+  bool worker_lost = false;
+  int retries = std::max(0, options_.max_worker_loss_retries);
+  StatusOr<CompiledKernel> result = internalError("not compiled");
+  int losses = 0;
+  while (true) {
+    result = compileOn(slots_[index], request, about_this_kernel, worker_lost);
+    if (result.isOk() || !worker_lost) break;
+    ++losses;
+    if (losses > retries) break;
+    log("compile worker lost while compiling " + kernelLabel(request) + ": " +
+        firstLine(result.status().message()) + "; compiling it again on a fresh worker" +
+        " (retry " + std::to_string(losses) + " of " + std::to_string(retries) + ")");
+  }
   releaseSlot(index);
   if (result.isOk()) return result;
-  Status error =
-      result.status().withContext("compiling a kernel for " + describeRequest(request));
+  Status error = result.status();
+  if (worker_lost) {
+    std::string times = losses == 1 ? "once" : std::to_string(losses) + " times";
+    log("compile worker lost while compiling " + kernelLabel(request) + ": " +
+        firstLine(error.message()) + "; giving up after " + times);
+    error = Status(error.code(),
+                   kernelLabel(request) + " lost its compile worker " + times +
+                       " (a kernel that kills or hangs every worker it is given; "
+                       "the last time: " +
+                       error.message() + ")");
+  }
+  error = error.withContext("compiling a kernel for " + describeRequest(request));
   // A worker that cannot start or has no compiler fails every kernel alike:
   // dumping each one would only bury the one message that matters.
   if (!about_this_kernel) return error;

@@ -3,13 +3,19 @@
 // Workers start lazily (the first compile, or identity()) and each handles one
 // request at a time. A worker that crashes, hangs past the timeout or garbles
 // the stream is killed; the next request on that slot starts a fresh one
-// (counted in restarts()). The failing request gets an error naming what
-// happened, with its TTIR dumped to options.dump_dir. A compile error reported
-// by a healthy worker (bad TTIR, compiler exception) leaves the worker running.
+// (counted in restarts()). A worker lost while compiling (killed by a signal,
+// the OOM killer, an exit, a hang past the time limit) is usually not the
+// kernel's fault, so its kernel is compiled again on a fresh worker, up to
+// max_worker_loss_retries times, each loss reported through options.log. A
+// kernel that loses workers every time, or garbles the stream, fails with an
+// error naming the kernel and what happened, its TTIR dumped to
+// options.dump_dir. A compile error reported by a healthy worker (bad TTIR,
+// compiler exception) leaves the worker running and is not retried.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -31,6 +37,11 @@ struct WorkerPoolOptions {
   std::chrono::milliseconds compile_timeout{600000};
   // Where failing TTIR is written; empty: nowhere.
   std::string dump_dir;
+  // How often a kernel whose worker died or hung is compiled again on a fresh one.
+  int max_worker_loss_retries = 2;
+  // Receives one line per lost worker (no trailing newline); empty: silent.
+  // Called from compiling threads, possibly several at once.
+  std::function<void(const std::string&)> log;
 };
 
 // The command that runs python/jax_flagtree/worker.py as a module:
@@ -73,8 +84,10 @@ class WorkerPool {
   Status ensureStarted(Slot& slot);
   // Sets about_this_kernel when the failure came from compiling the request
   // (as opposed to starting a worker), which decides whether the TTIR is dumped.
+  // Sets worker_lost when the worker died or hung while it held the request.
   StatusOr<CompiledKernel> compileOn(Slot& slot, const CompileRequest& request,
-                                     bool& about_this_kernel);
+                                     bool& about_this_kernel, bool& worker_lost);
+  void log(const std::string& line) const;
 
   WorkerPoolOptions options_;
   mutable std::mutex mutex_;

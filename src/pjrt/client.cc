@@ -2,6 +2,7 @@
 #include "pjrt/client.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "pjrt/args.h"
 #include "pjrt/kv_clique_ids.h"
@@ -133,17 +134,22 @@ StatusOr<std::unique_ptr<PJRT_Client>> assembleClient(
   std::string dumpDirectory = compilerOptions.dump_dir;
   std::unique_ptr<PJRT_Client> client = makeClient(
       std::move(platform), std::move(options), std::move(dumpDirectory), layout);
+  // The workers start lazily, so replacing the default ones costs nothing.
+  client->kernelWorkers = std::make_unique<compiler::KernelWorkers>(kernelWorkerSettings(
+      client->options, compilerOptions.dump_dir, compilerOptions.log));
   client->compilerOptions = std::move(compilerOptions);
   return client;
 }
 
 compiler::KernelWorkerSettings kernelWorkerSettings(const ClientOptions& options,
-                                                    const std::string& dumpDirectory) {
+                                                    const std::string& dumpDirectory,
+                                                    bool log) {
   compiler::KernelWorkerSettings settings;
   settings.python_executable = options.pythonExecutable;
   settings.worker_module = options.workerModule;
   settings.dump_dir = dumpDirectory;
   settings.num_workers = options.compileWorkers;
+  settings.log = log;
   return settings;
 }
 

@@ -82,7 +82,8 @@ StatusOr<std::unique_ptr<PJRT_Client>> assembleClient(
 // worker_module` (python3 and jax_flagtree.worker when absent), its failing
 // TTIR dumped under `dumpDirectory` when set.
 compiler::KernelWorkerSettings kernelWorkerSettings(const ClientOptions& options,
-                                                    const std::string& dumpDirectory);
+                                                    const std::string& dumpDirectory,
+                                                    bool log = false);
 
 // client_create.cc: reads the compile settings first, so a bad XLA_MODE fails
 // clearly before any GPU is touched.

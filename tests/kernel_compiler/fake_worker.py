@@ -7,7 +7,11 @@ The "binary" it returns is text naming its pid and the TTIR's SHA-256.
 Behaviour is chosen by directive lines in the TTIR ("// FAKE: <action>"):
   crash         exit abruptly (status 3) after reading the request
   segfault      die by SIGSEGV
+  sigkill       die by SIGKILL, as the OOM killer does
   hang          sleep forever
+  sigkill-first <n> <file>  die by SIGKILL the first n times this kernel is
+                compiled (by any worker), counted in file; then compile
+  hang-first <n> <file>     likewise, hanging instead of dying
   sleep <s>     sleep s seconds before answering
   error <text>  answer ok=false with text
   garbage       write bytes that are not a frame
@@ -50,9 +54,23 @@ def to_param(ttir_type):
     return {"type": ttir_type, "role": "arg", "size": size, "pointer": False}
 
 
+def first_times(rest):
+    """True for the first n calls naming this counter file (n, file in rest)."""
+    count, path = rest.split(None, 1)
+    seen = int(open(path).read()) if os.path.exists(path) else 0
+    with open(path, "w") as f:
+        f.write(str(seen + 1))
+    return seen < int(count)
+
+
 def compile_fake(header, ttir, out):
     for action in directives(ttir):
         verb, _, rest = action.partition(" ")
+        if verb == "sigkill" or (verb == "sigkill-first" and first_times(rest)):
+            os.kill(os.getpid(), signal.SIGKILL)
+        if verb == "hang-first" and first_times(rest):
+            while True:
+                time.sleep(60)
         if verb == "crash":
             os._exit(3)
         if verb == "segfault":

@@ -1,0 +1,149 @@
+#include "targets.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <initializer_list>
+#include <memory>
+#include <string_view>
+#include <thread>
+
+#include "frontend/bytecode/reader.h"
+#include "frontend/vhlo/import.h"
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "pjrt/compile_options.h"
+
+namespace jft::fuzz {
+namespace {
+
+std::string expectError(const Status& status, std::initializer_list<StatusCode> allowed,
+                        const char* stage) {
+  bool ok_code = false;
+  for (StatusCode code : allowed) ok_code = ok_code || status.code() == code;
+  if (!ok_code)
+    return std::string(stage) + " returned an unexpected " + status.toString();
+  if (status.message().empty()) return std::string(stage) + " returned an empty message";
+  return "";
+}
+
+std::string runBytecode(const Bytes& bytes, std::string& outcome) {
+  // A buffer of exactly the input's size, so ASan sees any read past its end.
+  std::unique_ptr<uint8_t[]> exact(new uint8_t[bytes.empty() ? 1 : bytes.size()]);
+  std::copy(bytes.begin(), bytes.end(), exact.get());
+  StatusOr<frontend::MTree> tree = frontend::readBytecode(exact.get(), bytes.size());
+  outcome = "read error";
+  if (!tree.isOk())
+    return expectError(tree.status(), {StatusCode::kInvalidArgument}, "readBytecode");
+  if (frontend::dumpTree(*tree, 1 << 14).empty()) return "dumpTree gave nothing";
+  StatusOr<ir::Module> module = frontend::importTree(*tree);
+  if (!module.isOk()) {
+    outcome = module.status().code() == StatusCode::kUnimplemented
+                  ? "import unimplemented"
+                  : "import error";
+    return expectError(module.status(),
+                       {StatusCode::kInvalidArgument, StatusCode::kUnimplemented},
+                       "importTree");
+  }
+  Status verified = ir::verifyModule(*module);
+  outcome = "verify error";
+  if (!verified.isOk())
+    return expectError(verified, {StatusCode::kInvalidArgument}, "verifyModule");
+  if (ir::printModule(*module).empty()) return "printModule gave nothing";
+  outcome = "ok";
+  return "";
+}
+
+std::string runCompileOptions(const Bytes& bytes, std::string& outcome) {
+  std::unique_ptr<char[]> exact(new char[bytes.empty() ? 1 : bytes.size()]);
+  std::copy(bytes.begin(), bytes.end(), exact.get());
+  auto options = pjrt::parseCompileOptions(std::string_view(exact.get(), bytes.size()));
+  outcome = "parse error";
+  if (!options.isOk())
+    return expectError(options.status(), {StatusCode::kInvalidArgument},
+                       "parseCompileOptions");
+  outcome = "ok";
+  if (options->numReplicas < 1 || options->numPartitions < 1)
+    return "parseCompileOptions accepted a device count below one";
+  return "";
+}
+
+// The protobuf wire format, for the seeds.
+Bytes varint(uint64_t value) {
+  Bytes out;
+  while (value >= 0x80) {
+    out.push_back(uint8_t(value | 0x80));
+    value >>= 7;
+  }
+  out.push_back(uint8_t(value));
+  return out;
+}
+Bytes operator+(Bytes a, const Bytes& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+Bytes tag(int field, int wire) {
+  return varint(uint64_t(field) << 3 | uint64_t(wire));
+}
+Bytes intField(int field, uint64_t value) {
+  return tag(field, 0) + varint(value);
+}
+Bytes message(int field, const Bytes& body) {
+  return tag(field, 2) + varint(body.size()) + body;
+}
+Bytes text(std::string_view s) {
+  return Bytes(s.begin(), s.end());
+}
+
+Bytes assignment(int replicas, int computations, bool packed) {
+  Bytes out = intField(1, uint64_t(replicas)) + intField(2, uint64_t(computations));
+  int id = 0;
+  for (int c = 0; c < computations; ++c) {
+    Bytes ids, body;
+    for (int r = 0; r < replicas; ++r) {
+      if (packed)
+        ids = ids + varint(uint64_t(id++));
+      else
+        body = body + intField(1, uint64_t(id++));
+    }
+    out = out + message(3, packed ? message(1, ids) : body);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Bytes> compileOptionsSeeds() {
+  Bytes one = message(3, intField(1, 0) + intField(4, 1) + intField(5, 1));
+  Bytes grid =
+      message(3, intField(4, 2) + intField(5, 4) + message(9, assignment(2, 4, true)));
+  Bytes unpacked =
+      message(3, intField(4, 4) + intField(5, 1) + message(9, assignment(4, 1, false)));
+  Bytes overrides = one +
+                    message(7, message(1, text("xla_gpu_autotune_level")) +
+                                   message(2, intField(3, 2))) +
+                    intField(4, 1);
+  // Unknown fields: varint, 64-bit, length-delimited, 32-bit.
+  Bytes unknown = one + intField(15, 7) + tag(16, 1) + Bytes(8, 0x11) +
+                  message(17, text("x")) + tag(18, 5) + Bytes(4, 0x22);
+  return {Bytes(), one, grid, unpacked, overrides, unknown};
+}
+
+[[noreturn]] static std::string crashOnAnything(const Bytes&, std::string&) {
+  std::abort();
+}
+
+[[noreturn]] static std::string hangOnAnything(const Bytes&, std::string&) {
+  while (true) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
+const std::vector<Target>& targets() {
+  static const std::vector<Target> all = {
+      {"bytecode", ".mlirbc", true, true, runBytecode},
+      {"compile_options", ".pb", false, true, runCompileOptions},
+      {"selftest_crash", ".bin", false, false, crashOnAnything},
+      {"selftest_hang", ".bin", false, false, hangOnAnything},
+  };
+  return all;
+}
+
+}  // namespace jft::fuzz

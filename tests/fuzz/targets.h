@@ -1,0 +1,36 @@
+// What the fuzzer feeds and what it holds each entry point to: any bytes give
+// a result or an error of an allowed code with a message. A crash, a
+// sanitizer report or a hang is caught by the driver (fuzz_main.cc).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bytecode_sections.h"
+
+namespace jft::fuzz {
+
+struct Target {
+  std::string name;
+  std::string extension;  // of its corpus and regression files
+  bool sectioned;         // MLIR bytecode: section-aware mutations
+  bool in_all;            // run by --target all (the self-test targets are not)
+  // "" when the outcome keeps the contract, else what broke it; `outcome`
+  // names how far the input got ("read error", "import error", "ok", ...),
+  // which the driver tallies to show that mutants reach the inner parsers.
+  std::string (*run)(const Bytes& bytes, std::string& outcome);
+};
+
+// bytecode: readBytecode, then (on a tree) dumpTree, importTree and
+// ir::verifyModule on the module. compile_options: parseCompileOptions.
+// selftest_crash / selftest_hang abort / spin on every input: they prove that
+// the driver catches and saves what it is there to catch.
+const std::vector<Target>& targets();
+
+// Protobuf CompileOptionsProto seeds: what JAX sends for one device, for
+// replicas x partitions with a device assignment (packed and unpacked ids),
+// portable executables, compiler_options overrides and unknown fields of each
+// wire type.
+std::vector<Bytes> compileOptionsSeeds();
+
+}  // namespace jft::fuzz
