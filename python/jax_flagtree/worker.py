@@ -247,22 +247,21 @@ def _triton_bytecode_to_text(module_bytes, path):
     """Triton's own parser on the bytecode; returns the module's text."""
     from triton._C.libtriton import ir
     context = ir.context()
-    ir.load_dialects(context)
-    try:
-        from triton.backends.nvidia.compiler import CUDABackend  # noqa: F401
-        from triton._C.libtriton import nvidia
-        nvidia.load_dialects(context)
-    except Exception:  # another backend, or none: the TTIR dialects suffice
-        pass
+    ir.load_dialects(context)  # tt, ttg, arith, scf, math, ...: all TTIR needs
     module = ir.parse_mlir_module(path, context)
     return str(module)
 
 
 def _jaxlib_bytecode_to_text(module_bytes):
     """jaxlib's bundled Triton dialects read what jaxlib wrote; returns generic text."""
-    from jax._src.lib.mlir import ir as jax_ir  # only when Triton's parser refused the bytes
+    # Only when Triton's parser refused the bytes. The context is the one
+    # Pallas lowers in: JAX's dialects, MLIR's upstream ones (arith, scf,
+    # math, ...) and jaxlib's Triton dialect.
+    from jax._src.interpreters import mlir as jax_mlir
     from jax._src.lib import triton as jax_triton
-    context = jax_ir.Context()
+    from jax._src.lib.mlir import ir as jax_ir
+    context = jax_mlir.JaxIrContext()
+    context.append_dialect_registry(jax_mlir.upstream_dialects)
     jax_triton.dialect.register_dialect(context)
     context.load_all_available_dialects()
     with context:
