@@ -25,7 +25,11 @@ Messages (the header's "type" field):
             compiler could not be imported. No payload.
   compile   host -> worker. Fields: id (int, echoed back), target {backend:
             "cuda" | "hip", arch: string ("90", "gfx942"), warp_size (int)},
-            options {num_warps, num_stages, num_ctas}. Payload: the TTIR text.
+            options {num_warps, num_stages, num_ctas}, and since protocol 2
+            optionally ir_format: "ttir" (the default) or "mlir_bytecode".
+            Payload: the TTIR text, or for "mlir_bytecode" a module in MLIR
+            bytecode (a Pallas kernel's, serialized by jaxlib's bundled
+            Triton), which the worker reads with Triton's parser.
   result    worker -> host, one per compile. Fields: id, ok (bool). When ok:
             kernel_name, binary_format ("cubin" | "hsaco"), shared_mem,
             num_warps, params (list of {type, role, size, pointer}; see below),
@@ -44,7 +48,9 @@ is the byte size of the launch argument; pointer tells a device pointer apart.
 import json
 import struct
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+MLIR_BYTECODE_MAGIC = b"ML\xefR"
+IR_FORMATS = ("ttir", "mlir_bytecode")
 MAGIC = b"JFTW"
 PREFIX = struct.Struct("<4sIQ")
 MAX_HEADER_BYTES = 16 << 20

@@ -240,6 +240,64 @@ def run_pipeline(ttir_text, target_fields, option_fields):
     return bytes(artifacts[binary_ext]), binary_ext, artifacts, metadata, signature
 
 
+# ---------------------------------------------------------------- bytecode
+
+
+def _triton_bytecode_to_text(module_bytes, path):
+    """Triton's own parser on the bytecode; returns the module's text."""
+    from triton._C.libtriton import ir
+    context = ir.context()
+    ir.load_dialects(context)  # tt, ttg, arith, scf, math, ...: all TTIR needs
+    module = ir.parse_mlir_module(path, context)
+    return str(module)
+
+
+def _jaxlib_bytecode_to_text(module_bytes):
+    """jaxlib's bundled Triton dialects read what jaxlib wrote; returns generic text."""
+    # Only when Triton's parser refused the bytes. The context is the one
+    # Pallas lowers in: JAX's dialects, MLIR's upstream ones (arith, scf,
+    # math, ...) and jaxlib's Triton dialect.
+    from jax._src.interpreters import mlir as jax_mlir
+    from jax._src.lib import triton as jax_triton
+    from jax._src.lib.mlir import ir as jax_ir
+    context = jax_mlir.JaxIrContext()
+    context.append_dialect_registry(jax_mlir.upstream_dialects)
+    jax_triton.dialect.register_dialect(context)
+    context.load_all_available_dialects()
+    with context:
+        module = jax_ir.Module.parse(module_bytes)
+        return module.operation.get_asm(print_generic_op_form=True)
+
+
+def bytecode_to_text(module_bytes, triton_reader=None, jaxlib_reader=None):
+    """The TTIR text of an MLIR bytecode module (a Pallas kernel's).
+
+    MLIR bytecode keeps each op's attributes as its producer defined them:
+    Triton reads what an older or newer Triton wrote as long as the ops did
+    not change. When its parser refuses (the dialects moved on), jaxlib's
+    bundled Triton, which wrote the bytes, prints them as text in MLIR's
+    generic form, which Triton's parser then reads op by op.
+    """
+    if not bytes(module_bytes).startswith(protocol.MLIR_BYTECODE_MAGIC):
+        raise StageError("parse", "the payload is not MLIR bytecode (no 'ML\\xefR' magic)")
+    triton_reader = triton_reader or _triton_bytecode_to_text
+    jaxlib_reader = jaxlib_reader or _jaxlib_bytecode_to_text
+    with tempfile.TemporaryDirectory(prefix="jft-worker-") as scratch:
+        path = os.path.join(scratch, "kernel.mlirbc")
+        with open(path, "wb") as f:
+            f.write(module_bytes)
+        try:
+            return triton_reader(module_bytes, path)
+        except Exception as first:
+            try:
+                return jaxlib_reader(module_bytes)
+            except Exception as second:
+                raise StageError(
+                    "parse",
+                    f"Triton could not read the MLIR bytecode module ({type(first).__name__}: {first}), "
+                    f"nor could jaxlib's bundled Triton ({type(second).__name__}: {second})") from second
+
+
 # ---------------------------------------------------------------- parameters
 
 _PTX_ENTRY = re.compile(r"\.visible\s+\.entry\s+(\w+)\s*\(([^)]*)\)", re.S)
@@ -409,10 +467,16 @@ def handle(header, payload, identity, compile_fn):
         return protocol.error_result(request_id, message, "import"), b"", True
     capture = NativeStderrCapture()
     try:
-        ttir_text = payload.decode("utf-8")
+        ir_format = header.get("ir_format", "ttir")
+        if ir_format not in protocol.IR_FORMATS:
+            raise StageError("request", f"unknown ir_format {ir_format!r} (known: {', '.join(protocol.IR_FORMATS)})")
         if "target" not in header:
             raise StageError("request", "compile request has no target")
         with capture:
+            if ir_format == "mlir_bytecode":
+                ttir_text = bytecode_to_text(payload)
+            else:
+                ttir_text = payload.decode("utf-8")
             answer, binary = compile_fn(header, ttir_text, identity)
         return answer, binary, True
     except StageError as e:

@@ -62,6 +62,9 @@ enum class Family : uint8_t {
   // place), with operand converts and an elementwise epilogue
   // (conv_gemm_form.h).
   kConv,
+  // A Pallas kernel: the Triton module a custom call carries, compiled as
+  // given (pallas_call.h). Nothing joins it.
+  kPallas,
 };
 
 const char* routeName(Route route);     // "ttir", "library", ...

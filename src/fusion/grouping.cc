@@ -5,6 +5,7 @@
 #include "fusion/library_epilogue.h"
 #include "fusion/op_route.h"
 #include "fusion/op_text.h"
+#include "fusion/pallas_call.h"
 #include "fusion/product_route.h"
 #include "fusion/ttir_support.h"
 
@@ -85,7 +86,8 @@ class Grouper {
       newGroup(i, Route::kNative);
       return;
     }
-    if (route.route != Route::kTtir) {
+    // A Pallas kernel and other non-TTIR routes run alone.
+    if (route.route != Route::kTtir || isPallasCall(op(i))) {
       if (route.route == Route::kLibrary && takeLibraryEpilogue(i)) return;
       newGroup(i, route.route);
       return;
@@ -95,7 +97,8 @@ class Grouper {
     std::vector<int> ttir;
     bool escapes = returned;  // some reader cannot recompute it
     for (int g : users) {
-      if (group(g).route == Route::kTtir)
+      // A Pallas kernel reads its operands from buffers: nothing joins it.
+      if (group(g).route == Route::kTtir && group(g).family != Family::kPallas)
         ttir.push_back(g);
       else
         escapes = true;

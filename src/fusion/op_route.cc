@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "fusion/pallas_call.h"
 #include "fusion/ttir_support.h"
 
 namespace jft::fusion {
@@ -103,6 +104,12 @@ std::string opName(const ir::Op& op) {
 OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& options) {
   if (!valuesExist(module, op))
     return {Route::kNative, false, "the op names a value the module does not define"};
+  // A Pallas kernel is TTIR already; checked before any other custom call.
+  if (isPallasCall(op)) {
+    StatusOr<PallasCall> call = pallasCallOf(module, op);
+    if (!call.isOk()) return {Route::kNative, false, call.status().message()};
+    return {Route::kTtir, true, {}};
+  }
   bool fixed = false;
   const Route route = fixedRoute(op, fixed);
   if (fixed) {

@@ -84,7 +84,9 @@ Fusion makeFusion(const ir::Region& region, const UseGraph& uses,
     }
   for (size_t i : home_ops)
     for (ir::ValueId value : region.ops[i].results)
-      if (readOutside(grouping, uses, value, g)) fusion.outputs.push_back(value);
+      // A Pallas kernel writes every result, read or not.
+      if (draft.family == Family::kPallas || readOutside(grouping, uses, value, g))
+        fusion.outputs.push_back(value);
 
   if (draft.space) {
     fusion.reduce_shape = draft.space->full;

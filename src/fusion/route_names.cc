@@ -40,6 +40,8 @@ const char* familyName(Family family) {
       return "matmul";
     case Family::kConv:
       return "conv";
+    case Family::kPallas:
+      return "pallas";
   }
   return "?";
 }

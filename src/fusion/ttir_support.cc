@@ -3,6 +3,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "fusion/pallas_call.h"
 #include "fusion/scan_form.h"
 #include "fusion/scatter_form.h"
 #include "passes/literal_elements.h"
@@ -386,6 +387,8 @@ Family ttirFamilyOf(const ir::Module& module, const ir::Op& op) {
       return Family::kMatmul;
     case OpKind::Convolution:
       return Family::kConv;
+    case OpKind::CustomCall:
+      return isPallasCall(op) ? Family::kPallas : Family::kLoop;
     default:
       return Family::kLoop;
   }

@@ -25,7 +25,9 @@ struct KernelOptions {
 };
 
 struct CompileRequest {
-  std::string ttir;  // one TTIR module with one public kernel function
+  // One TTIR module with one public kernel function: text, or MLIR bytecode
+  // (starting with "ML\xEFR", a Pallas kernel's module as JAX serialized it).
+  std::string ttir;
   KernelTarget target;
   KernelOptions options;
 };

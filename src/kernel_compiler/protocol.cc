@@ -72,6 +72,10 @@ Json compileRequestHeader(uint64_t id, const CompileRequest& request) {
   header.set("id", id);
   header.set("target", std::move(target));
   header.set("options", std::move(options));
+  // A module given as MLIR bytecode (a Pallas kernel's): the worker reads it
+  // with Triton's parser instead of decoding text (protocol 2).
+  if (request.ttir.starts_with(kMlirBytecodeMagic))
+    header.set("ir_format", "mlir_bytecode");
   return header;
 }
 

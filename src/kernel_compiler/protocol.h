@@ -4,7 +4,7 @@
 //
 // Frame (little-endian):
 //   "JFTW" | u32 header_length | u64 payload_length | header JSON | payload
-// Requests: compile {id, target, options} + TTIR payload; shutdown.
+// Requests: compile {id, target, options[, ir_format]} + TTIR payload; shutdown.
 // Answers:  hello {protocol, pid, compiler} once at start; result {id, ok, ...}
 //           + binary payload, or {ok: false, error, stage}.
 #pragma once
@@ -19,7 +19,11 @@
 
 namespace jft::kernel_compiler {
 
-inline constexpr int kProtocolVersion = 1;
+// 2: a compile request may carry "ir_format": "mlir_bytecode" (the payload
+// is an MLIR bytecode module, e.g. a Pallas kernel's); without it the
+// payload is TTIR text, as in 1.
+inline constexpr int kProtocolVersion = 2;
+inline constexpr std::string_view kMlirBytecodeMagic("ML\xEFR", 4);
 inline constexpr std::string_view kFrameMagic = "JFTW";
 inline constexpr size_t kFramePrefixBytes = 16;
 inline constexpr uint64_t kMaxHeaderBytes = uint64_t{16} << 20;

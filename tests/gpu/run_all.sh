@@ -59,6 +59,7 @@ run_test test_conv XLA_MODE=fl_only XLA_FLAGTREE_CONV=library
 run_test test_conv XLA_MODE=fl_only XLA_FLAGTREE_CONV=cudnn
 run_test test_dot XLA_MODE=fl_only
 run_test test_rng XLA_MODE=fl_only
+run_test test_pallas XLA_MODE=fl_only
 run_test test_deterministic XLA_MODE=fl_only
 run_test test_matmul XLA_MODE=fl_only XLA_FLAGTREE_MATMUL=ttir
 run_test test_autotune

@@ -59,9 +59,22 @@ TEST(Protocol, CompileRequestCarriesTargetAndOptions) {
       R"("target":{"arch":"gfx942","backend":"hip","warp_size":64},"type":"compile"})");
 }
 
+// Protocol 2: a module in MLIR bytecode (a Pallas kernel's) says so; text
+// requests stay as protocol 1 wrote them.
+TEST(Protocol, BytecodeRequestsNameTheirFormat) {
+  CompileRequest request;
+  request.ttir = std::string("ML\xEFR\x00\x07", 6) + "rest";
+  Json header = compileRequestHeader(3, request);
+  EXPECT_NE(header.dump().find(R"("ir_format":"mlir_bytecode")"), std::string::npos)
+      << header.dump();
+  request.ttir = "module {}";
+  EXPECT_EQ(compileRequestHeader(3, request).dump().find("ir_format"), std::string::npos);
+  EXPECT_EQ(kProtocolVersion, 2);
+}
+
 TEST(Protocol, ParsesHello) {
   auto hello = parseHello(frameOf(
-      std::string(R"({"type": "hello", "protocol": 1, "pid": 42, )") + kIdentity + "}"));
+      std::string(R"({"type": "hello", "protocol": 2, "pid": 42, )") + kIdentity + "}"));
   ASSERT_TRUE(hello.isOk()) << hello.status().toString();
   EXPECT_EQ(hello->pid, 42);
   EXPECT_EQ(hello->compiler.name, "flagtree");
@@ -73,7 +86,7 @@ TEST(Protocol, ParsesHello) {
 
 TEST(Protocol, HelloFromAnotherProtocolVersionIsRefused) {
   auto hello = parseHello(frameOf(
-      std::string(R"({"type": "hello", "protocol": 2, "pid": 1, )") + kIdentity + "}"));
+      std::string(R"({"type": "hello", "protocol": 1, "pid": 1, )") + kIdentity + "}"));
   ASSERT_FALSE(hello.isOk());
   EXPECT_EQ(hello.status().code(), StatusCode::kFailedPrecondition);
 }

@@ -166,6 +166,62 @@ class ServeTest(unittest.TestCase):
         self.assertIn("No module named 'triton'", frames[1][0]["error"])
         self.assertEqual(frames[1][0]["stage"], "import")
 
+    def test_bytecode_requests_reach_the_compiler_as_text(self):
+        # Protocol 2: a Pallas kernel's module arrives as MLIR bytecode.
+        seen = []
+
+        def fake_compile(header, ttir, identity):
+            seen.append(ttir)
+            return {"type": "result", "id": header["id"], "ok": True}, b"BIN"
+
+        def fake_triton(module_bytes, path):
+            with open(path, "rb") as f:  # the reader gets the bytes as a file, unchanged
+                self.assertEqual(f.read(), module_bytes)
+            return "module { tt.func public @k() { tt.return } }"
+
+        target = {"backend": "cuda", "arch": "90", "warp_size": 32}
+        saved = worker._triton_bytecode_to_text
+        worker._triton_bytecode_to_text = fake_triton
+        try:
+            _, frames = self.run_serve(
+                [({"type": "compile", "id": 1, "target": target, "ir_format": "mlir_bytecode"},
+                  b"ML\xefR\x00\x01binary"),
+                 ({"type": "compile", "id": 2, "target": target, "ir_format": "ttir"}, b"module {}"),
+                 ({"type": "compile", "id": 3, "target": target}, b"module {}")],
+                compile_fn=fake_compile)
+        finally:
+            worker._triton_bytecode_to_text = saved
+        self.assertEqual([f[0]["ok"] for f in frames[1:]], [True, True, True])
+        self.assertEqual(seen, ["module { tt.func public @k() { tt.return } }", "module {}", "module {}"])
+
+    def test_bytecode_falls_back_to_jaxlib_then_names_both_failures(self):
+        def refuse(*args):
+            raise RuntimeError("unknown attribute tt.fancy")
+
+        text = worker.bytecode_to_text(b"ML\xefR..", triton_reader=refuse,
+                                       jaxlib_reader=lambda b: "module {}")
+        self.assertEqual(text, "module {}")
+        with self.assertRaises(worker.StageError) as caught:
+            worker.bytecode_to_text(b"ML\xefR..", triton_reader=refuse,
+                                    jaxlib_reader=lambda b: refuse())
+        self.assertEqual(caught.exception.stage, "parse")
+        self.assertEqual(str(caught.exception).count("unknown attribute tt.fancy"), 2)
+        self.assertIn("jaxlib", str(caught.exception))
+        with self.assertRaises(worker.StageError) as caught:
+            worker.bytecode_to_text(b"module {}", triton_reader=refuse, jaxlib_reader=refuse)
+        self.assertIn("not MLIR bytecode", str(caught.exception))
+
+    def test_unknown_ir_format_and_bad_bytecode_are_answered(self):
+        target = {"backend": "cuda", "arch": "90", "warp_size": 32}
+        _, frames = self.run_serve(
+            [({"type": "compile", "id": 1, "target": target, "ir_format": "llvm"}, b"x"),
+             ({"type": "compile", "id": 2, "target": target, "ir_format": "mlir_bytecode"}, b"text")],
+            compile_fn=lambda *a: self.fail("must not compile"))
+        self.assertEqual((frames[1][0]["ok"], frames[1][0]["stage"]), (False, "request"))
+        self.assertIn("'llvm'", frames[1][0]["error"])
+        self.assertEqual((frames[2][0]["ok"], frames[2][0]["stage"]), (False, "parse"))
+        self.assertIn("not MLIR bytecode", frames[2][0]["error"])
+
     def test_garbled_input_ends_the_worker_with_status_2(self):
         out = io.BytesIO()
         status = worker.serve(io.BytesIO(b"garbage that is no frame"), out, FAKE_IDENTITY)

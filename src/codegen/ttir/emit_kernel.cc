@@ -8,6 +8,7 @@
 #include "codegen/ttir/kernel_signature.h"
 #include "codegen/ttir/loop_emitter.h"
 #include "codegen/ttir/matmul_emitter.h"
+#include "codegen/ttir/pallas_kernel.h"
 #include "codegen/ttir/reduction_emitter.h"
 #include "codegen/ttir/scan_emitter.h"
 #include "codegen/ttir/scatter_emitter.h"
@@ -117,6 +118,9 @@ StatusOr<std::vector<TtirKernel>> emitKernels(const ir::Module& module,
         .append(" is not ttir");
     return invalidArgument(message);
   }
+  // Its module is given, not written.
+  if (fusion.family == fusion::Family::kPallas)
+    return emitPallasKernels(module, function, fusion);
   // Every family but sort stores complex values (both parts of each).
   if (fusion.family == fusion::Family::kSort)
     for (ir::ValueId v : fusion.outputs)
