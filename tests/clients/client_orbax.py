@@ -36,7 +36,8 @@ def main():
   b = jax.tree_util.tree_leaves(restored)
   equal = len(a) == len(b) and all(
       np.asarray(u).dtype == np.asarray(v).dtype and
-      np.array_equal(np.asarray(u).view(np.uint8), np.asarray(v).view(np.uint8)) for u, v in zip(a, b))
+      np.asarray(u).shape == np.asarray(v).shape and
+      np.asarray(u).tobytes() == np.asarray(v).tobytes() for u, v in zip(a, b))
   kinds = [[str(np.asarray(v).dtype), list(np.shape(v))] for v in b]
   sums = [float(np.asarray(v, dtype=np.float64).sum()) for v in b]
   cc.emit("orbax", {"equal": equal, "leaf_kinds": kinds, "leaf_sums": sums},

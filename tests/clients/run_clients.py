@@ -52,6 +52,10 @@ def mode_env(mode: str, platform: str) -> dict:
   env["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
   env["PYTHONUNBUFFERED"] = "1"
   env["JAX_PLATFORMS"] = platform
+  # float32 products in full precision on both sides: under the default
+  # precision a backend may use TF32 for them (about 1e-4 relative), which
+  # would hide real differences below that level or flag none of them.
+  env["JAX_DEFAULT_MATMUL_PRECISION"] = "highest"
   if mode == "upstream":
     env["JAX_FLAGTREE_DISABLE"] = "1"
     env.pop("XLA_MODE", None)
