@@ -38,7 +38,8 @@ StatusOr<std::unique_ptr<CallFrame>> CallFrame::build(std::vector<BufferShape> a
 XLA_FFI_CallFrame* CallFrame::frame(XLA_FFI_ExecutionContext* ctx,
                                     XLA_FFI_ExecutionStage stage) {
   frame_ = XLA_FFI_CallFrame{};
-  frame_.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_CallFrame, attrs);
+  // The whole struct, `future` included: later headers count it in.
+  frame_.struct_size = sizeof(XLA_FFI_CallFrame);
   frame_.extension_start = nullptr;
   frame_.api = ffiApi();
   frame_.ctx = ctx;
