@@ -114,6 +114,10 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   // numeric work that escaped TTIR). With one participant the passes left
   // none, so the route stays off and anything left would be reported.
   plan_options.collective_route = several;
+  // Custom calls for XLA FFI handlers (host callbacks, jax.ffi targets): a
+  // handler call in queue order, legal in every mode (not numeric work of
+  // ours); the handler is found when the program is loaded.
+  plan_options.custom_call_route = true;
   plan_options.matmul = options.matmul;
   plan_options.conv = options.conv;
   plan_options.matmul_decisions = options.matmul_routes;
@@ -156,6 +160,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   std::vector<codegen::ttir::TtirKernel> kernels;
   std::vector<LibraryCall> library_calls;
   std::vector<std::string> collective_texts;  // per collective group, as lowered
+  std::vector<std::string> ffi_texts;         // per custom-call group, as lowered
   const LibraryContext library_context{options.conv_library, options.conv, options.log};
   // Appends the group's kernels (one, or several launched in order, sharing
   // scratch buffers) and their launches.
@@ -202,6 +207,12 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
         code.collectives.push_back(std::move(call));
         continue;
       }
+      if (group.route == fusion::Route::kCustomCall) {
+        JFT_ASSIGN_OR_RETURN(FfiCall call, lowerFfiGroup(module, scope, code.plan, g));
+        ffi_texts.push_back(ffiCallText(call));
+        code.ffi_calls.push_back(std::move(call));
+        continue;
+      }
       if (group.route != fusion::Route::kTtir) continue;
       JFT_RETURN_IF_ERROR(emit(g, scope, group, code.launches));
     }
@@ -235,7 +246,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   executable.fingerprint =
       fingerprint(input, options, compilerIdentityText(identity ? &*identity : nullptr));
 
-  size_t next_kernel = 0, next_call = 0, next_collective = 0;
+  size_t next_kernel = 0, next_call = 0, next_collective = 0, next_ffi = 0;
   auto report = [&](const ir::Function& scope, const fusion::Fusion& group) {
     RouteEntry entry = routeEntry(module, scope, group);
     entry.autotune = autotuneNoteOf(module, scope, group, tuned);
@@ -248,6 +259,10 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
     if (group.route == fusion::Route::kCollective &&
         next_collective < collective_texts.size()) {
       entry.tile = collective_texts[next_collective++];
+      if (options.log) std::cerr << logLine(entry) << "\n";
+    }
+    if (group.route == fusion::Route::kCustomCall && next_ffi < ffi_texts.size()) {
+      entry.tile = ffi_texts[next_ffi++];
       if (options.log) std::cerr << logLine(entry) << "\n";
     }
     // A group of several kernels: their tiles joined, compile times summed.

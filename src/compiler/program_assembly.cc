@@ -90,6 +90,8 @@ class Assembler {
       if (!call.op) computed.insert(call.d);
     }
     for (const CollectiveCall& call : top.collectives) computed.insert(call.output);
+    for (const FfiCall& call : top.ffi_calls)
+      computed.insert(call.outputs.begin(), call.outputs.end());
     for (const fusion::Fusion& group : top.plan.fusions)
       if (group.route == fusion::Route::kControl)
         if (const ir::Op* op = controlOpOf(body, group))
@@ -114,7 +116,7 @@ class Assembler {
   // Appends the thunks of region `code` (whose ops are `body`) to `out`.
   Status addRegion(const RegionCode& code, const ir::Region& body,
                    std::vector<Thunk>& out) {
-    size_t next_launch = 0, next_call = 0, next_collective = 0;
+    size_t next_launch = 0, next_call = 0, next_collective = 0, next_ffi = 0;
     for (size_t g = 0; g < code.plan.fusions.size(); ++g) {
       const fusion::Fusion& group = code.plan.fusions[g];
       switch (group.route) {
@@ -150,6 +152,11 @@ class Assembler {
           JFT_RETURN_IF_ERROR(
               addCollective(group.name, code.collectives[next_collective++], out));
           break;
+        case fusion::Route::kCustomCall:
+          if (next_ffi >= code.ffi_calls.size() || code.ffi_calls[next_ffi].fusion != g)
+            return internalError(group.name + " is a custom-call group without its call");
+          JFT_RETURN_IF_ERROR(addFfiCall(group.name, code.ffi_calls[next_ffi++], out));
+          break;
         case fusion::Route::kNone:
           for (size_t index : group.ops) {
             if (index >= body.ops.size())
@@ -184,6 +191,25 @@ class Assembler {
       return internalError("more library calls than library groups in the plan");
     if (next_collective != code.collectives.size())
       return internalError("more collective calls than collective groups in the plan");
+    return Status::ok();
+  }
+
+  // A custom call's handler reads its operands and writes its results while
+  // they are all live: each gets its own slot.
+  Status addFfiCall(const std::string& name, const FfiCall& call,
+                    std::vector<Thunk>& out) {
+    runtime::FfiThunk thunk;
+    thunk.target = call.target;
+    thunk.argument_shapes = call.input_shapes;
+    thunk.result_shapes = call.output_shapes;
+    thunk.attributes = call.attributes;
+    thunk.location = call.location;
+    std::vector<int> buffers;
+    JFT_RETURN_IF_ERROR(addBuffers(name, call.inputs, call.outputs, buffers));
+    thunk.arguments.assign(buffers.begin(), buffers.begin() + call.inputs.size());
+    thunk.results.assign(buffers.begin() + call.inputs.size(), buffers.end());
+    out.push_back(std::move(thunk));
+    slots_->tick();
     return Status::ok();
   }
 

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "compiler/collective_call.h"
+#include "compiler/ffi_call.h"
 #include "compiler/library_calls.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
@@ -93,6 +94,8 @@ struct RegionCode {
   std::vector<GemmCall> calls;
   // One per kCollective group, in plan order.
   std::vector<CollectiveCall> collectives;
+  // One per kCustomCall group, in plan order.
+  std::vector<FfiCall> ffi_calls;
   // Per kControl group (index into plan.fusions): its op's regions, in order
   // (while: cond, body; case: branches; if: true, false).
   std::map<size_t, std::vector<RegionCode>> nested;

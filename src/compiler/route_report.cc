@@ -10,10 +10,10 @@
 namespace jft::compiler {
 namespace {
 
-constexpr std::array kRouteOrder = {fusion::Route::kTtir,    fusion::Route::kLibrary,
-                                    fusion::Route::kControl, fusion::Route::kCollective,
-                                    fusion::Route::kCopy,    fusion::Route::kNative,
-                                    fusion::Route::kNone};
+constexpr std::array kRouteOrder = {
+    fusion::Route::kTtir,       fusion::Route::kLibrary,    fusion::Route::kControl,
+    fusion::Route::kCollective, fusion::Route::kCustomCall, fusion::Route::kCopy,
+    fusion::Route::kNative,     fusion::Route::kNone};
 
 std::string seconds(double s) {
   char text[32];

@@ -137,6 +137,8 @@ std::optional<int64_t> configValue(const ir::Op& op, std::string_view name) {
     if (a == nullptr) continue;
     if (a->is<bool>()) return a->as<bool>() ? 1 : 0;
     if (a->is<int64_t>()) return a->as<int64_t>();
+    if (a->is<ir::DenseElements>())
+      if (auto v = ir::scalarInteger(a->as<ir::DenseElements>())) return v;
   }
   return std::nullopt;
 }

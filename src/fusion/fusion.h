@@ -41,6 +41,7 @@ enum class Route : uint8_t {
   kLibrary,     // cuBLASLt, cuDNN, cuFFT, cuSOLVER
   kControl,     // while / case / if, executed by the runtime
   kCollective,  // NCCL
+  kCustomCall,  // an XLA FFI handler's call (host callbacks, jax.ffi targets)
   kCopy,        // a device-to-device copy (or nothing when it can alias)
   kNative,      // the non-Triton fallback
   kNone,        // no device work: constants, tuples, get_tuple_element, tokens
@@ -129,6 +130,7 @@ struct PlanOptions {
   bool library_route = false;
   bool control_route = false;
   bool collective_route = false;
+  bool custom_call_route = false;  // typed-FFI custom calls (op_route.h)
   MatmulRoute matmul = MatmulRoute::kAuto;
   ConvRoute conv = ConvRoute::kAuto;
   // Routes measured for dots (the compiler's autotuner), keyed by

@@ -30,6 +30,23 @@ bool isLibraryTarget(std::string_view target) {
          target == "cu_lu_pivots_to_permutation" || target == "cu_cholesky_update_ffi";
 }
 
+// A custom call for an XLA FFI handler (api_version 4, typed FFI): what
+// jax.ffi.ffi_call and jax's host callbacks lower to.
+bool isFfiCustomCall(const ir::Op& op) {
+  const auto* version = ir::findAttrAs<ir::CustomCallApiVersion>(op.attrs, "api_version");
+  return version != nullptr && *version == ir::CustomCallApiVersion::TYPED_FFI;
+}
+
+// Why a custom call has no route, and what the user can do about it.
+std::string customCallRefusal(const ir::Op& op) {
+  const std::string target = customCallTarget(op);
+  return "custom_call @" + target +
+         " is not an XLA FFI call (api_version 4); jax-flagtree runs custom calls only "
+         "through XLA FFI handlers: lower it with jax.ffi.ffi_call and register its "
+         "handler with jax.ffi.register_ffi_target('" +
+         target + "', ..., platform='CUDA')";
+}
+
 Route fixedRoute(const ir::Op& op, bool& found) {
   found = true;
   switch (op.kind) {
@@ -69,6 +86,7 @@ Route fixedRoute(const ir::Op& op, bool& found) {
       const std::string target = customCallTarget(op);
       if (isAnnotation(target)) return Route::kNone;
       if (isLibraryTarget(target)) return Route::kLibrary;
+      if (isFfiCustomCall(op)) return Route::kCustomCall;
       break;
     }
     default:
@@ -117,13 +135,15 @@ OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& o
     if (route == Route::kLibrary && !options.library_route) missing = "library";
     if (route == Route::kControl && !options.control_route) missing = "control";
     if (route == Route::kCollective && !options.collective_route) missing = "collective";
+    if (route == Route::kCustomCall && !options.custom_call_route)
+      missing = "custom-call";
     if (missing)
       return {Route::kNative, false,
               std::string("no ") + missing + " route for " + opName(op) + " yet"};
     return {route, true, {}};
   }
   if (op.kind == OpKind::CustomCall)
-    return {Route::kNative, false, "no route for " + opName(op) + " yet"};
+    return {Route::kNative, false, customCallRefusal(op)};
   TtirSupport ttir = ttirSupport(module, op);
   if (!ttir.ok) return {Route::kNative, false, std::move(ttir.reason)};
   return {Route::kTtir, true, {}};

@@ -22,7 +22,11 @@ struct OpRoute {
 // collective_broadcast, cross-replica-sum, replica_id, partition_id (one op
 // per group, a runtime collective or participant id thunk; legal in every
 // mode, fl_only included, since it is data exchange, not numeric work
-// escaping TTIR). kTtir: see ttir_support.h.
+// escaping TTIR). kCustomCall: a custom call for an XLA FFI handler
+// (api_version 4) that no other route claims, run by the runtime through the
+// handler registered for its target (also legal in every mode: a host
+// callback or the user's own kernel, not our numeric work); other custom
+// calls are refused with what the user can do. kTtir: see ttir_support.h.
 OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& options);
 
 }  // namespace jft::fusion

@@ -12,6 +12,8 @@ const char* routeName(Route route) {
       return "control";
     case Route::kCollective:
       return "collective";
+    case Route::kCustomCall:
+      return "custom_call";
     case Route::kCopy:
       return "copy";
     case Route::kNative:

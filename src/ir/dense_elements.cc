@@ -67,4 +67,18 @@ bool operator==(const DenseElements& a, const DenseElements& b) {
   return true;
 }
 
+std::optional<int64_t> scalarInteger(const DenseElements& literal) {
+  const ElementType e = literal.type.element;
+  if (literal.numElements() != 1 || !literal.wellFormed() ||
+      !(isInteger(e) || isPred(e)) || literal.elementBytes() > 8)
+    return std::nullopt;
+  std::span<const uint8_t> bytes = literal.element(0);
+  uint64_t value = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) value |= uint64_t{bytes[i]} << (8 * i);
+  const int bits = static_cast<int>(bytes.size()) * 8;
+  if (isSignedInteger(e) && bits < 64 && (value >> (bits - 1)) != 0)
+    value |= ~uint64_t{0} << bits;  // sign-extend
+  return static_cast<int64_t>(value);
+}
+
 }  // namespace jft::ir

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -45,5 +46,9 @@ struct DenseElements {
   // elements are all its element.
   friend bool operator==(const DenseElements& a, const DenseElements& b);
 };
+
+// The value of a one-element integer or pred literal (a typed scalar of a
+// custom call's configuration); nullopt for anything else.
+std::optional<int64_t> scalarInteger(const DenseElements& literal);
 
 }  // namespace jft::ir

@@ -44,6 +44,8 @@ std::optional<bool> transposeFlag(const ir::Op& op) {
     if (a == nullptr) continue;
     if (a->is<bool>()) return a->as<bool>();
     if (a->is<int64_t>()) return a->as<int64_t>() != 0;
+    if (a->is<ir::DenseElements>())
+      if (auto v = ir::scalarInteger(a->as<ir::DenseElements>())) return *v != 0;
   }
   return std::nullopt;
 }

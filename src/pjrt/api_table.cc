@@ -13,6 +13,7 @@
 #include "pjrt/event.h"
 #include "pjrt/executable.h"
 #include "pjrt/execute.h"
+#include "pjrt/ffi_extension.h"
 #include "pjrt/memory.h"
 #include "pjrt/plugin.h"
 #include "pjrt/topology.h"
@@ -41,7 +42,7 @@ PJRT_SlotFn slot(Function* function) {
 PJRT_Api buildApi() {
   PJRT_Api api{};
   api.struct_size = abi::kApiSize;
-  api.extension_start = nullptr;
+  api.extension_start = extensionChain();  // FFI and GPU custom-call extensions
   api.pjrt_api_version.struct_size = JFT_PJRT_SIZE_UP_TO(PJRT_Api_Version, minor_version);
   api.pjrt_api_version.major_version = abi::kMajorVersion;
   api.pjrt_api_version.minor_version = abi::kMinorVersion;
@@ -63,6 +64,9 @@ PJRT_Api buildApi() {
   api.PJRT_Event_OnReady = slot(&eventOnReady);
   api.PJRT_Event_Create = slot(&eventCreate);
   api.PJRT_Event_Set = slot(&eventSet);
+
+  api.PJRT_ExecuteContext_Create = slot(&executeContextCreate);
+  api.PJRT_ExecuteContext_Destroy = slot(&executeContextDestroy);
 
   api.PJRT_Client_Create = slot(&clientCreate);
   api.PJRT_Client_Destroy = slot(&clientDestroy);

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "pjrt/abi_ffi.h"
 #include "pjrt/args.h"
 #include "pjrt/buffer.h"
 #include "pjrt/client.h"
@@ -64,6 +65,16 @@ StatusOr<std::vector<bool>> nonDonatable(const PJRT_ExecuteOptions* options,
     out[static_cast<size_t>(index)] = true;
   }
   return out;
+}
+
+// The execution's FFI user data (jax's host callbacks), when the caller
+// passed an execute context.
+const ffi::UserData* ffiUserData(const PJRT_ExecuteOptions* options) {
+  if (options == nullptr ||
+      options->struct_size < JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, context) ||
+      options->context == nullptr)
+    return nullptr;
+  return &options->context->user_data;
 }
 
 // The devices the call runs on, one per argument list.
@@ -295,7 +306,8 @@ StatusOr<Launched> launchGuarded(PJRT_LoadedExecutable& executable, PJRT_Device*
 // error (in argument-list order) is returned, naming its device.
 StatusOr<std::vector<Launched>> launchParticipants(
     PJRT_LoadedExecutable& executable, const std::vector<PJRT_Device*>& devices,
-    PJRT_Buffer* const* const* argumentLists, const std::vector<bool>& forbidDonation) {
+    PJRT_Buffer* const* const* argumentLists, const std::vector<bool>& forbidDonation,
+    const ffi::UserData* userData) {
   const size_t n = devices.size();
   auto argumentsOf = [&](size_t d) {
     return argumentLists != nullptr ? argumentLists[d] : nullptr;
@@ -318,6 +330,7 @@ StatusOr<std::vector<Launched>> launchParticipants(
       return runner.status().withContext(
           std::string(kName) + ": " + deviceName(devices[d]) + " cannot run collectives");
     contexts[d].runner = *runner;
+    contexts[d].ffi_user_data = userData;
   }
 
   std::vector<std::promise<StatusOr<Launched>>> promises(n);
@@ -381,15 +394,20 @@ PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args) {
     std::vector<Launched> launched;
     if (executable.participants() > 1) {
       JFT_ASSIGN_OR_RETURN(
-          launched,
-          launchParticipants(executable, devices, args->argument_lists, forbidDonation));
+          launched, launchParticipants(executable, devices, args->argument_lists,
+                                       forbidDonation, ffiUserData(args->options)));
     } else {
       // One participant per device (a portable executable, or one device):
-      // today's direct path, no thread hop.
+      // today's direct path, no thread hop. A context only carries the
+      // execution's FFI user data to custom-call handlers.
+      runtime::ParticipantContext alone;
+      alone.ffi_user_data = ffiUserData(args->options);
+      const runtime::ParticipantContext* context =
+          alone.ffi_user_data != nullptr ? &alone : nullptr;
       for (size_t d = 0; d < devices.size(); ++d) {
         PJRT_Buffer* const* arguments =
             args->argument_lists != nullptr ? args->argument_lists[d] : nullptr;
-        auto one = launchOn(executable, devices[d], arguments, forbidDonation, nullptr);
+        auto one = launchOn(executable, devices[d], arguments, forbidDonation, context);
         if (!one.isOk()) {
           for (Launched& earlier : launched) destroyBuffers(earlier.outputs);
           return one.status();

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 
+#include "ffi/user_data.h"
 #include "runtime/collective.h"
 #include "runtime/collective_groups.h"
 #include "support/status.h"
@@ -58,6 +59,9 @@ struct ParticipantContext {
   int64_t replica = 0;
   int64_t partition = 0;
   CollectiveRunner* runner = nullptr;
+  // The execution's FFI user data (PJRT_ExecuteContext: jax's host
+  // callbacks), handed to custom-call handlers; null when none.
+  const ffi::UserData* ffi_user_data = nullptr;
 };
 
 }  // namespace jft::runtime

@@ -114,6 +114,9 @@ class Device {
   virtual Status prepareLibrary(const LibraryOp& op);
   // Completes once everything queued so far has finished; carries the first
   // asynchronous error the device reports.
+  // The platform's queue handle (CUstream on CUDA) for FFI handlers that
+  // enqueue their own work on it; null where there is none (host stand-ins).
+  virtual void* nativeStream() { return nullptr; }
   virtual StatusOr<EventPtr> recordEvent();
   // This device's collective runner (runtime/collective_context.h), made on
   // first use and owned by the device; UNAVAILABLE when the platform has no

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "runtime/control_flow.h"
+#include "runtime/ffi_call.h"
 #include "runtime/program_check.h"
 
 namespace jft::runtime {
@@ -57,6 +58,7 @@ StatusOr<std::unique_ptr<Executable>> Executable::load(Device& device, Program p
   JFT_RETURN_IF_ERROR(e.uploadConstants(program));
   JFT_RETURN_IF_ERROR(e.loadKernels(program));
   e.planThunks(program, program.thunks, e.steps_);
+  JFT_RETURN_IF_ERROR(e.loadFfiCalls());
   return executable;
 }
 
@@ -227,6 +229,10 @@ void Executable::planThunks(const Program& program, const std::vector<Thunk>& th
       step.kind = Step::Kind::kCollective;
       step.gemm = static_cast<int>(collectives_.size());
       collectives_.push_back(*collective);
+    } else if (const auto* ffi = std::get_if<FfiThunk>(&thunks[t])) {
+      step.kind = Step::Kind::kFfi;
+      step.gemm = static_cast<int>(ffiCalls_.size());
+      ffiCalls_.push_back(newFfiCall(*ffi));
     } else if (const auto* library = std::get_if<LibraryThunk>(&thunks[t])) {
       step.kind = Step::Kind::kLibrary;
       step.gemm = static_cast<int>(libraries_.size());
@@ -429,6 +435,8 @@ Status Executable::enqueueStep(const Step& step) {
       return runCollective(collectives_[step.gemm]);
     case Step::Kind::kParticipantId:
       return writeParticipantId(step);
+    case Step::Kind::kFfi:
+      return runFfiCall(*ffiCalls_[step.gemm]);
   }
   return internalError("unknown step kind");
 }

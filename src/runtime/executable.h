@@ -17,6 +17,9 @@
 #include <span>
 #include <vector>
 
+#include "ffi/call_frame.h"
+#include "ffi/registry.h"
+#include "ffi/user_data.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
 #include "runtime/program.h"
@@ -100,7 +103,8 @@ class Executable {
       kWhile,
       kConditional,
       kCollective,
-      kParticipantId
+      kParticipantId,
+      kFfi
     } kind;
     int thunk = 0;           // index in the program, for error messages
     int launch = -1;         // kLaunch
@@ -109,8 +113,8 @@ class Executable {
     bool partition = false;  // kParticipantId: the partition id, else the replica id
     uint8_t value = 0;       // kMemset
     uint64_t bytes = 0;      // kCopy, kMemset
-    int gemm =
-        -1;  // kGemm: index into gemms_; kLibrary: libraries_; kCollective: collectives_
+    int gemm = -1;     // kGemm: index into gemms_; kLibrary: libraries_; kCollective:
+                       // collectives_; kFfi: ffiCalls_
     int control = -1;  // kWhile: index into loops_; kConditional: conditionals_
   };
   // Control flow (runtime/control_flow.cc): nested step lists over the same
@@ -147,6 +151,17 @@ class Executable {
   Status runConditional(const Conditional& conditional);
   Status runCollective(const CollectiveThunk& collective);
   Status writeParticipantId(const Step& step);
+  // Custom calls (runtime/ffi_call.cc): each finds its handler, builds its
+  // call frame and runs its instantiate stage at load; runs in queue order.
+  struct FfiCall {
+    FfiThunk thunk;
+    ffi::RegisteredHandler handler;
+    std::unique_ptr<ffi::CallFrame> frame;
+    std::unique_ptr<ffi::InstanceState> state = std::make_unique<ffi::InstanceState>();
+  };
+  static std::unique_ptr<FfiCall> newFfiCall(const FfiThunk& thunk);
+  Status loadFfiCalls();
+  Status runFfiCall(FfiCall& call);
   // Waits for the queue and reads `bytes` (1 or 4) of a slot, little-endian.
   StatusOr<int32_t> readScalar(int slot, uint64_t bytes);
 
@@ -178,6 +193,7 @@ class Executable {
   std::vector<GemmThunk> gemms_;  // slots resolved at each enqueue
   std::vector<LibraryThunk> libraries_;
   std::vector<CollectiveThunk> collectives_;
+  std::vector<std::unique_ptr<FfiCall>> ffiCalls_;
   const ParticipantContext* participant_ = nullptr;  // during an execution
   std::vector<uint64_t> libraryAddresses_;           // reused by each library step
   std::vector<Loop> loops_;

@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "ffi/attributes.h"
+#include "ffi/call_frame.h"
 #include "runtime/collective.h"
 #include "runtime/collective_groups.h"
 #include "runtime/gemm.h"
@@ -109,11 +111,27 @@ struct ParticipantIdThunk {
   int destination = 0;
 };
 
+// A custom call run by an XLA FFI handler (src/ffi, runtime/ffi_call.cc): the
+// handler registered for `target` is called on the host in queue order with
+// the buffers of `arguments` (slots read) and `results` (slots written), each
+// with its element type and dims, `attributes`, the device's stream and the
+// execution's user data (jax's host callbacks). Not numeric work of ours: a
+// host callback, or a user's own kernel.
+struct FfiThunk {
+  std::string target;
+  std::vector<ffi::BufferShape> argument_shapes;
+  std::vector<int> arguments;  // slot per argument
+  std::vector<ffi::BufferShape> result_shapes;
+  std::vector<int> results;  // slot per result
+  ffi::Attribute attributes = ffi::Attribute::dictionary({}, {});
+  std::string location;  // the op's source line, for errors
+};
+
 struct WhileThunk;
 struct ConditionalThunk;
 using Thunk =
     std::variant<LaunchThunk, CopyThunk, MemsetThunk, GemmThunk, LibraryThunk, WhileThunk,
-                 ConditionalThunk, CollectiveThunk, ParticipantIdThunk>;
+                 ConditionalThunk, CollectiveThunk, ParticipantIdThunk, FfiThunk>;
 
 // A loop (stablehlo.while). Its lists are Program::lists entries (list
 // indices larger than that of the list holding this thunk, so nesting is

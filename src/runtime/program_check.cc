@@ -291,6 +291,23 @@ class Checker {
     return checkWritable(id.destination, 4, "participant id");
   }
 
+  // A custom call: one slot per argument and result, as many as its shapes.
+  Status checkThunk(const FfiThunk& call) const {
+    if (call.arguments.size() != call.argument_shapes.size() ||
+        call.results.size() != call.result_shapes.size())
+      return invalidArgument("custom call '" + call.target +
+                             "': slots and shapes disagree in number");
+    for (int s : call.arguments)
+      if (!slotInRange(s))
+        return invalidArgument("custom call '" + call.target + "' argument slot " +
+                               std::to_string(s) + " of " + str(p_.slots.size()));
+    for (int s : call.results)
+      if (!slotInRange(s))
+        return invalidArgument("custom call '" + call.target + "' result slot " +
+                               std::to_string(s) + " of " + str(p_.slots.size()));
+    return Status::ok();
+  }
+
   // Every buffer names a slot; an FFT's or a solver's must also be the ones
   // its description lists, each holding what it touches.
   Status checkThunk(const LibraryThunk& library) const {

@@ -197,9 +197,10 @@ TEST(TtirSupport, ScatterCombinersWithoutAnAtomicRunAsCompareAndSwap) {
   EXPECT_TRUE(scatterWith(E::PRED, OpKind::Or).supported);
   OpRoute r = scatterWith(E::F32, OpKind::Add, OpKind::DotGeneral);
   EXPECT_FALSE(r.supported);
-  EXPECT_EQ(r.reason,
-            "scatter whose update computation is not elementwise ops of (current, update) "
-            "on f32 scalars");
+  EXPECT_EQ(
+      r.reason,
+      "scatter whose update computation is not elementwise ops of (current, update) "
+      "on f32 scalars");
 }
 
 TEST(TtirSupport, OpsWithoutAnEmitterSayWhich) {
@@ -242,7 +243,22 @@ TEST(OpRoutes, CustomCallsByTarget) {
   EXPECT_EQ(call("cublas_geqrf_batched").route(library).route, Route::kLibrary);
   OpRoute other = call("my_kernel").route(library);
   EXPECT_FALSE(other.supported);
-  EXPECT_EQ(other.reason, "no route for custom_call @my_kernel yet");
+  EXPECT_NE(other.reason.find("custom_call @my_kernel is not an XLA FFI call"),
+            std::string::npos)
+      << other.reason;
+  EXPECT_NE(other.reason.find("jax.ffi.register_ffi_target('my_kernel'"),
+            std::string::npos)
+      << other.reason;
+  // A typed-FFI call (api_version 4): the custom-call route, when available.
+  OneOp ffi(OpKind::CustomCall, {f32({4})}, {f32({4})},
+            {{"api_version", ir::CustomCallApiVersion::TYPED_FFI},
+             {"call_target_name", std::string("my_kernel")}});
+  EXPECT_EQ(ffi.route(library).reason,
+            "no custom-call route for custom_call @my_kernel yet");
+  PlanOptions custom = library;
+  custom.custom_call_route = true;
+  EXPECT_EQ(ffi.route(custom).route, Route::kCustomCall);
+  EXPECT_EQ(call("cusolver_getrf_ffi").route(custom).route, Route::kLibrary);
 }
 
 TEST(OpRoutes, PlumbingAndDenseConstantsNeedNoKernel) {

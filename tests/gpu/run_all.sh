@@ -67,6 +67,9 @@ run_test test_matmul XLA_MODE=fl_only XLA_FLAGTREE_MATMUL=library
 run_test test_collectives XLA_MODE=fl_only
 run_test test_sharded XLA_MODE=fl_only
 run_test test_multiprocess XLA_MODE=fl_only
+run_test test_callbacks XLA_MODE=fl_only
+run_test test_ffi XLA_MODE=fl_only
+run_test test_diffrax_lineax XLA_MODE=fl_only
 run_test pjrt_bandwidth
 run_test pjrt_bandwidth JFT_PINNED_STAGING=0
 run_test pjrt_bandwidth JAX_FLAGTREE_DISABLE=1

@@ -155,6 +155,63 @@ def _silence_upstream() -> None:
     module.initialize = functools.partial(_skipped_upstream_initialize, name)
 
 
+# Where jaxlib's CUDA plugin helper lives: its handlers for host callbacks
+# (`xla_ffi_python_gpu_callback`, ...) and the functions that register
+# handlers and types through a plugin's PJRT FFI / GPU custom-call extensions.
+GPU_PLUGIN_EXTENSIONS = ("jax_cuda13_plugin.cuda_plugin_extension",
+                         "jax_cuda12_plugin.cuda_plugin_extension",
+                         "jaxlib.cuda.cuda_plugin_extension")
+XLA_PLATFORM = "CUDA"
+
+
+def _gpu_plugin_extension():
+  for name in GPU_PLUGIN_EXTENSIONS:
+    try:
+      return importlib.import_module(name)
+    except Exception:  # not installed (or built for another CUDA)
+      continue
+  return None
+
+
+def _forget_handler(table_name: str, xla_client) -> None:
+  """Drops an upstream plugin's CUDA handler, registered before ours, so that
+  ours is the one xla_client keeps (it keeps the first otherwise)."""
+  table = getattr(xla_client, table_name, None)
+  if isinstance(table, dict):
+    table.pop(XLA_PLATFORM, None)
+
+
+def register_ffi(c_api, xla_client, extension) -> None:
+  """Routes jax.ffi.register_ffi_target(..., platform="CUDA") and JAX's own
+  handlers (host callbacks) to our plugin, as upstream's initialize() does for
+  its own: through our PJRT FFI and GPU custom-call extensions."""
+  custom_call = functools.partial(extension.register_custom_call_target, c_api)
+  custom_type = functools.partial(extension.register_custom_type, c_api)
+  _forget_handler("_custom_callback_handler", xla_client)
+  _forget_handler("_custom_type_id_handler", xla_client)
+  xla_client.register_custom_type_handler(XLA_PLATFORM, custom_type)
+  xla_client.register_custom_call_handler(XLA_PLATFORM, custom_call)
+  for name, value in extension.ffi_types().items():
+    custom_type(name, value)
+  for name, value in extension.ffi_handlers().items():
+    custom_call(name, value, XLA_PLATFORM, 1)
+
+
+def _register_ffi(c_api) -> None:
+  from jax._src.lib import xla_client
+  extension = _gpu_plugin_extension()
+  if extension is None or c_api is None:
+    logger.warning(
+        "jax-flagtree: jaxlib's CUDA plugin helper (jax-cuda13-plugin) is not installed: "
+        "jax.debug.print, pure_callback, io_callback and jax.ffi targets inside jit "
+        "will fail to load; install jax[cuda13]")
+    return
+  try:
+    register_ffi(c_api, xla_client, extension)
+  except Exception as e:  # an incompatible helper: callbacks fail, the rest works
+    logger.warning("jax-flagtree: registering FFI handlers failed: %s", e)
+
+
 def initialize() -> None:
   global _registered
   if _registered:  # JAX may call us again after an explicit early registration
@@ -175,9 +232,10 @@ def initialize() -> None:
   _point_at_wheel_libraries()
   options = create_options()
   if not xla_client.pjrt_plugin_loaded(PLUGIN_NAME):
-    xla_bridge.register_plugin(
+    c_api = xla_bridge.register_plugin(
         PLUGIN_NAME, priority=PRIORITY, library_path=str(path), options=options)
     _registered = True
+    _register_ffi(c_api)
     return
 
   c_api = xla_client.load_pjrt_plugin_dynamically(FALLBACK_C_API_NAME, str(path))
@@ -187,3 +245,4 @@ def initialize() -> None:
       PLUGIN_NAME, factory, priority=PRIORITY, fail_quietly=False, experimental=False,
       c_api=c_api)
   _registered = True
+  _register_ffi(c_api)

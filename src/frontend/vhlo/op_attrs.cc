@@ -6,6 +6,7 @@
 #include "frontend/vhlo/attr_convert.h"
 #include "frontend/vhlo/attr_defaults.h"
 #include "frontend/vhlo/attr_groups.h"
+#include "frontend/vhlo/typed_dict.h"
 
 namespace jft::frontend::vhlo {
 namespace {
@@ -25,6 +26,7 @@ enum class Form : uint8_t {
   Dense,
   DenseOrGeneric,
   Dict,
+  TypedConfig,  // custom_call backend_config (typed_dict.h)
   Precisions,
   ResultAccuracy,
   Aliases,
@@ -48,6 +50,7 @@ struct NamedForm {
 constexpr NamedForm kForms[] = {
     {"all_gather_dim", Form::Int},
     {"api_version", Form::ApiVersion},
+    {"backend_config", Form::TypedConfig},
     {"base_dilations", Form::Ints},
     {"batch_dims", Form::Int},
     {"batch_group_count", Form::Int},
@@ -181,6 +184,8 @@ StatusOr<ir::Attribute> convertForm(Form form, const MAttr* attr, std::string_vi
       return convertGeneric(attr, name, site);
     case Form::Dict:
       return wrap(readDict(attr, name, site));
+    case Form::TypedConfig:
+      return readTypedConfig(attr, name, site);
     case Form::Precisions:
       return wrap(readPrecisions(attr, name, site));
     case Form::ResultAccuracy:

@@ -83,6 +83,7 @@ class CudaDevice final : public Device {
   // The stream every operation of this device is ordered on (library calls
   // such as cuBLASLt enqueue on it too).
   CUstream stream() const { return stream_; }
+  void* nativeStream() override { return stream_; }
 
  private:
   CudaDevice(const Driver& driver, CUdevice device, DeviceInfo info);

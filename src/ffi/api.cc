@@ -1,0 +1,243 @@
+// The XLA_FFI_Api table. Every entry checks its args' struct_size against the
+// fields it reads and answers with an error object, never a crash.
+#include "ffi/api.h"
+
+#include <string>
+
+#include "ffi/execution_context.h"
+#include "ffi/registry.h"
+
+namespace jft::ffi {
+namespace {
+
+template <typename Args>
+Status checkArgs(const Args* args, size_t needed, const char* function) {
+  if (args == nullptr) return invalidArgument(std::string(function) + ": null arguments");
+  if (args->struct_size < needed)
+    return invalidArgument(std::string(function) + ": struct_size " +
+                           std::to_string(args->struct_size) + " is smaller than " +
+                           std::to_string(needed));
+  return Status::ok();
+}
+
+#define JFT_FFI_CHECK(args, type, last, function)                                      \
+  if (Status s = checkArgs(args, JFT_FFI_SIZE_UP_TO(type, last), function); !s.isOk()) \
+  return toFfiError(s)
+
+Status needContext(XLA_FFI_ExecutionContext* ctx, const char* function) {
+  if (ctx == nullptr)
+    return failedPrecondition(std::string(function) +
+                              ": the call has no execution context");
+  return Status::ok();
+}
+
+XLA_FFI_Error* errorCreate(XLA_FFI_Error_Create_Args* args) {
+  if (args == nullptr)
+    return toFfiError(invalidArgument("XLA_FFI_Error_Create: null args"));
+  const int code = static_cast<int>(args->errc);
+  StatusCode status_code =
+      (code > 0 && code <= 16) ? static_cast<StatusCode>(code) : StatusCode::kUnknown;
+  return new XLA_FFI_Error{
+      Status(status_code, args->message != nullptr ? args->message : "(no message)")};
+}
+
+void errorGetMessage(XLA_FFI_Error_GetMessage_Args* args) {
+  if (args == nullptr || args->error == nullptr) return;
+  args->message = args->error->status.message().c_str();
+}
+
+void errorDestroy(XLA_FFI_Error_Destroy_Args* args) {
+  if (args != nullptr) delete args->error;
+}
+
+XLA_FFI_Error* handlerRegister(XLA_FFI_Handler_Register_Args* args) {
+  JFT_FFI_CHECK(args, XLA_FFI_Handler_Register_Args, bundle, "XLA_FFI_Handler_Register");
+  RegisteredHandler handler;
+  handler.bundle = args->bundle;
+  if (args->struct_size >= JFT_FFI_SIZE_UP_TO(XLA_FFI_Handler_Register_Args, traits))
+    handler.traits = args->traits;
+  return toFfiError(
+      registerHandler(std::string_view(args->name.ptr, args->name.len),
+                      std::string_view(args->platform.ptr, args->platform.len), handler));
+}
+
+XLA_FFI_Error* streamGet(XLA_FFI_Stream_Get_Args* args) {
+  JFT_FFI_CHECK(args, XLA_FFI_Stream_Get_Args, stream, "XLA_FFI_Stream_Get");
+  if (Status s = needContext(args->ctx, "XLA_FFI_Stream_Get"); !s.isOk())
+    return toFfiError(s);
+  args->stream = args->ctx->stream;
+  return nullptr;
+}
+
+XLA_FFI_Error* typeIdRegister(XLA_FFI_TypeId_Register_Args* args) {
+  JFT_FFI_CHECK(args, XLA_FFI_TypeId_Register_Args, type_id, "XLA_FFI_TypeId_Register");
+  if (args->type_id == nullptr)
+    return toFfiError(invalidArgument("XLA_FFI_TypeId_Register: null type_id"));
+  StatusOr<int64_t> id = registerType(std::string_view(args->name.ptr, args->name.len),
+                                      args->type_id->type_id);
+  if (!id.isOk()) return toFfiError(id.status());
+  args->type_id->type_id = *id;
+  return nullptr;
+}
+
+XLA_FFI_Error* executionContextGet(XLA_FFI_ExecutionContext_Get_Args* args) {
+  JFT_FFI_CHECK(args, XLA_FFI_ExecutionContext_Get_Args, data,
+                "XLA_FFI_ExecutionContext_Get");
+  if (Status s = needContext(args->ctx, "XLA_FFI_ExecutionContext_Get"); !s.isOk())
+    return toFfiError(s);
+  if (args->type_id == nullptr)
+    return toFfiError(invalidArgument("XLA_FFI_ExecutionContext_Get: null type_id"));
+  void* data = args->ctx->user_data != nullptr
+                   ? args->ctx->user_data->find(args->type_id->type_id)
+                   : nullptr;
+  if (data == nullptr)
+    return toFfiError(notFound("the execution carries no user data of FFI type id " +
+                               std::to_string(args->type_id->type_id) +
+                               " (for a host callback: the program was run without its "
+                               "callbacks, e.g. not through jax)"));
+  args->data = data;
+  return nullptr;
+}
+
+XLA_FFI_Error* stateSet(XLA_FFI_State_Set_Args* args) {
+  JFT_FFI_CHECK(args, XLA_FFI_State_Set_Args, deleter, "XLA_FFI_State_Set");
+  if (Status s = needContext(args->ctx, "XLA_FFI_State_Set"); !s.isOk())
+    return toFfiError(s);
+  if (args->ctx->state == nullptr || args->type_id == nullptr)
+    return toFfiError(failedPrecondition("XLA_FFI_State_Set: no state for this call"));
+  return toFfiError(
+      args->ctx->state->add(args->type_id->type_id, args->state, args->deleter));
+}
+
+XLA_FFI_Error* stateGet(XLA_FFI_State_Get_Args* args) {
+  JFT_FFI_CHECK(args, XLA_FFI_State_Get_Args, state, "XLA_FFI_State_Get");
+  if (Status s = needContext(args->ctx, "XLA_FFI_State_Get"); !s.isOk())
+    return toFfiError(s);
+  void* state = (args->ctx->state != nullptr && args->type_id != nullptr)
+                    ? args->ctx->state->find(args->type_id->type_id)
+                    : nullptr;
+  if (state == nullptr)
+    return toFfiError(
+        notFound("XLA_FFI_State_Get: the call site has no state of that type"));
+  args->state = state;
+  return nullptr;
+}
+
+XLA_FFI_Error* memoryAllocate(XLA_FFI_DeviceMemory_Allocate_Args* args) {
+  JFT_FFI_CHECK(args, XLA_FFI_DeviceMemory_Allocate_Args, data,
+                "XLA_FFI_DeviceMemory_Allocate");
+  if (Status s = needContext(args->ctx, "XLA_FFI_DeviceMemory_Allocate"); !s.isOk())
+    return toFfiError(s);
+  if (!args->ctx->allocate)
+    return toFfiError(
+        unimplemented("XLA_FFI_DeviceMemory_Allocate: no device allocator here"));
+  if (args->alignment > 256)
+    return toFfiError(invalidArgument("XLA_FFI_DeviceMemory_Allocate: alignment " +
+                                      std::to_string(args->alignment) +
+                                      " exceeds the 256 bytes allocations have"));
+  StatusOr<void*> data = args->ctx->allocate(args->size);
+  if (!data.isOk()) return toFfiError(data.status());
+  args->data = *data;
+  return nullptr;
+}
+
+XLA_FFI_Error* memoryFree(XLA_FFI_DeviceMemory_Free_Args* args) {
+  JFT_FFI_CHECK(args, XLA_FFI_DeviceMemory_Free_Args, data, "XLA_FFI_DeviceMemory_Free");
+  if (Status s = needContext(args->ctx, "XLA_FFI_DeviceMemory_Free"); !s.isOk())
+    return toFfiError(s);
+  if (!args->ctx->deallocate)
+    return toFfiError(
+        unimplemented("XLA_FFI_DeviceMemory_Free: no device allocator here"));
+  args->ctx->deallocate(args->data, args->size);
+  return nullptr;
+}
+
+template <typename Args>
+XLA_FFI_Error* notSupported(Args*) {
+  return toFfiError(
+      unimplemented("this XLA FFI function is not supported by jax-flagtree"));
+}
+
+XLA_FFI_Error* threadPoolSchedule(XLA_FFI_ThreadPool_Schedule_Args*) {
+  return toFfiError(
+      unimplemented("XLA_FFI_ThreadPool_Schedule is not supported by jax-flagtree (no "
+                    "host thread pool)"));
+}
+
+XLA_FFI_Error* threadPoolNumThreads(XLA_FFI_ThreadPool_NumThreads_Args*) {
+  return toFfiError(
+      unimplemented("XLA_FFI_ThreadPool_NumThreads is not supported by jax-flagtree (no "
+                    "host thread pool)"));
+}
+
+XLA_FFI_Error* futureCreate(XLA_FFI_Future_Create_Args*) {
+  return toFfiError(
+      unimplemented("XLA_FFI_Future_Create is not supported by jax-flagtree: handlers "
+                    "run synchronously "
+                    "in stream order"));
+}
+
+XLA_FFI_Error* runIdGet(XLA_FFI_RunId_Get_Args* args) {
+  JFT_FFI_CHECK(args, XLA_FFI_RunId_Get_Args, run_id, "XLA_FFI_RunId_Get");
+  if (Status s = needContext(args->ctx, "XLA_FFI_RunId_Get"); !s.isOk())
+    return toFfiError(s);
+  args->run_id = args->ctx->run_id;
+  return nullptr;
+}
+
+XLA_FFI_Error* deviceOrdinalGet(XLA_FFI_DeviceOrdinal_Get_Args* args) {
+  JFT_FFI_CHECK(args, XLA_FFI_DeviceOrdinal_Get_Args, device_ordinal,
+                "XLA_FFI_DeviceOrdinal_Get");
+  if (Status s = needContext(args->ctx, "XLA_FFI_DeviceOrdinal_Get"); !s.isOk())
+    return toFfiError(s);
+  args->device_ordinal = args->ctx->device_ordinal;
+  return nullptr;
+}
+
+XLA_FFI_Api buildApi() {
+  XLA_FFI_Api api{};
+  api.struct_size = sizeof(XLA_FFI_Api);
+  api.api_version.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_Api_Version, minor_version);
+  api.api_version.major_version = abi::kMajorVersion;
+  api.api_version.minor_version = abi::kMinorVersion;
+  api.XLA_FFI_Error_Create = &errorCreate;
+  api.XLA_FFI_Error_GetMessage = &errorGetMessage;
+  api.XLA_FFI_Error_Destroy = &errorDestroy;
+  api.XLA_FFI_Handler_Register = &handlerRegister;
+  api.XLA_FFI_Stream_Get = &streamGet;
+  api.XLA_FFI_TypeId_Register = &typeIdRegister;
+  api.XLA_FFI_ExecutionContext_Get = &executionContextGet;
+  api.XLA_FFI_State_Set = &stateSet;
+  api.XLA_FFI_State_Get = &stateGet;
+  api.XLA_FFI_DeviceMemory_Allocate = &memoryAllocate;
+  api.XLA_FFI_DeviceMemory_Free = &memoryFree;
+  api.XLA_FFI_ThreadPool_Schedule = &threadPoolSchedule;
+  api.XLA_FFI_ThreadPool_NumThreads = &threadPoolNumThreads;
+  api.XLA_FFI_Future_Create = &futureCreate;
+  api.XLA_FFI_Future_SetAvailable = &notSupported<XLA_FFI_Future_SetAvailable_Args>;
+  api.XLA_FFI_Future_SetError = &notSupported<XLA_FFI_Future_SetError_Args>;
+  api.XLA_FFI_RunId_Get = &runIdGet;
+  api.XLA_FFI_DeviceOrdinal_Get = &deviceOrdinalGet;
+  return api;
+}
+
+}  // namespace
+
+const XLA_FFI_Api* ffiApi() {
+  static const XLA_FFI_Api api = buildApi();
+  return &api;
+}
+
+XLA_FFI_Error* toFfiError(const Status& status) {
+  if (status.isOk()) return nullptr;
+  return new XLA_FFI_Error{status};
+}
+
+Status takeFfiError(XLA_FFI_Error* error) {
+  if (error == nullptr) return Status::ok();
+  Status status = error->status;
+  delete error;
+  return status;
+}
+
+}  // namespace jft::ffi

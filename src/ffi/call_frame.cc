@@ -1,0 +1,73 @@
+#include "ffi/call_frame.h"
+
+#include "ffi/api.h"
+
+namespace jft::ffi {
+
+StatusOr<std::unique_ptr<CallFrame>> CallFrame::build(std::vector<BufferShape> arguments,
+                                                      std::vector<BufferShape> results,
+                                                      const Attribute& attributes) {
+  std::unique_ptr<CallFrame> f(new CallFrame());
+  JFT_ASSIGN_OR_RETURN(f->attributes_, EncodedAttributes::encode(attributes));
+  const size_t argumentCount = arguments.size();
+  f->shapes_ = std::move(arguments);
+  for (BufferShape& r : results) f->shapes_.push_back(std::move(r));
+  auto buffer = [](BufferShape& shape) {
+    XLA_FFI_Buffer b{};
+    b.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_Buffer, dims);
+    b.dtype = shape.dtype;
+    b.data = nullptr;
+    b.rank = static_cast<int64_t>(shape.dims.size());
+    b.dims = shape.dims.data();
+    return b;
+  };
+  for (size_t i = 0; i < f->shapes_.size(); ++i) {
+    if (i < argumentCount) {
+      f->arguments_.push_back(buffer(f->shapes_[i]));
+      f->argTypes_.push_back(XLA_FFI_ArgType_BUFFER);
+    } else {
+      f->results_.push_back(buffer(f->shapes_[i]));
+      f->retTypes_.push_back(XLA_FFI_RetType_BUFFER);
+    }
+  }
+  for (XLA_FFI_Buffer& b : f->arguments_) f->argPointers_.push_back(&b);
+  for (XLA_FFI_Buffer& b : f->results_) f->retPointers_.push_back(&b);
+  return f;
+}
+
+XLA_FFI_CallFrame* CallFrame::frame(XLA_FFI_ExecutionContext* ctx,
+                                    XLA_FFI_ExecutionStage stage) {
+  frame_ = XLA_FFI_CallFrame{};
+  // The whole struct, `future` included: later headers count it in.
+  frame_.struct_size = sizeof(XLA_FFI_CallFrame);
+  frame_.extension_start = nullptr;
+  frame_.api = ffiApi();
+  frame_.ctx = ctx;
+  frame_.stage = stage;
+  frame_.args.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_Args, args);
+  frame_.args.size = static_cast<int64_t>(arguments_.size());
+  frame_.args.types = argTypes_.data();
+  frame_.args.args = argPointers_.data();
+  frame_.rets.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_Rets, rets);
+  frame_.rets.size = static_cast<int64_t>(results_.size());
+  frame_.rets.types = retTypes_.data();
+  frame_.rets.rets = retPointers_.data();
+  frame_.attrs = attributes_->attrs();
+  frame_.future = nullptr;
+  return &frame_;
+}
+
+Status invokeHandler(XLA_FFI_Handler* handler, XLA_FFI_CallFrame* frame,
+                     std::string_view target) {
+  if (handler == nullptr) return Status::ok();
+  Status status = takeFfiError(handler(frame));
+  if (status.isOk() && frame->future != nullptr)
+    return unimplemented("custom call '" + std::string(target) +
+                         "': its handler returned a future; jax-flagtree runs handlers "
+                         "synchronously only");
+  if (status.isOk()) return status;
+  return Status(status.code(),
+                "custom call '" + std::string(target) + "': " + status.message());
+}
+
+}  // namespace jft::ffi
