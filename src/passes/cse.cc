@@ -6,6 +6,7 @@
 #include "passes/local_rewriter.h"
 #include "passes/op_equivalence.h"
 #include "passes/side_effects.h"
+#include "passes/sink_constants.h"
 
 namespace jft::passes {
 namespace {
@@ -38,10 +39,7 @@ class CommonSubexpressions : public LocalRewriter {
   // outside would make it read a value from outside, which its emitters
   // cannot. Control-flow regions (while, case, if) may read enclosing values.
   void enterRegion(const ir::Op* owner) override {
-    const bool control_flow = owner != nullptr && (owner->kind == ir::OpKind::While ||
-                                                   owner->kind == ir::OpKind::Case ||
-                                                   owner->kind == ir::OpKind::If);
-    scopes_.push_back(Scope{.closed = owner != nullptr && !control_flow});
+    scopes_.push_back(Scope{.closed = owner != nullptr && isClosedRegionOwner(*owner)});
   }
   void exitRegion() override { scopes_.pop_back(); }
 

@@ -16,6 +16,7 @@
 #include "passes/integer_dot.h"
 #include "passes/rng_expand.h"
 #include "passes/simplify.h"
+#include "passes/sink_constants.h"
 #include "passes/syrk_expand.h"
 
 namespace jft::passes {
@@ -71,6 +72,12 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
     return inlineCalls(m, options.inlining);
   }));
   (void)inlined;
+  // Closed regions (comparators, combiners) get their own copies of the
+  // constants JAX hoisted out of them, before anything else reads them.
+  JFT_ASSIGN_OR_RETURN(bool sunk, runner.run("sink_constants", 0, [](ir::Module& m) {
+    return sinkConstantsIntoClosedRegions(m);
+  }));
+  (void)sunk;
   // Collectives of one participant are plain ops; over several they take
   // the canonical form the collective route runs (after inlining, so those
   // of called functions are in place; before the rest, which may simplify
