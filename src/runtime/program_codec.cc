@@ -1,6 +1,8 @@
 // Program encoding.
 #include "runtime/program_codec.h"
 
+#include <algorithm>
+
 #include "ffi/attribute_codec.h"
 #include "runtime/library_codec.h"
 #include "runtime/program_check.h"
@@ -255,6 +257,54 @@ StatusOr<std::vector<Thunk>> decodeThunks(ByteReader& in) {
   return thunks;
 }
 
+// Lists nest (a loop's body holds a loop ...), and checking and running them
+// recurses, once per reference: a blob nesting them deeper than any program
+// does, or naming lists so often that checking them would visit millions, is
+// refused before either, so it can neither exhaust the stack nor hang.
+constexpr size_t kMaxNesting = 256;
+constexpr uint64_t kMaxListVisits = uint64_t{1} << 20;
+
+Status checkNesting(const Program& program) {
+  const size_t count = program.lists.size();
+  std::vector<size_t> depth(count, 0);
+  std::vector<uint64_t> visits(count, 0);  // how often a recursive walk reaches each
+  uint64_t total = 0;
+  auto visit = [&](const std::vector<Thunk>& list, int holder, size_t at,
+                   uint64_t reached) -> Status {
+    for (const Thunk& thunk : list) {
+      std::vector<int> nested;
+      if (const auto* loop = std::get_if<WhileThunk>(&thunk))
+        nested = {loop->cond, loop->body};
+      if (const auto* branch = std::get_if<ConditionalThunk>(&thunk))
+        nested = branch->branches;
+      for (int index : nested) {
+        if (index <= holder || static_cast<size_t>(index) >= count)
+          return invalidArgument("thunk list " + std::to_string(index) +
+                                 " is not a nested list of list " +
+                                 std::to_string(holder));
+        const size_t j = static_cast<size_t>(index);
+        depth[j] = std::max(depth[j], at + 1);
+        visits[j] = std::min(kMaxListVisits, visits[j] + reached);
+        total = std::min(kMaxListVisits, total + reached);
+        if (depth[j] > kMaxNesting)
+          return invalidArgument("thunk lists nest deeper than " +
+                                 std::to_string(kMaxNesting));
+        if (total >= kMaxListVisits)
+          return invalidArgument("thunk lists are named " +
+                                 std::to_string(kMaxListVisits) + " times or more");
+      }
+    }
+    return Status::ok();
+  };
+  JFT_RETURN_IF_ERROR(visit(program.thunks, -1, 0, 1));
+  // Holders come before the lists they name, so one pass in order sees each
+  // list's final depth and visit count before visiting it.
+  for (size_t i = 0; i < count; ++i)
+    JFT_RETURN_IF_ERROR(
+        visit(program.lists[i], static_cast<int>(i), depth[i], visits[i]));
+  return Status::ok();
+}
+
 }  // namespace
 
 void encodeProgram(ByteWriter& out, const Program& program) {
@@ -307,7 +357,8 @@ StatusOr<Program> decodeProgram(ByteReader& in, int warp_size) {
     JFT_ASSIGN_OR_RETURN(bool value, in.boolean("donated parameter"));
     program.donated_parameters.push_back(value);
   }
-  Status checked = checkProgram(program, warp_size);
+  Status checked = checkNesting(program);
+  if (checked.isOk()) checked = checkProgram(program, warp_size);
   if (!checked.isOk())
     return invalidArgument("the serialized program does not check: " + checked.message());
   return program;

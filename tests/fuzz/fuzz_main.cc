@@ -200,7 +200,7 @@ int fuzzTarget(const Target& target, const Settings& s, Watchdog& watchdog) {
     for (const fs::path& path : filesUnder(s.corpus, target.extension))
       corpus.push_back(readFile(path));
   } else {
-    corpus = compileOptionsSeeds();
+    corpus = target.seeds();
   }
   if (corpus.empty()) {
     std::cerr << "jft_fuzz: " << target.name << ": no corpus files under '" << s.corpus

@@ -19,8 +19,15 @@ struct Target {
   // names how far the input got ("read error", "import error", "ok", ...),
   // which the driver tallies to show that mutants reach the inner parsers.
   std::string (*run)(const Bytes& bytes, std::string& outcome);
+  // The seeds of a target that is not `sectioned` (the bytecode targets read
+  // the corpus folder).
+  std::vector<Bytes> (*seeds)();
 };
 
+// executable: deserializeExecutable of a whole serialized executable (most
+// mutants fail the checksum); executable_payload: the input sealed as a
+// payload (right checksum, build and target), so mutants reach the program
+// decoder and program_check.
 // bytecode: readBytecode, then (on a tree) dumpTree, importTree and
 // ir::verifyModule on the module. compile_options: parseCompileOptions.
 // selftest_crash / selftest_hang abort / spin on every input: they prove that
@@ -32,5 +39,11 @@ const std::vector<Target>& targets();
 // portable executables, compiler_options overrides and unknown fields of each
 // wire type.
 std::vector<Bytes> compileOptionsSeeds();
+
+// Serialized executables of hand-built programs (kernels, constants, every
+// thunk kind with its description, an FFI call with nested attributes): whole
+// blobs, and their payloads.
+std::vector<Bytes> executableSeeds();
+std::vector<Bytes> executablePayloadSeeds();
 
 }  // namespace jft::fuzz

@@ -322,6 +322,50 @@ TEST(ExecutableBlob, ASealedPayloadThatDoesNotCheckIsRefused) {
       << status.message();
 }
 
+// A chain of n loops, each body the next list (list n, empty, is every
+// loop's condition); `twice`: each list holds two such loops, so checking
+// them recursively would visit 2^n lists.
+runtime::Program nestedProgram(int n, bool twice) {
+  runtime::Program p;
+  p.name = "nested";
+  p.slots.push_back({runtime::BufferSlot::Kind::kOutput, 4, 0, 0, ""});
+  p.output_slots = {0};
+  p.thunks.push_back(runtime::WhileThunk{n, -1, 0, 1});
+  for (int i = 0; i < n; ++i) {
+    std::vector<runtime::Thunk> list;
+    if (i + 1 < n) list.push_back(runtime::WhileThunk{n, -1, i + 1, 1});
+    if (twice && i + 1 < n) list.push_back(runtime::WhileThunk{n, -1, i + 1, 1});
+    p.lists.push_back(std::move(list));
+  }
+  p.lists.emplace_back();
+  return p;
+}
+
+Status decodeStatus(const runtime::Program& p) {
+  ByteWriter out;
+  runtime::encodeProgram(out, p);
+  ByteReader in(out.data());
+  auto back = runtime::decodeProgram(in, 32);
+  return back.isOk() ? Status::ok() : back.status();
+}
+
+TEST(ProgramCodec, NestingWithinBoundsDecodes) {
+  EXPECT_TRUE(decodeStatus(nestedProgram(20, false)).isOk());
+  EXPECT_TRUE(decodeStatus(nestedProgram(8, true)).isOk());
+}
+
+TEST(ProgramCodec, DeepNestingIsRefused) {
+  Status status = decodeStatus(nestedProgram(300, false));
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("nest deeper"), std::string::npos) << status.message();
+}
+
+TEST(ProgramCodec, ExponentialListReferencesAreRefusedNotWalked) {
+  Status status = decodeStatus(nestedProgram(60, true));  // 2^60 visits if walked
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("named"), std::string::npos) << status.message();
+}
+
 TEST(BuildIdentity, NamesTheVersionsAndTheBinary) {
   const std::string& identity = buildIdentity();
   EXPECT_EQ(identity.rfind("jax-flagtree ", 0), 0u) << identity;
