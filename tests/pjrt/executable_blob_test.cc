@@ -371,6 +371,10 @@ TEST(BuildIdentity, NamesTheVersionsAndTheBinary) {
   EXPECT_EQ(identity.rfind("jax-flagtree ", 0), 0u) << identity;
   EXPECT_NE(identity.find(std::string(compiler::kPipelineVersion)), std::string::npos);
   EXPECT_EQ(identity.find("binary unknown"), std::string::npos) << identity;
+  // The linker's build id (as `readelf -n` shows it) or the file's hash.
+  EXPECT_TRUE(identity.find("binary build-id ") != std::string::npos ||
+              identity.find("binary file ") != std::string::npos)
+      << identity;
   EXPECT_EQ(&identity, &buildIdentity());
 }
 
