@@ -24,6 +24,12 @@ StatusOr<Attribute> decodeAt(ByteReader& in, int depth) {
   JFT_ASSIGN_OR_RETURN(std::string bytes, in.bytes("attribute data"));
   attribute.bytes.assign(bytes.begin(), bytes.end());
   JFT_ASSIGN_OR_RETURN(uint64_t count, in.u64("attribute element count"));
+  // Every element is at least a byte: a larger count could only wrap the
+  // product the call frame's encoder checks.
+  if (count > attribute.bytes.size())
+    return invalidArgument("an FFI array attribute counts " + std::to_string(count) +
+                           " elements in " + std::to_string(attribute.bytes.size()) +
+                           " bytes");
   attribute.count = static_cast<size_t>(count);
   JFT_ASSIGN_OR_RETURN(attribute.text, in.bytes("attribute text"));
   JFT_ASSIGN_OR_RETURN(size_t names, in.count("attribute names", 8));

@@ -195,6 +195,21 @@ TEST(AttributeCodec, NestedDictionariesRoundTrip) {
   EXPECT_EQ(shapeBack.dims, shape.dims);
 }
 
+TEST(AttributeCodec, AnArrayCountBeyondItsBytesIsRefused) {
+  // 2^61 eight-byte elements in 0 bytes: the product wraps to 0.
+  ffi::Attribute attribute;
+  attribute.kind = ffi::Attribute::Kind::kArray;
+  attribute.dtype = XLA_FFI_DataType_F64;
+  attribute.count = size_t{1} << 61;
+  ByteWriter out;
+  ffi::encodeAttribute(out, attribute);
+  ByteReader in(out.data());
+  auto decoded = ffi::decodeAttribute(in);
+  ASSERT_FALSE(decoded.isOk());
+  EXPECT_NE(decoded.status().message().find("elements in 0 bytes"), std::string::npos)
+      << decoded.status().message();
+}
+
 TEST(AttributeCodec, DeepNestingIsRefusedNotRecursedWithoutEnd) {
   // 100 dictionaries, each holding the next: more than any program has.
   ffi::Attribute attribute = ffi::Attribute::string("leaf");
