@@ -167,6 +167,15 @@ TEST(FfiCallFrame, HandlerErrorNamesTargetAndKeepsCode) {
   EXPECT_EQ(s.message(), "custom call 'my_target': arity");
 }
 
+// jaxlib 0.11's handlers refuse a frame of any other size ("Unexpected
+// XLA_FFI_CallFrame size: expected 168").
+TEST(FfiCallFrame, SizeIsTheOneJaxlibsHandlersCheck) {
+  auto frame = CallFrame::build({}, {}, Attribute::dictionary({}, {}));
+  ASSERT_TRUE(frame.isOk());
+  XLA_FFI_ExecutionContext ctx;
+  EXPECT_EQ((*frame)->frame(&ctx, XLA_FFI_ExecutionStage_EXECUTE)->struct_size, 168u);
+}
+
 TEST(FfiCallFrame, MissingUserDataIsNotFound) {
   auto frame = CallFrame::build(
       {{XLA_FFI_DataType_F32, {2, 3}}},
