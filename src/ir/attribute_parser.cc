@@ -292,6 +292,7 @@ bool parseHashAttr(TextCursor& cursor, Attribute& out) {
   }
   // A dialect attribute ir keeps as text: `#sdy.sharding<...>`, `#foo<?>`.
   std::string_view text = cursor.balancedUntil(",}])");
+  if (text.size() < 2) return cursor.fail("an attribute after '#'");
   std::string_view dialect = text.substr(1);
   dialect = dialect.substr(0, std::min(dialect.find('.'), dialect.find('<')));
   out = OpaqueAttr{std::string(dialect), std::string(text)};
