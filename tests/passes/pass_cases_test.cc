@@ -74,6 +74,13 @@ std::string where(const PassCase& c) {
   return "case '" + c.name + "' at " + c.file + ":" + std::to_string(c.line);
 }
 
+}  // namespace
+
+// How gtest names a case in its messages (instead of its bytes).
+void PrintTo(const PassCase& c, std::ostream* out) { *out << where(c); }
+
+namespace {
+
 class PassCases : public ::testing::TestWithParam<PassCase> {};
 
 TEST_P(PassCases, Run) {
