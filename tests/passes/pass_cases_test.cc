@@ -4,9 +4,11 @@
 // output, so cases compare structure, not spelling.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <iterator>
 #include <map>
 
@@ -77,7 +79,9 @@ std::string where(const PassCase& c) {
 }  // namespace
 
 // How gtest names a case in its messages (instead of its bytes).
-void PrintTo(const PassCase& c, std::ostream* out) { *out << where(c); }
+void PrintTo(const PassCase& c, std::ostream* out) {
+  *out << where(c);
+}
 
 namespace {
 
@@ -106,6 +110,10 @@ TEST_P(PassCases, Run) {
   Status verified = ir::verifyModule(m);
   EXPECT_TRUE(verified.isOk()) << "the output does not verify: " << verified.toString();
   const std::string after = ir::printModule(m);
+  // For whoever writes a case: JFT_PASS_CASES_SHOW=1 prints what the pass
+  // made of it, to check by hand against the behaviour the case is about.
+  if (const char* show = std::getenv("JFT_PASS_CASES_SHOW"); show && *show == '1')
+    std::cout << "==== " << where(c) << "\n" << after;
   if (c.expect == PassCase::Expect::Unchanged) {
     EXPECT_FALSE(*changed) << "the pass reported a change";
     EXPECT_EQ(after, before);
