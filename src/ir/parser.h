@@ -9,7 +9,8 @@
 // the wrong type is an error, as in MLIR.
 //
 // Errors are INVALID_ARGUMENT "IR text LINE:COL: expected ..., found ...".
-// Malformed text never crashes (fuzzed in tests/ir/parser_robustness_test).
+// Malformed text never crashes (tests/ir/parser_test.cc damages printed IR;
+// tests/fuzz mutates it under sanitizers).
 // The result is not verified: run ir::verifyModule for the op rules.
 #pragma once
 
