@@ -85,17 +85,14 @@ void PrintTo(const PassCase& c, std::ostream* out) {
 
 namespace {
 
-class PassCases : public ::testing::TestWithParam<PassCase> {};
-
-TEST_P(PassCases, Run) {
-  const PassCase& c = GetParam();
-  SCOPED_TRACE(where(c));
-  ASSERT_FALSE(c.error.starts_with("\x01")) << c.error.substr(1);
+// What is wrong with the pass's work on case `c`; "" when it is right.
+std::string runCase(const PassCase& c) {
+  if (c.error.starts_with("\x01")) return c.error.substr(1);
   auto pass = passes().find(c.pass);
-  ASSERT_NE(pass, passes().end())
-      << "no pass is named '" << c.pass << "' (the file's name)";
+  if (pass == passes().end())
+    return "no pass is named '" + c.pass + "' (the file's name)";
   auto parsed = ir::parseModule(c.input);
-  ASSERT_TRUE(parsed.isOk()) << c.file << ": " << parsed.status().message();
+  if (!parsed.isOk()) return c.file + ": " + parsed.status().message();
   ir::Module m = std::move(parsed).value();
   // Locations are compared only where a case writes some.
   ir::PrintOptions options;
@@ -105,34 +102,76 @@ TEST_P(PassCases, Run) {
   const std::string before = ir::printModule(m, options);
   StatusOr<bool> changed = pass->second(m);
   if (c.expect == PassCase::Expect::Error) {
-    ASSERT_FALSE(changed.isOk())
-        << "the pass succeeded; expected an error holding '" << c.error << "'";
-    EXPECT_NE(changed.status().message().find(c.error), std::string::npos)
-        << changed.status().message();
-    return;
+    if (changed.isOk())
+      return "the pass succeeded; expected an error holding '" + c.error + "'";
+    if (changed.status().message().find(c.error) == std::string::npos)
+      return "the error does not hold '" + c.error + "': " + changed.status().message();
+    return "";
   }
-  ASSERT_TRUE(changed.isOk()) << changed.status().toString();
+  if (!changed.isOk()) return "the pass failed: " + changed.status().toString();
   Status verified = ir::verifyModule(m);
-  EXPECT_TRUE(verified.isOk()) << "the output does not verify: " << verified.toString();
+  if (!verified.isOk()) return "the output does not verify: " + verified.toString();
   const std::string after = ir::printModule(m, options);
   // For whoever writes a case: JFT_PASS_CASES_SHOW=1 prints what the pass
   // made of it, to check by hand against the behaviour the case is about.
   if (const char* show = std::getenv("JFT_PASS_CASES_SHOW"); show && *show == '1')
     std::cout << "==== " << where(c) << "\n" << after;
   if (c.expect == PassCase::Expect::Unchanged) {
-    EXPECT_FALSE(*changed) << "the pass reported a change";
-    EXPECT_EQ(after, before);
-    return;
+    if (*changed) return "the pass reported a change; it made:\n" + after;
+    if (after != before) return "the pass reported no change but made:\n" + after;
+    return "";
   }
   auto expected = ir::parseModule(c.expected);
-  ASSERT_TRUE(expected.isOk()) << c.file
-                               << " (expected IR): " << expected.status().message();
-  EXPECT_TRUE(*changed) << "the pass reported no change";
-  EXPECT_EQ(after, ir::printModule(*expected, options)) << "input:\n" << before;
+  if (!expected.isOk()) return c.file + " (expected IR): " + expected.status().message();
+  const std::string want = ir::printModule(*expected, options);
+  if (after != want)
+    return "the output differs.\ninput:\n" + before + "expected:\n" + want + "actual:\n" +
+           after;
+  if (!*changed) return "the pass made the expected IR but reported no change";
   // One run reaches the pass's fixed point: a second finds nothing to do.
   StatusOr<bool> again = pass->second(m);
-  ASSERT_TRUE(again.isOk()) << again.status().toString();
-  EXPECT_FALSE(*again) << "a second run changed:\n" << ir::printModule(m);
+  if (!again.isOk()) return "a second run failed: " + again.status().toString();
+  if (*again) return "a second run changed:\n" + ir::printModule(m, options);
+  return "";
+}
+
+class PassCases : public ::testing::TestWithParam<PassCase> {};
+
+TEST_P(PassCases, Run) {
+  const PassCase& c = GetParam();
+  const std::string failure = runCase(c);
+  EXPECT_TRUE(failure.empty()) << where(c) << ": " << failure;
+}
+
+// The runner catches a wrong expectation of each kind (a case file whose
+// cases were all wrong must not pass).
+TEST(PassCaseFiles, WrongExpectationsFail) {
+  const std::string keeps_effect =
+      "func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
+      "  %e = stablehlo.custom_call %x {call_target_name = \"t\", has_side_effect = "
+      "true} "
+      ": tensor<f32>\n"
+      "  return %x : tensor<f32>\n"
+      "}\n";
+  const std::string drops_dead =
+      "func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
+      "  %d = stablehlo.negate %x : tensor<f32>\n"
+      "  return %x : tensor<f32>\n"
+      "}\n";
+  auto cases = parseCaseFile(
+      "dce.ir", "// CASE: removes_an_effect\n" + keeps_effect + "// EXPECT:\n" +
+                    drops_dead + "// CASE: claims_unchanged\n" + drops_dead +
+                    "// EXPECT: unchanged\n" + "// CASE: claims_an_error\n" + drops_dead +
+                    "// EXPECT-ERROR: boom\n" + "// CASE: right\n" + drops_dead +
+                    "// EXPECT:\n" +
+                    "func.func @main(%y: tensor<f32>) -> tensor<f32> {\n"
+                    "  return %y : tensor<f32>\n}\n");
+  ASSERT_TRUE(cases.isOk()) << cases.status().toString();
+  ASSERT_EQ(cases->size(), 4u);
+  EXPECT_NE(runCase((*cases)[0]).find("the output differs"), std::string::npos);
+  EXPECT_NE(runCase((*cases)[1]).find("reported a change"), std::string::npos);
+  EXPECT_NE(runCase((*cases)[2]).find("the pass succeeded"), std::string::npos);
+  EXPECT_EQ(runCase((*cases)[3]), "");
 }
 
 std::string testName(const ::testing::TestParamInfo<PassCase>& info) {
