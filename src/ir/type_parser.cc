@@ -21,7 +21,28 @@ bool complexOf(TextCursor& cursor, ElementType& out) {
   return true;
 }
 
+// More elements than any device holds; the bound keeps element counts (a
+// product of dims) far from int64 overflow wherever they are computed.
+constexpr int64_t kMaxElements = int64_t{1} << 48;
+
+bool checkElementCount(TextCursor& cursor, size_t at, const Type& type) {
+  int64_t count = 1;
+  for (int64_t d : type.dims) {
+    if (d != 0 && count > kMaxElements / d)
+      return cursor.failAt(at, "tensor type with more than 2^48 elements");
+    count *= d;
+  }
+  return true;
+}
+
+bool parseTensorBodyDims(TextCursor& cursor, Type& out);
+
 bool parseTensorBody(TextCursor& cursor, Type& out) {
+  const size_t at = cursor.offset();
+  return parseTensorBodyDims(cursor, out) && checkElementCount(cursor, at, out);
+}
+
+bool parseTensorBodyDims(TextCursor& cursor, Type& out) {
   out = Type::tensor(ElementType::F32, {});
   // Dims are digits followed by 'x'; the element type ends the list.
   while (cursor.peek() >= '0' && cursor.peek() <= '9') {
