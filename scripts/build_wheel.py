@@ -54,16 +54,8 @@ set(CMAKE_POSITION_INDEPENDENT_CODE ON)
 add_compile_options(-Wall -Wextra -Wpedantic -Wno-missing-field-initializers)
 set(JFT_ROOT "{root}")
 include_directories(${{JFT_ROOT}}/src)
-add_subdirectory(${{JFT_ROOT}}/src/support support)
-add_subdirectory(${{JFT_ROOT}}/src/ir ir)
-add_subdirectory(${{JFT_ROOT}}/src/frontend frontend)
-add_subdirectory(${{JFT_ROOT}}/src/passes passes)
-add_subdirectory(${{JFT_ROOT}}/src/fusion fusion)
-add_subdirectory(${{JFT_ROOT}}/src/codegen codegen)
-add_subdirectory(${{JFT_ROOT}}/src/kernel_compiler kernel_compiler)
-add_subdirectory(${{JFT_ROOT}}/src/runtime runtime)
-add_subdirectory(${{JFT_ROOT}}/src/compiler compiler)
-add_subdirectory(${{JFT_ROOT}}/src/pjrt pjrt)
+# src/CMakeLists.txt is the one list of the project's libraries.
+add_subdirectory(${{JFT_ROOT}}/src src)
 add_subdirectory(${{JFT_ROOT}}/tools tools)
 """
 
@@ -124,7 +116,7 @@ def build_library(build_dir: pathlib.Path, jobs: int) -> tuple[pathlib.Path, pat
   run(["cmake", "-S", str(project), "-B", str(binary), "-G", "Ninja",
        "-DCMAKE_BUILD_TYPE=Release"])
   run(["ninja", "-C", str(binary), f"-j{jobs}", "jax_flagtree_pjrt", "jft"])
-  return binary / "pjrt" / LIBRARY, binary / "tools" / "jft"
+  return binary / "src" / "pjrt" / LIBRARY, binary / "tools" / "jft"
 
 
 def glibc_tag(library: pathlib.Path) -> str:

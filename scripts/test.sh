@@ -17,11 +17,12 @@ ninja -C build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
 # Sanitized: the bytecode reader, IR verifier, PJRT entry points, runtime,
-# GEMM descriptions, kernel-cache/protocol parsers and program assembly.
+# GEMM descriptions, kernel-cache/protocol parsers, program assembly and the
+# XLA FFI structs handlers hand us.
 # Line tables only (-g1): enough for sanitizer stack traces, cheaper to build.
 sanitized=(bytecode_test vhlo_test conformance_test ir_test pjrt_unit_test
            pjrt_executable_test pjrt_abi_test runtime_test runtime_gemm_test
-           kernel_compiler_test compiler_test)
+           kernel_compiler_test compiler_test ffi_test)
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
   -DJFT_SANITIZE=ON
 ninja -C build-asan -j"$jobs" "${sanitized[@]}" jft_fuzz

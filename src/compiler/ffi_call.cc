@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "ir/custom_call.h"
+
 namespace jft::compiler {
 namespace {
 
@@ -154,7 +156,12 @@ StatusOr<FfiCall> lowerFfiGroup(const ir::Module& module, const ir::Function& fu
     call.outputs.push_back(v);
     call.output_shapes.push_back(std::move(shape));
   }
-  if (const ir::Attribute* config = ir::findAttr(op.attrs, "backend_config")) {
+  const ir::NamedAttrs empty;
+  if (const ir::NamedAttrs* config = ir::typedFfiConfig(op, empty)) {
+    StatusOr<ffi::Attribute> attrs = ffiAttributesOf(ir::Attribute(*config));
+    if (!attrs.isOk()) return attrs.status().withContext(where);
+    call.attributes = std::move(attrs).value();
+  } else if (const ir::Attribute* config = ir::findAttr(op.attrs, "backend_config")) {
     StatusOr<ffi::Attribute> attrs = ffiAttributesOf(*config);
     if (!attrs.isOk()) return attrs.status().withContext(where);
     call.attributes = std::move(attrs).value();

@@ -2,6 +2,8 @@
 // fields it reads and answers with an error object, never a crash.
 #include "ffi/api.h"
 
+#include <cstddef>
+#include <cstring>
 #include <string>
 
 #include "ffi/execution_context.h"
@@ -77,6 +79,9 @@ XLA_FFI_Error* typeIdRegister(XLA_FFI_TypeId_Register_Args* args) {
                                       args->type_id->type_id);
   if (!id.isOk()) return toFfiError(id.status());
   args->type_id->type_id = *id;
+  if (args->struct_size >= JFT_FFI_SIZE_UP_TO(XLA_FFI_TypeId_Register_Args, type_info) &&
+      args->type_info != nullptr)
+    setTypeDeleter(*id, args->type_info->deleter);
   return nullptr;
 }
 
@@ -99,27 +104,54 @@ XLA_FFI_Error* executionContextGet(XLA_FFI_ExecutionContext_Get_Args* args) {
   return nullptr;
 }
 
+// Which of the two XLA_FFI_State_Set layouts (c_abi.h) the caller used: the
+// word after `ctx` is a stage (0 to 3) in the staged one and a type id's
+// address in the other.
+bool isStagedStateSet(const XLA_FFI_State_Set_Args* args) {
+  uintptr_t word = 0;
+  std::memcpy(
+      &word,
+      reinterpret_cast<const char*>(args) + offsetof(XLA_FFI_State_Set_Args, type_id),
+      sizeof(word));
+  return word < 4096;
+}
+
+Status setState(XLA_FFI_ExecutionContext* ctx, XLA_FFI_TypeId* type_id, void* state,
+                TypedObjects::Deleter deleter) {
+  JFT_RETURN_IF_ERROR(needContext(ctx, "XLA_FFI_State_Set"));
+  if (type_id == nullptr) return invalidArgument("XLA_FFI_State_Set: null type_id");
+  if (ctx->state == nullptr)
+    return failedPrecondition("XLA_FFI_State_Set: no state for this call");
+  return ctx->state->add(type_id->type_id, state, deleter);
+}
+
 XLA_FFI_Error* stateSet(XLA_FFI_State_Set_Args* args) {
   JFT_FFI_CHECK(args, XLA_FFI_State_Set_Args, deleter, "XLA_FFI_State_Set");
-  if (Status s = needContext(args->ctx, "XLA_FFI_State_Set"); !s.isOk())
-    return toFfiError(s);
-  if (args->ctx->state == nullptr || args->type_id == nullptr)
-    return toFfiError(failedPrecondition("XLA_FFI_State_Set: no state for this call"));
-  return toFfiError(
-      args->ctx->state->add(args->type_id->type_id, args->state, args->deleter));
+  if (isStagedStateSet(args)) {
+    const auto* staged = reinterpret_cast<const XLA_FFI_State_Set_Staged_Args*>(args);
+    const TypedObjects::Deleter deleter =
+        staged->type_id != nullptr ? typeDeleter(staged->type_id->type_id) : nullptr;
+    return toFfiError(setState(staged->ctx, staged->type_id, staged->state, deleter));
+  }
+  return toFfiError(setState(args->ctx, args->type_id, args->state, args->deleter));
 }
 
 XLA_FFI_Error* stateGet(XLA_FFI_State_Get_Args* args) {
   JFT_FFI_CHECK(args, XLA_FFI_State_Get_Args, state, "XLA_FFI_State_Get");
-  if (Status s = needContext(args->ctx, "XLA_FFI_State_Get"); !s.isOk())
-    return toFfiError(s);
-  void* state = (args->ctx->state != nullptr && args->type_id != nullptr)
-                    ? args->ctx->state->find(args->type_id->type_id)
+  // The staged layout is one word longer (c_abi.h).
+  const bool staged =
+      args->struct_size >= JFT_FFI_SIZE_UP_TO(XLA_FFI_State_Get_Staged_Args, state);
+  auto* staged_args = reinterpret_cast<XLA_FFI_State_Get_Staged_Args*>(args);
+  XLA_FFI_ExecutionContext* ctx = args->ctx;
+  XLA_FFI_TypeId* type_id = staged ? staged_args->type_id : args->type_id;
+  if (Status s = needContext(ctx, "XLA_FFI_State_Get"); !s.isOk()) return toFfiError(s);
+  void* state = (ctx->state != nullptr && type_id != nullptr)
+                    ? ctx->state->find(type_id->type_id)
                     : nullptr;
   if (state == nullptr)
     return toFfiError(
         notFound("XLA_FFI_State_Get: the call site has no state of that type"));
-  args->state = state;
+  (staged ? staged_args->state : args->state) = state;
   return nullptr;
 }
 

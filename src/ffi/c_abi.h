@@ -230,6 +230,29 @@ struct XLA_FFI_State_Get_Args {
   void* state;  // out
 };
 
+// The same two calls in the XLA that jaxlib 0.11 pins: the stage the state
+// belongs to follows the context, and the state's deleter is its type's
+// (XLA_FFI_TypeInfo at registration) instead of an argument. The setter's two
+// layouts have one size; api.cc tells them apart by the word after `ctx`, a
+// small stage number in this one and a pointer in the other.
+struct XLA_FFI_State_Set_Staged_Args {
+  size_t struct_size;
+  XLA_FFI_Extension_Base* extension_start;
+  XLA_FFI_ExecutionContext* ctx;
+  XLA_FFI_ExecutionStage stage;
+  XLA_FFI_TypeId* type_id;
+  void* state;
+};
+
+struct XLA_FFI_State_Get_Staged_Args {
+  size_t struct_size;
+  XLA_FFI_Extension_Base* extension_start;
+  XLA_FFI_ExecutionContext* ctx;
+  XLA_FFI_ExecutionStage stage;
+  XLA_FFI_TypeId* type_id;
+  void* state;  // out
+};
+
 struct XLA_FFI_Stream_Get_Args {
   size_t struct_size;
   XLA_FFI_Extension_Base* extension_start;
@@ -395,6 +418,12 @@ JFT_FFI_AT(XLA_FFI_State_Set_Args, type_id, 24);
 JFT_FFI_AT(XLA_FFI_State_Set_Args, state, 32);
 JFT_FFI_AT(XLA_FFI_State_Set_Args, deleter, 40);
 JFT_FFI_AT(XLA_FFI_State_Get_Args, state, 32);
+JFT_FFI_AT(XLA_FFI_State_Set_Staged_Args, stage, 24);
+JFT_FFI_AT(XLA_FFI_State_Set_Staged_Args, type_id, 32);
+JFT_FFI_AT(XLA_FFI_State_Set_Staged_Args, state, 40);
+JFT_FFI_AT(XLA_FFI_State_Get_Staged_Args, type_id, 32);
+JFT_FFI_AT(XLA_FFI_State_Get_Staged_Args, state, 40);
+static_assert(sizeof(XLA_FFI_State_Set_Staged_Args) == sizeof(XLA_FFI_State_Set_Args));
 JFT_FFI_AT(XLA_FFI_Stream_Get_Args, ctx, 16);
 JFT_FFI_AT(XLA_FFI_Stream_Get_Args, stream, 24);
 JFT_FFI_AT(XLA_FFI_DeviceMemory_Allocate_Args, size, 24);

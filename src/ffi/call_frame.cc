@@ -38,8 +38,11 @@ StatusOr<std::unique_ptr<CallFrame>> CallFrame::build(std::vector<BufferShape> a
 XLA_FFI_CallFrame* CallFrame::frame(XLA_FFI_ExecutionContext* ctx,
                                     XLA_FFI_ExecutionStage stage) {
   frame_ = XLA_FFI_CallFrame{};
-  // The whole struct, `future` included: later headers count it in.
-  frame_.struct_size = sizeof(XLA_FFI_CallFrame);
+  // Up to `attrs`: jaxlib 0.11's handlers (its host callbacks, and users'
+  // handlers built against the headers it ships) require exactly this size;
+  // `future` came later, and a handler that knows it reads it only from a
+  // frame that counts it.
+  frame_.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_CallFrame, attrs);
   frame_.extension_start = nullptr;
   frame_.api = ffiApi();
   frame_.ctx = ctx;

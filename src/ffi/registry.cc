@@ -12,6 +12,7 @@ struct Tables {
   std::mutex mutex;
   std::map<std::string, RegisteredHandler, std::less<>> handlers;
   std::map<std::string, int64_t, std::less<>> types;
+  std::map<int64_t, TypeDeleter> deleters;
   int64_t next_type_id = 1;
 };
 
@@ -82,6 +83,19 @@ StatusOr<int64_t> registerType(std::string_view name, int64_t type_id) {
   }
   t.types.emplace(std::string(name), type_id);
   return type_id;
+}
+
+void setTypeDeleter(int64_t type_id, TypeDeleter deleter) {
+  Tables& t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  t.deleters[type_id] = deleter;
+}
+
+TypeDeleter typeDeleter(int64_t type_id) {
+  Tables& t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.deleters.find(type_id);
+  return it == t.deleters.end() ? nullptr : it->second;
 }
 
 }  // namespace jft::ffi

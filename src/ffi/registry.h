@@ -36,4 +36,10 @@ bool isOurPlatform(std::string_view platform);
 // (ALREADY_EXISTS). The id in effect is returned.
 StatusOr<int64_t> registerType(std::string_view name, int64_t type_id);
 
+// The deleter a type's registration named (XLA_FFI_TypeInfo), for state a
+// handler hands over without one; null when none was given.
+using TypeDeleter = void (*)(void*);
+void setTypeDeleter(int64_t type_id, TypeDeleter deleter);
+TypeDeleter typeDeleter(int64_t type_id);
+
 }  // namespace jft::ffi

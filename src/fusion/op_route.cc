@@ -5,6 +5,7 @@
 
 #include "fusion/pallas_call.h"
 #include "fusion/ttir_support.h"
+#include "ir/custom_call.h"
 
 namespace jft::fusion {
 namespace {
@@ -33,8 +34,7 @@ bool isLibraryTarget(std::string_view target) {
 // A custom call for an XLA FFI handler (api_version 4, typed FFI): what
 // jax.ffi.ffi_call and jax's host callbacks lower to.
 bool isFfiCustomCall(const ir::Op& op) {
-  const auto* version = ir::findAttrAs<ir::CustomCallApiVersion>(op.attrs, "api_version");
-  return version != nullptr && *version == ir::CustomCallApiVersion::TYPED_FFI;
+  return ir::isTypedFfiCall(op);
 }
 
 // Why a custom call has no route, and what the user can do about it.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string_view>
 
 #include "fusion/op_text.h"
@@ -40,9 +41,13 @@ StatusOr<int64_t> intField(const Complaint& no, const ir::NamedAttrs& config,
                            const char* key, int64_t min) {
   const ir::Attribute* a = ir::findAttr(config, key);
   if (a == nullptr) return no(std::string("backend_config has no `") + key + "`");
-  if (!a->is<int64_t>())
-    return no(std::string("backend_config `") + key + "` is not an integer");
-  const int64_t v = a->as<int64_t>();
+  // An integer of the dictionary keeps its type (a one-element literal), as
+  // an XLA FFI handler's attributes do; an untyped one is an int64.
+  std::optional<int64_t> value;
+  if (a->is<int64_t>()) value = a->as<int64_t>();
+  if (a->is<ir::DenseElements>()) value = ir::scalarInteger(a->as<ir::DenseElements>());
+  if (!value) return no(std::string("backend_config `") + key + "` is not an integer");
+  const int64_t v = *value;
   if (v < min || v > std::numeric_limits<int32_t>::max())
     return no(std::string("backend_config `") + key + "` is " + std::to_string(v) +
               ", outside [" + std::to_string(min) + ", 2^31)");

@@ -167,6 +167,15 @@ TEST(FfiCallFrame, HandlerErrorNamesTargetAndKeepsCode) {
   EXPECT_EQ(s.message(), "custom call 'my_target': arity");
 }
 
+// jaxlib 0.11's handlers refuse a frame of any other size ("Unexpected
+// XLA_FFI_CallFrame size: expected 168").
+TEST(FfiCallFrame, SizeIsTheOneJaxlibsHandlersCheck) {
+  auto frame = CallFrame::build({}, {}, Attribute::dictionary({}, {}));
+  ASSERT_TRUE(frame.isOk());
+  XLA_FFI_ExecutionContext ctx;
+  EXPECT_EQ((*frame)->frame(&ctx, XLA_FFI_ExecutionStage_EXECUTE)->struct_size, 168u);
+}
+
 TEST(FfiCallFrame, MissingUserDataIsNotFound) {
   auto frame = CallFrame::build(
       {{XLA_FFI_DataType_F32, {2, 3}}},
@@ -183,6 +192,83 @@ TEST(FfiCallFrame, MissingUserDataIsNotFound) {
                            (*frame)->frame(&ctx, XLA_FFI_ExecutionStage_EXECUTE), "t");
   EXPECT_EQ(s.code(), StatusCode::kNotFound);
   EXPECT_NE(s.message().find("4242"), std::string::npos) << s.message();
+}
+
+// The XLA that jaxlib 0.11 pins passes the stage after the context and takes
+// the state's deleter from its type's registration; the older layout passes
+// the deleter. Both set and get the call site's state.
+int g_deleted = 0;
+
+TEST(FfiState, StagedAndOlderLayoutsBothSetAndGet) {
+  const XLA_FFI_Api* api = ffiApi();
+  static XLA_FFI_TypeId staged_type{0};
+  XLA_FFI_TypeInfo info{+[](void*) { ++g_deleted; }};
+  XLA_FFI_TypeId_Register_Args reg{};
+  reg.struct_size = sizeof(reg);
+  const char name[] = "jft_test_staged_state";
+  reg.name = {name, sizeof(name) - 1};
+  reg.type_id = &staged_type;
+  reg.type_info = &info;
+  ASSERT_EQ(api->XLA_FFI_TypeId_Register(&reg), nullptr);
+  g_deleted = 0;
+  int staged_object = 7;
+  {
+    InstanceState state;
+    XLA_FFI_ExecutionContext ctx;
+    ctx.state = &state;
+    XLA_FFI_State_Set_Staged_Args set{};
+    set.struct_size = sizeof(set);
+    set.ctx = &ctx;
+    set.stage = XLA_FFI_ExecutionStage_INSTANTIATE;
+    set.type_id = &staged_type;
+    set.state = &staged_object;
+    ASSERT_EQ(api->XLA_FFI_State_Set(reinterpret_cast<XLA_FFI_State_Set_Args*>(&set)),
+              nullptr);
+    XLA_FFI_State_Get_Staged_Args get{};
+    get.struct_size = sizeof(get);
+    get.ctx = &ctx;
+    get.stage = XLA_FFI_ExecutionStage_EXECUTE;
+    get.type_id = &staged_type;
+    ASSERT_EQ(api->XLA_FFI_State_Get(reinterpret_cast<XLA_FFI_State_Get_Args*>(&get)),
+              nullptr);
+    EXPECT_EQ(get.state, &staged_object);
+    // The older getter layout finds the same state.
+    XLA_FFI_State_Get_Args old_get{};
+    old_get.struct_size = sizeof(old_get);
+    old_get.ctx = &ctx;
+    old_get.type_id = &staged_type;
+    ASSERT_EQ(api->XLA_FFI_State_Get(&old_get), nullptr);
+    EXPECT_EQ(old_get.state, &staged_object);
+  }
+  EXPECT_EQ(g_deleted, 1);  // the registered type's deleter, once
+
+  static XLA_FFI_TypeId old_type{0};
+  reg.type_id = &old_type;
+  const char old_name[] = "jft_test_older_state";
+  reg.name = {old_name, sizeof(old_name) - 1};
+  reg.type_info = nullptr;
+  ASSERT_EQ(api->XLA_FFI_TypeId_Register(&reg), nullptr);
+  int old_object = 9;
+  g_deleted = 0;
+  {
+    InstanceState state;
+    XLA_FFI_ExecutionContext ctx;
+    ctx.state = &state;
+    XLA_FFI_State_Set_Args set{};
+    set.struct_size = sizeof(set);
+    set.ctx = &ctx;
+    set.type_id = &old_type;
+    set.state = &old_object;
+    set.deleter = +[](void*) { g_deleted += 10; };
+    ASSERT_EQ(api->XLA_FFI_State_Set(&set), nullptr);
+    XLA_FFI_State_Get_Args get{};
+    get.struct_size = sizeof(get);
+    get.ctx = &ctx;
+    get.type_id = &old_type;
+    ASSERT_EQ(api->XLA_FFI_State_Get(&get), nullptr);
+    EXPECT_EQ(get.state, &old_object);
+  }
+  EXPECT_EQ(g_deleted, 10);
 }
 
 TEST(FfiAttributes, DuplicateNamesAndBadScalarsAreRefused) {

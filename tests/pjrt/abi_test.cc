@@ -13,6 +13,7 @@
 #include <string>
 
 #include "pjrt/abi_executable.h"
+#include "pjrt/abi_ffi.h"
 
 namespace {
 
@@ -237,7 +238,9 @@ TEST(PjrtAbi, EverySlotSurvivesNullAndEmptyArgs) {
                                              "Plugin_Attributes",
                                              "Event_Create",
                                              "Executable_Destroy",
-                                             "LoadedExecutable_Destroy"};
+                                             "LoadedExecutable_Destroy",
+                                             "ExecuteContext_Create",
+                                             "ExecuteContext_Destroy"};
   for (size_t i = 0; i < 138; ++i) {
     std::string name = kNames[i];
     SCOPED_TRACE(name);
@@ -272,6 +275,12 @@ TEST(PjrtAbi, EverySlotSurvivesNullAndEmptyArgs) {
         PJRT_Event_Destroy_Args destroy{sizeof(destroy), nullptr,
                                         static_cast<PJRT_Event*>(created)};
         EXPECT_EQ(call(api->PJRT_Event_Destroy, &destroy), nullptr);
+      } else if (name == "ExecuteContext_Create") {
+        std::memcpy(&created, args + offsetof(PJRT_ExecuteContext_Create_Args, context),
+                    sizeof(created));
+        PJRT_ExecuteContext_Destroy_Args destroy{
+            sizeof(destroy), nullptr, static_cast<PJRT_ExecuteContext*>(created)};
+        EXPECT_EQ(call(api->PJRT_ExecuteContext_Destroy, &destroy), nullptr);
       } else if (name == "Client_Create") {  // only where a GPU is present
         std::memcpy(&created, args + offsetof(PJRT_Client_Create_Args, client),
                     sizeof(created));

@@ -93,6 +93,7 @@ constexpr NamedForm kForms[] = {
     {"limit_indices", Form::Ints},
     {"lower", Form::Bool},
     {"mantissa_bits", Form::Int},
+    {"mhlo.backend_config", Form::TypedConfig},
     {"name", Form::String},
     {"operand_layouts", Form::Layouts},
     {"outfeed_config", Form::String},

@@ -314,8 +314,14 @@ TEST(OpAttrs, CustomCallDictionaryBackendConfig) {
   const ir::Op& op = t.op(OpKind::CustomCall);
   EXPECT_EQ(*ir::findAttrAs<ir::CustomCallApiVersion>(op.attrs, "api_version"),
             ir::CustomCallApiVersion::TYPED_FFI);
-  EXPECT_EQ(*ir::findAttrAs<ir::NamedAttrs>(op.attrs, "backend_config"),
-            (ir::NamedAttrs{{"bar", ir::Attribute(int64_t{42})}}));
+  // The integer keeps its type (a one-element i32 literal), which an FFI
+  // handler binding Attr<int32_t> checks.
+  const auto* config = ir::findAttrAs<ir::NamedAttrs>(op.attrs, "backend_config");
+  ASSERT_NE(config, nullptr);
+  const auto* bar = ir::findAttrAs<ir::DenseElements>(*config, "bar");
+  ASSERT_NE(bar, nullptr);
+  EXPECT_EQ(bar->type.element, ir::ElementType::I32);
+  EXPECT_EQ(ir::scalarInteger(*bar), 42);
 }
 
 TEST(OpAttrs, CompositeNameSymbolAndAttributes) {
