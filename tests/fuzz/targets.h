@@ -19,10 +19,16 @@ struct Target {
   // names how far the input got ("read error", "import error", "ok", ...),
   // which the driver tallies to show that mutants reach the inner parsers.
   std::string (*run)(const Bytes& bytes, std::string& outcome);
+  // Seeds made from the corpus directory; unset: the corpus's files of
+  // `extension` (sectioned targets) or the compile-options seeds.
+  std::vector<Bytes> (*seeds)(const std::string& corpus_dir) = nullptr;
 };
 
 // bytecode: readBytecode, then (on a tree) dumpTree, importTree and
 // ir::verifyModule on the module. compile_options: parseCompileOptions.
+// ir_text: ir::parseModule on IR text (seeds: each zoo program printed with
+// full locations); what it accepts must verify without crashing and print
+// back to text that parses to the same print.
 // selftest_crash / selftest_hang abort / spin on every input: they prove that
 // the driver catches and saves what it is there to catch.
 const std::vector<Target>& targets();
