@@ -35,8 +35,8 @@ for test in "${sanitized[@]}"; do
 done
 
 # The fuzzer, sanitized and time-bounded: replays tests/fuzz/regressions, then
-# mutates the zoo's bytecode (reader, VHLO import, IR verifier) and compile
-# options protos. A crash, a hang past --input-ms or a malformed error fails
+# mutates the zoo's bytecode (reader, VHLO import, IR verifier), compile
+# options protos and the zoo printed as IR text (the IR parser). A crash, a hang past --input-ms or a malformed error fails
 # the run; the input is saved under build-asan/fuzz-findings (make it a
 # regression input and fix it). JFT_FUZZ_SEED explores other mutants.
 findings=build-asan/fuzz-findings
@@ -45,4 +45,5 @@ fuzz=(build-asan/tests/fuzz/jft_fuzz --regressions tests/fuzz/regressions --save
       --seed "${JFT_FUZZ_SEED:-1}" --input-ms 5000)
 "${fuzz[@]}" --target bytecode --corpus tests/fixtures/zoo --seconds 70
 "${fuzz[@]}" --target compile_options --seconds 10
+"${fuzz[@]}" --target ir_text --corpus tests/fixtures/zoo --seconds 10
 echo "all tests passed (plain and sanitized)"

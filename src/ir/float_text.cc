@@ -142,7 +142,99 @@ std::string nonFinite(double value) {
   return value < 0 ? "-inf" : "inf";
 }
 
+// Finite non-negative values of a type of at most 16 bits with one encoding
+// each (the positive one, the smallest for duplicates), sorted by value.
+const std::vector<std::pair<double, uint64_t>>& encodingTable(ElementType type) {
+  static std::mutex mutex;
+  static std::map<ElementType, std::vector<std::pair<double, uint64_t>>> tables;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, inserted] = tables.try_emplace(type);
+  if (!inserted) return it->second;
+  const uint64_t count = uint64_t{1} << bitWidth(type);
+  for (uint64_t bits = 0; bits < count; ++bits) {
+    const double v = decodeFloat(type, bits);
+    if (std::isfinite(v) && !std::signbit(v)) it->second.emplace_back(v, bits);
+  }
+  std::stable_sort(it->second.begin(), it->second.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  it->second.erase(
+      std::unique(it->second.begin(), it->second.end(),
+                  [](const auto& a, const auto& b) { return a.first == b.first; }),
+      it->second.end());
+  return it->second;
+}
+
+std::optional<uint64_t> encodeSmall(ElementType type, double value) {
+  const FloatFormat f = formatOf(type);
+  const int width = bitWidth(type);
+  const uint64_t sign_bit =
+      f.specials == Specials::ExponentOnly ? 0 : uint64_t{1} << (width - 1);
+  const uint64_t all_ones = (uint64_t{1} << width) - 1;
+  if (std::isnan(value)) {
+    switch (f.specials) {
+      case Specials::Ieee:
+        return (all_ones >> 1) & ~((uint64_t{1} << (f.mantissa_bits - 1)) - 1);
+      case Specials::Fn:
+        return all_ones >> 1;
+      case Specials::Fnuz:
+        return sign_bit;
+      case Specials::ExponentOnly:
+        return all_ones;
+      case Specials::Finite:
+        return std::nullopt;
+    }
+  }
+  const bool negative = std::signbit(value);
+  if (negative && f.specials == Specials::ExponentOnly) return std::nullopt;
+  const double magnitude = std::fabs(value);
+  const auto& table = encodingTable(type);
+  const uint64_t inf_bits = ((uint64_t{1} << f.exponent_bits) - 1) << f.mantissa_bits;
+  auto it = std::lower_bound(table.begin(), table.end(), magnitude,
+                             [](const auto& entry, double v) { return entry.first < v; });
+  uint64_t bits;
+  if (it == table.end()) {
+    // Past the largest finite value: within half a step it rounds down.
+    const double top = table.back().first;
+    const double step = top - (table.end() - 2)->first;
+    if (!std::isinf(magnitude) && magnitude - top < step / 2) {
+      bits = table.back().second;
+    } else if (f.specials == Specials::Ieee) {
+      bits = inf_bits;
+    } else {
+      return std::nullopt;
+    }
+  } else if (it->first == magnitude || it == table.begin()) {
+    bits = it->second;
+  } else {
+    const auto& below = *(it - 1);
+    const double up = it->first - magnitude, down = magnitude - below.first;
+    bits = up < down               ? it->second
+           : down < up             ? below.second
+           : (it->second & 1) == 0 ? it->second
+                                   : below.second;
+  }
+  if (!negative) return bits;
+  if (f.specials == Specials::Fnuz && bits == 0) return 0;  // no negative zero
+  return bits | sign_bit;
+}
+
 }  // namespace
+
+std::optional<uint64_t> encodeFloat(ElementType type, double value) {
+  if (type == ElementType::F64) {
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+  }
+  if (type == ElementType::F32) {
+    const float narrow = static_cast<float>(value);
+    uint32_t bits;
+    std::memcpy(&bits, &narrow, sizeof bits);
+    return bits;
+  }
+  if (!isFloat(type)) return std::nullopt;
+  return encodeSmall(type, value);
+}
 
 double decodeFloat(ElementType type, uint64_t bits) {
   if (type == ElementType::F64) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "ir/element_type.h"
@@ -22,6 +23,14 @@ double decodeFloat(ElementType type, uint64_t bits);
 // recognisable as a float ("1.0", "0.1", "1e+20", "-0.0", "inf", "-inf",
 // "nan").
 std::string formatFloatBits(ElementType type, uint64_t bits);
+
+// The encoding of `value` in float type `type`, rounded to nearest (ties to
+// an even mantissa); the inverse of decodeFloat for every value it yields.
+// NaN gets the type's canonical NaN; values past the largest finite one
+// become inf where the type has one. nullopt when the type cannot hold the
+// value at all (NaN or inf in a type without them, a negative value in
+// f8E8M0FNU, an overflow of a type without inf).
+std::optional<uint64_t> encodeFloat(ElementType type, double value);
 
 // Shortest round-trip decimal for a double, same spelling rules.
 std::string formatDouble(double value);

@@ -1,5 +1,5 @@
 // The IR as text, close to StableHLO's pretty syntax, for dumps, reports and
-// golden tests. Deterministic; not meant to be parsed back.
+// golden tests. Deterministic; parser.h reads it back (keep the two in step).
 //
 // One scheme for every op, on one line (regions excepted):
 //   %3 = stablehlo.add %1, %2 : tensor<4xf32>

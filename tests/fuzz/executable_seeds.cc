@@ -132,12 +132,12 @@ Bytes toBytes(const std::string& s) {
 
 }  // namespace
 
-std::vector<Bytes> executableSeeds() {
+std::vector<Bytes> executableSeeds(const std::string&) {
   return {toBytes(pjrt::serializeExecutable(richInfo(), "fuzz build")),
           toBytes(pjrt::serializeExecutable(collectiveInfo(), "fuzz build"))};
 }
 
-std::vector<Bytes> executablePayloadSeeds() {
+std::vector<Bytes> executablePayloadSeeds(const std::string&) {
   return {toBytes(pjrt::executablePayload(richInfo())),
           toBytes(pjrt::executablePayload(collectiveInfo()))};
 }

@@ -196,11 +196,13 @@ int fuzzTarget(const Target& target, const Settings& s, Watchdog& watchdog) {
     ++replayed;
   }
   std::vector<Bytes> corpus;
-  if (target.sectioned) {
+  if (target.seeds) {
+    corpus = target.seeds(s.corpus);
+  } else if (target.sectioned) {
     for (const fs::path& path : filesUnder(s.corpus, target.extension))
       corpus.push_back(readFile(path));
   } else {
-    corpus = target.seeds();
+    corpus = compileOptionsSeeds();
   }
   if (corpus.empty()) {
     std::cerr << "jft_fuzz: " << target.name << ": no corpus files under '" << s.corpus

@@ -1,14 +1,19 @@
 #include "targets.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <string_view>
 #include <thread>
 
 #include "frontend/bytecode/reader.h"
 #include "frontend/vhlo/import.h"
+#include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "pjrt/compile_options.h"
@@ -164,6 +169,56 @@ std::vector<Bytes> compileOptionsSeeds() {
   return {Bytes(), one, grid, unpacked, overrides, unknown};
 }
 
+namespace {
+
+std::string runIrText(const Bytes& bytes, std::string& outcome) {
+  const std::string text(bytes.begin(), bytes.end());
+  StatusOr<ir::Module> module = ir::parseModule(text);
+  outcome = "parse error";
+  if (!module.isOk())
+    return expectError(module.status(), {StatusCode::kInvalidArgument}, "parseModule");
+  outcome = "parsed";
+  Status verified = ir::verifyModule(*module);
+  if (!verified.isOk() && verified.message().empty())
+    return "verifyModule: empty message";
+  ir::PrintOptions full;
+  full.print_locations = full.full_locations = true;
+  const std::string printed = ir::printModule(*module, full);
+  StatusOr<ir::Module> again = ir::parseModule(printed);
+  if (!again.isOk())
+    return "printed text of an accepted module does not parse: " +
+           again.status().message();
+  if (ir::printModule(*again, full) != printed)
+    return "printed text of an accepted module does not print back the same";
+  outcome = verified.isOk() ? "ok" : "verify error";
+  return "";
+}
+
+std::vector<Bytes> irTextSeeds(const std::string& corpus_dir) {
+  std::vector<std::filesystem::path> files;
+  std::error_code error;
+  for (auto it = std::filesystem::recursive_directory_iterator(corpus_dir, error);
+       !error && it != std::filesystem::recursive_directory_iterator();
+       it.increment(error))
+    if (it->path().extension() == ".mlirbc") files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  ir::PrintOptions full;
+  full.print_locations = full.full_locations = true;
+  std::vector<Bytes> seeds;
+  for (const auto& path : files) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    auto module = frontend::importStableHlo(
+        reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    if (!module.isOk()) continue;
+    const std::string text = ir::printModule(*module, full);
+    seeds.emplace_back(text.begin(), text.end());
+  }
+  return seeds;
+}
+
+}  // namespace
+
 [[noreturn]] static std::string crashOnAnything(const Bytes&, std::string&) {
   std::abort();
 }
@@ -174,13 +229,14 @@ std::vector<Bytes> compileOptionsSeeds() {
 
 const std::vector<Target>& targets() {
   static const std::vector<Target> all = {
-      {"bytecode", ".mlirbc", true, true, runBytecode, nullptr},
-      {"compile_options", ".pb", false, true, runCompileOptions, compileOptionsSeeds},
+      {"bytecode", ".mlirbc", true, true, runBytecode},
+      {"compile_options", ".pb", false, true, runCompileOptions},
+      {"ir_text", ".ir", false, true, runIrText, irTextSeeds},
       {"executable", ".jftx", false, true, runExecutable, executableSeeds},
       {"executable_payload", ".bin", false, true, runExecutablePayload,
        executablePayloadSeeds},
-      {"selftest_crash", ".bin", false, false, crashOnAnything, compileOptionsSeeds},
-      {"selftest_hang", ".bin", false, false, hangOnAnything, compileOptionsSeeds},
+      {"selftest_crash", ".bin", false, false, crashOnAnything},
+      {"selftest_hang", ".bin", false, false, hangOnAnything},
   };
   return all;
 }

@@ -19,9 +19,9 @@ struct Target {
   // names how far the input got ("read error", "import error", "ok", ...),
   // which the driver tallies to show that mutants reach the inner parsers.
   std::string (*run)(const Bytes& bytes, std::string& outcome);
-  // The seeds of a target that is not `sectioned` (the bytecode targets read
-  // the corpus folder).
-  std::vector<Bytes> (*seeds)();
+  // Seeds made from the corpus directory; unset: the corpus's files of
+  // `extension` (sectioned targets) or the compile-options seeds.
+  std::vector<Bytes> (*seeds)(const std::string& corpus_dir) = nullptr;
 };
 
 // executable: deserializeExecutable of a whole serialized executable (most
@@ -30,6 +30,9 @@ struct Target {
 // decoder and program_check.
 // bytecode: readBytecode, then (on a tree) dumpTree, importTree and
 // ir::verifyModule on the module. compile_options: parseCompileOptions.
+// ir_text: ir::parseModule on IR text (seeds: each zoo program printed with
+// full locations); what it accepts must verify without crashing and print
+// back to text that parses to the same print.
 // selftest_crash / selftest_hang abort / spin on every input: they prove that
 // the driver catches and saves what it is there to catch.
 const std::vector<Target>& targets();
@@ -43,7 +46,7 @@ std::vector<Bytes> compileOptionsSeeds();
 // Serialized executables of hand-built programs (kernels, constants, every
 // thunk kind with its description, an FFI call with nested attributes): whole
 // blobs, and their payloads.
-std::vector<Bytes> executableSeeds();
-std::vector<Bytes> executablePayloadSeeds();
+std::vector<Bytes> executableSeeds(const std::string& corpus_dir);
+std::vector<Bytes> executablePayloadSeeds(const std::string& corpus_dir);
 
 }  // namespace jft::fuzz

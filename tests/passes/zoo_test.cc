@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "frontend/vhlo/import.h"
+#include "ir/parser.h"
 #include "ir/printer.h"
 #include "pass_test_util.h"
 #include "passes/pipeline.h"
@@ -84,6 +85,24 @@ TEST_P(ZooPipeline, OutputIsDeterministic) {
     return ir::printModule(m);
   };
   EXPECT_EQ(optimized(), optimized());
+}
+
+// The pipeline's output is still IR the text parser takes back whole: print,
+// parse, print gives the same text, with and without full locations.
+TEST_P(ZooPipeline, OutputRoundTripsThroughText) {
+  StatusOr<ir::Module> imported = importFixture(GetParam());
+  ASSERT_TRUE(imported.isOk()) << imported.status().toString();
+  ir::Module m = std::move(imported).value();
+  ASSERT_TRUE(runPasses(m).isOk());
+  ir::PrintOptions full;
+  full.print_locations = full.full_locations = true;
+  for (const ir::PrintOptions& options : {ir::PrintOptions{}, full}) {
+    const std::string text = ir::printModule(m, options);
+    StatusOr<ir::Module> parsed = ir::parseModule(text);
+    ASSERT_TRUE(parsed.isOk()) << parsed.status().toString();
+    EXPECT_EQ(ir::printModule(*parsed, options), text);
+    expectVerifies(*parsed);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, ZooPipeline, ::testing::ValuesIn(fixtureNames()),
