@@ -52,15 +52,6 @@ StatusOr<Received> receiveProgram(const PJRT_Program* program, const char* optio
   return received;
 }
 
-compiler::KernelTarget targetOf(const PJRT_Client& client, const PJRT_Device& device) {
-  const runtime::DeviceInfo& info = device.runtime->info();
-  compiler::KernelTarget target;
-  target.backend = client.platformName == "cuda" ? "cuda" : "hip";
-  target.arch = std::to_string(info.computeMajor * 10 + info.computeMinor);
-  target.warp_size = info.warpSize;
-  return target;
-}
-
 Status compileAndLoad(PJRT_Client& client, const Received& received,
                       PJRT_LoadedExecutable*& out) {
   constexpr const char* kName = "PJRT_Client_Compile";
@@ -86,7 +77,7 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   }
   if (device == nullptr)
     return internalError(std::string(kName) + ": no device to build for");
-  compilerOptions.target = targetOf(client, *device);
+  compilerOptions.target = deviceTarget(client, *device);
   // --xla_gpu_autotune_level >= 1: the compiler times its candidates on the
   // device the program is placed on (the first, for several).
   DeviceMeasurer measurer(*device->runtime);
@@ -111,6 +102,7 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
                                           std::string(received.options)));
   info->numReplicas = options->numReplicas;
   info->numPartitions = options->numPartitions;
+  info->target = targetText(compilerOptions.target);
   JFT_ASSIGN_OR_RETURN(
       std::unique_ptr<PJRT_LoadedExecutable> loaded,
       loadExecutable(client, std::move(info), *options, runtimeProgramLoader()));
@@ -119,6 +111,20 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
 }
 
 }  // namespace
+
+compiler::KernelTarget deviceTarget(const PJRT_Client& client,
+                                    const PJRT_Device& device) {
+  const runtime::DeviceInfo& info = device.runtime->info();
+  compiler::KernelTarget target;
+  target.backend = client.platformName == "cuda" ? "cuda" : "hip";
+  target.arch = std::to_string(info.computeMajor * 10 + info.computeMinor);
+  target.warp_size = info.warpSize;
+  return target;
+}
+
+std::string targetText(const compiler::KernelTarget& target) {
+  return target.backend + " " + target.arch + " warp " + std::to_string(target.warp_size);
+}
 
 PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
   constexpr const char* kName = "PJRT_Client_Compile";

@@ -8,9 +8,18 @@
 // UNIMPLEMENTED.
 #pragma once
 
+#include <string>
+
+#include "compiler/compile_artifact.h"
 #include "pjrt/abi.h"
 
 namespace jft::pjrt {
+
+// The target a program is built for on `device` (backend, arch from its
+// compute capability, warp size), and its text as a serialized executable
+// records it ("cuda 90 warp 32").
+compiler::KernelTarget deviceTarget(const PJRT_Client& client, const PJRT_Device& device);
+std::string targetText(const compiler::KernelTarget& target);
 
 PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args);
 PJRT_Error* compileForTopology(PJRT_Compile_Args* args);

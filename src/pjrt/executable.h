@@ -117,8 +117,8 @@ PJRT_Error* executableParameterMemoryKinds(
     PJRT_Executable_ParameterMemoryKinds_Args* args);
 PJRT_Error* executableOptimizedProgram(PJRT_Executable_OptimizedProgram_Args* args);
 PJRT_Error* executableGetCompileOptions(PJRT_Executable_GetCompileOptions_Args* args);
-// UNIMPLEMENTED: jax only serializes for its persistent cache, which it
-// treats a failure of as a cache miss.
+// executable_serialize.cc: the bytes of executable_blob.h, and back to a
+// loaded executable (JAX's persistent compilation cache).
 PJRT_Error* executableSerialize(PJRT_Executable_Serialize_Args* args);
 PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args* args);
 

@@ -41,6 +41,9 @@ struct ExecutableInfo {
   std::string optimizedProgram;
   std::string optimizedFormat = "mlir";
   std::string compileOptions;  // the serialized CompileOptionsProto, as received
+  // The device the program was built for (compile.h's targetText); a
+  // serialized executable loads only on a device of the same target.
+  std::string target;
 
   // Flattened views for the ABI, filled by finish().
   std::vector<PJRT_Buffer_Type> outputTypes;

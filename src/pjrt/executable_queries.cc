@@ -164,24 +164,6 @@ PJRT_Error* executableDestroy(PJRT_Executable_Destroy_Args* args) {
   });
 }
 
-// Both answer UNIMPLEMENTED whatever the arguments: there is nothing to check
-// them for yet.
-PJRT_Error* executableSerialize(PJRT_Executable_Serialize_Args*) {
-  return boundary("PJRT_Executable_Serialize", []() -> Status {
-    return unimplemented(
-        "PJRT_Executable_Serialize: jax-flagtree cannot serialize executables yet (the "
-        "persistent compilation cache skips them)");
-  });
-}
-
-PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args*) {
-  return boundary("PJRT_Executable_DeserializeAndLoad", []() -> Status {
-    return unimplemented(
-        "PJRT_Executable_DeserializeAndLoad: jax-flagtree cannot load serialized "
-        "executables yet");
-  });
-}
-
 #define JFT_LOADED_ENTRY(Function, Name, lastField, body)                              \
   PJRT_Error* Function(PJRT_##Name##_Args* args) {                                     \
     constexpr const char* kName = "PJRT_" #Name;                                       \

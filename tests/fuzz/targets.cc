@@ -17,6 +17,7 @@
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "pjrt/compile_options.h"
+#include "pjrt/executable_blob.h"
 
 namespace jft::fuzz {
 namespace {
@@ -70,6 +71,41 @@ std::string runCompileOptions(const Bytes& bytes, std::string& outcome) {
   if (options->numReplicas < 1 || options->numPartitions < 1)
     return "parseCompileOptions accepted a device count below one";
   return "";
+}
+
+constexpr std::string_view kFuzzIdentity = "fuzz build";
+constexpr std::string_view kFuzzTarget = "cuda 90 warp 32";
+
+std::string checkExecutable(std::string_view bytes, std::string& outcome) {
+  auto info = pjrt::deserializeExecutable(bytes, kFuzzIdentity, kFuzzTarget);
+  if (!info.isOk()) {
+    outcome = info.status().message().find("checksum") != std::string::npos ? "checksum"
+              : info.status().message().find("does not check") != std::string::npos
+                  ? "program check"
+                  : "decode error";
+    return expectError(info.status(),
+                       {StatusCode::kInvalidArgument, StatusCode::kFailedPrecondition},
+                       "deserializeExecutable");
+  }
+  outcome = "ok";
+  // What loads must serialize again to what was read.
+  auto again = pjrt::deserializeExecutable(
+      pjrt::serializeExecutable(**info, kFuzzIdentity), kFuzzIdentity, kFuzzTarget);
+  if (!again.isOk()) return "a deserialized executable did not serialize back";
+  return "";
+}
+
+std::string runExecutable(const Bytes& bytes, std::string& outcome) {
+  std::unique_ptr<char[]> exact(new char[bytes.empty() ? 1 : bytes.size()]);
+  std::copy(bytes.begin(), bytes.end(), exact.get());
+  return checkExecutable(std::string_view(exact.get(), bytes.size()), outcome);
+}
+
+std::string runExecutablePayload(const Bytes& bytes, std::string& outcome) {
+  std::string sealed = pjrt::sealExecutablePayload(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+      kFuzzIdentity, kFuzzTarget);
+  return checkExecutable(sealed, outcome);
 }
 
 // The protobuf wire format, for the seeds.
@@ -196,6 +232,9 @@ const std::vector<Target>& targets() {
       {"bytecode", ".mlirbc", true, true, runBytecode},
       {"compile_options", ".pb", false, true, runCompileOptions},
       {"ir_text", ".ir", false, true, runIrText, irTextSeeds},
+      {"executable", ".jftx", false, true, runExecutable, executableSeeds},
+      {"executable_payload", ".bin", false, true, runExecutablePayload,
+       executablePayloadSeeds},
       {"selftest_crash", ".bin", false, false, crashOnAnything},
       {"selftest_hang", ".bin", false, false, hangOnAnything},
   };

@@ -24,6 +24,10 @@ struct Target {
   std::vector<Bytes> (*seeds)(const std::string& corpus_dir) = nullptr;
 };
 
+// executable: deserializeExecutable of a whole serialized executable (most
+// mutants fail the checksum); executable_payload: the input sealed as a
+// payload (right checksum, build and target), so mutants reach the program
+// decoder and program_check.
 // bytecode: readBytecode, then (on a tree) dumpTree, importTree and
 // ir::verifyModule on the module. compile_options: parseCompileOptions.
 // ir_text: ir::parseModule on IR text (seeds: each zoo program printed with
@@ -38,5 +42,11 @@ const std::vector<Target>& targets();
 // portable executables, compiler_options overrides and unknown fields of each
 // wire type.
 std::vector<Bytes> compileOptionsSeeds();
+
+// Serialized executables of hand-built programs (kernels, constants, every
+// thunk kind with its description, an FFI call with nested attributes): whole
+// blobs, and their payloads.
+std::vector<Bytes> executableSeeds(const std::string& corpus_dir);
+std::vector<Bytes> executablePayloadSeeds(const std::string& corpus_dir);
 
 }  // namespace jft::fuzz

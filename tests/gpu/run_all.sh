@@ -49,6 +49,7 @@ run_test() {  # name, then extra environment assignments
 for t in $TESTS; do run_test "$t"; done
 run_test test_worker
 run_test test_worker_loss
+run_test test_persistent_cache
 run_test test_execute
 run_test test_zoo XLA_MODE=fl_only
 run_test test_ops XLA_MODE=fl_only

@@ -148,7 +148,6 @@ TEST(PjrtAbi, UnimplementedSlotsNameTheirFunction) {
     const char* name;
   } cases[] = {
       {api->PJRT_Client_CreateViewOfDeviceBuffer, "PJRT_Client_CreateViewOfDeviceBuffer"},
-      {api->PJRT_Executable_Serialize, "PJRT_Executable_Serialize"},
       {api->PJRT_CopyToDeviceStream_AddChunk, "PJRT_CopyToDeviceStream_AddChunk"},
       {api->PJRT_TopologyDescription_GetMemorySpaceKindIds,
        "PJRT_TopologyDescription_GetMemorySpaceKindIds"},

@@ -165,12 +165,18 @@ TEST_F(QueriesTest, CompileOptionsComeBackAsReceived) {
   destroy(executable);
 }
 
-TEST_F(QueriesTest, SerializeIsUnimplemented) {
+// The bytes themselves are executable_blob_test's subject.
+TEST_F(QueriesTest, SerializeHandsOutOurBlobWithADeleter) {
   PJRT_Executable* executable = view(load(doublingExecutable(1, {-1})));
   PJRT_Executable_Serialize_Args args{};
   args.struct_size = sizeof(args);
   args.executable = executable;
-  EXPECT_EQ(errorCode(executableSerialize(&args)), StatusCode::kUnimplemented);
+  ASSERT_EQ(executableSerialize(&args), nullptr);
+  ASSERT_NE(args.serialized_executable_deleter, nullptr);
+  EXPECT_EQ(
+      std::string(args.serialized_bytes, std::min<size_t>(8, args.serialized_bytes_size)),
+      std::string("JFTEXEC\0", 8));
+  args.serialized_executable_deleter(args.serialized_executable);
   destroy(executable);
 }
 
