@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -12,7 +13,7 @@ namespace jft::codegen::ttir::testing {
 namespace {
 
 std::string readReference(const std::string& name) {
-  std::ifstream in(std::string(JFT_TTIR_REFERENCE_DIR) + "/" + name);
+  std::ifstream in(std::filesystem::path(JFT_TTIR_REFERENCE_DIR) / name);
   std::stringstream s;
   s << in.rdbuf();
   return s.str();

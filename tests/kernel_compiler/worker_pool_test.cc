@@ -485,7 +485,7 @@ TEST(WorkerPool, RealWorkerCompilesTheReferenceKernels) {
   std::vector<CompileRequest> requests;
   for (const std::string& name : names) {
     requests.push_back(requestFor(*readWholeFile(
-        std::string(JFT_KERNEL_COMPILER_DATA_DIR) + "/" + name + ".ttir")));
+        (std::filesystem::path(JFT_KERNEL_COMPILER_DATA_DIR) / (name + ".ttir")).string())));
   }
   auto results = pool.compileAll(requests);
   const size_t ttir_params[] = {4, 3, 6};
