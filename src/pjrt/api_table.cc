@@ -9,6 +9,7 @@
 #include "pjrt/client.h"
 #include "pjrt/compile.h"
 #include "pjrt/device.h"
+#include "pjrt/dlpack.h"
 #include "pjrt/error.h"
 #include "pjrt/event.h"
 #include "pjrt/executable.h"
@@ -81,6 +82,7 @@ PJRT_Api buildApi() {
   api.PJRT_Client_Compile = slot(&clientCompile);
   api.PJRT_Client_DefaultDeviceAssignment = slot(&clientDefaultDeviceAssignment);
   api.PJRT_Client_BufferFromHostBuffer = slot(&clientBufferFromHostBuffer);
+  api.PJRT_Client_CreateViewOfDeviceBuffer = slot(&clientCreateViewOfDeviceBuffer);
   api.PJRT_Client_TopologyDescription = slot(&clientTopologyDescription);
 
   api.PJRT_DeviceDescription_Id = slot(&deviceDescriptionId);

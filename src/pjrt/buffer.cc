@@ -6,19 +6,76 @@
 #include "pjrt/event.h"
 
 void PJRT_Buffer::release() {
-  uint64_t toFree = 0;
-  void* hostToFree = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (deleted) return;
     deleted = true;
+    if (externalReferences > 0) {
+      freeDeferred = true;
+      return;
+    }
+  }
+  freeMemory();
+}
+
+void PJRT_Buffer::freeMemory() {
+  uint64_t toFree = 0;
+  void* hostToFree = nullptr;
+  std::function<void()> viewDone;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
     toFree = address;
     hostToFree = host;
+    viewDone = std::move(onViewDeleted);
+    onViewDeleted = nullptr;
     address = 0;
     host = nullptr;
   }
+  if (view) {
+    if (!viewDone) return;
+    // The owner may reuse the memory once our queued reads of it are done.
+    auto fence = device->runtime->recordEvent();
+    if (fence.isOk()) {
+      (*fence)->onReady([viewDone](const jft::Status&) { viewDone(); });
+    } else {
+      viewDone();  // a device without a queue (host stand-ins) has nothing pending
+    }
+    return;
+  }
   if (toFree != 0) device->runtime->deallocate(toFree, byteSize);
   if (hostToFree != nullptr) device->runtime->deallocatePinned(hostToFree);
+}
+
+jft::Status PJRT_Buffer::dropExternalReference(PJRT_Buffer* buffer) {
+  bool free = false, destroyNow = false;
+  {
+    std::lock_guard<std::mutex> lock(buffer->mutex);
+    if (buffer->externalReferences == 0)
+      return jft::failedPrecondition(
+          "PJRT_Buffer_DecreaseExternalReferenceCount: the buffer holds no external "
+          "reference");
+    if (--buffer->externalReferences == 0) {
+      free = buffer->freeDeferred;
+      buffer->freeDeferred = false;
+      destroyNow = buffer->destroyDeferred;
+    }
+  }
+  if (free) buffer->freeMemory();
+  if (destroyNow) delete buffer;
+  return jft::Status::ok();
+}
+
+void PJRT_Buffer::destroy(PJRT_Buffer* buffer) {
+  buffer->release();
+  {
+    std::lock_guard<std::mutex> lock(buffer->mutex);
+    if (buffer->externalReferences > 0) {
+      // A DLPack consumer still reads the memory: the last reference deletes us.
+      buffer->destroyDeferred = true;
+      return;
+    }
+  }
+  delete buffer;
 }
 
 bool PJRT_Buffer::isDeleted() {
@@ -34,8 +91,7 @@ PJRT_Error* bufferDestroy(PJRT_Buffer_Destroy_Args* args) {
                                   JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_Destroy_Args, buffer),
                                   "PJRT_Buffer_Destroy"));
     if (args->buffer == nullptr) return Status::ok();
-    args->buffer->release();
-    delete args->buffer;
+    PJRT_Buffer::destroy(args->buffer);
     return Status::ok();
   });
 }
@@ -119,17 +175,15 @@ JFT_BUFFER_ENTRY(bufferOpaqueDeviceMemoryDataPointer,
 JFT_BUFFER_ENTRY(bufferIncreaseExternalReferenceCount,
                  Buffer_IncreaseExternalReferenceCount, buffer, {
                    std::lock_guard<std::mutex> lock(buffer.mutex);
+                   if (buffer.deleted)
+                     return failedPrecondition(
+                         "PJRT_Buffer_IncreaseExternalReferenceCount: the buffer has "
+                         "been deleted or donated");
                    ++buffer.externalReferences;
                  })
 JFT_BUFFER_ENTRY(bufferDecreaseExternalReferenceCount,
-                 Buffer_DecreaseExternalReferenceCount, buffer, {
-                   std::lock_guard<std::mutex> lock(buffer.mutex);
-                   if (buffer.externalReferences == 0)
-                     return failedPrecondition(
-                         "PJRT_Buffer_DecreaseExternalReferenceCount: the count is "
-                         "already zero");
-                   --buffer.externalReferences;
-                 })
+                 Buffer_DecreaseExternalReferenceCount, buffer,
+                 JFT_RETURN_IF_ERROR(PJRT_Buffer::dropExternalReference(&buffer)))
 #undef JFT_BUFFER_ENTRY
 
 }  // namespace jft::pjrt

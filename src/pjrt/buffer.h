@@ -4,14 +4,19 @@
 // page-locked host memory. `ready` completes when the data is in place (or carries the
 // transfer's error). Delete returns the memory through the device, which defers the free
 // until queued work that may read it has finished; Destroy also frees the handle.
+// While external references (DLPack exports) are held, Delete and Destroy defer
+// the free until the count returns to zero. A view (CreateViewOfDeviceBuffer)
+// owns no memory: instead of a free, its owner's callback runs once.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <vector>
 
 #include "pjrt/abi.h"
 #include "runtime/event.h"
+#include "support/status.h"
 
 struct PJRT_Buffer {
   PJRT_Client* client = nullptr;
@@ -26,13 +31,28 @@ struct PJRT_Buffer {
   bool pinnedHost = false;
   jft::runtime::EventPtr ready;
 
+  // Set for a view of memory someone else owns; runs (once) instead of a free.
+  std::function<void()> onViewDeleted;
+  bool view = false;
+
   std::mutex mutex;
   bool deleted = false;
   int externalReferences = 0;
+  bool freeDeferred = false;  // deleted while external references were held
+  bool destroyDeferred = false;
 
-  // Frees the device memory once; later calls do nothing.
+  // Marks the buffer deleted and frees its memory once (after the last external
+  // reference goes); later calls do nothing.
   void release();
   bool isDeleted();
+  // Gives up one external reference; frees (and deletes the handle when Destroy
+  // came first) if it was the last. FAILED_PRECONDITION when none is held.
+  static jft::Status dropExternalReference(PJRT_Buffer* buffer);
+  // Destroy: releases, and deletes the handle unless external references hold it.
+  static void destroy(PJRT_Buffer* buffer);
+
+ private:
+  void freeMemory();
 };
 
 namespace jft::pjrt {

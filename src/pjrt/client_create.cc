@@ -23,7 +23,7 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
     auto compilerOptions = compiler::Options::fromEnvironment();
     if (!compilerOptions.isOk())
       return compilerOptions.status().withContext("jax-flagtree cannot create a client");
-    auto platform = runtime::openGpuPlatform(options.visibleDevices);
+    auto platform = runtime::openGpuPlatform(options.visibleDevices, options.memory);
     if (!platform.isOk()) {
       return platform.status().withContext("jax-flagtree cannot create a CUDA client");
     }

@@ -20,6 +20,17 @@ StatusOr<std::string> stringValue(const PJRT_NamedValue& value, const std::strin
                      value.value_size);
 }
 
+// `allocator`: JAX accepts default, platform, bfc and cuda_async. The three
+// that are not "platform" all mean a caching allocator: ours is the pool.
+StatusOr<runtime::MemoryOptions::Allocator> allocatorValue(const std::string& text) {
+  if (text == "platform") return runtime::MemoryOptions::Allocator::kPlatform;
+  if (text == "default" || text == "bfc" || text == "cuda_async")
+    return runtime::MemoryOptions::Allocator::kPool;
+  return invalidArgument("create option 'allocator' is '" + text +
+                         "'; XLA_PYTHON_CLIENT_ALLOCATOR must be default, platform, bfc "
+                         "or cuda_async");
+}
+
 }  // namespace
 
 StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_t count) {
@@ -51,8 +62,9 @@ StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_
     } else if (name == "compile_workers") {
       JFT_RETURN_IF_ERROR(expectType(value, name, PJRT_NamedValue_kInt64, "an integer"));
       if (value.int64_value < 1 || value.int64_value > 256)
-        return invalidArgument("create option 'compile_workers' must be in [1, 256], not " +
-                               std::to_string(value.int64_value));
+        return invalidArgument(
+            "create option 'compile_workers' must be in [1, 256], not " +
+            std::to_string(value.int64_value));
       parsed.compileWorkers = static_cast<int>(value.int64_value);
     } else if (name == "node_id" || name == "num_nodes") {
       JFT_RETURN_IF_ERROR(expectType(value, name, PJRT_NamedValue_kInt64, "an integer"));
@@ -61,6 +73,19 @@ StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_
                                "' is out of range: " + std::to_string(value.int64_value));
       (name == "node_id" ? parsed.nodeId : parsed.numNodes) =
           static_cast<int>(value.int64_value);
+    } else if (name == "allocator") {
+      JFT_ASSIGN_OR_RETURN(std::string text, stringValue(value, name));
+      JFT_ASSIGN_OR_RETURN(parsed.memory.allocator, allocatorValue(text));
+    } else if (name == "memory_fraction") {
+      JFT_RETURN_IF_ERROR(expectType(value, name, PJRT_NamedValue_kFloat, "a float"));
+      if (!(value.float_value > 0.0f && value.float_value <= 1.0f))
+        return invalidArgument("create option 'memory_fraction' must be in (0, 1], not " +
+                               std::to_string(value.float_value) +
+                               " (XLA_PYTHON_CLIENT_MEM_FRACTION)");
+      parsed.memory.fraction = value.float_value;
+    } else if (name == "preallocate") {
+      JFT_RETURN_IF_ERROR(expectType(value, name, PJRT_NamedValue_kBool, "a bool"));
+      parsed.memory.preallocate = value.bool_value;
     } else {
       parsed.ignored.push_back(std::move(name));
     }

@@ -2,9 +2,13 @@
 //
 // Our Python registration passes `python_executable` and `worker_module` (used to
 // start compile workers) and, when XLA_FLAGTREE_COMPILE_WORKERS is set,
-// `compile_workers` (how many kernels compile at once); JAX adds its own (`visible_devices`, allocator knobs,
-// `platform_name`, and under jax.distributed `node_id` and `num_nodes`: this
-// process's index and the job's process count). Options we do not use are collected in
+// `compile_workers` (how many kernels compile at once); JAX adds its own
+// (`visible_devices`, allocator knobs, `platform_name`, and under jax.distributed
+// `node_id` and `num_nodes`: this process's index and the job's process count). The
+// allocator settings JAX's CUDA plugin derives from XLA_PYTHON_CLIENT_ALLOCATOR /
+// _MEM_FRACTION / _PREALLOCATE
+// (`allocator`, `memory_fraction`, `preallocate`; our Python registration passes
+// the same) become `memory`. Options we do not use are collected in
 // `ignored` so the client can say so once, never failing on them.
 #pragma once
 
@@ -12,6 +16,7 @@
 #include <vector>
 
 #include "pjrt/abi.h"
+#include "runtime/memory_budget.h"
 #include "support/status.h"
 
 namespace jft::pjrt {
@@ -23,12 +28,14 @@ struct ClientOptions {
   int nodeId = 0;
   int numNodes = 1;
   int compileWorkers = 0;  // 0: the compiler's default
+  runtime::MemoryOptions memory = runtime::MemoryOptions::jaxDefaults();
   std::vector<std::string> ignored;
 };
 
 // INVALID_ARGUMENT for malformed entries (null name, wrong value type for a known
 // option, negative device ordinal, num_nodes below 1, node_id outside
-// [0, num_nodes)).
+// [0, num_nodes), an allocator other than default/platform/bfc/cuda_async, a
+// memory_fraction outside (0, 1]).
 StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_t count);
 
 }  // namespace jft::pjrt

@@ -137,6 +137,12 @@ JFT_DEVICE_ENTRY(deviceMemoryStats, Device_MemoryStats, bytes_in_use, {
       args->largest_alloc_size_is_set, stats.largestAlloc);
   set(JFT_PJRT_SIZE_UP_TO(A, bytes_limit_is_set), args->bytes_limit,
       args->bytes_limit_is_set, stats.bytesLimit);
+  if (stats.poolBytes >= 0) {
+    set(JFT_PJRT_SIZE_UP_TO(A, pool_bytes_is_set), args->pool_bytes,
+        args->pool_bytes_is_set, stats.poolBytes);
+    set(JFT_PJRT_SIZE_UP_TO(A, peak_pool_bytes_is_set), args->peak_pool_bytes,
+        args->peak_pool_bytes_is_set, stats.peakPoolBytes);
+  }
   // peak_allocated_bytes (0.113) is upstream's peak over reserved and in-use
   // bytes together; we track no reservations, so it stays unset like
   // bytes_reserved.

@@ -215,7 +215,7 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
     bool passedOnce = std::count(arguments, arguments + numArgs, &buffer) == 1;
     runtimeArgs[i] = {buffer.address, buffer.byteSize,
                       giveAway[i] && !forbidDonation[i] && passedOnce &&
-                          buffer.externalReferences == 0};
+                          buffer.externalReferences == 0 && !buffer.view};
     if (buffer.ready != nullptr &&
         !(buffer.ready->isReady() && buffer.ready->status().isOk()))
       pending.push_back(buffer.ready);

@@ -6,6 +6,7 @@
 
 #include "ffi/registry.h"
 #include "pjrt/args.h"
+#include "pjrt/dlpack.h"
 
 namespace jft::pjrt {
 namespace {
@@ -96,7 +97,7 @@ struct Chain {
   Chain() {
     gpu.base.struct_size = sizeof(PJRT_Gpu_Custom_Call);
     gpu.base.type = PJRT_Extension_Type_Gpu_Custom_Call;
-    gpu.base.next = nullptr;
+    gpu.base.next = streamExtension(nullptr);
     gpu.custom_call = &registerCustomCall;
     ffi.base.struct_size = sizeof(PJRT_FFI_Extension);
     ffi.base.type = PJRT_Extension_Type_FFI;

@@ -45,6 +45,10 @@ StatusOr<EventPtr> Device::recordEvent() {
   return notSupported(info(), "record events");
 }
 
+Status Device::waitForStream(void*) {
+  return notSupported(info(), "wait for another stream");
+}
+
 StatusOr<CollectiveRunner*> Device::collectiveRunner() {
   return unavailable(info().name +
                      " has no collective library, so it cannot run "

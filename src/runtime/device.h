@@ -47,6 +47,10 @@ struct MemoryStats {
   int64_t numAllocs = 0;
   int64_t largestAlloc = 0;
   int64_t bytesLimit = 0;
+  // Memory a caching pool holds from the driver (used or not), now and at
+  // most; -1 where the device has no pool.
+  int64_t poolBytes = -1;
+  int64_t peakPoolBytes = -1;
 };
 
 class Device {
@@ -117,6 +121,10 @@ class Device {
   // The platform's queue handle (CUstream on CUDA) for FFI handlers that
   // enqueue their own work on it; null where there is none (host stand-ins).
   virtual void* nativeStream() { return nullptr; }
+  // Orders this device's queue after everything queued so far on `foreign`,
+  // another queue handle of the platform (a DLPack producer's CUstream), without
+  // blocking the caller. UNIMPLEMENTED by default (devices without queues).
+  virtual Status waitForStream(void* foreign);
   virtual StatusOr<EventPtr> recordEvent();
   // This device's collective runner (runtime/collective_context.h), made on
   // first use and owned by the device; UNAVAILABLE when the platform has no

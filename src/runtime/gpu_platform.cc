@@ -6,8 +6,8 @@
 namespace jft::runtime {
 
 StatusOr<std::unique_ptr<Platform>> openGpuPlatform(
-    const std::vector<int>& visibleOrdinals) {
-  return gpu::openCudaPlatform(visibleOrdinals);
+    const std::vector<int>& visibleOrdinals, const MemoryOptions& memory) {
+  return gpu::openCudaPlatform(visibleOrdinals, memory);
 }
 
 }  // namespace jft::runtime

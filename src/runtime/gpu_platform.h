@@ -7,13 +7,15 @@
 #include <vector>
 
 #include "runtime/device.h"
+#include "runtime/memory_budget.h"
 #include "support/status.h"
 
 namespace jft::runtime {
 
 // FAILED_PRECONDITION with a readable reason when there is no driver or no GPU.
-// `visibleOrdinals` restricts the devices opened (empty means all).
+// `visibleOrdinals` restricts the devices opened (empty means all); `memory`
+// is how every device hands out memory.
 StatusOr<std::unique_ptr<Platform>> openGpuPlatform(
-    const std::vector<int>& visibleOrdinals);
+    const std::vector<int>& visibleOrdinals, const MemoryOptions& memory = {});
 
 }  // namespace jft::runtime

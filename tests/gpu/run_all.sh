@@ -70,6 +70,7 @@ run_test test_sharded XLA_MODE=fl_only
 run_test test_multiprocess XLA_MODE=fl_only
 run_test test_callbacks XLA_MODE=fl_only
 run_test test_ffi XLA_MODE=fl_only
+run_test test_dlpack_memory XLA_MODE=fl_only
 run_test test_diffrax_lineax XLA_MODE=fl_only
 run_test pjrt_bandwidth
 run_test pjrt_bandwidth JFT_PINNED_STAGING=0

@@ -157,5 +157,39 @@ class RequirementCheck(unittest.TestCase):
     self.assertTrue(build_wheel.TRITON_REQUIREMENT.startswith(self.plugin.TRITON_PACKAGE))
 
 
+class MemoryOptions(unittest.TestCase):
+  """The allocator create options the plugin derives from the environment, as
+  upstream's CUDA plugin does (names, types, defaults), without JAX."""
+
+  @classmethod
+  def setUpClass(cls):
+    cls.plugin = load("flagtree_plugin", ROOT / "python" / "jax_plugins" / "flagtree" / "__init__.py")
+
+  def test_unset_environment_passes_only_the_default_allocator(self):
+    self.assertEqual(self.plugin.memory_options({}), {"allocator": "default"})
+
+  def test_settings_become_typed_options(self):
+    options = self.plugin.memory_options({
+        "XLA_PYTHON_CLIENT_ALLOCATOR": "Platform",
+        "XLA_PYTHON_CLIENT_MEM_FRACTION": ".25",
+        "XLA_PYTHON_CLIENT_PREALLOCATE": "false",
+        "XLA_PYTHON_CLIENT_COLLECTIVE_MEM_SIZE_MB": "2"})
+    self.assertEqual(options, {"allocator": "platform", "memory_fraction": 0.25,
+                               "preallocate": False, "collective_memory_size": 2 << 20})
+    self.assertIs(type(options["memory_fraction"]), float)
+    self.assertIs(type(options["preallocate"]), bool)
+    self.assertEqual(self.plugin.memory_options({"XLA_PYTHON_CLIENT_PREALLOCATE": "true"}),
+                     {"allocator": "default", "preallocate": True})
+    self.assertEqual(self.plugin.memory_options({"XLA_CLIENT_MEM_FRACTION": "0.5"}),
+                     {"allocator": "default", "memory_fraction": 0.5})
+
+  def test_bad_settings_raise_as_upstream(self):
+    with self.assertRaises(ValueError):
+      self.plugin.memory_options({"XLA_PYTHON_CLIENT_ALLOCATOR": "magic"})
+    with self.assertRaises(ValueError):
+      self.plugin.memory_options({"XLA_CLIENT_MEM_FRACTION": "0.5",
+                                  "XLA_PYTHON_CLIENT_MEM_FRACTION": "0.5"})
+
+
 if __name__ == "__main__":
   unittest.main()

@@ -147,7 +147,7 @@ TEST(PjrtAbi, UnimplementedSlotsNameTheirFunction) {
     PJRT_SlotFn slot;
     const char* name;
   } cases[] = {
-      {api->PJRT_Client_CreateViewOfDeviceBuffer, "PJRT_Client_CreateViewOfDeviceBuffer"},
+      {api->PJRT_CopyToDeviceStream_TotalBytes, "PJRT_CopyToDeviceStream_TotalBytes"},
       {api->PJRT_CopyToDeviceStream_AddChunk, "PJRT_CopyToDeviceStream_AddChunk"},
       {api->PJRT_TopologyDescription_GetMemorySpaceKindIds,
        "PJRT_TopologyDescription_GetMemorySpaceKindIds"},

@@ -23,7 +23,7 @@ TEST(CreateOptions, ParsesKnownAndCollectsUnknown) {
   int64_t devices[] = {0, 2};
   PJRT_NamedValue options[4] = {stringOption("python_executable", "/usr/bin/python3"),
                                 stringOption("worker_module", "jax_flagtree.worker"),
-                                stringOption("allocator", "default"),
+                                stringOption("enable_mock_nccl_name", "x"),
                                 {}};
   options[3].struct_size = sizeof(PJRT_NamedValue);
   options[3].name = "visible_devices";
@@ -36,7 +36,72 @@ TEST(CreateOptions, ParsesKnownAndCollectsUnknown) {
   EXPECT_EQ(parsed->pythonExecutable, "/usr/bin/python3");
   EXPECT_EQ(parsed->workerModule, "jax_flagtree.worker");
   EXPECT_EQ(parsed->visibleDevices, (std::vector<int>{0, 2}));
-  EXPECT_EQ(parsed->ignored, (std::vector<std::string>{"allocator"}));
+  EXPECT_EQ(parsed->ignored, (std::vector<std::string>{"enable_mock_nccl_name"}));
+  // Without allocator settings, upstream's defaults: a pool limited to 75 %,
+  // reserved up front.
+  EXPECT_EQ(parsed->memory.allocator, runtime::MemoryOptions::Allocator::kPool);
+  EXPECT_DOUBLE_EQ(parsed->memory.fraction, 0.75);
+  EXPECT_TRUE(parsed->memory.preallocate);
+}
+
+PJRT_NamedValue floatOption(const char* name, float value) {
+  PJRT_NamedValue v{};
+  v.struct_size = sizeof(v);
+  v.name = name;
+  v.name_size = std::strlen(name);
+  v.type = PJRT_NamedValue_kFloat;
+  v.float_value = value;
+  v.value_size = 1;
+  return v;
+}
+
+PJRT_NamedValue boolOption(const char* name, bool value) {
+  PJRT_NamedValue v{};
+  v.struct_size = sizeof(v);
+  v.name = name;
+  v.name_size = std::strlen(name);
+  v.type = PJRT_NamedValue_kBool;
+  v.bool_value = value;
+  v.value_size = 1;
+  return v;
+}
+
+TEST(CreateOptions, AllocatorSettingsAsJaxPassesThem) {
+  // What XLA_PYTHON_CLIENT_ALLOCATOR=platform, _MEM_FRACTION=.25 and
+  // _PREALLOCATE=false become (jax's CUDA plugin options).
+  PJRT_NamedValue options[] = {stringOption("allocator", "platform"),
+                               floatOption("memory_fraction", 0.25f),
+                               boolOption("preallocate", false)};
+  auto parsed = parseClientOptions(options, 3);
+  ASSERT_TRUE(parsed.isOk()) << parsed.status().toString();
+  EXPECT_EQ(parsed->memory.allocator, runtime::MemoryOptions::Allocator::kPlatform);
+  EXPECT_DOUBLE_EQ(parsed->memory.fraction, 0.25);
+  EXPECT_FALSE(parsed->memory.preallocate);
+  EXPECT_TRUE(parsed->ignored.empty());
+
+  for (const char* pooled : {"default", "bfc", "cuda_async"}) {
+    PJRT_NamedValue one[] = {stringOption("allocator", pooled)};
+    auto pool = parseClientOptions(one, 1);
+    ASSERT_TRUE(pool.isOk()) << pooled;
+    EXPECT_EQ(pool->memory.allocator, runtime::MemoryOptions::Allocator::kPool) << pooled;
+  }
+}
+
+TEST(CreateOptions, RejectsBadAllocatorSettings) {
+  PJRT_NamedValue unknown[] = {stringOption("allocator", "vmm2")};
+  EXPECT_EQ(parseClientOptions(unknown, 1).status().code(), StatusCode::kInvalidArgument);
+  for (float bad : {0.0f, -0.5f, 1.5f}) {
+    PJRT_NamedValue fraction[] = {floatOption("memory_fraction", bad)};
+    EXPECT_EQ(parseClientOptions(fraction, 1).status().code(),
+              StatusCode::kInvalidArgument)
+        << bad;
+  }
+  PJRT_NamedValue wrongType[] = {stringOption("preallocate", "false")};
+  EXPECT_EQ(parseClientOptions(wrongType, 1).status().code(),
+            StatusCode::kInvalidArgument);
+  PJRT_NamedValue fractionAsString[] = {stringOption("memory_fraction", "0.5")};
+  EXPECT_EQ(parseClientOptions(fractionAsString, 1).status().code(),
+            StatusCode::kInvalidArgument);
 }
 
 TEST(CreateOptions, RejectsWrongTypesAndNulls) {

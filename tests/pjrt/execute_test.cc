@@ -3,6 +3,7 @@
 #include "pjrt/execute.h"
 
 #include "executable_test_support.h"
+#include "pjrt/dlpack.h"
 
 namespace jft::pjrt::testing {
 namespace {
@@ -372,6 +373,44 @@ TEST_F(ExecuteTest, FieldsPastTheCallersOptionsAreNotRead) {
   ASSERT_EQ(call.run(), nullptr);
   keep(call);
   EXPECT_TRUE(x->isDeleted());
+}
+
+TEST_F(ExecuteTest, ExternallyReferencedOrViewedArgumentsAreNotDonated) {
+  // A DLPack consumer still reads an externally referenced buffer, and a view's
+  // memory belongs to another framework: neither may be handed to an output.
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  PJRT_Buffer_IncreaseExternalReferenceCount_Args hold{sizeof(hold), nullptr, x};
+  ASSERT_EQ(bufferIncreaseExternalReferenceCount(&hold), nullptr);
+  Call call(executable, {x}, 1);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  EXPECT_FALSE(loader_.loaded[0]->lastArguments[0].donated);
+  EXPECT_FALSE(x->isDeleted());
+  EXPECT_NE(call.outputs[0]->address, x->address);
+  PJRT_Buffer_DecreaseExternalReferenceCount_Args drop{sizeof(drop), nullptr, x};
+  ASSERT_EQ(bufferDecreaseExternalReferenceCount(&drop), nullptr);
+
+  std::vector<float> foreign{5, 6, 7, 8};
+  std::vector<int64_t> dims{4};
+  PJRT_Client_CreateViewOfDeviceBuffer_Args view{};
+  view.struct_size = sizeof(view);
+  view.client = client_.get();
+  view.device_buffer_ptr = foreign.data();
+  view.dims = dims.data();
+  view.num_dims = 1;
+  view.element_type = PJRT_Buffer_Type_F32;
+  view.device = client_->devices[0];
+  ASSERT_EQ(clientCreateViewOfDeviceBuffer(&view), nullptr);
+  buffers_.push_back(view.buffer);
+  Call onView(executable, {view.buffer}, 1);
+  ASSERT_EQ(onView.run(), nullptr);
+  keep(onView);
+  EXPECT_FALSE(loader_.loaded[0]->lastArguments[0].donated);
+  EXPECT_NE(onView.outputs[0]->address, view.buffer->address);
+  EXPECT_EQ(contents(onView.outputs[0]), (std::vector<float>{10, 12, 14, 16}));
+  EXPECT_EQ(foreign, (std::vector<float>{5, 6, 7, 8}));
+  EXPECT_EQ(device(0).badFrees(), 0);
 }
 
 }  // namespace

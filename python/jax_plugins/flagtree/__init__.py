@@ -55,10 +55,40 @@ def library_path() -> pathlib.Path | None:
   return path if path.exists() else None
 
 
-def create_options() -> dict[str, str | int]:
+ALLOCATORS = ("default", "platform", "bfc", "cuda_async")
+
+
+def memory_options(environ=os.environ) -> dict[str, str | float | bool | int]:
+  """The allocator settings upstream's CUDA plugin derives from the environment
+  (its initialize() does this, and we keep it from running), with the same
+  names, types and defaults: unset variables pass nothing."""
+  allocator = environ.get("XLA_PYTHON_CLIENT_ALLOCATOR", "default").lower()
+  if allocator not in ALLOCATORS:
+    raise ValueError("XLA_PYTHON_CLIENT_ALLOCATOR env var must be \"default\", \"platform\", "
+                     f"\"bfc\", or \"cuda_async\", got \"{allocator}\"")
+  fraction = environ.get("XLA_CLIENT_MEM_FRACTION", "")
+  deprecated_fraction = environ.get("XLA_PYTHON_CLIENT_MEM_FRACTION", "")
+  if deprecated_fraction and fraction:
+    raise ValueError("XLA_CLIENT_MEM_FRACTION is specified together with "
+                     "XLA_PYTHON_CLIENT_MEM_FRACTION. Remove the latter one, it is deprecated.")
+  fraction = fraction or deprecated_fraction
+  preallocate = environ.get("XLA_PYTHON_CLIENT_PREALLOCATE", "")
+  collective_size = environ.get("XLA_PYTHON_CLIENT_COLLECTIVE_MEM_SIZE_MB", "")
+  options: dict[str, str | float | bool | int] = {"allocator": allocator}
+  if fraction:
+    options["memory_fraction"] = float(fraction)
+  if preallocate:
+    options["preallocate"] = preallocate not in ("false", "False", "0")
+  if collective_size:
+    options["collective_memory_size"] = int(collective_size) * (1 << 20)
+  return options
+
+
+def create_options() -> dict[str, str | int | float | bool]:
   """Options handed to PJRT_Client_Create (each becomes a PJRT_NamedValue)."""
-  options: dict[str, str | int] = {"python_executable": sys.executable,
-                                   "worker_module": WORKER_MODULE}
+  options: dict[str, str | int | float | bool] = {"python_executable": sys.executable,
+                                                  "worker_module": WORKER_MODULE}
+  options.update(memory_options())
   workers = os.environ.get("XLA_FLAGTREE_COMPILE_WORKERS", "").strip()
   if workers:
     try:

@@ -46,8 +46,8 @@ StatusOr<DeviceInfo> describe(const Driver& driver, CUdevice device, int ordinal
 
 }  // namespace
 
-StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::open(const Driver& driver,
-                                                       int ordinal) {
+StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::open(const Driver& driver, int ordinal,
+                                                       const MemoryOptions& memory) {
   CUdevice handle = 0;
   JFT_RETURN_IF_ERROR(driver.check(driver.deviceGet(&handle, ordinal), "cuDeviceGet"));
   JFT_ASSIGN_OR_RETURN(DeviceInfo info, describe(driver, handle, ordinal));
@@ -60,12 +60,16 @@ StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::open(const Driver& driver,
   size_t freeBytes = 0, totalBytes = 0;
   JFT_RETURN_IF_ERROR(
       driver.check(driver.memGetInfo(&freeBytes, &totalBytes), "cuMemGetInfo"));
-  device->stats_.bytesLimit = static_cast<int64_t>(totalBytes);
+  const uint64_t limit = memoryLimit(memory, totalBytes);
+  device->budget_.setLimit(limit);
   JFT_RETURN_IF_ERROR(
       driver.check(driver.deviceGetAttribute(&device->maxSharedPerBlock_,
                                              kAttrMaxSharedMemoryPerBlockOptin, handle),
                    "cuDeviceGetAttribute"));
-  JFT_RETURN_IF_ERROR(device->setUpMemoryPool());
+  if (memory.allocator == MemoryOptions::Allocator::kPool) {
+    JFT_RETURN_IF_ERROR(device->setUpMemoryPool());
+    if (memory.preallocate) device->reserveInPool(limit);
+  }
   device->completions_ = std::make_unique<CompletionThread>(driver, device->context_);
   device->staging_ = std::make_unique<PinnedStaging>(driver);
   return device;
@@ -134,6 +138,24 @@ Status CudaDevice::setUpMemoryPool() {
   return Status::ok();
 }
 
+void CudaDevice::reserveInPool(uint64_t bytes) {
+  if (pool_ == nullptr || bytes == 0) return;
+  // Another process may hold part of the GPU: take what is free, leaving the
+  // driver some room (upstream's allocator also leaves slack).
+  size_t freeBytes = 0, totalBytes = 0;
+  if (driver_.memGetInfo(&freeBytes, &totalBytes) != kCudaSuccess) return;
+  constexpr uint64_t kSlack = uint64_t{256} << 20;
+  if (freeBytes <= kSlack) return;
+  bytes = std::min<uint64_t>(bytes, freeBytes - kSlack);
+  CUdeviceptr block = 0;
+  if (driver_.memAllocFromPoolAsync(&block, bytes, pool_, stream_) != kCudaSuccess)
+    return;
+  // The release threshold keeps the freed block in the pool, which then
+  // answers later allocations from it.
+  driver_.memFreeAsync(block, stream_);
+  driver_.streamSynchronize(stream_);
+}
+
 CUresult CudaDevice::allocateRaw(CUdeviceptr* address, uint64_t bytes) {
   if (pool_ == nullptr) return driver_.memAlloc(address, bytes);
   CUresult result = driver_.memAllocFromPoolAsync(address, bytes, pool_, stream_);
@@ -144,28 +166,40 @@ CUresult CudaDevice::allocateRaw(CUdeviceptr* address, uint64_t bytes) {
   return driver_.memAllocFromPoolAsync(address, bytes, pool_, stream_);
 }
 
+Status CudaDevice::waitForStream(void* foreign) {
+  if (foreign == nullptr || foreign == stream_) return Status::ok();
+  JFT_RETURN_IF_ERROR(makeCurrent());
+  CUevent marker = nullptr;
+  JFT_RETURN_IF_ERROR(
+      driver_.check(driver_.eventCreate(&marker, kEventDisableTiming), "cuEventCreate"));
+  Status status = driver_.check(
+      driver_.eventRecord(marker, static_cast<CUstream>(foreign)), "cuEventRecord");
+  if (status.isOk())
+    status =
+        driver_.check(driver_.streamWaitEvent(stream_, marker, 0), "cuStreamWaitEvent");
+  // The wait keeps what it needs of the event: destroying it now is allowed.
+  driver_.eventDestroy(marker);
+  return status;
+}
+
 StatusOr<uint64_t> CudaDevice::allocate(uint64_t bytes) {
   if (bytes == 0) return uint64_t{0};
-  JFT_RETURN_IF_ERROR(makeCurrent());
+  JFT_RETURN_IF_ERROR(budget_.take(bytes, info_.name));
+  Status status = makeCurrent();
   CUdeviceptr address = 0;
-  Status status =
-      driver_.check(allocateRaw(&address, bytes),
-                    pool_ != nullptr ? "cuMemAllocFromPoolAsync" : "cuMemAlloc");
+  if (status.isOk())
+    status = driver_.check(allocateRaw(&address, bytes),
+                           pool_ != nullptr ? "cuMemAllocFromPoolAsync" : "cuMemAlloc");
   if (!status.isOk()) {
+    budget_.give(bytes);
     return Status(status.code(), "allocating " + std::to_string(bytes) + " bytes on " +
                                      info_.name + ": " + status.message());
   }
-  std::lock_guard<std::mutex> lock(statsMutex_);
-  stats_.bytesInUse += static_cast<int64_t>(bytes);
-  stats_.peakBytesInUse = std::max(stats_.peakBytesInUse, stats_.bytesInUse);
-  stats_.numAllocs += 1;
-  stats_.largestAlloc = std::max(stats_.largestAlloc, static_cast<int64_t>(bytes));
   return static_cast<uint64_t>(address);
 }
 
 void CudaDevice::noteFreed(uint64_t bytes) {
-  std::lock_guard<std::mutex> lock(statsMutex_);
-  stats_.bytesInUse -= static_cast<int64_t>(bytes);
+  budget_.give(bytes);
 }
 
 void CudaDevice::releaseAfterQueuedWork(std::function<void()> release) {
@@ -295,13 +329,22 @@ StatusOr<EventPtr> CudaDevice::copyFromDevice(uint64_t dst, Device& srcDevice,
 }
 
 MemoryStats CudaDevice::memoryStats() const {
-  std::lock_guard<std::mutex> lock(statsMutex_);
-  return stats_;
+  MemoryStats stats = budget_.stats();
+  if (pool_ != nullptr) {
+    uint64_t current = 0, high = 0;
+    if (driver_.memPoolGetAttribute(pool_, kMemPoolAttrReservedMemCurrent, &current) ==
+            kCudaSuccess &&
+        driver_.memPoolGetAttribute(pool_, kMemPoolAttrReservedMemHigh, &high) ==
+            kCudaSuccess) {
+      stats.poolBytes = static_cast<int64_t>(current);
+      stats.peakPoolBytes = static_cast<int64_t>(high);
+    }
+  }
+  return stats;
 }
 
 void CudaDevice::resetPeakMemory() {
-  std::lock_guard<std::mutex> lock(statsMutex_);
-  stats_.peakBytesInUse = stats_.bytesInUse;
+  budget_.resetPeak();
 }
 
 }  // namespace jft::runtime::gpu

@@ -7,6 +7,10 @@
 // freed memory kept cached), or from cuMemAlloc where pools are unsupported or
 // JFT_MEMORY_POOL=0; then freeing is deferred behind an event recorded on the
 // stream. Either way memory is never reused while queued work may touch it.
+// MemoryOptions (JAX's XLA_PYTHON_CLIENT_* settings) set the pool's limit
+// (MemoryBudget: RESOURCE_EXHAUSTED beyond it), whether the limit is reserved
+// in the pool when the device opens, and the platform allocator (cuMemAlloc,
+// nothing cached).
 #pragma once
 
 #include <atomic>
@@ -17,6 +21,7 @@
 #include "runtime/gpu/completion_thread.h"
 #include "runtime/gpu/driver.h"
 #include "runtime/gpu/pinned_staging.h"
+#include "runtime/memory_budget.h"
 
 namespace jft::runtime::gpu {
 
@@ -29,7 +34,8 @@ class NcclDeviceRunner;
 
 class CudaDevice final : public Device {
  public:
-  static StatusOr<std::unique_ptr<CudaDevice>> open(const Driver& driver, int ordinal);
+  static StatusOr<std::unique_ptr<CudaDevice>> open(const Driver& driver, int ordinal,
+                                                    const MemoryOptions& memory = {});
   ~CudaDevice() override;
 
   const DeviceInfo& info() const override { return info_; }
@@ -84,6 +90,7 @@ class CudaDevice final : public Device {
   // such as cuBLASLt enqueue on it too).
   CUstream stream() const { return stream_; }
   void* nativeStream() override { return stream_; }
+  Status waitForStream(void* foreign) override;
 
  private:
   CudaDevice(const Driver& driver, CUdevice device, DeviceInfo info);
@@ -92,6 +99,8 @@ class CudaDevice final : public Device {
   // GPU passes it, then `followUp` runs on the completion thread.
   StatusOr<EventPtr> fence(std::function<void()> followUp = {});
   Status setUpMemoryPool();
+  // Fills the pool's cache with `bytes` (preallocation); best effort.
+  void reserveInPool(uint64_t bytes);
   CUresult allocateRaw(CUdeviceptr* address, uint64_t bytes);
   void noteFreed(uint64_t bytes);
   // Runs `release` now if the queue is idle, else once queued work is done.
@@ -107,8 +116,7 @@ class CudaDevice final : public Device {
   std::unique_ptr<CompletionThread> completions_;
   std::unique_ptr<PinnedStaging> staging_;
 
-  mutable std::mutex statsMutex_;
-  MemoryStats stats_;
+  MemoryBudget budget_;
 
   std::mutex gemmMutex_;  // guards creating gemm_
   std::unique_ptr<GemmRunner> gemm_;

@@ -41,7 +41,7 @@ class CudaPlatform final : public Platform {
 }  // namespace
 
 StatusOr<std::unique_ptr<Platform>> openCudaPlatform(
-    const std::vector<int>& visibleOrdinals) {
+    const std::vector<int>& visibleOrdinals, const MemoryOptions& memory) {
   JFT_ASSIGN_OR_RETURN(const Driver* driver, Driver::load());
   int count = 0;
   JFT_RETURN_IF_ERROR(driver->check(driver->deviceGetCount(&count), "cuDeviceGetCount"));
@@ -58,7 +58,7 @@ StatusOr<std::unique_ptr<Platform>> openCudaPlatform(
                              " does not exist (the driver reports " +
                              std::to_string(count) + " GPUs)");
     }
-    JFT_ASSIGN_OR_RETURN(auto device, CudaDevice::open(*driver, ordinal));
+    JFT_ASSIGN_OR_RETURN(auto device, CudaDevice::open(*driver, ordinal, memory));
     JFT_RETURN_IF_ERROR(device->shareCliques(cliques));
     devices.push_back(std::move(device));
   }

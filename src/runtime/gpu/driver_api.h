@@ -50,6 +50,9 @@ inline constexpr int kAttrMemoryPoolsSupported = 115;
 inline constexpr int kFuncAttrMaxDynamicSharedSizeBytes = 8;
 // CUmemPool_attribute: bytes a pool keeps cached instead of returning them.
 inline constexpr int kMemPoolAttrReleaseThreshold = 4;
+// Bytes of physical memory the pool holds from the driver, now and at most.
+inline constexpr int kMemPoolAttrReservedMemCurrent = 5;
+inline constexpr int kMemPoolAttrReservedMemHigh = 6;
 
 inline constexpr unsigned kStreamNonBlocking = 0x1;
 inline constexpr unsigned kHostAllocPortable = 0x1;
@@ -77,6 +80,7 @@ inline constexpr unsigned kEventDisableTiming = 0x2;
   X(eventCreate, "cuEventCreate", CUresult (*)(CUevent*, unsigned))                      \
   X(eventRecord, "cuEventRecord", CUresult (*)(CUevent, CUstream))                       \
   X(eventSynchronize, "cuEventSynchronize", CUresult (*)(CUevent))                       \
+  X(streamWaitEvent, "cuStreamWaitEvent", CUresult (*)(CUstream, CUevent, unsigned))     \
   X(eventDestroy, "cuEventDestroy_v2", CUresult (*)(CUevent))                            \
   X(memAlloc, "cuMemAlloc_v2", CUresult (*)(CUdeviceptr*, size_t))                       \
   X(memFree, "cuMemFree_v2", CUresult (*)(CUdeviceptr))                                  \
@@ -104,6 +108,8 @@ inline constexpr unsigned kEventDisableTiming = 0x2;
   X(deviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool",                                \
     CUresult (*)(CUmemoryPool*, CUdevice))                                               \
   X(memPoolSetAttribute, "cuMemPoolSetAttribute",                                        \
+    CUresult (*)(CUmemoryPool, int, void*))                                              \
+  X(memPoolGetAttribute, "cuMemPoolGetAttribute",                                        \
     CUresult (*)(CUmemoryPool, int, void*))                                              \
   X(memPoolTrimTo, "cuMemPoolTrimTo", CUresult (*)(CUmemoryPool, size_t))                \
   X(memAllocFromPoolAsync, "cuMemAllocFromPoolAsync",                                    \
