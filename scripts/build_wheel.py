@@ -9,11 +9,21 @@ half-written folder elsewhere in the tree cannot stop a wheel. The platform tag 
 manylinux_2_N where GLIBC_2.N is the newest glibc symbol version it needs.
 Install with `pip install dist/jax_flagtree-*.whl` (add --no-deps offline).
 
-The version carries the source commit (`0.1.0+g<12 hex digits>`, `.dirty` when
-the tree has uncommitted changes). Beside the wheel it writes `SHA256SUMS` and
-`build_manifest.json`: the source commit and tree, the toolchain, the JAX /
-PJRT / StableHLO versions the plugin targets, the dependency ranges, and every
-packaged file with its SHA-256.
+The version carries the source commit (`0.1.0+g<7 hex digits>`, `.dirty` when
+tracked files have uncommitted changes: a PEP 440 local version). Beside the
+wheel it writes `SHA256SUMS` (the `sha256sum -c` format, for the wheel and the
+manifest) and `build_manifest.json`: the source commit, its tree and the tree
+of the files actually built (they differ when dirty), the toolchain (the
+compiler CMake used, cmake, ninja, python), the JAX / PJRT C API / StableHLO
+versions the plugin targets, the dependency ranges, and every packaged file
+with its SHA-256 and size.
+
+The wheel installs the `jft` command: a console script calling
+jax_flagtree.jft_command, which execs the packaged binary (so it also works
+from a `pip install --target` folder on PYTHONPATH, as `python -m
+jax_flagtree.jft_command`). Triton is not a hard dependency: FlagTree
+provides the `triton` package under the same name, so upstream Triton is the
+`triton` extra, and the plugin checks at start that one is installed.
 """
 
 from __future__ import annotations
@@ -26,8 +36,10 @@ import os
 import pathlib
 import re
 import shutil
+import stat
 import subprocess
 import sys
+import tempfile
 import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -40,7 +52,7 @@ JFT_IN_WHEEL = "jax_flagtree/bin/jft"
 # itself as the `triton` package) compiles the kernels and is checked by the
 # plugin when it starts.
 SUPPORTED_JAX = ">=0.11,<0.12"
-TRITON_REQUIREMENT = "triton>=3.6"
+TRITON_REQUIREMENT = "triton>=3.6,<4"
 STABLEHLO_VERSION = "1.20.0"
 REQUIREMENTS = [f"jax{SUPPORTED_JAX}", f"jaxlib{SUPPORTED_JAX}"]
 EXTRAS = {"triton": [TRITON_REQUIREMENT]}
@@ -73,10 +85,27 @@ def git(*args: str) -> str | None:
     return None
 
 
+def worktree_tree() -> str | None:
+  """The git tree of the tracked files as they are on disk (what `git
+  write-tree` would write after `git add -u`), computed in a scratch index so
+  the checkout's own index is left alone."""
+  with tempfile.TemporaryDirectory() as scratch:
+    index = os.path.join(scratch, "index")
+    env = dict(os.environ, GIT_INDEX_FILE=index)
+    try:
+      for args in (["read-tree", "HEAD"], ["add", "-u"], ["write-tree"]):
+        done = subprocess.run(["git", "-C", str(ROOT), *args], env=env, check=True,
+                              capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError):
+      return None
+    return done.stdout.strip() or None
+
+
 def source_identity() -> dict[str, object]:
-  """The commit and tree the wheel is built from (None outside a git checkout)."""
+  """The commit and trees the wheel is built from (None outside a git checkout)."""
   status = git("status", "--porcelain", "--untracked-files=no")
   return {"commit": git("rev-parse", "HEAD"), "tree": git("rev-parse", "HEAD^{tree}"),
+          "worktree_tree": worktree_tree(),
           "dirty": bool(status) if status is not None else None}
 
 
@@ -84,7 +113,7 @@ def wheel_version(source: dict[str, object]) -> str:
   commit = source.get("commit")
   if not commit:
     return f"{BASE_VERSION}+unknown"
-  return f"{BASE_VERSION}+g{str(commit)[:12]}" + (".dirty" if source.get("dirty") else "")
+  return f"{BASE_VERSION}+g{str(commit)[:7]}" + (".dirty" if source.get("dirty") else "")
 
 
 def first_line(command: list[str]) -> str | None:
@@ -95,20 +124,36 @@ def first_line(command: list[str]) -> str | None:
   return out.splitlines()[0].strip() if out.strip() else None
 
 
-def toolchain() -> dict[str, str | None]:
-  return {"cmake": first_line(["cmake", "--version"]), "ninja": first_line(["ninja", "--version"]),
-          "c++": first_line(["c++", "--version"]), "python": sys.version.split()[0]}
+def cmake_compiler(binary_dir: pathlib.Path | None) -> str:
+  """The C++ compiler CMake configured for the plugin (c++ when unknown)."""
+  cache = binary_dir / "CMakeCache.txt" if binary_dir is not None else None
+  if cache is not None and cache.exists():
+    match = re.search(r"^CMAKE_CXX_COMPILER:\w+=(.+)$", cache.read_text(errors="replace"), re.M)
+    if match:
+      return match.group(1).strip()
+  return "c++"
 
 
-def pjrt_api_version() -> str | None:
-  """The PJRT C API version src/pjrt/abi.h declares (major.minor)."""
+def toolchain(binary_dir: pathlib.Path | None = None) -> dict[str, str | None]:
+  compiler = cmake_compiler(binary_dir)
+  return {"compiler": compiler, "compiler_version": first_line([compiler, "--version"]),
+          "cmake": first_line(["cmake", "--version"]), "ninja": first_line(["ninja", "--version"]),
+          "python": sys.version.split()[0]}
+
+
+def pjrt_api_version() -> dict[str, int] | None:
+  """The PJRT C API version src/pjrt/abi.h declares: the layout the plugin's
+  structs reproduce, which decides the jaxlib it can be loaded by."""
   text = (ROOT / "src" / "pjrt" / "abi.h").read_text()
   major = re.search(r"kMajorVersion\s*=\s*(\d+)", text)
   minor = re.search(r"kMinorVersion\s*=\s*(\d+)", text)
-  return f"{major.group(1)}.{minor.group(1)}" if major and minor else None
+  if not (major and minor):
+    return None
+  return {"major": int(major.group(1)), "minor": int(minor.group(1))}
 
 
 def build_library(build_dir: pathlib.Path, jobs: int) -> tuple[pathlib.Path, pathlib.Path]:
+  """Returns the library and the jft binary; the CMake build folder is their parent's parent's."""
   project = build_dir / "plugin-project"
   project.mkdir(parents=True, exist_ok=True)
   (project / "CMakeLists.txt").write_text(PLUGIN_PROJECT.format(root=ROOT.as_posix()))
@@ -180,13 +225,13 @@ def sha256(data: bytes) -> str:
 
 
 def manifest(source: dict[str, object], version: str, platform: str, wheel: pathlib.Path,
-             files: dict[str, bytes]) -> dict[str, object]:
+             files: dict[str, bytes], binary_dir: pathlib.Path | None) -> dict[str, object]:
   return {
       "name": "jax-flagtree", "version": version, "wheel": wheel.name,
       "wheel_sha256": sha256(wheel.read_bytes()), "platform": platform, "source": source,
-      "toolchain": toolchain(),
-      "targets": {"jax": SUPPORTED_JAX, "pjrt_c_api": pjrt_api_version(),
-                  "stablehlo": STABLEHLO_VERSION},
+      "toolchain": toolchain(binary_dir),
+      "targets": {"jax": SUPPORTED_JAX, "jaxlib": SUPPORTED_JAX,
+                  "pjrt_c_api": pjrt_api_version(), "stablehlo": STABLEHLO_VERSION},
       "requires": REQUIREMENTS, "extras": EXTRAS,
       "files": [{"path": p, "sha256": sha256(d), "size": len(d)} for p, d in sorted(files.items())],
   }
@@ -201,8 +246,10 @@ def write_release_files(out_dir: pathlib.Path, wheel: pathlib.Path,
   (out_dir / "SHA256SUMS").write_text(sums)
 
 
-def write_wheel(out_dir: pathlib.Path, library: pathlib.Path,
-                jft: pathlib.Path | None = None) -> pathlib.Path:
+def write_wheel(out_dir: pathlib.Path, library: pathlib.Path, jft: pathlib.Path | None = None,
+                binary_dir: pathlib.Path | None = None) -> pathlib.Path:
+  """Writes the wheel, SHA256SUMS and build_manifest.json into out_dir;
+  binary_dir is the CMake build folder (for the compiler it used)."""
   platform = glibc_tag(library)
   source = source_identity()
   version = wheel_version(source)
@@ -220,11 +267,14 @@ def write_wheel(out_dir: pathlib.Path, library: pathlib.Path,
     for path, data in files.items():
       entry = zipfile.ZipInfo(path, date_time=(2026, 1, 1, 0, 0, 0))
       executable = path.endswith(".so") or path == JFT_IN_WHEEL
-      entry.external_attr = (0o755 if executable else 0o644) << 16
+      # The file type bits too: pip sets the executable bits only on entries
+      # that say they are regular files.
+      entry.external_attr = (stat.S_IFREG | (0o755 if executable else 0o644)) << 16
       entry.compress_type = zipfile.ZIP_DEFLATED
       archive.writestr(entry, data)
     archive.writestr(f"{info}/RECORD", record)
-  write_release_files(out_dir, wheel, manifest(source, version, platform, wheel, packaged))
+  write_release_files(out_dir, wheel,
+                      manifest(source, version, platform, wheel, packaged, binary_dir))
   return wheel
 
 
@@ -236,14 +286,17 @@ def main() -> None:
   parser.add_argument("--library", help="use this prebuilt library instead of building")
   parser.add_argument("--jft", help="with --library: this prebuilt jft to package")
   args = parser.parse_args()
+  binary_dir = None
   if args.library:
     library = pathlib.Path(args.library)
     jft = pathlib.Path(args.jft) if args.jft else None
   else:
     if shutil.which("cmake") is None or shutil.which("ninja") is None:
       sys.exit("cmake and ninja are needed to build the plugin")
-    library, jft = build_library(pathlib.Path(args.build_dir).resolve(), args.jobs)
-  wheel = write_wheel(pathlib.Path(args.out), library, jft)
+    build_dir = pathlib.Path(args.build_dir).resolve()
+    library, jft = build_library(build_dir, args.jobs)
+    binary_dir = build_dir / "plugin-build"
+  wheel = write_wheel(pathlib.Path(args.out), library, jft, binary_dir)
   print(wheel)
 
 

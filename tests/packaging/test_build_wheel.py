@@ -5,8 +5,9 @@ the system C compiler, so the glibc tag is read from a real ELF file), then
 checks: the version carries the source commit; METADATA declares the JAX range
 and the Triton extra; entry points register the plugin and the `jft` command;
 RECORD, SHA256SUMS and build_manifest.json agree with the wheel's bytes; every
-packaged file is in the manifest with its hash. Also the plugin's start-up
-requirement check. Needs python3 and cc only.
+packaged file is in the manifest with its hash; `pip install --target` gives a
+working `jft` command. Also the plugin's start-up requirement check. Needs
+python3 and cc only (git, sha256sum and pip make more checks run).
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ import base64
 import hashlib
 import importlib.util
 import json
+import os
 import pathlib
+import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -34,6 +38,14 @@ def load(name: str, path: pathlib.Path):
 
 
 build_wheel = load("build_wheel", ROOT / "scripts" / "build_wheel.py")
+
+
+def git(*args: str) -> str | None:
+  try:
+    return subprocess.run(["git", "-C", str(ROOT), *args], check=True, capture_output=True,
+                          text=True).stdout.strip()
+  except (OSError, subprocess.CalledProcessError):
+    return None
 
 
 def compile_c(out: pathlib.Path, source: str, shared: bool) -> None:
@@ -68,8 +80,8 @@ class ReleaseFiles(unittest.TestCase):
     source = self.manifest["source"]
     version = self.manifest["version"]
     if source["commit"]:
-      self.assertRegex(version, r"^0\.1\.0\+g[0-9a-f]{12}(\.dirty)?$")
-      self.assertTrue(version.split("+g")[1].startswith(source["commit"][:12]))
+      self.assertRegex(version, r"^0\.1\.0\+g[0-9a-f]{7}(\.dirty)?$")
+      self.assertTrue(source["commit"].startswith(version.split("+g")[1][:7]))
       self.assertEqual(version.endswith(".dirty"), bool(source["dirty"]))
     else:
       self.assertEqual(version, "0.1.0+unknown")
@@ -82,7 +94,9 @@ class ReleaseFiles(unittest.TestCase):
     self.assertIn("Requires-Dist: jax>=0.11,<0.12\n", metadata)
     self.assertIn("Requires-Dist: jaxlib>=0.11,<0.12\n", metadata)
     self.assertIn("Provides-Extra: triton\n", metadata)
-    self.assertIn('Requires-Dist: triton>=3.6; extra == "triton"\n', metadata)
+    self.assertIn('Requires-Dist: triton>=3.6,<4; extra == "triton"\n', metadata)
+    requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
+    self.assertEqual(len(requires), 3, "jax, jaxlib and the triton extra, nothing else")
 
   def test_entry_points_register_the_plugin_and_jft(self):
     entry_points = self.contents[f"{self.info}/entry_points.txt"].decode()
@@ -115,10 +129,30 @@ class ReleaseFiles(unittest.TestCase):
     self.assertEqual(self.manifest["wheel_sha256"],
                      hashlib.sha256(self.wheel.read_bytes()).hexdigest())
     self.assertEqual(self.manifest["targets"]["stablehlo"], "1.20.0")
-    self.assertRegex(self.manifest["targets"]["pjrt_c_api"], r"^\d+\.\d+$")
+    self.assertEqual(self.manifest["targets"]["jax"], ">=0.11,<0.12")
+    self.assertEqual(self.manifest["targets"]["jaxlib"], ">=0.11,<0.12")
+    abi = (ROOT / "src" / "pjrt" / "abi.h").read_text()
+    self.assertEqual(self.manifest["targets"]["pjrt_c_api"], {
+        "major": int(re.search(r"kMajorVersion = (\d+);", abi).group(1)),
+        "minor": int(re.search(r"kMinorVersion = (\d+);", abi).group(1))})
     self.assertEqual(self.manifest["requires"], ["jax>=0.11,<0.12", "jaxlib>=0.11,<0.12"])
-    for tool in ("python",):
-      self.assertTrue(self.manifest["toolchain"][tool])
+    self.assertEqual(self.manifest["extras"], {"triton": ["triton>=3.6,<4"]})
+    self.assertEqual(self.manifest["toolchain"]["python"], sys.version.split()[0])
+    for tool in ("compiler", "compiler_version", "cmake", "ninja"):
+      self.assertIn(tool, self.manifest["toolchain"])
+
+  @unittest.skipIf(git("rev-parse", "HEAD") is None, "not a git checkout")
+  def test_source_names_the_commit_and_the_trees_built(self):
+    source = self.manifest["source"]
+    self.assertEqual(source["commit"], git("rev-parse", "HEAD"))
+    self.assertEqual(source["tree"], git("rev-parse", "HEAD^{tree}"))
+    dirty = subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD"]).returncode != 0
+    self.assertEqual(source["dirty"], dirty)
+    self.assertRegex(source["worktree_tree"], r"^[0-9a-f]{40}$")
+    if not dirty:
+      self.assertEqual(source["worktree_tree"], source["tree"])
+    else:
+      self.assertNotEqual(source["worktree_tree"], source["tree"])
 
   def test_sha256sums_cover_the_wheel_and_the_manifest(self):
     lines = (self.out / "SHA256SUMS").read_text().splitlines()
@@ -127,10 +161,36 @@ class ReleaseFiles(unittest.TestCase):
     for name, digest in sums.items():
       self.assertEqual(digest, hashlib.sha256((self.out / name).read_bytes()).hexdigest())
 
+  @unittest.skipIf(shutil.which("sha256sum") is None, "no sha256sum")
+  def test_sha256sum_checks_the_release_files(self):
+    done = subprocess.run(["sha256sum", "-c", "SHA256SUMS"], cwd=self.out, capture_output=True,
+                          text=True)
+    self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+    self.assertEqual(done.stdout.count(": OK"), 2, done.stdout)
+
+  def test_pip_install_target_gives_a_working_jft_command(self):
+    pip = subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True)
+    if pip.returncode != 0:
+      self.skipTest("no pip")
+    target = pathlib.Path(self.tmp.name) / "target"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index",
+                           "--quiet", "--target", str(target), str(self.wheel)],
+                          capture_output=True, text=True)
+    self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+    script = target / "bin" / "jft"
+    self.assertTrue(script.exists(), sorted(p.name for p in target.iterdir()))
+    env = dict(os.environ, PYTHONPATH=str(target))
+    ran = subprocess.run([str(script), "--help"], env=env, capture_output=True, text=True)
+    self.assertEqual((ran.returncode, ran.stdout), (0, "jft\n"), ran.stderr)
+    ran = subprocess.run([sys.executable, "-m", "jax_flagtree.jft_command"], env=env,
+                         capture_output=True, text=True)
+    self.assertEqual((ran.returncode, ran.stdout), (0, "jft\n"), ran.stderr)
+
   def test_jft_is_executable_in_the_wheel(self):
     with zipfile.ZipFile(self.wheel) as archive:
       mode = archive.getinfo("jax_flagtree/bin/jft").external_attr >> 16
     self.assertEqual(mode & 0o111, 0o111)
+    self.assertTrue(stat.S_ISREG(mode), "pip sets exec bits only on entries typed as regular files")
 
 
 class RequirementCheck(unittest.TestCase):
@@ -142,6 +202,29 @@ class RequirementCheck(unittest.TestCase):
 
   def test_supported_installation_has_no_problems(self):
     self.assertEqual(self.plugin.requirement_problems("0.11.2", True), [])
+    self.assertEqual(self.plugin.requirement_problems("0.11.2", True, "3.6.0"), [])
+    self.assertEqual(self.plugin.requirement_problems("0.11.0", True, "3.1.0+git1a2b3c"), [])
+
+  def test_an_unsupported_triton_says_what_is_installed_and_what_to_install(self):
+    for version in ("2.3.1", "4.0.0"):
+      problems = self.plugin.requirement_problems("0.11.2", True, version)
+      self.assertEqual(len(problems), 1, version)
+      self.assertIn(f"version {version}, outside", problems[0])
+      self.assertIn("install FlagTree", problems[0])
+      self.assertIn("jax-flagtree[triton]", problems[0])
+
+  def test_triton_version_is_read_without_importing_triton(self):
+    with tempfile.TemporaryDirectory() as root:
+      package = pathlib.Path(root) / "triton"
+      package.mkdir()
+      (package / "__init__.py").write_text(
+          'raise RuntimeError("imported")\n__version__ = "3.5.1"\n')
+      self.assertEqual(self.plugin.triton_version(package), "3.5.1")
+      self.assertIsNone(self.plugin.triton_version(pathlib.Path(root) / "absent"))
+
+  def test_create_options_carry_the_compiler_fingerprint(self):
+    self.assertEqual(self.plugin.create_options("ab" * 16)["compiler_fingerprint"], "ab" * 16)
+    self.assertNotIn("compiler_fingerprint", self.plugin.create_options(None))
 
   def test_unsupported_jax_and_missing_triton_say_what_to_do(self):
     problems = self.plugin.requirement_problems("0.12.0.dev20270101", False)
@@ -149,6 +232,7 @@ class RequirementCheck(unittest.TestCase):
     self.assertIn("jax 0.12.0.dev20270101 is outside", problems[0])
     self.assertIn("JAX_FLAGTREE_DISABLE=1", problems[0])
     self.assertIn("triton", problems[1])
+    self.assertIn("install FlagTree", problems[1])
     self.assertEqual(len(self.plugin.requirement_problems("0.10.9", True)), 1)
 
   def test_ranges_match_the_wheel_metadata(self):

@@ -28,6 +28,7 @@ import importlib.util
 import logging
 import os
 import pathlib
+import re
 import sys
 import warnings
 
@@ -84,10 +85,14 @@ def memory_options(environ=os.environ) -> dict[str, str | float | bool | int]:
   return options
 
 
-def create_options() -> dict[str, str | int | float | bool]:
-  """Options handed to PJRT_Client_Create (each becomes a PJRT_NamedValue)."""
+def create_options(fingerprint: str | None = None) -> dict[str, str | int | float | bool]:
+  """Options handed to PJRT_Client_Create (each becomes a PJRT_NamedValue).
+  `compiler_fingerprint` names the installed Triton/FlagTree build, under
+  which the client remembers the compiler's identity (jax_flagtree/compiler_fingerprint.py)."""
   options: dict[str, str | int | float | bool] = {"python_executable": sys.executable,
                                                   "worker_module": WORKER_MODULE}
+  if fingerprint:
+    options["compiler_fingerprint"] = fingerprint
   options.update(memory_options())
   workers = os.environ.get("XLA_FLAGTREE_COMPILE_WORKERS", "").strip()
   if workers:
@@ -132,17 +137,39 @@ def _point_at_wheel_library(variable: str, package: str, filename: str) -> None:
 # Kept in step with scripts/build_wheel.py (SUPPORTED_JAX, TRITON_REQUIREMENT).
 SUPPORTED_JAX = ((0, 11), (0, 12))  # [lowest, first unsupported)
 TRITON_PACKAGE = "triton"  # FlagTree installs itself under the same name
+# The `triton` package versions whose compile stages the worker drives:
+# FlagTree's NVIDIA builds are Triton 3.1 to 3.5, upstream Triton is tested at 3.6.
+SUPPORTED_TRITON = ((3, 1), (4, 0))
+TRITON_INSTALL_HINT = ("install FlagTree, or `pip install 'jax-flagtree[triton]'` "
+                       "(upstream Triton), or set JAX_FLAGTREE_DISABLE=1 to use upstream XLA")
 
 
 def _version_tuple(text: str) -> tuple[int, ...]:
   parts = []
   for piece in text.split("+")[0].split(".")[:3]:
-    digits = "".join(c for c in piece if c.isdigit())
+    digits = ""
+    for c in piece:
+      if not c.isdigit():
+        break
+      digits += c
     parts.append(int(digits) if digits else 0)
   return tuple(parts)
 
 
-def requirement_problems(jax_version: str, triton_found: bool) -> list[str]:
+def triton_version(directory: pathlib.Path) -> str | None:
+  """`__version__` of the triton package in `directory`, read from its
+  __init__.py: importing triton costs a second, and the plugin starts on
+  every `import jax`."""
+  try:
+    text = (directory / "__init__.py").read_text(errors="replace")
+  except OSError:
+    return None
+  match = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]", text, re.M)
+  return match.group(1) if match else None
+
+
+def requirement_problems(jax_version: str, triton_found: bool,
+                         triton_version_text: str | None = None) -> list[str]:
   """What keeps this installation from working, each as a sentence saying what to do."""
   problems = []
   low, high = SUPPORTED_JAX
@@ -154,22 +181,45 @@ def requirement_problems(jax_version: str, triton_found: bool) -> list[str]:
   if not triton_found:
     problems.append(
         "no Triton or FlagTree is installed (the `triton` package compiles every kernel); "
-        "install FlagTree or `pip install 'triton>=3.6'`, or set JAX_FLAGTREE_DISABLE=1")
+        + TRITON_INSTALL_HINT)
+  elif triton_version_text is not None:
+    low, high = SUPPORTED_TRITON
+    if not low <= _version_tuple(triton_version_text)[:2] < high:
+      problems.append(
+          f"the installed `triton` package is version {triton_version_text}, outside the "
+          f"versions this plugin compiles with (>={low[0]}.{low[1]},<{high[0]}.{high[1]}); "
+          + TRITON_INSTALL_HINT)
   return problems
 
 
-def _check_requirements() -> None:
+def _check_requirements(triton_dir: pathlib.Path | None) -> None:
   try:
     import jax
     jax_version = jax.__version__
   except Exception:  # JAX is calling us, so this cannot fail in practice
     return
+  version = triton_version(triton_dir) if triton_dir is not None else None
+  problems = requirement_problems(jax_version, triton_dir is not None, version)
+  if problems:
+    logger.warning("jax-flagtree: %s", "; ".join(problems))
+
+
+def _triton_dir() -> pathlib.Path | None:
   try:
-    triton_found = importlib.util.find_spec(TRITON_PACKAGE) is not None
-  except Exception:
-    triton_found = False
-  for problem in requirement_problems(jax_version, triton_found):
-    logger.warning("jax-flagtree: %s", problem)
+    from jax_flagtree import compiler_fingerprint
+    return compiler_fingerprint.package_dir()
+  except Exception:  # no jax_flagtree next to us: the worker will fail to start anyway
+    return None
+
+
+def _compiler_fingerprint(triton_dir: pathlib.Path | None) -> str | None:
+  if triton_dir is None:
+    return None
+  try:
+    from jax_flagtree import compiler_fingerprint
+    return compiler_fingerprint.fingerprint(triton_dir)
+  except Exception:  # an unreadable install: workers are asked, as without it
+    return None
 
 
 def _skipped_upstream_initialize(module_name: str) -> None:
@@ -257,10 +307,11 @@ def initialize() -> None:
   from jax._src import xla_bridge
   from jax._src.lib import xla_client
 
-  _check_requirements()
+  triton_dir = _triton_dir()
+  _check_requirements(triton_dir)
   _silence_upstream()
   _point_at_wheel_libraries()
-  options = create_options()
+  options = create_options(_compiler_fingerprint(triton_dir))
   if not xla_client.pjrt_plugin_loaded(PLUGIN_NAME):
     c_api = xla_bridge.register_plugin(
         PLUGIN_NAME, priority=PRIORITY, library_path=str(path), options=options)
