@@ -22,7 +22,9 @@ Messages (the header's "type" field):
             pid (int), compiler {name: "flagtree" | "triton" | "none", version,
             triton_version, detected_by, build_id (a short hash telling two
             builds of one version apart)}, and error (string) when the
-            compiler could not be imported. No payload.
+            compiler could not be imported; optionally compiler_fingerprint
+            (compiler_fingerprint.py: the installed build, under which the
+            host remembers the identity). No payload.
   compile   host -> worker. Fields: id (int, echoed back), target {backend:
             "cuda" | "hip", arch: string ("90", "gfx942"), warp_size (int)},
             options {num_warps, num_stages, num_ctas}, and since protocol 2

@@ -27,8 +27,10 @@ import time
 
 if __package__:
     from . import compile_protocol as protocol
+    from . import compiler_fingerprint
 else:  # run as a plain script: the protocol module sits next to this file
     import compile_protocol as protocol
+    import compiler_fingerprint
 
 # Files that only FlagTree's copy of the `triton` package ships; used when the
 # installed distribution's name does not tell (an editable or renamed build).
@@ -486,12 +488,14 @@ def handle(header, payload, identity, compile_fn):
         return protocol.error_result(request_id, message, "compile"), b"", True
 
 
-def serve(in_stream, out_stream, identity, compile_fn=compile_request):
+def serve(in_stream, out_stream, identity, compile_fn=compile_request, fingerprint=None):
     """The request loop; returns the process exit status."""
     hello = {"type": "hello", "protocol": protocol.PROTOCOL_VERSION, "pid": os.getpid(),
              "compiler": {k: v for k, v in identity.items() if k != "error"}}
     if "error" in identity:
         hello["error"] = identity["error"]
+    elif fingerprint:
+        hello["compiler_fingerprint"] = fingerprint
     protocol.write_frame(out_stream, hello)
     while True:
         try:
@@ -526,7 +530,15 @@ def main():
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     in_stream = os.fdopen(os.dup(0), "rb")
-    return serve(in_stream, out_stream, _safe_identity())
+    return serve(in_stream, out_stream, _safe_identity(), fingerprint=_safe_fingerprint())
+
+
+def _safe_fingerprint():
+    """The installed compiler's fingerprint (compiler_fingerprint.py), None when it cannot be read."""
+    try:
+        return compiler_fingerprint.fingerprint()
+    except Exception:  # an unreadable install: the identity is then never remembered
+        return None
 
 
 if __name__ == "__main__":

@@ -32,8 +32,30 @@ StatusOr<std::unique_ptr<KernelCompiler>> KernelCompiler::create(
 
 KernelCompiler::KernelCompiler(KernelCompilerOptions options, std::string cache_dir)
     : options_(std::move(options)),
-      cache_(std::move(cache_dir)),
+      cache_(cache_dir),
+      remembered_(std::move(cache_dir)),
       pool_(withDumpDir(options_.pool, options_.dump_dir)) {}
+
+std::optional<CompilerIdentity> KernelCompiler::rememberedIdentity() const {
+  if (options_.compiler_fingerprint.empty()) return std::nullopt;
+  return remembered_.load(options_.compiler_fingerprint);
+}
+
+StatusOr<CompilerIdentity> KernelCompiler::compilerIdentity() {
+  if (auto known = pool_.knownIdentity()) return *known;
+  if (auto remembered = rememberedIdentity()) return *remembered;
+  return workerIdentity();
+}
+
+StatusOr<CompilerIdentity> KernelCompiler::workerIdentity() {
+  JFT_ASSIGN_OR_RETURN(CompilerIdentity identity, pool_.identity());
+  std::string fingerprint = pool_.compilerFingerprint();
+  if (isCompilerFingerprint(fingerprint) && remembered_.load(fingerprint) != identity) {
+    // Not remembering costs a worker start in the next process, nothing more.
+    (void)remembered_.store(fingerprint, identity);
+  }
+  return identity;
+}
 
 std::optional<CompiledKernel> KernelCompiler::lookup(const std::string& key) {
   if (!options_.use_cache) return std::nullopt;
@@ -55,26 +77,47 @@ std::vector<StatusOr<CompiledKernel>> KernelCompiler::compileAll(
     const std::vector<CompileRequest>& requests) {
   auto start = std::chrono::steady_clock::now();
   std::vector<StatusOr<CompiledKernel>> results;
-  auto identity = pool_.identity();
+  auto identity = compilerIdentity();
   if (!identity.isOk()) {
     for (size_t i = 0; i < requests.size(); ++i) results.emplace_back(identity.status());
     return results;
   }
+  bool asked_a_worker = pool_.knownIdentity().has_value();
   std::vector<std::string> keys;
   std::vector<size_t> misses;
-  std::vector<CompileRequest> miss_requests;
-  for (size_t i = 0; i < requests.size(); ++i) {
-    keys.push_back(kernelCacheKey(requests[i], *identity));
-    if (auto cached = lookup(keys.back())) {
-      cached->compile_seconds = secondsSince(start);
-      results.emplace_back(std::move(*cached));
-      continue;
+  // At most twice: the second time with the identity of the worker a miss
+  // started, when it differs from the remembered one.
+  while (true) {
+    results.clear();
+    keys.clear();
+    misses.clear();
+    for (size_t i = 0; i < requests.size(); ++i) {
+      keys.push_back(kernelCacheKey(requests[i], *identity));
+      if (auto cached = lookup(keys.back())) {
+        cached->compile_seconds = secondsSince(start);
+        results.emplace_back(std::move(*cached));
+        continue;
+      }
+      results.emplace_back(internalError("not compiled yet"));
+      misses.push_back(i);
     }
-    results.emplace_back(internalError("not compiled yet"));
-    misses.push_back(i);
-    miss_requests.push_back(requests[i]);
+    if (misses.empty() || asked_a_worker) break;
+    asked_a_worker = true;
+    auto actual = workerIdentity();
+    if (!actual.isOk()) {
+      for (size_t i : misses) results[i] = actual.status();
+      return results;
+    }
+    if (*actual == *identity) break;
+    identity = std::move(actual);
   }
-  std::vector<StatusOr<CompiledKernel>> compiled = pool_.compileAll(miss_requests);
+  std::vector<CompileRequest> miss_requests;
+  for (size_t i : misses) miss_requests.push_back(requests[i]);
+  std::vector<StatusOr<CompiledKernel>> compiled;
+  {
+    CompileProgress progress(options_.progress, miss_requests.size());
+    compiled = pool_.compileAll(miss_requests, [&] { progress.kernelDone(); });
+  }
   for (size_t m = 0; m < misses.size(); ++m) {
     size_t i = misses[m];
     if (compiled[m].isOk() && options_.use_cache) {

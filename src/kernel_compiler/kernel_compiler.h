@@ -4,15 +4,25 @@
 // and the compiler identity the workers report) and, on a miss, compiles it
 // in the worker pool and stores the result. A bad cache entry is discarded and
 // rebuilt. compileAll() does the same for many requests, compiling the misses
-// in parallel.
+// in parallel, and says so on the progress sink when that takes long.
+//
+// The identity comes from a worker's hello, or, when the caller names the
+// installed compiler build (compiler_fingerprint) and a worker reported that
+// build before, from the record remembered then (remembered_identity.h): a
+// program whose kernels are all cached starts no worker. When a miss does
+// start one and it reports another identity, its answer wins: the lookups are
+// redone with it and the record is rewritten.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "kernel_compiler/compile_progress.h"
 #include "kernel_compiler/compile_types.h"
 #include "kernel_compiler/kernel_cache.h"
+#include "kernel_compiler/remembered_identity.h"
 #include "kernel_compiler/worker_pool.h"
 #include "support/status.h"
 
@@ -23,6 +33,10 @@ struct KernelCompilerOptions {
   std::string cache_dir;   // empty: defaultCacheDir()
   std::string dump_dir;    // failing TTIR goes here; empty: the cache directory
   bool use_cache = true;
+  // The installed compiler build (python/jax_flagtree/compiler_fingerprint.py);
+  // empty: the identity is always asked of a worker.
+  std::string compiler_fingerprint;
+  CompileProgressOptions progress;
 };
 
 class KernelCompiler {
@@ -33,8 +47,14 @@ class KernelCompiler {
   std::vector<StatusOr<CompiledKernel>> compileAll(
       const std::vector<CompileRequest>& requests);
 
-  // The compiler the workers run (starts a worker on first use).
-  StatusOr<CompilerIdentity> compilerIdentity() { return pool_.identity(); }
+  // The compiler the workers run: known from a hello, else remembered for
+  // compiler_fingerprint, else asked of a worker (starting one).
+  StatusOr<CompilerIdentity> compilerIdentity();
+  // Asks a worker (starting one if none has said hello) and remembers its
+  // answer under the fingerprint it reports.
+  StatusOr<CompilerIdentity> workerIdentity();
+  // The identity remembered for compiler_fingerprint, if any (no worker).
+  std::optional<CompilerIdentity> rememberedIdentity() const;
   const KernelCache& cache() const { return cache_; }
   WorkerPool& pool() { return pool_; }
 
@@ -46,6 +66,7 @@ class KernelCompiler {
 
   KernelCompilerOptions options_;
   KernelCache cache_;
+  RememberedIdentities remembered_;
   WorkerPool pool_;
 };
 

@@ -104,6 +104,10 @@ StatusOr<Hello> parseHello(const Frame& frame) {
       error != nullptr && error->isString()) {
     hello.error = error->asString();
   }
+  if (const Json* fingerprint = frame.header.find("compiler_fingerprint");
+      fingerprint != nullptr && fingerprint->isString()) {
+    hello.compiler_fingerprint = fingerprint->asString();
+  }
   return hello;
 }
 

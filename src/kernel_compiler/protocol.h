@@ -53,6 +53,9 @@ struct Hello {
   int64_t pid = 0;
   CompilerIdentity compiler;
   std::string error;  // set when the worker could not import a compiler
+  // The installed compiler build (python/jax_flagtree/compiler_fingerprint.py),
+  // under which its identity is remembered; empty when the worker does not say.
+  std::string compiler_fingerprint;
 };
 StatusOr<Hello> parseHello(const Frame& frame);
 

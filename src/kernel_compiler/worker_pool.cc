@@ -1,5 +1,8 @@
 #include "kernel_compiler/worker_pool.h"
 
+#include <signal.h>
+
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <thread>
@@ -99,7 +102,16 @@ Status WorkerPool::ensureStarted(Slot& slot) {
   }
   slot.ever_started = true;
   JFT_ASSIGN_OR_RETURN(auto process, WorkerProcess::spawn(options_.command));
+  {
+    std::lock_guard lock(mutex_);
+    if (abandoned_) return unavailable("the kernel compiler is shutting down");
+    starting_.push_back(process->pid());
+  }
   auto frame = process->receiveFrame(after(options_.startup_timeout));
+  {
+    std::lock_guard lock(mutex_);
+    std::erase(starting_, process->pid());
+  }
   if (!frame.isOk()) {
     return Status(
         frame.status().code(),
@@ -114,16 +126,37 @@ Status WorkerPool::ensureStarted(Slot& slot) {
   if (slot.startup_error.empty()) {
     std::lock_guard lock(mutex_);
     known_identity_ = hello->compiler;
+    known_fingerprint_ = hello->compiler_fingerprint;
   }
   return Status::ok();
+}
+
+std::optional<CompilerIdentity> WorkerPool::knownIdentity() const {
+  std::lock_guard lock(mutex_);
+  return known_identity_;
+}
+
+std::string WorkerPool::compilerFingerprint() const {
+  std::lock_guard lock(mutex_);
+  return known_fingerprint_;
+}
+
+void WorkerPool::abandonStartups() {
+  std::lock_guard lock(mutex_);
+  abandoned_ = true;
+  // Still in starting_, so not reaped yet: the pid cannot have been reused.
+  for (pid_t pid : starting_) ::kill(-pid, SIGKILL);
 }
 
 StatusOr<CompilerIdentity> WorkerPool::identity() {
   {
     // Every worker runs the same interpreter: one hello answers for all, and
-    // asking again must not wait for a busy pool.
-    std::lock_guard lock(mutex_);
+    // asking again must not wait for a busy pool, nor start a second worker
+    // while the first (started ahead, in the background) is importing.
+    std::unique_lock lock(mutex_);
+    identity_settled_.wait(lock, [&] { return known_identity_ || !identity_pending_; });
     if (known_identity_) return *known_identity_;
+    identity_pending_ = true;
   }
   size_t index = acquireSlot();
   Slot& slot = slots_[index];
@@ -131,6 +164,11 @@ StatusOr<CompilerIdentity> WorkerPool::identity() {
   std::optional<CompilerIdentity> identity = slot.identity;
   std::string startup_error = slot.startup_error;
   releaseSlot(index);
+  {
+    std::lock_guard lock(mutex_);
+    identity_pending_ = false;
+  }
+  identity_settled_.notify_all();
   if (!started.isOk()) return started;
   if (!startup_error.empty()) {
     return failedPrecondition("the compile worker has no compiler: " + startup_error);
@@ -249,12 +287,14 @@ StatusOr<CompiledKernel> WorkerPool::compile(const CompileRequest& request) {
 }
 
 std::vector<StatusOr<CompiledKernel>> WorkerPool::compileAll(
-    const std::vector<CompileRequest>& requests) {
+    const std::vector<CompileRequest>& requests, const std::function<void()>& on_each) {
   std::vector<std::optional<StatusOr<CompiledKernel>>> results(requests.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i = next++; i < requests.size(); i = next++)
+    for (size_t i = next++; i < requests.size(); i = next++) {
       results[i] = compile(requests[i]);
+      if (on_each) on_each();
+    }
   };
   size_t thread_count = std::min(slots_.size(), requests.size());
   std::vector<std::thread> threads;

@@ -58,14 +58,25 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   // The compiler the workers run, from a worker's hello (starting one if
-  // needed). FAILED_PRECONDITION when the worker could not import a compiler.
+  // needed; a hello already awaited by another thread is waited for, not
+  // asked again). FAILED_PRECONDITION when the worker could not import a compiler.
   StatusOr<CompilerIdentity> identity();
+  // What a worker's hello said, without starting or waiting for one.
+  std::optional<CompilerIdentity> knownIdentity() const;
+  // The fingerprint of the compiler build the workers imported, from the
+  // same hello; empty before it or when the worker did not say.
+  std::string compilerFingerprint() const;
+  // Kills the workers still importing their compiler and starts no more, so
+  // that an owner going away need not wait for a start it no longer needs.
+  void abandonStartups();
 
   // Thread-safe; blocks while every worker is busy.
   StatusOr<CompiledKernel> compile(const CompileRequest& request);
   // Compiles on up to num_workers workers at once; results in request order.
+  // on_each, when set, is called after each kernel (from compiling threads).
   std::vector<StatusOr<CompiledKernel>> compileAll(
-      const std::vector<CompileRequest>& requests);
+      const std::vector<CompileRequest>& requests,
+      const std::function<void()>& on_each = {});
 
   int restarts() const;
   const WorkerPoolOptions& options() const { return options_; }
@@ -92,8 +103,13 @@ class WorkerPool {
   WorkerPoolOptions options_;
   mutable std::mutex mutex_;
   std::condition_variable slot_freed_;
+  std::condition_variable identity_settled_;
   std::vector<Slot> slots_;
   std::optional<CompilerIdentity> known_identity_;
+  std::string known_fingerprint_;
+  bool identity_pending_ = false;  // a thread awaits a hello for identity()
+  bool abandoned_ = false;
+  std::vector<pid_t> starting_;  // spawned, hello not yet read
   uint64_t next_request_id_ = 1;
   int restarts_ = 0;
 };

@@ -150,6 +150,9 @@ compiler::KernelWorkerSettings kernelWorkerSettings(const ClientOptions& options
   settings.dump_dir = dumpDirectory;
   settings.num_workers = options.compileWorkers;
   settings.log = log;
+  settings.compiler_fingerprint = options.compilerFingerprint;
+  settings.slow_compile_seconds =
+      compiler::slowCompileSeconds(settings.slow_compile_seconds);
   return settings;
 }
 

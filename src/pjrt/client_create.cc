@@ -31,6 +31,9 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
         std::unique_ptr<PJRT_Client> client,
         assembleClient(std::move(platform).value(), std::move(options),
                        std::move(compilerOptions).value(), kvStoreFromCreateArgs(*args)));
+    // Unless its identity is remembered, the compiler is imported in a worker
+    // while JAX traces the first program.
+    client->kernelWorkers->startAhead();
     args->client = client.release();
     return Status::ok();
   });

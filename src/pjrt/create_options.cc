@@ -47,6 +47,8 @@ StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_
       JFT_ASSIGN_OR_RETURN(parsed.pythonExecutable, stringValue(value, name));
     } else if (name == "worker_module") {
       JFT_ASSIGN_OR_RETURN(parsed.workerModule, stringValue(value, name));
+    } else if (name == "compiler_fingerprint") {
+      JFT_ASSIGN_OR_RETURN(parsed.compilerFingerprint, stringValue(value, name));
     } else if (name == "visible_devices") {
       JFT_RETURN_IF_ERROR(
           expectType(value, name, PJRT_NamedValue_kInt64List, "a list of integers"));

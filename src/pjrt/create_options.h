@@ -1,7 +1,9 @@
 // ClientOptions: the create options JAX passes to PJRT_Client_Create.
 //
 // Our Python registration passes `python_executable` and `worker_module` (used to
-// start compile workers) and, when XLA_FLAGTREE_COMPILE_WORKERS is set,
+// start compile workers), `compiler_fingerprint` (the installed Triton/FlagTree
+// build, under which the compiler's identity is remembered) and, when
+// XLA_FLAGTREE_COMPILE_WORKERS is set,
 // `compile_workers` (how many kernels compile at once); JAX adds its own
 // (`visible_devices`, allocator knobs, `platform_name`, and under jax.distributed
 // `node_id` and `num_nodes`: this process's index and the job's process count). The
@@ -24,6 +26,7 @@ namespace jft::pjrt {
 struct ClientOptions {
   std::string pythonExecutable;
   std::string workerModule;
+  std::string compilerFingerprint;
   std::vector<int> visibleDevices;  // empty: every GPU
   int nodeId = 0;
   int numNodes = 1;

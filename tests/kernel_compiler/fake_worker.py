@@ -18,6 +18,10 @@ Behaviour is chosen by directive lines in the TTIR ("// FAKE: <action>"):
 and at start by FAKE_WORKER_MODE: "no-compiler" (hello with an error),
 "silent" (never says hello), "exit" (exits before hello).
 FAKE_WORKER_LOG, when set, gets one line per compile: "<pid> <kernel name>".
+FAKE_WORKER_STARTS, when set, gets one line per worker started: "<pid>".
+FAKE_WORKER_HELLO_DELAY delays the hello by that many seconds (a slow
+compiler import); FAKE_WORKER_FINGERPRINT is the compiler_fingerprint the
+hello reports; FAKE_WORKER_COMPILER overrides the identity's name.
 """
 
 import hashlib
@@ -117,8 +121,16 @@ def main():
     if mode == "silent":
         while True:
             time.sleep(60)
+    starts = os.environ.get("FAKE_WORKER_STARTS")
+    if starts:
+        with open(starts, "a") as f:
+            f.write(f"{os.getpid()}\n")
+    time.sleep(float(os.environ.get("FAKE_WORKER_HELLO_DELAY") or 0))
+    identity = dict(IDENTITY, name=os.environ.get("FAKE_WORKER_COMPILER") or IDENTITY["name"])
     hello = {"type": "hello", "protocol": protocol.PROTOCOL_VERSION, "pid": os.getpid(),
-             "compiler": IDENTITY}
+             "compiler": identity}
+    if os.environ.get("FAKE_WORKER_FINGERPRINT"):
+        hello["compiler_fingerprint"] = os.environ["FAKE_WORKER_FINGERPRINT"]
     if mode == "no-compiler":
         hello["error"] = "ModuleNotFoundError: No module named 'triton'"
     protocol.write_frame(out, hello)

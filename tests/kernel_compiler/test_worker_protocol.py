@@ -337,6 +337,72 @@ class CompilerDetectionTest(unittest.TestCase):
                          ("flagtree", "0.4.0", "3.5.1"))
 
 
+class CompilerFingerprintTest(unittest.TestCase):
+    """compiler_fingerprint.py: what the plugin remembers the compiler's identity
+    under. Whatever changes the identity a worker reports must change it."""
+
+    def run_child(self, root, code, extra_env=None):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TRITON_", "FLAGTREE_"))}
+        env.update(extra_env or {}, PYTHONPATH=os.pathsep.join([root, os.path.abspath(PYTHON_DIR)]))
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                             cwd=root)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        return json.loads(out.stdout)
+
+    def both(self, root, extra_env=None):
+        """(fingerprint, identity) as the plugin and the worker see this install."""
+        code = ("import json; from jax_flagtree import compiler_fingerprint, worker; "
+                "print(json.dumps([compiler_fingerprint.fingerprint(), worker.detect_compiler()]))")
+        return self.run_child(root, code, extra_env)
+
+    def test_every_identity_change_changes_the_fingerprint(self):
+        with tempfile.TemporaryDirectory() as root:
+            CompilerDetectionTest.write_files(root, {"triton/__init__.py": "__version__ = '3.5.0'\n",
+                                                     "triton/_C/libtriton.so": "x" * 10})
+            base_print, base_identity = self.both(root)
+            self.assertRegex(base_print, r"^[0-9a-f]{32}$")
+            self.assertEqual(self.both(root), [base_print, base_identity], "same install, same answer")
+            changes = [
+                ("a rebuilt native library", {"triton/_C/libtriton.so": "y" * 11}, None),
+                ("another version", {"triton/__init__.py": "__version__ = '3.6.0'\n"}, None),
+                ("a FlagTree marker file", {"triton/compiler/hint_manager.py": ""}, None),
+                ("a flagtree distribution", {
+                    "flagtree-0.4.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: flagtree\nVersion: 0.4.0\n",
+                    "flagtree-0.4.0.dist-info/top_level.txt": "triton\n"}, None),
+                ("a code knob", {}, {"TRITON_F32_DEFAULT": "ieee"}),
+            ]
+            seen = {base_print}
+            for what, files, env in changes:
+                CompilerDetectionTest.write_files(root, files)
+                fingerprint, identity = self.both(root, env)
+                self.assertNotIn(fingerprint, seen, what)
+                seen.add(fingerprint)
+                if env is None:
+                    self.assertNotEqual(identity, base_identity, f"{what} is a real identity change")
+                base_identity = identity
+
+    def test_no_triton_no_fingerprint(self):
+        from jax_flagtree import compiler_fingerprint
+        self.assertIsNone(compiler_fingerprint.package_dir(find_spec=lambda name: None))
+        with tempfile.TemporaryDirectory() as root:
+            self.assertIsNone(self.run_child(
+                root, "import json; from jax_flagtree import compiler_fingerprint as c; "
+                      "print(json.dumps(c.fingerprint(c.package_dir(lambda n: None))))"))
+
+    def test_the_worker_reports_what_the_plugin_computes(self):
+        with tempfile.TemporaryDirectory() as root:
+            CompilerDetectionTest.write_files(root, {"triton/__init__.py": "__version__ = '3.6.0'\n"})
+            expected = self.run_child(root, "import json; from jax_flagtree import compiler_fingerprint as c; "
+                                            "print(json.dumps(c.fingerprint()))")
+            env = {k: v for k, v in os.environ.items() if not k.startswith(("TRITON_", "FLAGTREE_"))}
+            env["PYTHONPATH"] = os.pathsep.join([root, os.path.abspath(PYTHON_DIR)])
+            done = subprocess.run([sys.executable, "-m", "jax_flagtree.worker"], input=hand_frame('{"type": "shutdown"}'),
+                                  env=env, capture_output=True, timeout=120, cwd=root)
+            hello = frames_in(done.stdout)[0][0]
+            self.assertEqual(hello["compiler"]["triton_version"], "3.6.0", done.stderr)
+            self.assertEqual(hello["compiler_fingerprint"], expected)
+
+
 # A stand-in for the parts of Triton 3.6's Python API that worker.run_pipeline
 # touches (names and call shapes as in triton/compiler/compiler.py and the
 # backends' add_stages). Each stage logs its name so the test can prove that
