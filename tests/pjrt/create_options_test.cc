@@ -44,6 +44,16 @@ TEST(CreateOptions, ParsesKnownAndCollectsUnknown) {
   EXPECT_TRUE(parsed->memory.preallocate);
 }
 
+TEST(CreateOptions, CompilerFingerprintIsAStringOption) {
+  PJRT_NamedValue given = stringOption("compiler_fingerprint", "0123456789abcdef");
+  auto parsed = parseClientOptions(&given, 1);
+  ASSERT_TRUE(parsed.isOk()) << parsed.status().toString();
+  EXPECT_EQ(parsed->compilerFingerprint, "0123456789abcdef");
+  EXPECT_TRUE(parsed->ignored.empty());
+  given.type = PJRT_NamedValue_kInt64;
+  EXPECT_FALSE(parseClientOptions(&given, 1).isOk());
+}
+
 PJRT_NamedValue floatOption(const char* name, float value) {
   PJRT_NamedValue v{};
   v.struct_size = sizeof(v);
