@@ -82,7 +82,7 @@ def _distribution_metadata(search_path: list[str]) -> list[pathlib.Path]:
     for name in sorted(names):
       lower = name.lower()
       if lower.startswith(_DISTRIBUTION_PREFIXES) and lower.endswith(_METADATA_SUFFIXES):
-        base = pathlib.Path(entry or ".") / name
+        base = pathlib.Path(os.path.abspath(entry or ".")) / name  # '' and cwd alike
         found += [base / "METADATA", base / "PKG-INFO", base] if base.is_dir() else [base]
   return found
 

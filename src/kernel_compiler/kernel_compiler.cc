@@ -77,12 +77,21 @@ std::vector<StatusOr<CompiledKernel>> KernelCompiler::compileAll(
     const std::vector<CompileRequest>& requests) {
   auto start = std::chrono::steady_clock::now();
   std::vector<StatusOr<CompiledKernel>> results;
-  auto identity = compilerIdentity();
+  // As compilerIdentity(), noting whether a worker gave it.
+  StatusOr<CompilerIdentity> identity = internalError("no compiler identity");
+  bool asked_a_worker = true;
+  if (auto known = pool_.knownIdentity()) {
+    identity = std::move(*known);
+  } else if (auto remembered = rememberedIdentity()) {
+    identity = std::move(*remembered);
+    asked_a_worker = false;
+  } else {
+    identity = workerIdentity();
+  }
   if (!identity.isOk()) {
     for (size_t i = 0; i < requests.size(); ++i) results.emplace_back(identity.status());
     return results;
   }
-  bool asked_a_worker = pool_.knownIdentity().has_value();
   std::vector<std::string> keys;
   std::vector<size_t> misses;
   // At most twice: the second time with the identity of the worker a miss
