@@ -15,11 +15,8 @@
 namespace jft::runtime::gpu {
 namespace {
 
-std::string resolveCufft(void* handle, Cufft& cufft) {
-#define JFT_RESOLVE_CUFFT_FN(member, symbol, signature) \
-  if (!lookUpSymbol(handle, symbol, cufft.member)) return symbol;
-  JFT_CUFFT_FUNCTIONS(JFT_RESOLVE_CUFFT_FN)
-#undef JFT_RESOLVE_CUFFT_FN
+std::string resolveCufft(void* handle, Cufft& library) {
+  JFT_CUFFT_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
   return "";
 }
 
@@ -83,18 +80,10 @@ long long product(const std::vector<long long>& dims) {
   return p;
 }
 
-void* pointer(uint64_t address) {
-  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
-}
-
 }  // namespace
 
 StatusOr<const Cufft*> Cufft::load() {
-  static std::once_flag once;
-  static StatusOr<Cufft*>* loaded = nullptr;
-  std::call_once(once, [] { loaded = new StatusOr<Cufft*>(openLibrary()); });
-  if (!loaded->isOk()) return loaded->status();
-  return static_cast<const Cufft*>(loaded->value());
+  return loadOnce(openLibrary);
 }
 
 Status Cufft::check(cufftResult result, const std::string& what) {
@@ -180,8 +169,8 @@ StatusOr<const FftRunner::Plan*> FftRunner::planFor(const FftDesc& desc) {
 
 Status FftRunner::execute(const FftDesc& d, const Plan& plan, uint64_t input,
                           uint64_t output) {
-  void* x = pointer(input);
-  void* y = pointer(output);
+  void* x = devicePointer(input);
+  void* y = devicePointer(output);
   const bool inverse = d.kind == FftKind::kIfft;
   const int direction = inverse ? kCufftInverse : kCufftForward;
   switch (d.kind) {

@@ -18,10 +18,6 @@ namespace {
 // The batched Jacobi routines take the batch size as an int.
 constexpr int64_t kMaxBatch = 0x7fffffff;
 
-void* pointer(uint64_t address) {
-  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
-}
-
 // The 64-bit API's cudaDataType_t of a matrix element type.
 int solverDataType(SolverType type) {
   switch (type) {
@@ -183,7 +179,7 @@ class CudaSolverRunner final : public SolverRunner {
     int lwork = 0;
     JFT_RETURN_IF_ERROR(
         solver_->check(solver_->potrfBufferSize[t](solverHandle_, uplo, n,
-                                                   pointer(buffers[1]), n, &lwork),
+                                                   devicePointer(buffers[1]), n, &lwork),
                        "cusolverDnXpotrf_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     JFT_ASSIGN_OR_RETURN(uint64_t work,
@@ -192,9 +188,10 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->potrf[t](solverHandle_, uplo, n, pointer(buffers[1] + item * stride),
-                            n, pointer(work), lwork,
-                            static_cast<int*>(pointer(buffers[2])) + i),
+          solver_->potrf[t](solverHandle_, uplo, n,
+                            devicePointer(buffers[1] + item * stride), n,
+                            devicePointer(work), lwork,
+                            static_cast<int*>(devicePointer(buffers[2])) + i),
           "cusolverDnXpotrf" + where));
     }
     return Status::ok();
@@ -211,9 +208,10 @@ class CudaSolverRunner final : public SolverRunner {
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
     const std::string where = " for " + solverText(d);
     int lwork = 0;
-    JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->getrfBufferSize[t](solverHandle_, m, n, pointer(buffers[1]), m, &lwork),
-        "cusolverDnXgetrf_bufferSize" + where));
+    JFT_RETURN_IF_ERROR(
+        solver_->check(solver_->getrfBufferSize[t](solverHandle_, m, n,
+                                                   devicePointer(buffers[1]), m, &lwork),
+                       "cusolverDnXgetrf_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     JFT_ASSIGN_OR_RETURN(uint64_t work,
                          workspace(static_cast<uint64_t>(lwork) * elementBytes));
@@ -222,10 +220,11 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->getrf[t](solverHandle_, m, n, pointer(buffers[1] + item * stride), m,
-                            pointer(work),
-                            static_cast<int*>(pointer(buffers[2])) + i * pivots,
-                            static_cast<int*>(pointer(buffers[3])) + i),
+          solver_->getrf[t](solverHandle_, m, n,
+                            devicePointer(buffers[1] + item * stride), m,
+                            devicePointer(work),
+                            static_cast<int*>(devicePointer(buffers[2])) + i * pivots,
+                            static_cast<int*>(devicePointer(buffers[3])) + i),
           "cusolverDnXgetrf" + where));
     }
     return Status::ok();
@@ -253,9 +252,10 @@ class CudaSolverRunner final : public SolverRunner {
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
     const std::string where = " for " + solverText(d);
     int lwork = 0;
-    JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->geqrfBufferSize[t](solverHandle_, m, n, pointer(buffers[1]), m, &lwork),
-        "cusolverDnXgeqrf_bufferSize" + where));
+    JFT_RETURN_IF_ERROR(
+        solver_->check(solver_->geqrfBufferSize[t](solverHandle_, m, n,
+                                                   devicePointer(buffers[1]), m, &lwork),
+                       "cusolverDnXgeqrf_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
@@ -263,9 +263,10 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->geqrf[t](solverHandle_, m, n, pointer(buffers[1] + item * stride), m,
-                            pointer(buffers[2] + item * tauStride), pointer(work.first),
-                            lwork, static_cast<int*>(pointer(work.second))),
+          solver_->geqrf[t](
+              solverHandle_, m, n, devicePointer(buffers[1] + item * stride), m,
+              devicePointer(buffers[2] + item * tauStride), devicePointer(work.first),
+              lwork, static_cast<int*>(devicePointer(work.second))),
           "cusolverDnXgeqrf" + where));
     }
     return Status::ok();
@@ -283,8 +284,8 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->orgqrBufferSize[t](solverHandle_, m, n, k, pointer(buffers[2]), m,
-                                    pointer(buffers[1]), &lwork),
+        solver_->orgqrBufferSize[t](solverHandle_, m, n, k, devicePointer(buffers[2]), m,
+                                    devicePointer(buffers[1]), &lwork),
         "cusolverDnXorgqr_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
@@ -293,10 +294,10 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->orgqr[t](solverHandle_, m, n, k, pointer(buffers[2] + item * stride),
-                            m, pointer(buffers[1] + item * tauStride),
-                            pointer(work.first), lwork,
-                            static_cast<int*>(pointer(work.second))),
+          solver_->orgqr[t](
+              solverHandle_, m, n, k, devicePointer(buffers[2] + item * stride), m,
+              devicePointer(buffers[1] + item * tauStride), devicePointer(work.first),
+              lwork, static_cast<int*>(devicePointer(work.second))),
           "cusolverDnXorgqr" + where));
     }
     return Status::ok();
@@ -338,9 +339,9 @@ class CudaSolverRunner final : public SolverRunner {
     const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytes;
     const uint64_t wStride =
         static_cast<uint64_t>(d.n * solverTypeBytes(solverRealType(d.type)));
-    void* v = pointer(buffers[1]);
-    void* w = pointer(buffers[2]);
-    int* info = static_cast<int*>(pointer(buffers[3]));
+    void* v = devicePointer(buffers[1]);
+    void* w = devicePointer(buffers[2]);
+    int* info = static_cast<int*>(devicePointer(buffers[3]));
     const bool jacobi = d.algorithm == EigAlgorithm::kJacobi ||
                         (d.algorithm == EigAlgorithm::kDefault && d.n <= 32);
     int lwork = 0;
@@ -354,7 +355,7 @@ class CudaSolverRunner final : public SolverRunner {
                            workspace(static_cast<uint64_t>(lwork) * elementBytes));
       return solver_->check(
           solver_->syevjBatched[t](solverHandle_, kEigModeVector, uplo, n, v, n, w,
-                                   pointer(work), lwork, info, syevjParams_, batch),
+                                   devicePointer(work), lwork, info, syevjParams_, batch),
           "cusolverDnXsyevjBatched" + where);
     }
     if (jacobi) {
@@ -372,13 +373,13 @@ class CudaSolverRunner final : public SolverRunner {
                          workspace(static_cast<uint64_t>(lwork) * elementBytes));
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
-      void* vi = pointer(buffers[1] + item * stride);
-      void* wi = pointer(buffers[2] + item * wStride);
+      void* vi = devicePointer(buffers[1] + item * stride);
+      void* wi = devicePointer(buffers[2] + item * wStride);
       const cusolverStatus_t status =
           jacobi ? solver_->syevj[t](solverHandle_, kEigModeVector, uplo, n, vi, n, wi,
-                                     pointer(work), lwork, info + i, syevjParams_)
+                                     devicePointer(work), lwork, info + i, syevjParams_)
                  : solver_->syevd[t](solverHandle_, kEigModeVector, uplo, n, vi, n, wi,
-                                     pointer(work), lwork, info + i);
+                                     devicePointer(work), lwork, info + i);
       JFT_RETURN_IF_ERROR(solver_->check(
           status, std::string(jacobi ? "cusolverDnXsyevj" : "cusolverDnXsyevd") + where));
     }
@@ -401,32 +402,33 @@ class CudaSolverRunner final : public SolverRunner {
     const int jobz = d.compute_uv ? kEigModeVector : kEigModeNoVector;
     const std::string where = " for " + solverText(d);
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
-    int* info = static_cast<int*>(pointer(buffers[5]));
+    int* info = static_cast<int*>(devicePointer(buffers[5]));
     int lwork = 0;
     if (d.full_matrices && d.m <= 32 && d.n <= 32 && d.batch > 1 &&
         d.batch <= kMaxBatch) {
       const int batch = static_cast<int>(d.batch);
-      JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->gesvdjBatchedBufferSize[t](solverHandle_, jobz, m, n,
-                                              pointer(buffers[1]), m, pointer(buffers[2]),
-                                              pointer(buffers[3]), m, pointer(buffers[4]),
-                                              n, &lwork, gesvdjParams_, batch),
-          "cusolverDnXgesvdjBatched_bufferSize" + where));
+      JFT_RETURN_IF_ERROR(
+          solver_->check(solver_->gesvdjBatchedBufferSize[t](
+                             solverHandle_, jobz, m, n, devicePointer(buffers[1]), m,
+                             devicePointer(buffers[2]), devicePointer(buffers[3]), m,
+                             devicePointer(buffers[4]), n, &lwork, gesvdjParams_, batch),
+                         "cusolverDnXgesvdjBatched_bufferSize" + where));
       JFT_ASSIGN_OR_RETURN(uint64_t work,
                            workspace(static_cast<uint64_t>(lwork) * elementBytes));
-      return solver_->check(
-          solver_->gesvdjBatched[t](solverHandle_, jobz, m, n, pointer(buffers[1]), m,
-                                    pointer(buffers[2]), pointer(buffers[3]), m,
-                                    pointer(buffers[4]), n, pointer(work), lwork, info,
-                                    gesvdjParams_, batch),
-          "cusolverDnXgesvdjBatched" + where);
+      return solver_->check(solver_->gesvdjBatched[t](
+                                solverHandle_, jobz, m, n, devicePointer(buffers[1]), m,
+                                devicePointer(buffers[2]), devicePointer(buffers[3]), m,
+                                devicePointer(buffers[4]), n, devicePointer(work), lwork,
+                                info, gesvdjParams_, batch),
+                            "cusolverDnXgesvdjBatched" + where);
     }
     const int econ = d.full_matrices ? 0 : 1;
-    JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->gesvdjBufferSize[t](solverHandle_, jobz, econ, m, n, pointer(buffers[1]),
-                                     m, pointer(buffers[2]), pointer(buffers[3]), m,
-                                     pointer(buffers[4]), n, &lwork, gesvdjParams_),
-        "cusolverDnXgesvdj_bufferSize" + where));
+    JFT_RETURN_IF_ERROR(
+        solver_->check(solver_->gesvdjBufferSize[t](
+                           solverHandle_, jobz, econ, m, n, devicePointer(buffers[1]), m,
+                           devicePointer(buffers[2]), devicePointer(buffers[3]), m,
+                           devicePointer(buffers[4]), n, &lwork, gesvdjParams_),
+                       "cusolverDnXgesvdj_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(uint64_t work,
                          workspace(static_cast<uint64_t>(lwork) * elementBytes));
     const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
@@ -439,11 +441,12 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->gesvdj[t](
-              solverHandle_, jobz, econ, m, n, pointer(buffers[1] + item * aStride), m,
-              pointer(buffers[2] + item * sStride), pointer(buffers[3] + item * uStride),
-              m, pointer(buffers[4] + item * vStride), n, pointer(work), lwork, info + i,
-              gesvdjParams_),
+          solver_->gesvdj[t](solverHandle_, jobz, econ, m, n,
+                             devicePointer(buffers[1] + item * aStride), m,
+                             devicePointer(buffers[2] + item * sStride),
+                             devicePointer(buffers[3] + item * uStride), m,
+                             devicePointer(buffers[4] + item * vStride), n,
+                             devicePointer(work), lwork, info + i, gesvdjParams_),
           "cusolverDnXgesvdj" + where));
     }
     return Status::ok();
@@ -481,14 +484,15 @@ class CudaSolverRunner final : public SolverRunner {
             : 0;
     const uint64_t vtStride =
         d.compute_uv ? static_cast<uint64_t>(d.n * d.n) * elementBytes : 0;
-    int* info = static_cast<int*>(pointer(buffers[5]));
+    int* info = static_cast<int*>(devicePointer(buffers[5]));
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->gesvd[t](
-              solverHandle_, job, job, m, n, pointer(buffers[1] + item * aStride), m,
-              pointer(buffers[2] + item * sStride), pointer(buffers[3] + item * uStride),
-              m, pointer(buffers[4] + item * vtStride), n, pointer(work), lwork,
+              solverHandle_, job, job, m, n, devicePointer(buffers[1] + item * aStride),
+              m, devicePointer(buffers[2] + item * sStride),
+              devicePointer(buffers[3] + item * uStride), m,
+              devicePointer(buffers[4] + item * vtStride), n, devicePointer(work), lwork,
               /*rwork=*/nullptr, info + i),
           "cusolverDnXgesvd" + where));
     }
@@ -517,9 +521,9 @@ class CudaSolverRunner final : public SolverRunner {
     size_t deviceBytes = 0, hostBytes = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
         solver_->gesvdpBufferSize(
-            solverHandle_, params_, jobz, econ, d.m, d.n, type, pointer(buffers[1]), d.m,
-            real, pointer(buffers[2]), type, pointer(buffers[3]), d.m, type,
-            pointer(buffers[4]), d.n, type, &deviceBytes, &hostBytes),
+            solverHandle_, params_, jobz, econ, d.m, d.n, type, devicePointer(buffers[1]),
+            d.m, real, devicePointer(buffers[2]), type, devicePointer(buffers[3]), d.m,
+            type, devicePointer(buffers[4]), d.n, type, &deviceBytes, &hostBytes),
         "cusolverDnXgesvdp_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
     if (hostWork_.size() < hostBytes) hostWork_.resize(hostBytes);
@@ -532,18 +536,19 @@ class CudaSolverRunner final : public SolverRunner {
         static_cast<uint64_t>(d.m * (d.full_matrices ? d.m : k)) * elementBytes;
     const uint64_t vStride =
         static_cast<uint64_t>(d.n * (d.full_matrices ? d.n : k)) * elementBytes;
-    int* info = static_cast<int*>(pointer(buffers[5]));
+    int* info = static_cast<int*>(devicePointer(buffers[5]));
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       double errorEstimate = 0;
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->gesvdp(solverHandle_, params_, jobz, econ, d.m, d.n, type,
-                          pointer(buffers[1] + item * aStride), d.m, real,
-                          pointer(buffers[2] + item * sStride), type,
-                          pointer(buffers[3] + item * uStride), d.m, type,
-                          pointer(buffers[4] + item * vStride), d.n, type, pointer(work),
-                          deviceBytes, hostWork_.empty() ? nullptr : hostWork_.data(),
-                          hostBytes, info + i, &errorEstimate),
+                          devicePointer(buffers[1] + item * aStride), d.m, real,
+                          devicePointer(buffers[2] + item * sStride), type,
+                          devicePointer(buffers[3] + item * uStride), d.m, type,
+                          devicePointer(buffers[4] + item * vStride), d.n, type,
+                          devicePointer(work), deviceBytes,
+                          hostWork_.empty() ? nullptr : hostWork_.data(), hostBytes,
+                          info + i, &errorEstimate),
           "cusolverDnXgesvdp" + where));
     }
     return Status::ok();
@@ -576,26 +581,27 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     size_t deviceBytes = 0, hostBytes = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->geevBufferSize(solverHandle_, params_, kEigModeNoVector, jobvr, d.n,
-                                type, pointer(buffers[1]), d.n, wType,
-                                pointer(buffers[2]), type, pointer(buffers[3]), d.n, type,
-                                pointer(buffers[4]), d.n, type, &deviceBytes, &hostBytes),
+        solver_->geevBufferSize(
+            solverHandle_, params_, kEigModeNoVector, jobvr, d.n, type,
+            devicePointer(buffers[1]), d.n, wType, devicePointer(buffers[2]), type,
+            devicePointer(buffers[3]), d.n, type, devicePointer(buffers[4]), d.n, type,
+            &deviceBytes, &hostBytes),
         "cusolverDnXgeev_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
     if (hostWork_.size() < hostBytes) hostWork_.resize(hostBytes);
     const uint64_t matrixStride = bytes[1] / static_cast<uint64_t>(d.batch);
     const uint64_t wStride = bytes[2] / static_cast<uint64_t>(d.batch);
-    int* info = static_cast<int*>(pointer(buffers[5]));
+    int* info = static_cast<int*>(devicePointer(buffers[5]));
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->geev(solverHandle_, params_, kEigModeNoVector, jobvr, d.n, type,
-                        pointer(buffers[1] + item * matrixStride), d.n, wType,
-                        pointer(buffers[2] + item * wStride), type, pointer(buffers[3]),
-                        d.n, type, pointer(buffers[4] + item * matrixStride), d.n, type,
-                        pointer(work), deviceBytes,
-                        hostWork_.empty() ? nullptr : hostWork_.data(), hostBytes,
-                        info + i),
+          solver_->geev(
+              solverHandle_, params_, kEigModeNoVector, jobvr, d.n, type,
+              devicePointer(buffers[1] + item * matrixStride), d.n, wType,
+              devicePointer(buffers[2] + item * wStride), type, devicePointer(buffers[3]),
+              d.n, type, devicePointer(buffers[4] + item * matrixStride), d.n, type,
+              devicePointer(work), deviceBytes,
+              hostWork_.empty() ? nullptr : hostWork_.data(), hostBytes, info + i),
           "cusolverDnXgeev" + where));
     }
     return Status::ok();
@@ -622,9 +628,9 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->ormqrBufferSize[t](solverHandle_, side, trans, m, n, k,
-                                    pointer(buffers[0]), order, pointer(buffers[1]),
-                                    pointer(buffers[3]), m, &lwork),
+        solver_->ormqrBufferSize[t](
+            solverHandle_, side, trans, m, n, k, devicePointer(buffers[0]), order,
+            devicePointer(buffers[1]), devicePointer(buffers[3]), m, &lwork),
         "cusolverDnXormqr_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
@@ -636,10 +642,11 @@ class CudaSolverRunner final : public SolverRunner {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->ormqr[t](solverHandle_, side, trans, m, n, k,
-                            pointer(buffers[0] + item * aStride), order,
-                            pointer(buffers[1] + item * tauStride),
-                            pointer(buffers[3] + item * cStride), m, pointer(work.first),
-                            lwork, static_cast<int*>(pointer(work.second))),
+                            devicePointer(buffers[0] + item * aStride), order,
+                            devicePointer(buffers[1] + item * tauStride),
+                            devicePointer(buffers[3] + item * cStride), m,
+                            devicePointer(work.first), lwork,
+                            static_cast<int*>(devicePointer(work.second))),
           "cusolverDnXormqr" + where));
     }
     return Status::ok();
@@ -658,9 +665,9 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->sytrdBufferSize[t](solverHandle_, uplo, n, pointer(buffers[1]), n,
-                                    pointer(buffers[2]), pointer(buffers[3]),
-                                    pointer(buffers[4]), &lwork),
+        solver_->sytrdBufferSize[t](solverHandle_, uplo, n, devicePointer(buffers[1]), n,
+                                    devicePointer(buffers[2]), devicePointer(buffers[3]),
+                                    devicePointer(buffers[4]), &lwork),
         "cusolverDnXsytrd_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     const uint64_t realBytes =
@@ -672,12 +679,12 @@ class CudaSolverRunner final : public SolverRunner {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->sytrd[t](solverHandle_, uplo, n,
-                            pointer(buffers[1] + item * size * size * elementBytes), n,
-                            pointer(buffers[2] + item * size * realBytes),
-                            pointer(buffers[3] + item * (size - 1) * realBytes),
-                            pointer(buffers[4] + item * (size - 1) * elementBytes),
-                            pointer(work), lwork,
-                            static_cast<int*>(pointer(buffers[5])) + i),
+                            devicePointer(buffers[1] + item * size * size * elementBytes),
+                            n, devicePointer(buffers[2] + item * size * realBytes),
+                            devicePointer(buffers[3] + item * (size - 1) * realBytes),
+                            devicePointer(buffers[4] + item * (size - 1) * elementBytes),
+                            devicePointer(work), lwork,
+                            static_cast<int*>(devicePointer(buffers[5])) + i),
           "cusolverDnXsytrd" + where));
     }
     return Status::ok();
@@ -713,8 +720,8 @@ class CudaSolverRunner final : public SolverRunner {
           blas_->check(blas_->trsm[t](blasHandle_, d.left_side ? kSideLeft : kSideRight,
                                       d.lower ? kFillLower : kFillUpper, op,
                                       d.unit_diagonal ? kDiagUnit : kDiagNonUnit, m, n,
-                                      one, pointer(buffers[0] + item * aStride), k,
-                                      pointer(buffers[2] + item * xStride), m),
+                                      one, devicePointer(buffers[0] + item * aStride), k,
+                                      devicePointer(buffers[2] + item * xStride), m),
                        "cublasXtrsm for " + solverText(d)));
     }
     return Status::ok();

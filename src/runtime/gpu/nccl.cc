@@ -19,12 +19,9 @@
 namespace jft::runtime::gpu {
 namespace {
 
-std::string resolveNccl(void* handle, Nccl& nccl) {
-#define JFT_RESOLVE_NCCL_FN(member, symbol, signature) \
-  if (!lookUpSymbol(handle, symbol, nccl.member)) return symbol;
-  JFT_NCCL_FUNCTIONS(JFT_RESOLVE_NCCL_FN)
-#undef JFT_RESOLVE_NCCL_FN
-  lookUpSymbol(handle, "ncclCommFinalize", nccl.commFinalize);  // optional
+std::string resolveNccl(void* handle, Nccl& library) {
+  JFT_NCCL_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
+  lookUpSymbol(handle, "ncclCommFinalize", library.commFinalize);  // optional
   return "";
 }
 
@@ -59,10 +56,6 @@ const char* resultName(ncclResult_t result) {
   }
 }
 
-void* pointer(uint64_t address) {
-  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
-}
-
 std::string rankText(const NcclRunner::Participant& p) {
   return " (rank " + std::to_string(p.comm->rank()) + ")";
 }
@@ -70,11 +63,7 @@ std::string rankText(const NcclRunner::Participant& p) {
 }  // namespace
 
 StatusOr<const Nccl*> Nccl::load() {
-  static std::once_flag once;
-  static StatusOr<Nccl*>* loaded = nullptr;
-  std::call_once(once, [] { loaded = new StatusOr<Nccl*>(openLibrary()); });
-  if (!loaded->isOk()) return loaded->status();
-  return static_cast<const Nccl*>(loaded->value());
+  return loadOnce(openLibrary);
 }
 
 Status Nccl::check(ncclResult_t result, const std::string& what) const {
@@ -245,8 +234,8 @@ Status NcclRunner::enqueue(const CollectiveDesc& d, const Participant& p) const 
   const std::string rank = rankText(p);
   const ncclDataType_t type = ncclDataTypeOf(d.type);
   const ncclComm_t comm = p.comm->handle();
-  const void* in = pointer(p.input);
-  void* out = pointer(p.output);
+  const void* in = devicePointer(p.input);
+  void* out = devicePointer(p.output);
   const size_t count = static_cast<size_t>(d.count);
   switch (d.kind) {
     case CollectiveKind::kAllReduce:
@@ -272,12 +261,12 @@ Status NcclRunner::enqueue(const CollectiveDesc& d, const Participant& p) const 
         const uint64_t offset = static_cast<uint64_t>(peer) * chunkBytes;
         const std::string to = " to rank " + std::to_string(peer);
         const std::string from = " from rank " + std::to_string(peer);
-        JFT_RETURN_IF_ERROR(nccl_.check(
-            nccl_.send(pointer(p.input + offset), chunk, type, peer, comm, p.stream),
-            text + "ncclSend" + rank + to));
-        JFT_RETURN_IF_ERROR(nccl_.check(
-            nccl_.recv(pointer(p.output + offset), chunk, type, peer, comm, p.stream),
-            text + "ncclRecv" + rank + from));
+        JFT_RETURN_IF_ERROR(nccl_.check(nccl_.send(devicePointer(p.input + offset), chunk,
+                                                   type, peer, comm, p.stream),
+                                        text + "ncclSend" + rank + to));
+        JFT_RETURN_IF_ERROR(nccl_.check(nccl_.recv(devicePointer(p.output + offset),
+                                                   chunk, type, peer, comm, p.stream),
+                                        text + "ncclRecv" + rank + from));
       }
       return Status::ok();
     }
