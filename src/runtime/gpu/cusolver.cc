@@ -165,13 +165,41 @@ class CudaSolverRunner final : public SolverRunner {
     return device_.copyOnDevice(to, from, bytes);
   }
 
+  // The library workspace for `lwork` elements of d's type.
+  StatusOr<uint64_t> elementWorkspace(const SolverDesc& d, int lwork) {
+    return workspace(static_cast<uint64_t>(lwork) *
+                     static_cast<uint64_t>(solverTypeBytes(d.type)));
+  }
+
+  // A routine's buffers: its in-place result `to` starts as operand `from`;
+  // `info` is the info buffer (-1: none, cuSOLVER reports only invalid
+  // arguments there, which validation rules out).
+  struct InPlace {
+    size_t from, to;
+    int info;
+  };
+
+  // Every cuSOLVER routine's start: the in-place copy; then an empty batch is
+  // done, and so are empty matrices once their info is zeroed. False when
+  // nothing is left to do; else the solver is ready.
+  StatusOr<bool> start(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+                       const std::vector<uint64_t>& bytes, InPlace io, bool empty) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[io.from], buffers[io.to], bytes[io.to]));
+    if (d.batch == 0) return false;
+    if (empty) {
+      if (io.info >= 0)
+        JFT_RETURN_IF_ERROR(device_.fill(buffers[io.info], 0, bytes[io.info]));
+      return false;
+    }
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    return true;
+  }
+
   // buffers: a, factor, info.
   Status potrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.n == 0) return device_.fill(buffers[2], 0, bytes[2]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 2}, d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int n = static_cast<int>(d.n);
     const int uplo = d.lower ? kFillLower : kFillUpper;
@@ -182,8 +210,7 @@ class CudaSolverRunner final : public SolverRunner {
                                                    devicePointer(buffers[1]), n, &lwork),
                        "cusolverDnXpotrf_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytes;
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
@@ -200,10 +227,9 @@ class CudaSolverRunner final : public SolverRunner {
   // buffers: a, lu, pivots, info.
   Status getrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.m == 0 || d.n == 0) return device_.fill(buffers[3], 0, bytes[3]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 1, 3}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
     const std::string where = " for " + solverText(d);
@@ -213,8 +239,7 @@ class CudaSolverRunner final : public SolverRunner {
                                                    devicePointer(buffers[1]), m, &lwork),
                        "cusolverDnXgetrf_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const int64_t pivots = std::min(d.m, d.n);
     for (int64_t i = 0; i < d.batch; ++i) {
@@ -245,9 +270,9 @@ class CudaSolverRunner final : public SolverRunner {
   // buffers: a, qr, tau.
   Status geqrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 1, -1}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
     const std::string where = " for " + solverText(d);
@@ -275,9 +300,9 @@ class CudaSolverRunner final : public SolverRunner {
   // buffers: a, tau, q.
   Status orgqr(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[2], bytes[2]));
-    if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 2, -1}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n),
               k = static_cast<int>(d.k);
@@ -326,10 +351,8 @@ class CudaSolverRunner final : public SolverRunner {
   // by default up to 32 x 32; divide and conquer (syevd) item by item else.
   Status syevd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.n == 0) return device_.fill(buffers[3], 0, bytes[3]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 3}, d.n == 0));
+    if (!busy) return Status::ok();
     JFT_RETURN_IF_ERROR(ensureJacobiParams());
     const int t = solverTypeIndex(d.type);
     const int n = static_cast<int>(d.n);
@@ -351,8 +374,7 @@ class CudaSolverRunner final : public SolverRunner {
           solver_->syevjBatchedBufferSize[t](solverHandle_, kEigModeVector, uplo, n, v, n,
                                              w, &lwork, syevjParams_, batch),
           "cusolverDnXsyevjBatched_bufferSize" + where));
-      JFT_ASSIGN_OR_RETURN(uint64_t work,
-                           workspace(static_cast<uint64_t>(lwork) * elementBytes));
+      JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
       return solver_->check(
           solver_->syevjBatched[t](solverHandle_, kEigModeVector, uplo, n, v, n, w,
                                    devicePointer(work), lwork, info, syevjParams_, batch),
@@ -369,8 +391,7 @@ class CudaSolverRunner final : public SolverRunner {
                                                      n, v, n, w, &lwork),
                          "cusolverDnXsyevd_bufferSize" + where));
     }
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       void* vi = devicePointer(buffers[1] + item * stride);
@@ -391,10 +412,9 @@ class CudaSolverRunner final : public SolverRunner {
   // item by item else. The library destroys `work` (its copy of a).
   Status gesvdj(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                 const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.m == 0 || d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 1, 5}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     JFT_RETURN_IF_ERROR(ensureJacobiParams());
     const int t = solverTypeIndex(d.type);
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
@@ -413,8 +433,7 @@ class CudaSolverRunner final : public SolverRunner {
                              devicePointer(buffers[2]), devicePointer(buffers[3]), m,
                              devicePointer(buffers[4]), n, &lwork, gesvdjParams_, batch),
                          "cusolverDnXgesvdjBatched_bufferSize" + where));
-      JFT_ASSIGN_OR_RETURN(uint64_t work,
-                           workspace(static_cast<uint64_t>(lwork) * elementBytes));
+      JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
       return solver_->check(solver_->gesvdjBatched[t](
                                 solverHandle_, jobz, m, n, devicePointer(buffers[1]), m,
                                 devicePointer(buffers[2]), devicePointer(buffers[3]), m,
@@ -429,8 +448,7 @@ class CudaSolverRunner final : public SolverRunner {
                            devicePointer(buffers[2]), devicePointer(buffers[3]), m,
                            devicePointer(buffers[4]), n, &lwork, gesvdjParams_),
                        "cusolverDnXgesvdj_bufferSize" + where));
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const uint64_t sStride =
         static_cast<uint64_t>(k * solverTypeBytes(solverRealType(d.type)));
@@ -460,10 +478,9 @@ class CudaSolverRunner final : public SolverRunner {
   // needs no options object or host workspace. The library destroys `out`.
   Status gesvd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.m == 0 || d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 1, 5}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
     const signed char job = !d.compute_uv ? 'N' : d.full_matrices ? 'A' : 'S';
@@ -473,8 +490,7 @@ class CudaSolverRunner final : public SolverRunner {
         solver_->check(solver_->gesvdBufferSize[t](solverHandle_, m, n, &lwork),
                        "cusolverDnXgesvd_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const uint64_t sStride =
         static_cast<uint64_t>(d.n * solverTypeBytes(solverRealType(d.type)));
@@ -508,10 +524,9 @@ class CudaSolverRunner final : public SolverRunner {
   // assumes (it frees its own host workspace then).
   Status gesvdp(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                 const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.m == 0 || d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 1, 5}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     JFT_RETURN_IF_ERROR(ensureParams());
     const int type = solverDataType(d.type);
     const int real = solverDataType(solverRealType(d.type));
@@ -563,10 +578,8 @@ class CudaSolverRunner final : public SolverRunner {
   // assumes.
   Status geev(const SolverDesc& d, const std::vector<uint64_t>& buffers,
               const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 5}, d.n == 0));
+    if (!busy) return Status::ok();
     if (solver_->geev == nullptr || solver_->geevBufferSize == nullptr)
       return unimplemented(solverText(d) + ": " + solver_->libraryName +
                            " has no cusolverDnXgeev (it needs cuSOLVER 11.7.1, from "
@@ -612,10 +625,10 @@ class CudaSolverRunner final : public SolverRunner {
   // the same product). trans N, or T (real) / C (complex) for `transpose`.
   Status ormqr(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[2], buffers[3], bytes[3]));
     // No reflectors: Q is the identity and the copy is the product.
-    if (d.batch == 0 || d.m == 0 || d.n == 0 || d.k == 0) return Status::ok();
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {2, 3, -1},
+                                          d.m == 0 || d.n == 0 || d.k == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const bool complex = d.type == SolverType::kC64 || d.type == SolverType::kC128;
     const int side = d.left_side ? kSideLeft : kSideRight;
@@ -655,10 +668,8 @@ class CudaSolverRunner final : public SolverRunner {
   // buffers: a, out, d, e, tau, info; item by item, as JAX's handler.
   Status sytrd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 5}, d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int n = static_cast<int>(d.n);
     const int uplo = d.lower ? kFillLower : kFillUpper;
@@ -672,8 +683,7 @@ class CudaSolverRunner final : public SolverRunner {
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     const uint64_t realBytes =
         static_cast<uint64_t>(solverTypeBytes(solverRealType(d.type)));
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t size = static_cast<uint64_t>(d.n);
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
