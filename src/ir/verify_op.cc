@@ -104,6 +104,16 @@ bool OpVerifier::expectTensors() {
   return true;
 }
 
+bool OpVerifier::expectInputsAndInits() {
+  if (!expectTensors()) return false;
+  const size_t n = numResults();
+  if (n == 0 || numOperands() != 2 * n)
+    return fail("expects N inputs and N init values for N results, got " +
+                std::to_string(numOperands()) + " operands and " + std::to_string(n) +
+                " results");
+  return true;
+}
+
 std::optional<std::vector<int64_t>> OpVerifier::intsAttr(std::string_view name,
                                                          bool required) {
   const Attribute* a = findAttr(op_.attrs, name);
