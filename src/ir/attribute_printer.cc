@@ -7,6 +7,7 @@
 
 #include "ir/attribute_fields.h"
 #include "ir/float_text.h"
+#include "support/text.h"
 
 namespace jft::ir {
 namespace {
@@ -58,12 +59,7 @@ void appendNested(const DenseElements& dense, size_t dim, int64_t& index,
 }
 
 std::string intList(const std::vector<int64_t>& values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out += ", ";
-    out += std::to_string(values[i]);
-  }
-  return out + "]";
+  return intListText(values);
 }
 
 // `name = [..]` fields of the #stablehlo.dot/gather/scatter structs; empty

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "ir/attribute_printer.h"
+#include "support/text.h"
 
 namespace jft::ir {
 namespace {
@@ -177,10 +178,7 @@ std::optional<int64_t> OpVerifier::intAttr(std::string_view name, bool required)
 }
 
 std::string listText(const std::vector<int64_t>& values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
+  return intListText(values);
 }
 
 std::string shapeText(const std::vector<int64_t>& dims) {

@@ -45,4 +45,18 @@ constexpr int64_t bytesOf(const Row (&rows)[N], Enum value, int64_t unknown) {
   return row != nullptr ? row->bytes : unknown;
 }
 
+// A row that maps a value onto another enum's (a library's constant for ours).
+template <typename Enum, typename To>
+struct EnumMapping {
+  Enum value;
+  To to;
+};
+
+// The `to` of value's row; `unknown` when it has none.
+template <typename Row, size_t N, typename Enum, typename To>
+constexpr To mapOf(const Row (&rows)[N], Enum value, To unknown) {
+  const Row* row = rowOf(rows, value);
+  return row != nullptr ? row->to : unknown;
+}
+
 }  // namespace jft

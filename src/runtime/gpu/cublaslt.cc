@@ -13,6 +13,8 @@
 #include <functional>
 #include <vector>
 
+#include "support/enum_table.h"
+
 namespace jft::runtime::gpu {
 namespace {
 
@@ -29,40 +31,28 @@ StatusOr<CublasLt*> openLibrary() {
       "cuBLASLt 12 or newer", "the nvidia-cublas wheel", resolveCublasLt);
 }
 
+// clang-format off
+constexpr EnumMapping<GemmType, int> kDataTypes[] = {
+    {GemmType::kF16, kCudaR16F}, {GemmType::kBF16, kCudaR16BF},
+    {GemmType::kF32, kCudaR32F}, {GemmType::kF64, kCudaR64F}, {GemmType::kC64, kCudaC32F},
+    {GemmType::kC128, kCudaC64F}, {GemmType::kS8, kCudaR8I}, {GemmType::kS32, kCudaR32I},
+};
+// clang-format on
+
 int dataType(GemmType type) {
-  switch (type) {
-    case GemmType::kF16:
-      return kCudaR16F;
-    case GemmType::kBF16:
-      return kCudaR16BF;
-    case GemmType::kF32:
-      return kCudaR32F;
-    case GemmType::kF64:
-      return kCudaR64F;
-    case GemmType::kC64:
-      return kCudaC32F;
-    case GemmType::kC128:
-      return kCudaC64F;
-    case GemmType::kS8:
-      return kCudaR8I;
-    case GemmType::kS32:
-      return kCudaR32I;
-  }
-  return -1;
+  return mapOf(kDataTypes, type, -1);
 }
 
+// clang-format off
+constexpr EnumMapping<GemmCompute, int> kComputeTypes[] = {
+    {GemmCompute::kF32, kCublasCompute32F},
+    {GemmCompute::kTf32, kCublasCompute32FFastTf32},
+    {GemmCompute::kF64, kCublasCompute64F}, {GemmCompute::kS32, kCublasCompute32I},
+};
+// clang-format on
+
 int computeType(GemmCompute compute) {
-  switch (compute) {
-    case GemmCompute::kF32:
-      return kCublasCompute32F;
-    case GemmCompute::kTf32:
-      return kCublasCompute32FFastTf32;
-    case GemmCompute::kF64:
-      return kCublasCompute64F;
-    case GemmCompute::kS32:
-      return kCublasCompute32I;
-  }
-  return -1;
+  return mapOf(kComputeTypes, compute, -1);
 }
 
 // alpha and beta are passed in the scale type: the compute type's, complex

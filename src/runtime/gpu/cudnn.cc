@@ -12,6 +12,7 @@
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/driver.h"
 #include "runtime/gpu/library_loader.h"
+#include "support/enum_table.h"
 
 namespace jft::runtime::gpu {
 namespace {
@@ -31,18 +32,15 @@ StatusOr<Cudnn*> openLibrary() {
                                   "cuDNN", "the nvidia-cudnn-cu12 wheel", resolveCudnn);
 }
 
+// clang-format off
+constexpr EnumMapping<ConvElement, int> kDataTypes[] = {
+    {ConvElement::kF16, kCudnnDataHalf}, {ConvElement::kBF16, kCudnnDataBfloat16},
+    {ConvElement::kF32, kCudnnDataFloat}, {ConvElement::kF64, kCudnnDataDouble},
+};
+// clang-format on
+
 int dataType(ConvElement element) {
-  switch (element) {
-    case ConvElement::kF16:
-      return kCudnnDataHalf;
-    case ConvElement::kBF16:
-      return kCudnnDataBfloat16;
-    case ConvElement::kF32:
-      return kCudnnDataFloat;
-    case ConvElement::kF64:
-      return kCudnnDataDouble;
-  }
-  return kCudnnDataFloat;
+  return mapOf(kDataTypes, element, kCudnnDataFloat);
 }
 
 // The largest power of two up to ConvRunner::kAlignment dividing every address.

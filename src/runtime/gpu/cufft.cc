@@ -11,6 +11,7 @@
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/driver.h"
 #include "runtime/gpu/library_loader.h"
+#include "support/enum_table.h"
 
 namespace jft::runtime::gpu {
 namespace {
@@ -26,39 +27,24 @@ StatusOr<Cufft*> openLibrary() {
                                   "cuFFT", "the nvidia-cufft wheel", resolveCufft);
 }
 
+// clang-format off
+constexpr EnumName<cufftResult> kResultNames[] = {
+    {kCufftSuccess, "CUFFT_SUCCESS"}, {kCufftInvalidPlan, "CUFFT_INVALID_PLAN"},
+    {kCufftAllocFailed, "CUFFT_ALLOC_FAILED"}, {kCufftInvalidType, "CUFFT_INVALID_TYPE"},
+    {kCufftInvalidValue, "CUFFT_INVALID_VALUE"},
+    {kCufftInternalError, "CUFFT_INTERNAL_ERROR"},
+    {kCufftExecFailed, "CUFFT_EXEC_FAILED"}, {kCufftSetupFailed, "CUFFT_SETUP_FAILED"},
+    {kCufftInvalidSize, "CUFFT_INVALID_SIZE"},
+    {kCufftUnalignedData, "CUFFT_UNALIGNED_DATA"},
+    {kCufftInvalidDevice, "CUFFT_INVALID_DEVICE"},
+    {kCufftNoWorkspace, "CUFFT_NO_WORKSPACE"},
+    {kCufftNotImplemented, "CUFFT_NOT_IMPLEMENTED"},
+    {kCufftNotSupported, "CUFFT_NOT_SUPPORTED"},
+};
+// clang-format on
+
 const char* resultName(cufftResult result) {
-  switch (result) {
-    case kCufftSuccess:
-      return "CUFFT_SUCCESS";
-    case kCufftInvalidPlan:
-      return "CUFFT_INVALID_PLAN";
-    case kCufftAllocFailed:
-      return "CUFFT_ALLOC_FAILED";
-    case kCufftInvalidType:
-      return "CUFFT_INVALID_TYPE";
-    case kCufftInvalidValue:
-      return "CUFFT_INVALID_VALUE";
-    case kCufftInternalError:
-      return "CUFFT_INTERNAL_ERROR";
-    case kCufftExecFailed:
-      return "CUFFT_EXEC_FAILED";
-    case kCufftSetupFailed:
-      return "CUFFT_SETUP_FAILED";
-    case kCufftInvalidSize:
-      return "CUFFT_INVALID_SIZE";
-    case kCufftUnalignedData:
-      return "CUFFT_UNALIGNED_DATA";
-    case kCufftInvalidDevice:
-      return "CUFFT_INVALID_DEVICE";
-    case kCufftNoWorkspace:
-      return "CUFFT_NO_WORKSPACE";
-    case kCufftNotImplemented:
-      return "CUFFT_NOT_IMPLEMENTED";
-    case kCufftNotSupported:
-      return "CUFFT_NOT_SUPPORTED";
-    default:
-      return "cuFFT error";
-  }
+  return nameOf(kResultNames, result, "cuFFT error");
 }
 
 cufftType planType(const FftDesc& d) {

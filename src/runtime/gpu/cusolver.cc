@@ -11,6 +11,7 @@
 
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/cusolver_library.h"
+#include "support/enum_table.h"
 
 namespace jft::runtime::gpu {
 namespace {
@@ -19,17 +20,15 @@ namespace {
 constexpr int64_t kMaxBatch = 0x7fffffff;
 
 // The 64-bit API's cudaDataType_t of a matrix element type.
+// clang-format off
+constexpr EnumMapping<SolverType, int> kDataTypes[] = {
+    {SolverType::kF64, kSolverDataR64F}, {SolverType::kC64, kSolverDataC32F},
+    {SolverType::kC128, kSolverDataC64F},
+};
+// clang-format on
+
 int solverDataType(SolverType type) {
-  switch (type) {
-    case SolverType::kF64:
-      return kSolverDataR64F;
-    case SolverType::kC64:
-      return kSolverDataC32F;
-    case SolverType::kC128:
-      return kSolverDataC64F;
-    default:
-      return kSolverDataR32F;
-  }
+  return mapOf(kDataTypes, type, kSolverDataR32F);
 }
 
 // The pivots and the permutation of one lu_pivots_to_permutation call, in

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/gpu/library_loader.h"
+#include "support/enum_table.h"
 
 namespace jft::runtime::gpu {
 namespace {
@@ -79,25 +80,20 @@ StatusOr<CublasLibrary*> openCublas() {
       "cuBLAS", "the nvidia wheel", resolveCublas);
 }
 
+// clang-format off
+constexpr EnumName<cusolverStatus_t> kStatusNames[] = {
+    {kCusolverNotInitialized, "CUSOLVER_STATUS_NOT_INITIALIZED"},
+    {kCusolverAllocFailed, "CUSOLVER_STATUS_ALLOC_FAILED"},
+    {kCusolverInvalidValue, "CUSOLVER_STATUS_INVALID_VALUE"},
+    {kCusolverArchMismatch, "CUSOLVER_STATUS_ARCH_MISMATCH"},
+    {kCusolverExecutionFailed, "CUSOLVER_STATUS_EXECUTION_FAILED"},
+    {kCusolverInternalError, "CUSOLVER_STATUS_INTERNAL_ERROR"},
+    {kCusolverNotSupported, "CUSOLVER_STATUS_NOT_SUPPORTED"},
+};
+// clang-format on
+
 const char* cusolverStatusName(cusolverStatus_t status) {
-  switch (status) {
-    case kCusolverNotInitialized:
-      return "CUSOLVER_STATUS_NOT_INITIALIZED";
-    case kCusolverAllocFailed:
-      return "CUSOLVER_STATUS_ALLOC_FAILED";
-    case kCusolverInvalidValue:
-      return "CUSOLVER_STATUS_INVALID_VALUE";
-    case kCusolverArchMismatch:
-      return "CUSOLVER_STATUS_ARCH_MISMATCH";
-    case kCusolverExecutionFailed:
-      return "CUSOLVER_STATUS_EXECUTION_FAILED";
-    case kCusolverInternalError:
-      return "CUSOLVER_STATUS_INTERNAL_ERROR";
-    case kCusolverNotSupported:
-      return "CUSOLVER_STATUS_NOT_SUPPORTED";
-    default:
-      return "cuSOLVER error";
-  }
+  return nameOf(kStatusNames, status, "cuSOLVER error");
 }
 
 // A library status as ours: NOT_SUPPORTED is UNIMPLEMENTED, ALLOC_FAILED
@@ -110,20 +106,15 @@ Status statusOf(bool notSupported, bool allocFailed, const std::string& message)
 
 }  // namespace
 
+// clang-format off
+constexpr EnumMapping<SolverType, int> kTypeIndices[] = {
+    {SolverType::kF32, 0}, {SolverType::kF64, 1}, {SolverType::kC64, 2},
+    {SolverType::kC128, 3}, {SolverType::kS32, -1},
+};
+// clang-format on
+
 int solverTypeIndex(SolverType type) {
-  switch (type) {
-    case SolverType::kF32:
-      return 0;
-    case SolverType::kF64:
-      return 1;
-    case SolverType::kC64:
-      return 2;
-    case SolverType::kC128:
-      return 3;
-    case SolverType::kS32:
-      return -1;
-  }
-  return -1;
+  return mapOf(kTypeIndices, type, -1);
 }
 
 StatusOr<const CusolverLibrary*> CusolverLibrary::load() {

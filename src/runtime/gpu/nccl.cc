@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "runtime/gpu/library_loader.h"
+#include "support/enum_table.h"
 
 namespace jft::runtime::gpu {
 namespace {
@@ -31,29 +32,18 @@ StatusOr<Nccl*> openLibrary() {
                                  resolveNccl);
 }
 
+// clang-format off
+constexpr EnumName<ncclResult_t> kResultNames[] = {
+    {kNcclSuccess, "ncclSuccess"}, {kNcclUnhandledCudaError, "ncclUnhandledCudaError"},
+    {kNcclSystemError, "ncclSystemError"}, {kNcclInternalError, "ncclInternalError"},
+    {kNcclInvalidArgument, "ncclInvalidArgument"},
+    {kNcclInvalidUsage, "ncclInvalidUsage"}, {kNcclRemoteError, "ncclRemoteError"},
+    {kNcclInProgress, "ncclInProgress"}, {kNcclTimeout, "ncclTimeout"},
+};
+// clang-format on
+
 const char* resultName(ncclResult_t result) {
-  switch (result) {
-    case kNcclSuccess:
-      return "ncclSuccess";
-    case kNcclUnhandledCudaError:
-      return "ncclUnhandledCudaError";
-    case kNcclSystemError:
-      return "ncclSystemError";
-    case kNcclInternalError:
-      return "ncclInternalError";
-    case kNcclInvalidArgument:
-      return "ncclInvalidArgument";
-    case kNcclInvalidUsage:
-      return "ncclInvalidUsage";
-    case kNcclRemoteError:
-      return "ncclRemoteError";
-    case kNcclInProgress:
-      return "ncclInProgress";
-    case kNcclTimeout:
-      return "ncclTimeout";
-    default:
-      return "NCCL error";
-  }
+  return nameOf(kResultNames, result, "NCCL error");
 }
 
 std::string rankText(const NcclRunner::Participant& p) {
@@ -86,48 +76,31 @@ Status Nccl::check(ncclResult_t result, const std::string& what) const {
   }
 }
 
+// clang-format off
+constexpr EnumMapping<CollectiveType, ncclDataType_t> kDataTypes[] = {
+    {CollectiveType::kS8, kNcclInt8}, {CollectiveType::kU8, kNcclUint8},
+    {CollectiveType::kS32, kNcclInt32}, {CollectiveType::kU32, kNcclUint32},
+    {CollectiveType::kS64, kNcclInt64}, {CollectiveType::kU64, kNcclUint64},
+    {CollectiveType::kF16, kNcclFloat16}, {CollectiveType::kBF16, kNcclBfloat16},
+    {CollectiveType::kF32, kNcclFloat32}, {CollectiveType::kF64, kNcclFloat64},
+    {CollectiveType::kF8E4M3FN, kNcclFloat8e4m3},
+    {CollectiveType::kF8E5M2, kNcclFloat8e5m2},
+};
+// clang-format on
+
 ncclDataType_t ncclDataTypeOf(CollectiveType type) {
-  switch (type) {
-    case CollectiveType::kS8:
-      return kNcclInt8;
-    case CollectiveType::kU8:
-      return kNcclUint8;
-    case CollectiveType::kS32:
-      return kNcclInt32;
-    case CollectiveType::kU32:
-      return kNcclUint32;
-    case CollectiveType::kS64:
-      return kNcclInt64;
-    case CollectiveType::kU64:
-      return kNcclUint64;
-    case CollectiveType::kF16:
-      return kNcclFloat16;
-    case CollectiveType::kBF16:
-      return kNcclBfloat16;
-    case CollectiveType::kF32:
-      return kNcclFloat32;
-    case CollectiveType::kF64:
-      return kNcclFloat64;
-    case CollectiveType::kF8E4M3FN:
-      return kNcclFloat8e4m3;
-    case CollectiveType::kF8E5M2:
-      return kNcclFloat8e5m2;
-  }
-  return kNcclUint8;
+  return mapOf(kDataTypes, type, kNcclUint8);
 }
 
+// clang-format off
+constexpr EnumMapping<CollectiveReduction, ncclRedOp_t> kRedOps[] = {
+    {CollectiveReduction::kSum, kNcclSum}, {CollectiveReduction::kProd, kNcclProd},
+    {CollectiveReduction::kMin, kNcclMin}, {CollectiveReduction::kMax, kNcclMax},
+};
+// clang-format on
+
 ncclRedOp_t ncclRedOpOf(CollectiveReduction reduction) {
-  switch (reduction) {
-    case CollectiveReduction::kSum:
-      return kNcclSum;
-    case CollectiveReduction::kProd:
-      return kNcclProd;
-    case CollectiveReduction::kMin:
-      return kNcclMin;
-    case CollectiveReduction::kMax:
-      return kNcclMax;
-  }
-  return kNcclSum;
+  return mapOf(kRedOps, reduction, kNcclSum);
 }
 
 StatusOr<ncclUniqueId> newNcclUniqueId(const Nccl& nccl) {
