@@ -109,19 +109,8 @@ Status readDenseIntOrFp(EntryReader& r, MAttrPtr& out) {
   const uint8_t* bytes = nullptr;
   size_t size = 0;
   JFT_RETURN_IF_ERROR(r.blob(bytes, size));
-  attr->data.assign(bytes, bytes + size);
-  // i1 elements are bit-packed unless the blob is one byte (a splat, 0x00 or
-  // 0xff) or as long as the element count (an older unpacked writer).
-  const MType* element = tensorElementType(*attr->type);
-  auto count = staticElementCount(*attr->type);
-  if (element && isI1(*element)) {
-    if (count && size == (*count + 7) / 8 && size != *count && size != 1) {
-      attr->data.assign(*count, 0);
-      for (uint64_t i = 0; i < *count; ++i) attr->data[i] = (bytes[i / 8] >> (i % 8)) & 1;
-    } else {
-      for (uint8_t& byte : attr->data) byte = byte ? 1 : 0;
-    }
-  }
+  // A single byte is a splat (0x00 or 0xff), whatever the element count.
+  setDenseData(*attr, bytes, size, /*one_byte_is_splat=*/true);
   out = attr;
   return Status::ok();
 }

@@ -55,4 +55,19 @@ Status readRankedTensorMembers(EntryReader& r, MType& type, bool with_encoding) 
   return r.type(type.elements[0]);
 }
 
+void setDenseData(MAttr& attr, const uint8_t* bytes, size_t size,
+                  bool one_byte_is_splat) {
+  attr.data.assign(bytes, bytes + size);
+  const MType* element = tensorElementType(*attr.type);
+  if (element == nullptr || !isI1(*element)) return;
+  auto count = staticElementCount(*attr.type);
+  const bool splat = size == 1 && (one_byte_is_splat || bytes[0] == 0xff);
+  if (!splat && count && size == (*count + 7) / 8 && size != *count) {
+    attr.data.assign(*count, 0);
+    for (uint64_t i = 0; i < *count; ++i) attr.data[i] = (bytes[i / 8] >> (i % 8)) & 1;
+    return;
+  }
+  for (uint8_t& byte : attr.data) byte = byte ? 1 : 0;
+}
+
 }  // namespace jft::frontend::bytecode

@@ -33,4 +33,10 @@ Status readFunctionMembers(EntryReader& r, MType& type);
 // the element type.
 Status readRankedTensorMembers(EntryReader& r, MType& type, bool with_encoding);
 
+// A dense tensor's blob into attr.data. i1 elements are normalized to one
+// 0/1 byte each: a blob of ceil(n/8) bytes (n != its size) is bit-packed, any
+// other one byte per element; a single byte is a splat when it is 0xff, and
+// always when `one_byte_is_splat` (the builtin encoding).
+void setDenseData(MAttr& attr, const uint8_t* bytes, size_t size, bool one_byte_is_splat);
+
 }  // namespace jft::frontend::bytecode

@@ -139,21 +139,8 @@ Status readTensor(EntryReader& r, MAttrPtr& out) {
   const uint8_t* bytes = nullptr;
   size_t size = 0;
   JFT_RETURN_IF_ERROR(r.blob(bytes, size));
-  attr->data.assign(bytes, bytes + size);
-  const MType* element = tensorElementType(*attr->type);
-  auto count = staticElementCount(*attr->type);
-  if (element && isI1(*element)) {
-    // Booleans: 0xff alone is a splat of true; a blob of ceil(n/8) bytes
-    // (n != its size) is bit-packed; anything else is one byte per element.
-    if (size == 1 && bytes[0] == 0xff) {
-      attr->data = {1};
-    } else if (count && size == (*count + 7) / 8 && size != *count) {
-      attr->data.assign(*count, 0);
-      for (uint64_t i = 0; i < *count; ++i) attr->data[i] = (bytes[i / 8] >> (i % 8)) & 1;
-    } else {
-      for (uint8_t& byte : attr->data) byte = byte ? 1 : 0;
-    }
-  }
+  // Only 0xff alone is a splat (of true); another single byte may be packed.
+  setDenseData(*attr, bytes, size, /*one_byte_is_splat=*/false);
   out = attr;
   return Status::ok();
 }
