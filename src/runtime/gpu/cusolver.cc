@@ -31,6 +31,22 @@ int solverDataType(SolverType type) {
   return mapOf(kDataTypes, type, kSolverDataR32F);
 }
 
+// Bytes between one item's a, s, u and v and the next's, for the SVDs that
+// keep k = min(m, n) singular values and full (m x m, n x n) or economy
+// (m x k, n x k) vectors: gesvdj and gesvdp.
+struct SvdStrides {
+  uint64_t a, s, u, v;
+};
+
+SvdStrides svdStrides(const SolverDesc& d) {
+  const int64_t k = std::min(d.m, d.n);
+  const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+  return {static_cast<uint64_t>(d.m * d.n) * elementBytes,
+          static_cast<uint64_t>(k * solverTypeBytes(solverRealType(d.type))),
+          static_cast<uint64_t>(d.m * (d.full_matrices ? d.m : k)) * elementBytes,
+          static_cast<uint64_t>(d.n * (d.full_matrices ? d.n : k)) * elementBytes};
+}
+
 // The pivots and the permutation of one lu_pivots_to_permutation call, in
 // pinned memory owned by the runner; freed by the host function.
 struct PermutationJob {
@@ -417,10 +433,8 @@ class CudaSolverRunner final : public SolverRunner {
     JFT_RETURN_IF_ERROR(ensureJacobiParams());
     const int t = solverTypeIndex(d.type);
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
-    const int64_t k = std::min(d.m, d.n);
     const int jobz = d.compute_uv ? kEigModeVector : kEigModeNoVector;
     const std::string where = " for " + solverText(d);
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     int* info = static_cast<int*>(devicePointer(buffers[5]));
     int lwork = 0;
     if (d.full_matrices && d.m <= 32 && d.n <= 32 && d.batch > 1 &&
@@ -448,13 +462,7 @@ class CudaSolverRunner final : public SolverRunner {
                            devicePointer(buffers[4]), n, &lwork, gesvdjParams_),
                        "cusolverDnXgesvdj_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
-    const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
-    const uint64_t sStride =
-        static_cast<uint64_t>(k * solverTypeBytes(solverRealType(d.type)));
-    const uint64_t uStride =
-        static_cast<uint64_t>(d.m * (d.full_matrices ? d.m : k)) * elementBytes;
-    const uint64_t vStride =
-        static_cast<uint64_t>(d.n * (d.full_matrices ? d.n : k)) * elementBytes;
+    const auto [aStride, sStride, uStride, vStride] = svdStrides(d);
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
@@ -541,15 +549,7 @@ class CudaSolverRunner final : public SolverRunner {
         "cusolverDnXgesvdp_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
     if (hostWork_.size() < hostBytes) hostWork_.resize(hostBytes);
-    const int64_t k = std::min(d.m, d.n);
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
-    const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
-    const uint64_t sStride =
-        static_cast<uint64_t>(k * solverTypeBytes(solverRealType(d.type)));
-    const uint64_t uStride =
-        static_cast<uint64_t>(d.m * (d.full_matrices ? d.m : k)) * elementBytes;
-    const uint64_t vStride =
-        static_cast<uint64_t>(d.n * (d.full_matrices ? d.n : k)) * elementBytes;
+    const auto [aStride, sStride, uStride, vStride] = svdStrides(d);
     int* info = static_cast<int*>(devicePointer(buffers[5]));
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
