@@ -33,6 +33,17 @@ Status needContext(XLA_FFI_ExecutionContext* ctx, const char* function) {
   return Status::ok();
 }
 
+// The getters that hand a handler one field of its execution context: the
+// arguments checked up to `out`, a context required, the field copied.
+template <auto kOut, auto kIn, typename Args>
+XLA_FFI_Error* contextField(Args* args, size_t size_up_to_out, const char* function) {
+  if (Status s = checkArgs(args, size_up_to_out, function); !s.isOk())
+    return toFfiError(s);
+  if (Status s = needContext(args->ctx, function); !s.isOk()) return toFfiError(s);
+  args->*kOut = args->ctx->*kIn;
+  return nullptr;
+}
+
 XLA_FFI_Error* errorCreate(XLA_FFI_Error_Create_Args* args) {
   if (args == nullptr)
     return toFfiError(invalidArgument("XLA_FFI_Error_Create: null args"));
@@ -64,11 +75,9 @@ XLA_FFI_Error* handlerRegister(XLA_FFI_Handler_Register_Args* args) {
 }
 
 XLA_FFI_Error* streamGet(XLA_FFI_Stream_Get_Args* args) {
-  JFT_FFI_CHECK(args, XLA_FFI_Stream_Get_Args, stream, "XLA_FFI_Stream_Get");
-  if (Status s = needContext(args->ctx, "XLA_FFI_Stream_Get"); !s.isOk())
-    return toFfiError(s);
-  args->stream = args->ctx->stream;
-  return nullptr;
+  return contextField<&XLA_FFI_Stream_Get_Args::stream,
+                      &XLA_FFI_ExecutionContext::stream>(
+      args, JFT_FFI_SIZE_UP_TO(XLA_FFI_Stream_Get_Args, stream), "XLA_FFI_Stream_Get");
 }
 
 XLA_FFI_Error* typeIdRegister(XLA_FFI_TypeId_Register_Args* args) {
@@ -210,20 +219,15 @@ XLA_FFI_Error* futureCreate(XLA_FFI_Future_Create_Args*) {
 }
 
 XLA_FFI_Error* runIdGet(XLA_FFI_RunId_Get_Args* args) {
-  JFT_FFI_CHECK(args, XLA_FFI_RunId_Get_Args, run_id, "XLA_FFI_RunId_Get");
-  if (Status s = needContext(args->ctx, "XLA_FFI_RunId_Get"); !s.isOk())
-    return toFfiError(s);
-  args->run_id = args->ctx->run_id;
-  return nullptr;
+  return contextField<&XLA_FFI_RunId_Get_Args::run_id, &XLA_FFI_ExecutionContext::run_id>(
+      args, JFT_FFI_SIZE_UP_TO(XLA_FFI_RunId_Get_Args, run_id), "XLA_FFI_RunId_Get");
 }
 
 XLA_FFI_Error* deviceOrdinalGet(XLA_FFI_DeviceOrdinal_Get_Args* args) {
-  JFT_FFI_CHECK(args, XLA_FFI_DeviceOrdinal_Get_Args, device_ordinal,
-                "XLA_FFI_DeviceOrdinal_Get");
-  if (Status s = needContext(args->ctx, "XLA_FFI_DeviceOrdinal_Get"); !s.isOk())
-    return toFfiError(s);
-  args->device_ordinal = args->ctx->device_ordinal;
-  return nullptr;
+  return contextField<&XLA_FFI_DeviceOrdinal_Get_Args::device_ordinal,
+                      &XLA_FFI_ExecutionContext::device_ordinal>(
+      args, JFT_FFI_SIZE_UP_TO(XLA_FFI_DeviceOrdinal_Get_Args, device_ordinal),
+      "XLA_FFI_DeviceOrdinal_Get");
 }
 
 XLA_FFI_Api buildApi() {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "ir/attribute_fields.h"
 #include "ir/literal_parser.h"
 #include "ir/type_parser.h"
 
@@ -68,6 +69,17 @@ struct FieldTable {
 
 bool structFields(TextCursor& cursor, const FieldTable& table) {
   return parseFields(cursor, [&](std::string_view n) { return table(cursor, n); });
+}
+
+// The fields of AttrFields<T> into `value`.
+template <typename T>
+bool attrFields(TextCursor& cursor, T& value) {
+  FieldTable table;
+  for (const ListField<T>& field : AttrFields<T>::lists)
+    table.lists.emplace_back(field.name, &(value.*field.member));
+  for (const IntField<T>& field : AttrFields<T>::ints)
+    table.ints.emplace_back(field.name, &(value.*field.member));
+  return structFields(cursor, table);
 }
 
 // One `[b, 0, 1, f]` layout of #stablehlo.conv.
@@ -231,39 +243,20 @@ bool parseHashAttr(TextCursor& cursor, Attribute& out) {
   if (cursor.consume("#stablehlo<transpose")) return enumAttr(cursor, kTransposes, out);
   if (cursor.consume("#stablehlo.dot<")) {
     DotDimensionNumbers d;
-    if (!structFields(cursor, {{{"lhs_batching_dimensions", &d.lhs_batching_dims},
-                                {"rhs_batching_dimensions", &d.rhs_batching_dims},
-                                {"lhs_contracting_dimensions", &d.lhs_contracting_dims},
-                                {"rhs_contracting_dimensions", &d.rhs_contracting_dims}},
-                               {}}))
-      return false;
+    if (!attrFields(cursor, d)) return false;
     out = d;
     return true;
   }
   if (cursor.consume("#stablehlo.dot_algorithm<")) return parseDotAlgorithm(cursor, out);
   if (cursor.consume("#stablehlo.gather<")) {
     GatherDimensionNumbers g;
-    if (!structFields(cursor,
-                      {{{"offset_dims", &g.offset_dims},
-                        {"collapsed_slice_dims", &g.collapsed_slice_dims},
-                        {"operand_batching_dims", &g.operand_batching_dims},
-                        {"start_indices_batching_dims", &g.start_indices_batching_dims},
-                        {"start_index_map", &g.start_index_map}},
-                       {{"index_vector_dim", &g.index_vector_dim}}}))
-      return false;
+    if (!attrFields(cursor, g)) return false;
     out = g;
     return true;
   }
   if (cursor.consume("#stablehlo.scatter<")) {
     ScatterDimensionNumbers s;
-    if (!structFields(
-            cursor, {{{"update_window_dims", &s.update_window_dims},
-                      {"inserted_window_dims", &s.inserted_window_dims},
-                      {"input_batching_dims", &s.input_batching_dims},
-                      {"scatter_indices_batching_dims", &s.scatter_indices_batching_dims},
-                      {"scatter_dims_to_operand_dims", &s.scatter_dims_to_operand_dims}},
-                     {{"index_vector_dim", &s.index_vector_dim}}}))
-      return false;
+    if (!attrFields(cursor, s)) return false;
     out = s;
     return true;
   }

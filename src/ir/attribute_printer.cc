@@ -5,7 +5,9 @@
 #include <string_view>
 #include <type_traits>
 
+#include "ir/attribute_fields.h"
 #include "ir/float_text.h"
+#include "support/text.h"
 
 namespace jft::ir {
 namespace {
@@ -57,12 +59,7 @@ void appendNested(const DenseElements& dense, size_t dim, int64_t& index,
 }
 
 std::string intList(const std::vector<int64_t>& values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out += ", ";
-    out += std::to_string(values[i]);
-  }
-  return out + "]";
+  return intListText(values);
 }
 
 // `name = [..]` fields of the #stablehlo.dot/gather/scatter structs; empty
@@ -72,6 +69,19 @@ void appendListField(std::string& out, std::string_view name,
   if (values.empty()) return;
   if (out.back() != '<') out += ", ";
   out += std::string(name) + " = " + intList(values);
+}
+
+// `#stablehlo.x<` and the fields of AttrFields<T>: lists when not empty,
+// integers always.
+template <typename T>
+std::string fieldsText(std::string out, const T& value) {
+  for (const ListField<T>& field : AttrFields<T>::lists)
+    appendListField(out, field.name, value.*field.member);
+  for (const IntField<T>& field : AttrFields<T>::ints) {
+    if (out.back() != '<') out += ", ";
+    out += std::string(field.name) + " = " + std::to_string(value.*field.member);
+  }
+  return out + ">";
 }
 
 std::string convLayout(int64_t batch, int64_t feature,
@@ -191,13 +201,9 @@ struct AttributeText {
     return std::to_string(static_cast<int>(v)) + " : i32";
   }
   std::string operator()(const DotDimensionNumbers& d) const {
-    std::string out = "#stablehlo.dot<";
-    appendListField(out, "lhs_batching_dimensions", d.lhs_batching_dims);
-    appendListField(out, "rhs_batching_dimensions", d.rhs_batching_dims);
-    appendListField(out, "lhs_contracting_dimensions", d.lhs_contracting_dims);
-    appendListField(out, "rhs_contracting_dimensions", d.rhs_contracting_dims);
-    return out + ">";
+    return fieldsText("#stablehlo.dot<", d);
   }
+
   std::string operator()(const DotAlgorithm& a) const {
     return "#stablehlo.dot_algorithm<lhs_precision_type = " +
            scalarTypeText(a.lhs_precision_type) +
@@ -222,26 +228,13 @@ struct AttributeText {
            ">";
   }
   std::string operator()(const GatherDimensionNumbers& g) const {
-    std::string out = "#stablehlo.gather<";
-    appendListField(out, "offset_dims", g.offset_dims);
-    appendListField(out, "collapsed_slice_dims", g.collapsed_slice_dims);
-    appendListField(out, "operand_batching_dims", g.operand_batching_dims);
-    appendListField(out, "start_indices_batching_dims", g.start_indices_batching_dims);
-    appendListField(out, "start_index_map", g.start_index_map);
-    if (out.back() != '<') out += ", ";
-    return out + "index_vector_dim = " + std::to_string(g.index_vector_dim) + ">";
+    return fieldsText("#stablehlo.gather<", g);
   }
+
   std::string operator()(const ScatterDimensionNumbers& s) const {
-    std::string out = "#stablehlo.scatter<";
-    appendListField(out, "update_window_dims", s.update_window_dims);
-    appendListField(out, "inserted_window_dims", s.inserted_window_dims);
-    appendListField(out, "input_batching_dims", s.input_batching_dims);
-    appendListField(out, "scatter_indices_batching_dims",
-                    s.scatter_indices_batching_dims);
-    appendListField(out, "scatter_dims_to_operand_dims", s.scatter_dims_to_operand_dims);
-    if (out.back() != '<') out += ", ";
-    return out + "index_vector_dim = " + std::to_string(s.index_vector_dim) + ">";
+    return fieldsText("#stablehlo.scatter<", s);
   }
+
   std::string operator()(const ResultAccuracy& r) const {
     return "#stablehlo.result_accuracy<atol = " + formatDouble(r.atol) +
            ", rtol = " + formatDouble(r.rtol) + ", ulps = " + std::to_string(r.ulps) +

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "ir/attribute_printer.h"
+#include "support/text.h"
 
 namespace jft::ir {
 namespace {
@@ -104,6 +105,16 @@ bool OpVerifier::expectTensors() {
   return true;
 }
 
+bool OpVerifier::expectInputsAndInits() {
+  if (!expectTensors()) return false;
+  const size_t n = numResults();
+  if (n == 0 || numOperands() != 2 * n)
+    return fail("expects N inputs and N init values for N results, got " +
+                std::to_string(numOperands()) + " operands and " + std::to_string(n) +
+                " results");
+  return true;
+}
+
 std::optional<std::vector<int64_t>> OpVerifier::intsAttr(std::string_view name,
                                                          bool required) {
   const Attribute* a = findAttr(op_.attrs, name);
@@ -167,10 +178,7 @@ std::optional<int64_t> OpVerifier::intAttr(std::string_view name, bool required)
 }
 
 std::string listText(const std::vector<int64_t>& values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
+  return intListText(values);
 }
 
 std::string shapeText(const std::vector<int64_t>& dims) {

@@ -53,6 +53,9 @@ class OpVerifier {
   bool expectCounts(int operands, int results);
   // Every operand and result is a tensor (not a token or tuple).
   bool expectTensors();
+  // Reductions (reduce, reduce_window): N inputs, then N init values, for N
+  // results, all tensors.
+  bool expectInputsAndInits();
   // Result i is tensor<shape x elements[i]> for every i (reductions' results).
   bool expectResultShapes(const std::vector<ElementType>& elements,
                           const std::vector<int64_t>& shape);

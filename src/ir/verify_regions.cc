@@ -13,12 +13,8 @@ bool isScalarOf(const Type& type, ElementType element) {
 }
 
 void verifyReduce(OpVerifier& v) {
-  if (!v.expectTensors()) return;
+  if (!v.expectInputsAndInits()) return;
   const size_t n = v.numResults();
-  if (n == 0 || v.numOperands() != 2 * n)
-    return (void)v.fail("expects N inputs and N init values for N results, got " +
-                        std::to_string(v.numOperands()) + " operands and " +
-                        std::to_string(n) + " results");
   if (v.op().regions.size() != 1) return (void)v.fail("expects one body region");
   auto dims = v.intsAttr("dimensions");
   if (!dims) return;

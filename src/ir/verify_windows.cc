@@ -44,12 +44,8 @@ std::optional<std::vector<int64_t>> paddingAttr(OpVerifier& v, int64_t rank) {
 }
 
 void verifyReduceWindow(OpVerifier& v) {
-  if (!v.expectTensors()) return;
+  if (!v.expectInputsAndInits()) return;
   const size_t n = v.numResults();
-  if (n == 0 || v.numOperands() != 2 * n)
-    return (void)v.fail("expects N inputs and N init values for N results, got " +
-                        std::to_string(v.numOperands()) + " operands and " +
-                        std::to_string(n) + " results");
   const Type& first = v.operand(0);
   const int64_t rank = first.rank();
   std::vector<ElementType> elements;

@@ -2,68 +2,46 @@
 
 #include <set>
 
+#include "support/enum_table.h"
+
 namespace jft::runtime {
+namespace {
+
+// clang-format off
+constexpr EnumName<CollectiveKind> kKinds[] = {
+    {CollectiveKind::kAllReduce, "all_reduce"},
+    {CollectiveKind::kAllGather, "all_gather"},
+    {CollectiveKind::kReduceScatter, "reduce_scatter"},
+    {CollectiveKind::kAllToAll, "all_to_all"},
+    {CollectiveKind::kCollectivePermute, "collective_permute"},
+    {CollectiveKind::kCollectiveBroadcast, "collective_broadcast"},
+};
+constexpr ElementTypeRow<CollectiveType> kTypes[] = {
+    {CollectiveType::kS8, "s8", 1}, {CollectiveType::kU8, "u8", 1},
+    {CollectiveType::kS32, "s32", 4}, {CollectiveType::kU32, "u32", 4},
+    {CollectiveType::kS64, "s64", 8}, {CollectiveType::kU64, "u64", 8},
+    {CollectiveType::kF16, "f16", 2}, {CollectiveType::kBF16, "bf16", 2},
+    {CollectiveType::kF32, "f32", 4}, {CollectiveType::kF64, "f64", 8},
+    {CollectiveType::kF8E4M3FN, "f8E4M3FN", 1}, {CollectiveType::kF8E5M2, "f8E5M2", 1},
+};
+constexpr EnumName<CollectiveReduction> kReductions[] = {
+    {CollectiveReduction::kSum, "sum"}, {CollectiveReduction::kProd, "prod"},
+    {CollectiveReduction::kMin, "min"}, {CollectiveReduction::kMax, "max"},
+};
+// clang-format on
+
+}  // namespace
 
 const char* collectiveKindName(CollectiveKind kind) {
-  switch (kind) {
-    case CollectiveKind::kAllReduce:
-      return "all_reduce";
-    case CollectiveKind::kAllGather:
-      return "all_gather";
-    case CollectiveKind::kReduceScatter:
-      return "reduce_scatter";
-    case CollectiveKind::kAllToAll:
-      return "all_to_all";
-    case CollectiveKind::kCollectivePermute:
-      return "collective_permute";
-    case CollectiveKind::kCollectiveBroadcast:
-      return "collective_broadcast";
-  }
-  return "unknown collective";
+  return nameOf(kKinds, kind, "unknown collective");
 }
 
 const char* collectiveTypeName(CollectiveType type) {
-  switch (type) {
-    case CollectiveType::kS8:
-      return "s8";
-    case CollectiveType::kU8:
-      return "u8";
-    case CollectiveType::kS32:
-      return "s32";
-    case CollectiveType::kU32:
-      return "u32";
-    case CollectiveType::kS64:
-      return "s64";
-    case CollectiveType::kU64:
-      return "u64";
-    case CollectiveType::kF16:
-      return "f16";
-    case CollectiveType::kBF16:
-      return "bf16";
-    case CollectiveType::kF32:
-      return "f32";
-    case CollectiveType::kF64:
-      return "f64";
-    case CollectiveType::kF8E4M3FN:
-      return "f8E4M3FN";
-    case CollectiveType::kF8E5M2:
-      return "f8E5M2";
-  }
-  return "unknown type";
+  return nameOf(kTypes, type, "unknown type");
 }
 
 const char* collectiveReductionName(CollectiveReduction reduction) {
-  switch (reduction) {
-    case CollectiveReduction::kSum:
-      return "sum";
-    case CollectiveReduction::kProd:
-      return "prod";
-    case CollectiveReduction::kMin:
-      return "min";
-    case CollectiveReduction::kMax:
-      return "max";
-  }
-  return "unknown reduction";
+  return nameOf(kReductions, reduction, "unknown reduction");
 }
 
 bool collectiveReduces(CollectiveKind kind) {
@@ -119,25 +97,7 @@ bool collectiveIsEmpty(const CollectiveDesc& d) {
 }
 
 int64_t collectiveElementBytes(CollectiveType type) {
-  switch (type) {
-    case CollectiveType::kS8:
-    case CollectiveType::kU8:
-    case CollectiveType::kF8E4M3FN:
-    case CollectiveType::kF8E5M2:
-      return 1;
-    case CollectiveType::kF16:
-    case CollectiveType::kBF16:
-      return 2;
-    case CollectiveType::kS32:
-    case CollectiveType::kU32:
-    case CollectiveType::kF32:
-      return 4;
-    case CollectiveType::kS64:
-    case CollectiveType::kU64:
-    case CollectiveType::kF64:
-      return 8;
-  }
-  return 1;
+  return bytesOf(kTypes, type, 1);
 }
 
 int64_t collectiveInputCount(const CollectiveDesc& d) {

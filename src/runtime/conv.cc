@@ -1,40 +1,29 @@
 // ConvDesc's checks and text.
 #include "runtime/conv.h"
 
+#include "support/enum_table.h"
+#include "support/text.h"
+
 namespace jft::runtime {
 namespace {
 
-std::string listText(const std::vector<int64_t>& values) {
-  std::string text = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    text += (i ? "," : "") + std::to_string(values[i]);
-  return text + "]";
-}
+// clang-format off
+constexpr EnumName<ConvKind> kKinds[] = {
+    {ConvKind::kForward, "fwd"}, {ConvKind::kBackwardData, "bwd_data"},
+    {ConvKind::kBackwardFilter, "bwd_filter"},
+};
+constexpr ElementTypeRow<ConvElement> kElements[] = {
+    {ConvElement::kF16, "f16", 2}, {ConvElement::kBF16, "bf16", 2},
+    {ConvElement::kF32, "f32", 4}, {ConvElement::kF64, "f64", 8},
+};
+// clang-format on
 
 const char* kindName(ConvKind kind) {
-  switch (kind) {
-    case ConvKind::kForward:
-      return "fwd";
-    case ConvKind::kBackwardData:
-      return "bwd_data";
-    case ConvKind::kBackwardFilter:
-      return "bwd_filter";
-  }
-  return "?";
+  return nameOf(kKinds, kind, "?");
 }
 
 const char* elementName(ConvElement element) {
-  switch (element) {
-    case ConvElement::kF16:
-      return "f16";
-    case ConvElement::kBF16:
-      return "bf16";
-    case ConvElement::kF32:
-      return "f32";
-    case ConvElement::kF64:
-      return "f64";
-  }
-  return "?";
+  return nameOf(kElements, element, "?");
 }
 
 Status checkTensor(const std::string& what, const char* name, const ConvTensor& t,
@@ -53,12 +42,13 @@ Status checkTensor(const std::string& what, const char* name, const ConvTensor& 
 
 std::string convText(const ConvDesc& d) {
   std::string text = std::string("cudnn conv ") + kindName(d.kind) + " x" +
-                     listText(d.x.dims) + " w" + listText(d.w.dims) + " y" +
-                     listText(d.y.dims) + " " + elementName(d.element);
+                     intListText(d.x.dims, ",") + " w" + intListText(d.w.dims, ",") +
+                     " y" + intListText(d.y.dims, ",") + " " + elementName(d.element);
   if (d.allow_tf32) text += " tf32";
   if (d.flip) text += " flip";
-  return text + " stride " + listText(d.strides) + " pad " + listText(d.pre_padding) +
-         "/" + listText(d.post_padding) + " dilation " + listText(d.dilations);
+  return text + " stride " + intListText(d.strides, ",") + " pad " +
+         intListText(d.pre_padding, ",") + "/" + intListText(d.post_padding, ",") +
+         " dilation " + intListText(d.dilations, ",");
 }
 
 int64_t convGroups(const ConvDesc& d) {
@@ -107,16 +97,7 @@ Status validateConv(const ConvDesc& d) {
 }
 
 int64_t convElementBytes(ConvElement element) {
-  switch (element) {
-    case ConvElement::kF16:
-    case ConvElement::kBF16:
-      return 2;
-    case ConvElement::kF32:
-      return 4;
-    case ConvElement::kF64:
-      return 8;
-  }
-  return 0;
+  return bytesOf(kElements, element, 0);
 }
 
 uint64_t convTensorBytes(const ConvDesc& d, const ConvTensor& t) {

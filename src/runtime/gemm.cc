@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include "support/enum_table.h"
+
 namespace jft::runtime {
 namespace {
 
@@ -67,6 +69,18 @@ Status checkOperand(const char* name, const GemmOperand& op, Stored s) {
   return Status::ok();
 }
 
+// clang-format off
+constexpr ElementTypeRow<GemmType> kTypes[] = {
+    {GemmType::kF16, "f16", 2}, {GemmType::kBF16, "bf16", 2}, {GemmType::kF32, "f32", 4},
+    {GemmType::kF64, "f64", 8}, {GemmType::kC64, "c64", 8}, {GemmType::kC128, "c128", 16},
+    {GemmType::kS8, "s8", 1}, {GemmType::kS32, "s32", 4},
+};
+constexpr EnumName<GemmCompute> kComputes[] = {
+    {GemmCompute::kF32, "f32"}, {GemmCompute::kTf32, "tf32"}, {GemmCompute::kF64, "f64"},
+    {GemmCompute::kS32, "s32"},
+};
+// clang-format on
+
 bool integral32(double v) {
   return std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 2147483647.0;
 }
@@ -74,58 +88,15 @@ bool integral32(double v) {
 }  // namespace
 
 int64_t gemmTypeBytes(GemmType type) {
-  switch (type) {
-    case GemmType::kS8:
-      return 1;
-    case GemmType::kF16:
-    case GemmType::kBF16:
-      return 2;
-    case GemmType::kF32:
-    case GemmType::kS32:
-      return 4;
-    case GemmType::kF64:
-    case GemmType::kC64:
-      return 8;
-    case GemmType::kC128:
-      return 16;
-  }
-  return 0;
+  return bytesOf(kTypes, type, 0);
 }
 
 std::string_view gemmTypeName(GemmType type) {
-  switch (type) {
-    case GemmType::kF16:
-      return "f16";
-    case GemmType::kBF16:
-      return "bf16";
-    case GemmType::kF32:
-      return "f32";
-    case GemmType::kF64:
-      return "f64";
-    case GemmType::kC64:
-      return "c64";
-    case GemmType::kC128:
-      return "c128";
-    case GemmType::kS8:
-      return "s8";
-    case GemmType::kS32:
-      return "s32";
-  }
-  return "?";
+  return nameOf(kTypes, type, "?");
 }
 
 std::string_view gemmComputeName(GemmCompute compute) {
-  switch (compute) {
-    case GemmCompute::kF32:
-      return "f32";
-    case GemmCompute::kTf32:
-      return "tf32";
-    case GemmCompute::kF64:
-      return "f64";
-    case GemmCompute::kS32:
-      return "s32";
-  }
-  return "?";
+  return nameOf(kComputes, compute, "?");
 }
 
 std::string gemmText(const GemmDesc& d) {

@@ -40,228 +40,249 @@ StatusOr<std::vector<std::pair<int64_t, int64_t>>> decodePairs(ByteReader& in,
   return pairs;
 }
 
-void encodeOperand(ByteWriter& out, const GemmOperand& operand) {
-  out.u8(static_cast<uint8_t>(operand.type));
-  out.boolean(operand.transpose);
-  out.i64(operand.ld);
-  out.i64(operand.batch_stride);
+// Each description's fields are listed once, in encoding order, by a
+// function template that `Writer` runs to put them and `Reader` to take them
+// back (naming each in its errors), so the two directions cannot drift apart.
+struct Writer {
+  ByteWriter& out;
+  Status i64(const int64_t& value, const char*) {
+    out.i64(value);
+    return Status::ok();
+  }
+  Status f64(const double& value, const char*) {
+    out.f64(value);
+    return Status::ok();
+  }
+  Status flag(const bool& value, const char*) {
+    out.boolean(value);
+    return Status::ok();
+  }
+  template <typename E>
+  Status enumeration(const E& value, const char*, E) {
+    out.u8(static_cast<uint8_t>(value));
+    return Status::ok();
+  }
+  Status ints(const std::vector<int64_t>& values, const char*) {
+    encodeInts(out, values);
+    return Status::ok();
+  }
+  Status pairs(const std::vector<std::pair<int64_t, int64_t>>& values, const char*) {
+    encodePairs(out, values);
+    return Status::ok();
+  }
+  Status intLists(const std::vector<std::vector<int64_t>>& lists, const char*,
+                  const char*) {
+    out.u64(lists.size());
+    for (const std::vector<int64_t>& list : lists) encodeInts(out, list);
+    return Status::ok();
+  }
+};
+
+struct Reader {
+  ByteReader& in;
+  Status i64(int64_t& value, const char* what) { return take(value, in.i64(what)); }
+  Status f64(double& value, const char* what) { return take(value, in.f64(what)); }
+  Status flag(bool& value, const char* what) { return take(value, in.boolean(what)); }
+  template <typename E>
+  Status enumeration(E& value, const char* what, E last) {
+    return take(value, decodeEnum(in, what, last));
+  }
+  Status ints(std::vector<int64_t>& values, const char* what) {
+    return take(values, decodeInts(in, what));
+  }
+  Status pairs(std::vector<std::pair<int64_t, int64_t>>& values, const char* what) {
+    return take(values, decodePairs(in, what));
+  }
+  // `what` names the count, `each` every list.
+  Status intLists(std::vector<std::vector<int64_t>>& lists, const char* what,
+                  const char* each) {
+    JFT_ASSIGN_OR_RETURN(size_t count, in.count(what, 8));
+    for (size_t i = 0; i < count; ++i) {
+      JFT_ASSIGN_OR_RETURN(std::vector<int64_t> list, decodeInts(in, each));
+      lists.push_back(std::move(list));
+    }
+    return Status::ok();
+  }
+
+ private:
+  template <typename T>
+  static Status take(T& value, StatusOr<T> read) {
+    if (!read.isOk()) return read.status();
+    value = std::move(read).value();
+    return Status::ok();
+  }
+};
+
+template <typename IO, typename Operand>
+Status operandFields(IO& io, Operand& operand) {
+  JFT_RETURN_IF_ERROR(io.enumeration(operand.type, "gemm operand type", GemmType::kS32));
+  JFT_RETURN_IF_ERROR(io.flag(operand.transpose, "gemm transpose"));
+  JFT_RETURN_IF_ERROR(io.i64(operand.ld, "gemm ld"));
+  return io.i64(operand.batch_stride, "gemm batch stride");
 }
 
-StatusOr<GemmOperand> decodeOperand(ByteReader& in) {
-  GemmOperand operand;
-  JFT_ASSIGN_OR_RETURN(operand.type, decodeEnum(in, "gemm operand type", GemmType::kS32));
-  JFT_ASSIGN_OR_RETURN(operand.transpose, in.boolean("gemm transpose"));
-  JFT_ASSIGN_OR_RETURN(operand.ld, in.i64("gemm ld"));
-  JFT_ASSIGN_OR_RETURN(operand.batch_stride, in.i64("gemm batch stride"));
-  return operand;
+template <typename IO, typename Desc>
+Status gemmFields(IO& io, Desc& desc) {
+  JFT_RETURN_IF_ERROR(operandFields(io, desc.a));
+  JFT_RETURN_IF_ERROR(operandFields(io, desc.b));
+  JFT_RETURN_IF_ERROR(io.enumeration(desc.d_type, "gemm result type", GemmType::kS32));
+  JFT_RETURN_IF_ERROR(io.i64(desc.d_ld, "gemm result ld"));
+  JFT_RETURN_IF_ERROR(io.i64(desc.d_batch_stride, "gemm result batch stride"));
+  JFT_RETURN_IF_ERROR(io.enumeration(desc.compute, "gemm compute", GemmCompute::kS32));
+  JFT_RETURN_IF_ERROR(io.i64(desc.batch, "gemm batch"));
+  JFT_RETURN_IF_ERROR(io.i64(desc.m, "gemm m"));
+  JFT_RETURN_IF_ERROR(io.i64(desc.n, "gemm n"));
+  JFT_RETURN_IF_ERROR(io.i64(desc.k, "gemm k"));
+  JFT_RETURN_IF_ERROR(io.f64(desc.alpha, "gemm alpha"));
+  JFT_RETURN_IF_ERROR(io.f64(desc.beta, "gemm beta"));
+  JFT_RETURN_IF_ERROR(io.flag(desc.bias, "gemm bias"));
+  return io.enumeration(desc.epilogue, "gemm epilogue", GemmEpilogue::kGelu);
 }
 
-void encodeFft(ByteWriter& out, const FftDesc& desc) {
-  out.u8(static_cast<uint8_t>(desc.kind));
-  out.boolean(desc.f64);
-  encodeInts(out, desc.lengths);
-  out.i64(desc.batch);
+template <typename IO, typename Desc>
+Status fftFields(IO& io, Desc& desc) {
+  JFT_RETURN_IF_ERROR(io.enumeration(desc.kind, "fft kind", FftKind::kIrfft));
+  JFT_RETURN_IF_ERROR(io.flag(desc.f64, "fft f64"));
+  JFT_RETURN_IF_ERROR(io.ints(desc.lengths, "fft lengths"));
+  return io.i64(desc.batch, "fft batch");
 }
 
-StatusOr<FftDesc> decodeFft(ByteReader& in) {
-  FftDesc desc;
-  JFT_ASSIGN_OR_RETURN(desc.kind, decodeEnum(in, "fft kind", FftKind::kIrfft));
-  JFT_ASSIGN_OR_RETURN(desc.f64, in.boolean("fft f64"));
-  JFT_ASSIGN_OR_RETURN(desc.lengths, decodeInts(in, "fft lengths"));
-  JFT_ASSIGN_OR_RETURN(desc.batch, in.i64("fft batch"));
-  return desc;
+template <typename IO, typename Desc>
+Status solverFields(IO& io, Desc& desc) {
+  JFT_RETURN_IF_ERROR(
+      io.enumeration(desc.kind, "solver kind", SolverKind::kCholeskyUpdate));
+  JFT_RETURN_IF_ERROR(io.enumeration(desc.type, "solver type", SolverType::kS32));
+  JFT_RETURN_IF_ERROR(io.i64(desc.batch, "solver batch"));
+  JFT_RETURN_IF_ERROR(io.i64(desc.m, "solver m"));
+  JFT_RETURN_IF_ERROR(io.i64(desc.n, "solver n"));
+  JFT_RETURN_IF_ERROR(io.i64(desc.k, "solver k"));
+  JFT_RETURN_IF_ERROR(io.i64(desc.reflector_cols, "solver reflector columns"));
+  JFT_RETURN_IF_ERROR(io.flag(desc.lower, "solver lower"));
+  JFT_RETURN_IF_ERROR(io.flag(desc.left_side, "solver left side"));
+  JFT_RETURN_IF_ERROR(
+      io.enumeration(desc.transpose, "solver transpose", SolverTranspose::kAdjoint));
+  JFT_RETURN_IF_ERROR(io.flag(desc.unit_diagonal, "solver unit diagonal"));
+  JFT_RETURN_IF_ERROR(
+      io.enumeration(desc.algorithm, "solver algorithm", EigAlgorithm::kJacobi));
+  JFT_RETURN_IF_ERROR(io.flag(desc.full_matrices, "solver full matrices"));
+  JFT_RETURN_IF_ERROR(io.flag(desc.compute_uv, "solver compute uv"));
+  return io.flag(desc.eigenvectors, "solver eigenvectors");
 }
 
-void encodeSolver(ByteWriter& out, const SolverDesc& desc) {
-  out.u8(static_cast<uint8_t>(desc.kind));
-  out.u8(static_cast<uint8_t>(desc.type));
-  out.i64(desc.batch);
-  out.i64(desc.m);
-  out.i64(desc.n);
-  out.i64(desc.k);
-  out.i64(desc.reflector_cols);
-  out.boolean(desc.lower);
-  out.boolean(desc.left_side);
-  out.u8(static_cast<uint8_t>(desc.transpose));
-  out.boolean(desc.unit_diagonal);
-  out.u8(static_cast<uint8_t>(desc.algorithm));
-  out.boolean(desc.full_matrices);
-  out.boolean(desc.compute_uv);
-  out.boolean(desc.eigenvectors);
+template <typename IO, typename Tensor>
+Status convTensorFields(IO& io, Tensor& tensor) {
+  JFT_RETURN_IF_ERROR(io.ints(tensor.dims, "conv tensor dims"));
+  return io.ints(tensor.strides, "conv tensor strides");
 }
 
-StatusOr<SolverDesc> decodeSolver(ByteReader& in) {
-  SolverDesc desc;
-  JFT_ASSIGN_OR_RETURN(desc.kind,
-                       decodeEnum(in, "solver kind", SolverKind::kCholeskyUpdate));
-  JFT_ASSIGN_OR_RETURN(desc.type, decodeEnum(in, "solver type", SolverType::kS32));
-  JFT_ASSIGN_OR_RETURN(desc.batch, in.i64("solver batch"));
-  JFT_ASSIGN_OR_RETURN(desc.m, in.i64("solver m"));
-  JFT_ASSIGN_OR_RETURN(desc.n, in.i64("solver n"));
-  JFT_ASSIGN_OR_RETURN(desc.k, in.i64("solver k"));
-  JFT_ASSIGN_OR_RETURN(desc.reflector_cols, in.i64("solver reflector columns"));
-  JFT_ASSIGN_OR_RETURN(desc.lower, in.boolean("solver lower"));
-  JFT_ASSIGN_OR_RETURN(desc.left_side, in.boolean("solver left side"));
-  JFT_ASSIGN_OR_RETURN(desc.transpose,
-                       decodeEnum(in, "solver transpose", SolverTranspose::kAdjoint));
-  JFT_ASSIGN_OR_RETURN(desc.unit_diagonal, in.boolean("solver unit diagonal"));
-  JFT_ASSIGN_OR_RETURN(desc.algorithm,
-                       decodeEnum(in, "solver algorithm", EigAlgorithm::kJacobi));
-  JFT_ASSIGN_OR_RETURN(desc.full_matrices, in.boolean("solver full matrices"));
-  JFT_ASSIGN_OR_RETURN(desc.compute_uv, in.boolean("solver compute uv"));
-  JFT_ASSIGN_OR_RETURN(desc.eigenvectors, in.boolean("solver eigenvectors"));
-  return desc;
+template <typename IO, typename Desc>
+Status convFields(IO& io, Desc& desc) {
+  JFT_RETURN_IF_ERROR(io.enumeration(desc.kind, "conv kind", ConvKind::kBackwardFilter));
+  JFT_RETURN_IF_ERROR(io.enumeration(desc.element, "conv element", ConvElement::kF64));
+  JFT_RETURN_IF_ERROR(io.flag(desc.allow_tf32, "conv allow tf32"));
+  JFT_RETURN_IF_ERROR(io.flag(desc.flip, "conv flip"));
+  JFT_RETURN_IF_ERROR(convTensorFields(io, desc.x));
+  JFT_RETURN_IF_ERROR(convTensorFields(io, desc.w));
+  JFT_RETURN_IF_ERROR(convTensorFields(io, desc.y));
+  JFT_RETURN_IF_ERROR(io.ints(desc.strides, "conv strides"));
+  JFT_RETURN_IF_ERROR(io.ints(desc.pre_padding, "conv pre padding"));
+  JFT_RETURN_IF_ERROR(io.ints(desc.post_padding, "conv post padding"));
+  return io.ints(desc.dilations, "conv dilations");
 }
 
-void encodeConvTensor(ByteWriter& out, const ConvTensor& tensor) {
-  encodeInts(out, tensor.dims);
-  encodeInts(out, tensor.strides);
+template <typename IO, typename Desc>
+Status collectiveFields(IO& io, Desc& desc) {
+  JFT_RETURN_IF_ERROR(
+      io.enumeration(desc.kind, "collective kind", CollectiveKind::kCollectiveBroadcast));
+  JFT_RETURN_IF_ERROR(
+      io.enumeration(desc.type, "collective type", CollectiveType::kF8E5M2));
+  JFT_RETURN_IF_ERROR(
+      io.enumeration(desc.reduction, "collective reduction", CollectiveReduction::kMax));
+  JFT_RETURN_IF_ERROR(io.i64(desc.ranks, "collective ranks"));
+  JFT_RETURN_IF_ERROR(io.i64(desc.count, "collective count"));
+  return io.pairs(desc.pairs, "collective pairs");
 }
 
-StatusOr<ConvTensor> decodeConvTensor(ByteReader& in) {
-  ConvTensor tensor;
-  JFT_ASSIGN_OR_RETURN(tensor.dims, decodeInts(in, "conv tensor dims"));
-  JFT_ASSIGN_OR_RETURN(tensor.strides, decodeInts(in, "conv tensor strides"));
-  return tensor;
+template <typename IO, typename Groups>
+Status collectiveGroupsFields(IO& io, Groups& groups) {
+  JFT_RETURN_IF_ERROR(io.enumeration(groups.mode, "collective group mode",
+                                     CollectiveGroupMode::kFlattenedIds));
+  JFT_RETURN_IF_ERROR(
+      io.intLists(groups.groups, "collective groups", "collective group"));
+  return io.pairs(groups.pairs, "collective permute pairs");
 }
 
-void encodeConv(ByteWriter& out, const ConvDesc& desc) {
-  out.u8(static_cast<uint8_t>(desc.kind));
-  out.u8(static_cast<uint8_t>(desc.element));
-  out.boolean(desc.allow_tf32);
-  out.boolean(desc.flip);
-  encodeConvTensor(out, desc.x);
-  encodeConvTensor(out, desc.w);
-  encodeConvTensor(out, desc.y);
-  encodeInts(out, desc.strides);
-  encodeInts(out, desc.pre_padding);
-  encodeInts(out, desc.post_padding);
-  encodeInts(out, desc.dilations);
+// The two directions of one field list.
+template <typename Desc>
+void encodeWith(ByteWriter& out, const Desc& desc,
+                Status (*fields)(Writer&, const Desc&)) {
+  Writer writer{out};
+  (void)fields(writer, desc);  // writing cannot fail
 }
 
-StatusOr<ConvDesc> decodeConv(ByteReader& in) {
-  ConvDesc desc;
-  JFT_ASSIGN_OR_RETURN(desc.kind, decodeEnum(in, "conv kind", ConvKind::kBackwardFilter));
-  JFT_ASSIGN_OR_RETURN(desc.element, decodeEnum(in, "conv element", ConvElement::kF64));
-  JFT_ASSIGN_OR_RETURN(desc.allow_tf32, in.boolean("conv allow tf32"));
-  JFT_ASSIGN_OR_RETURN(desc.flip, in.boolean("conv flip"));
-  JFT_ASSIGN_OR_RETURN(desc.x, decodeConvTensor(in));
-  JFT_ASSIGN_OR_RETURN(desc.w, decodeConvTensor(in));
-  JFT_ASSIGN_OR_RETURN(desc.y, decodeConvTensor(in));
-  JFT_ASSIGN_OR_RETURN(desc.strides, decodeInts(in, "conv strides"));
-  JFT_ASSIGN_OR_RETURN(desc.pre_padding, decodeInts(in, "conv pre padding"));
-  JFT_ASSIGN_OR_RETURN(desc.post_padding, decodeInts(in, "conv post padding"));
-  JFT_ASSIGN_OR_RETURN(desc.dilations, decodeInts(in, "conv dilations"));
+template <typename Desc>
+StatusOr<Desc> decodeWith(ByteReader& in, Status (*fields)(Reader&, Desc&)) {
+  Reader reader{in};
+  Desc desc;
+  JFT_RETURN_IF_ERROR(fields(reader, desc));
   return desc;
 }
 
 }  // namespace
 
 void encodeGemm(ByteWriter& out, const GemmDesc& desc) {
-  encodeOperand(out, desc.a);
-  encodeOperand(out, desc.b);
-  out.u8(static_cast<uint8_t>(desc.d_type));
-  out.i64(desc.d_ld);
-  out.i64(desc.d_batch_stride);
-  out.u8(static_cast<uint8_t>(desc.compute));
-  out.i64(desc.batch);
-  out.i64(desc.m);
-  out.i64(desc.n);
-  out.i64(desc.k);
-  out.f64(desc.alpha);
-  out.f64(desc.beta);
-  out.boolean(desc.bias);
-  out.u8(static_cast<uint8_t>(desc.epilogue));
+  encodeWith(out, desc, &gemmFields<Writer, const GemmDesc>);
 }
 
 StatusOr<GemmDesc> decodeGemm(ByteReader& in) {
-  GemmDesc desc;
-  JFT_ASSIGN_OR_RETURN(desc.a, decodeOperand(in));
-  JFT_ASSIGN_OR_RETURN(desc.b, decodeOperand(in));
-  JFT_ASSIGN_OR_RETURN(desc.d_type, decodeEnum(in, "gemm result type", GemmType::kS32));
-  JFT_ASSIGN_OR_RETURN(desc.d_ld, in.i64("gemm result ld"));
-  JFT_ASSIGN_OR_RETURN(desc.d_batch_stride, in.i64("gemm result batch stride"));
-  JFT_ASSIGN_OR_RETURN(desc.compute, decodeEnum(in, "gemm compute", GemmCompute::kS32));
-  JFT_ASSIGN_OR_RETURN(desc.batch, in.i64("gemm batch"));
-  JFT_ASSIGN_OR_RETURN(desc.m, in.i64("gemm m"));
-  JFT_ASSIGN_OR_RETURN(desc.n, in.i64("gemm n"));
-  JFT_ASSIGN_OR_RETURN(desc.k, in.i64("gemm k"));
-  JFT_ASSIGN_OR_RETURN(desc.alpha, in.f64("gemm alpha"));
-  JFT_ASSIGN_OR_RETURN(desc.beta, in.f64("gemm beta"));
-  JFT_ASSIGN_OR_RETURN(desc.bias, in.boolean("gemm bias"));
-  JFT_ASSIGN_OR_RETURN(desc.epilogue,
-                       decodeEnum(in, "gemm epilogue", GemmEpilogue::kGelu));
-  return desc;
+  return decodeWith(in, &gemmFields<Reader, GemmDesc>);
 }
 
 void encodeLibraryOp(ByteWriter& out, const LibraryOp& op) {
   static_assert(std::variant_size_v<LibraryOp> == 3,
                 "a new library description needs its encoding here");
   out.u8(static_cast<uint8_t>(op.index()));
-  if (const auto* fft = std::get_if<FftDesc>(&op)) encodeFft(out, *fft);
-  if (const auto* solver = std::get_if<SolverDesc>(&op)) encodeSolver(out, *solver);
-  if (const auto* conv = std::get_if<ConvDesc>(&op)) encodeConv(out, *conv);
+  if (const auto* fft = std::get_if<FftDesc>(&op))
+    encodeWith(out, *fft, &fftFields<Writer, const FftDesc>);
+  if (const auto* solver = std::get_if<SolverDesc>(&op))
+    encodeWith(out, *solver, &solverFields<Writer, const SolverDesc>);
+  if (const auto* conv = std::get_if<ConvDesc>(&op))
+    encodeWith(out, *conv, &convFields<Writer, const ConvDesc>);
 }
 
 StatusOr<LibraryOp> decodeLibraryOp(ByteReader& in) {
   JFT_ASSIGN_OR_RETURN(uint8_t index, in.enumeration("library operation kind", 2));
   switch (index) {
     case 0: {
-      JFT_ASSIGN_OR_RETURN(FftDesc fft, decodeFft(in));
+      JFT_ASSIGN_OR_RETURN(FftDesc fft, decodeWith(in, &fftFields<Reader, FftDesc>));
       return LibraryOp(std::move(fft));
     }
     case 1: {
-      JFT_ASSIGN_OR_RETURN(SolverDesc solver, decodeSolver(in));
+      JFT_ASSIGN_OR_RETURN(SolverDesc solver,
+                           decodeWith(in, &solverFields<Reader, SolverDesc>));
       return LibraryOp(std::move(solver));
     }
     default: {
-      JFT_ASSIGN_OR_RETURN(ConvDesc conv, decodeConv(in));
+      JFT_ASSIGN_OR_RETURN(ConvDesc conv, decodeWith(in, &convFields<Reader, ConvDesc>));
       return LibraryOp(std::move(conv));
     }
   }
 }
 
 void encodeCollective(ByteWriter& out, const CollectiveDesc& desc) {
-  out.u8(static_cast<uint8_t>(desc.kind));
-  out.u8(static_cast<uint8_t>(desc.type));
-  out.u8(static_cast<uint8_t>(desc.reduction));
-  out.i64(desc.ranks);
-  out.i64(desc.count);
-  encodePairs(out, desc.pairs);
+  encodeWith(out, desc, &collectiveFields<Writer, const CollectiveDesc>);
 }
 
 StatusOr<CollectiveDesc> decodeCollective(ByteReader& in) {
-  CollectiveDesc desc;
-  JFT_ASSIGN_OR_RETURN(
-      desc.kind, decodeEnum(in, "collective kind", CollectiveKind::kCollectiveBroadcast));
-  JFT_ASSIGN_OR_RETURN(desc.type,
-                       decodeEnum(in, "collective type", CollectiveType::kF8E5M2));
-  JFT_ASSIGN_OR_RETURN(desc.reduction,
-                       decodeEnum(in, "collective reduction", CollectiveReduction::kMax));
-  JFT_ASSIGN_OR_RETURN(desc.ranks, in.i64("collective ranks"));
-  JFT_ASSIGN_OR_RETURN(desc.count, in.i64("collective count"));
-  JFT_ASSIGN_OR_RETURN(desc.pairs, decodePairs(in, "collective pairs"));
-  return desc;
+  return decodeWith(in, &collectiveFields<Reader, CollectiveDesc>);
 }
 
 void encodeCollectiveGroups(ByteWriter& out, const CollectiveGroups& groups) {
-  out.u8(static_cast<uint8_t>(groups.mode));
-  out.u64(groups.groups.size());
-  for (const std::vector<int64_t>& group : groups.groups) encodeInts(out, group);
-  encodePairs(out, groups.pairs);
+  encodeWith(out, groups, &collectiveGroupsFields<Writer, const CollectiveGroups>);
 }
 
 StatusOr<CollectiveGroups> decodeCollectiveGroups(ByteReader& in) {
-  CollectiveGroups groups;
-  JFT_ASSIGN_OR_RETURN(groups.mode, decodeEnum(in, "collective group mode",
-                                               CollectiveGroupMode::kFlattenedIds));
-  JFT_ASSIGN_OR_RETURN(size_t count, in.count("collective groups", 8));
-  for (size_t i = 0; i < count; ++i) {
-    JFT_ASSIGN_OR_RETURN(std::vector<int64_t> group, decodeInts(in, "collective group"));
-    groups.groups.push_back(std::move(group));
-  }
-  JFT_ASSIGN_OR_RETURN(groups.pairs, decodePairs(in, "collective permute pairs"));
-  return groups;
+  return decodeWith(in, &collectiveGroupsFields<Reader, CollectiveGroups>);
 }
 
 }  // namespace jft::runtime

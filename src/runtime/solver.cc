@@ -5,85 +5,49 @@
 #include <cmath>
 #include <utility>
 
+#include "support/enum_table.h"
+
 namespace jft::runtime {
 namespace {
 
+// clang-format off
+constexpr EnumName<SolverKind> kKinds[] = {
+    {SolverKind::kPotrf, "potrf"}, {SolverKind::kGetrf, "getrf"},
+    {SolverKind::kLuPivotsToPermutation, "lu_pivots_to_permutation"},
+    {SolverKind::kTriangularSolve, "triangular_solve"}, {SolverKind::kGeqrf, "geqrf"},
+    {SolverKind::kOrgqr, "orgqr"}, {SolverKind::kSyevd, "syevd"},
+    {SolverKind::kGesvdj, "gesvdj"}, {SolverKind::kSytrd, "sytrd"},
+    {SolverKind::kGesvd, "gesvd"}, {SolverKind::kGesvdp, "gesvdp"},
+    {SolverKind::kGeev, "geev"}, {SolverKind::kOrmqr, "ormqr"},
+    {SolverKind::kCholeskyUpdate, "cholesky_update"},
+};
+constexpr ElementTypeRow<SolverType> kTypes[] = {
+    {SolverType::kF32, "f32", 4}, {SolverType::kF64, "f64", 8},
+    {SolverType::kC64, "c64", 8}, {SolverType::kC128, "c128", 16},
+    {SolverType::kS32, "s32", 4},
+};
+constexpr EnumName<SolverTranspose> kTransposes[] = {
+    {SolverTranspose::kNone, "N"}, {SolverTranspose::kTranspose, "T"},
+    {SolverTranspose::kAdjoint, "C"},
+};
+// clang-format on
+
 const char* kindName(SolverKind kind) {
-  switch (kind) {
-    case SolverKind::kPotrf:
-      return "potrf";
-    case SolverKind::kGetrf:
-      return "getrf";
-    case SolverKind::kLuPivotsToPermutation:
-      return "lu_pivots_to_permutation";
-    case SolverKind::kTriangularSolve:
-      return "triangular_solve";
-    case SolverKind::kGeqrf:
-      return "geqrf";
-    case SolverKind::kOrgqr:
-      return "orgqr";
-    case SolverKind::kSyevd:
-      return "syevd";
-    case SolverKind::kGesvdj:
-      return "gesvdj";
-    case SolverKind::kSytrd:
-      return "sytrd";
-    case SolverKind::kGesvd:
-      return "gesvd";
-    case SolverKind::kGesvdp:
-      return "gesvdp";
-    case SolverKind::kGeev:
-      return "geev";
-    case SolverKind::kOrmqr:
-      return "ormqr";
-    case SolverKind::kCholeskyUpdate:
-      return "cholesky_update";
-  }
-  return "solver?";
+  return nameOf(kKinds, kind, "solver?");
 }
 
 const char* typeName(SolverType type) {
-  switch (type) {
-    case SolverType::kF32:
-      return "f32";
-    case SolverType::kF64:
-      return "f64";
-    case SolverType::kC64:
-      return "c64";
-    case SolverType::kC128:
-      return "c128";
-    case SolverType::kS32:
-      return "s32";
-  }
-  return "?";
+  return nameOf(kTypes, type, "?");
 }
 
 const char* transposeName(SolverTranspose t) {
-  switch (t) {
-    case SolverTranspose::kNone:
-      return "N";
-    case SolverTranspose::kTranspose:
-      return "T";
-    case SolverTranspose::kAdjoint:
-      return "C";
-  }
-  return "?";
+  return nameOf(kTransposes, t, "?");
 }
 
 }  // namespace
 
 int64_t solverTypeBytes(SolverType type) {
-  switch (type) {
-    case SolverType::kF32:
-    case SolverType::kS32:
-      return 4;
-    case SolverType::kF64:
-    case SolverType::kC64:
-      return 8;
-    case SolverType::kC128:
-      return 16;
-  }
-  return 0;
+  return bytesOf(kTypes, type, 0);
 }
 
 SolverType solverRealType(SolverType type) {

@@ -5,6 +5,23 @@
 #include <limits>
 
 namespace jft {
+namespace {
+
+// "<what> at byte <at> is <value>, <why>": a field read whole but out of its
+// range.
+Status badValue(const char* what, size_t at, int64_t value, const std::string& why) {
+  return invalidArgument(std::string(what) + " at byte " + std::to_string(at) + " is " +
+                         std::to_string(value) + ", " + why);
+}
+
+// "truncated: <what> at byte <at> <detail>": a field the bytes left cannot
+// hold.
+Status truncated(const char* what, size_t at, const std::string& detail) {
+  return invalidArgument("truncated: " + std::string(what) + " at byte " +
+                         std::to_string(at) + " " + detail);
+}
+
+}  // namespace
 
 void ByteWriter::fixed(uint64_t value, int width) {
   for (int i = 0; i < width; ++i) out_.push_back(static_cast<char>(value >> (8 * i)));
@@ -24,9 +41,9 @@ void ByteWriter::bytes(std::string_view value) {
 
 StatusOr<uint64_t> ByteReader::fixed(const char* what, int width) {
   if (left() < static_cast<size_t>(width))
-    return invalidArgument("truncated: " + std::string(what) + " at byte " +
-                           std::to_string(offset_) + " needs " + std::to_string(width) +
-                           " bytes, " + std::to_string(left()) + " left");
+    return truncated(
+        what, offset_,
+        "needs " + std::to_string(width) + " bytes, " + std::to_string(left()) + " left");
   uint64_t value = 0;
   for (int i = width - 1; i >= 0; --i)
     value = (value << 8) | static_cast<unsigned char>(bytes_[offset_ + i]);
@@ -42,9 +59,7 @@ StatusOr<uint8_t> ByteReader::u8(const char* what) {
 StatusOr<bool> ByteReader::boolean(const char* what) {
   const size_t at = offset_;
   JFT_ASSIGN_OR_RETURN(uint8_t value, u8(what));
-  if (value > 1)
-    return invalidArgument(std::string(what) + " at byte " + std::to_string(at) + " is " +
-                           std::to_string(value) + ", not a boolean");
+  if (value > 1) return badValue(what, at, value, "not a boolean");
   return value == 1;
 }
 
@@ -66,8 +81,7 @@ StatusOr<int> ByteReader::i32(const char* what) {
   const size_t at = offset_;
   JFT_ASSIGN_OR_RETURN(int64_t value, i64(what));
   if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
-    return invalidArgument(std::string(what) + " at byte " + std::to_string(at) + " is " +
-                           std::to_string(value) + ", out of range");
+    return badValue(what, at, value, "out of range");
   return static_cast<int>(value);
 }
 
@@ -82,9 +96,9 @@ StatusOr<std::string> ByteReader::bytes(const char* what) {
   const size_t at = offset_;
   JFT_ASSIGN_OR_RETURN(uint64_t size, u64(what));
   if (size > left())
-    return invalidArgument("truncated: " + std::string(what) + " at byte " +
-                           std::to_string(at) + " claims " + std::to_string(size) +
-                           " bytes, " + std::to_string(left()) + " left");
+    return truncated(
+        what, at,
+        "claims " + std::to_string(size) + " bytes, " + std::to_string(left()) + " left");
   std::string value(bytes_.substr(offset_, static_cast<size_t>(size)));
   offset_ += static_cast<size_t>(size);
   return value;
@@ -95,10 +109,9 @@ StatusOr<size_t> ByteReader::count(const char* what, size_t min_item_bytes) {
   JFT_ASSIGN_OR_RETURN(uint64_t value, u64(what));
   const size_t each = min_item_bytes == 0 ? 1 : min_item_bytes;
   if (value > left() / each)
-    return invalidArgument("truncated: " + std::string(what) + " at byte " +
-                           std::to_string(at) + " counts " + std::to_string(value) +
-                           " items, more than the " + std::to_string(left()) +
-                           " bytes left can hold");
+    return truncated(what, at,
+                     "counts " + std::to_string(value) + " items, more than the " +
+                         std::to_string(left()) + " bytes left can hold");
   return static_cast<size_t>(value);
 }
 
@@ -106,9 +119,8 @@ StatusOr<uint8_t> ByteReader::enumeration(const char* what, uint8_t max) {
   const size_t at = offset_;
   JFT_ASSIGN_OR_RETURN(uint8_t value, u8(what));
   if (value > max)
-    return invalidArgument(std::string(what) + " at byte " + std::to_string(at) + " is " +
-                           std::to_string(value) + ", not one of the " +
-                           std::to_string(int(max) + 1) + " known values");
+    return badValue(what, at, value,
+                    "not one of the " + std::to_string(int(max) + 1) + " known values");
   return value;
 }
 

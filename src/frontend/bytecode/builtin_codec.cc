@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "frontend/bytecode/attr_type_table.h"
+#include "frontend/bytecode/shared_encodings.h"
 #include "frontend/bytecode/values.h"
 
 namespace jft::frontend::bytecode {
@@ -53,48 +54,14 @@ enum BuiltinTypeCode : uint64_t {
 };
 
 // Float types without members, by code.
-const char* builtinFloatName(uint64_t code) {
-  switch (code) {
-    case 3:
-      return "bf16";
-    case 4:
-      return "f16";
-    case 5:
-      return "f32";
-    case 6:
-      return "f64";
-    case 7:
-      return "f80";
-    case 8:
-      return "f128";
-    case 21:
-      return "tf32";
-    case 22:
-      return "f8E5M2";
-    case 23:
-      return "f8E4M3";
-    case 24:
-      return "f8E4M3FN";
-    case 25:
-      return "f8E5M2FNUZ";
-    case 26:
-      return "f8E4M3FNUZ";
-    case 27:
-      return "f8E4M3B11FNUZ";
-    case 28:
-      return "f8E3M4";
-    case 29:
-      return "f4E2M1FN";
-    case 30:
-      return "f6E2M3FN";
-    case 31:
-      return "f6E3M2FN";
-    case 32:
-      return "f8E8M0FNU";
-    default:
-      return nullptr;
-  }
-}
+// clang-format off
+constexpr FloatCode kBuiltinFloats[] = {
+    {3, "bf16"}, {4, "f16"}, {5, "f32"}, {6, "f64"}, {7, "f80"}, {8, "f128"},
+    {21, "tf32"}, {22, "f8E5M2"}, {23, "f8E4M3"}, {24, "f8E4M3FN"}, {25, "f8E5M2FNUZ"},
+    {26, "f8E4M3FNUZ"}, {27, "f8E4M3B11FNUZ"}, {28, "f8E3M4"}, {29, "f4E2M1FN"},
+    {30, "f6E2M3FN"}, {31, "f6E3M2FN"}, {32, "f8E8M0FNU"},
+};
+// clang-format on
 
 std::shared_ptr<MAttr> newAttr(MAttr::Kind kind) {
   auto attr = std::make_shared<MAttr>();
@@ -142,19 +109,8 @@ Status readDenseIntOrFp(EntryReader& r, MAttrPtr& out) {
   const uint8_t* bytes = nullptr;
   size_t size = 0;
   JFT_RETURN_IF_ERROR(r.blob(bytes, size));
-  attr->data.assign(bytes, bytes + size);
-  // i1 elements are bit-packed unless the blob is one byte (a splat, 0x00 or
-  // 0xff) or as long as the element count (an older unpacked writer).
-  const MType* element = tensorElementType(*attr->type);
-  auto count = staticElementCount(*attr->type);
-  if (element && isI1(*element)) {
-    if (count && size == (*count + 7) / 8 && size != *count && size != 1) {
-      attr->data.assign(*count, 0);
-      for (uint64_t i = 0; i < *count; ++i) attr->data[i] = (bytes[i / 8] >> (i % 8)) & 1;
-    } else {
-      for (uint8_t& byte : attr->data) byte = byte ? 1 : 0;
-    }
-  }
+  // A single byte is a splat (0x00 or 0xff), whatever the element count.
+  setDenseData(*attr, bytes, size, /*one_byte_is_splat=*/true);
   out = attr;
   return Status::ok();
 }
@@ -370,29 +326,14 @@ Status decodeBuiltinAttr(EntryReader& r, MAttrPtr& out) {
       return Status::ok();
     case kInteger: {
       auto attr = newAttr(MAttr::Kind::Integer);
-      size_t type_at = r.in.fileOffset();
-      JFT_RETURN_IF_ERROR(r.type(attr->type));
-      auto width = integerStorageWidth(*attr->type);
-      if (!width) return r.in.errorAt(type_at, "expected an integer or index type");
-      std::vector<uint64_t> words;
-      JFT_RETURN_IF_ERROR(r.apInt(*width, words));
-      attr->int_value = extendInteger(words[0], *width, attr->type->signedness);
+      JFT_RETURN_IF_ERROR(readIntegerMembers(r, *attr, 0));
       if (isI1(*attr->type)) attr->kind = MAttr::Kind::Bool;
       out = attr;
       return Status::ok();
     }
     case kFloat: {
       auto attr = newAttr(MAttr::Kind::Float);
-      size_t type_at = r.in.fileOffset();
-      JFT_RETURN_IF_ERROR(r.type(attr->type));
-      auto width = attr->type->kind == MType::Kind::Float
-                       ? floatBitWidth(attr->type->float_name)
-                       : std::nullopt;
-      if (!width) return r.in.errorAt(type_at, "expected a float type");
-      std::vector<uint64_t> words;
-      JFT_RETURN_IF_ERROR(r.apInt(*width, words));
-      attr->float_value = floatBitsToDouble(attr->type->float_name, words);
-      attr->ints.assign(words.begin(), words.end());
+      JFT_RETURN_IF_ERROR(readFloatMembers(r, *attr));
       out = attr;
       return Status::ok();
     }
@@ -452,7 +393,7 @@ Status decodeBuiltinType(EntryReader& r, MTypePtr& out) {
   size_t code_at = r.in.fileOffset();
   uint64_t code = 0;
   JFT_RETURN_IF_ERROR(r.varint(code));
-  if (const char* float_name = builtinFloatName(code)) {
+  if (const char* float_name = floatNameOf(kBuiltinFloats, code)) {
     out = makeFloatType("builtin", float_name);
     return Status::ok();
   }
@@ -479,11 +420,7 @@ Status decodeBuiltinType(EntryReader& r, MTypePtr& out) {
       auto type = std::make_shared<MType>();
       type->kind = MType::Kind::Function;
       type->dialect = "builtin";
-      std::vector<MTypePtr> results;
-      JFT_RETURN_IF_ERROR(r.types(type->elements));
-      JFT_RETURN_IF_ERROR(r.types(results));
-      type->num_inputs = type->elements.size();
-      type->elements.insert(type->elements.end(), results.begin(), results.end());
+      JFT_RETURN_IF_ERROR(readFunctionMembers(r, *type));
       out = type;
       return Status::ok();
     }
@@ -504,11 +441,8 @@ Status decodeBuiltinType(EntryReader& r, MTypePtr& out) {
       auto type = std::make_shared<MType>();
       type->kind = MType::Kind::RankedTensor;
       type->dialect = "builtin";
-      if (code == kRankedTensorTypeWithEncoding)
-        JFT_RETURN_IF_ERROR(r.attr(type->encoding));
-      type->elements.resize(1);
-      JFT_RETURN_IF_ERROR(r.svarints(type->shape));
-      JFT_RETURN_IF_ERROR(r.type(type->elements[0]));
+      JFT_RETURN_IF_ERROR(
+          readRankedTensorMembers(r, *type, code == kRankedTensorTypeWithEncoding));
       if (code == kVectorType) {
         type->kind = MType::Kind::Opaque;
         type->text = "vector";

@@ -3,6 +3,7 @@
 // stable across StableHLO versions; unknown codes are errors, as they are
 // for the reference reader.
 #include "frontend/bytecode/attr_type_table.h"
+#include "frontend/bytecode/shared_encodings.h"
 #include "frontend/bytecode/values.h"
 #include "frontend/bytecode/vhlo_enums.h"
 
@@ -47,44 +48,15 @@ enum VhloTypeCode : uint64_t {
   kFutureV1Type = 42,
 };
 
-const char* vhloFloatName(uint64_t code) {
-  switch (code) {
-    case 2:
-      return "bf16";
-    case 3:
-      return "f16";
-    case 4:
-      return "f32";
-    case 5:
-      return "f64";
-    case 6:
-      return "f8E4M3FN";
-    case 7:
-      return "f8E5M2";
-    case 27:
-      return "f8E4M3FNUZ";
-    case 28:
-      return "f8E5M2FNUZ";
-    case 29:
-      return "f8E4M3B11FNUZ";
-    case 34:
-      return "tf32";
-    case 35:
-      return "f8E4M3";
-    case 36:
-      return "f8E3M4";
-    case 37:
-      return "f4E2M1FN";
-    case 38:
-      return "f6E2M3FN";
-    case 39:
-      return "f6E3M2FN";
-    case 40:
-      return "f8E8M0FNU";
-    default:
-      return nullptr;
-  }
-}
+// Float types without members, by code.
+// clang-format off
+constexpr FloatCode kVhloFloats[] = {
+    {2, "bf16"}, {3, "f16"}, {4, "f32"}, {5, "f64"}, {6, "f8E4M3FN"}, {7, "f8E5M2"},
+    {27, "f8E4M3FNUZ"}, {28, "f8E5M2FNUZ"}, {29, "f8E4M3B11FNUZ"}, {34, "tf32"},
+    {35, "f8E4M3"}, {36, "f8E3M4"}, {37, "f4E2M1FN"}, {38, "f6E2M3FN"},
+    {39, "f6E3M2FN"}, {40, "f8E8M0FNU"},
+};
+// clang-format on
 
 // VHLO's "SI" integers are signless (StableHLO has no signed integers).
 bool vhloIntegerType(uint64_t code, unsigned& width, MType::Signedness& signedness) {
@@ -167,54 +139,8 @@ Status readTensor(EntryReader& r, MAttrPtr& out) {
   const uint8_t* bytes = nullptr;
   size_t size = 0;
   JFT_RETURN_IF_ERROR(r.blob(bytes, size));
-  attr->data.assign(bytes, bytes + size);
-  const MType* element = tensorElementType(*attr->type);
-  auto count = staticElementCount(*attr->type);
-  if (element && isI1(*element)) {
-    // Booleans: 0xff alone is a splat of true; a blob of ceil(n/8) bytes
-    // (n != its size) is bit-packed; anything else is one byte per element.
-    if (size == 1 && bytes[0] == 0xff) {
-      attr->data = {1};
-    } else if (count && size == (*count + 7) / 8 && size != *count) {
-      attr->data.assign(*count, 0);
-      for (uint64_t i = 0; i < *count; ++i) attr->data[i] = (bytes[i / 8] >> (i % 8)) & 1;
-    } else {
-      for (uint8_t& byte : attr->data) byte = byte ? 1 : 0;
-    }
-  }
-  out = attr;
-  return Status::ok();
-}
-
-Status readInteger(EntryReader& r, MAttrPtr& out) {
-  auto attr = newAttr(MAttr::Kind::Integer);
-  size_t type_at = r.in.fileOffset();
-  JFT_RETURN_IF_ERROR(r.type(attr->type));
-  auto width = integerStorageWidth(*attr->type);
-  if (!width || *width < 2)
-    return r.in.errorAt(type_at, "expected an integer or index type, found " +
-                                     typeToString(attr->type.get()));
-  std::vector<uint64_t> words;
-  JFT_RETURN_IF_ERROR(r.apInt(*width, words));
-  attr->int_value = extendInteger(words[0], *width, attr->type->signedness);
-  out = attr;
-  return Status::ok();
-}
-
-Status readFloat(EntryReader& r, MAttrPtr& out) {
-  auto attr = newAttr(MAttr::Kind::Float);
-  size_t type_at = r.in.fileOffset();
-  JFT_RETURN_IF_ERROR(r.type(attr->type));
-  auto width = attr->type->kind == MType::Kind::Float
-                   ? floatBitWidth(attr->type->float_name)
-                   : std::nullopt;
-  if (!width)
-    return r.in.errorAt(type_at,
-                        "expected a float type, found " + typeToString(attr->type.get()));
-  std::vector<uint64_t> words;
-  JFT_RETURN_IF_ERROR(r.apInt(*width, words));
-  attr->float_value = floatBitsToDouble(attr->type->float_name, words);
-  attr->ints.assign(words.begin(), words.end());
+  // Only 0xff alone is a splat (of true); another single byte may be packed.
+  setDenseData(*attr, bytes, size, /*one_byte_is_splat=*/false);
   out = attr;
   return Status::ok();
 }
@@ -406,10 +332,19 @@ Status decodeVhloAttr(EntryReader& r, MAttrPtr& out) {
     }
     case kDictionaryV1:
       return readDictionary(r, out);
-    case kFloatV1:
-      return readFloat(r, out);
-    case kIntegerV1:
-      return readInteger(r, out);
+    case kFloatV1: {
+      auto attr = newAttr(MAttr::Kind::Float);
+      JFT_RETURN_IF_ERROR(readFloatMembers(r, *attr));
+      out = attr;
+      return Status::ok();
+    }
+    case kIntegerV1: {
+      // At least 2 bits: booleans have an attribute of their own.
+      auto attr = newAttr(MAttr::Kind::Integer);
+      JFT_RETURN_IF_ERROR(readIntegerMembers(r, *attr, 2));
+      out = attr;
+      return Status::ok();
+    }
     case kStringV1: {
       auto attr = newAttr(MAttr::Kind::String);
       JFT_RETURN_IF_ERROR(r.string(attr->str));
@@ -442,7 +377,7 @@ Status decodeVhloType(EntryReader& r, MTypePtr& out) {
   size_t code_at = r.in.fileOffset();
   uint64_t code = 0;
   JFT_RETURN_IF_ERROR(r.varint(code));
-  if (const char* float_name = vhloFloatName(code)) {
+  if (const char* float_name = floatNameOf(kVhloFloats, code)) {
     out = makeFloatType("vhlo", float_name);
     return Status::ok();
   }
@@ -479,11 +414,7 @@ Status decodeVhloType(EntryReader& r, MTypePtr& out) {
     }
     case kFunctionV1Type: {
       auto type = newType(MType::Kind::Function);
-      std::vector<MTypePtr> results;
-      JFT_RETURN_IF_ERROR(r.types(type->elements));
-      JFT_RETURN_IF_ERROR(r.types(results));
-      type->num_inputs = type->elements.size();
-      type->elements.insert(type->elements.end(), results.begin(), results.end());
+      JFT_RETURN_IF_ERROR(readFunctionMembers(r, *type));
       out = type;
       return Status::ok();
     }
@@ -491,11 +422,8 @@ Status decodeVhloType(EntryReader& r, MTypePtr& out) {
     case kRankedTensorV1TypeWithEncoding:
     case kRankedBufferV1Type: {
       auto type = newType(MType::Kind::RankedTensor);
-      if (code == kRankedTensorV1TypeWithEncoding)
-        JFT_RETURN_IF_ERROR(r.attr(type->encoding));
-      type->elements.resize(1);
-      JFT_RETURN_IF_ERROR(r.svarints(type->shape));
-      JFT_RETURN_IF_ERROR(r.type(type->elements[0]));
+      JFT_RETURN_IF_ERROR(
+          readRankedTensorMembers(r, *type, code == kRankedTensorV1TypeWithEncoding));
       if (code == kRankedBufferV1Type) {
         type->kind = MType::Kind::Opaque;
         type->text = "buffer_v1";

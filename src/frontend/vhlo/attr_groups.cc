@@ -2,6 +2,7 @@
 
 #include "frontend/vhlo/attr_convert.h"
 #include "frontend/vhlo/types.h"
+#include "ir/attribute_fields.h"
 
 namespace jft::frontend::vhlo {
 namespace {
@@ -48,13 +49,23 @@ class Grouper {
     return readInt(take(name), name, site_);
   }
 
+  // A dimension-numbers attribute named `attr` from its VHLO fields.
+  template <typename T>
+  Status fields(std::string attr) {
+    T value;
+    for (const ir::ListField<T>& field : ir::AttrFields<T>::lists) {
+      JFT_ASSIGN_OR_RETURN(value.*field.member,
+                           field.since_1_1 ? optional(field.name) : ints(field.name));
+    }
+    for (const ir::IntField<T>& field : ir::AttrFields<T>::ints) {
+      JFT_ASSIGN_OR_RETURN(value.*field.member, integer(field.name));
+    }
+    out_.emplace_back(std::move(attr), std::move(value));
+    return Status::ok();
+  }
+
   Status dot() {
-    ir::DotDimensionNumbers dims;
-    JFT_ASSIGN_OR_RETURN(dims.lhs_batching_dims, ints("lhs_batching_dimensions"));
-    JFT_ASSIGN_OR_RETURN(dims.rhs_batching_dims, ints("rhs_batching_dimensions"));
-    JFT_ASSIGN_OR_RETURN(dims.lhs_contracting_dims, ints("lhs_contracting_dimensions"));
-    JFT_ASSIGN_OR_RETURN(dims.rhs_contracting_dims, ints("rhs_contracting_dimensions"));
-    out_.emplace_back("dot_dimension_numbers", std::move(dims));
+    JFT_RETURN_IF_ERROR(fields<ir::DotDimensionNumbers>("dot_dimension_numbers"));
     return dotAlgorithm();
   }
 
@@ -123,31 +134,10 @@ class Grouper {
     return Status::ok();
   }
 
-  Status gather() {
-    ir::GatherDimensionNumbers dims;
-    JFT_ASSIGN_OR_RETURN(dims.offset_dims, ints("offset_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.collapsed_slice_dims, ints("collapsed_slice_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.operand_batching_dims, optional("operand_batching_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.start_indices_batching_dims,
-                         optional("start_indices_batching_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.start_index_map, ints("start_index_map"));
-    JFT_ASSIGN_OR_RETURN(dims.index_vector_dim, integer("index_vector_dim"));
-    out_.emplace_back("dimension_numbers", std::move(dims));
-    return Status::ok();
-  }
+  Status gather() { return fields<ir::GatherDimensionNumbers>("dimension_numbers"); }
 
   Status scatter() {
-    ir::ScatterDimensionNumbers dims;
-    JFT_ASSIGN_OR_RETURN(dims.update_window_dims, ints("update_window_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.inserted_window_dims, ints("inserted_window_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.input_batching_dims, optional("input_batching_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.scatter_indices_batching_dims,
-                         optional("scatter_indices_batching_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.scatter_dims_to_operand_dims,
-                         ints("scatter_dims_to_operand_dims"));
-    JFT_ASSIGN_OR_RETURN(dims.index_vector_dim, integer("index_vector_dim"));
-    out_.emplace_back("scatter_dimension_numbers", std::move(dims));
-    return Status::ok();
+    return fields<ir::ScatterDimensionNumbers>("scatter_dimension_numbers");
   }
 
   Status channel() {

@@ -7,85 +7,52 @@
 // flags carry over unchanged (an operand stored transposed gets op T).
 #include "runtime/gpu/cublaslt.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <complex>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <vector>
 
+#include "support/enum_table.h"
+
 namespace jft::runtime::gpu {
 namespace {
 
-StatusOr<CublasLt*> openLibrary() {
-  std::vector<std::string> candidates;
-  if (const char* path = std::getenv("JFT_CUBLASLT_LIBRARY"); path && *path)
-    candidates.emplace_back(path);
-  for (const char* name : {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"})
-    candidates.emplace_back(name);
-  std::string tried;
-  for (const std::string& name : candidates) {
-    void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-      const char* reason = dlerror();
-      tried += "\n  " + name + ": " + (reason != nullptr ? reason : "not found");
-      continue;
-    }
-    auto* lt = new CublasLt();  // lives for the process, like the library
-    lt->libraryName = name;
-#define JFT_RESOLVE_CUBLASLT_FN(member, symbol, signature)                              \
-  lt->member = reinterpret_cast<signature>(dlsym(handle, symbol));                      \
-  if (lt->member == nullptr) {                                                          \
-    delete lt;                                                                          \
-    dlclose(handle);                                                                    \
-    return unavailable(name + " lacks " + symbol + "; cuBLASLt 12 or newer is needed"); \
-  }
-    JFT_CUBLASLT_FUNCTIONS(JFT_RESOLVE_CUBLASLT_FN)
-#undef JFT_RESOLVE_CUBLASLT_FN
-    return lt;
-  }
-  return unavailable(
-      "cannot load cuBLASLt (set JFT_CUBLASLT_LIBRARY to its path, or install the "
-      "CUDA toolkit or the nvidia-cublas wheel); tried:" +
-      tried);
+std::string resolveCublasLt(void* handle, CublasLt& library) {
+  JFT_CUBLASLT_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
+  return "";
 }
+
+// An older cuBLASLt lacks entry points of the 12 series; it is passed over.
+StatusOr<CublasLt*> openLibrary() {
+  return openVendorLibrary<CublasLt>(
+      "JFT_CUBLASLT_LIBRARY",
+      {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"},
+      "cuBLASLt 12 or newer", "the nvidia-cublas wheel", resolveCublasLt);
+}
+
+// clang-format off
+constexpr EnumMapping<GemmType, int> kDataTypes[] = {
+    {GemmType::kF16, kCudaR16F}, {GemmType::kBF16, kCudaR16BF},
+    {GemmType::kF32, kCudaR32F}, {GemmType::kF64, kCudaR64F}, {GemmType::kC64, kCudaC32F},
+    {GemmType::kC128, kCudaC64F}, {GemmType::kS8, kCudaR8I}, {GemmType::kS32, kCudaR32I},
+};
+// clang-format on
 
 int dataType(GemmType type) {
-  switch (type) {
-    case GemmType::kF16:
-      return kCudaR16F;
-    case GemmType::kBF16:
-      return kCudaR16BF;
-    case GemmType::kF32:
-      return kCudaR32F;
-    case GemmType::kF64:
-      return kCudaR64F;
-    case GemmType::kC64:
-      return kCudaC32F;
-    case GemmType::kC128:
-      return kCudaC64F;
-    case GemmType::kS8:
-      return kCudaR8I;
-    case GemmType::kS32:
-      return kCudaR32I;
-  }
-  return -1;
+  return mapOf(kDataTypes, type, -1);
 }
 
+// clang-format off
+constexpr EnumMapping<GemmCompute, int> kComputeTypes[] = {
+    {GemmCompute::kF32, kCublasCompute32F},
+    {GemmCompute::kTf32, kCublasCompute32FFastTf32},
+    {GemmCompute::kF64, kCublasCompute64F}, {GemmCompute::kS32, kCublasCompute32I},
+};
+// clang-format on
+
 int computeType(GemmCompute compute) {
-  switch (compute) {
-    case GemmCompute::kF32:
-      return kCublasCompute32F;
-    case GemmCompute::kTf32:
-      return kCublasCompute32FFastTf32;
-    case GemmCompute::kF64:
-      return kCublasCompute64F;
-    case GemmCompute::kS32:
-      return kCublasCompute32I;
-  }
-  return -1;
+  return mapOf(kComputeTypes, compute, -1);
 }
 
 // alpha and beta are passed in the scale type: the compute type's, complex
@@ -145,11 +112,7 @@ void mix(size_t& seed, const T& value) {
 }  // namespace
 
 StatusOr<const CublasLt*> CublasLt::load() {
-  static std::once_flag once;
-  static StatusOr<CublasLt*>* loaded = nullptr;
-  std::call_once(once, [] { loaded = new StatusOr<CublasLt*>(openLibrary()); });
-  if (!loaded->isOk()) return loaded->status();
-  return static_cast<const CublasLt*>(loaded->value());
+  return loadOnce(openLibrary);
 }
 
 Status CublasLt::check(cublasStatus_t status, const std::string& what) const {
@@ -340,13 +303,11 @@ Status GemmRunner::run(const GemmDesc& desc, const GemmBuffers& buffers) {
         lt_.matmulDescSetAttribute(plan->op, kMatmulDescBiasPointer, &bias, sizeof bias),
         "setting the bias pointer"));
   }
-  auto ptr = [](uint64_t address) {
-    return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
-  };
   const cublasStatus_t status = lt_.matmul(
-      handle_, plan->op, plan->alpha, ptr(buffers.b), plan->libA, ptr(buffers.a),
-      plan->libB, plan->beta, ptr(buffers.d), plan->libD, ptr(buffers.d), plan->libD,
-      &plan->algo, ptr(workspace_), kWorkspaceBytes, device_.stream());
+      handle_, plan->op, plan->alpha, devicePointer(buffers.b), plan->libA,
+      devicePointer(buffers.a), plan->libB, plan->beta, devicePointer(buffers.d),
+      plan->libD, devicePointer(buffers.d), plan->libD, &plan->algo,
+      devicePointer(workspace_), kWorkspaceBytes, device_.stream());
   if (status == kCublasSuccess) return Status::ok();
   return lt_.check(status, "cublasLtMatmul for gemm (" + gemmText(desc) + ")");
 }

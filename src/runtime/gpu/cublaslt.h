@@ -12,12 +12,12 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <type_traits>
 #include <unordered_map>
 
 #include "runtime/gemm.h"
 #include "runtime/gpu/cublaslt_api.h"
 #include "runtime/gpu/cuda_device.h"
+#include "runtime/gpu/library_loader.h"
 #include "support/status.h"
 
 namespace jft::runtime::gpu {
@@ -30,10 +30,7 @@ class CublasLt {
   // point we need.
   static StatusOr<const CublasLt*> load();
 
-#define JFT_DECLARE_CUBLASLT_FN(member, symbol, signature) \
-  std::type_identity_t<signature> member = nullptr;
-  JFT_CUBLASLT_FUNCTIONS(JFT_DECLARE_CUBLASLT_FN)
-#undef JFT_DECLARE_CUBLASLT_FN
+  JFT_CUBLASLT_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
 
   std::string libraryName;  // the file that was opened
 

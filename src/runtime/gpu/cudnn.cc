@@ -12,6 +12,7 @@
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/driver.h"
 #include "runtime/gpu/library_loader.h"
+#include "support/enum_table.h"
 
 namespace jft::runtime::gpu {
 namespace {
@@ -20,11 +21,8 @@ constexpr int64_t kUidX = 1, kUidW = 2, kUidY = 3;
 // A plan needing more workspace than this is passed over for the next one.
 constexpr int64_t kMaxWorkspaceBytes = int64_t{4} << 30;
 
-std::string resolveCudnn(void* handle, Cudnn& cudnn) {
-#define JFT_RESOLVE_CUDNN_FN(member, symbol, signature) \
-  if (!lookUpSymbol(handle, symbol, cudnn.member)) return symbol;
-  JFT_CUDNN_FUNCTIONS(JFT_RESOLVE_CUDNN_FN)
-#undef JFT_RESOLVE_CUDNN_FN
+std::string resolveCudnn(void* handle, Cudnn& library) {
+  JFT_CUDNN_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
   return "";
 }
 
@@ -34,22 +32,15 @@ StatusOr<Cudnn*> openLibrary() {
                                   "cuDNN", "the nvidia-cudnn-cu12 wheel", resolveCudnn);
 }
 
-int dataType(ConvElement element) {
-  switch (element) {
-    case ConvElement::kF16:
-      return kCudnnDataHalf;
-    case ConvElement::kBF16:
-      return kCudnnDataBfloat16;
-    case ConvElement::kF32:
-      return kCudnnDataFloat;
-    case ConvElement::kF64:
-      return kCudnnDataDouble;
-  }
-  return kCudnnDataFloat;
-}
+// clang-format off
+constexpr EnumMapping<ConvElement, int> kDataTypes[] = {
+    {ConvElement::kF16, kCudnnDataHalf}, {ConvElement::kBF16, kCudnnDataBfloat16},
+    {ConvElement::kF32, kCudnnDataFloat}, {ConvElement::kF64, kCudnnDataDouble},
+};
+// clang-format on
 
-void* pointer(uint64_t address) {
-  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+int dataType(ConvElement element) {
+  return mapOf(kDataTypes, element, kCudnnDataFloat);
 }
 
 // The largest power of two up to ConvRunner::kAlignment dividing every address.
@@ -141,11 +132,7 @@ StatusCode cudnnStatusCode(cudnnStatus_t status) {
 }
 
 StatusOr<const Cudnn*> Cudnn::load() {
-  static std::once_flag once;
-  static StatusOr<Cudnn*>* loaded = nullptr;
-  std::call_once(once, [] { loaded = new StatusOr<Cudnn*>(openLibrary()); });
-  if (!loaded->isOk()) return loaded->status();
-  return static_cast<const Cudnn*>(loaded->value());
+  return loadOnce(openLibrary);
 }
 
 Status Cudnn::check(cudnnStatus_t status, const std::string& what) const {
@@ -469,8 +456,8 @@ Status ConvRunner::run(const ConvDesc& desc, const std::vector<uint64_t>& buffer
   Descriptor pack;
   JFT_RETURN_IF_ERROR(pack.create(cudnn_, kCudnnVariantPackDescriptor, "variant pack"));
   const int64_t uids[3] = {kUidX, kUidW, kUidY};
-  void* pointers[3] = {pointer(x), pointer(w), pointer(y)};
-  void* workspace = plan->workspaceBytes > 0 ? pointer(workspace_) : nullptr;
+  void* pointers[3] = {devicePointer(x), devicePointer(w), devicePointer(y)};
+  void* workspace = plan->workspaceBytes > 0 ? devicePointer(workspace_) : nullptr;
   const std::string name = "variant pack" + where;
   JFT_RETURN_IF_ERROR(
       set(cudnn_, pack, kCudnnAttrVariantPackUniqueIds, kCudnnTypeInt64, 3, uids, name));

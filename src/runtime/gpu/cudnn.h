@@ -17,12 +17,12 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
 #include "runtime/conv.h"
 #include "runtime/gpu/cudnn_api.h"
+#include "runtime/gpu/library_loader.h"
 #include "support/status.h"
 
 namespace jft::runtime::gpu {
@@ -38,10 +38,7 @@ class Cudnn {
   // one lacks an entry point we need.
   static StatusOr<const Cudnn*> load();
 
-#define JFT_DECLARE_CUDNN_FN(member, symbol, signature) \
-  std::type_identity_t<signature> member = nullptr;
-  JFT_CUDNN_FUNCTIONS(JFT_DECLARE_CUDNN_FN)
-#undef JFT_DECLARE_CUDNN_FN
+  JFT_CUDNN_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
 
   std::string libraryName;  // the file that was opened
 

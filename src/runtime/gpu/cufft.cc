@@ -11,15 +11,13 @@
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/driver.h"
 #include "runtime/gpu/library_loader.h"
+#include "support/enum_table.h"
 
 namespace jft::runtime::gpu {
 namespace {
 
-std::string resolveCufft(void* handle, Cufft& cufft) {
-#define JFT_RESOLVE_CUFFT_FN(member, symbol, signature) \
-  if (!lookUpSymbol(handle, symbol, cufft.member)) return symbol;
-  JFT_CUFFT_FUNCTIONS(JFT_RESOLVE_CUFFT_FN)
-#undef JFT_RESOLVE_CUFFT_FN
+std::string resolveCufft(void* handle, Cufft& library) {
+  JFT_CUFFT_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
   return "";
 }
 
@@ -29,39 +27,24 @@ StatusOr<Cufft*> openLibrary() {
                                   "cuFFT", "the nvidia-cufft wheel", resolveCufft);
 }
 
+// clang-format off
+constexpr EnumName<cufftResult> kResultNames[] = {
+    {kCufftSuccess, "CUFFT_SUCCESS"}, {kCufftInvalidPlan, "CUFFT_INVALID_PLAN"},
+    {kCufftAllocFailed, "CUFFT_ALLOC_FAILED"}, {kCufftInvalidType, "CUFFT_INVALID_TYPE"},
+    {kCufftInvalidValue, "CUFFT_INVALID_VALUE"},
+    {kCufftInternalError, "CUFFT_INTERNAL_ERROR"},
+    {kCufftExecFailed, "CUFFT_EXEC_FAILED"}, {kCufftSetupFailed, "CUFFT_SETUP_FAILED"},
+    {kCufftInvalidSize, "CUFFT_INVALID_SIZE"},
+    {kCufftUnalignedData, "CUFFT_UNALIGNED_DATA"},
+    {kCufftInvalidDevice, "CUFFT_INVALID_DEVICE"},
+    {kCufftNoWorkspace, "CUFFT_NO_WORKSPACE"},
+    {kCufftNotImplemented, "CUFFT_NOT_IMPLEMENTED"},
+    {kCufftNotSupported, "CUFFT_NOT_SUPPORTED"},
+};
+// clang-format on
+
 const char* resultName(cufftResult result) {
-  switch (result) {
-    case kCufftSuccess:
-      return "CUFFT_SUCCESS";
-    case kCufftInvalidPlan:
-      return "CUFFT_INVALID_PLAN";
-    case kCufftAllocFailed:
-      return "CUFFT_ALLOC_FAILED";
-    case kCufftInvalidType:
-      return "CUFFT_INVALID_TYPE";
-    case kCufftInvalidValue:
-      return "CUFFT_INVALID_VALUE";
-    case kCufftInternalError:
-      return "CUFFT_INTERNAL_ERROR";
-    case kCufftExecFailed:
-      return "CUFFT_EXEC_FAILED";
-    case kCufftSetupFailed:
-      return "CUFFT_SETUP_FAILED";
-    case kCufftInvalidSize:
-      return "CUFFT_INVALID_SIZE";
-    case kCufftUnalignedData:
-      return "CUFFT_UNALIGNED_DATA";
-    case kCufftInvalidDevice:
-      return "CUFFT_INVALID_DEVICE";
-    case kCufftNoWorkspace:
-      return "CUFFT_NO_WORKSPACE";
-    case kCufftNotImplemented:
-      return "CUFFT_NOT_IMPLEMENTED";
-    case kCufftNotSupported:
-      return "CUFFT_NOT_SUPPORTED";
-    default:
-      return "cuFFT error";
-  }
+  return nameOf(kResultNames, result, "cuFFT error");
 }
 
 cufftType planType(const FftDesc& d) {
@@ -83,18 +66,10 @@ long long product(const std::vector<long long>& dims) {
   return p;
 }
 
-void* pointer(uint64_t address) {
-  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
-}
-
 }  // namespace
 
 StatusOr<const Cufft*> Cufft::load() {
-  static std::once_flag once;
-  static StatusOr<Cufft*>* loaded = nullptr;
-  std::call_once(once, [] { loaded = new StatusOr<Cufft*>(openLibrary()); });
-  if (!loaded->isOk()) return loaded->status();
-  return static_cast<const Cufft*>(loaded->value());
+  return loadOnce(openLibrary);
 }
 
 Status Cufft::check(cufftResult result, const std::string& what) {
@@ -180,8 +155,8 @@ StatusOr<const FftRunner::Plan*> FftRunner::planFor(const FftDesc& desc) {
 
 Status FftRunner::execute(const FftDesc& d, const Plan& plan, uint64_t input,
                           uint64_t output) {
-  void* x = pointer(input);
-  void* y = pointer(output);
+  void* x = devicePointer(input);
+  void* y = devicePointer(output);
   const bool inverse = d.kind == FftKind::kIfft;
   const int direction = inverse ? kCufftInverse : kCufftForward;
   switch (d.kind) {

@@ -13,13 +13,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
 #include "runtime/fft.h"
 #include "runtime/gpu/cufft_api.h"
 #include "runtime/gpu/fft_scale.h"
+#include "runtime/gpu/library_loader.h"
 #include "support/status.h"
 
 namespace jft::runtime::gpu {
@@ -34,10 +34,7 @@ class Cufft {
   // none loads or one lacks an entry point we need.
   static StatusOr<const Cufft*> load();
 
-#define JFT_DECLARE_CUFFT_FN(member, symbol, signature) \
-  std::type_identity_t<signature> member = nullptr;
-  JFT_CUFFT_FUNCTIONS(JFT_DECLARE_CUFFT_FN)
-#undef JFT_DECLARE_CUFFT_FN
+  JFT_CUFFT_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
 
   std::string libraryName;  // the file that was opened
 

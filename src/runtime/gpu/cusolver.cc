@@ -11,6 +11,7 @@
 
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/cusolver_library.h"
+#include "support/enum_table.h"
 
 namespace jft::runtime::gpu {
 namespace {
@@ -18,22 +19,32 @@ namespace {
 // The batched Jacobi routines take the batch size as an int.
 constexpr int64_t kMaxBatch = 0x7fffffff;
 
-void* pointer(uint64_t address) {
-  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+// The 64-bit API's cudaDataType_t of a matrix element type.
+// clang-format off
+constexpr EnumMapping<SolverType, int> kDataTypes[] = {
+    {SolverType::kF64, kSolverDataR64F}, {SolverType::kC64, kSolverDataC32F},
+    {SolverType::kC128, kSolverDataC64F},
+};
+// clang-format on
+
+int solverDataType(SolverType type) {
+  return mapOf(kDataTypes, type, kSolverDataR32F);
 }
 
-// The 64-bit API's cudaDataType_t of a matrix element type.
-int solverDataType(SolverType type) {
-  switch (type) {
-    case SolverType::kF64:
-      return kSolverDataR64F;
-    case SolverType::kC64:
-      return kSolverDataC32F;
-    case SolverType::kC128:
-      return kSolverDataC64F;
-    default:
-      return kSolverDataR32F;
-  }
+// Bytes between one item's a, s, u and v and the next's, for the SVDs that
+// keep k = min(m, n) singular values and full (m x m, n x n) or economy
+// (m x k, n x k) vectors: gesvdj and gesvdp.
+struct SvdStrides {
+  uint64_t a, s, u, v;
+};
+
+SvdStrides svdStrides(const SolverDesc& d) {
+  const int64_t k = std::min(d.m, d.n);
+  const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+  return {static_cast<uint64_t>(d.m * d.n) * elementBytes,
+          static_cast<uint64_t>(k * solverTypeBytes(solverRealType(d.type))),
+          static_cast<uint64_t>(d.m * (d.full_matrices ? d.m : k)) * elementBytes,
+          static_cast<uint64_t>(d.n * (d.full_matrices ? d.n : k)) * elementBytes};
 }
 
 // The pivots and the permutation of one lu_pivots_to_permutation call, in
@@ -169,13 +180,41 @@ class CudaSolverRunner final : public SolverRunner {
     return device_.copyOnDevice(to, from, bytes);
   }
 
+  // The library workspace for `lwork` elements of d's type.
+  StatusOr<uint64_t> elementWorkspace(const SolverDesc& d, int lwork) {
+    return workspace(static_cast<uint64_t>(lwork) *
+                     static_cast<uint64_t>(solverTypeBytes(d.type)));
+  }
+
+  // A routine's buffers: its in-place result `to` starts as operand `from`;
+  // `info` is the info buffer (-1: none, cuSOLVER reports only invalid
+  // arguments there, which validation rules out).
+  struct InPlace {
+    size_t from, to;
+    int info;
+  };
+
+  // Every cuSOLVER routine's start: the in-place copy; then an empty batch is
+  // done, and so are empty matrices once their info is zeroed. False when
+  // nothing is left to do; else the solver is ready.
+  StatusOr<bool> start(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+                       const std::vector<uint64_t>& bytes, InPlace io, bool empty) {
+    JFT_RETURN_IF_ERROR(copyIn(buffers[io.from], buffers[io.to], bytes[io.to]));
+    if (d.batch == 0) return false;
+    if (empty) {
+      if (io.info >= 0)
+        JFT_RETURN_IF_ERROR(device_.fill(buffers[io.info], 0, bytes[io.info]));
+      return false;
+    }
+    JFT_RETURN_IF_ERROR(ensureSolver());
+    return true;
+  }
+
   // buffers: a, factor, info.
   Status potrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.n == 0) return device_.fill(buffers[2], 0, bytes[2]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 2}, d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int n = static_cast<int>(d.n);
     const int uplo = d.lower ? kFillLower : kFillUpper;
@@ -183,18 +222,18 @@ class CudaSolverRunner final : public SolverRunner {
     int lwork = 0;
     JFT_RETURN_IF_ERROR(
         solver_->check(solver_->potrfBufferSize[t](solverHandle_, uplo, n,
-                                                   pointer(buffers[1]), n, &lwork),
+                                                   devicePointer(buffers[1]), n, &lwork),
                        "cusolverDnXpotrf_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytes;
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->potrf[t](solverHandle_, uplo, n, pointer(buffers[1] + item * stride),
-                            n, pointer(work), lwork,
-                            static_cast<int*>(pointer(buffers[2])) + i),
+          solver_->potrf[t](solverHandle_, uplo, n,
+                            devicePointer(buffers[1] + item * stride), n,
+                            devicePointer(work), lwork,
+                            static_cast<int*>(devicePointer(buffers[2])) + i),
           "cusolverDnXpotrf" + where));
     }
     return Status::ok();
@@ -203,29 +242,29 @@ class CudaSolverRunner final : public SolverRunner {
   // buffers: a, lu, pivots, info.
   Status getrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.m == 0 || d.n == 0) return device_.fill(buffers[3], 0, bytes[3]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 1, 3}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
     const std::string where = " for " + solverText(d);
     int lwork = 0;
-    JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->getrfBufferSize[t](solverHandle_, m, n, pointer(buffers[1]), m, &lwork),
-        "cusolverDnXgetrf_bufferSize" + where));
+    JFT_RETURN_IF_ERROR(
+        solver_->check(solver_->getrfBufferSize[t](solverHandle_, m, n,
+                                                   devicePointer(buffers[1]), m, &lwork),
+                       "cusolverDnXgetrf_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const int64_t pivots = std::min(d.m, d.n);
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->getrf[t](solverHandle_, m, n, pointer(buffers[1] + item * stride), m,
-                            pointer(work),
-                            static_cast<int*>(pointer(buffers[2])) + i * pivots,
-                            static_cast<int*>(pointer(buffers[3])) + i),
+          solver_->getrf[t](solverHandle_, m, n,
+                            devicePointer(buffers[1] + item * stride), m,
+                            devicePointer(work),
+                            static_cast<int*>(devicePointer(buffers[2])) + i * pivots,
+                            static_cast<int*>(devicePointer(buffers[3])) + i),
           "cusolverDnXgetrf" + where));
     }
     return Status::ok();
@@ -246,16 +285,17 @@ class CudaSolverRunner final : public SolverRunner {
   // buffers: a, qr, tau.
   Status geqrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 1, -1}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
     const std::string where = " for " + solverText(d);
     int lwork = 0;
-    JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->geqrfBufferSize[t](solverHandle_, m, n, pointer(buffers[1]), m, &lwork),
-        "cusolverDnXgeqrf_bufferSize" + where));
+    JFT_RETURN_IF_ERROR(
+        solver_->check(solver_->geqrfBufferSize[t](solverHandle_, m, n,
+                                                   devicePointer(buffers[1]), m, &lwork),
+                       "cusolverDnXgeqrf_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
@@ -263,9 +303,10 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->geqrf[t](solverHandle_, m, n, pointer(buffers[1] + item * stride), m,
-                            pointer(buffers[2] + item * tauStride), pointer(work.first),
-                            lwork, static_cast<int*>(pointer(work.second))),
+          solver_->geqrf[t](
+              solverHandle_, m, n, devicePointer(buffers[1] + item * stride), m,
+              devicePointer(buffers[2] + item * tauStride), devicePointer(work.first),
+              lwork, static_cast<int*>(devicePointer(work.second))),
           "cusolverDnXgeqrf" + where));
     }
     return Status::ok();
@@ -274,17 +315,17 @@ class CudaSolverRunner final : public SolverRunner {
   // buffers: a, tau, q.
   Status orgqr(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[2], bytes[2]));
-    if (d.batch == 0 || d.m == 0 || d.n == 0) return Status::ok();
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 2, -1}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n),
               k = static_cast<int>(d.k);
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->orgqrBufferSize[t](solverHandle_, m, n, k, pointer(buffers[2]), m,
-                                    pointer(buffers[1]), &lwork),
+        solver_->orgqrBufferSize[t](solverHandle_, m, n, k, devicePointer(buffers[2]), m,
+                                    devicePointer(buffers[1]), &lwork),
         "cusolverDnXorgqr_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
@@ -293,10 +334,10 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->orgqr[t](solverHandle_, m, n, k, pointer(buffers[2] + item * stride),
-                            m, pointer(buffers[1] + item * tauStride),
-                            pointer(work.first), lwork,
-                            static_cast<int*>(pointer(work.second))),
+          solver_->orgqr[t](
+              solverHandle_, m, n, k, devicePointer(buffers[2] + item * stride), m,
+              devicePointer(buffers[1] + item * tauStride), devicePointer(work.first),
+              lwork, static_cast<int*>(devicePointer(work.second))),
           "cusolverDnXorgqr" + where));
     }
     return Status::ok();
@@ -325,10 +366,8 @@ class CudaSolverRunner final : public SolverRunner {
   // by default up to 32 x 32; divide and conquer (syevd) item by item else.
   Status syevd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.n == 0) return device_.fill(buffers[3], 0, bytes[3]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 3}, d.n == 0));
+    if (!busy) return Status::ok();
     JFT_RETURN_IF_ERROR(ensureJacobiParams());
     const int t = solverTypeIndex(d.type);
     const int n = static_cast<int>(d.n);
@@ -338,9 +377,9 @@ class CudaSolverRunner final : public SolverRunner {
     const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytes;
     const uint64_t wStride =
         static_cast<uint64_t>(d.n * solverTypeBytes(solverRealType(d.type)));
-    void* v = pointer(buffers[1]);
-    void* w = pointer(buffers[2]);
-    int* info = static_cast<int*>(pointer(buffers[3]));
+    void* v = devicePointer(buffers[1]);
+    void* w = devicePointer(buffers[2]);
+    int* info = static_cast<int*>(devicePointer(buffers[3]));
     const bool jacobi = d.algorithm == EigAlgorithm::kJacobi ||
                         (d.algorithm == EigAlgorithm::kDefault && d.n <= 32);
     int lwork = 0;
@@ -350,11 +389,10 @@ class CudaSolverRunner final : public SolverRunner {
           solver_->syevjBatchedBufferSize[t](solverHandle_, kEigModeVector, uplo, n, v, n,
                                              w, &lwork, syevjParams_, batch),
           "cusolverDnXsyevjBatched_bufferSize" + where));
-      JFT_ASSIGN_OR_RETURN(uint64_t work,
-                           workspace(static_cast<uint64_t>(lwork) * elementBytes));
+      JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
       return solver_->check(
           solver_->syevjBatched[t](solverHandle_, kEigModeVector, uplo, n, v, n, w,
-                                   pointer(work), lwork, info, syevjParams_, batch),
+                                   devicePointer(work), lwork, info, syevjParams_, batch),
           "cusolverDnXsyevjBatched" + where);
     }
     if (jacobi) {
@@ -368,17 +406,16 @@ class CudaSolverRunner final : public SolverRunner {
                                                      n, v, n, w, &lwork),
                          "cusolverDnXsyevd_bufferSize" + where));
     }
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
-      void* vi = pointer(buffers[1] + item * stride);
-      void* wi = pointer(buffers[2] + item * wStride);
+      void* vi = devicePointer(buffers[1] + item * stride);
+      void* wi = devicePointer(buffers[2] + item * wStride);
       const cusolverStatus_t status =
           jacobi ? solver_->syevj[t](solverHandle_, kEigModeVector, uplo, n, vi, n, wi,
-                                     pointer(work), lwork, info + i, syevjParams_)
+                                     devicePointer(work), lwork, info + i, syevjParams_)
                  : solver_->syevd[t](solverHandle_, kEigModeVector, uplo, n, vi, n, wi,
-                                     pointer(work), lwork, info + i);
+                                     devicePointer(work), lwork, info + i);
       JFT_RETURN_IF_ERROR(solver_->check(
           status, std::string(jacobi ? "cusolverDnXsyevj" : "cusolverDnXsyevd") + where));
     }
@@ -390,60 +427,51 @@ class CudaSolverRunner final : public SolverRunner {
   // item by item else. The library destroys `work` (its copy of a).
   Status gesvdj(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                 const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.m == 0 || d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 1, 5}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     JFT_RETURN_IF_ERROR(ensureJacobiParams());
     const int t = solverTypeIndex(d.type);
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
-    const int64_t k = std::min(d.m, d.n);
     const int jobz = d.compute_uv ? kEigModeVector : kEigModeNoVector;
     const std::string where = " for " + solverText(d);
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
-    int* info = static_cast<int*>(pointer(buffers[5]));
+    int* info = static_cast<int*>(devicePointer(buffers[5]));
     int lwork = 0;
     if (d.full_matrices && d.m <= 32 && d.n <= 32 && d.batch > 1 &&
         d.batch <= kMaxBatch) {
       const int batch = static_cast<int>(d.batch);
-      JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->gesvdjBatchedBufferSize[t](solverHandle_, jobz, m, n,
-                                              pointer(buffers[1]), m, pointer(buffers[2]),
-                                              pointer(buffers[3]), m, pointer(buffers[4]),
-                                              n, &lwork, gesvdjParams_, batch),
-          "cusolverDnXgesvdjBatched_bufferSize" + where));
-      JFT_ASSIGN_OR_RETURN(uint64_t work,
-                           workspace(static_cast<uint64_t>(lwork) * elementBytes));
-      return solver_->check(
-          solver_->gesvdjBatched[t](solverHandle_, jobz, m, n, pointer(buffers[1]), m,
-                                    pointer(buffers[2]), pointer(buffers[3]), m,
-                                    pointer(buffers[4]), n, pointer(work), lwork, info,
-                                    gesvdjParams_, batch),
-          "cusolverDnXgesvdjBatched" + where);
+      JFT_RETURN_IF_ERROR(
+          solver_->check(solver_->gesvdjBatchedBufferSize[t](
+                             solverHandle_, jobz, m, n, devicePointer(buffers[1]), m,
+                             devicePointer(buffers[2]), devicePointer(buffers[3]), m,
+                             devicePointer(buffers[4]), n, &lwork, gesvdjParams_, batch),
+                         "cusolverDnXgesvdjBatched_bufferSize" + where));
+      JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
+      return solver_->check(solver_->gesvdjBatched[t](
+                                solverHandle_, jobz, m, n, devicePointer(buffers[1]), m,
+                                devicePointer(buffers[2]), devicePointer(buffers[3]), m,
+                                devicePointer(buffers[4]), n, devicePointer(work), lwork,
+                                info, gesvdjParams_, batch),
+                            "cusolverDnXgesvdjBatched" + where);
     }
     const int econ = d.full_matrices ? 0 : 1;
-    JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->gesvdjBufferSize[t](solverHandle_, jobz, econ, m, n, pointer(buffers[1]),
-                                     m, pointer(buffers[2]), pointer(buffers[3]), m,
-                                     pointer(buffers[4]), n, &lwork, gesvdjParams_),
-        "cusolverDnXgesvdj_bufferSize" + where));
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
-    const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
-    const uint64_t sStride =
-        static_cast<uint64_t>(k * solverTypeBytes(solverRealType(d.type)));
-    const uint64_t uStride =
-        static_cast<uint64_t>(d.m * (d.full_matrices ? d.m : k)) * elementBytes;
-    const uint64_t vStride =
-        static_cast<uint64_t>(d.n * (d.full_matrices ? d.n : k)) * elementBytes;
+    JFT_RETURN_IF_ERROR(
+        solver_->check(solver_->gesvdjBufferSize[t](
+                           solverHandle_, jobz, econ, m, n, devicePointer(buffers[1]), m,
+                           devicePointer(buffers[2]), devicePointer(buffers[3]), m,
+                           devicePointer(buffers[4]), n, &lwork, gesvdjParams_),
+                       "cusolverDnXgesvdj_bufferSize" + where));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
+    const auto [aStride, sStride, uStride, vStride] = svdStrides(d);
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->gesvdj[t](
-              solverHandle_, jobz, econ, m, n, pointer(buffers[1] + item * aStride), m,
-              pointer(buffers[2] + item * sStride), pointer(buffers[3] + item * uStride),
-              m, pointer(buffers[4] + item * vStride), n, pointer(work), lwork, info + i,
-              gesvdjParams_),
+          solver_->gesvdj[t](solverHandle_, jobz, econ, m, n,
+                             devicePointer(buffers[1] + item * aStride), m,
+                             devicePointer(buffers[2] + item * sStride),
+                             devicePointer(buffers[3] + item * uStride), m,
+                             devicePointer(buffers[4] + item * vStride), n,
+                             devicePointer(work), lwork, info + i, gesvdjParams_),
           "cusolverDnXgesvdj" + where));
     }
     return Status::ok();
@@ -457,10 +485,9 @@ class CudaSolverRunner final : public SolverRunner {
   // needs no options object or host workspace. The library destroys `out`.
   Status gesvd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.m == 0 || d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 1, 5}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
     const signed char job = !d.compute_uv ? 'N' : d.full_matrices ? 'A' : 'S';
@@ -470,8 +497,7 @@ class CudaSolverRunner final : public SolverRunner {
         solver_->check(solver_->gesvdBufferSize[t](solverHandle_, m, n, &lwork),
                        "cusolverDnXgesvd_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const uint64_t sStride =
         static_cast<uint64_t>(d.n * solverTypeBytes(solverRealType(d.type)));
@@ -481,14 +507,15 @@ class CudaSolverRunner final : public SolverRunner {
             : 0;
     const uint64_t vtStride =
         d.compute_uv ? static_cast<uint64_t>(d.n * d.n) * elementBytes : 0;
-    int* info = static_cast<int*>(pointer(buffers[5]));
+    int* info = static_cast<int*>(devicePointer(buffers[5]));
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->gesvd[t](
-              solverHandle_, job, job, m, n, pointer(buffers[1] + item * aStride), m,
-              pointer(buffers[2] + item * sStride), pointer(buffers[3] + item * uStride),
-              m, pointer(buffers[4] + item * vtStride), n, pointer(work), lwork,
+              solverHandle_, job, job, m, n, devicePointer(buffers[1] + item * aStride),
+              m, devicePointer(buffers[2] + item * sStride),
+              devicePointer(buffers[3] + item * uStride), m,
+              devicePointer(buffers[4] + item * vtStride), n, devicePointer(work), lwork,
               /*rwork=*/nullptr, info + i),
           "cusolverDnXgesvd" + where));
     }
@@ -504,10 +531,9 @@ class CudaSolverRunner final : public SolverRunner {
   // assumes (it frees its own host workspace then).
   Status gesvdp(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                 const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.m == 0 || d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy,
+                         start(d, buffers, bytes, {0, 1, 5}, d.m == 0 || d.n == 0));
+    if (!busy) return Status::ok();
     JFT_RETURN_IF_ERROR(ensureParams());
     const int type = solverDataType(d.type);
     const int real = solverDataType(solverRealType(d.type));
@@ -517,33 +543,26 @@ class CudaSolverRunner final : public SolverRunner {
     size_t deviceBytes = 0, hostBytes = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
         solver_->gesvdpBufferSize(
-            solverHandle_, params_, jobz, econ, d.m, d.n, type, pointer(buffers[1]), d.m,
-            real, pointer(buffers[2]), type, pointer(buffers[3]), d.m, type,
-            pointer(buffers[4]), d.n, type, &deviceBytes, &hostBytes),
+            solverHandle_, params_, jobz, econ, d.m, d.n, type, devicePointer(buffers[1]),
+            d.m, real, devicePointer(buffers[2]), type, devicePointer(buffers[3]), d.m,
+            type, devicePointer(buffers[4]), d.n, type, &deviceBytes, &hostBytes),
         "cusolverDnXgesvdp_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
     if (hostWork_.size() < hostBytes) hostWork_.resize(hostBytes);
-    const int64_t k = std::min(d.m, d.n);
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
-    const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
-    const uint64_t sStride =
-        static_cast<uint64_t>(k * solverTypeBytes(solverRealType(d.type)));
-    const uint64_t uStride =
-        static_cast<uint64_t>(d.m * (d.full_matrices ? d.m : k)) * elementBytes;
-    const uint64_t vStride =
-        static_cast<uint64_t>(d.n * (d.full_matrices ? d.n : k)) * elementBytes;
-    int* info = static_cast<int*>(pointer(buffers[5]));
+    const auto [aStride, sStride, uStride, vStride] = svdStrides(d);
+    int* info = static_cast<int*>(devicePointer(buffers[5]));
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       double errorEstimate = 0;
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->gesvdp(solverHandle_, params_, jobz, econ, d.m, d.n, type,
-                          pointer(buffers[1] + item * aStride), d.m, real,
-                          pointer(buffers[2] + item * sStride), type,
-                          pointer(buffers[3] + item * uStride), d.m, type,
-                          pointer(buffers[4] + item * vStride), d.n, type, pointer(work),
-                          deviceBytes, hostWork_.empty() ? nullptr : hostWork_.data(),
-                          hostBytes, info + i, &errorEstimate),
+                          devicePointer(buffers[1] + item * aStride), d.m, real,
+                          devicePointer(buffers[2] + item * sStride), type,
+                          devicePointer(buffers[3] + item * uStride), d.m, type,
+                          devicePointer(buffers[4] + item * vStride), d.n, type,
+                          devicePointer(work), deviceBytes,
+                          hostWork_.empty() ? nullptr : hostWork_.data(), hostBytes,
+                          info + i, &errorEstimate),
           "cusolverDnXgesvdp" + where));
     }
     return Status::ok();
@@ -558,10 +577,8 @@ class CudaSolverRunner final : public SolverRunner {
   // assumes.
   Status geev(const SolverDesc& d, const std::vector<uint64_t>& buffers,
               const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 5}, d.n == 0));
+    if (!busy) return Status::ok();
     if (solver_->geev == nullptr || solver_->geevBufferSize == nullptr)
       return unimplemented(solverText(d) + ": " + solver_->libraryName +
                            " has no cusolverDnXgeev (it needs cuSOLVER 11.7.1, from "
@@ -576,26 +593,27 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     size_t deviceBytes = 0, hostBytes = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->geevBufferSize(solverHandle_, params_, kEigModeNoVector, jobvr, d.n,
-                                type, pointer(buffers[1]), d.n, wType,
-                                pointer(buffers[2]), type, pointer(buffers[3]), d.n, type,
-                                pointer(buffers[4]), d.n, type, &deviceBytes, &hostBytes),
+        solver_->geevBufferSize(
+            solverHandle_, params_, kEigModeNoVector, jobvr, d.n, type,
+            devicePointer(buffers[1]), d.n, wType, devicePointer(buffers[2]), type,
+            devicePointer(buffers[3]), d.n, type, devicePointer(buffers[4]), d.n, type,
+            &deviceBytes, &hostBytes),
         "cusolverDnXgeev_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
     if (hostWork_.size() < hostBytes) hostWork_.resize(hostBytes);
     const uint64_t matrixStride = bytes[1] / static_cast<uint64_t>(d.batch);
     const uint64_t wStride = bytes[2] / static_cast<uint64_t>(d.batch);
-    int* info = static_cast<int*>(pointer(buffers[5]));
+    int* info = static_cast<int*>(devicePointer(buffers[5]));
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->geev(solverHandle_, params_, kEigModeNoVector, jobvr, d.n, type,
-                        pointer(buffers[1] + item * matrixStride), d.n, wType,
-                        pointer(buffers[2] + item * wStride), type, pointer(buffers[3]),
-                        d.n, type, pointer(buffers[4] + item * matrixStride), d.n, type,
-                        pointer(work), deviceBytes,
-                        hostWork_.empty() ? nullptr : hostWork_.data(), hostBytes,
-                        info + i),
+          solver_->geev(
+              solverHandle_, params_, kEigModeNoVector, jobvr, d.n, type,
+              devicePointer(buffers[1] + item * matrixStride), d.n, wType,
+              devicePointer(buffers[2] + item * wStride), type, devicePointer(buffers[3]),
+              d.n, type, devicePointer(buffers[4] + item * matrixStride), d.n, type,
+              devicePointer(work), deviceBytes,
+              hostWork_.empty() ? nullptr : hostWork_.data(), hostBytes, info + i),
           "cusolverDnXgeev" + where));
     }
     return Status::ok();
@@ -606,10 +624,10 @@ class CudaSolverRunner final : public SolverRunner {
   // the same product). trans N, or T (real) / C (complex) for `transpose`.
   Status ormqr(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[2], buffers[3], bytes[3]));
     // No reflectors: Q is the identity and the copy is the product.
-    if (d.batch == 0 || d.m == 0 || d.n == 0 || d.k == 0) return Status::ok();
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {2, 3, -1},
+                                          d.m == 0 || d.n == 0 || d.k == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const bool complex = d.type == SolverType::kC64 || d.type == SolverType::kC128;
     const int side = d.left_side ? kSideLeft : kSideRight;
@@ -622,9 +640,9 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->ormqrBufferSize[t](solverHandle_, side, trans, m, n, k,
-                                    pointer(buffers[0]), order, pointer(buffers[1]),
-                                    pointer(buffers[3]), m, &lwork),
+        solver_->ormqrBufferSize[t](
+            solverHandle_, side, trans, m, n, k, devicePointer(buffers[0]), order,
+            devicePointer(buffers[1]), devicePointer(buffers[3]), m, &lwork),
         "cusolverDnXormqr_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
@@ -636,10 +654,11 @@ class CudaSolverRunner final : public SolverRunner {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->ormqr[t](solverHandle_, side, trans, m, n, k,
-                            pointer(buffers[0] + item * aStride), order,
-                            pointer(buffers[1] + item * tauStride),
-                            pointer(buffers[3] + item * cStride), m, pointer(work.first),
-                            lwork, static_cast<int*>(pointer(work.second))),
+                            devicePointer(buffers[0] + item * aStride), order,
+                            devicePointer(buffers[1] + item * tauStride),
+                            devicePointer(buffers[3] + item * cStride), m,
+                            devicePointer(work.first), lwork,
+                            static_cast<int*>(devicePointer(work.second))),
           "cusolverDnXormqr" + where));
     }
     return Status::ok();
@@ -648,36 +667,33 @@ class CudaSolverRunner final : public SolverRunner {
   // buffers: a, out, d, e, tau, info; item by item, as JAX's handler.
   Status sytrd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_RETURN_IF_ERROR(copyIn(buffers[0], buffers[1], bytes[1]));
-    if (d.batch == 0) return Status::ok();
-    if (d.n == 0) return device_.fill(buffers[5], 0, bytes[5]);
-    JFT_RETURN_IF_ERROR(ensureSolver());
+    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 5}, d.n == 0));
+    if (!busy) return Status::ok();
     const int t = solverTypeIndex(d.type);
     const int n = static_cast<int>(d.n);
     const int uplo = d.lower ? kFillLower : kFillUpper;
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->sytrdBufferSize[t](solverHandle_, uplo, n, pointer(buffers[1]), n,
-                                    pointer(buffers[2]), pointer(buffers[3]),
-                                    pointer(buffers[4]), &lwork),
+        solver_->sytrdBufferSize[t](solverHandle_, uplo, n, devicePointer(buffers[1]), n,
+                                    devicePointer(buffers[2]), devicePointer(buffers[3]),
+                                    devicePointer(buffers[4]), &lwork),
         "cusolverDnXsytrd_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     const uint64_t realBytes =
         static_cast<uint64_t>(solverTypeBytes(solverRealType(d.type)));
-    JFT_ASSIGN_OR_RETURN(uint64_t work,
-                         workspace(static_cast<uint64_t>(lwork) * elementBytes));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t size = static_cast<uint64_t>(d.n);
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->sytrd[t](solverHandle_, uplo, n,
-                            pointer(buffers[1] + item * size * size * elementBytes), n,
-                            pointer(buffers[2] + item * size * realBytes),
-                            pointer(buffers[3] + item * (size - 1) * realBytes),
-                            pointer(buffers[4] + item * (size - 1) * elementBytes),
-                            pointer(work), lwork,
-                            static_cast<int*>(pointer(buffers[5])) + i),
+                            devicePointer(buffers[1] + item * size * size * elementBytes),
+                            n, devicePointer(buffers[2] + item * size * realBytes),
+                            devicePointer(buffers[3] + item * (size - 1) * realBytes),
+                            devicePointer(buffers[4] + item * (size - 1) * elementBytes),
+                            devicePointer(work), lwork,
+                            static_cast<int*>(devicePointer(buffers[5])) + i),
           "cusolverDnXsytrd" + where));
     }
     return Status::ok();
@@ -713,8 +729,8 @@ class CudaSolverRunner final : public SolverRunner {
           blas_->check(blas_->trsm[t](blasHandle_, d.left_side ? kSideLeft : kSideRight,
                                       d.lower ? kFillLower : kFillUpper, op,
                                       d.unit_diagonal ? kDiagUnit : kDiagNonUnit, m, n,
-                                      one, pointer(buffers[0] + item * aStride), k,
-                                      pointer(buffers[2] + item * xStride), m),
+                                      one, devicePointer(buffers[0] + item * aStride), k,
+                                      devicePointer(buffers[2] + item * xStride), m),
                        "cublasXtrsm for " + solverText(d)));
     }
     return Status::ok();

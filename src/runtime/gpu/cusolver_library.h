@@ -5,9 +5,9 @@
 
 #include <array>
 #include <string>
-#include <type_traits>
 
 #include "runtime/gpu/cusolver_api.h"
+#include "runtime/gpu/library_loader.h"
 #include "runtime/solver.h"
 #include "support/status.h"
 
@@ -21,10 +21,7 @@ struct CusolverLibrary {
   // $JFT_CUSOLVER_LIBRARY when set, then libcusolver.so.12, .so.11, .so.
   static StatusOr<const CusolverLibrary*> load();
 
-#define JFT_DECLARE_SOLVER_FN(member, symbol, signature) \
-  std::type_identity_t<signature> member = nullptr;
-  JFT_CUSOLVER_FUNCTIONS(JFT_DECLARE_SOLVER_FN)
-#undef JFT_DECLARE_SOLVER_FN
+  JFT_CUSOLVER_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
   std::array<GetrfBufferSizeFn, 4> getrfBufferSize{};
   std::array<GetrfFn, 4> getrf{};
   std::array<PotrfBufferSizeFn, 4> potrfBufferSize{};
@@ -64,10 +61,7 @@ struct CublasLibrary {
   // $JFT_CUBLAS_LIBRARY when set, then libcublas.so.13, .so.12, .so.
   static StatusOr<const CublasLibrary*> load();
 
-#define JFT_DECLARE_BLAS_FN(member, symbol, signature) \
-  std::type_identity_t<signature> member = nullptr;
-  JFT_CUBLAS_FUNCTIONS(JFT_DECLARE_BLAS_FN)
-#undef JFT_DECLARE_BLAS_FN
+  JFT_CUBLAS_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
   std::array<TrsmFn, 4> trsm{};
   std::string libraryName;
 

@@ -1,13 +1,15 @@
 // Driver loading: dlopen + dlsym of each entry point, then cuInit.
 #include "runtime/gpu/driver.h"
 
-#include <dlfcn.h>
-
-#include <mutex>
 #include <string>
 
 namespace jft::runtime::gpu {
 namespace {
+
+std::string resolveDriver(void* handle, Driver& library) {
+  JFT_CUDA_DRIVER_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
+  return "";
+}
 
 StatusOr<Driver*> openDriver() {
   void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -19,16 +21,13 @@ StatusOr<Driver*> openDriver() {
         "; is an NVIDIA driver installed on this machine?");
   }
   auto* driver = new Driver();  // lives for the process, like the library
-#define JFT_RESOLVE_DRIVER_FN(member, symbol, signature)                       \
-  driver->member = reinterpret_cast<signature>(dlsym(handle, symbol));         \
-  if (driver->member == nullptr) {                                             \
-    delete driver;                                                             \
-    dlclose(handle);                                                           \
-    return failedPrecondition(std::string("the CUDA driver lacks ") + symbol + \
-                              "; the installed driver is too old");            \
+  const std::string missing = resolveDriver(handle, *driver);
+  if (!missing.empty()) {
+    delete driver;
+    dlclose(handle);
+    return failedPrecondition("the CUDA driver lacks " + missing +
+                              "; the installed driver is too old");
   }
-  JFT_CUDA_DRIVER_FUNCTIONS(JFT_RESOLVE_DRIVER_FN)
-#undef JFT_RESOLVE_DRIVER_FN
   Status init = driver->check(driver->init(0), "cuInit");
   if (!init.isOk()) {
     delete driver;
@@ -41,11 +40,7 @@ StatusOr<Driver*> openDriver() {
 }  // namespace
 
 StatusOr<const Driver*> Driver::load() {
-  static std::once_flag once;
-  static StatusOr<Driver*>* loaded = nullptr;
-  std::call_once(once, [] { loaded = new StatusOr<Driver*>(openDriver()); });
-  if (!loaded->isOk()) return loaded->status();
-  return static_cast<const Driver*>(loaded->value());
+  return loadOnce(openDriver);
 }
 
 Status Driver::check(CUresult result, const char* what) const {

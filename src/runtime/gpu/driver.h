@@ -5,9 +5,9 @@
 #pragma once
 
 #include <string>
-#include <type_traits>
 
 #include "runtime/gpu/driver_api.h"
+#include "runtime/gpu/library_loader.h"
 #include "support/status.h"
 
 namespace jft::runtime::gpu {
@@ -17,10 +17,7 @@ class Driver {
   // The process-wide driver, loaded and initialised on first use.
   static StatusOr<const Driver*> load();
 
-#define JFT_DECLARE_DRIVER_FN(member, symbol, signature) \
-  std::type_identity_t<signature> member = nullptr;
-  JFT_CUDA_DRIVER_FUNCTIONS(JFT_DECLARE_DRIVER_FN)
-#undef JFT_DECLARE_DRIVER_FN
+  JFT_CUDA_DRIVER_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
 
   // OK for CUDA_SUCCESS; otherwise a status naming `what` and the driver's error
   // (out of memory becomes RESOURCE_EXHAUSTED).

@@ -1,13 +1,18 @@
 // Loading a vendor library with dlopen: the first candidate file that loads
 // and has every entry point we use wins, and lives for the process. Shared
-// by the cuFFT, cuSOLVER and cuBLAS runners.
+// by the driver and every library runner (cuBLASLt, cuBLAS, cuSOLVER, cuFFT,
+// cuDNN, NCCL), whose entry points are X-macro lists in their *_api.h:
+// X(member, symbol, signature).
 #pragma once
 
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "support/status.h"
@@ -53,4 +58,29 @@ bool lookUpSymbol(void* handle, const std::string& symbol, Fn& out) {
   return out != nullptr;
 }
 
+// The process-wide library: `open` runs on first use only, and its result
+// (the library, or why there is none) answers every later call too.
+template <typename Library>
+StatusOr<const Library*> loadOnce(StatusOr<Library*> (*open)()) {
+  static std::once_flag once;
+  static StatusOr<Library*>* loaded = nullptr;
+  std::call_once(once, [open] { loaded = new StatusOr<Library*>(open()); });
+  if (!loaded->isOk()) return loaded->status();
+  return static_cast<const Library*>(loaded->value());
+}
+
+// A device address as the pointer the libraries take.
+inline void* devicePointer(uint64_t address) {
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+}
+
 }  // namespace jft::runtime::gpu
+
+// In a library's class: one member per entry point of its list.
+#define JFT_DECLARE_ENTRY_POINT(member, symbol, signature) \
+  std::type_identity_t<signature> member = nullptr;
+
+// In a resolver with `void* handle` and `Library& library` that returns the
+// first missing symbol: looks each entry point of a list up.
+#define JFT_RESOLVE_ENTRY_POINT(member, symbol, signature) \
+  if (!::jft::runtime::gpu::lookUpSymbol(handle, symbol, library.member)) return symbol;

@@ -15,16 +15,14 @@
 #include <mutex>
 
 #include "runtime/gpu/library_loader.h"
+#include "support/enum_table.h"
 
 namespace jft::runtime::gpu {
 namespace {
 
-std::string resolveNccl(void* handle, Nccl& nccl) {
-#define JFT_RESOLVE_NCCL_FN(member, symbol, signature) \
-  if (!lookUpSymbol(handle, symbol, nccl.member)) return symbol;
-  JFT_NCCL_FUNCTIONS(JFT_RESOLVE_NCCL_FN)
-#undef JFT_RESOLVE_NCCL_FN
-  lookUpSymbol(handle, "ncclCommFinalize", nccl.commFinalize);  // optional
+std::string resolveNccl(void* handle, Nccl& library) {
+  JFT_NCCL_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
+  lookUpSymbol(handle, "ncclCommFinalize", library.commFinalize);  // optional
   return "";
 }
 
@@ -34,33 +32,18 @@ StatusOr<Nccl*> openLibrary() {
                                  resolveNccl);
 }
 
-const char* resultName(ncclResult_t result) {
-  switch (result) {
-    case kNcclSuccess:
-      return "ncclSuccess";
-    case kNcclUnhandledCudaError:
-      return "ncclUnhandledCudaError";
-    case kNcclSystemError:
-      return "ncclSystemError";
-    case kNcclInternalError:
-      return "ncclInternalError";
-    case kNcclInvalidArgument:
-      return "ncclInvalidArgument";
-    case kNcclInvalidUsage:
-      return "ncclInvalidUsage";
-    case kNcclRemoteError:
-      return "ncclRemoteError";
-    case kNcclInProgress:
-      return "ncclInProgress";
-    case kNcclTimeout:
-      return "ncclTimeout";
-    default:
-      return "NCCL error";
-  }
-}
+// clang-format off
+constexpr EnumName<ncclResult_t> kResultNames[] = {
+    {kNcclSuccess, "ncclSuccess"}, {kNcclUnhandledCudaError, "ncclUnhandledCudaError"},
+    {kNcclSystemError, "ncclSystemError"}, {kNcclInternalError, "ncclInternalError"},
+    {kNcclInvalidArgument, "ncclInvalidArgument"},
+    {kNcclInvalidUsage, "ncclInvalidUsage"}, {kNcclRemoteError, "ncclRemoteError"},
+    {kNcclInProgress, "ncclInProgress"}, {kNcclTimeout, "ncclTimeout"},
+};
+// clang-format on
 
-void* pointer(uint64_t address) {
-  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+const char* resultName(ncclResult_t result) {
+  return nameOf(kResultNames, result, "NCCL error");
 }
 
 std::string rankText(const NcclRunner::Participant& p) {
@@ -70,11 +53,7 @@ std::string rankText(const NcclRunner::Participant& p) {
 }  // namespace
 
 StatusOr<const Nccl*> Nccl::load() {
-  static std::once_flag once;
-  static StatusOr<Nccl*>* loaded = nullptr;
-  std::call_once(once, [] { loaded = new StatusOr<Nccl*>(openLibrary()); });
-  if (!loaded->isOk()) return loaded->status();
-  return static_cast<const Nccl*>(loaded->value());
+  return loadOnce(openLibrary);
 }
 
 Status Nccl::check(ncclResult_t result, const std::string& what) const {
@@ -97,48 +76,31 @@ Status Nccl::check(ncclResult_t result, const std::string& what) const {
   }
 }
 
+// clang-format off
+constexpr EnumMapping<CollectiveType, ncclDataType_t> kDataTypes[] = {
+    {CollectiveType::kS8, kNcclInt8}, {CollectiveType::kU8, kNcclUint8},
+    {CollectiveType::kS32, kNcclInt32}, {CollectiveType::kU32, kNcclUint32},
+    {CollectiveType::kS64, kNcclInt64}, {CollectiveType::kU64, kNcclUint64},
+    {CollectiveType::kF16, kNcclFloat16}, {CollectiveType::kBF16, kNcclBfloat16},
+    {CollectiveType::kF32, kNcclFloat32}, {CollectiveType::kF64, kNcclFloat64},
+    {CollectiveType::kF8E4M3FN, kNcclFloat8e4m3},
+    {CollectiveType::kF8E5M2, kNcclFloat8e5m2},
+};
+// clang-format on
+
 ncclDataType_t ncclDataTypeOf(CollectiveType type) {
-  switch (type) {
-    case CollectiveType::kS8:
-      return kNcclInt8;
-    case CollectiveType::kU8:
-      return kNcclUint8;
-    case CollectiveType::kS32:
-      return kNcclInt32;
-    case CollectiveType::kU32:
-      return kNcclUint32;
-    case CollectiveType::kS64:
-      return kNcclInt64;
-    case CollectiveType::kU64:
-      return kNcclUint64;
-    case CollectiveType::kF16:
-      return kNcclFloat16;
-    case CollectiveType::kBF16:
-      return kNcclBfloat16;
-    case CollectiveType::kF32:
-      return kNcclFloat32;
-    case CollectiveType::kF64:
-      return kNcclFloat64;
-    case CollectiveType::kF8E4M3FN:
-      return kNcclFloat8e4m3;
-    case CollectiveType::kF8E5M2:
-      return kNcclFloat8e5m2;
-  }
-  return kNcclUint8;
+  return mapOf(kDataTypes, type, kNcclUint8);
 }
 
+// clang-format off
+constexpr EnumMapping<CollectiveReduction, ncclRedOp_t> kRedOps[] = {
+    {CollectiveReduction::kSum, kNcclSum}, {CollectiveReduction::kProd, kNcclProd},
+    {CollectiveReduction::kMin, kNcclMin}, {CollectiveReduction::kMax, kNcclMax},
+};
+// clang-format on
+
 ncclRedOp_t ncclRedOpOf(CollectiveReduction reduction) {
-  switch (reduction) {
-    case CollectiveReduction::kSum:
-      return kNcclSum;
-    case CollectiveReduction::kProd:
-      return kNcclProd;
-    case CollectiveReduction::kMin:
-      return kNcclMin;
-    case CollectiveReduction::kMax:
-      return kNcclMax;
-  }
-  return kNcclSum;
+  return mapOf(kRedOps, reduction, kNcclSum);
 }
 
 StatusOr<ncclUniqueId> newNcclUniqueId(const Nccl& nccl) {
@@ -245,8 +207,8 @@ Status NcclRunner::enqueue(const CollectiveDesc& d, const Participant& p) const 
   const std::string rank = rankText(p);
   const ncclDataType_t type = ncclDataTypeOf(d.type);
   const ncclComm_t comm = p.comm->handle();
-  const void* in = pointer(p.input);
-  void* out = pointer(p.output);
+  const void* in = devicePointer(p.input);
+  void* out = devicePointer(p.output);
   const size_t count = static_cast<size_t>(d.count);
   switch (d.kind) {
     case CollectiveKind::kAllReduce:
@@ -272,12 +234,12 @@ Status NcclRunner::enqueue(const CollectiveDesc& d, const Participant& p) const 
         const uint64_t offset = static_cast<uint64_t>(peer) * chunkBytes;
         const std::string to = " to rank " + std::to_string(peer);
         const std::string from = " from rank " + std::to_string(peer);
-        JFT_RETURN_IF_ERROR(nccl_.check(
-            nccl_.send(pointer(p.input + offset), chunk, type, peer, comm, p.stream),
-            text + "ncclSend" + rank + to));
-        JFT_RETURN_IF_ERROR(nccl_.check(
-            nccl_.recv(pointer(p.output + offset), chunk, type, peer, comm, p.stream),
-            text + "ncclRecv" + rank + from));
+        JFT_RETURN_IF_ERROR(nccl_.check(nccl_.send(devicePointer(p.input + offset), chunk,
+                                                   type, peer, comm, p.stream),
+                                        text + "ncclSend" + rank + to));
+        JFT_RETURN_IF_ERROR(nccl_.check(nccl_.recv(devicePointer(p.output + offset),
+                                                   chunk, type, peer, comm, p.stream),
+                                        text + "ncclRecv" + rank + from));
       }
       return Status::ok();
     }

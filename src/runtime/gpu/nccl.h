@@ -13,10 +13,10 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "runtime/collective.h"
+#include "runtime/gpu/library_loader.h"
 #include "runtime/gpu/nccl_api.h"
 #include "support/status.h"
 
@@ -28,10 +28,7 @@ struct Nccl {
   // entry point we need.
   static StatusOr<const Nccl*> load();
 
-#define JFT_DECLARE_NCCL_FN(member, symbol, signature) \
-  std::type_identity_t<signature> member = nullptr;
-  JFT_NCCL_FUNCTIONS(JFT_DECLARE_NCCL_FN)
-#undef JFT_DECLARE_NCCL_FN
+  JFT_NCCL_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
 
   std::string libraryName;  // the file that was opened
 

@@ -1,0 +1,62 @@
+// What we say about each value of an enum (its name, its size, ...) as one
+// table with a row per value, instead of one switch per fact: each fact is
+// then written once per value, side by side.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace jft {
+
+// The row of `rows` whose `value` is `value`; nullptr when none is.
+template <typename Row, size_t N, typename Enum>
+constexpr const Row* rowOf(const Row (&rows)[N], Enum value) {
+  for (const Row& row : rows)
+    if (row.value == value) return &row;
+  return nullptr;
+}
+
+// A row that holds a name only.
+template <typename Enum>
+struct EnumName {
+  Enum value;
+  const char* name;
+};
+
+// A row of an element type enum: its name and its size in bytes.
+template <typename Enum>
+struct ElementTypeRow {
+  Enum value;
+  const char* name;
+  int64_t bytes;
+};
+
+// The `name` of value's row; `unknown` when it has none.
+template <typename Row, size_t N, typename Enum>
+constexpr const char* nameOf(const Row (&rows)[N], Enum value, const char* unknown) {
+  const Row* row = rowOf(rows, value);
+  return row != nullptr ? row->name : unknown;
+}
+
+// The `bytes` of value's row; `unknown` when it has none.
+template <typename Row, size_t N, typename Enum>
+constexpr int64_t bytesOf(const Row (&rows)[N], Enum value, int64_t unknown) {
+  const Row* row = rowOf(rows, value);
+  return row != nullptr ? row->bytes : unknown;
+}
+
+// A row that maps a value onto another enum's (a library's constant for ours).
+template <typename Enum, typename To>
+struct EnumMapping {
+  Enum value;
+  To to;
+};
+
+// The `to` of value's row; `unknown` when it has none.
+template <typename Row, size_t N, typename Enum, typename To>
+constexpr To mapOf(const Row (&rows)[N], Enum value, To unknown) {
+  const Row* row = rowOf(rows, value);
+  return row != nullptr ? row->to : unknown;
+}
+
+}  // namespace jft
