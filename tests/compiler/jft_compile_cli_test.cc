@@ -195,7 +195,7 @@ fs::path fakeWorkerPackage() {
   std::ofstream(root / "jax_flagtree" / "__init__.py") << "";
   std::ofstream(root / "jax_flagtree" / "worker.py")
       << "import runpy, sys\n"
-      << "sys.path.insert(0, " << quoted(std::string(JFT_PYTHON_DIR) + "/jax_flagtree")
+      << "sys.path.insert(0, " << quoted(JFT_PYTHON_DIR "/jax_flagtree")
       << ")\n"
       << "runpy.run_path(" << quoted(JFT_FAKE_WORKER) << ", run_name='__main__')\n";
   return root;

@@ -76,7 +76,7 @@ bool waitFor(const std::function<bool()>& condition) {
 // The fake worker as `python -m fake_worker`, its cache in `dir`.
 KernelWorkerSettings fakeSettings(ScopedEnv& env, const std::string& dir) {
   std::string fake_dir = std::filesystem::path(JFT_FAKE_WORKER).parent_path().string();
-  env.set("PYTHONPATH", fake_dir + ":" + std::string(JFT_PYTHON_DIR) + "/jax_flagtree");
+  env.set("PYTHONPATH", fake_dir + ":" JFT_PYTHON_DIR "/jax_flagtree");
   env.set("JAX_FLAGTREE_CACHE_DIR", dir + "/cache");
   env.set("FAKE_WORKER_STARTS", dir + "/starts.log");
   env.set("FAKE_WORKER_FINGERPRINT", kFingerprint);
