@@ -108,7 +108,7 @@ StatusOr<NativeKernel> emitNativeKernel(const ir::Module& module,
       return unimplemented(fusion.name + ": no native emitter for kernel family " +
                            fusion::familyName(fusion.family));
   }
-  if (!body.isOk()) return body.status().withContext(fusion.name + ": ");
+  if (!body.isOk()) return body.status().withContext(fusion.name);
   kernel.grid = {hasNoElements(module, fusion) ? 0 : body->grid, 1, 1};
   kernel.num_warps = body->num_warps;
   const int threads = body->num_warps * options.warp_size;
