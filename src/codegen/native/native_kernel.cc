@@ -84,15 +84,14 @@ StatusOr<NativeKernel> emitNativeKernel(const ir::Module& module,
   kernel.outputs = fusion.outputs;
   kernel.index_type = indexType(module, function, fusion);
   KernelContext context{module, function, fusion, options, {}, {}, kernel.index_type};
-  for (size_t i = 0; i < fusion.inputs.size(); ++i) {
-    JFT_ASSIGN_OR_RETURN(NativeParam p, param(module, fusion.inputs[i], false, i));
-    context.input_params.push_back(p.name);
-    kernel.params.push_back(std::move(p));
-  }
-  for (size_t i = 0; i < fusion.outputs.size(); ++i) {
-    JFT_ASSIGN_OR_RETURN(NativeParam p, param(module, fusion.outputs[i], true, i));
-    context.output_params.push_back(p.name);
-    kernel.params.push_back(std::move(p));
+  for (size_t i = 0; i < fusion.inputs.size() + fusion.outputs.size(); ++i) {
+    const bool is_output = i >= fusion.inputs.size();
+    const size_t at = is_output ? i - fusion.inputs.size() : i;
+    StatusOr<NativeParam> p =
+        param(module, is_output ? fusion.outputs[at] : fusion.inputs[at], is_output, at);
+    if (!p.isOk()) return p.status().withContext(fusion.name);
+    (is_output ? context.output_params : context.input_params).push_back(p->name);
+    kernel.params.push_back(std::move(p).value());
   }
   StatusOr<FamilyKernel> body = unimplemented("");
   switch (fusion.family) {

@@ -140,8 +140,8 @@ JFT_FN int jft_clz32(jft_u32 x) { return x ? __builtin_clz(x) : 32; }
 JFT_FN int jft_clz64(jft_u64 x) { return x ? __builtin_clzll(x) : 64; }
 #endif
 
-// Integer division and remainder (see the rules above); T a signed or
-// unsigned integer type.
+// Integer division and remainder as XLA defines them: x / 0 = -1 (all ones),
+// INT_MIN / -1 = INT_MIN, x % 0 = x, INT_MIN % -1 = 0; T any integer type.
 template <class T> JFT_FN T jft_div(T a, T b) {
   if (b == (T)0) return (T)~(T)0;
   if ((T)-1 < (T)0 && b == (T)-1) return (T)((jft_u64)0 - (jft_u64)a);
@@ -152,7 +152,8 @@ template <class T> JFT_FN T jft_rem(T a, T b) {
   if ((T)-1 < (T)0 && b == (T)-1) return (T)0;
   return (T)(a % b);
 }
-// Shifts of a BITS-wide integer T whose unsigned twin is U.
+// Shifts of a BITS-wide integer T whose unsigned twin is U: a count >= BITS
+// (negative ones too) gives 0, or the sign fill for the arithmetic shift.
 template <class T, class U, int BITS> JFT_FN T jft_shl(T a, T b) {
   return (jft_u64)(U)b >= (jft_u64)BITS ? (T)0 : (T)((jft_u64)(U)a << (U)b);
 }
