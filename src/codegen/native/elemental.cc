@@ -27,11 +27,11 @@ int64_t product(const std::vector<int64_t>& dims) {
   return n;
 }
 
+}  // namespace
+
 std::string num(int64_t v) {
   return std::to_string(v);
 }
-
-}  // namespace
 
 std::vector<int64_t> intsAttr(const ir::Op& op, std::string_view name) {
   const ir::Attribute* a = ir::findAttr(op.attrs, name);
@@ -191,6 +191,8 @@ StatusOr<std::string> Elemental::emitOp(const ir::Op& op, size_t result,
       return emitDynamicSlice(op, index);
     case K::DynamicUpdateSlice:
       return emitDynamicUpdateSlice(op, index);
+    case K::Gather:
+      return emitGather(op, index);
     case K::Reduce:
       // The reduction kernel defines each reduce's results at its row; any
       // other read (a loop group, another row) has no value here.
@@ -453,6 +455,17 @@ StatusOr<std::string> Elemental::emitReverse(const ir::Op& op, const Index& inde
   return emit(op.operands[0], sub);
 }
 
+std::string Elemental::clampStart(const std::string& v, ir::ElementType element,
+                                  int64_t hi) {
+  // Compared as the start's own signedness, widened to 64 bits, before any
+  // narrowing to the index type.
+  if (ir::isUnsignedInteger(element))
+    return ix("(" + index_type_ + ")((jft_u64)" + v + " > " + num(hi) + "ull ? " +
+              num(hi) + "ll : (jft_i64)" + v + ")");
+  return ix("(" + index_type_ + ")(" + v + " < 0 ? 0ll : ((jft_i64)" + v + " > " +
+            num(hi) + "ll ? " + num(hi) + "ll : (jft_i64)" + v + "))");
+}
+
 StatusOr<std::vector<std::string>> Elemental::clampedStarts(
     const ir::Op& op, size_t first, const std::vector<int64_t>& dims,
     const std::vector<int64_t>& sizes) {
@@ -464,11 +477,7 @@ StatusOr<std::vector<std::string>> Elemental::clampedStarts(
       return unimplemented(opName(op) + ": start index of type " +
                            std::string(ir::elementTypeName(element)));
     JFT_ASSIGN_OR_RETURN(std::string v, emit(id, Index{}));
-    // Clamped to [0, dim - size] in the start's own type, then widened.
-    const std::string hi = num(std::max<int64_t>(dims[d] - sizes[d], 0)) + "ll";
-    const std::string low = ir::isSignedInteger(element) ? v + " < 0 ? 0 : " : "";
-    starts.push_back(ix("(" + index_type_ + ")(" + low + "(" + v + " > " + hi + " ? " +
-                        hi + " : (jft_i64)" + v + "))"));
+    starts.push_back(clampStart(v, element, std::max<int64_t>(dims[d] - sizes[d], 0)));
   }
   return starts;
 }

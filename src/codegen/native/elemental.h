@@ -7,7 +7,7 @@
 // holding it; results are memoised per (value, index), so a value read twice
 // at one index is computed once. Fusion inputs are loaded from their pointer
 // parameter; index ops (broadcast, transpose, reshape, slice, pad,
-// concatenate, iota, reverse, dynamic slices) map the index and recurse;
+// concatenate, iota, reverse, dynamic slices, gather) map the index and recurse;
 // elementwise ops go through scalar_ops.h. Pad, concatenate and
 // dynamic_update_slice read their operands at clamped in-range indices and
 // select, so every load stays in bounds without branches (all values are
@@ -75,10 +75,13 @@ class Elemental {
   StatusOr<std::string> emitReverse(const ir::Op& op, const Index& index);
   StatusOr<std::string> emitDynamicSlice(const ir::Op& op, const Index& index);
   StatusOr<std::string> emitDynamicUpdateSlice(const ir::Op& op, const Index& index);
+  StatusOr<std::string> emitGather(const ir::Op& op, const Index& index);  // gather.cc
   StatusOr<std::string> emitElementwiseOp(const ir::Op& op, const Index& index);
   StatusOr<std::vector<std::string>> clampedStarts(const ir::Op& op, size_t first,
                                                    const std::vector<int64_t>& dims,
                                                    const std::vector<int64_t>& sizes);
+  // An integer start index clamped to [0, hi] in its own type, then widened.
+  std::string clampStart(const std::string& v, ir::ElementType element, int64_t hi);
   std::string ix(const std::string& expr);  // declares an index-typed local
   std::string key(const Index& index) const;
 
@@ -95,5 +98,6 @@ class Elemental {
 // An integer-list attribute (a list, a dense literal or an array of ints).
 std::vector<int64_t> intsAttr(const ir::Op& op, std::string_view name);
 std::string opName(const ir::Op& op);
+std::string num(int64_t v);  // decimal text
 
 }  // namespace jft::codegen::native

@@ -163,5 +163,39 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   EXPECT_EQ(valuesOf<float>(out[0]), (std::vector<float>{-1, 0, 2.5, 2}));
 }
 
+TEST(NativeIndexing, GatherRowsWithClampedIndices) {
+  JFT_REQUIRE_HOST_RUN();
+  // x[idx] as JAX writes it: rows of a [5, 3] operand; an index past the end
+  // clamps to the last row, a negative one to the first (StableHLO's rule).
+  const std::string ir = R"(
+func.func @main(%x: tensor<5x3xf32>, %i: tensor<4x1xi32>) -> tensor<4x3xf32> {
+  %g = stablehlo.gather %x, %i {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<5x3xf32>, tensor<4x1xi32>) -> tensor<4x3xf32>
+  return %g : tensor<4x3xf32>
+})";
+  const std::vector<float> x = iotaF(15);
+  const std::vector<int32_t> idx{2, 7, -1, 4};
+  auto out = runIr(ir, Family::kLoop, {bytesOf(x), bytesOf(idx)});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(valuesOf<float>(out[0]),
+            (std::vector<float>{6, 7, 8, 12, 13, 14, 0, 1, 2, 12, 13, 14}));
+}
+
+TEST(NativeIndexing, GatherWindowsOfTwoStartDims) {
+  JFT_REQUIRE_HOST_RUN();
+  // 2x2 windows of a [4, 4] operand at (row, col) starts, each clamped so the
+  // window stays inside: (3, 1) -> (2, 1).
+  const std::string ir = R"(
+func.func @main(%x: tensor<4x4xi32>, %i: tensor<2x2xi64>) -> tensor<2x2x2xi32> {
+  %g = stablehlo.gather %x, %i {dimension_numbers = #stablehlo.gather<offset_dims = [1, 2], start_index_map = [0, 1], index_vector_dim = 1>, slice_sizes = array<i64: 2, 2>} : (tensor<4x4xi32>, tensor<2x2xi64>) -> tensor<2x2x2xi32>
+  return %g : tensor<2x2x2xi32>
+})";
+  std::vector<int32_t> x(16);
+  for (int i = 0; i < 16; ++i) x[static_cast<size_t>(i)] = i;
+  const std::vector<int64_t> idx{0, 2, 3, 1};
+  auto out = runIr(ir, Family::kLoop, {bytesOf(x), bytesOf(idx)});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(valuesOf<int32_t>(out[0]), (std::vector<int32_t>{2, 3, 6, 7, 9, 10, 13, 14}));
+}
+
 }  // namespace
 }  // namespace jft::codegen::native::testing
