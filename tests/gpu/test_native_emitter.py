@@ -46,7 +46,8 @@ except ImportError as missing:
 ZOO = ROOT / "tests" / "fixtures" / "zoo"
 STORAGE = {"i1": np.uint8, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
            "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
-           "f16": np.uint16, "bf16": np.uint16, "f32": np.float32, "f64": np.float64}
+           "f16": np.uint16, "bf16": np.uint16, "f32": np.float32, "f64": np.float64,
+           "complex<f32>": np.complex64, "complex<f64>": np.complex128}
 
 
 def as_float(dtype: str, values: np.ndarray) -> np.ndarray:
@@ -64,6 +65,8 @@ def random_input(dtype: str, shape, rng) -> np.ndarray:
     return rng.integers(0, 2, shape).astype(np.uint8)
   if dtype in ("f32", "f64"):
     return rng.standard_normal(shape).astype(STORAGE[dtype])
+  if dtype.startswith("complex"):
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(STORAGE[dtype])
   if dtype == "f16":
     return rng.standard_normal(shape).astype(np.float16).view(np.uint16)
   if dtype == "bf16":
@@ -109,6 +112,11 @@ class TtirRunner:
 
 
 def compare(name: str, dtype: str, got: np.ndarray, want: np.ndarray) -> None:
+  if dtype.startswith("complex"):
+    part = "f32" if dtype == "complex<f32>" else "f64"
+    compare(name + ".real", part, got.real.copy(), want.real.copy())
+    compare(name + ".imag", part, got.imag.copy(), want.imag.copy())
+    return
   if dtype not in ("f16", "bf16", "f32", "f64"):
     bad = np.flatnonzero(got.reshape(-1) != want.reshape(-1))
     if bad.size:

@@ -19,16 +19,17 @@ bool isNativeType(ElementType element, std::string* why) {
     case ElementType::BF16:
     case ElementType::F32:
     case ElementType::F64:
+    case ElementType::C64:
+    case ElementType::C128:
       return true;
     default:
       break;
   }
   if (why) {
-    *why = std::string(ir::elementTypeName(element)) +
-           (ir::isComplex(element)
-                ? ": complex values are not computed by the native emitter yet"
-                : ": the native emitter computes with pred, 8- to 64-bit integers, f16, "
-                  "bf16, f32 and f64 only");
+    *why =
+        std::string(ir::elementTypeName(element)) +
+        ": the native emitter computes with pred, 8- to 64-bit integers, f16, bf16, f32, "
+        "f64, complex<f32> and complex<f64> only";
   }
   return false;
 }
@@ -43,6 +44,10 @@ std::string registerType(ElementType element) {
       return "float";
     case ElementType::F64:
       return "double";
+    case ElementType::C64:
+      return "jft_c64";
+    case ElementType::C128:
+      return "jft_c128";
     default:
       break;
   }
@@ -57,7 +62,7 @@ std::string storageType(ElementType element) {
 }
 
 std::string computeType(ElementType element) {
-  return element == ElementType::F64 ? "double" : "float";
+  return element == ElementType::F64 || element == ElementType::C128 ? "double" : "float";
 }
 
 std::string unsignedTwin(ElementType element) {

@@ -2,7 +2,8 @@
 // type (what expressions hold), its storage type (what buffers hold) and, for
 // floats, the type arithmetic runs in. f16/bf16 values are held as floats that
 // are exactly representable in their type (each op rounds its result);
-// pred is a bool in registers and one byte in memory.
+// pred is a bool in registers and one byte in memory; complex values are
+// {re, im} structs (jft_c64, jft_c128), stored as the interleaved pairs.
 #pragma once
 
 #include <string>
@@ -12,12 +13,13 @@
 namespace jft::codegen::native {
 
 // The types the emitter computes with: pred, 8- to 64-bit integers, f16,
-// bf16, f32, f64. `why` (may be null) says why another is refused.
+// bf16, f32, f64, complex<f32>, complex<f64>. `why` (may be null) says why another is
+// refused.
 bool isNativeType(ir::ElementType element, std::string* why = nullptr);
 
 std::string registerType(ir::ElementType element);  // "bool", "jft_i32", "float"
 std::string storageType(ir::ElementType element);   // "jft_u8", "jft_u16", "float"
-// Floats only: "float" (f16, bf16, f32) or "double" (f64).
+// Floats: "float" (f16, bf16, f32) or "double" (f64); complex: that of a part.
 std::string computeType(ir::ElementType element);
 // Integers only: the unsigned/signed type of the same width ("jft_u32").
 std::string unsignedTwin(ir::ElementType element);

@@ -29,6 +29,12 @@ typedef unsigned short jft_u16;
 typedef unsigned int jft_u32;
 typedef unsigned long long jft_u64;
 
+// Complex values: the layout of the interleaved (re, im) pairs in memory.
+struct jft_c64 { float re, im; };
+struct jft_c128 { double re, im; };
+JFT_FN jft_c64 jft_complex(float re, float im) { jft_c64 c; c.re = re; c.im = im; return c; }
+JFT_FN jft_c128 jft_complex(double re, double im) { jft_c128 c; c.re = re; c.im = im; return c; }
+
 JFT_FN jft_u32 jft_f32_bits(float x) { union { float f; jft_u32 u; } v; v.f = x; return v.u; }
 JFT_FN float jft_f32_from_bits(jft_u32 u) { union { float f; jft_u32 u; } v; v.u = u; return v.f; }
 JFT_FN jft_u64 jft_f64_bits(double x) { union { double f; jft_u64 u; } v; v.f = x; return v.u; }

@@ -113,6 +113,7 @@ std::string emitConvert(CudaWriter& w, ElementType from, ElementType to,
                         const std::string& x) {
   const std::string t = registerType(to);
   if (from == to) return x;
+  if (ir::isComplex(from) || ir::isComplex(to)) return emitComplexConvert(w, from, to, x);
   if (ir::isPred(to)) return w.let("bool", x + " != 0");
   if (ir::isPred(from)) {
     if (ir::isInteger(to)) return w.let(t, "(" + t + ")(" + x + " ? 1 : 0)");

@@ -80,6 +80,11 @@ std::optional<Rule> ruleOf(OpKind kind) {
     case OpKind::Convert:
     case OpKind::BitcastConvert:
       return Rule{1, Accepts::kAny};
+    case OpKind::Real:
+    case OpKind::Imag:
+      return Rule{1, Accepts::kFloat};  // or complex (scalar_complex.cc)
+    case OpKind::Complex:
+      return Rule{2, Accepts::kFloat};
     default:
       return std::nullopt;
   }
@@ -332,6 +337,11 @@ bool isNativeElementwise(const ir::Module& module, const ir::Op& op, std::string
   const ElementType data = module.typeOf(op.operands[dataOperand(op.kind)]).element;
   const ElementType result = module.typeOf(op.results[0]).element;
   if (!isNativeType(result, &type_why)) return no(name + " producing " + type_why);
+  if (ir::isComplex(data) || ir::isComplex(result)) {
+    std::string complex_why;
+    if (!scalar::complexTakes(op, &complex_why)) return no(name + ": " + complex_why);
+    return true;
+  }
   if (!accepts(rule->accepts, data))
     return no(name + " of " + std::string(ir::elementTypeName(data)));
   if (op.kind == OpKind::BitcastConvert && ir::bitWidth(data) != ir::bitWidth(result))
@@ -356,7 +366,18 @@ StatusOr<std::string> emitElementwise(CudaWriter& w, const ir::Module& module,
   const ElementType data = module.typeOf(op.operands[dataOperand(op.kind)]).element;
   const ElementType result = module.typeOf(op.results[0]).element;
   const std::string t = registerType(data);
+  if (ir::isComplex(data) || ir::isComplex(result)) {
+    std::string r = scalar::emitComplexOp(w, op, data, result, x);
+    if (r.empty())
+      return unimplemented("stablehlo." + std::string(ir::opKindName(op.kind)) +
+                           " of complex values has no native form");
+    return r;
+  }
   switch (op.kind) {
+    case OpKind::Real:  // of a real value: itself
+      return x[0];
+    case OpKind::Imag:  // of a real value: zero
+      return w.let(t, "(" + t + ")0");
     case OpKind::Compare:
       return scalar::emitCompare(w, op, data, x[0], x[1]);
     case OpKind::Select:
@@ -391,6 +412,12 @@ StatusOr<std::string> emitElementwise(CudaWriter& w, const ir::Module& module,
 }
 
 std::string literal(ElementType element, std::span<const uint8_t> bytes) {
+  if (ir::isComplex(element)) {
+    const ElementType part = ir::complexComponent(element);
+    const size_t half = bytes.size() / 2;
+    return "jft_complex(" + literal(part, bytes.subspan(0, half)) + ", " +
+           literal(part, bytes.subspan(half)) + ")";
+  }
   uint64_t bits = 0;
   for (size_t b = 0; b < bytes.size() && b < 8; ++b)
     bits |= uint64_t{bytes[b]} << (8 * b);

@@ -41,6 +41,13 @@ std::string emitBitcast(CudaWriter& w, ir::ElementType from, ir::ElementType to,
                         const std::string& x);
 std::string emitCompare(CudaWriter& w, const ir::Op& op, ir::ElementType element,
                         const std::string& a, const std::string& b);
+// Ops with a complex operand or result (scalar_complex.cc): which are taken,
+// and their values.
+bool complexTakes(const ir::Op& op, std::string* why);
+std::string emitComplexConvert(CudaWriter& w, ir::ElementType from, ir::ElementType to,
+                               const std::string& x);
+std::string emitComplexOp(CudaWriter& w, const ir::Op& op, ir::ElementType data,
+                          ir::ElementType result, const std::vector<std::string>& x);
 }  // namespace scalar
 
 }  // namespace jft::codegen::native
