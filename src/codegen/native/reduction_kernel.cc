@@ -12,6 +12,8 @@ namespace jft::codegen::native {
 namespace {
 
 constexpr int64_t kMaxThreads = 256;
+// What a block may declare statically on every CUDA GPU.
+constexpr int64_t kMaxStaticShared = 48 * 1024;
 
 int64_t product(const std::vector<int64_t>& dims) {
   int64_t n = 1;
@@ -122,6 +124,16 @@ class ReductionWriter {
       accs.push_back(w_.fresh());
       w_.line(types[j] + " " + accs[j] + " = " + init + ";");
       smem.push_back("jft_smem" + std::to_string(next_smem_++));
+      shared_bytes_ +=
+          threads_ * (ir::isComplex(t.element) ? 2 : 1) *
+          std::max<int64_t>(
+              ir::storageBytes(ir::isComplex(t.element) ? ir::complexComponent(t.element)
+                                                        : t.element),
+              ir::isFloat(t.element) ? 4 : 1);
+      if (shared_bytes_ > kMaxStaticShared)
+        return unimplemented(opName(op) + ": the group's reduces need more than " +
+                             std::to_string(kMaxStaticShared) +
+                             " bytes of static shared memory");
       shared_ += "  __shared__ " + types[j] + " " + smem[j] + "[" +
                  std::to_string(threads_) + "];\n";
     }
@@ -223,6 +235,7 @@ class ReductionWriter {
   Index row_;
   std::string shared_;
   int next_smem_ = 0;
+  int64_t shared_bytes_ = 0;
 };
 
 }  // namespace
