@@ -75,7 +75,20 @@ func.func @main(%x: tensor<16x1000xf32>) -> tensor<16xf32> {
   }) : (tensor<16x1000xf32>, tensor<f32>) -> tensor<16xf32>
   return %s : tensor<16xf32>
 })",
-       fusion::Family::kReduction}};
+       fusion::Family::kReduction},
+      {R"(
+func.func @main(%a: tensor<4xcomplex<f64>>, %h: tensor<4xf16>, %u: tensor<4xui16>) -> (tensor<4xf64>, tensor<4xbf16>, tensor<4xf16>, tensor<4xi1>) {
+  %m = stablehlo.multiply %a, %a : tensor<4xcomplex<f64>>
+  %r = stablehlo.abs %m : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
+  %c = stablehlo.convert %r : (tensor<4xf64>) -> tensor<4xbf16>
+  %t = stablehlo.tanh %h : tensor<4xf16>
+  %p = stablehlo.power %t, %h : tensor<4xf16>
+  %v = stablehlo.convert %u : (tensor<4xui16>) -> tensor<4xf16>
+  %s = stablehlo.add %p, %v : tensor<4xf16>
+  %f = stablehlo.is_finite %s : (tensor<4xf16>) -> tensor<4xi1>
+  return %r, %c, %s, %f : tensor<4xf64>, tensor<4xbf16>, tensor<4xf16>, tensor<4xi1>
+})",
+       fusion::Family::kLoop}};
   for (const auto& [text, family] : cases) {
     const NativeKernel kernel = emitWhole(parseIr(text), family);
     ASSERT_FALSE(kernel.source.empty());
