@@ -10,7 +10,9 @@ namespace {
 // Shifts follow EmitIntegerBinaryOp: a count >= the bit width (read as
 // unsigned, so negative counts too) gives 0 for shift_left and
 // shift_right_logical and the sign fill for shift_right_arithmetic.
-// f32 -> f16/bf16 rounds to nearest even; a NaN stays a quiet NaN of its sign.
+// f32 -> f16/bf16 rounds to nearest even; a NaN keeps its sign and the top
+// bits of its payload (so a f16/bf16 NaN copied through a float register
+// keeps its bits), made quiet only where those bits would all be zero.
 // Wider values reach f16/bf16 through f32 rounded to odd (jft_*_odd), which
 // makes the second rounding exact: one rounding overall, as XLA converts.
 constexpr std::string_view kPrelude = R"JFT(
@@ -42,7 +44,8 @@ JFT_FN double jft_f64_from_bits(jft_u64 u) { union { double f; jft_u64 u; } v; v
 
 JFT_FN jft_u16 jft_f32_to_bf16(float x) {
   jft_u32 u = jft_f32_bits(x);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (jft_u16)((u >> 16) | 0x40u);
+  if ((u & 0x7fffffffu) > 0x7f800000u)  // NaN: its top payload bits, kept a NaN
+    return (jft_u16)((u >> 16) | (((u >> 16) & 0x7fu) ? 0u : 0x40u));
   u += 0x7fffu + ((u >> 16) & 1u);
   return (jft_u16)(u >> 16);
 }
@@ -52,7 +55,8 @@ JFT_FN float jft_round_bf16(float x) { return jft_bf16_to_f32(jft_f32_to_bf16(x)
 JFT_FN jft_u16 jft_f32_to_f16(float x) {
   const jft_u32 u = jft_f32_bits(x);
   const jft_u32 sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
-  if (a > 0x7f800000u) return (jft_u16)(sign | 0x7e00u | ((a >> 13) & 0x1ffu));
+  if (a > 0x7f800000u)  // NaN: its top payload bits, kept a NaN
+    return (jft_u16)(sign | 0x7c00u | (((a >> 13) & 0x3ffu) ? (a >> 13) & 0x3ffu : 0x200u));
   if (a >= 0x477ff000u) return (jft_u16)(sign | 0x7c00u);  // >= 65520: inf
   if (a < 0x38800000u) {  // below 2^-14: a subnormal of 2^-24 units, or zero
     if (a <= 0x33000000u) return (jft_u16)sign;  // <= 2^-25 ties to even zero

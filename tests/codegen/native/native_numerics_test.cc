@@ -315,5 +315,25 @@ func.func @main(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf3
   }
 }
 
+TEST(NativeNumerics, NarrowNanBitsSurviveACopy) {
+  JFT_REQUIRE_HOST_RUN();
+  // A transpose moves f16/bf16 values through float registers: signalling
+  // and payload-carrying NaNs come out with their bits, as a copy would.
+  const std::string ir = R"(
+func.func @main(%a: tensor<2x2xbf16>, %b: tensor<2x2xf16>) -> (tensor<2x2xbf16>, tensor<2x2xf16>) {
+  %t = stablehlo.transpose %a {permutation = array<i64: 1, 0>} : (tensor<2x2xbf16>) -> tensor<2x2xbf16>
+  %u = stablehlo.transpose %b {permutation = array<i64: 1, 0>} : (tensor<2x2xf16>) -> tensor<2x2xf16>
+  return %t, %u : tensor<2x2xbf16>, tensor<2x2xf16>
+})";
+  const std::vector<uint16_t> a{0x7f81, 0xffc0, 0x7f80, 0x3f80},
+      b{0x7c01, 0xfe00, 0x7d55, 0x3c00};
+  auto out = runIr(ir, Family::kLoop, {bytesOf(a), bytesOf(b)});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(valuesOf<uint16_t>(out[0]),
+            (std::vector<uint16_t>{0x7f81, 0x7f80, 0xffc0, 0x3f80}));
+  EXPECT_EQ(valuesOf<uint16_t>(out[1]),
+            (std::vector<uint16_t>{0x7c01, 0x7d55, 0xfe00, 0x3c00}));
+}
+
 }  // namespace
 }  // namespace jft::codegen::native::testing
