@@ -1,6 +1,7 @@
 #include "native_command.h"
 
 #include <charconv>
+#include <functional>
 #include <ostream>
 
 #include "codegen/native/native_kernel.h"
@@ -19,7 +20,8 @@ constexpr std::string_view kHelp =
     "usage: jft native [options] FILE.mlirbc\n"
     "\n"
     "Imports FILE, runs the IR passes and the fusion plan, and prints the native\n"
-    "route's CUDA C for every loop and reduction group: the kernel's entry name,\n"
+    "route's CUDA C for every loop and reduction group (those of while, case and if\n"
+    "bodies too): the kernel's entry name,\n"
     "parameters (inputs, then outputs, one pointer each), grid and block, then its\n"
     "source. Groups the native emitter refuses are listed with the reason.\n"
     "\n"
@@ -161,52 +163,71 @@ int runNative(std::span<const std::string> args, std::ostream& out, std::ostream
   plan_options.control_route = true;
   plan_options.collective_route = true;
   plan_options.custom_call_route = true;
-  const fusion::Plan plan = fusion::planFusions(module, *main, plan_options);
   std::string kernels_json, refused_json;
   int failures = 0;
-  for (const fusion::Fusion& group : plan.fusions) {
-    if (group.route != fusion::Route::kTtir ||
-        (group.family != fusion::Family::kLoop &&
-         group.family != fusion::Family::kReduction))
-      continue;
-    StatusOr<codegen::native::NativeKernel> kernel =
-        codegen::native::emitNativeKernel(module, *main, group);
-    if (!kernel.isOk()) {
-      if (json) {
-        refused_json += std::string(refused_json.empty() ? "" : ", ") +
-                        "{\"fusion\": " + jsonString(group.name) +
-                        ", \"error\": " + jsonString(kernel.status().toString()) + "}";
-      } else {
-        out << "// refused " << group.name << ": " << kernel.status().toString() << "\n";
-      }
-      continue;
-    }
-    std::string compiled;
-    if (compile) {
-      StatusOr<std::string> cubin =
-          runtime::gpu::compileToCubin(kernel->source, kernel->name, arch);
-      if (!cubin.isOk()) {
-        err << "jft native: " << group.name << ": " << cubin.status().toString() << "\n";
-        ++failures;
+  // The function's groups, then those of its control ops' regions (while,
+  // case, if bodies), planned as the compiler plans them: each region alone.
+  std::function<void(const ir::Function&)> emitScope = [&](const ir::Function& scope) {
+    const fusion::Plan plan = fusion::planFusions(module, scope, plan_options);
+    for (const fusion::Fusion& group : plan.fusions) {
+      if (group.route == fusion::Route::kControl) {
+        for (size_t at : group.ops) {
+          const ir::Op& op = scope.body.ops.at(at);
+          for (const ir::Region& region : op.regions) {
+            ir::Function inner;
+            inner.name = scope.name;
+            inner.body = region;
+            emitScope(inner);
+          }
+        }
         continue;
       }
-      compiled = ", cubin " + std::to_string(cubin->size()) + " bytes";
+      if (group.route != fusion::Route::kTtir ||
+          (group.family != fusion::Family::kLoop &&
+           group.family != fusion::Family::kReduction))
+        continue;
+      StatusOr<codegen::native::NativeKernel> kernel =
+          codegen::native::emitNativeKernel(module, scope, group);
+      if (!kernel.isOk()) {
+        if (json) {
+          refused_json += std::string(refused_json.empty() ? "" : ", ") +
+                          "{\"fusion\": " + jsonString(group.name) +
+                          ", \"error\": " + jsonString(kernel.status().toString()) + "}";
+        } else {
+          out << "// refused " << group.name << ": " << kernel.status().toString()
+              << "\n";
+        }
+        continue;
+      }
+      std::string compiled;
+      if (compile) {
+        StatusOr<std::string> cubin =
+            runtime::gpu::compileToCubin(kernel->source, kernel->name, arch);
+        if (!cubin.isOk()) {
+          err << "jft native: " << group.name << ": " << cubin.status().toString()
+              << "\n";
+          ++failures;
+          continue;
+        }
+        compiled = ", cubin " + std::to_string(cubin->size()) + " bytes";
+      }
+      if (json) {
+        StatusOr<std::vector<codegen::ttir::TtirKernel>> ttir =
+            codegen::ttir::emitKernels(module, scope, group);
+        kernels_json += std::string(kernels_json.empty() ? "" : ",\n ") +
+                        kernelJson(*kernel, group.name, ttir.isOk() ? &*ttir : nullptr);
+        continue;
+      }
+      out << "// kernel " << kernel->name << " (" << kernel->family << ", " << group.name
+          << "): grid " << kernel->grid[0] << ", " << kernel->num_warps << " warps"
+          << compiled << "\n";
+      for (const codegen::native::NativeParam& p : kernel->params)
+        out << "//   " << p.c_type << " " << p.name << ": "
+            << ir::elementTypeName(p.element) << "[" << shapeText(p.dims, false) << "]\n";
+      out << kernel->source << "\n";
     }
-    if (json) {
-      StatusOr<std::vector<codegen::ttir::TtirKernel>> ttir =
-          codegen::ttir::emitKernels(module, *main, group);
-      kernels_json += std::string(kernels_json.empty() ? "" : ",\n ") +
-                      kernelJson(*kernel, group.name, ttir.isOk() ? &*ttir : nullptr);
-      continue;
-    }
-    out << "// kernel " << kernel->name << " (" << kernel->family << ", " << group.name
-        << "): grid " << kernel->grid[0] << ", " << kernel->num_warps << " warps"
-        << compiled << "\n";
-    for (const codegen::native::NativeParam& p : kernel->params)
-      out << "//   " << p.c_type << " " << p.name << ": "
-          << ir::elementTypeName(p.element) << "[" << shapeText(p.dims, false) << "]\n";
-    out << kernel->source << "\n";
-  }
+  };
+  emitScope(*main);
   if (json)
     out << "{\"kernels\": [" << kernels_json << "],\n \"refused\": [" << refused_json
         << "]}\n";
