@@ -2,6 +2,7 @@
 #include "command.h"
 #include "compile_command.h"
 #include "inspect_command.h"
+#include "native_command.h"
 
 namespace jft::tools {
 
@@ -12,6 +13,8 @@ const std::vector<Command>& allCommands() {
       {"compile",
        "compile a StableHLO artifact offline: IR, fusion plan, TTIR, route report",
        runCompile},
+      {"native", "print the native route's CUDA C for each loop and reduction group",
+       runNative},
   };
   return commands;
 }

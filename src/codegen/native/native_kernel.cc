@@ -1,0 +1,124 @@
+// emitNativeKernel (native_kernel.h): parameters, index width, the family's
+// body, and the translation unit around it.
+#include "codegen/native/native_kernel.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "codegen/native/c_types.h"
+#include "codegen/native/family_kernels.h"
+#include "codegen/native/prelude.h"
+
+namespace jft::codegen::native {
+namespace {
+
+// 32-bit index arithmetic when no value the kernel touches reaches 2^31
+// elements (every index and linear offset then fits), 64-bit otherwise.
+std::string indexType(const ir::Module& module, const ir::Function& function,
+                      const fusion::Fusion& fusion) {
+  int64_t largest = 0;
+  auto see = [&](ir::ValueId v) {
+    const ir::Type& t = module.typeOf(v);
+    if (t.isTensor()) largest = std::max(largest, t.numElements());
+  };
+  for (ir::ValueId v : fusion.inputs) see(v);
+  for (ir::ValueId v : fusion.outputs) see(v);
+  for (size_t at : fusion.ops) {
+    const ir::Op& op = function.body.ops.at(at);
+    for (ir::ValueId v : op.operands) see(v);
+    for (ir::ValueId v : op.results) see(v);
+  }
+  int64_t reduce = 1;
+  for (int64_t d : fusion.reduce_shape) reduce *= d;
+  largest = std::max(largest, reduce);
+  return largest < (int64_t{1} << 31) ? "jft_i32" : "jft_i64";
+}
+
+StatusOr<NativeParam> param(const ir::Module& module, ir::ValueId value, bool is_output,
+                            size_t position) {
+  const ir::Type& type = module.typeOf(value);
+  const std::string role = is_output ? "output" : "input";
+  if (!type.isTensor())
+    return unimplemented("a kernel " + role + " of type " + type.str() +
+                         " has no native pointer type");
+  std::string why;
+  if (!isNativeType(type.element, &why))
+    return unimplemented("kernel " + role + " " + std::to_string(position) + " (" +
+                         type.str() + "): " + why);
+  NativeParam p;
+  p.name = (is_output ? "out" : "in") + std::to_string(position);
+  p.value = value;
+  p.element = type.element;
+  p.dims = type.dims;
+  p.is_output = is_output;
+  p.c_type = (is_output ? "" : "const ") + storageType(type.element) + "*";
+  return p;
+}
+
+bool hasNoElements(const ir::Module& module, const fusion::Fusion& fusion) {
+  for (ir::ValueId v : fusion.outputs)
+    if (module.typeOf(v).isTensor() && module.typeOf(v).numElements() != 0) return false;
+  return !fusion.outputs.empty();
+}
+
+}  // namespace
+
+std::string nativeKernelName(const std::string& fusion_name) {
+  std::string name;
+  for (char c : fusion_name)
+    name += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
+    name = "k_" + name;
+  return name;
+}
+
+StatusOr<NativeKernel> emitNativeKernel(const ir::Module& module,
+                                        const ir::Function& function,
+                                        const fusion::Fusion& fusion,
+                                        const NativeOptions& options) {
+  if (options.warp_size <= 0 || options.max_blocks == 0)
+    return invalidArgument(fusion.name + ": bad native emit options");
+  NativeKernel kernel;
+  kernel.name = nativeKernelName(fusion.name);
+  kernel.inputs = fusion.inputs;
+  kernel.outputs = fusion.outputs;
+  kernel.index_type = indexType(module, function, fusion);
+  KernelContext context{module, function, fusion, options, {}, {}, kernel.index_type};
+  for (size_t i = 0; i < fusion.inputs.size() + fusion.outputs.size(); ++i) {
+    const bool is_output = i >= fusion.inputs.size();
+    const size_t at = is_output ? i - fusion.inputs.size() : i;
+    StatusOr<NativeParam> p =
+        param(module, is_output ? fusion.outputs[at] : fusion.inputs[at], is_output, at);
+    if (!p.isOk()) return p.status().withContext(fusion.name);
+    (is_output ? context.output_params : context.input_params).push_back(p->name);
+    kernel.params.push_back(std::move(p).value());
+  }
+  StatusOr<FamilyKernel> body = unimplemented("");
+  switch (fusion.family) {
+    case fusion::Family::kLoop:
+      kernel.family = "loop";
+      body = emitLoopBody(context);
+      break;
+    case fusion::Family::kReduction:
+      kernel.family = "reduction";
+      body = emitReductionBody(context);
+      break;
+    default:
+      return unimplemented(fusion.name + ": no native emitter for kernel family " +
+                           fusion::familyName(fusion.family));
+  }
+  if (!body.isOk()) return body.status().withContext(fusion.name);
+  kernel.grid = {hasNoElements(module, fusion) ? 0 : body->grid, 1, 1};
+  kernel.num_warps = body->num_warps;
+  const int threads = body->num_warps * options.warp_size;
+  std::string params;
+  for (const NativeParam& p : kernel.params)
+    params += (params.empty() ? "" : ", ") + p.c_type + " " + p.name;
+  kernel.source = std::string(kernelPrelude()) + "\n// " + fusion.name + " (" +
+                  kernel.family + ")\nextern \"C\" __global__ void __launch_bounds__(" +
+                  std::to_string(threads) + ") " + kernel.name + "(" + params + ") {\n" +
+                  body->shared + body->body + "}\n";
+  return kernel;
+}
+
+}  // namespace jft::codegen::native
