@@ -243,6 +243,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   for (size_t i = 0; i < function->body.args.size(); ++i)
     executable.parameter_types.push_back(module.typeOf(function->body.args[i]));
   executable.output_types = function->result_types;
+  executable.cost = programCost(module, *function);
   executable.fingerprint =
       fingerprint(input, options, compilerIdentityText(identity ? &*identity : nullptr));
 
@@ -294,7 +295,8 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
 }  // namespace
 
 StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
-                             kernel_compiler::KernelCompiler* kernel_compiler, Stages* stages) {
+                             kernel_compiler::KernelCompiler* kernel_compiler,
+                             Stages* stages) {
   return compileTree(
       bytecode,
       frontend::readBytecode(reinterpret_cast<const uint8_t*>(bytecode.data()),

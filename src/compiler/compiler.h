@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "codegen/ttir/tile_choice.h"
+#include "compiler/cost_analysis.h"
 #include "fusion/fusion.h"
 #include "ir/type.h"
 #include "kernel_compiler/compile_types.h"
@@ -67,7 +68,8 @@ struct Options {
   std::string dump_dir;    // --xla_dump_to
   int autotune_level = 0;  // --xla_gpu_autotune_level
   bool exclude_nondeterministic_ops = false;
-  kernel_compiler::KernelTarget target;  // the device's (arch from its compute capability)
+  kernel_compiler::KernelTarget
+      target;  // the device's (arch from its compute capability)
   // The participants the program is compiled for (PJRT's compile options).
   // With one in all, collectives become ordinary ops (passes/collectives.h);
   // with more, each collective is one runtime::CollectiveThunk and
@@ -132,6 +134,7 @@ struct Executable {
   std::vector<ir::Type> output_types;
   runtime::Program program;
   RouteReport report;
+  ProgramCost cost;  // flops and transcendentals (cost_analysis.h)
 };
 
 // What the pipeline produced on the way, for `jft compile --emit` and dumps.

@@ -18,6 +18,7 @@
 #include "pjrt/memory.h"
 #include "pjrt/plugin.h"
 #include "pjrt/topology.h"
+#include "pjrt/transfer_manager.h"
 
 namespace jft::pjrt {
 namespace {
@@ -84,6 +85,27 @@ PJRT_Api buildApi() {
   api.PJRT_Client_BufferFromHostBuffer = slot(&clientBufferFromHostBuffer);
   api.PJRT_Client_CreateViewOfDeviceBuffer = slot(&clientCreateViewOfDeviceBuffer);
   api.PJRT_Client_TopologyDescription = slot(&clientTopologyDescription);
+  api.PJRT_Client_CreateUninitializedBuffer = slot(&clientCreateUninitializedBuffer);
+  api.PJRT_Client_CreateErrorBuffer = slot(&clientCreateErrorBuffer);
+  api.PJRT_Client_CreateAliasBuffer = slot(&clientCreateAliasBuffer);
+  api.PJRT_Client_FulfillAliasBuffer = slot(&clientFulfillAliasBuffer);
+  api.PJRT_Client_CreateBuffersForAsyncHostToDevice =
+      slot(&clientCreateBuffersForAsyncHostToDevice);
+  api.PJRT_AsyncHostToDeviceTransferManager_Destroy = slot(&transferManagerDestroy);
+  api.PJRT_AsyncHostToDeviceTransferManager_TransferData =
+      slot(&transferManagerTransferData);
+  api.PJRT_AsyncHostToDeviceTransferManager_TransferLiteral =
+      slot(&transferManagerTransferLiteral);
+  api.PJRT_AsyncHostToDeviceTransferManager_RetrieveBuffer =
+      slot(&transferManagerRetrieveBuffer);
+  api.PJRT_AsyncHostToDeviceTransferManager_Device = slot(&transferManagerDevice);
+  api.PJRT_AsyncHostToDeviceTransferManager_BufferCount =
+      slot(&transferManagerBufferCount);
+  api.PJRT_AsyncHostToDeviceTransferManager_BufferSize = slot(&transferManagerBufferSize);
+  api.PJRT_AsyncHostToDeviceTransferManager_SetBufferError =
+      slot(&transferManagerSetBufferError);
+  api.PJRT_AsyncHostToDeviceTransferManager_AddMetadata =
+      slot(&transferManagerAddMetadata);
 
   api.PJRT_DeviceDescription_Id = slot(&deviceDescriptionId);
   api.PJRT_DeviceDescription_ProcessIndex = slot(&deviceDescriptionProcessIndex);
@@ -129,6 +151,7 @@ PJRT_Api buildApi() {
       slot(&bufferDecreaseExternalReferenceCount);
   api.PJRT_Buffer_ToHostBuffer = slot(&bufferToHostBuffer);
   api.PJRT_Buffer_CopyRawToHost = slot(&bufferCopyRawToHost);
+  api.PJRT_Buffer_CopyRawToHostFuture = slot(&bufferCopyRawToHostFuture);
   api.PJRT_Buffer_CopyToDevice = slot(&bufferCopyToDevice);
   api.PJRT_Buffer_CopyToMemory = slot(&bufferCopyToMemory);
 

@@ -6,6 +6,18 @@
 #include "pjrt/event.h"
 
 void PJRT_Buffer::release() {
+  if (aliasLink != nullptr) {
+    bool pending;
+    {
+      std::lock_guard<std::mutex> lock(aliasLink->mutex);
+      pending = aliasLink->alias != nullptr;
+      aliasLink->alias = nullptr;
+    }
+    // Nobody will fulfil it now: whoever waits on it learns so.
+    if (pending)
+      ready->complete(jft::failedPrecondition(
+          "the alias buffer was deleted before it was fulfilled"));
+  }
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (deleted) return;

@@ -11,12 +11,23 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <vector>
 
 #include "pjrt/abi.h"
+#include "pjrt/abi_buffers.h"
 #include "runtime/event.h"
 #include "support/status.h"
+
+namespace jft::pjrt {
+// Joins an alias buffer and its fulfilment callback; cut when the alias is
+// deleted first, so a late fulfilment is refused instead of touching it.
+struct AliasLink {
+  std::mutex mutex;
+  PJRT_Buffer* alias = nullptr;
+};
+}  // namespace jft::pjrt
 
 struct PJRT_Buffer {
   PJRT_Client* client = nullptr;
@@ -34,6 +45,11 @@ struct PJRT_Buffer {
   // Set for a view of memory someone else owns; runs (once) instead of a free.
   std::function<void()> onViewDeleted;
   bool view = false;
+  // Its data is still to come (a transfer manager's buffer before its last
+  // transfer, an alias before it is fulfilled): reads wait for `ready`,
+  // Execute and copies refuse it. Set and cleared under `mutex`.
+  bool incomplete = false;
+  std::shared_ptr<jft::pjrt::AliasLink> aliasLink;  // an alias not yet fulfilled
 
   std::mutex mutex;
   bool deleted = false;
@@ -79,10 +95,43 @@ PJRT_Error* bufferDecreaseExternalReferenceCount(
     PJRT_Buffer_DecreaseExternalReferenceCount_Args* args);
 
 // Transfers (transfer.cc).
+struct BufferTarget {
+  PJRT_Device* device;
+  PJRT_Memory* memory;
+};
+// The memory a new buffer goes to: `memory` when set, else `device`'s default;
+// INVALID_ARGUMENT (naming `function`) for another client's or a missing one.
+StatusOr<BufferTarget> resolveTarget(PJRT_Client& client, PJRT_Device* device,
+                                     PJRT_Memory* memory, const char* function);
+// A new buffer on `target` with memory allocated for `byteSize` bytes; its
+// `ready` is left for the caller to set.
+StatusOr<std::unique_ptr<PJRT_Buffer>> allocateBuffer(PJRT_Client& client,
+                                                      BufferTarget target,
+                                                      PJRT_Buffer_Type type,
+                                                      std::vector<int64_t> dims,
+                                                      uint64_t byteSize);
+// A buffer without memory whose ready event carries `error` (buffer_create.cc).
+std::unique_ptr<PJRT_Buffer> makeErrorBuffer(PJRT_Client& client, BufferTarget target,
+                                             PJRT_Buffer_Type type,
+                                             std::vector<int64_t> dims, uint64_t byteSize,
+                                             Status error);
+// Copies [offset, offset + bytes) of `buffer` to `dst` once its data is in
+// place; the event carries the buffer's own error (an error buffer, a failed
+// transfer) instead when it has one. The range is the caller's to check.
+StatusOr<runtime::EventPtr> readRaw(PJRT_Buffer& buffer, void* dst, uint64_t offset,
+                                    uint64_t bytes);
 PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* args);
 PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args);
 PJRT_Error* bufferCopyRawToHost(PJRT_Buffer_CopyRawToHost_Args* args);
+PJRT_Error* bufferCopyRawToHostFuture(PJRT_Buffer_CopyRawToHostFuture_Args* args);
 PJRT_Error* bufferCopyToDevice(PJRT_Buffer_CopyToDevice_Args* args);
 PJRT_Error* bufferCopyToMemory(PJRT_Buffer_CopyToMemory_Args* args);
+
+// Buffers without a host array (buffer_create.cc).
+PJRT_Error* clientCreateUninitializedBuffer(
+    PJRT_Client_CreateUninitializedBuffer_Args* args);
+PJRT_Error* clientCreateErrorBuffer(PJRT_Client_CreateErrorBuffer_Args* args);
+PJRT_Error* clientCreateAliasBuffer(PJRT_Client_CreateAliasBuffer_Args* args);
+PJRT_Error* clientFulfillAliasBuffer(PJRT_Client_FulfillAliasBuffer_Args* args);
 
 }  // namespace jft::pjrt

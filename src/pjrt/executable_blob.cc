@@ -59,6 +59,8 @@ std::string executablePayload(const ExecutableInfo& info) {
   out.bytes(info.optimizedProgram);
   out.bytes(info.optimizedFormat);
   out.bytes(info.compileOptions);
+  out.f64(info.flops);
+  out.f64(info.transcendentals);
   runtime::encodeProgram(out, info.program);
   return out.take();
 }
@@ -96,6 +98,8 @@ StatusOr<std::shared_ptr<ExecutableInfo>> decodePayload(std::string_view payload
   JFT_ASSIGN_OR_RETURN(info->optimizedProgram, in.bytes("program"));
   JFT_ASSIGN_OR_RETURN(info->optimizedFormat, in.bytes("program format"));
   JFT_ASSIGN_OR_RETURN(info->compileOptions, in.bytes("compile options"));
+  JFT_ASSIGN_OR_RETURN(info->flops, in.f64("flops"));
+  JFT_ASSIGN_OR_RETURN(info->transcendentals, in.f64("transcendentals"));
   JFT_ASSIGN_OR_RETURN(info->program,
                        runtime::decodeProgram(in, warpSizeOf(info->target)));
   if (in.left() != 0)

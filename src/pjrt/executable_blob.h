@@ -26,7 +26,7 @@
 
 namespace jft::pjrt {
 
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;  // 2: cost analysis counts
 
 std::string serializeExecutable(const ExecutableInfo& info, std::string_view identity);
 

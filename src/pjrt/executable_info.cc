@@ -2,6 +2,7 @@
 #include "pjrt/executable_info.h"
 
 #include "pjrt/element_types.h"
+#include "pjrt/executable_cost.h"
 
 namespace jft::pjrt {
 namespace {
@@ -149,6 +150,7 @@ Status ExecutableInfo::finish() {
   for (const runtime::KernelImage& kernel : program.kernels)
     codeBytes += static_cast<int64_t>(kernel.binary.size());
   tempBytes = static_cast<int64_t>(program.temp_bytes);
+  costProperties = jft::pjrt::costProperties(flops, transcendentals, program);
   return Status::ok();
 }
 
@@ -166,6 +168,8 @@ StatusOr<std::shared_ptr<ExecutableInfo>> describeExecutable(
     info->outputs.push_back(std::move(spec));
   }
   info->program = std::move(compiled.program);
+  info->flops = compiled.cost.flops;
+  info->transcendentals = compiled.cost.transcendentals;
   info->optimizedProgram = std::move(program);
   info->compileOptions = std::move(compileOptions);
   JFT_RETURN_IF_ERROR(info->finish());

@@ -11,6 +11,7 @@
 #include "compiler/compiler.h"
 #include "compiler/entry_value.h"
 #include "pjrt/abi.h"
+#include "pjrt/named_values.h"
 #include "runtime/program.h"
 #include "support/status.h"
 
@@ -41,6 +42,9 @@ struct ExecutableInfo {
   std::string optimizedProgram;
   std::string optimizedFormat = "mlir";
   std::string compileOptions;  // the serialized CompileOptionsProto, as received
+  // The compiler's count (compiler/cost_analysis.h), carried by serialization.
+  double flops = 0;
+  double transcendentals = 0;
   // The device the program was built for (compile.h's targetText); a
   // serialized executable loads only on a device of the same target.
   std::string target;
@@ -58,6 +62,8 @@ struct ExecutableInfo {
   int64_t outputBytes = 0;
   int64_t aliasBytes = 0;
   int64_t tempBytes = 0;
+  // What GetCostAnalysis answers (executable_cost.h), filled by finish().
+  std::shared_ptr<const NamedValues> costProperties;
 
   // Checks the program against the parameter/output lists and fills the views.
   Status finish();

@@ -72,9 +72,8 @@ JFT_EXECUTABLE_ENTRY(executableFingerprint, Executable_Fingerprint,
                      })
 // No analysis yet: an empty property list is a valid answer.
 JFT_EXECUTABLE_ENTRY(executableGetCostAnalysis, Executable_GetCostAnalysis, properties, {
-  static const NamedValues* none = new NamedValues();
-  args->num_properties = none->size();
-  args->properties = none->data();
+  args->num_properties = info.costProperties->size();
+  args->properties = info.costProperties->data();
 })
 JFT_EXECUTABLE_ENTRY(executableGetCompiledMemoryStats, Executable_GetCompiledMemoryStats,
                      total_size_in_bytes, {

@@ -125,6 +125,10 @@ Status checkArgument(const PJRT_Buffer& buffer, size_t index, const ArraySpec& s
                 " but the program runs on " + deviceName(device));
   if (buffer.pinnedHost)
     return fail(what + " is in pinned_host memory; the program reads device memory");
+  if (buffer.incomplete)
+    return failedPrecondition(std::string(kName) + ": " + what +
+                              " is still receiving its data (its transfer manager's "
+                              "last transfer, or the alias's fulfilment, is to come)");
   // JAX keeps a token (jax.lax.create_token) as an empty pred[0] array.
   const bool emptyPred = buffer.type == PJRT_Buffer_Type_PRED && buffer.byteSize == 0;
   if (spec.type == PJRT_Buffer_Type_TOKEN && (buffer.type == spec.type || emptyPred))
@@ -219,6 +223,30 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
     if (buffer.ready != nullptr &&
         !(buffer.ready->isReady() && buffer.ready->status().isOk()))
       pending.push_back(buffer.ready);
+  }
+
+  // An error buffer, or an input whose transfer failed: nothing is launched
+  // (its memory may not exist); the outputs carry the error instead.
+  for (size_t i = 0; i < numArgs; ++i) {
+    const runtime::EventPtr& ready = arguments[i]->ready;
+    if (ready == nullptr || !ready->isReady() || ready->status().isOk()) continue;
+    Status failed(ready->status().code(), ready->status().message() + " (argument " +
+                                              std::to_string(i) + " of " + info.name +
+                                              ")");
+    Launched launched;
+    launched.done = runtime::Event::ready(failed);
+    for (const ArraySpec& spec : info.outputs) {
+      auto* buffer = new PJRT_Buffer();
+      buffer->client = executable.client;
+      buffer->device = device;
+      buffer->memory = device->defaultMemory;
+      buffer->type = spec.type;
+      buffer->dims = spec.dims;
+      buffer->byteSize = spec.bytes;
+      buffer->ready = launched.done;
+      launched.outputs.push_back(buffer);
+    }
+    return launched;
   }
 
   JFT_ASSIGN_OR_RETURN(runtime::ExecuteResult result,

@@ -26,6 +26,12 @@ void NamedValues::addInt64(std::string name, int64_t value) {
   entry.value_size = 1;
 }
 
+void NamedValues::addFloat(std::string name, float value) {
+  PJRT_NamedValue& entry = append(std::move(name), PJRT_NamedValue_kFloat);
+  entry.float_value = value;
+  entry.value_size = 1;
+}
+
 void NamedValues::addInt64List(std::string name, std::vector<int64_t> values) {
   PJRT_NamedValue& entry = append(std::move(name), PJRT_NamedValue_kInt64List);
   const std::vector<int64_t>& stored = lists_.emplace_back(std::move(values));

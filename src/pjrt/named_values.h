@@ -2,6 +2,7 @@
 //
 // Used for plugin, device and topology attributes. Values may only be strings,
 // int64 or int64 lists: those are the kinds every framework version accepts.
+// Cost analysis answers floats, as upstream's does.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,7 @@ class NamedValues {
   void addString(std::string name, std::string value);
   void addInt64(std::string name, int64_t value);
   void addInt64List(std::string name, std::vector<int64_t> values);
+  void addFloat(std::string name, float value);  // cost analysis only
 
   const PJRT_NamedValue* data() const { return values_.data(); }
   size_t size() const { return values_.size(); }

@@ -6,18 +6,13 @@
 #include "pjrt/buffer.h"
 #include "pjrt/client.h"
 #include "pjrt/element_types.h"
+#include "pjrt/error.h"
 #include "pjrt/event.h"
 #include "pjrt/shape.h"
 
 namespace jft::pjrt {
-namespace {
 
-constexpr const char* kFromHost = "PJRT_Client_BufferFromHostBuffer";
-
-struct Target {
-  PJRT_Device* device;
-  PJRT_Memory* memory;
-};
+using Target = BufferTarget;
 
 StatusOr<Target> resolveTarget(PJRT_Client& client, PJRT_Device* device,
                                PJRT_Memory* memory, const char* function) {
@@ -60,6 +55,10 @@ StatusOr<std::unique_ptr<PJRT_Buffer>> allocateBuffer(PJRT_Client& client, Targe
   }
   return buffer;
 }
+
+namespace {
+
+constexpr const char* kFromHost = "PJRT_Client_BufferFromHostBuffer";
 
 // Copies `bytes` out of a pinned-host buffer once its data is in place.
 runtime::EventPtr readPinned(PJRT_Buffer& buffer, void* dst, uint64_t offset,
@@ -177,20 +176,89 @@ PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args) {
                              std::to_string(buffer.byteSize) + " bytes of the buffer");
     if (buffer.isDeleted())
       return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
-    if (buffer.ready->isReady() && !buffer.ready->status().isOk()) {
-      args->event = wrapEvent(buffer.ready);
-      return Status::ok();
-    }
-    if (buffer.pinnedHost) {
-      args->event = wrapEvent(readPinned(buffer, args->dst, 0, buffer.byteSize));
-      return Status::ok();
-    }
-    JFT_ASSIGN_OR_RETURN(
-        runtime::EventPtr copied,
-        buffer.device->runtime->copyToHost(args->dst, buffer.address, buffer.byteSize));
-    args->event = wrapEvent(runtime::whenAll({buffer.ready, copied}));
+    auto read = readRaw(buffer, args->dst, 0, buffer.byteSize);
+    if (!read.isOk()) return read.status().withContext(kName);
+    args->event = wrapEvent(*read);
     return Status::ok();
   });
+}
+
+namespace {
+
+Status checkRange(const PJRT_Buffer& buffer, int64_t offset, int64_t size,
+                  const char* function) {
+  if (offset < 0 || size < 0 || static_cast<uint64_t>(offset) > buffer.byteSize ||
+      static_cast<uint64_t>(size) > buffer.byteSize - static_cast<uint64_t>(offset))
+    return invalidArgument(std::string(function) + ": range [" + std::to_string(offset) +
+                           ", +" + std::to_string(size) + ") is outside the buffer of " +
+                           std::to_string(buffer.byteSize) + " bytes");
+  return Status::ok();
+}
+
+// What CopyRawToHostFuture hands out as callback_data: the copy waits for the
+// caller to name its destination through the callback, called exactly once.
+struct RawCopyPromise {
+  PJRT_Buffer* buffer;
+  uint64_t offset;
+  uint64_t bytes;
+  runtime::EventPtr done;
+};
+
+void fulfilRawCopy(PJRT_Buffer_CopyRawToHostFuture_Callback_Args* args) {
+  if (args == nullptr || args->callback_data == nullptr) return;
+  std::unique_ptr<RawCopyPromise> promise(
+      static_cast<RawCopyPromise*>(args->callback_data));
+  if (args->error_code != PJRT_Error_Code_OK) {
+    std::string message =
+        args->error_message == nullptr
+            ? std::string()
+            : std::string(args->error_message, args->error_message_size);
+    promise->done->complete(Status(fromPjrtCode(args->error_code), std::move(message)));
+    return;
+  }
+  if (args->dst == nullptr && promise->bytes > 0) {
+    promise->done->complete(
+        invalidArgument("PJRT_Buffer_CopyRawToHostFuture: the destination given to the "
+                        "callback is null"));
+    return;
+  }
+  auto read = readRaw(*promise->buffer, args->dst, promise->offset, promise->bytes);
+  if (!read.isOk()) {
+    promise->done->complete(read.status());
+    return;
+  }
+  runtime::EventPtr done = promise->done;
+  (*read)->onReady([done](const Status& status) { done->complete(status); });
+}
+
+}  // namespace
+
+StatusOr<runtime::EventPtr> readRaw(PJRT_Buffer& buffer, void* dst, uint64_t offset,
+                                    uint64_t bytes) {
+  if (buffer.ready->isReady() && !buffer.ready->status().isOk()) return buffer.ready;
+  bool incomplete;
+  {
+    std::lock_guard<std::mutex> lock(buffer.mutex);
+    incomplete = buffer.incomplete;
+  }
+  if (incomplete) {
+    // The data is still to come: read once it is there.
+    auto done = runtime::Event::create();
+    PJRT_Buffer* source = &buffer;
+    buffer.ready->onReady([done, source, dst, offset, bytes](const Status& status) {
+      if (!status.isOk()) return done->complete(status);
+      auto read = readRaw(*source, dst, offset, bytes);
+      if (!read.isOk()) return done->complete(read.status());
+      (*read)->onReady([done](const Status& s) { done->complete(s); });
+    });
+    return done;
+  }
+  if (buffer.pinnedHost) return readPinned(buffer, dst, offset, bytes);
+  if (bytes == 0) return buffer.ready;
+  JFT_ASSIGN_OR_RETURN(
+      runtime::EventPtr copied,
+      buffer.device->runtime->copyToHost(dst, buffer.address + offset, bytes));
+  return runtime::whenAll({buffer.ready, copied});
 }
 
 PJRT_Error* bufferCopyRawToHost(PJRT_Buffer_CopyRawToHost_Args* args) {
@@ -200,30 +268,39 @@ PJRT_Error* bufferCopyRawToHost(PJRT_Buffer_CopyRawToHost_Args* args) {
         args, JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_CopyRawToHost_Args, event), kName));
     JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
     PJRT_Buffer& buffer = *args->buffer;
-    if (args->offset < 0 || args->transfer_size < 0 ||
-        static_cast<uint64_t>(args->offset) > buffer.byteSize ||
-        static_cast<uint64_t>(args->transfer_size) >
-            buffer.byteSize - static_cast<uint64_t>(args->offset))
-      return invalidArgument(
-          std::string(kName) + ": range [" + std::to_string(args->offset) + ", +" +
-          std::to_string(args->transfer_size) + ") is outside the buffer of " +
-          std::to_string(buffer.byteSize) + " bytes");
+    JFT_RETURN_IF_ERROR(checkRange(buffer, args->offset, args->transfer_size, kName));
     if (args->transfer_size > 0 && args->dst == nullptr)
       return invalidArgument(std::string(kName) + ": dst is null");
     if (buffer.isDeleted())
       return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
-    if (buffer.pinnedHost) {
-      args->event =
-          wrapEvent(readPinned(buffer, args->dst, static_cast<uint64_t>(args->offset),
-                               static_cast<uint64_t>(args->transfer_size)));
-      return Status::ok();
-    }
-    JFT_ASSIGN_OR_RETURN(
-        runtime::EventPtr copied,
-        buffer.device->runtime->copyToHost(
-            args->dst, buffer.address + static_cast<uint64_t>(args->offset),
-            static_cast<uint64_t>(args->transfer_size)));
-    args->event = wrapEvent(runtime::whenAll({buffer.ready, copied}));
+    auto read = readRaw(buffer, args->dst, static_cast<uint64_t>(args->offset),
+                        static_cast<uint64_t>(args->transfer_size));
+    if (!read.isOk()) return read.status().withContext(kName);
+    args->event = wrapEvent(*read);
+    return Status::ok();
+  });
+}
+
+PJRT_Error* bufferCopyRawToHostFuture(PJRT_Buffer_CopyRawToHostFuture_Args* args) {
+  constexpr const char* kName = "PJRT_Buffer_CopyRawToHostFuture";
+  return boundary(kName, [&]() -> Status {
+    JFT_RETURN_IF_ERROR(checkArgs(
+        args,
+        JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_CopyRawToHostFuture_Args, future_ready_callback),
+        kName));
+    JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
+    PJRT_Buffer& buffer = *args->buffer;
+    JFT_RETURN_IF_ERROR(checkRange(buffer, args->offset, args->transfer_size, kName));
+    if (buffer.isDeleted())
+      return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
+    auto promise = std::make_unique<RawCopyPromise>();
+    promise->buffer = &buffer;
+    promise->offset = static_cast<uint64_t>(args->offset);
+    promise->bytes = static_cast<uint64_t>(args->transfer_size);
+    promise->done = runtime::Event::create();
+    args->event = wrapEvent(promise->done);
+    args->future_ready_callback = &fulfilRawCopy;
+    args->callback_data = promise.release();
     return Status::ok();
   });
 }
@@ -234,6 +311,18 @@ StatusOr<PJRT_Buffer*> copyBuffer(PJRT_Buffer& source, Target target,
                                   const char* function) {
   if (source.isDeleted())
     return failedPrecondition(std::string(function) + ": the buffer has been deleted");
+  {
+    std::lock_guard<std::mutex> lock(source.mutex);
+    if (source.incomplete)
+      return failedPrecondition(std::string(function) +
+                                ": the buffer's data has not all arrived yet (its "
+                                "transfer manager's last transfer, or the alias's "
+                                "fulfilment, is still to come)");
+  }
+  if (source.ready->isReady() && !source.ready->status().isOk())
+    return makeErrorBuffer(*source.client, target, source.type, source.dims,
+                           source.byteSize, source.ready->status())
+        .release();
   JFT_ASSIGN_OR_RETURN(auto copy, allocateBuffer(*source.client, target, source.type,
                                                  source.dims, source.byteSize));
   StatusOr<runtime::EventPtr> copied = runtime::Event::ready();

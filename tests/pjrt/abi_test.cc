@@ -160,6 +160,41 @@ TEST(PjrtAbi, UnimplementedSlotsNameTheirFunction) {
   }
 }
 
+// Slots that were stubs until the buffer kinds, the transfer manager and the
+// raw-copy future existed: with empty arguments they now check them (INVALID_ARGUMENT)
+// instead of answering UNIMPLEMENTED.
+TEST(PjrtAbi, BufferCreationSlotsAreWired) {
+  const PJRT_Api* api = loadApi();
+  ASSERT_NE(api, nullptr);
+  struct {
+    PJRT_SlotFn slot;
+    const char* name;
+  } cases[] = {
+      {api->PJRT_Client_CreateUninitializedBuffer, "CreateUninitializedBuffer"},
+      {api->PJRT_Client_CreateErrorBuffer, "CreateErrorBuffer"},
+      {api->PJRT_Client_CreateAliasBuffer, "CreateAliasBuffer"},
+      {api->PJRT_Client_FulfillAliasBuffer, "FulfillAliasBuffer"},
+      {api->PJRT_Client_CreateBuffersForAsyncHostToDevice, "CreateBuffersForAsync"},
+      {api->PJRT_AsyncHostToDeviceTransferManager_TransferData, "TransferData"},
+      {api->PJRT_AsyncHostToDeviceTransferManager_TransferLiteral, "TransferLiteral"},
+      {api->PJRT_AsyncHostToDeviceTransferManager_RetrieveBuffer, "RetrieveBuffer"},
+      {api->PJRT_AsyncHostToDeviceTransferManager_Device, "Device"},
+      {api->PJRT_AsyncHostToDeviceTransferManager_BufferCount, "BufferCount"},
+      {api->PJRT_AsyncHostToDeviceTransferManager_BufferSize, "BufferSize"},
+      {api->PJRT_AsyncHostToDeviceTransferManager_SetBufferError, "SetBufferError"},
+      {api->PJRT_AsyncHostToDeviceTransferManager_AddMetadata, "AddMetadata"},
+      {api->PJRT_Buffer_CopyRawToHostFuture, "CopyRawToHostFuture"},
+  };
+  for (const auto& c : cases) {
+    alignas(8) unsigned char args[512] = {};
+    size_t size = sizeof(args);
+    std::memcpy(args, &size, sizeof(size));
+    ErrorInfo info = takeError(api, call(c.slot, args));
+    EXPECT_EQ(info.code, PJRT_Error_Code_INVALID_ARGUMENT)
+        << c.name << ": " << info.message;
+  }
+}
+
 TEST(PjrtAbi, ErrorDestroyAcceptsNull) {
   const PJRT_Api* api = loadApi();
   ASSERT_NE(api, nullptr);
@@ -239,7 +274,8 @@ TEST(PjrtAbi, EverySlotSurvivesNullAndEmptyArgs) {
                                              "Executable_Destroy",
                                              "LoadedExecutable_Destroy",
                                              "ExecuteContext_Create",
-                                             "ExecuteContext_Destroy"};
+                                             "ExecuteContext_Destroy",
+                                             "AsyncHostToDeviceTransferManager_Destroy"};
   for (size_t i = 0; i < 138; ++i) {
     std::string name = kNames[i];
     SCOPED_TRACE(name);
