@@ -73,6 +73,7 @@ run_test test_callbacks XLA_MODE=fl_only
 run_test test_ffi XLA_MODE=fl_only
 run_test test_dlpack_memory XLA_MODE=fl_only
 run_test test_diffrax_lineax XLA_MODE=fl_only
+run_test test_pjrt_extras XLA_MODE=fl_only
 run_test pjrt_bandwidth
 run_test pjrt_bandwidth JFT_PINNED_STAGING=0
 run_test pjrt_bandwidth JAX_FLAGTREE_DISABLE=1
