@@ -2,16 +2,16 @@
 #include <chrono>
 #include <iostream>
 
+#include "codegen/library/collective_call.h"
+#include "codegen/library/cudnn_conv.h"
+#include "codegen/library/library_calls.h"
 #include "codegen/ttir/kernel.h"
-#include "compiler/collective_call.h"
 #include "compiler/compile_tree.h"
 #include "compiler/compiler.h"
 #include "compiler/control_regions.h"
-#include "compiler/cudnn_conv.h"
 #include "compiler/fingerprint.h"
 #include "compiler/input_output_alias.h"
 #include "compiler/kernel_binaries.h"
-#include "compiler/library_calls.h"
 #include "compiler/matmul_autotune.h"
 #include "compiler/module_dump.h"
 #include "compiler/program_assembly.h"
@@ -28,6 +28,8 @@
 
 namespace jft::compiler {
 namespace {
+
+using namespace codegen::library;
 
 // Dumps are a debugging aid: a failing write is reported once and the
 // compile goes on.
@@ -294,7 +296,8 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
 }  // namespace
 
 StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
-                             kernel_compiler::KernelCompiler* kernel_compiler, Stages* stages) {
+                             kernel_compiler::KernelCompiler* kernel_compiler,
+                             Stages* stages) {
   return compileTree(
       bytecode,
       frontend::readBytecode(reinterpret_cast<const uint8_t*>(bytecode.data()),

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "codegen/library/conv_library.h"
 #include "codegen/ttir/tile_choice.h"
 #include "fusion/fusion.h"
 #include "ir/type.h"
@@ -32,8 +33,9 @@ class Module;
 
 namespace jft::compiler {
 
-class Measurer;     // measurer.h
-class ConvLibrary;  // conv_library.h
+class Measurer;  // measurer.h
+// The convolution library the library backend asks (implemented by PJRT).
+using ConvLibrary = codegen::library::ConvLibrary;
 
 enum class Mode { kBackUnsupported, kFlOnly, kBackFail, kNative };
 
@@ -67,7 +69,8 @@ struct Options {
   std::string dump_dir;    // --xla_dump_to
   int autotune_level = 0;  // --xla_gpu_autotune_level
   bool exclude_nondeterministic_ops = false;
-  kernel_compiler::KernelTarget target;  // the device's (arch from its compute capability)
+  kernel_compiler::KernelTarget
+      target;  // the device's (arch from its compute capability)
   // The participants the program is compiled for (PJRT's compile options).
   // With one in all, collectives become ordinary ops (passes/collectives.h);
   // with more, each collective is one runtime::CollectiveThunk and

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "compiler/library_calls.h"
+#include "codegen/library/library_calls.h"
 #include "compiler/unsupported_ops.h"
 
 namespace jft::compiler {
@@ -50,7 +50,8 @@ void planRegions(const ir::Module& module, RegionCode& code,
                                  std::to_string(at) + "_" + regionName(*op, r) + "_";
       for (fusion::Fusion& inner : region.plan.fusions) inner.name = prefix + inner.name;
       std::vector<fusion::UnsupportedOp> inside = region.plan.unsupported;
-      for (fusion::UnsupportedOp& u : libraryRejects(module, region.scope, region.plan))
+      for (fusion::UnsupportedOp& u :
+           codegen::library::libraryRejects(module, region.scope, region.plan))
         inside.push_back(std::move(u));
       for (fusion::UnsupportedOp u : inside) {
         const ir::Op& bad = region.scope.body.ops[u.op];

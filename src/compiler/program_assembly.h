@@ -42,15 +42,19 @@
 #include <optional>
 #include <vector>
 
-#include "compiler/collective_call.h"
-#include "compiler/ffi_call.h"
-#include "compiler/library_calls.h"
+#include "codegen/library/collective_call.h"
+#include "codegen/library/ffi_call.h"
+#include "codegen/library/library_calls.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
 #include "runtime/program.h"
 #include "support/status.h"
 
 namespace jft::compiler {
+
+using codegen::library::CollectiveCall;
+using codegen::library::FfiCall;
+using codegen::library::LibraryOpCall;
 
 // One kernel launch: a kTtir group of the plan and its kernel's contract, or
 // a kernel of a kLibrary group.

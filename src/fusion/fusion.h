@@ -114,7 +114,7 @@ enum class MatmulRoute : uint8_t { kAuto, kLibrary, kTtir };
 // Where convolution goes (XLA_FLAGTREE_CONV), as MatmulRoute for dots:
 // kLibrary is the library route for every convolution (cuDNN when the
 // device has it, else the patches kernel + cuBLASLt: the compiler decides
-// which, compiler/library_calls.h); kCudnn the same with cuDNN required;
+// which, codegen/library/library_calls.h); kCudnn the same with cuDNN required;
 // kTtir the TTIR implicit GEMM for every convolution it can take; kAuto asks
 // the cost model (conv_gemm_form.h), whose library side is the same route.
 enum class ConvRoute : uint8_t { kAuto, kLibrary, kTtir, kCudnn };

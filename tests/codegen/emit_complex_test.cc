@@ -596,7 +596,7 @@ TEST(EmitComplex, EveryPlannedComplexGroupEmits) {
   EXPECT_EQ(families, (std::set<Family>{Family::kReduction, Family::kScan}));
 }
 
-// The solver route's column-major copies (compiler/solver_call.cc): a one-op
+// The solver route's column-major copies (codegen/library/solver_call.cc): a one-op
 // loop kernel swapping the last two dims of a batch of complex matrices
 // moves both parts of each element, read from and written to (re, im) pairs.
 TEST(EmitComplex, TransposeOfComplexMatricesMovesBothParts) {
