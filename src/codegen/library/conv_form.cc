@@ -21,4 +21,14 @@ int64_t roleExtent(const ConvForm& form, int64_t role) {
   }
 }
 
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> strides(dims.size());
+  int64_t stride = 1;
+  for (size_t d = dims.size(); d-- > 0;) {
+    strides[d] = stride;
+    stride *= dims[d];
+  }
+  return strides;
+}
+
 }  // namespace jft::codegen::library

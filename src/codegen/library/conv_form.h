@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "fusion/conv_form.h"
 
@@ -27,5 +28,9 @@ inline constexpr int64_t kFeatureRole = -4, kAllFeaturesRole = -5;
 
 // The extent of a patch-matrix or product role.
 int64_t roleExtent(const ConvForm& form, int64_t role);
+
+// Row-major strides of `dims` (elements), as the libraries' descriptions and
+// the patch kernels address a dense tensor.
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims);
 
 }  // namespace jft::codegen::library

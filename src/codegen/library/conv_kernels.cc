@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "codegen/library/scratch_kernel.h"
 #include "ir/builder.h"
 
 namespace jft::codegen::library {
@@ -17,81 +18,6 @@ using ir::ElementType;
 using ir::OpKind;
 using ir::Type;
 using ir::ValueId;
-
-// Appends ops to one scratch function and closes it as a kernel.
-class Scratch {
- public:
-  Scratch(ir::Module& module, const fusion::Fusion& owner, const ir::Op& conv,
-          std::string suffix, std::vector<ValueId> inputs)
-      : module_(module), owner_(owner), loc_(conv.loc) {
-    t_.scratch.name = owner.name + "_" + std::move(suffix);
-    t_.scratch.body.args = inputs;
-    t_.group.inputs = std::move(inputs);
-  }
-
-  ValueId add(OpKind kind, std::vector<ValueId> operands, const Type& type,
-              ir::NamedAttrs attrs = {}, ValueId result = 0, bool fresh = true) {
-    if (fresh) result = module_.newValue(type);
-    ir::Op op;
-    op.kind = kind;
-    op.operands = std::move(operands);
-    op.results = {result};
-    op.attrs = std::move(attrs);
-    op.loc = loc_;
-    t_.scratch.body.ops.push_back(std::move(op));
-    return result;
-  }
-
-  // A tensor of `dims` whose elements are all `value` (a scalar constant
-  // broadcast, so no literal of the whole shape is held).
-  ValueId splat(ElementType element, int64_t value, const std::vector<int64_t>& dims) {
-    const Type scalar = Type::scalar(element);
-    ir::DenseElements literal =
-        ir::isFloat(element) && value == 0
-            ? ir::denseFromBits(scalar, {0})
-            : ir::denseFromValues(scalar, {static_cast<double>(value)});
-    const ValueId c = add(OpKind::Constant, {}, scalar, {{"value", std::move(literal)}});
-    if (dims.empty()) return c;
-    return add(OpKind::BroadcastInDim, {c}, Type::tensor(element, dims),
-               {{"broadcast_dimensions", std::vector<int64_t>{}}});
-  }
-
-  // `x` permuted so that result dim i is x's dim perm[i]; x itself for the
-  // identity.
-  ValueId transpose(ValueId x, const std::vector<int64_t>& perm, ValueId result = 0) {
-    bool identity = true;
-    for (size_t i = 0; i < perm.size(); ++i)
-      identity &= perm[i] == static_cast<int64_t>(i);
-    if (identity && result == 0) return x;
-    const Type from = module_.typeOf(x);
-    std::vector<int64_t> dims;
-    for (int64_t p : perm) dims.push_back(from.dims[static_cast<size_t>(p)]);
-    return add(OpKind::Transpose, {x}, Type::tensor(from.element, std::move(dims)),
-               {{"permutation", perm}}, result, result == 0);
-  }
-
-  void finish(ValueId result, std::vector<OperandTranspose>& kernels) {
-    ir::Op ret;
-    ret.kind = OpKind::Return;
-    ret.operands = {result};
-    ret.loc = loc_;
-    t_.scratch.result_types = {module_.typeOf(result)};
-    t_.group.id = owner_.id;
-    t_.group.name = t_.scratch.name;
-    t_.group.route = fusion::Route::kTtir;
-    t_.group.family = fusion::Family::kLoop;
-    for (size_t i = 0; i < t_.scratch.body.ops.size(); ++i) t_.group.ops.push_back(i);
-    t_.group.outputs = {result};
-    t_.scratch.body.ops.push_back(std::move(ret));
-    kernels.push_back(std::move(t_));
-  }
-
- private:
-  ir::Module& module_;
-  const fusion::Fusion& owner_;
-  ir::LocId loc_;
-  OperandTranspose t_;
-};
 
 // Where each of `want` sits in `have` (both lists of distinct roles).
 std::vector<int64_t> positions(const std::vector<int64_t>& have,
@@ -110,8 +36,8 @@ std::vector<int64_t> extents(const ConvForm& form, const std::vector<int64_t>& r
 
 // The gather's start index along spatial dim i for every (output position,
 // window position): [out spatial..., window..., 1] of `element`.
-ValueId startIndices(Scratch& k, const ConvForm& form, int64_t i, ElementType element,
-                     const std::vector<int64_t>& dims) {
+ValueId startIndices(ScratchKernel& k, const ConvForm& form, int64_t i,
+                     ElementType element, const std::vector<int64_t>& dims) {
   const int64_t s = form.spatial;
   const size_t u = static_cast<size_t>(i);
   const Type type = Type::tensor(element, dims);
@@ -146,7 +72,7 @@ ValueId addPatchesKernel(ir::Module& module, const fusion::Fusion& owner,
   const ElementType element = form.lhs.element;
   const int64_t s = form.spatial;
   const ir::ConvDimensionNumbers& dn = form.dn;
-  Scratch k(module, owner, conv, "patches", {lhs});
+  ScratchKernel k(module, owner, conv, "patches", {lhs});
 
   // Roles of the dims of `value`; the lhs's batch and feature dims in their
   // order follow the spatial ones.
@@ -240,7 +166,7 @@ ValueId addPatchesKernel(ir::Module& module, const fusion::Fusion& owner,
 ValueId addRhsKernel(ir::Module& module, const fusion::Fusion& owner, const ir::Op& conv,
                      const std::vector<int64_t>& permutation,
                      std::vector<OperandTranspose>& kernels) {
-  Scratch k(module, owner, conv, "rhs_transpose", {conv.operands[1]});
+  ScratchKernel k(module, owner, conv, "rhs_transpose", {conv.operands[1]});
   const ValueId value = k.transpose(conv.operands[1], permutation);
   k.finish(value, kernels);
   return value;
@@ -250,7 +176,7 @@ ValueId addRhsFilterKernel(ir::Module& module, const fusion::Fusion& owner,
                            const ir::Op& conv, const std::vector<int64_t>& reverse,
                            const std::vector<int64_t>& permutation,
                            std::vector<OperandTranspose>& kernels) {
-  Scratch k(module, owner, conv, "rhs_filter", {conv.operands[1]});
+  ScratchKernel k(module, owner, conv, "rhs_filter", {conv.operands[1]});
   ValueId value = conv.operands[1];
   if (!reverse.empty())
     value =
@@ -267,7 +193,7 @@ ValueId addResultKernel(ir::Module& module, const fusion::Fusion& owner,
   std::vector<int64_t> dims;
   for (int64_t d : order) dims.push_back(out.dims[static_cast<size_t>(d)]);
   const ValueId temp = module.newValue(Type::tensor(out.element, dims));
-  Scratch k(module, owner, conv, "result_transpose", {temp});
+  ScratchKernel k(module, owner, conv, "result_transpose", {temp});
   // Result dim j is the temp's dim where `order` names j.
   std::vector<int64_t> all(order.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
@@ -291,7 +217,7 @@ ValueId addOutputKernel(ir::Module& module, const fusion::Fusion& owner,
     temp_roles.push_back(kAllFeaturesRole);
   }
   const ValueId temp = module.newValue(Type::tensor(element, extents(form, temp_roles)));
-  Scratch k(module, owner, conv, "output_transpose", {temp});
+  ScratchKernel k(module, owner, conv, "output_transpose", {temp});
   ValueId value = temp;
   if (form.groups() > 1) {
     std::vector<int64_t> split = roles;

@@ -32,22 +32,11 @@ bool isProductType(ir::ElementType t) {
          t == ir::ElementType::F16 || t == ir::ElementType::F64;
 }
 
-// Row-major strides of `dims`.
-std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> strides(dims.size());
-  int64_t stride = 1;
-  for (size_t d = dims.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= dims[d];
-  }
-  return strides;
-}
-
 // The stride of the innermost dim of `order` (ascending dims) if, ignoring
 // dims of size 1, they form one run of memory; 1 when all have size 1.
 std::optional<int64_t> runStride(const std::vector<int64_t>& dims,
                                  const std::vector<int64_t>& order) {
-  const std::vector<int64_t> strides = stridesOf(dims);
+  const std::vector<int64_t> strides = rowMajorStrides(dims);
   int64_t previous = -1;
   for (int64_t d : order) {
     const size_t u = static_cast<size_t>(d);
@@ -183,7 +172,7 @@ StatusOr<LibraryCall> lowerConvolution(ir::Module& module, const fusion::Fusion&
     if (d != dn.output_feature_dim) m_dims.push_back(d);
   const std::optional<int64_t> m_stride = runStride(form.out.dims, m_dims);
   const int64_t feature_stride =
-      stridesOf(form.out.dims)[static_cast<size_t>(dn.output_feature_dim)];
+      rowMajorStrides(form.out.dims)[static_cast<size_t>(dn.output_feature_dim)];
   Output output = Output::kTemp;
   if (m_stride && (groups == 1 || m == 1) && (features == 1 || feature_stride == 1) &&
       (m == 1 || *m_stride == features))

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "codegen/library/conv_form.h"
 #include "codegen/library/dot_to_gemm.h"
@@ -28,16 +30,6 @@ std::optional<ConvElement> elementOf(ir::ElementType t) {
     default:
       return std::nullopt;
   }
-}
-
-std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> strides(dims.size());
-  int64_t stride = 1;
-  for (size_t d = dims.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= dims[d];
-  }
-  return strides;
 }
 
 // The tensor whose library dims are `type`'s dims `order` (in that order),
@@ -121,6 +113,27 @@ ConvTensor placeResult(const ir::Type& out, const std::vector<int64_t>& order,
   return permutedTensorOf(out, order, roles);
 }
 
+// The lhs read in place, the result placed beside it (placeResult) and the
+// filter placed with rhs dims `k`, `c` as its [K, C] (placeFilter): what the
+// forward and backward-data descriptions share, they differ in which of x
+// and y the lhs and the result are. Returns {lhs, result}.
+std::pair<ConvTensor, ConvTensor> placeOperands(const ConvForm& f, int64_t k, int64_t c,
+                                                CudnnConv& result) {
+  const ir::ConvDimensionNumbers& dn = f.dn;
+  ConvTensor lhs = tensorOf(
+      f.lhs, concat({dn.input_batch_dim, dn.input_feature_dim}, dn.input_spatial_dims));
+  const bool channels_last = dn.input_feature_dim == f.lhs.rank() - 1;
+  ConvTensor out = placeResult(
+      f.out,
+      filterOrder(channels_last, dn.output_batch_dim, dn.output_feature_dim,
+                  dn.output_spatial_dims),
+      concat({dn.output_batch_dim, dn.output_feature_dim}, dn.output_spatial_dims),
+      result);
+  placeFilter(f.rhs, filterOrder(channels_last, k, c, dn.kernel_spatial_dims),
+              concat({k, c}, dn.kernel_spatial_dims), result);
+  return {std::move(lhs), std::move(out)};
+}
+
 // Appends a spatial dim of extent 1 to every tensor and parameter. Its
 // stride is what a packed tensor of that layout would give it (the innermost
 // spatial dim's: 1 in NCHW, C in NHWC), so layout detection sees the
@@ -194,21 +207,8 @@ StatusOr<CudnnConv> cudnnConvOf(const ir::Module& module, const ir::Op& op) {
     // filter unreversed; this convolution reads the rhs reversed (the
     // window_reversal attribute cancels that).
     if (!reversed) result.rhs_reverse = dn.kernel_spatial_dims;
-    d.y = tensorOf(
-        f.lhs, concat({dn.input_batch_dim, dn.input_feature_dim}, dn.input_spatial_dims));
-    const bool channels_last = dn.input_feature_dim == lhs_rank - 1;
-    d.x = placeResult(
-        f.out,
-        filterOrder(channels_last, dn.output_batch_dim, dn.output_feature_dim,
-                    dn.output_spatial_dims),
-        concat({dn.output_batch_dim, dn.output_feature_dim}, dn.output_spatial_dims),
-        result);
-    placeFilter(f.rhs,
-                filterOrder(channels_last, dn.kernel_input_feature_dim,
-                            dn.kernel_output_feature_dim, dn.kernel_spatial_dims),
-                concat({dn.kernel_input_feature_dim, dn.kernel_output_feature_dim},
-                       dn.kernel_spatial_dims),
-                result);
+    std::tie(d.y, d.x) = placeOperands(f, dn.kernel_input_feature_dim,
+                                       dn.kernel_output_feature_dim, result);
     for (size_t i = 0; i < spatial; ++i) {
       const int64_t extent = (windows[i] - 1) * f.rhs_dilation[i] + 1;
       const int64_t pre = extent - 1 - f.pad_lo[i];
@@ -257,21 +257,8 @@ StatusOr<CudnnConv> cudnnConvOf(const ir::Module& module, const ir::Op& op) {
   } else {
     d.kind = ConvKind::kForward;
     d.flip = reversed && spatial > 0;
-    d.x = tensorOf(
-        f.lhs, concat({dn.input_batch_dim, dn.input_feature_dim}, dn.input_spatial_dims));
-    const bool channels_last = dn.input_feature_dim == lhs_rank - 1;
-    d.y = placeResult(
-        f.out,
-        filterOrder(channels_last, dn.output_batch_dim, dn.output_feature_dim,
-                    dn.output_spatial_dims),
-        concat({dn.output_batch_dim, dn.output_feature_dim}, dn.output_spatial_dims),
-        result);
-    placeFilter(f.rhs,
-                filterOrder(channels_last, dn.kernel_output_feature_dim,
-                            dn.kernel_input_feature_dim, dn.kernel_spatial_dims),
-                concat({dn.kernel_output_feature_dim, dn.kernel_input_feature_dim},
-                       dn.kernel_spatial_dims),
-                result);
+    std::tie(d.x, d.y) = placeOperands(f, dn.kernel_output_feature_dim,
+                                       dn.kernel_input_feature_dim, result);
     for (size_t i = 0; i < spatial; ++i) {
       const int64_t extent = (windows[i] - 1) * f.rhs_dilation[i] + 1;
       if (f.pad_lo[i] < 0) return refuse("negative padding");

@@ -9,6 +9,7 @@
 #include "codegen/library/convolution_call.h"
 #include "codegen/library/cudnn_conv.h"
 #include "codegen/library/fft_call.h"
+#include "codegen/library/scratch_kernel.h"
 #include "codegen/library/solver_call.h"
 #include "fusion/library_epilogue.h"
 
@@ -71,33 +72,11 @@ ir::ValueId addTranspose(ir::Module& module, const fusion::Fusion& owner,
   const ir::Type from = module.typeOf(source);  // a copy: newValue moves the table
   std::vector<int64_t> dims;
   for (int64_t p : permutation) dims.push_back(from.dims[static_cast<size_t>(p)]);
-  const ir::Type to = ir::Type::tensor(from.element, std::move(dims));
-  const ir::ValueId result = module.newValue(to);
-
-  OperandTranspose t;
-  const std::string name = owner.name + (index == 0 ? "_lhs" : "_rhs") + "_transpose";
-  t.scratch.name = name;
-  t.scratch.body.args = {source};
-  t.scratch.result_types = {to};
-  ir::Op transpose;
-  transpose.kind = ir::OpKind::Transpose;
-  transpose.operands = {source};
-  transpose.results = {result};
-  transpose.attrs.emplace_back("permutation", permutation);
-  transpose.loc = dot.loc;
-  ir::Op ret;
-  ret.kind = ir::OpKind::Return;
-  ret.operands = {result};
-  ret.loc = dot.loc;
-  t.scratch.body.ops = {std::move(transpose), std::move(ret)};
-  t.group.id = owner.id;
-  t.group.name = name;
-  t.group.route = fusion::Route::kTtir;
-  t.group.family = fusion::Family::kLoop;
-  t.group.ops = {0};
-  t.group.inputs = {source};
-  t.group.outputs = {result};
-  transposes.push_back(std::move(t));
+  const ir::ValueId result =
+      module.newValue(ir::Type::tensor(from.element, std::move(dims)));
+  ScratchKernel k(module, owner, dot, index == 0 ? "lhs_transpose" : "rhs_transpose",
+                  {source});
+  k.finish(k.transpose(source, permutation, result), transposes);
   return result;
 }
 
@@ -201,6 +180,12 @@ std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
     }
   }
   return rejects;
+}
+
+bool libraryTakesConvolution(const ir::Module& module, const ir::Op& conv,
+                             ConvLibrary& library) {
+  StatusOr<CudnnConv> planned = cudnnConvOf(module, conv);
+  return planned.isOk() && library.check(planned->desc).isOk();
 }
 
 StatusOr<LibraryCall> lowerLibraryGroup(ir::Module& module, const ir::Function& function,

@@ -72,6 +72,11 @@ struct LibraryContext {
   bool log = false;
 };
 
+// Whether `library` takes `conv` as one call (fusion::PlanOptions::
+// conv_library_takes): its description exists and the library accepts it.
+bool libraryTakesConvolution(const ir::Module& module, const ir::Op& conv,
+                             ConvLibrary& library);
+
 // The call for library group `g`, which passed libraryRejects. Adds the
 // permuted operands' values to `module` (references into its value table
 // taken before the call do not survive it).

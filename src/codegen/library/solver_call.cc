@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "codegen/library/scratch_kernel.h"
 #include "codegen/library/solver_plan.h"
 
 namespace jft::codegen::library {
@@ -28,38 +29,6 @@ ir::Type swappedType(const ir::Type& type) {
   std::vector<int64_t> dims = type.dims;
   std::swap(dims[dims.size() - 2], dims[dims.size() - 1]);
   return ir::Type::tensor(type.element, std::move(dims));
-}
-
-// A one-op TTIR group of its own scratch function writing `result` as
-// `source` with its last two dims swapped.
-OperandTranspose transposeKernel(const ir::Module& module, const fusion::Fusion& owner,
-                                 const ir::Op& op, ir::ValueId source, ir::ValueId result,
-                                 const std::string& suffix) {
-  const int64_t rank = module.typeOf(source).rank();
-  OperandTranspose t;
-  const std::string name = owner.name + suffix;
-  t.scratch.name = name;
-  t.scratch.body.args = {source};
-  t.scratch.result_types = {module.typeOf(result)};
-  ir::Op transpose;
-  transpose.kind = ir::OpKind::Transpose;
-  transpose.operands = {source};
-  transpose.results = {result};
-  transpose.attrs.emplace_back("permutation", swapLastTwo(rank));
-  transpose.loc = op.loc;
-  ir::Op ret;
-  ret.kind = ir::OpKind::Return;
-  ret.operands = {result};
-  ret.loc = op.loc;
-  t.scratch.body.ops = {std::move(transpose), std::move(ret)};
-  t.group.id = owner.id;
-  t.group.name = name;
-  t.group.route = fusion::Route::kTtir;
-  t.group.family = fusion::Family::kLoop;
-  t.group.ops = {0};
-  t.group.inputs = {source};
-  t.group.outputs = {result};
-  return t;
 }
 
 }  // namespace
@@ -88,15 +57,20 @@ StatusOr<LibraryCall> lowerSolverCall(ir::Module& module, const fusion::Fusion& 
   for (size_t i : plan.column_major_inputs) {
     const ir::ValueId column =
         module.newValue(swappedType(module.typeOf(plan.inputs[i])));
-    call.transposes.push_back(transposeKernel(module, group, op, plan.inputs[i], column,
-                                              "_to_column_major" + indexSuffix(i)));
+    ScratchKernel k(module, group, op, "to_column_major" + indexSuffix(i),
+                    {plan.inputs[i]});
+    k.finish(
+        k.transpose(plan.inputs[i], swapLastTwo(module.typeOf(column).rank()), column),
+        call.transposes);
     other.inputs[i] = column;
   }
   for (size_t i : plan.column_major_outputs) {
     const ir::ValueId column =
         module.newValue(swappedType(module.typeOf(plan.outputs[i])));
-    call.after.push_back(transposeKernel(module, group, op, column, plan.outputs[i],
-                                         "_from_column_major" + indexSuffix(i)));
+    ScratchKernel k(module, group, op, "from_column_major" + indexSuffix(i), {column});
+    k.finish(
+        k.transpose(column, swapLastTwo(module.typeOf(column).rank()), plan.outputs[i]),
+        call.after);
     other.outputs[i] = column;
   }
   call.other = std::move(other);

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include "codegen/library/backend.h"
 #include "codegen/library/library_calls.h"
+#include "codegen/ttir/backend.h"
 #include "compiler/compiler.h"
 #include "compiler/program_assembly.h"
 #include "compiler/program_checks.h"
@@ -215,8 +217,12 @@ runtime::Program assembleFft(ir::Module& m, LibraryCall& call) {
   if (!lowered.isOk()) return p;
   call = std::move(lowered).value();
   EXPECT_TRUE(call.transposes.empty() && call.after.empty());
-  std::vector<GemmCall> gemms = {{0, {}, 0, 0, 0, call.other}};
-  Status assembled = assembleProgram(m, m.functions[0], plan, {}, p, gemms);
+  const codegen::ttir::TtirBackend kernels({});
+  StatusOr<codegen::GroupCode> code =
+      LibraryBackend(kernels, {}).lower(m, m.functions[0], plan, 0);
+  EXPECT_TRUE(code.isOk()) << code.status().toString();
+  if (!code.isOk()) return p;
+  Status assembled = assembleProgram(m, m.functions[0], plan, {*code}, p);
   EXPECT_TRUE(assembled.isOk()) << assembled.toString();
   p.output_aliases.assign(p.output_slots.size(), -1);  // compile() adds them
   return p;
@@ -313,26 +319,32 @@ TEST(FftCall, ZooFftIsOneRfftIntoATempTheNextGroupReads) {
   for (fusion::Fusion& group : plan.fusions)
     if (group.route == fusion::Route::kNative) group.route = fusion::Route::kTtir;
 
-  std::vector<KernelLaunch> launches;
-  std::vector<GemmCall> calls;
+  std::vector<codegen::GroupCode> groups(plan.fusions.size());
   std::vector<std::string> texts;
+  size_t launches = 0;
+  const codegen::ttir::TtirBackend kernels({});
   for (size_t g = 0; g < plan.fusions.size(); ++g) {
     const fusion::Fusion& group = plan.fusions[g];
     if (group.route == fusion::Route::kTtir) {
-      launches.push_back({g, 0, {1, 1, 1}, group.inputs, group.outputs});
+      codegen::ttir::TtirKernel stand_in;
+      stand_in.inputs = group.inputs;
+      stand_in.outputs = group.outputs;
+      groups[g].kernels = {stand_in};
+      groups[g].first_kernel = 0;
+      ++launches;
       continue;
     }
     if (group.route != fusion::Route::kLibrary) continue;
-    StatusOr<LibraryCall> call = lowerLibraryGroup(m, *f, plan, g);
-    ASSERT_TRUE(call.isOk()) << call.status().toString();
-    texts.push_back(libraryCallText(*call));
-    calls.push_back({g, {}, 0, 0, 0, call->other});
+    StatusOr<codegen::GroupCode> code = LibraryBackend(kernels, {}).lower(m, *f, plan, g);
+    ASSERT_TRUE(code.isOk()) << code.status().toString();
+    texts.push_back(code->text);
+    groups[g] = std::move(code).value();
   }
   EXPECT_EQ(texts, std::vector<std::string>{"rfft [256] batch 4 f32"});
-  ASSERT_EQ(launches.size(), 1u);  // stablehlo.real
+  ASSERT_EQ(launches, 1u);  // stablehlo.real
 
   runtime::Program p;
-  Status assembled = assembleProgram(m, *f, plan, launches, p, calls);
+  Status assembled = assembleProgram(m, *f, plan, std::move(groups), p);
   ASSERT_TRUE(assembled.isOk()) << assembled.toString();
   p.output_aliases.assign(p.output_slots.size(), -1);
   ASSERT_EQ(p.thunks.size(), 2u);

@@ -299,10 +299,12 @@ TEST(LibraryRoute, APermutedOperandIsATtirTransposeIntoATemp) {
   // Assembled: the launch, then the product reading its temp and writing the
   // output in place.
   runtime::Program p;
-  std::vector<KernelLaunch> launches = {
-      {0, 0, kernel->grid, kernel->inputs, kernel->outputs}};
-  std::vector<GemmCall> gemms = {{0, g, call->a, call->b, call->d}};
-  ASSERT_TRUE(assembleProgram(m, f, plan, launches, p, gemms).isOk());
+  codegen::GroupCode code;
+  code.kernels = {*kernel};
+  code.after_call = 1;
+  code.first_kernel = 0;
+  code.call = codegen::Call{runtime::GemmThunk{g}, {call->a, call->b}, {call->d}};
+  ASSERT_TRUE(assembleProgram(m, f, plan, {code}, p).isOk());
   ASSERT_EQ(p.thunks.size(), 2u);
   const auto& launch = std::get<runtime::LaunchThunk>(p.thunks[0]);
   const auto& gemm = std::get<runtime::GemmThunk>(p.thunks[1]);
@@ -325,7 +327,7 @@ TEST(LibraryRoute, ALibraryGroupWithoutItsCallIsOurBug) {
   runtime::Program p;
   Status s = assembleProgram(m, m.functions[0], plan, {}, p);
   EXPECT_EQ(s.code(), StatusCode::kInternal);
-  EXPECT_NE(s.message().find("library group without its call"), std::string::npos);
+  EXPECT_NE(s.message().find("library group without its code"), std::string::npos);
 }
 
 }  // namespace
