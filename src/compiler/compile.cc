@@ -2,6 +2,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "codegen/ttir/capability.h"
 #include "codegen/ttir/kernel.h"
 #include "compiler/backends.h"
 #include "compiler/compile_tree.h"
@@ -17,7 +18,6 @@
 #include "frontend/bytecode/reader.h"
 #include "frontend/vhlo/import.h"
 #include "fusion/fusion.h"
-#include "fusion/ttir_support.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "passes/pipeline.h"
@@ -56,7 +56,7 @@ Status runPassStage(ir::Module& module, const passes::ParticipantGrid& grid,
   passes::PipelineOptions pass_options;
   pass_options.grid = grid;
   pass_options.inlining.keep_composite = [&module](const ir::Op& composite) {
-    return fusion::ttirKeepsComposite(module, composite);
+    return codegen::ttir::ttirKeepsComposite(module, composite);
   };
   JFT_ASSIGN_OR_RETURN(passes::PipelineReport pass_report,
                        passes::runPasses(module, pass_options));

@@ -2,6 +2,7 @@
 #include "compiler/plan_stage.h"
 
 #include "codegen/library/library_calls.h"
+#include "codegen/ttir/capability.h"
 #include "compiler/control_regions.h"
 #include "compiler/unsupported_ops.h"
 
@@ -9,7 +10,7 @@ namespace jft::compiler {
 
 fusion::PlanOptions planOptions(const ir::Module& module, const Options& options,
                                 const AutotuneResult& tuned) {
-  fusion::PlanOptions plan_options;
+  fusion::PlanOptions plan_options = codegen::ttir::withTtir();
   plan_options.library_route = true;  // dots; other library ops are rejected below
   plan_options.control_route = true;  // while/case/if; their regions planned below
   // Collectives, replica_id and partition_id of a program over several

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "codegen/library/cudnn_conv.h"
+#include "codegen/ttir/capability.h"
 #include "codegen/ttir/kernel.h"
 #include "compiler/compiler.h"
 #include "compiler/host_eval.h"
@@ -262,7 +263,8 @@ TEST_P(ConvolutionCall, PlanIsCheckedAndItsHostEvaluationIsTheConvolution) {
       Status valid = ir::verifyModule(alone);
       EXPECT_TRUE(valid.isOk()) << t.scratch.name << ": " << valid.toString();
       for (size_t i : t.group.ops) {
-        const fusion::TtirSupport s = fusion::ttirSupport(m, t.scratch.body.ops[i]);
+        const fusion::TtirSupport s =
+            ::jft::codegen::ttir::ttirSupport(m, t.scratch.body.ops[i]);
         EXPECT_TRUE(s.ok) << s.reason;
       }
       StatusOr<codegen::ttir::TtirKernel> kernel =

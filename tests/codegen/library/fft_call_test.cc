@@ -10,6 +10,7 @@
 #include "codegen/library/backend.h"
 #include "codegen/library/library_calls.h"
 #include "codegen/ttir/backend.h"
+#include "codegen/ttir/capability.h"
 #include "compiler/compiler.h"
 #include "compiler/program_assembly.h"
 #include "compiler/program_checks.h"
@@ -202,7 +203,8 @@ TEST(FftCall, ErrorsNameTheOpTypesAndTheBrokenConstraint) {
 fusion::Plan libraryPlan(const ir::Module& m) {
   fusion::PlanOptions options;
   options.library_route = true;
-  return fusion::planFusions(m, m.functions.at(0), options);
+  return fusion::planFusions(m, m.functions.at(0),
+                             ::jft::codegen::ttir::withTtir(options));
 }
 
 // Plans, lowers and assembles the one-fft module.
@@ -310,7 +312,7 @@ TEST(FftCall, ZooFftIsOneRfftIntoATempTheNextGroupReads) {
   ASSERT_NE(f, nullptr);
   fusion::PlanOptions options;
   options.library_route = true;
-  fusion::Plan plan = fusion::planFusions(m, *f, options);
+  fusion::Plan plan = fusion::planFusions(m, *f, ::jft::codegen::ttir::withTtir(options));
   ASSERT_TRUE(libraryRejects(m, *f, plan).empty());
   // Until complex TTIR exists the real op is planned native (unsupported in
   // fl_only): the fft never is. Its group gets the stand-in launch.

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "codegen/library/library_calls.h"
+#include "codegen/ttir/capability.h"
 #include "codegen/ttir/kernel.h"
 #include "compiler/compiler.h"
 #include "compiler/program_assembly.h"
@@ -206,7 +207,8 @@ fusion::Plan libraryPlan(const ir::Module& m) {
   fusion::PlanOptions options;
   options.library_route = true;
   options.matmul = fusion::MatmulRoute::kLibrary;
-  return fusion::planFusions(m, m.functions.at(0), options);
+  return fusion::planFusions(m, m.functions.at(0),
+                             ::jft::codegen::ttir::withTtir(options));
 }
 
 TEST(LibraryRoute, IntegerDotsAreListedWithTheGemmPlannersReason) {
