@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "codegen/library/conv_library.h"
 #include "codegen/ttir/tile_choice.h"
 #include "compiler/cost_analysis.h"
 #include "fusion/fusion.h"
@@ -33,8 +34,9 @@ class Module;
 
 namespace jft::compiler {
 
-class Measurer;     // measurer.h
-class ConvLibrary;  // conv_library.h
+class Measurer;  // measurer.h
+// The convolution library the library backend asks (implemented by PJRT).
+using ConvLibrary = codegen::library::ConvLibrary;
 
 enum class Mode { kBackUnsupported, kFlOnly, kBackFail, kNative };
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <string>
 
-#include "compiler/library_calls.h"
 #include "compiler/unsupported_ops.h"
 
 namespace jft::compiler {
@@ -29,7 +28,7 @@ std::string regionName(const ir::Op& op, size_t r) {
 }
 
 void planRegions(const ir::Module& module, RegionCode& code,
-                 const fusion::PlanOptions& options,
+                 const fusion::PlanOptions& options, const Backends& backends,
                  std::vector<fusion::UnsupportedOp>& unsupported, long top_op,
                  const std::string& outer) {
   for (size_t g = 0; g < code.plan.fusions.size(); ++g) {
@@ -50,7 +49,7 @@ void planRegions(const ir::Module& module, RegionCode& code,
                                  std::to_string(at) + "_" + regionName(*op, r) + "_";
       for (fusion::Fusion& inner : region.plan.fusions) inner.name = prefix + inner.name;
       std::vector<fusion::UnsupportedOp> inside = region.plan.unsupported;
-      for (fusion::UnsupportedOp& u : libraryRejects(module, region.scope, region.plan))
+      for (fusion::UnsupportedOp& u : backends.rejects(module, region.scope, region.plan))
         inside.push_back(std::move(u));
       for (fusion::UnsupportedOp u : inside) {
         const ir::Op& bad = region.scope.body.ops[u.op];
@@ -59,7 +58,7 @@ void planRegions(const ir::Module& module, RegionCode& code,
         u.op = static_cast<size_t>(top);
         unsupported.push_back(std::move(u));
       }
-      planRegions(module, region, options, unsupported, top, prefix);
+      planRegions(module, region, options, backends, unsupported, top, prefix);
     }
   }
 }
@@ -73,9 +72,9 @@ bool hasControl(const fusion::Plan& plan) {
 }
 
 void planControlRegions(const ir::Module& module, RegionCode& code,
-                        const fusion::PlanOptions& options,
+                        const fusion::PlanOptions& options, const Backends& backends,
                         std::vector<fusion::UnsupportedOp>& unsupported, long top_op) {
-  planRegions(module, code, options, unsupported, top_op, "");
+  planRegions(module, code, options, backends, unsupported, top_op, "");
 }
 
 std::vector<RegionCode*> nestedRegions(RegionCode& code) {

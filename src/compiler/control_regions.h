@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "compiler/backends.h"
 #include "compiler/program_assembly.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
@@ -16,12 +17,12 @@ bool hasControl(const fusion::Plan& plan);
 
 // Plans the regions of every control op of `code.plan`, recursively. Group
 // names get their op's prefix ("while_3_body_fusion_0_loop_sine") so kernel
-// names stay unique. Unsupported ops inside (including library ops no
-// library call runs, libraryRejects) are appended to `unsupported` under
+// names stay unique. Unsupported ops inside (including those the backends
+// reject, Backends::rejects) are appended to `unsupported` under
 // `top_op` (the enclosing op of the function body), described with their own
 // types and location.
 void planControlRegions(const ir::Module& module, RegionCode& code,
-                        const fusion::PlanOptions& options,
+                        const fusion::PlanOptions& options, const Backends& backends,
                         std::vector<fusion::UnsupportedOp>& unsupported,
                         long top_op = -1);
 

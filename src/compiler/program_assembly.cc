@@ -26,6 +26,13 @@ bool isControlOp(ir::OpKind kind) {
   return kind == ir::OpKind::While || kind == ir::OpKind::Case || kind == ir::OpKind::If;
 }
 
+// The routes whose groups a backend lowers (codegen/backend.h); the
+// assembler runs kNone and kControl groups itself.
+bool hasBackend(fusion::Route route) {
+  return route == fusion::Route::kTtir || route == fusion::Route::kLibrary ||
+         route == fusion::Route::kCollective || route == fusion::Route::kCustomCall;
+}
+
 // The control op of a kControl group (single-op groups).
 const ir::Op* controlOpOf(const ir::Region& body, const fusion::Fusion& group) {
   for (size_t index : group.ops)
@@ -83,15 +90,11 @@ class Assembler {
   // value writes it in place; the first result naming it claims it.
   Status addOutputs(const ir::Region& body, const RegionCode& top) {
     std::unordered_set<ir::ValueId> computed;
-    for (const KernelLaunch& launch : top.launches)
-      computed.insert(launch.outputs.begin(), launch.outputs.end());
-    for (const GemmCall& call : top.calls) {
-      if (call.op) computed.insert(call.op->outputs.begin(), call.op->outputs.end());
-      if (!call.op) computed.insert(call.d);
+    for (const codegen::GroupCode& code : top.groups) {
+      for (const codegen::ttir::TtirKernel& kernel : code.kernels)
+        computed.insert(kernel.outputs.begin(), kernel.outputs.end());
+      if (code.call) computed.insert(code.call->writes.begin(), code.call->writes.end());
     }
-    for (const CollectiveCall& call : top.collectives) computed.insert(call.output);
-    for (const FfiCall& call : top.ffi_calls)
-      computed.insert(call.outputs.begin(), call.outputs.end());
     for (const fusion::Fusion& group : top.plan.fusions)
       if (group.route == fusion::Route::kControl)
         if (const ir::Op* op = controlOpOf(body, group))
@@ -116,47 +119,11 @@ class Assembler {
   // Appends the thunks of region `code` (whose ops are `body`) to `out`.
   Status addRegion(const RegionCode& code, const ir::Region& body,
                    std::vector<Thunk>& out) {
-    size_t next_launch = 0, next_call = 0, next_collective = 0, next_ffi = 0;
+    if (code.groups.size() > code.plan.fusions.size())
+      return internalError("more groups' code than groups in the plan");
     for (size_t g = 0; g < code.plan.fusions.size(); ++g) {
       const fusion::Fusion& group = code.plan.fusions[g];
       switch (group.route) {
-        case fusion::Route::kTtir:
-          if (next_launch >= code.launches.size() ||
-              code.launches[next_launch].fusion != g)
-            return internalError(group.name +
-                                 " is a TTIR group without its kernel launch");
-          while (next_launch < code.launches.size() &&
-                 code.launches[next_launch].fusion == g)
-            JFT_RETURN_IF_ERROR(addLaunch(group.name, code.launches[next_launch++], out));
-          break;
-        case fusion::Route::kLibrary: {
-          if (next_call >= code.calls.size() || code.calls[next_call].fusion != g)
-            return internalError(group.name + " is a library group without its call");
-          // Its kernels: those feeding the call, the call, those after it.
-          size_t end = next_launch;
-          while (end < code.launches.size() && code.launches[end].fusion == g) ++end;
-          for (size_t l = next_launch; l < end; ++l)
-            if (!code.launches[l].after_library)
-              JFT_RETURN_IF_ERROR(addLaunch(group.name, code.launches[l], out));
-          JFT_RETURN_IF_ERROR(addCall(group.name, code.calls[next_call++], out));
-          for (size_t l = next_launch; l < end; ++l)
-            if (code.launches[l].after_library)
-              JFT_RETURN_IF_ERROR(addLaunch(group.name, code.launches[l], out));
-          next_launch = end;
-          break;
-        }
-        case fusion::Route::kCollective:
-          if (next_collective >= code.collectives.size() ||
-              code.collectives[next_collective].fusion != g)
-            return internalError(group.name + " is a collective group without its call");
-          JFT_RETURN_IF_ERROR(
-              addCollective(group.name, code.collectives[next_collective++], out));
-          break;
-        case fusion::Route::kCustomCall:
-          if (next_ffi >= code.ffi_calls.size() || code.ffi_calls[next_ffi].fusion != g)
-            return internalError(group.name + " is a custom-call group without its call");
-          JFT_RETURN_IF_ERROR(addFfiCall(group.name, code.ffi_calls[next_ffi++], out));
-          break;
         case fusion::Route::kNone:
           for (size_t index : group.ops) {
             if (index >= body.ops.size())
@@ -179,57 +146,38 @@ class Assembler {
                                   : addConditional(*op, nested->second, out));
           break;
         }
-        default:
+        default: {
+          const codegen::GroupCode* made =
+              g < code.groups.size() ? &code.groups[g] : nullptr;
+          if (made != nullptr && !made->empty()) {
+            JFT_RETURN_IF_ERROR(addGroupCode(group.name, *made, out));
+            break;
+          }
+          if (hasBackend(group.route))
+            return internalError(group.name + " is a " + fusion::routeName(group.route) +
+                                 " group without its code");
           return unimplemented(group.name + ": route " + fusion::routeName(group.route) +
                                " cannot be executed yet");
+        }
       }
     }
-    if (next_launch != code.launches.size())
-      return internalError(
-          "more kernel launches than the plan's TTIR and library groups");
-    if (next_call != code.calls.size())
-      return internalError("more library calls than library groups in the plan");
-    if (next_collective != code.collectives.size())
-      return internalError("more collective calls than collective groups in the plan");
     return Status::ok();
   }
 
-  // A custom call's handler reads its operands and writes its results while
-  // they are all live: each gets its own slot.
-  Status addFfiCall(const std::string& name, const FfiCall& call,
-                    std::vector<Thunk>& out) {
-    runtime::FfiThunk thunk;
-    thunk.target = call.target;
-    thunk.argument_shapes = call.input_shapes;
-    thunk.result_shapes = call.output_shapes;
-    thunk.attributes = call.attributes;
-    thunk.location = call.location;
-    std::vector<int> buffers;
-    JFT_RETURN_IF_ERROR(addBuffers(name, call.inputs, call.outputs, buffers));
-    thunk.arguments.assign(buffers.begin(), buffers.begin() + call.inputs.size());
-    thunk.results.assign(buffers.begin() + call.inputs.size(), buffers.end());
-    out.push_back(std::move(thunk));
-    slots_->tick();
-    return Status::ok();
-  }
-
-  // A collective reads its input and writes its output in one thunk: the
-  // two are used at the same time, so they never share memory.
-  Status addCollective(const std::string& name, const CollectiveCall& call,
-                       std::vector<Thunk>& out) {
-    if (call.participant_id) {
-      JFT_ASSIGN_OR_RETURN(int slot, slots_->write(call.output, name));
-      out.push_back(runtime::ParticipantIdThunk{call.partition, slot});
-      slots_->tick();
-      return Status::ok();
-    }
-    std::vector<int> buffers;
-    JFT_RETURN_IF_ERROR(addBuffers(name, {call.input}, {call.output}, buffers));
-    if (buffers[0] == buffers[1])
-      return internalError(name + ": a collective's input and output share a slot");
-    out.push_back(
-        runtime::CollectiveThunk{call.desc, call.groups, buffers[0], buffers[1]});
-    slots_->tick();
+  // A group's kernels before its call, the call, the kernels after it.
+  Status addGroupCode(const std::string& name, const codegen::GroupCode& code,
+                      std::vector<Thunk>& out) {
+    if (!code.kernels.empty() && code.first_kernel < 0)
+      return internalError(name + ": its kernels have no place among the program's");
+    const size_t before =
+        code.call ? std::min(code.after_call, code.kernels.size()) : code.kernels.size();
+    for (size_t k = 0; k < before; ++k)
+      JFT_RETURN_IF_ERROR(
+          addLaunch(name, code.kernels[k], code.first_kernel + static_cast<int>(k), out));
+    if (code.call) JFT_RETURN_IF_ERROR(addCall(name, *code.call, out));
+    for (size_t k = before; k < code.kernels.size(); ++k)
+      JFT_RETURN_IF_ERROR(
+          addLaunch(name, code.kernels[k], code.first_kernel + static_cast<int>(k), out));
     return Status::ok();
   }
 
@@ -248,10 +196,10 @@ class Assembler {
     return Status::ok();
   }
 
-  Status addLaunch(const std::string& name, const KernelLaunch& launch,
-                   std::vector<Thunk>& out) {
+  Status addLaunch(const std::string& name, const codegen::ttir::TtirKernel& launch,
+                   int kernel, std::vector<Thunk>& out) {
     runtime::LaunchThunk thunk;
-    thunk.kernel = launch.kernel;
+    thunk.kernel = kernel;
     thunk.grid = launch.grid;
     JFT_RETURN_IF_ERROR(addBuffers(name, launch.inputs, launch.outputs, thunk.buffers));
     // The group's scratch temps: made by its first stage, passed to every stage.
@@ -271,35 +219,56 @@ class Assembler {
     return Status::ok();
   }
 
-  // A product reads A and B and writes D where a kernel would have written
-  // the dot's result; another library operation reads and writes its
-  // buffers like a launch, then its workspace.
-  Status addCall(const std::string& name, const GemmCall& call, std::vector<Thunk>& out) {
-    if (call.op) {
-      runtime::LibraryThunk thunk;
-      thunk.op = call.op->op;
-      JFT_RETURN_IF_ERROR(
-          addBuffers(name, call.op->inputs, call.op->outputs, thunk.buffers));
-      if (call.op->workspace_bytes != 0)
-        thunk.buffers.push_back(slots_->newTemp(call.op->workspace_bytes));
-      out.push_back(std::move(thunk));
-      slots_->tick();
-      return Status::ok();
-    }
-    if (call.gemm.bias != call.bias.has_value())
-      return internalError(name + ": a gemm bias without its vector, or the reverse");
-    std::vector<ir::ValueId> reads{call.a, call.b};
-    if (call.bias) reads.push_back(*call.bias);
+  // A call's reads, then its writes, get slots (a collective's input and
+  // output are both in use during the call, so they never share one), then
+  // a workspace temp; the thunk's buffer fields take them.
+  Status addCall(const std::string& name, const codegen::Call& call,
+                 std::vector<Thunk>& out) {
     std::vector<int> buffers;
-    JFT_RETURN_IF_ERROR(addBuffers(name, reads, {call.d}, buffers));
-    runtime::GemmThunk thunk;
-    thunk.gemm = call.gemm;
-    thunk.a = buffers[0];
-    thunk.b = buffers[1];
-    thunk.d = buffers.back();
-    if (call.bias) thunk.bias = buffers[2];
+    JFT_RETURN_IF_ERROR(addBuffers(name, call.reads, call.writes, buffers));
+    if (call.workspace_bytes != 0)
+      buffers.push_back(slots_->newTemp(call.workspace_bytes));
+    Thunk thunk = call.thunk;
+    JFT_RETURN_IF_ERROR(
+        placeBuffers(name, call.reads.size(), call.writes.size(), buffers, thunk));
     out.push_back(std::move(thunk));
     slots_->tick();
+    return Status::ok();
+  }
+
+  // `buffers` (`reads` read, `writes` written, then any workspace) into the
+  // fields of `thunk`.
+  static Status placeBuffers(const std::string& name, size_t reads, size_t writes,
+                             const std::vector<int>& buffers, Thunk& thunk) {
+    auto wrong = [&](const char* what) {
+      return internalError(name + ": " + what + " with " + std::to_string(reads) +
+                           " reads and " + std::to_string(writes) + " writes");
+    };
+    if (auto* gemm = std::get_if<runtime::GemmThunk>(&thunk)) {
+      if (writes != 1 || reads != (gemm->gemm.bias ? 3u : 2u))
+        return wrong("a gemm (with a bias vector exactly when its description has one)");
+      gemm->a = buffers[0];
+      gemm->b = buffers[1];
+      if (gemm->gemm.bias) gemm->bias = buffers[2];
+      gemm->d = buffers[reads];
+    } else if (auto* library = std::get_if<runtime::LibraryThunk>(&thunk)) {
+      library->buffers = buffers;
+    } else if (auto* collective = std::get_if<runtime::CollectiveThunk>(&thunk)) {
+      if (reads != 1 || writes != 1) return wrong("a collective");
+      if (buffers[0] == buffers[1])
+        return internalError(name + ": a collective's input and output share a slot");
+      collective->input = buffers[0];
+      collective->output = buffers[1];
+    } else if (auto* id = std::get_if<runtime::ParticipantIdThunk>(&thunk)) {
+      if (reads != 0 || writes != 1) return wrong("a participant id");
+      id->destination = buffers[0];
+    } else if (auto* ffi = std::get_if<runtime::FfiThunk>(&thunk)) {
+      ffi->arguments.assign(buffers.begin(), buffers.begin() + static_cast<long>(reads));
+      ffi->results.assign(buffers.begin() + static_cast<long>(reads),
+                          buffers.begin() + static_cast<long>(reads + writes));
+    } else {
+      return internalError(name + ": a call of a thunk kind no backend makes");
+    }
     return Status::ok();
   }
 
@@ -426,13 +395,11 @@ Status assembleProgram(const ir::Module& module, const ir::Function& function,
 }
 
 Status assembleProgram(const ir::Module& module, const ir::Function& function,
-                       const fusion::Plan& plan,
-                       const std::vector<KernelLaunch>& launches,
-                       runtime::Program& program, const std::vector<GemmCall>& gemms) {
+                       const fusion::Plan& plan, std::vector<codegen::GroupCode> groups,
+                       runtime::Program& program) {
   RegionCode top;
   top.plan = plan;
-  top.launches = launches;
-  top.calls = gemms;
+  top.groups = std::move(groups);
   return assembleProgram(module, function, top, program);
 }
 

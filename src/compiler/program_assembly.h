@@ -16,12 +16,12 @@
 // is a parameter, a constant, or a value already returned under an earlier
 // index is filled by a CopyThunk after everything else.
 //
-// Order: groups in plan order; a library group runs its kernels (operand
-// permutations), then its call, then the kernels marked after_library; a
-// collective group is its one CollectiveThunk or ParticipantIdThunk (a
-// collective reads its input and writes its output at one point of the
-// timeline, so the two never share arena bytes, and an output computed by a
-// collective is written in place like a kernel's).
+// Order: groups in plan order; a group runs its kernels before its call,
+// then its call (codegen::Call: its reads and writes get slots, written into
+// the thunk's buffer fields), then its kernels after the call. A call reads
+// and writes at one point of the timeline, so a collective's input and
+// output never share arena bytes, and an output a call computes is written
+// in place like a kernel's.
 //
 // Control flow: while becomes a WhileThunk, case/if a ConditionalThunk, whose
 // lists (Program::lists) hold their regions' thunks, assembled by the same
@@ -35,16 +35,11 @@
 // and read inside it stays live until the loop ends.
 #pragma once
 
-#include <array>
 #include <cstddef>
-#include <cstdint>
 #include <map>
-#include <optional>
 #include <vector>
 
-#include "compiler/collective_call.h"
-#include "compiler/ffi_call.h"
-#include "compiler/library_calls.h"
+#include "codegen/backend.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
 #include "runtime/program.h"
@@ -52,50 +47,17 @@
 
 namespace jft::compiler {
 
-// One kernel launch: a kTtir group of the plan and its kernel's contract, or
-// a kernel of a kLibrary group.
-// A group that runs as several kernels has consecutive launches, stage 0
-// first; they share the group's scratch buffers (temps no IR value owns,
-// passed after the outputs and live from the first stage to the last).
-struct KernelLaunch {
-  size_t fusion = 0;  // index into plan.fusions
-  int kernel = 0;     // index into Program::kernels
-  std::array<uint32_t, 3> grid{1, 1, 1};
-  std::vector<ir::ValueId> inputs;   // buffer parameters read, in order
-  std::vector<ir::ValueId> outputs;  // then those written
-  int stage = 0;                     // among the group's launches
-  std::vector<uint64_t> scratch;     // bytes of each scratch buffer, then passed
-  // A kernel of a library group that runs after the group's library call
-  // (LibraryCall::after); the others of a library group run before it.
-  bool after_library = false;
-};
-
-// One library call of a kLibrary group: a product (GemmThunk) or, with `op`
-// set, another library operation (LibraryThunk, its workspace a temp live for
-// the call only). Kernels that feed it (e.g. permute its operands) are
-// KernelLaunches of the same group; `a`/`b` are then their outputs.
-struct GemmCall {
-  size_t fusion = 0;  // index into plan.fusions
-  runtime::GemmDesc gemm;
-  ir::ValueId a = 0, b = 0;  // read as the product's A and B
-  ir::ValueId d = 0;         // written as its D
-  std::optional<LibraryOpCall> op;
-  std::optional<ir::ValueId> bias;  // read as the bias vector when gemm.bias
-};
-
-// A function body or a control op's region, with its plan, kernels and
-// library calls.
+// A function body or a control op's region, with its plan and the code the
+// backends made of its groups.
 struct RegionCode {
   ir::Function scope;  // the region as a function: emitters index its ops
   fusion::Plan plan;
-  // Its kTtir groups' kernels and its library groups' kernels, in plan order.
-  std::vector<KernelLaunch> launches;
-  // One per kLibrary group, in plan order.
-  std::vector<GemmCall> calls;
-  // One per kCollective group, in plan order.
-  std::vector<CollectiveCall> collectives;
-  // One per kCustomCall group, in plan order.
-  std::vector<FfiCall> ffi_calls;
+  // Per group of plan.fusions, in order: what its route's backend made of
+  // it; empty for the groups the assembler runs itself (kNone, kControl).
+  // A group of several kernels launches them in order, stage 0 first; they
+  // share the group's scratch buffers (temps no IR value owns, passed after
+  // the outputs and live from the first stage to the last).
+  std::vector<codegen::GroupCode> groups;
   // Per kControl group (index into plan.fusions): its op's regions, in order
   // (while: cond, body; case: branches; if: true, false).
   std::map<size_t, std::vector<RegionCode>> nested;
@@ -107,16 +69,13 @@ struct RegionCode {
 // Groups of route kNone may hold only constants, token ops and the
 // forwarding ops. UNIMPLEMENTED for what has no buffer form yet (tuple
 // parameters, results or carried values; other routes), naming it; INTERNAL
-// for a plan without its launches, calls or regions.
+// for a plan without its groups' code or regions.
 Status assembleProgram(const ir::Module& module, const ir::Function& function,
                        const RegionCode& top, runtime::Program& program);
 
-// The same for a body without control flow: `launches` are its groups'
-// kernels in plan order, `gemms` its library calls.
+// The same for a body without control flow: `groups` per group of `plan`.
 Status assembleProgram(const ir::Module& module, const ir::Function& function,
-                       const fusion::Plan& plan,
-                       const std::vector<KernelLaunch>& launches,
-                       runtime::Program& program,
-                       const std::vector<GemmCall>& gemms = {});
+                       const fusion::Plan& plan, std::vector<codegen::GroupCode> groups,
+                       runtime::Program& program);
 
 }  // namespace jft::compiler

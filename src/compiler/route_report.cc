@@ -4,8 +4,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <set>
+
+#include "compiler/control_regions.h"
+#include "fusion/matmul_form.h"
 
 namespace jft::compiler {
 namespace {
@@ -26,7 +30,67 @@ std::string pad(std::string text, size_t width) {
   return text;
 }
 
+// The autotuner's note for the dot of `group`, if it measured one.
+std::string autotuneNoteOf(const ir::Module& module, const ir::Function& scope,
+                           const fusion::Fusion& group,
+                           const std::map<std::string, std::string>& notes) {
+  if (notes.empty()) return "";
+  for (size_t at : group.ops) {
+    if (at >= scope.body.ops.size()) continue;
+    const ir::Op& op = scope.body.ops[at];
+    if (op.kind != ir::OpKind::DotGeneral) continue;
+    auto it = notes.find(fusion::matmulSignature(module, op));
+    if (it != notes.end()) return it->second;
+  }
+  return "";
+}
+
+// A group of several kernels: their tiles joined, compile times summed.
+void addKernels(RouteEntry& entry, const codegen::GroupCode& code,
+                const std::vector<kernel_compiler::CompiledKernel>& compiled) {
+  for (size_t k = 0; k < code.kernels.size(); ++k) {
+    entry.tile += (k == 0 ? "" : " + ") + code.kernels[k].tile;
+    const size_t at = static_cast<size_t>(code.first_kernel) + k;
+    if (code.first_kernel < 0 || at >= compiled.size()) continue;
+    entry.compiled = true;
+    entry.compile_seconds += compiled[at].compile_seconds;
+    entry.cache_hit = (k == 0 || entry.cache_hit) && compiled[at].cache_hit;
+  }
+}
+
+void addRows(const ir::Module& module, const ir::Function& scope, const RegionCode& code,
+             const std::vector<kernel_compiler::CompiledKernel>& compiled,
+             const std::map<std::string, std::string>& notes, bool log,
+             RouteReport& report) {
+  for (size_t g = 0; g < code.plan.fusions.size(); ++g) {
+    const fusion::Fusion& group = code.plan.fusions[g];
+    RouteEntry entry = routeEntry(module, scope, group);
+    entry.autotune = autotuneNoteOf(module, scope, group, notes);
+    if (g < code.groups.size() && !code.groups[g].empty()) {
+      const codegen::GroupCode& made = code.groups[g];
+      if (made.call)
+        entry.tile = made.text;
+      else
+        addKernels(entry, made, compiled);
+      if (log) std::cerr << logLine(entry) << "\n";
+    }
+    report.entries.push_back(std::move(entry));
+  }
+}
+
 }  // namespace
+
+RouteReport programReport(const ir::Module& module, const ir::Function& function,
+                          RegionCode& top,
+                          const std::vector<kernel_compiler::CompiledKernel>& compiled,
+                          const std::map<std::string, std::string>& autotune_notes,
+                          bool log) {
+  RouteReport report;
+  addRows(module, function, top, compiled, autotune_notes, log, report);
+  for (RegionCode* region : nestedRegions(top))
+    addRows(module, region->scope, *region, compiled, autotune_notes, log, report);
+  return report;
+}
 
 RouteEntry routeEntry(const ir::Module& module, const ir::Function& function,
                       const fusion::Fusion& group) {

@@ -1,5 +1,5 @@
 // A stablehlo.convolution's attributes read once, defaults filled in: what
-// both of its routes (the library's patches + GEMM, compiler/convolution_call.h,
+// both of its routes (the library's patches + GEMM, codegen/library/convolution_call.h,
 // and the TTIR implicit GEMM, conv_gemm_form.h) start from.
 #pragma once
 

@@ -114,10 +114,24 @@ enum class MatmulRoute : uint8_t { kAuto, kLibrary, kTtir };
 // Where convolution goes (XLA_FLAGTREE_CONV), as MatmulRoute for dots:
 // kLibrary is the library route for every convolution (cuDNN when the
 // device has it, else the patches kernel + cuBLASLt: the compiler decides
-// which, compiler/library_calls.h); kCudnn the same with cuDNN required;
+// which, codegen/library/library_calls.h); kCudnn the same with cuDNN required;
 // kTtir the TTIR implicit GEMM for every convolution it can take; kAuto asks
 // the cost model (conv_gemm_form.h), whose library side is the same route.
 enum class ConvRoute : uint8_t { kAuto, kLibrary, kTtir, kCudnn };
+
+// Whether a backend's kernel can compute an op; the reason when not.
+struct TtirSupport {
+  bool ok = false;
+  std::string reason;  // "no TTIR emitter for sort yet"
+};
+
+// What the TTIR backend can emit, as the planner asks it: the backend owns
+// the table (codegen/ttir/capability.h) and the compiler hands it over in
+// PlanOptions::ttir.
+struct TtirCapability {
+  std::function<bool(ir::ElementType)> holds;  // element types a kernel holds
+  std::function<TtirSupport(const ir::Module&, const ir::Op&)> supports;
+};
 
 struct PlanOptions {
   bool fuse = true;  // false: one group per op (a debugging aid)
@@ -143,6 +157,9 @@ struct PlanOptions {
   // the library before the cost model is asked (cuDNN measured faster than
   // our implicit GEMM, docs/performance.md). Unset: no library to ask.
   std::function<bool(const ir::Op&)> conv_library_takes;
+  // The TTIR backend's table. Unset: no op goes TTIR (each is unsupported,
+  // with the reason that no TTIR backend was given).
+  TtirCapability ttir;
 };
 
 // Never fails on valid IR: what it cannot place goes to `unsupported`.

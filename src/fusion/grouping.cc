@@ -402,7 +402,8 @@ class Grouper {
       return false;
     const ir::Type& from = module_.typeOf(op(i).operands[0]);
     return !readsSplat(op(i)) && from.isTensor() && ir::isFloat(from.element) &&
-           ttirHoldsElementType(from.element) && !ir::isComplex(from.element);
+           options_.ttir.holds && options_.ttir.holds(from.element) &&
+           !ir::isComplex(from.element);
   }
 
   void newGroup(size_t i, Route route) {

@@ -44,7 +44,7 @@ struct MatmulForm {
   ir::ElementType operand = ir::ElementType::F32;
   ir::ElementType result = ir::ElementType::F32;
   // tt.dot inputPrecision: "ieee" for f32 operands when precision_config asks
-  // for HIGHEST (XLA's rule, as compiler/dot_to_gemm.h); "tf32" otherwise
+  // for HIGHEST (XLA's rule, as codegen/library/dot_to_gemm.h); "tf32" otherwise
   // (Triton ignores it for 16-bit operands, and writes tf32 there itself).
   std::string input_precision = "tf32";
 };

@@ -144,7 +144,9 @@ OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& o
   }
   if (op.kind == OpKind::CustomCall)
     return {Route::kNative, false, customCallRefusal(op)};
-  TtirSupport ttir = ttirSupport(module, op);
+  TtirSupport ttir = options.ttir.supports
+                         ? options.ttir.supports(module, op)
+                         : TtirSupport{false, "no TTIR backend to ask for " + opName(op)};
   if (!ttir.ok) return {Route::kNative, false, std::move(ttir.reason)};
   return {Route::kTtir, true, {}};
 }

@@ -26,7 +26,7 @@ struct OpRoute {
 // (api_version 4) that no other route claims, run by the runtime through the
 // handler registered for its target (also legal in every mode: a host
 // callback or the user's own kernel, not our numeric work); other custom
-// calls are refused with what the user can do. kTtir: see ttir_support.h.
+// calls are refused with what the user can do. kTtir: what PlanOptions::ttir supports.
 OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& options);
 
 }  // namespace jft::fusion

@@ -1,4 +1,4 @@
-// The compiler's ConvLibrary (compiler/conv_library.h) on a runtime device:
+// The compiler's ConvLibrary (compiler/compiler.h) on a runtime device:
 // the device loads its convolution library and builds the description's
 // plan (runtime::Device::prepareLibrary), which execution then reuses. A
 // device without a convolution library refuses, and the compiler keeps the
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/conv_library.h"
+#include "compiler/compiler.h"
 #include "runtime/device.h"
 
 namespace jft::pjrt {

@@ -1,6 +1,6 @@
 // One convolution as the runtime hands it to a convolution library (cuDNN's
 // graph API on CUDA; MIOpen would read the same description). The compiler
-// fills it in from stablehlo.convolution (compiler/cudnn_conv.h); nothing
+// fills it in from stablehlo.convolution (codegen/library/cudnn_conv.h); nothing
 // here knows CUDA or our IR.
 //
 // The three tensors are named by their roles in the library's forward

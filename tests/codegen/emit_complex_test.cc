@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 
+#include "codegen/ttir/capability.h"
 #include "emit_test_util.h"
 #include "fusion/ttir_support.h"
 #include "launch_dump.h"
@@ -381,7 +382,8 @@ TEST(EmitComplex, MeanDividesTheComplexSumInTheEpilogue) {
   EXPECT_EQ(count(k.ttir, "tt.store "), 2);
 
   // The planner puts the reduce and the divide in one reduction group.
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   EXPECT_TRUE(plan.unsupported.empty());
   int reductions = 0;
   for (const fusion::Fusion& f : plan.fusions)
@@ -422,7 +424,8 @@ ir::Module complexCumulative(std::vector<int64_t> dims, size_t axis, OpKind comb
 // parts, the init combined into both, both parts stored.
 TEST(EmitComplex, CumsumIsOneTwoOperandScan) {
   ir::Module m = complexCumulative({8, 100}, 1, OpKind::Add, ElementType::C64);
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   bool scan = false;
   for (const fusion::Fusion& f : plan.fusions) scan = scan || f.family == Family::kScan;
@@ -469,7 +472,7 @@ TEST(EmitComplex, ChloScanOfComplexValuesStoresScanAndCarry) {
                 {std::move(body)});
   b.ret({r[0], r[1]});
   b.endFunction();
-  EXPECT_TRUE(fusion::ttirKeepsComposite(m, m.entry()->body.ops[0]));
+  EXPECT_TRUE(::jft::codegen::ttir::ttirKeepsComposite(m, m.entry()->body.ops[0]));
   TtirKernel k = emitWhole(m, Family::kScan);
   EXPECT_NE(k.ttir.find(":2 = \"tt.scan\""), std::string::npos);
   EXPECT_NE(k.ttir.find(":3 = \"tt.reduce\""), std::string::npos);
@@ -480,7 +483,8 @@ TEST(EmitComplex, ChloScanOfComplexValuesStoresScanAndCarry) {
 // A complex pooling window and a cumulative max (no order) stay refused.
 TEST(EmitComplex, ComplexWindowsOtherThanCumulativeSumsAreRefused) {
   ir::Module cummax = complexCumulative({8, 100}, 1, OpKind::Maximum, ElementType::C64);
-  fusion::Plan plan = fusion::planFusions(cummax, *cummax.entry());
+  fusion::Plan plan =
+      fusion::planFusions(cummax, *cummax.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.unsupported.size(), 1u);
   EXPECT_EQ(plan.unsupported[0].reason,
             "complex maximum combiner (add and multiply are run)");
@@ -497,7 +501,7 @@ TEST(EmitComplex, ComplexWindowsOtherThanCumulativeSumsAreRefused) {
                 {"window_strides", std::vector<int64_t>{1, 1}}},
                {std::move(body)})});
   b.endFunction();
-  plan = fusion::planFusions(pool, *pool.entry());
+  plan = fusion::planFusions(pool, *pool.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.unsupported.size(), 1u);
   EXPECT_EQ(plan.unsupported[0].reason,
             "reduce_window of complex values other than a cumulative sum or product");
@@ -515,7 +519,8 @@ ir::Module complexScatter(ElementType element, std::optional<OpKind> combine) {
 // and 2i + 1, after a copy kernel that moves both parts.
 TEST(EmitComplex, ScatterAddIsAnAtomicAddPerPart) {
   ir::Module m = complexScatter(ElementType::C64, OpKind::Add);
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   ASSERT_EQ(plan.fusions.size(), 1u);
   EXPECT_EQ(plan.fusions[0].family, Family::kScatter);
@@ -543,7 +548,8 @@ TEST(EmitComplex, ScatterSetStoresBothParts) {
 // A complex multiply needs both parts of an element at once: refused.
 TEST(EmitComplex, ScatterMultiplyOfComplexValuesIsRefused) {
   ir::Module m = complexScatter(ElementType::C64, OpKind::Multiply);
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.unsupported.size(), 1u);
   EXPECT_EQ(plan.unsupported[0].reason,
             "scatter of complex values other than set and add (a complex combine needs "
@@ -580,7 +586,8 @@ TEST(EmitComplex, EveryPlannedComplexGroupEmits) {
                          {std::move(body)});
   b.ret({centred, prod, cumsum});
   b.endFunction();
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   EXPECT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   std::set<Family> families;
   for (const fusion::Fusion& f : plan.fusions) {
@@ -596,7 +603,7 @@ TEST(EmitComplex, EveryPlannedComplexGroupEmits) {
   EXPECT_EQ(families, (std::set<Family>{Family::kReduction, Family::kScan}));
 }
 
-// The solver route's column-major copies (compiler/solver_call.cc): a one-op
+// The solver route's column-major copies (codegen/library/solver_call.cc): a one-op
 // loop kernel swapping the last two dims of a batch of complex matrices
 // moves both parts of each element, read from and written to (re, im) pairs.
 TEST(EmitComplex, TransposeOfComplexMatricesMovesBothParts) {
@@ -634,7 +641,8 @@ TEST(EmitComplex, PlannerRoutesComplexLoopsAndNamesWhatItRefuses) {
                      {{"comparison_direction", ir::ComparisonDirection::LT}});
   b.ret({q, diff, lt});
   b.endFunction();
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.unsupported.size(), 2u);
   std::vector<std::string> reasons;
   for (const auto& u : plan.unsupported) reasons.push_back(u.reason);

@@ -11,6 +11,7 @@
 // (tests/gpu/compile_ttir_dir.py) see what the emitter writes today.
 #include <gtest/gtest.h>
 
+#include "codegen/ttir/capability.h"
 #include "committed_sample.h"
 #include "conv_modules.h"
 #include "emit_test_util.h"
@@ -294,7 +295,8 @@ TEST(EmitConv, PlannedConvBiasReluEmits) {
   fusion::PlanOptions options;
   options.library_route = true;
   options.conv = fusion::ConvRoute::kTtir;
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry(), options);
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir(options));
   ASSERT_EQ(plan.fusions.size(), 1u) << fusion::describePlan(m, *m.entry(), plan);
   const fusion::Fusion& g = plan.fusions[0];
   EXPECT_EQ(g.family, fusion::Family::kConv);

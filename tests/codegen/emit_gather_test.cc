@@ -7,6 +7,7 @@
 // elemental emitter (so index arithmetic fuses).
 #include <gtest/gtest.h>
 
+#include "codegen/ttir/capability.h"
 #include "emit_test_util.h"
 #include "launch_dump.h"
 
@@ -125,7 +126,8 @@ TEST(EmitGather, NonIntegerIndicesAreNotTtir) {
   dn.index_vector_dim = 1;
   b.ret({gather(b, a[0], a[1], f32({4, 3}), dn, {1, 3})});
   b.endFunction();
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.unsupported.size(), 1u);
   EXPECT_NE(plan.unsupported[0].reason.find("non-integer"), std::string::npos);
 }

@@ -10,6 +10,7 @@
 // check (tests/gpu/compile_ttir_dir.py) see what the emitter writes today.
 #include <gtest/gtest.h>
 
+#include "codegen/ttir/capability.h"
 #include "committed_sample.h"
 #include "emit_test_util.h"
 #include "fusion/fusion.h"
@@ -319,7 +320,8 @@ TEST(EmitMatmul, PlannedGroupEmits) {
   fusion::PlanOptions options;
   options.library_route = true;
   options.matmul = fusion::MatmulRoute::kTtir;
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry(), options);
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir(options));
   ASSERT_EQ(plan.fusions.size(), 1u) << fusion::describePlan(m, *m.entry(), plan);
   const fusion::Fusion& g = plan.fusions[0];
   EXPECT_EQ(g.family, fusion::Family::kMatmul);

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "codegen/ttir/capability.h"
 #include "emit_test_util.h"
 #include "fusion/fusion.h"
 
@@ -63,11 +64,12 @@ TEST(EmitMultiOutput, LoopKernelStoresTheSharedIntermediate) {
                     {{"dimensions", std::vector<int64_t>{1}}}, {std::move(body)});
   b.ret({y, r});
   b.endFunction();
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.fusions.size(), 2u) << fusion::describePlan(m, *m.entry(), plan);
   const std::string loop = checkPlanKernels(m, plan, Family::kLoop, 2);
   EXPECT_EQ(count(loop, "tt.extern_elementwise"), 1);  // exp, computed once
-  EXPECT_EQ(count(loop, "tt.load "), 1);  // x, once for both outputs
+  EXPECT_EQ(count(loop, "tt.load "), 1);               // x, once for both outputs
 }
 
 // Layer norm whose centred input is also transposed: the reduction kernel
@@ -100,7 +102,8 @@ TEST(EmitMultiOutput, ReductionKernelStoresAFullShapeValue) {
                     {{"permutation", std::vector<int64_t>{1, 0}}});
   b.ret({y, t});
   b.endFunction();
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.fusions.size(), 2u) << fusion::describePlan(m, *m.entry(), plan);
   EXPECT_EQ(plan.fusions[0].outputs, (std::vector<ValueId>{xc, y}));
   const std::string norm = checkPlanKernels(m, plan, Family::kReduction, 2);
@@ -131,7 +134,8 @@ TEST(EmitMultiOutput, MatmulEpilogueStoresAnIntermediate) {
   fusion::PlanOptions options;
   options.library_route = true;
   options.matmul = fusion::MatmulRoute::kTtir;
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry(), options);
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir(options));
   ASSERT_EQ(plan.fusions.size(), 2u) << fusion::describePlan(m, *m.entry(), plan);
   EXPECT_EQ(plan.fusions[0].family, Family::kMatmul);
   EXPECT_EQ(plan.fusions[0].outputs, (std::vector<ValueId>{z, y}));

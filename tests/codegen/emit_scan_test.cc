@@ -6,6 +6,7 @@
 
 #include <limits>
 
+#include "codegen/ttir/capability.h"
 #include "emit_test_util.h"
 #include "fusion/ttir_support.h"
 #include "launch_dump.h"
@@ -114,11 +115,12 @@ TEST(EmitScan, ChloScanCompositeStoresTheScanAndTheFinalCarry) {
                 {std::move(body)});
   b.ret({r[0], r[1]});
   b.endFunction();
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   ASSERT_EQ(plan.fusions.size(), 1u);
   EXPECT_EQ(plan.fusions[0].family, Family::kScan);
-  EXPECT_TRUE(fusion::ttirKeepsComposite(m, m.entry()->body.ops[0]));
+  EXPECT_TRUE(::jft::codegen::ttir::ttirKeepsComposite(m, m.entry()->body.ops[0]));
   TtirKernel k = emitWhole(m, Family::kScan);
   dumpLaunch(k);
   EXPECT_EQ(count(k.ttir, "\"tt.scan\""), 1);
@@ -129,7 +131,8 @@ TEST(EmitScan, ChloScanCompositeStoresTheScanAndTheFinalCarry) {
 
 TEST(EmitScan, PlannerRoutesCumulativeWindowsToScanAndPoolingToLoop) {
   ir::Module m = cumsum({8, 100}, 1, false, OpKind::Add, 0);
-  fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty());
   bool scan = false;
   for (const fusion::Fusion& f : plan.fusions) scan = scan || f.family == Family::kScan;
@@ -143,7 +146,7 @@ TEST(EmitScan, PlannerRoutesCumulativeWindowsToScanAndPoolingToLoop) {
   b.ret({b.op1(OpKind::ReduceWindow, {a[0], scalarConstant(b, f32(), 0)}, f32({8, 99}),
                {{"window_dimensions", std::vector<int64_t>{1, 2}}}, {std::move(body)})});
   b.endFunction();
-  plan = fusion::planFusions(pool, *pool.entry());
+  plan = fusion::planFusions(pool, *pool.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty());
   ASSERT_EQ(plan.fusions.size(), 1u);
   EXPECT_EQ(plan.fusions[0].family, Family::kLoop);

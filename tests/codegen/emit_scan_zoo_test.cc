@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "codegen/ttir/capability.h"
 #include "emit_test_util.h"
 #include "frontend/vhlo/import.h"
 #include "fusion/ttir_support.h"
@@ -29,10 +30,11 @@ TEST(EmitScanZoo, ArgmaxCumsumWithTheScanKept) {
   ir::Module m = std::move(imported).value();
   passes::PipelineOptions options;
   options.inlining.keep_composite = [&m](const ir::Op& op) {
-    return fusion::ttirKeepsComposite(m, op);
+    return ::jft::codegen::ttir::ttirKeepsComposite(m, op);
   };
   ASSERT_TRUE(passes::runPasses(m, options).isOk());
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   int scans = 0;
   for (const fusion::Fusion& f : plan.fusions) {

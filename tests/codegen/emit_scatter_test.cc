@@ -6,6 +6,7 @@
 // refusals (4-bit elements); 8/16-bit elements swap the 32-bit word holding them.
 #include <gtest/gtest.h>
 
+#include "codegen/ttir/capability.h"
 #include "emit_test_util.h"
 #include "scatter_modules.h"
 
@@ -16,7 +17,8 @@ using fusion::Family;
 
 TEST(EmitScatter, AddCopiesThenWaitsThenAddsAtomicallyInsideTheTable) {
   ir::Module m = rowScatter(ElementType::F32, 100, 16, 32, OpKind::Add);
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   ASSERT_EQ(plan.fusions.size(), 1u);
   EXPECT_EQ(plan.fusions[0].family, Family::kScatter);
@@ -75,7 +77,8 @@ TEST(EmitScatter, EmbeddingGradientIsGridParallelWithTheZerosFused) {
   b.ret({b.op1(OpKind::Scatter, {zeros, a[0], a[1]}, table,
                {{"scatter_dimension_numbers", dn}}, {std::move(body)})});
   b.endFunction();
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   ASSERT_EQ(plan.fusions.back().family, Family::kScatter);
   const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter);
@@ -127,7 +130,8 @@ TEST(EmitScatter, EmitKernelRefusesATwoKernelGroup) {
 // tt.atomic_cas over the element's bits until its swap lands.
 TEST(EmitScatter, MultiplyIsACompareAndSwapLoop) {
   ir::Module m = rowScatter(ElementType::F32, 10, 4, 3, OpKind::Multiply);
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   ASSERT_EQ(plan.fusions.size(), 1u);
   EXPECT_EQ(plan.fusions[0].family, Family::kScatter);
@@ -181,7 +185,8 @@ TEST(EmitScatter, CustomRegionOnI64IsACompareAndSwapLoop) {
   b.ret({b.op1(OpKind::Scatter, {a[0], a[1], a[2]}, table,
                {{"scatter_dimension_numbers", dn}}, {std::move(body)})});
   b.endFunction();
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter);
   ASSERT_EQ(k.size(), 2u);
@@ -267,7 +272,8 @@ TEST(EmitScatter, NarrowCombinersSwapTheirWord) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.type);
     ir::Module m = rowScatter(c.element, 10, 4, 3, c.combine);
-    const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+    const fusion::Plan plan =
+        fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
     ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
     const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter);
     ASSERT_EQ(k.size(), 2u);
@@ -284,7 +290,8 @@ TEST(EmitScatter, NarrowCombinersSwapTheirWord) {
 // writes back as 1.
 TEST(EmitScatter, PredMaxSwapsItsByteAsZeroOrOne) {
   ir::Module m = rowScatter(ElementType::PRED, 10, 4, 3, OpKind::Maximum);
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   const std::vector<TtirKernel> k = emitWholeStages(m, Family::kScatter);
   ASSERT_EQ(k.size(), 2u);
@@ -298,7 +305,8 @@ TEST(EmitScatter, PredMaxSwapsItsByteAsZeroOrOne) {
 // 4-bit elements are still refused, with the reason.
 TEST(EmitScatter, FourBitCombinersAreNotTtir) {
   ir::Module m = rowScatter(ElementType::I4, 10, 4, 3, OpKind::Add);
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.unsupported.size(), 1u);
   EXPECT_FALSE(plan.unsupported[0].reason.empty());
 }

@@ -7,6 +7,7 @@
 
 #include <limits>
 
+#include "codegen/ttir/capability.h"
 #include "emit_test_util.h"
 #include "launch_dump.h"
 
@@ -58,7 +59,8 @@ ir::Module sortModule(std::vector<int64_t> dims, int64_t dim, bool with_indices,
 
 TEST(EmitSort, RowSortIsABitonicNetworkOfSplitsAndJoins) {
   ir::Module m = sortModule({8, 100}, 1, false, ir::ComparisonDirection::LT);
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   ASSERT_EQ(plan.fusions.back().family, Family::kSort);
   TtirKernel k = emitWhole(m, Family::kSort);
@@ -82,7 +84,8 @@ TEST(EmitSort, RowSortIsABitonicNetworkOfSplitsAndJoins) {
 
 TEST(EmitSort, TopKSortsValuesWithIndicesFollowing) {
   ir::Module m = sortModule({8, 100}, 1, true, ir::ComparisonDirection::GT);
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty());
   ASSERT_EQ(plan.fusions.back().family, Family::kSort);
   EXPECT_EQ(plan.fusions.back().inputs.size(), 1u);  // the iota is computed inside
@@ -105,7 +108,8 @@ TEST(EmitSort, MajorDimSortStridesByTheInnerExtent) {
 
 TEST(EmitSort, RowsLongerThanTheLimitAreNotTtir) {
   ir::Module m = sortModule({2, 200000}, 1, false, ir::ComparisonDirection::LT);
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.unsupported.size(), 1u);
   EXPECT_NE(plan.unsupported[0].reason.find("200000"), std::string::npos);
 }
@@ -116,7 +120,8 @@ TEST(EmitSort, RowsLongerThanTheLimitAreNotTtir) {
 // and the outputs stored by that last pass.
 TEST(EmitSort, LongRowsMergeSortedTilesThroughScratch) {
   ir::Module m = sortModule({1024, 8192}, 1, false, ir::ComparisonDirection::LT);
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty()) << plan.unsupported[0].reason;
   const std::vector<TtirKernel> k = emitWholeStages(m, Family::kSort);
   ASSERT_EQ(k.size(), 1u);

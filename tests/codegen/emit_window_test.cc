@@ -9,6 +9,7 @@
 
 #include <limits>
 
+#include "codegen/ttir/capability.h"
 #include "emit_test_util.h"
 #include "fusion/ttir_support.h"
 #include "launch_dump.h"
@@ -79,7 +80,8 @@ TEST(EmitWindow, AvgPoolSamePaddingMasksThePaddingAndFusesTheDivide) {
                        f32({6, 10}), {{"broadcast_dimensions", std::vector<int64_t>{}}});
   b.ret({b.op1(OpKind::Divide, {sum, nine}, f32({6, 10}))});
   b.endFunction();
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty());
   ASSERT_EQ(plan.fusions.size(), 1u);  // the divide joins the window's kernel
   EXPECT_EQ(plan.fusions[0].family, Family::kLoop);
@@ -166,7 +168,8 @@ ir::Module selectAndScatter(const std::vector<int64_t>& in,
 TEST(EmitWindow, SelectAndScatterDisjointWindowsVisitOneWindow) {
   // Max-pool 2x2/2 gradient on [4, 8]: every element is in one window.
   ir::Module m = selectAndScatter({4, 8}, {2, 4}, {{2, 2}, {2, 2}, {}, {}, {0, 0, 0, 0}});
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty());
   EXPECT_EQ(plan.fusions.at(0).family, Family::kLoop);
   TtirKernel k = emitWhole(m, Family::kLoop);
@@ -189,7 +192,8 @@ TEST(EmitWindow, SelectAndScatterOverlappingPaddedWindows) {
 TEST(EmitWindow, SelectAndScatterRereadingTooMuchIsNotTtir) {
   ir::Module m =
       selectAndScatter({64, 64}, {1, 1}, {{64, 64}, {64, 64}, {}, {}, {0, 0, 0, 0}});
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.unsupported.size(), 1u);
   EXPECT_NE(plan.unsupported[0].reason.find("more than 1024"), std::string::npos);
 }
@@ -207,7 +211,8 @@ TEST(EmitWindow, AReduceOfAPoolIsItsOwnKernel) {
   b.ret({b.op1(OpKind::Reduce, {pooled, scalarConstant(b, f32(), 0)}, f32({4}),
                {{"dimensions", std::vector<int64_t>{1}}}, {std::move(add)})});
   b.endFunction();
-  const fusion::Plan plan = fusion::planFusions(m, *m.entry());
+  const fusion::Plan plan =
+      fusion::planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   ASSERT_TRUE(plan.unsupported.empty());
   int loops = 0, reductions = 0;
   for (const fusion::Fusion& f : plan.fusions) {

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "codegen/ttir/capability.h"
 #include "codegen/ttir/kernel.h"
 #include "frontend/vhlo/import.h"
 #include "fusion/fusion.h"
@@ -54,7 +55,8 @@ Emitted emitProgram(const std::string& program) {
     ADD_FAILURE() << program << ": no entry";
     return out;
   }
-  const fusion::Plan plan = fusion::planFusions(m, *main);
+  const fusion::Plan plan =
+      fusion::planFusions(m, *main, ::jft::codegen::ttir::withTtir());
   const char* dump = std::getenv("JFT_TTIR_DUMP_DIR");
   for (const fusion::Fusion& f : plan.fusions) {
     if (f.route != fusion::Route::kTtir) continue;

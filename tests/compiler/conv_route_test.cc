@@ -8,7 +8,7 @@
 
 #include "codegen/conv_modules.h"
 #include "compiler/compiler.h"
-#include "compiler/conv_library.h"
+#include "codegen/library/conv_library.h"
 #include "ir/builder.h"
 
 namespace jft::compiler {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <map>
 
+#include "codegen/ttir/capability.h"
 #include "compiler/compiler.h"
 #include "compiler/host_eval.h"
 #include "compiler/program_checks.h"
@@ -93,7 +94,8 @@ TEST_F(MultiOutputRun, FusedProgramComputesWhatTheOpsDefine) {
   options.mode = Mode::kFlOnly;
   plan_options.matmul = options.matmul;
   const ir::Function& entry = *planned.entry();
-  const fusion::Plan plan = fusion::planFusions(planned, entry, plan_options);
+  const fusion::Plan plan =
+      fusion::planFusions(planned, entry, ::jft::codegen::ttir::withTtir(plan_options));
 
   Stages stages;
   StatusOr<Executable> built =

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "codegen/ttir/capability.h"
 #include "compiler/compiler.h"
 #include "compiler/program_checks.h"
 #include "compiler/zoo_fixture.h"
@@ -64,7 +65,8 @@ ir::Module unsupportedProgram() {
 TEST(UnsupportedOps, EveryUnsupportedOpListedOnceWithItsLineInEveryMode) {
   ir::Module planned = unsupportedProgram();
   ASSERT_TRUE(passes::runPasses(planned).isOk());
-  fusion::Plan plan = fusion::planFusions(planned, *planned.entry());
+  fusion::Plan plan =
+      fusion::planFusions(planned, *planned.entry(), ::jft::codegen::ttir::withTtir());
   std::set<size_t> unsupported;
   for (const auto& u : plan.unsupported) unsupported.insert(u.op);
   ASSERT_EQ(unsupported.size(), 2u);

@@ -19,10 +19,13 @@ using Kind = runtime::BufferSlot::Kind;
 
 const Type kF32x64 = Type::tensor(ElementType::F32, {64});  // 256 bytes
 
-// A plan and its launches, built group by group in program order.
+// A plan and its groups' code, built group by group in program order.
 struct PlanBuilder {
   fusion::Plan plan;
-  std::vector<KernelLaunch> launches;
+  std::vector<codegen::GroupCode> groups;
+
+  // The kernels of the last group.
+  std::vector<codegen::ttir::TtirKernel>& kernels() { return groups.back().kernels; }
 
   void ttir(std::vector<size_t> ops, std::vector<ValueId> in, std::vector<ValueId> out,
             std::array<uint32_t, 3> grid = {1, 1, 1}) {
@@ -34,8 +37,12 @@ struct PlanBuilder {
     f.ops = std::move(ops);
     f.inputs = in;
     f.outputs = out;
-    launches.push_back(
-        {plan.fusions.size(), static_cast<int>(launches.size()), grid, in, out});
+    codegen::ttir::TtirKernel kernel;
+    kernel.inputs = in;
+    kernel.outputs = out;
+    kernel.grid = grid;
+    groups.resize(plan.fusions.size());
+    groups.emplace_back().kernels = {kernel};
     plan.fusions.push_back(std::move(f));
   }
   void none(std::vector<size_t> ops, std::vector<ValueId> out = {},
@@ -47,12 +54,25 @@ struct PlanBuilder {
     f.ops = std::move(ops);
     f.outputs = std::move(out);
     plan.fusions.push_back(std::move(f));
+    groups.resize(plan.fusions.size());
   }
 };
 
+// The groups with their kernels numbered in program order, as the compiler
+// numbers them.
+std::vector<codegen::GroupCode> numbered(std::vector<codegen::GroupCode> groups) {
+  int next = 0;
+  for (codegen::GroupCode& code : groups) {
+    code.first_kernel = next;
+    next += static_cast<int>(code.kernels.size());
+  }
+  return groups;
+}
+
 StatusOr<runtime::Program> assemble(const ir::Module& m, const PlanBuilder& p) {
   runtime::Program program;
-  JFT_RETURN_IF_ERROR(assembleProgram(m, m.functions.at(0), p.plan, p.launches, program));
+  JFT_RETURN_IF_ERROR(
+      assembleProgram(m, m.functions.at(0), p.plan, numbered(p.groups), program));
   return program;
 }
 
@@ -180,14 +200,12 @@ TEST(AssembleProgram, AGroupOfTwoKernelsSharesItsBuffersAndScratch) {
   b.endFunction();
   PlanBuilder p;
   p.ttir({0}, {args[0]}, {v1}, {8, 1, 1});
-  p.launches.back().scratch = {1024};
-  KernelLaunch second = p.launches.back();
-  second.kernel = 1;
+  p.kernels().back().scratch = {1024};
+  codegen::ttir::TtirKernel second = p.kernels().back();
   second.stage = 1;
   second.grid = {2, 1, 1};
-  p.launches.push_back(second);
+  p.kernels().push_back(second);
   p.ttir({1}, {v1}, {v2});
-  p.launches.back().kernel = 2;
   StatusOr<runtime::Program> program = assemble(m, p);
   ASSERT_TRUE(program.isOk()) << program.status().toString();
   ASSERT_EQ(program->thunks.size(), 3u);
@@ -222,17 +240,15 @@ TEST(AssembleProgram, RegionCodeAssemblyGivesBothStagesTheSameScratch) {
   b.endFunction();
   PlanBuilder p;
   p.ttir({0}, {args[0]}, {v1}, {8, 1, 1});
-  p.launches.back().scratch = {1024};
-  KernelLaunch second = p.launches.back();
-  second.kernel = 1;
+  p.kernels().back().scratch = {1024};
+  codegen::ttir::TtirKernel second = p.kernels().back();
   second.stage = 1;
-  p.launches.push_back(second);
+  p.kernels().push_back(second);
   p.ttir({1}, {v1}, {v2});
-  p.launches.back().kernel = 2;
   RegionCode top;
   top.scope = m.functions.at(0);
   top.plan = p.plan;
-  top.launches = p.launches;
+  top.groups = numbered(p.groups);
   runtime::Program program;
   Status status = assembleProgram(m, m.functions.at(0), top, program);
   ASSERT_TRUE(status.isOk()) << status.toString();
@@ -260,11 +276,11 @@ TEST(AssembleProgram, StagesWithDifferentScratchAreInternal) {
   b.endFunction();
   PlanBuilder p;
   p.ttir({0}, {args[0]}, {v1});
-  p.launches.back().scratch = {1024};
-  KernelLaunch second = p.launches.back();
+  p.kernels().back().scratch = {1024};
+  codegen::ttir::TtirKernel second = p.kernels().back();
   second.stage = 1;
   second.scratch = {};
-  p.launches.push_back(second);
+  p.kernels().push_back(second);
   StatusOr<runtime::Program> program = assemble(m, p);
   ASSERT_FALSE(program.isOk());
   EXPECT_NE(program.status().message().find("scratch"), std::string::npos);
@@ -398,7 +414,7 @@ TEST(AssembleProgram, WhatHasNoRouteIsNamed) {
   {
     PlanBuilder p;  // a TTIR group without its launch is our bug, not the user's
     p.ttir({0}, {args[0]}, {v});
-    p.launches.clear();
+    p.kernels().clear();
     EXPECT_EQ(assemble(m, p).status().code(), StatusCode::kInternal);
   }
 }

@@ -4,6 +4,7 @@
 // them; without the route they are unsupported, named by the reason.
 #include <gtest/gtest.h>
 
+#include "codegen/ttir/capability.h"
 #include "fusion/fusion.h"
 #include "fusion_test_util.h"
 
@@ -37,7 +38,7 @@ TEST(CollectiveRoute, CollectivesAndIdsAreSingleOpGroups) {
   const ir::Function& f = *m.findFunction("main");
   PlanOptions options;
   options.collective_route = true;
-  Plan plan = planFusions(m, f, options);
+  Plan plan = planFusions(m, f, ::jft::codegen::ttir::withTtir(options));
   EXPECT_TRUE(plan.unsupported.empty());
   ASSERT_EQ(plan.fusions.size(), 4u) << describePlan(m, f, plan);
   // exp | all_reduce | exp | replica_id, in program order.
@@ -52,7 +53,7 @@ TEST(CollectiveRoute, CollectivesAndIdsAreSingleOpGroups) {
 
 TEST(CollectiveRoute, WithoutTheRouteTheyAreUnsupported) {
   ir::Module m = psumBetweenExps();
-  Plan plan = planFusions(m, *m.findFunction("main"), PlanOptions{});
+  Plan plan = planFusions(m, *m.findFunction("main"), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.unsupported.size(), 2u);
   EXPECT_EQ(plan.unsupported[0].reason, "no collective route for all_reduce yet");
   EXPECT_EQ(plan.unsupported[1].reason, "no collective route for replica_id yet");

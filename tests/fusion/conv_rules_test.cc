@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "../codegen/conv_modules.h"
+#include "codegen/ttir/capability.h"
 #include "fusion/conv_gemm_form.h"
 #include "fusion_test_util.h"
 #include "ir/dense_elements.h"
@@ -60,7 +61,7 @@ struct ConvBiasRelu {
   }
   Plan plan(const PlanOptions& options) const {
     expectVerifies(m);
-    Plan p = planFusions(m, *m.entry(), options);
+    Plan p = planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir(options));
     checkPlan(m, *m.entry(), p);
     return p;
   }
@@ -220,7 +221,8 @@ TEST(ConvRules, OperandConvertJoins) {
   b.ret({addConv(b, x, a[1], s)});
   b.endFunction();
   expectVerifies(m);
-  Plan plan = planFusions(m, *m.entry(), withConv(ConvRoute::kTtir));
+  Plan plan = planFusions(m, *m.entry(),
+                          ::jft::codegen::ttir::withTtir(withConv(ConvRoute::kTtir)));
   checkPlan(m, *m.entry(), plan);
   ASSERT_EQ(plan.fusions.size(), 1u) << describePlan(m, *m.entry(), plan);
   EXPECT_EQ(plan.fusions[0].family, Family::kConv);

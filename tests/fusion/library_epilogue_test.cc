@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "codegen/ttir/capability.h"
 #include "fusion_test_util.h"
 #include "ir/dense_elements.h"
 #include "plan_checks.h"
@@ -27,7 +28,7 @@ Plan libraryPlan(const Built& built) {
   PlanOptions options;
   options.library_route = true;
   options.matmul = MatmulRoute::kLibrary;
-  Plan plan = planFusions(built.m, built.main(), options);
+  Plan plan = planFusions(built.m, built.main(), ::jft::codegen::ttir::withTtir(options));
   checkPlan(built.m, built.main(), plan);
   return plan;
 }

@@ -3,6 +3,7 @@
 // cost model; and the index maps an operand is read through.
 #include <gtest/gtest.h>
 
+#include "codegen/ttir/capability.h"
 #include "fusion/matmul_form.h"
 #include "fusion_test_util.h"
 #include "ir/dense_elements.h"
@@ -21,7 +22,7 @@ struct Built {
 
 Plan planAndCheck(const Built& built, const PlanOptions& options) {
   expectVerifies(built.m);
-  Plan plan = planFusions(built.m, built.main(), options);
+  Plan plan = planFusions(built.m, built.main(), ::jft::codegen::ttir::withTtir(options));
   checkPlan(built.m, built.main(), plan);
   return plan;
 }

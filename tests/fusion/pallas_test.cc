@@ -5,6 +5,7 @@
 // call planned as a TTIR group of its own that nothing joins.
 #include <gtest/gtest.h>
 
+#include "codegen/ttir/capability.h"
 #include "fusion/fusion.h"
 #include "fusion/op_route.h"
 #include "fusion/pallas_call.h"
@@ -120,7 +121,7 @@ TEST(PallasConfig, MalformedConfigsAreRefusedWithTheOpAndLine) {
               std::string::npos)
         << message;
     // The planner lists it as unsupported with the same reason.
-    Plan plan = planFusions(p.m, p.f(), PlanOptions{});
+    Plan plan = planFusions(p.m, p.f(), ::jft::codegen::ttir::withTtir());
     ASSERT_EQ(plan.unsupported.size(), 1u) << expected;
     EXPECT_EQ(plan.unsupported[0].op, p.call_op);
     EXPECT_NE(plan.unsupported[0].reason.find(expected), std::string::npos);
@@ -146,7 +147,7 @@ TEST(PallasConfig, MalformedConfigsAreRefusedWithTheOpAndLine) {
 
 TEST(PallasRoute, IsTtirBeforeOtherCustomCalls) {
   PallasProgram p(callAttrs(goodConfig()));
-  const OpRoute route = routeOf(p.m, p.call(), PlanOptions{});
+  const OpRoute route = routeOf(p.m, p.call(), ::jft::codegen::ttir::withTtir());
   EXPECT_TRUE(route.supported) << route.reason;
   EXPECT_EQ(route.route, Route::kTtir);
   EXPECT_EQ(std::string(familyName(Family::kPallas)), "pallas");
@@ -154,12 +155,12 @@ TEST(PallasRoute, IsTtirBeforeOtherCustomCalls) {
   ir::NamedAttrs other = callAttrs(goodConfig());
   other[0].second = std::string("my_triton_kernel");
   PallasProgram q(other);
-  EXPECT_FALSE(routeOf(q.m, q.call(), PlanOptions{}).supported);
+  EXPECT_FALSE(routeOf(q.m, q.call(), ::jft::codegen::ttir::withTtir()).supported);
 }
 
 TEST(PallasRoute, TheCallIsAGroupOfItsOwnWritingEveryResult) {
   PallasProgram p(callAttrs(goodConfig()));
-  Plan plan = planFusions(p.m, p.f(), PlanOptions{});
+  Plan plan = planFusions(p.m, p.f(), ::jft::codegen::ttir::withTtir());
   EXPECT_TRUE(plan.unsupported.empty());
   const int g = groupOf(plan, p.call_op);
   ASSERT_GE(g, 0) << describePlan(p.m, p.f(), plan);

@@ -3,6 +3,7 @@
 // space sharing a kernel, argmax's two-operand reduce.
 #include <gtest/gtest.h>
 
+#include "codegen/ttir/capability.h"
 #include "fusion_test_util.h"
 #include "plan_checks.h"
 
@@ -19,7 +20,7 @@ struct Built {
 
 Plan planAndCheck(const Built& built, const PlanOptions& options = {}) {
   expectVerifies(built.m);
-  Plan plan = planFusions(built.m, built.main(), options);
+  Plan plan = planFusions(built.m, built.main(), ::jft::codegen::ttir::withTtir(options));
   checkPlan(built.m, built.main(), plan);
   return plan;
 }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "codegen/ttir/capability.h"
 #include "fusion_test_util.h"
 #include "plan_checks.h"
 
@@ -55,7 +56,7 @@ TEST(RegionPlan, WhileBodyReadsItsArgumentsAndCaptures) {
   WhileProgram p;
   expectVerifies(p.m);
   const ir::Region& body = p.whileOp().regions[1];
-  Plan plan = planFusions(p.m, body);
+  Plan plan = planFusions(p.m, body, ::jft::codegen::ttir::withTtir());
   checkPlan(p.m, body, plan);
   ASSERT_EQ(plan.fusions.size(), 2u) << describePlan(p.m, body, plan);
   // The counter (a scalar of its own shape) and the accumulator update.
@@ -68,7 +69,7 @@ TEST(RegionPlan, WhileIsOneControlGroupReadingWhatItCaptures) {
   WhileProgram p;
   PlanOptions options;
   options.control_route = true;
-  Plan plan = planFusions(p.m, p.main(), options);
+  Plan plan = planFusions(p.m, p.main(), ::jft::codegen::ttir::withTtir(options));
   checkPlan(p.m, p.main(), plan);
   EXPECT_TRUE(plan.unsupported.empty());
   const Fusion& loop = plan.fusions.back();
@@ -80,7 +81,7 @@ TEST(RegionPlan, WhileIsOneControlGroupReadingWhatItCaptures) {
   EXPECT_EQ(loop.inputs,
             (std::vector<ValueId>{zero, p.main().body.args[0], ten, p.scale}));
 
-  Plan strict = planFusions(p.m, p.main());
+  Plan strict = planFusions(p.m, p.main(), ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(strict.unsupported.size(), 1u);
   EXPECT_EQ(strict.unsupported[0].op, 2u);
   EXPECT_EQ(strict.unsupported[0].reason, "no control route for while yet");

@@ -2,6 +2,7 @@
 // each other op takes, and the reasons given when none is available.
 #include <gtest/gtest.h>
 
+#include "codegen/ttir/capability.h"
 #include "fusion/op_route.h"
 #include "fusion/op_text.h"
 #include "fusion/ttir_support.h"
@@ -18,13 +19,13 @@ TEST(TtirSupport, ElementTypesTritonHolds) {
         ElementType::I64, ElementType::U8, ElementType::U16, ElementType::U32,
         ElementType::U64, ElementType::F16, ElementType::BF16, ElementType::F32,
         ElementType::F64, ElementType::F8E4M3FN, ElementType::F8E5M2})
-    EXPECT_TRUE(ttirHoldsElementType(t)) << ir::elementTypeName(t);
+    EXPECT_TRUE(::jft::codegen::ttir::ttirHoldsElementType(t)) << ir::elementTypeName(t);
   for (ElementType t :
        {ElementType::C64, ElementType::C128, ElementType::I4, ElementType::U4,
         ElementType::I2, ElementType::F8E4M3FNUZ, ElementType::F8E5M2FNUZ,
         ElementType::F8E4M3, ElementType::F8E3M4, ElementType::F8E8M0FNU,
         ElementType::F6E2M3FN, ElementType::F4E2M1FN})
-    EXPECT_FALSE(ttirHoldsElementType(t)) << ir::elementTypeName(t);
+    EXPECT_FALSE(::jft::codegen::ttir::ttirHoldsElementType(t)) << ir::elementTypeName(t);
 }
 
 // One op of `kind` on values of `type`, in a module of its own.
@@ -39,7 +40,9 @@ struct OneOp {
     op.attrs = std::move(attrs);
     op.regions = std::move(regions);
   }
-  OpRoute route(const PlanOptions& options = {}) const { return routeOf(m, op, options); }
+  OpRoute route(const PlanOptions& options = {}) const {
+    return routeOf(m, op, ::jft::codegen::ttir::withTtir(options));
+  }
 };
 
 TEST(TtirSupport, ElementwiseAndMovementOpsRunOnTtir) {
@@ -309,7 +312,7 @@ TEST(OpRoutes, UndefinedValueIsReportedNotRead) {
   b.lastOp().operands[0] = 999;
   b.ret({e});
   const ir::Function& f = b.endFunction();
-  Plan plan = planFusions(m, f);
+  Plan plan = planFusions(m, f, ::jft::codegen::ttir::withTtir());
   ASSERT_EQ(plan.unsupported.size(), 1u);
   EXPECT_EQ(plan.unsupported[0].reason,
             "the op names a value the module does not define");
@@ -325,11 +328,12 @@ TEST(OpRoutes, EmptyBodyHasAnEmptyPlan) {
   auto x = b.beginFunction("main", {f32({4})}, {f32({4})});
   b.ret({x[0]});
   const ir::Function& f = b.endFunction();
-  Plan plan = planFusions(m, f);
+  Plan plan = planFusions(m, f, ::jft::codegen::ttir::withTtir());
   EXPECT_TRUE(plan.fusions.empty());
   EXPECT_TRUE(plan.unsupported.empty());
   EXPECT_EQ(describePlan(m, f, plan), "");
-  EXPECT_TRUE(planFusions(m, ir::Region{}).fusions.empty());
+  EXPECT_TRUE(
+      planFusions(m, ir::Region{}, ::jft::codegen::ttir::withTtir()).fusions.empty());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "codegen/ttir/capability.h"
 #include "frontend/vhlo/import.h"
 #include "fusion/fusion.h"
 #include "fusion/ttir_support.h"
@@ -57,7 +58,9 @@ struct Planned {
 
 Planned planFixture(const std::string& name, const PlanOptions& options = {}) {
   Planned p{load(name), {}};
-  if (p.module.entry()) p.plan = planFusions(p.module, *p.module.entry(), options);
+  if (p.module.entry())
+    p.plan =
+        planFusions(p.module, *p.module.entry(), ::jft::codegen::ttir::withTtir(options));
   return p;
 }
 
@@ -87,7 +90,8 @@ TEST_P(ZooPlan, KeepsThePlanContract) {
   testing::checkPlan(p.module, p.main(), p.plan);
   PlanOptions unfused;
   unfused.fuse = false;
-  Plan one_each = planFusions(p.module, p.main(), unfused);
+  Plan one_each =
+      planFusions(p.module, p.main(), ::jft::codegen::ttir::withTtir(unfused));
   testing::checkPlan(p.module, p.main(), one_each);
   // Unfused, a group holds one op besides the constants copied into it.
   for (const Fusion& f : one_each.fusions)
@@ -189,7 +193,8 @@ TEST(ZooPlanShapes, MlpReportsItsDotsWithTheirLines) {
   PlanOptions with_library;
   with_library.library_route = true;
   with_library.matmul = MatmulRoute::kLibrary;
-  Plan library = planFusions(p.module, p.main(), with_library);
+  Plan library =
+      planFusions(p.module, p.main(), ::jft::codegen::ttir::withTtir(with_library));
   EXPECT_TRUE(library.unsupported.empty());
   EXPECT_EQ(ofRoute(library, Route::kLibrary).size(), 2u);
   // The f32 bias add after the second dot joins its product (cuBLASLt's
@@ -202,7 +207,8 @@ TEST(ZooPlanShapes, MlpReportsItsDotsWithTheirLines) {
   // auto: the dots are small (16x64x256, 16x256x64 <= 2^24): f32 products
   // take the TTIR route like 16-bit ones (their tiles rounded to TF32).
   with_library.matmul = MatmulRoute::kAuto;
-  Plan automatic = planFusions(p.module, p.main(), with_library);
+  Plan automatic =
+      planFusions(p.module, p.main(), ::jft::codegen::ttir::withTtir(with_library));
   EXPECT_TRUE(automatic.unsupported.empty());
   EXPECT_TRUE(ofRoute(automatic, Route::kLibrary).empty())
       << describePlan(p.module, p.main(), automatic);
@@ -210,7 +216,8 @@ TEST(ZooPlanShapes, MlpReportsItsDotsWithTheirLines) {
   // ttir: each is a TTIR matmul kernel, the second with the bias add after
   // it fused.
   with_library.matmul = MatmulRoute::kTtir;
-  Plan ttir = planFusions(p.module, p.main(), with_library);
+  Plan ttir =
+      planFusions(p.module, p.main(), ::jft::codegen::ttir::withTtir(with_library));
   EXPECT_TRUE(ttir.unsupported.empty());
   EXPECT_TRUE(ofRoute(ttir, Route::kLibrary).empty());
   size_t matmuls = 0;
@@ -259,7 +266,7 @@ TEST(ZooPlanShapes, GatherIsALoopGroupAndScatterItsOwnGroup) {
 }
 
 // argmax_cumsum with the chlo.scan composite kept whole (as the compiler
-// does when it asks fusion::ttirKeepsComposite): the cumsum is a scan group.
+// does when it asks codegen::ttir::ttirKeepsComposite): the cumsum is a scan group.
 TEST(ZooPlanShapes, KeptChloScanIsAScanGroup) {
   std::ifstream in(fixtureDir() + "/argmax_cumsum/program.mlirbc", std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
@@ -269,10 +276,10 @@ TEST(ZooPlanShapes, KeptChloScanIsAScanGroup) {
   ir::Module m = std::move(imported).value();
   passes::PipelineOptions options;
   options.inlining.keep_composite = [&m](const ir::Op& op) {
-    return ttirKeepsComposite(m, op);
+    return ::jft::codegen::ttir::ttirKeepsComposite(m, op);
   };
   ASSERT_TRUE(passes::runPasses(m, options).isOk());
-  const Plan plan = planFusions(m, *m.entry());
+  const Plan plan = planFusions(m, *m.entry(), ::jft::codegen::ttir::withTtir());
   EXPECT_TRUE(plan.unsupported.empty()) << describePlan(m, *m.entry(), plan);
   size_t scans = 0;
   for (const Fusion& f : plan.fusions) scans += f.family == Family::kScan;

@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "codegen/conv_modules.h"
-#include "compiler/cudnn_conv.h"
+#include "codegen/library/cudnn_conv.h"
 #include "ir/builder.h"
 #include "runtime/gpu/cudnn.h"
 #include "runtime/gpu/cudnn_api.h"
@@ -323,7 +323,7 @@ cudnnStatus_t finalizeOperation(const Cudnn& c, const ConvDesc& d) {
 }
 
 // The compiler's description of a convolution built the way the tests of
-// compiler/cudnn_conv.h build it.
+// codegen/library/cudnn_conv.h build it.
 ConvDesc compiled(const testing::conv::ConvSpec& s) {
   ir::Module module;
   ir::Builder b(module);
@@ -332,8 +332,8 @@ ConvDesc compiled(const testing::conv::ConvSpec& s) {
       {testing::conv::convResultType(s)});
   b.ret({testing::conv::addConv(b, a[0], a[1], s)});
   b.endFunction();
-  StatusOr<compiler::CudnnConv> c =
-      compiler::cudnnConvOf(module, module.entry()->body.ops[0]);
+  StatusOr<codegen::library::CudnnConv> c =
+      codegen::library::cudnnConvOf(module, module.entry()->body.ops[0]);
   EXPECT_TRUE(c.isOk()) << c.status().toString();
   return c.isOk() ? c->desc : ConvDesc{};
 }

@@ -1,7 +1,7 @@
 // dot_general -> GemmDesc on hand-built dots and on the zoo programs' dots;
 // every expected m, n, k, batch, transpose, leading dimension and stride was
 // worked out by hand from the row-major shapes.
-#include "compiler/dot_to_gemm.h"
+#include "codegen/library/dot_to_gemm.h"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +15,8 @@
 
 namespace jft::compiler {
 namespace {
+
+using namespace jft::codegen::library;
 
 using ir::ElementType;
 using runtime::GemmCompute;

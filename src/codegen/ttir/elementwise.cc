@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "codegen/ttir/capability.h"
 #include "codegen/ttir/elementwise_internal.h"
 #include "codegen/ttir/elementwise_ops.h"
 
@@ -18,7 +19,7 @@ namespace ew {
 bool isComputable(ElementType element) {
   if (ir::isPred(element)) return true;
   if (ir::isInteger(element)) return ir::bitWidth(element) >= 8;
-  return isComputeFloat(element);
+  return isTtirFloat(element);
 }
 
 }  // namespace ew

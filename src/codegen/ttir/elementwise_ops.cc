@@ -3,6 +3,8 @@
 #include <bit>
 #include <cstdio>
 
+#include "codegen/ttir/capability.h"
+
 namespace jft::codegen::ttir::ew {
 
 using ir::ElementType;
@@ -137,20 +139,6 @@ Value splatTo(TtirWriter& w, const Value& v, const std::vector<int64_t>& shape) 
   return w.op(
       "tt.splat " + v.name + " : " + v.type + " -> " + tensorType(shape, v.scalar), shape,
       v.scalar);
-}
-
-bool isComputeFloat(ElementType element) {
-  switch (element) {
-    case ElementType::F16:
-    case ElementType::BF16:
-    case ElementType::F32:
-    case ElementType::F64:
-    case ElementType::F8E4M3FN:
-    case ElementType::F8E5M2:
-      return true;
-    default:
-      return false;
-  }
 }
 
 std::string computeType(ElementType element) {

@@ -52,7 +52,6 @@ Value splatTo(TtirWriter& w, const Value& v, const std::vector<int64_t>& shape);
 
 // Float arithmetic happens in f64 for f64 and in f32 for every narrower float;
 // the result is rounded back to its own type after each op.
-bool isComputeFloat(ir::ElementType element);  // f16, bf16, f32, f64, f8E4M3FN, f8E5M2
 std::string computeType(ir::ElementType element);  // "f32" or "f64"
 Value toCompute(TtirWriter& w, ir::ElementType element, const Value& v);
 Value fromCompute(TtirWriter& w, ir::ElementType element, const Value& v);

@@ -1,0 +1,184 @@
+#include "codegen/library/ffi_call.h"
+
+#include <cstring>
+
+#include "ir/custom_call.h"
+
+namespace jft::codegen::library {
+namespace {
+
+// xla::PrimitiveType numbers of our element types; INVALID for those FFI
+// has none for.
+XLA_FFI_DataType ffiType(ir::ElementType e) {
+  using E = ir::ElementType;
+  switch (e) {
+    case E::PRED:
+      return XLA_FFI_DataType_PRED;
+    case E::I8:
+      return XLA_FFI_DataType_S8;
+    case E::I16:
+      return XLA_FFI_DataType_S16;
+    case E::I32:
+      return XLA_FFI_DataType_S32;
+    case E::I64:
+      return XLA_FFI_DataType_S64;
+    case E::U8:
+      return XLA_FFI_DataType_U8;
+    case E::U16:
+      return XLA_FFI_DataType_U16;
+    case E::U32:
+      return XLA_FFI_DataType_U32;
+    case E::U64:
+      return XLA_FFI_DataType_U64;
+    case E::F16:
+      return XLA_FFI_DataType_F16;
+    case E::BF16:
+      return XLA_FFI_DataType_BF16;
+    case E::F32:
+      return XLA_FFI_DataType_F32;
+    case E::F64:
+      return XLA_FFI_DataType_F64;
+    case E::C64:
+      return XLA_FFI_DataType_C64;
+    case E::C128:
+      return XLA_FFI_DataType_C128;
+    case E::F8E5M2:
+      return XLA_FFI_DataType_F8E5M2;
+    case E::F8E4M3FN:
+      return XLA_FFI_DataType_F8E4M3FN;
+    default:
+      return XLA_FFI_DataType_INVALID;
+  }
+}
+
+StatusOr<ffi::BufferShape> shapeOf(const ir::Type& type, const std::string& where) {
+  if (type.isToken()) return ffi::BufferShape{XLA_FFI_DataType_TOKEN, {}};
+  if (!type.isTensor())
+    return unimplemented(where + ": a " + type.str() +
+                         " value; FFI calls take tensors and tokens only");
+  const XLA_FFI_DataType dtype = ffiType(type.element);
+  if (dtype == XLA_FFI_DataType_INVALID)
+    return unimplemented(where + ": element type " +
+                         std::string(ir::elementTypeName(type.element)) +
+                         " has no XLA FFI data type we pass");
+  return ffi::BufferShape{dtype, type.dims};
+}
+
+StatusOr<ffi::Attribute> convert(const ir::Attribute& a, const std::string& name) {
+  if (a.is<ir::NamedAttrs>()) {
+    std::vector<std::string> names;
+    std::vector<ffi::Attribute> values;
+    for (const auto& [key, value] : a.as<ir::NamedAttrs>()) {
+      JFT_ASSIGN_OR_RETURN(ffi::Attribute converted, convert(value, key));
+      names.push_back(key);
+      values.push_back(std::move(converted));
+    }
+    return ffi::Attribute::dictionary(std::move(names), std::move(values));
+  }
+  if (a.is<std::string>()) return ffi::Attribute::string(a.as<std::string>());
+  if (a.is<bool>()) {
+    const uint8_t v = a.as<bool>() ? 1 : 0;
+    return ffi::Attribute::scalar(XLA_FFI_DataType_PRED, &v, 1);
+  }
+  if (a.is<int64_t>()) {  // untyped: MLIR's default i64
+    const int64_t v = a.as<int64_t>();
+    return ffi::Attribute::scalar(XLA_FFI_DataType_S64, &v, 8);
+  }
+  if (a.is<double>()) {  // untyped: f64
+    const double v = a.as<double>();
+    return ffi::Attribute::scalar(XLA_FFI_DataType_F64, &v, 8);
+  }
+  if (a.is<std::vector<int64_t>>()) {
+    const auto& v = a.as<std::vector<int64_t>>();
+    return ffi::Attribute::array(XLA_FFI_DataType_S64, v.data(), v.size(), 8);
+  }
+  if (a.is<ir::DenseElements>()) {
+    const ir::DenseElements& d = a.as<ir::DenseElements>();
+    const XLA_FFI_DataType dtype = ffiType(d.type.element);
+    if (dtype == XLA_FFI_DataType_INVALID || ffi::attributeElementBytes(dtype) == 0 ||
+        static_cast<size_t>(d.elementBytes()) != ffi::attributeElementBytes(dtype))
+      return unimplemented("attribute '" + name + "' of element type " +
+                           std::string(ir::elementTypeName(d.type.element)) +
+                           " cannot be passed to an FFI handler");
+    const std::vector<uint8_t> bytes = d.expanded();
+    if (d.type.rank() == 0)
+      return ffi::Attribute::scalar(dtype, bytes.data(), bytes.size());
+    if (d.type.rank() != 1)
+      return unimplemented("attribute '" + name +
+                           "': FFI array attributes are one-dimensional");
+    return ffi::Attribute::array(dtype, bytes.data(),
+                                 static_cast<size_t>(d.numElements()),
+                                 static_cast<size_t>(d.elementBytes()));
+  }
+  return unimplemented("attribute '" + name +
+                       "' has a kind an XLA FFI handler cannot receive (scalars, "
+                       "arrays, strings and dictionaries only)");
+}
+
+}  // namespace
+
+StatusOr<ffi::Attribute> ffiAttributesOf(const ir::Attribute& config) {
+  if (config.is<std::string>() && config.as<std::string>().empty())
+    return ffi::Attribute::dictionary({}, {});
+  if (!config.is<ir::NamedAttrs>())
+    return invalidArgument(
+        "backend_config of an XLA FFI call must be a dictionary of attributes");
+  return convert(config, "backend_config");
+}
+
+StatusOr<FfiCall> lowerFfiGroup(const ir::Module& module, const ir::Function& function,
+                                const fusion::Plan& plan, size_t g) {
+  const fusion::Fusion& group = plan.fusions[g];
+  if (group.ops.size() != 1 || group.ops[0] >= function.body.ops.size())
+    return internalError(group.name + ": a custom-call group holds one op");
+  const ir::Op& op = function.body.ops[group.ops[0]];
+  const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
+  if (op.kind != ir::OpKind::CustomCall || target == nullptr)
+    return internalError(group.name + ": a custom-call group's op is not a custom call");
+  FfiCall call;
+  call.fusion = g;
+  call.target = *target;
+  call.location = module.locations.describe(op.loc);
+  const std::string where = "custom_call @" + call.target +
+                            (call.location.empty() ? "" : " at " + call.location);
+  if (ir::findAttr(op.attrs, "called_computations") != nullptr ||
+      ir::findAttr(op.attrs, "output_operand_aliases") != nullptr)
+    return unimplemented(where +
+                         ": called computations and output/operand aliases are not "
+                         "supported on FFI calls");
+  for (ir::ValueId v : op.operands) {
+    JFT_ASSIGN_OR_RETURN(ffi::BufferShape shape, shapeOf(module.typeOf(v), where));
+    call.inputs.push_back(v);
+    call.input_shapes.push_back(std::move(shape));
+  }
+  for (ir::ValueId v : op.results) {
+    JFT_ASSIGN_OR_RETURN(ffi::BufferShape shape, shapeOf(module.typeOf(v), where));
+    call.outputs.push_back(v);
+    call.output_shapes.push_back(std::move(shape));
+  }
+  const ir::NamedAttrs empty;
+  if (const ir::NamedAttrs* config = ir::typedFfiConfig(op, empty)) {
+    StatusOr<ffi::Attribute> attrs = ffiAttributesOf(ir::Attribute(*config));
+    if (!attrs.isOk()) return attrs.status().withContext(where);
+    call.attributes = std::move(attrs).value();
+  } else if (const ir::Attribute* config = ir::findAttr(op.attrs, "backend_config")) {
+    StatusOr<ffi::Attribute> attrs = ffiAttributesOf(*config);
+    if (!attrs.isOk()) return attrs.status().withContext(where);
+    call.attributes = std::move(attrs).value();
+  }
+  return call;
+}
+
+std::string ffiCallText(const FfiCall& call) {
+  std::string text = "ffi @" + call.target +
+                     " args=" + std::to_string(call.inputs.size()) +
+                     " results=" + std::to_string(call.outputs.size());
+  if (!call.attributes.names.empty()) {
+    text += " attrs=";
+    for (size_t i = 0; i < call.attributes.names.size(); ++i)
+      text += (i ? "," : "") + call.attributes.names[i];
+  }
+  return text;
+}
+
+}  // namespace jft::codegen::library

@@ -1,0 +1,44 @@
+// The custom-call route's groups as FFI calls: one custom call for an XLA FFI
+// handler (api_version 4) becomes a runtime::FfiThunk naming its target, its
+// operands and results with their element types and dims (tokens as TOKEN
+// buffers of no bytes), and its backend_config dictionary as the handler's
+// attributes (ffi/attributes.h: typed scalars and arrays, strings, bools as
+// pred, nested dictionaries). The handler is looked up when the program is
+// loaded (runtime/ffi_call.cc), so it may be registered after compiling.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ffi/attributes.h"
+#include "ffi/call_frame.h"
+#include "fusion/fusion.h"
+#include "ir/module.h"
+#include "support/status.h"
+
+namespace jft::codegen::library {
+
+struct FfiCall {
+  size_t fusion = 0;  // index into plan.fusions
+  std::string target;
+  std::vector<ir::ValueId> inputs;  // the operands, read
+  std::vector<ffi::BufferShape> input_shapes;
+  std::vector<ir::ValueId> outputs;  // the results, written
+  std::vector<ffi::BufferShape> output_shapes;
+  ffi::Attribute attributes = ffi::Attribute::dictionary({}, {});
+  std::string location;
+};
+
+// INVALID_ARGUMENT / UNIMPLEMENTED naming the op and its source line for a
+// group that is not one FFI custom call, tuple-typed values, an element type
+// FFI has no code for, or an attribute it cannot carry.
+StatusOr<FfiCall> lowerFfiGroup(const ir::Module& module, const ir::Function& function,
+                                const fusion::Plan& plan, size_t g);
+
+// The attributes of backend_config as the handler sees them (exposed for tests).
+StatusOr<ffi::Attribute> ffiAttributesOf(const ir::Attribute& config);
+
+// For the route report: "ffi @target args=2 results=1 attrs=index".
+std::string ffiCallText(const FfiCall& call);
+
+}  // namespace jft::codegen::library

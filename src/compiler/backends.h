@@ -1,0 +1,50 @@
+// The backend of each route for one compile (codegen/backend.h), set up from
+// the options and the autotuner's decisions, and the lowering stage that asks
+// them for every group of the program.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "codegen/library/backend.h"
+#include "codegen/ttir/backend.h"
+#include "compiler/compiler.h"
+#include "compiler/matmul_autotune.h"
+#include "compiler/program_assembly.h"
+#include "passes/collective_form.h"
+
+namespace jft::compiler {
+
+class Backends {
+ public:
+  Backends(const Options& options, passes::ParticipantGrid grid,
+           const AutotuneResult& tuned);
+  Backends(const Backends&) = delete;  // library_ refers to ttir_
+  Backends& operator=(const Backends&) = delete;
+
+  // The backend lowering groups of `route`; null for the routes the
+  // assembler runs itself (kNone, kControl) and those without one yet.
+  const codegen::Backend* of(fusion::Route route) const;
+
+  // Every backend's rejects (codegen::Backend::rejects) for `plan`.
+  std::vector<fusion::UnsupportedOp> rejects(const ir::Module& module,
+                                             const ir::Function& scope,
+                                             const fusion::Plan& plan) const;
+
+ private:
+  codegen::ttir::TtirBackend ttir_;
+  codegen::library::LibraryBackend library_;
+  codegen::library::CollectiveBackend collective_;
+  codegen::library::FfiBackend ffi_;
+};
+
+// Fills `groups` of `top` (the body of `function`) and of every nested
+// region (parents before children) with its groups' code, and returns all their kernels
+// in that order, each GroupCode's first_kernel its index there; `on_kernel` sees each
+// kernel as it is made (dumps).
+StatusOr<std::vector<codegen::ttir::TtirKernel>> lowerProgram(
+    ir::Module& module, const ir::Function& function, RegionCode& top,
+    const Backends& backends,
+    const std::function<void(const codegen::ttir::TtirKernel&)>& on_kernel);
+
+}  // namespace jft::compiler

@@ -1,0 +1,28 @@
+// The planning stage: the fusion plan's options for one compile, and the
+// plans of the control ops' regions with the check that every op of the
+// program has a route and a backend that lowers it.
+#pragma once
+
+#include "compiler/backends.h"
+#include "compiler/compiler.h"
+#include "compiler/matmul_autotune.h"
+#include "compiler/program_assembly.h"
+#include "fusion/fusion.h"
+#include "ir/module.h"
+
+namespace jft::compiler {
+
+// The routes, the matmul and conv choices, the autotuner's decisions and the
+// convolution library's answers for fusion::planFusions.
+fusion::PlanOptions planOptions(const ir::Module& module, const Options& options,
+                                const AutotuneResult& tuned);
+
+// Plans the regions of `top` (the plan of `function`) and fails listing
+// every op that nothing runs: the plan's unsupported ops, those the backends
+// reject, and under XLA_MODE=native the ones native mode refuses
+// (unsupported_ops.h says how they are described).
+Status planRegionsAndCheck(const ir::Module& module, const ir::Function& function,
+                           RegionCode& top, const fusion::PlanOptions& plan_options,
+                           const Options& options, const Backends& backends);
+
+}  // namespace jft::compiler

@@ -1,0 +1,173 @@
+// Custom calls for XLA FFI handlers through compile(): one FfiThunk per call
+// with its operands' and results' element types and dims, backend_config as
+// the handler's attributes (typed scalars as jax writes them: index is ui64),
+// legal in fl_only and reported on the custom_call route; inside a while body
+// it lands in the loop's list. Other custom calls are refused naming the target,
+// the source line and what to do.
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "codegen/library/ffi_call.h"
+#include "compiler/compiler.h"
+#include "ir/builder.h"
+
+namespace jft::compiler {
+namespace {
+
+using namespace jft::codegen::library;
+
+using ir::ElementType;
+using ir::OpKind;
+using ir::Type;
+
+Type f32(std::vector<int64_t> dims) {
+  return Type::tensor(ElementType::F32, dims);
+}
+
+ir::Attribute u64Scalar(uint64_t v) {
+  ir::DenseElements d;
+  d.type = Type::tensor(ElementType::U64, {});
+  for (int i = 0; i < 8; ++i) d.bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  return ir::Attribute(d);
+}
+
+ir::NamedAttrs callbackAttrs(const std::string& target,
+                             ir::CustomCallApiVersion version) {
+  ir::NamedAttrs config = {{"index", u64Scalar(3)},
+                           {"name", ir::Attribute(std::string("cb"))},
+                           {"flag", ir::Attribute(true)}};
+  return {{"api_version", ir::Attribute(version)},
+          {"backend_config", ir::Attribute(config)},
+          {"call_target_name", ir::Attribute(target)},
+          {"has_side_effect", ir::Attribute(true)}};
+}
+
+// main(x: f32[4]) -> (f32[4], f32[2]) = custom_call @target(x)
+ir::Module callModule(
+    const std::string& target,
+    ir::CustomCallApiVersion version = ir::CustomCallApiVersion::TYPED_FFI) {
+  ir::Module m;
+  m.name = "ffi";
+  ir::Builder b(m);
+  auto args = b.beginFunction("main", {f32({4})}, {f32({4}), f32({2})});
+  b.setLoc(b.fileLoc("model.py", 12, 4));
+  auto out = b.op(OpKind::CustomCall, args, {f32({4}), f32({2})},
+                  callbackAttrs(target, version));
+  b.setLoc(ir::kUnknownLoc);
+  b.ret(out);
+  b.endFunction();
+  return m;
+}
+
+StatusOr<Executable> compileIt(ir::Module m) {
+  Options options;
+  options.mode = Mode::kFlOnly;
+  return compileModule(std::move(m), options, nullptr, nullptr);
+}
+
+TEST(FfiRoute, AnFfiCustomCallIsOneThunkWithTypedAttributes) {
+  auto compiled = compileIt(callModule("xla_ffi_python_gpu_callback"));
+  ASSERT_TRUE(compiled.isOk()) << compiled.status().toString();
+  const runtime::Program& p = compiled->program;
+  const runtime::FfiThunk* call = nullptr;
+  for (const runtime::Thunk& t : p.thunks)
+    if (const auto* f = std::get_if<runtime::FfiThunk>(&t)) call = f;
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->target, "xla_ffi_python_gpu_callback");
+  ASSERT_EQ(call->argument_shapes.size(), 1u);
+  EXPECT_EQ(call->argument_shapes[0].dtype, XLA_FFI_DataType_F32);
+  EXPECT_EQ(call->argument_shapes[0].dims, std::vector<int64_t>{4});
+  ASSERT_EQ(call->result_shapes.size(), 2u);
+  EXPECT_EQ(call->result_shapes[1].dims, std::vector<int64_t>{2});
+  // The results are the program's outputs, written in place.
+  EXPECT_EQ(call->results[0], p.output_slots[0]);
+  EXPECT_EQ(call->results[1], p.output_slots[1]);
+  EXPECT_EQ(call->arguments[0], 0);  // the parameter's slot
+  EXPECT_NE(call->location.find("model.py:12"), std::string::npos) << call->location;
+
+  const ffi::Attribute& a = call->attributes;
+  ASSERT_EQ(a.kind, ffi::Attribute::Kind::kDictionary);
+  ASSERT_EQ(a.names.size(), 3u);
+  for (size_t i = 0; i < a.names.size(); ++i) {
+    if (a.names[i] == "index") {
+      EXPECT_EQ(a.values[i].kind, ffi::Attribute::Kind::kScalar);
+      EXPECT_EQ(a.values[i].dtype, XLA_FFI_DataType_U64);
+      EXPECT_EQ(a.values[i].bytes, (std::vector<uint8_t>{3, 0, 0, 0, 0, 0, 0, 0}));
+    } else if (a.names[i] == "flag") {
+      EXPECT_EQ(a.values[i].dtype, XLA_FFI_DataType_PRED);
+      EXPECT_EQ(a.values[i].bytes, std::vector<uint8_t>{1});
+    } else {
+      EXPECT_EQ(a.names[i], "name");
+      EXPECT_EQ(a.values[i].text, "cb");
+    }
+  }
+  bool reported = false;
+  for (const RouteEntry& e : compiled->report.entries)
+    if (e.route == "custom_call") {
+      reported = true;
+      EXPECT_NE(e.tile.find("ffi @xla_ffi_python_gpu_callback"), std::string::npos)
+          << e.tile;
+    }
+  EXPECT_TRUE(reported);
+}
+
+TEST(FfiRoute, ACallInsideAWhileBodyLandsInTheLoopList) {
+  // main(x) = while (i < 3) { i + 1, custom_call(x) }: the call in the body.
+  ir::Module m;
+  m.name = "ffi_loop";
+  ir::Builder b(m);
+  const Type i32 = Type::scalar(ElementType::I32);
+  auto args = b.beginFunction("main", {f32({4})}, {f32({4})});
+  auto zero = b.constant(ir::DenseElements::makeSplat(i32, {0, 0, 0, 0}));
+  auto three = b.constant(ir::DenseElements::makeSplat(i32, {3, 0, 0, 0}));
+  auto one = b.constant(ir::DenseElements::makeSplat(i32, {1, 0, 0, 0}));
+  auto cond = b.beginRegion({i32, f32({4})});
+  b.ret({b.op1(OpKind::Compare, {cond[0], three}, Type::scalar(ElementType::PRED),
+               {{"comparison_direction", ir::Attribute(ir::ComparisonDirection::LT)}})});
+  ir::Region condRegion = b.endRegion();
+  auto body = b.beginRegion({i32, f32({4})});
+  auto next = b.op1(OpKind::Add, {body[0], one}, i32);
+  ir::NamedAttrs attrs =
+      callbackAttrs("loop_target", ir::CustomCallApiVersion::TYPED_FFI);
+  auto called = b.op(OpKind::CustomCall, {body[1]}, {f32({4})}, attrs);
+  b.ret({next, called[0]});
+  ir::Region bodyRegion = b.endRegion();
+  std::vector<ir::Region> regions;
+  regions.push_back(std::move(condRegion));
+  regions.push_back(std::move(bodyRegion));
+  auto loop =
+      b.op(OpKind::While, {zero, args[0]}, {i32, f32({4})}, {}, std::move(regions));
+  b.ret({loop[1]});
+  b.endFunction();
+  auto compiled = compileIt(std::move(m));
+  ASSERT_TRUE(compiled.isOk()) << compiled.status().toString();
+  int inLists = 0, onTop = 0;
+  for (const auto& list : compiled->program.lists)
+    for (const runtime::Thunk& t : list)
+      inLists += std::holds_alternative<runtime::FfiThunk>(t);
+  for (const runtime::Thunk& t : compiled->program.thunks)
+    onTop += std::holds_alternative<runtime::FfiThunk>(t);
+  EXPECT_EQ(inLists, 1);
+  EXPECT_EQ(onTop, 0);
+}
+
+TEST(FfiRoute, OtherCustomCallsAreRefusedWithWhatToDo) {
+  auto compiled = compileIt(
+      callModule("my_legacy_kernel", ir::CustomCallApiVersion::STATUS_RETURNING));
+  ASSERT_FALSE(compiled.isOk());
+  const std::string& m = compiled.status().message();
+  EXPECT_NE(m.find("custom_call @my_legacy_kernel"), std::string::npos) << m;
+  EXPECT_NE(m.find("model.py:12"), std::string::npos) << m;
+  EXPECT_NE(m.find("jax.ffi.register_ffi_target"), std::string::npos) << m;
+}
+
+TEST(FfiRoute, AttributesTheHandlerCannotReceiveAreRefused) {
+  ir::NamedAttrs config = {{"weird", ir::Attribute(ir::UnitAttr{})}};
+  EXPECT_FALSE(ffiAttributesOf(ir::Attribute(config)).isOk());
+  EXPECT_TRUE(ffiAttributesOf(ir::Attribute(std::string())).isOk());  // no attributes
+  EXPECT_FALSE(ffiAttributesOf(ir::Attribute(std::string("opaque"))).isOk());
+}
+
+}  // namespace
+}  // namespace jft::compiler
