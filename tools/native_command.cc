@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "codegen/native/native_kernel.h"
+#include "codegen/ttir/capability.h"
 #include "codegen/ttir/kernel.h"
 #include "command.h"
 #include "frontend/vhlo/import.h"
@@ -158,7 +159,7 @@ int runNative(std::span<const std::string> args, std::ostream& out, std::ostream
     return kExitFailure;
   }
   // The routes the plugin has, so groups form as they do there.
-  fusion::PlanOptions plan_options;
+  fusion::PlanOptions plan_options = codegen::ttir::withTtir();
   plan_options.library_route = true;
   plan_options.control_route = true;
   plan_options.collective_route = true;

@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "codegen/native/native_kernel.h"
+#include "codegen/ttir/capability.h"
 #include "frontend/vhlo/import.h"
 #include "fusion/fusion.h"
 #include "passes/pipeline.h"
@@ -41,7 +42,7 @@ Emitted emitProgram(const std::string& program, bool compile) {
   EXPECT_TRUE(report.isOk()) << report.status().toString();
   const ir::Function* main = m.entry();
   if (main == nullptr) return out;
-  const fusion::Plan plan = fusion::planFusions(m, *main);
+  const fusion::Plan plan = fusion::planFusions(m, *main, codegen::ttir::withTtir());
   for (const fusion::Fusion& f : plan.fusions) {
     if (f.route != fusion::Route::kTtir ||
         (f.family != fusion::Family::kLoop && f.family != fusion::Family::kReduction))
