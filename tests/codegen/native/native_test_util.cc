@@ -97,7 +97,7 @@ std::string hostRunUnavailable() {
   return "no host C++ compiler configured for the host-run tests";
 #else
   if (!std::filesystem::exists(JFT_HOST_CXX))
-    return std::string("host C++ compiler ") + JFT_HOST_CXX + " not found";
+    return "host C++ compiler " JFT_HOST_CXX " not found";
   return "";
 #endif
 }
