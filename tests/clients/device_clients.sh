@@ -32,9 +32,9 @@ for p in ("jax", "jaxlib", "flax", "optax", "equinox", "diffrax", "lineax", "opt
 ONLY=()
 [ -n "${JAX_CLIENTS_ONLY:-}" ] && ONLY=(--only $JAX_CLIENTS_ONLY)
 LEFT=$(( ${JAX_CLIENTS_TOTAL:-570} - ($(date +%s) - START) - 15 ))
-python3 tests/clients/run_clients.py --out "$OUT/work" --parallel "${JAX_CLIENTS_PARALLEL:-9}" \
+python3 tests/clients/run_clients.py --out "$OUT/run" --parallel "${JAX_CLIENTS_PARALLEL:-9}" \
     --timeout "${JAX_CLIENTS_TIMEOUT:-270}" --budget "$LEFT" "${ONLY[@]}"
 RC=$?
-cp "$OUT/work/clients.txt" "$OUT/work/clients.json" "$OUT/" 2>/dev/null
-tar czf "$OUT/clients_logs.tar.gz" -C "$OUT/work" logs 2>/dev/null && rm -rf "$OUT/work"
+cp "$OUT/run/clients.txt" "$OUT/run/clients.json" "$OUT/" 2>/dev/null
+tar czf "$OUT/clients_logs.tar.gz" -C "$OUT/run" logs 2>/dev/null && rm -rf "$OUT/run"
 exit $RC
