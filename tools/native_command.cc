@@ -10,6 +10,7 @@
 #include "command.h"
 #include "frontend/vhlo/import.h"
 #include "fusion/fusion.h"
+#include "kernel_compiler/json.h"
 #include "passes/pipeline.h"
 #include "read_file.h"
 #include "runtime/gpu/nvrtc.h"
@@ -39,34 +40,8 @@ constexpr std::string_view kHelp =
     "Exit status: 0 on success, 1 if FILE cannot be read or imported or a kernel\n"
     "does not compile, 2 on a wrong command line.\n";
 
-std::string jsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+// A JSON string literal, written by the kernel compiler's JSON (its escapes).
+std::string jsonString(const std::string& s) { return kernel_compiler::Json(s).dump(); }
 
 std::string shapeText(const std::vector<int64_t>& dims, bool json) {
   std::string s = json ? "[" : "";

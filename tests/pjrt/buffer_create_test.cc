@@ -12,15 +12,6 @@
 namespace jft::pjrt::testing {
 namespace {
 
-// Awaits and destroys `event`; its status.
-Status awaitAndDestroy(PJRT_Event* event) {
-  PJRT_Event_Await_Args await{sizeof(await), nullptr, event};
-  Status status = toStatus(eventAwait(&await));
-  PJRT_Event_Destroy_Args destroy{sizeof(destroy), nullptr, event};
-  eventDestroy(&destroy);
-  return status;
-}
-
 bool isReady(PJRT_Event* event) {
   PJRT_Event_IsReady_Args args{sizeof(args), nullptr, event, false};
   EXPECT_EQ(eventIsReady(&args), nullptr);
@@ -62,7 +53,7 @@ class BufferCreateTest : public ExecutableTest {
     args.dst = out.data();
     args.offset = offset;
     args.transfer_size = bytes;
-    *status = toStatus(bufferCopyRawToHost(&args));
+    *status = takeStatus(bufferCopyRawToHost(&args));
     if (status->isOk()) *status = awaitAndDestroy(args.event);
     return out;
   }

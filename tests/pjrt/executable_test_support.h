@@ -58,6 +58,23 @@ inline std::string errorMessage(PJRT_Error* error) {
   return status.message();
 }
 
+// The status `error` stands for; the error is destroyed (null is OK).
+inline Status takeStatus(PJRT_Error* error) {
+  Status status = toStatus(error);
+  PJRT_Error_Destroy_Args destroy{sizeof(destroy), nullptr, error};
+  errorDestroy(&destroy);
+  return status;
+}
+
+// Awaits and destroys `event`; its status.
+inline Status awaitAndDestroy(PJRT_Event* event) {
+  PJRT_Event_Await_Args await{sizeof(await), nullptr, event};
+  Status status = takeStatus(eventAwait(&await));
+  PJRT_Event_Destroy_Args destroy{sizeof(destroy), nullptr, event};
+  eventDestroy(&destroy);
+  return status;
+}
+
 inline StatusCode errorCode(PJRT_Error* error, std::string* message = nullptr) {
   Status status = toStatus(error);
   if (message != nullptr) *message = status.message();

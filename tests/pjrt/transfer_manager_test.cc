@@ -15,14 +15,6 @@
 namespace jft::pjrt::testing {
 namespace {
 
-Status awaitAndDestroy(PJRT_Event* event) {
-  PJRT_Event_Await_Args await{sizeof(await), nullptr, event};
-  Status status = toStatus(eventAwait(&await));
-  PJRT_Event_Destroy_Args destroy{sizeof(destroy), nullptr, event};
-  eventDestroy(&destroy);
-  return status;
-}
-
 class TransferManagerTest : public ExecutableTest {
  protected:
   void TearDown() override {
