@@ -2,133 +2,34 @@
 // convert, bitcast_convert, complex/real/imag (spec sections of those ops).
 #include <string>
 
+#include "ir/elementwise_spec.h"
 #include "ir/verify_op.h"
 
 namespace jft::ir {
 namespace {
 
-// Element type classes the spec names in its "tensor of ... type" inputs.
-enum Class : unsigned {
-  kBool = 1,
-  kSigned = 2,
-  kUnsigned = 4,
-  kFloat = 8,
-  kComplex = 16,
-  kInt = kSigned | kUnsigned,
-  kAnyClass = kBool | kInt | kFloat | kComplex,
-};
-
-unsigned classOf(ElementType t) {
-  if (isPred(t)) return kBool;
-  if (isSignedInteger(t)) return kSigned;
-  if (isUnsignedInteger(t)) return kUnsigned;
-  if (isFloat(t)) return kFloat;
-  return kComplex;
-}
-
-std::string classesText(unsigned classes) {
-  std::string out;
-  auto add = [&](unsigned c, const char* name) {
-    if ((classes & c) != c) return;
-    if (!out.empty()) out += " or ";
-    out += name;
-  };
-  add(kBool, "boolean");
-  if ((classes & kInt) == kInt) {
-    add(kInt, "integer");
-  } else {
-    add(kSigned, "signed integer");
-    add(kUnsigned, "unsigned integer");
-  }
-  add(kFloat, "floating-point");
-  add(kComplex, "complex");
-  return out;
-}
-
 // How a unary op's result element type follows from its operand's.
 enum class ResultElement { Same, ComplexComponent, Bool };
 
-struct UnaryRule {
-  unsigned classes;
-  ResultElement result;
-};
-
-std::optional<UnaryRule> unaryRule(OpKind kind) {
-  using R = ResultElement;
+ResultElement unaryResult(OpKind kind) {
   switch (kind) {
     case OpKind::Abs:
-      return UnaryRule{kSigned | kFloat | kComplex, R::ComplexComponent};
-    case OpKind::Cbrt:
-    case OpKind::Cosine:
-    case OpKind::Sine:
-    case OpKind::Tan:
-    case OpKind::Tanh:
-    case OpKind::Exponential:
-    case OpKind::ExponentialMinusOne:
-    case OpKind::Log:
-    case OpKind::LogPlusOne:
-    case OpKind::Logistic:
-    case OpKind::Rsqrt:
-    case OpKind::Sqrt:
-      return UnaryRule{kFloat | kComplex, R::Same};
-    case OpKind::Ceil:
-    case OpKind::Floor:
-    case OpKind::RoundNearestAfz:
-    case OpKind::RoundNearestEven:
-    case OpKind::ReducePrecision:
-      return UnaryRule{kFloat, R::Same};
-    case OpKind::CountLeadingZeros:
-    case OpKind::Popcnt:
-      return UnaryRule{kInt, R::Same};
-    case OpKind::IsFinite:
-      return UnaryRule{kFloat, R::Bool};
-    case OpKind::Negate:
-      return UnaryRule{kInt | kFloat | kComplex, R::Same};
-    case OpKind::Not:
-      return UnaryRule{kBool | kInt, R::Same};
-    case OpKind::Sign:
-      return UnaryRule{kSigned | kFloat | kComplex, R::Same};
     case OpKind::Real:
     case OpKind::Imag:
-      return UnaryRule{kFloat | kComplex, R::ComplexComponent};
+      return ResultElement::ComplexComponent;
+    case OpKind::IsFinite:
+      return ResultElement::Bool;
     default:
-      return std::nullopt;
-  }
-}
-
-std::optional<unsigned> binaryClasses(OpKind kind) {
-  switch (kind) {
-    case OpKind::Add:
-    case OpKind::Multiply:
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-      return kAnyClass;
-    case OpKind::Subtract:
-    case OpKind::Divide:
-    case OpKind::Remainder:
-    case OpKind::Power:
-      return kInt | kFloat | kComplex;
-    case OpKind::Atan2:
-      return kFloat | kComplex;
-    case OpKind::And:
-    case OpKind::Or:
-    case OpKind::Xor:
-      return kBool | kInt;
-    case OpKind::ShiftLeft:
-    case OpKind::ShiftRightArithmetic:
-    case OpKind::ShiftRightLogical:
-      return kInt;
-    default:
-      return std::nullopt;
+      return ResultElement::Same;
   }
 }
 
 bool checkClass(OpVerifier& v, const Type& type, unsigned classes,
                 std::string_view what) {
-  if (classOf(type.element) & classes) return true;
+  if (elementClassOf(type.element) & classes) return true;
   return v.fail(std::string(what) + " element type " +
                 std::string(elementTypeName(type.element)) + " is not allowed: expects " +
-                classesText(classes));
+                elementClassesText(classes));
 }
 
 bool checkSameShape(OpVerifier& v, const Type& a, const Type& b, std::string_view what) {
@@ -136,16 +37,16 @@ bool checkSameShape(OpVerifier& v, const Type& a, const Type& b, std::string_vie
   return v.fail(std::string(what) + " shapes differ: " + a.str() + " vs " + b.str());
 }
 
-void verifyUnary(OpVerifier& v, const UnaryRule& rule) {
+void verifyUnary(OpVerifier& v, unsigned classes) {
   if (!v.expectCounts(1, 1) || !v.expectTensors()) return;
   const Type& in = v.operand(0);
   const Type& out = v.result(0);
-  if (!checkClass(v, in, rule.classes, "operand")) return;
+  if (!checkClass(v, in, classes, "operand")) return;
   if (!checkSameShape(v, in, out, "operand and result")) return;
   ElementType expected = in.element;
-  if (rule.result == ResultElement::ComplexComponent)
-    expected = complexComponent(in.element);
-  if (rule.result == ResultElement::Bool) expected = ElementType::PRED;
+  const ResultElement result = unaryResult(v.op().kind);
+  if (result == ResultElement::ComplexComponent) expected = complexComponent(in.element);
+  if (result == ResultElement::Bool) expected = ElementType::PRED;
   if (out.element != expected)
     v.fail("result element type " + std::string(elementTypeName(out.element)) +
            " should be " + std::string(elementTypeName(expected)));
@@ -190,20 +91,20 @@ void verifyCompare(OpVerifier& v) {
            " is not defined on complex operands");
   const auto* type = v.optionalAttr<ComparisonType>("compare_type");
   if (!type || *type == ComparisonType::NOTYPE) return;
-  const unsigned cls = classOf(lhs.element);
+  const unsigned cls = elementClassOf(lhs.element);
   bool ok = false;
   switch (*type) {
     case ComparisonType::SIGNED:
-      ok = cls == kSigned;
+      ok = cls == kSignedClass;
       break;
     case ComparisonType::UNSIGNED:
-      ok = cls == kUnsigned || cls == kBool;
+      ok = cls == kUnsignedClass || cls == kBoolClass;
       break;
     case ComparisonType::FLOAT:
-      ok = cls == kFloat || cls == kComplex;
+      ok = cls == kFloatClass || cls == kComplexClass;
       break;
     case ComparisonType::TOTALORDER:
-      ok = cls == kFloat;
+      ok = cls == kFloatClass;
       break;
     case ComparisonType::NOTYPE:
       ok = true;
@@ -306,8 +207,6 @@ void verifyComplex(OpVerifier& v) {
 
 void verifyElementwise(OpVerifier& v) {
   const OpKind kind = v.op().kind;
-  if (auto rule = unaryRule(kind)) return verifyUnary(v, *rule);
-  if (auto classes = binaryClasses(kind)) return verifyBinary(v, *classes);
   switch (kind) {
     case OpKind::Compare:
       return verifyCompare(v);
@@ -322,8 +221,12 @@ void verifyElementwise(OpVerifier& v) {
     case OpKind::Complex:
       return verifyComplex(v);
     default:
-      return;
+      break;
   }
+  const std::optional<ElementwiseSpec> spec = elementwiseSpec(kind);
+  if (!spec) return;
+  if (spec->operands == 1) return verifyUnary(v, spec->classes);
+  verifyBinary(v, spec->classes);
 }
 
 }  // namespace jft::ir

@@ -72,9 +72,12 @@ std::vector<OpCase> allElementwiseCases() {
                      OpKind::And, OpKind::Or, OpKind::Xor, OpKind::ShiftLeft,
                      OpKind::ShiftRightArithmetic, OpKind::ShiftRightLogical})
       cases.push_back(same(k, e, 2));
-    for (OpKind k : {OpKind::Abs, OpKind::Negate, OpKind::Sign, OpKind::Not,
-                     OpKind::Popcnt, OpKind::CountLeadingZeros})
+    for (OpKind k :
+         {OpKind::Negate, OpKind::Not, OpKind::Popcnt, OpKind::CountLeadingZeros})
       cases.push_back(same(k, e, 1));
+    // The spec defines abs and sign on signed integers only.
+    if (ir::isSignedInteger(e))
+      for (OpKind k : {OpKind::Abs, OpKind::Sign}) cases.push_back(same(k, e, 1));
   }
   for (OpKind k : {OpKind::Add, OpKind::Multiply, OpKind::Maximum, OpKind::Minimum,
                    OpKind::And, OpKind::Or, OpKind::Xor})

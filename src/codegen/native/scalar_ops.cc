@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "codegen/native/c_types.h"
+#include "ir/elementwise_spec.h"
 #include "ir/op_kind.h"
 
 namespace jft::codegen::native {
@@ -16,99 +17,11 @@ using ir::OpKind;
 
 namespace {
 
-enum class Accepts { kFloat, kInt, kIntOrPred, kNumber, kNumberOrPred, kAny };
-
-struct Rule {
-  int operands;
-  Accepts accepts;
-};
-
-std::optional<Rule> ruleOf(OpKind kind) {
-  switch (kind) {
-    case OpKind::Add:
-    case OpKind::Multiply:
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-      return Rule{2, Accepts::kNumberOrPred};
-    case OpKind::Subtract:
-    case OpKind::Divide:
-    case OpKind::Remainder:
-    case OpKind::Power:
-      return Rule{2, Accepts::kNumber};
-    case OpKind::Atan2:
-      return Rule{2, Accepts::kFloat};
-    case OpKind::Abs:
-    case OpKind::Negate:
-    case OpKind::Sign:
-      return Rule{1, Accepts::kNumber};
-    case OpKind::Cbrt:
-    case OpKind::Ceil:
-    case OpKind::Cosine:
-    case OpKind::Exponential:
-    case OpKind::ExponentialMinusOne:
-    case OpKind::Floor:
-    case OpKind::IsFinite:
-    case OpKind::Log:
-    case OpKind::LogPlusOne:
-    case OpKind::Logistic:
-    case OpKind::RoundNearestAfz:
-    case OpKind::RoundNearestEven:
-    case OpKind::Rsqrt:
-    case OpKind::Sine:
-    case OpKind::Sqrt:
-    case OpKind::Tan:
-    case OpKind::Tanh:
-      return Rule{1, Accepts::kFloat};
-    case OpKind::And:
-    case OpKind::Or:
-    case OpKind::Xor:
-      return Rule{2, Accepts::kIntOrPred};
-    case OpKind::Not:
-      return Rule{1, Accepts::kIntOrPred};
-    case OpKind::ShiftLeft:
-    case OpKind::ShiftRightArithmetic:
-    case OpKind::ShiftRightLogical:
-      return Rule{2, Accepts::kInt};
-    case OpKind::Popcnt:
-    case OpKind::CountLeadingZeros:
-      return Rule{1, Accepts::kInt};
-    case OpKind::Compare:
-      return Rule{2, Accepts::kAny};
-    case OpKind::Select:
-    case OpKind::Clamp:
-      return Rule{3, Accepts::kAny};
-    case OpKind::Convert:
-    case OpKind::BitcastConvert:
-      return Rule{1, Accepts::kAny};
-    case OpKind::Real:
-    case OpKind::Imag:
-      return Rule{1, Accepts::kFloat};  // or complex (scalar_complex.cc)
-    case OpKind::Complex:
-      return Rule{2, Accepts::kFloat};
-    default:
-      return std::nullopt;
-  }
-}
-
-bool accepts(Accepts a, ElementType t) {
-  switch (a) {
-    case Accepts::kFloat:
-      return ir::isFloat(t);
-    case Accepts::kInt:
-      return ir::isInteger(t);
-    case Accepts::kIntOrPred:
-      return ir::isInteger(t) || ir::isPred(t);
-    case Accepts::kNumber:
-      return ir::isInteger(t) || ir::isFloat(t);
-    case Accepts::kNumberOrPred:
-    case Accepts::kAny:
-      return true;
-  }
-  return false;
-}
-
-size_t dataOperand(OpKind kind) {
-  return kind == OpKind::Select || kind == OpKind::Clamp ? 1 : 0;
+// The spec's elementwise ops the native emitter writes (reduce_precision
+// is not among them yet).
+std::optional<ir::ElementwiseSpec> nativeSpecOf(OpKind kind) {
+  if (kind == OpKind::ReducePrecision) return std::nullopt;
+  return ir::elementwiseSpec(kind);
 }
 
 // The C math function of a float op, or null; `f` suffix for float.
@@ -322,9 +235,9 @@ bool isNativeElementwise(const ir::Module& module, const ir::Op& op, std::string
     return false;
   };
   const std::string name = "stablehlo." + std::string(ir::opKindName(op.kind));
-  const std::optional<Rule> rule = ruleOf(op.kind);
-  if (!rule) return no(name + " is not an elementwise op of the native emitter");
-  if (static_cast<int>(op.operands.size()) != rule->operands || op.results.size() != 1)
+  const std::optional<ir::ElementwiseSpec> spec = nativeSpecOf(op.kind);
+  if (!spec) return no(name + " is not an elementwise op of the native emitter");
+  if (static_cast<int>(op.operands.size()) != spec->operands || op.results.size() != 1)
     return no(name + " with " + std::to_string(op.operands.size()) + " operands");
   for (ir::ValueId v : op.operands)
     if (!module.typeOf(v).isTensor()) return no(name + " of a non-tensor value");
@@ -334,7 +247,7 @@ bool isNativeElementwise(const ir::Module& module, const ir::Op& op, std::string
   for (ir::ValueId v : op.operands)
     if (!isNativeType(module.typeOf(v).element, &type_why))
       return no(name + " of " + type_why);
-  const ElementType data = module.typeOf(op.operands[dataOperand(op.kind)]).element;
+  const ElementType data = module.typeOf(op.operands[spec->data_operand]).element;
   const ElementType result = module.typeOf(op.results[0]).element;
   if (!isNativeType(result, &type_why)) return no(name + " producing " + type_why);
   if (ir::isComplex(data) || ir::isComplex(result)) {
@@ -342,7 +255,7 @@ bool isNativeElementwise(const ir::Module& module, const ir::Op& op, std::string
     if (!scalar::complexTakes(op, &complex_why)) return no(name + ": " + complex_why);
     return true;
   }
-  if (!accepts(rule->accepts, data))
+  if (!ir::specAccepts(*spec, data))
     return no(name + " of " + std::string(ir::elementTypeName(data)));
   if (op.kind == OpKind::BitcastConvert && ir::bitWidth(data) != ir::bitWidth(result))
     return no(name + " between element types of different widths (" +
@@ -363,7 +276,8 @@ StatusOr<std::string> emitElementwise(CudaWriter& w, const ir::Module& module,
     return internalError("stablehlo." + std::string(ir::opKindName(op.kind)) + ": " +
                          std::to_string(x.size()) + " operand values for " +
                          std::to_string(op.operands.size()) + " operands");
-  const ElementType data = module.typeOf(op.operands[dataOperand(op.kind)]).element;
+  const ElementType data =
+      module.typeOf(op.operands[nativeSpecOf(op.kind)->data_operand]).element;
   const ElementType result = module.typeOf(op.results[0]).element;
   const std::string t = registerType(data);
   if (ir::isComplex(data) || ir::isComplex(result)) {

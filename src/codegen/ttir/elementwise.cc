@@ -8,6 +8,7 @@
 #include "codegen/ttir/capability.h"
 #include "codegen/ttir/elementwise_internal.h"
 #include "codegen/ttir/elementwise_ops.h"
+#include "ir/elementwise_spec.h"
 
 namespace jft::codegen::ttir {
 
@@ -26,103 +27,16 @@ bool isComputable(ElementType element) {
 
 namespace {
 
-enum class Accepts { kFloat, kInt, kIntOrPred, kNumber, kNumberOrPred, kAny };
-
-struct Rule {
-  int operands;
-  Accepts accepts;
-};
-
-// Operand count and the element types of the op's (first data) operand.
-std::optional<Rule> ruleOf(OpKind kind) {
-  switch (kind) {
-    case OpKind::Add:
-    case OpKind::Multiply:
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-      return Rule{2, Accepts::kNumberOrPred};
-    case OpKind::Subtract:
-    case OpKind::Divide:
-    case OpKind::Remainder:
-    case OpKind::Power:
-      return Rule{2, Accepts::kNumber};
-    case OpKind::Atan2:
-      return Rule{2, Accepts::kFloat};
-    case OpKind::Abs:
-    case OpKind::Negate:
-    case OpKind::Sign:
-      return Rule{1, Accepts::kNumber};
-    case OpKind::Cbrt:
-    case OpKind::Ceil:
-    case OpKind::Cosine:
-    case OpKind::Exponential:
-    case OpKind::ExponentialMinusOne:
-    case OpKind::Floor:
-    case OpKind::IsFinite:
-    case OpKind::Log:
-    case OpKind::LogPlusOne:
-    case OpKind::Logistic:
-    case OpKind::RoundNearestAfz:
-    case OpKind::RoundNearestEven:
-    case OpKind::Rsqrt:
-    case OpKind::Sine:
-    case OpKind::Sqrt:
-    case OpKind::Tan:
-    case OpKind::Tanh:
-      return Rule{1, Accepts::kFloat};
-    case OpKind::And:
-    case OpKind::Or:
-    case OpKind::Xor:
-      return Rule{2, Accepts::kIntOrPred};
-    case OpKind::Not:
-      return Rule{1, Accepts::kIntOrPred};
-    case OpKind::ShiftLeft:
-    case OpKind::ShiftRightArithmetic:
-    case OpKind::ShiftRightLogical:
-      return Rule{2, Accepts::kInt};
-    case OpKind::Popcnt:
-    case OpKind::CountLeadingZeros:
-      return Rule{1, Accepts::kInt};
-    case OpKind::Compare:
-      return Rule{2, Accepts::kAny};
-    case OpKind::Select:
-    case OpKind::Clamp:
-      return Rule{3, Accepts::kAny};
-    case OpKind::Convert:
-    case OpKind::BitcastConvert:
-      return Rule{1, Accepts::kAny};
-    case OpKind::ReducePrecision:
-      return Rule{1, Accepts::kFloat};
-    default:
-      return std::nullopt;
-  }
-}
-
-bool accepts(Accepts a, ElementType t) {
-  switch (a) {
-    case Accepts::kFloat:
-      return ir::isFloat(t);
-    case Accepts::kInt:
-      return ir::isInteger(t);
-    case Accepts::kIntOrPred:
-      return ir::isInteger(t) || ir::isPred(t);
-    case Accepts::kNumber:
-      return ir::isInteger(t) || ir::isFloat(t);
-    case Accepts::kNumberOrPred:
-      return !ir::isComplex(t);
-    case Accepts::kAny:
-      return true;
-  }
-  return false;
+// The spec's elementwise ops that the TTIR route computes elementwise:
+// complex values are the complex emitter's (complex_emitter.h).
+std::optional<ir::ElementwiseSpec> ttirSpecOf(OpKind kind) {
+  if (kind == OpKind::Real || kind == OpKind::Imag || kind == OpKind::Complex)
+    return std::nullopt;
+  return ir::elementwiseSpec(kind);
 }
 
 std::string typeName(ElementType t) {
   return std::string(ir::elementTypeName(t));
-}
-
-// The operand whose element type the op is "of" (select/clamp: the data).
-size_t dataOperand(OpKind kind) {
-  return kind == OpKind::Select || kind == OpKind::Clamp ? 1 : 0;
 }
 
 }  // namespace
@@ -134,9 +48,9 @@ bool isEmittableElementwise(const ir::Module& module, const ir::Op& op,
     return false;
   };
   const std::string name(ir::opKindName(op.kind));
-  const std::optional<Rule> rule = ruleOf(op.kind);
-  if (!rule) return no(name + " is not an elementwise op of the TTIR emitter");
-  if (static_cast<int>(op.operands.size()) != rule->operands || op.results.size() != 1)
+  const std::optional<ir::ElementwiseSpec> spec = ttirSpecOf(op.kind);
+  if (!spec) return no(name + " is not an elementwise op of the TTIR emitter");
+  if (static_cast<int>(op.operands.size()) != spec->operands || op.results.size() != 1)
     return no(name + " with " + std::to_string(op.operands.size()) + " operands");
   for (ir::ValueId v : op.operands)
     if (!module.typeOf(v).isTensor()) return no(name + " of a non-tensor value");
@@ -150,10 +64,10 @@ bool isEmittableElementwise(const ir::Module& module, const ir::Op& op,
           ": TTIR computes only with pred, 8- to 64-bit integers, f16, bf16, f32, f64, "
           "f8E4M3FN and f8E5M2");
   }
-  const ElementType data = module.typeOf(op.operands[dataOperand(op.kind)]).element;
+  const ElementType data = module.typeOf(op.operands[spec->data_operand]).element;
   const ElementType result = module.typeOf(op.results[0]).element;
   if (!ew::isComputable(result)) return no(name + " producing " + typeName(result));
-  if (!accepts(rule->accepts, data)) return no(name + " of " + typeName(data));
+  if (!ir::specAccepts(*spec, data)) return no(name + " of " + typeName(data));
   if (op.kind == OpKind::BitcastConvert) {
     const auto &in = module.typeOf(op.operands[0]), &out = module.typeOf(op.results[0]);
     if (ir::bitWidth(data) != ir::bitWidth(result) || in.dims != out.dims)
@@ -183,7 +97,8 @@ StatusOr<Value> emitElementwise(TtirWriter& writer, const ir::Module& module,
     return internalError(std::string(ir::opKindName(op.kind)) + ": " +
                          std::to_string(operands.size()) + " operand values for " +
                          std::to_string(op.operands.size()) + " operands");
-  const ElementType data = module.typeOf(op.operands[dataOperand(op.kind)]).element;
+  const ElementType data =
+      module.typeOf(op.operands[ttirSpecOf(op.kind)->data_operand]).element;
   const ElementType result = module.typeOf(op.results[0]).element;
   const std::vector<Value>& x = operands;
   switch (op.kind) {
