@@ -7,6 +7,7 @@
 #include "ffi/registry.h"
 #include "pjrt/args.h"
 #include "pjrt/dlpack.h"
+#include "pjrt/profiler_extension.h"
 
 namespace jft::pjrt {
 namespace {
@@ -97,7 +98,7 @@ struct Chain {
   Chain() {
     gpu.base.struct_size = sizeof(PJRT_Gpu_Custom_Call);
     gpu.base.type = PJRT_Extension_Type_Gpu_Custom_Call;
-    gpu.base.next = streamExtension(nullptr);
+    gpu.base.next = streamExtension(profilerExtension(nullptr));
     gpu.custom_call = &registerCustomCall;
     ffi.base.struct_size = sizeof(PJRT_FFI_Extension);
     ffi.base.type = PJRT_Extension_Type_FFI;

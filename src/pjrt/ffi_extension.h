@@ -1,8 +1,9 @@
 // The PJRT extension chain (PJRT_Api::extension_start): the FFI extension
 // (type ids, user data of an execute context, handler registration) and the
 // GPU custom-call extension jaxlib's cuda plugin helper registers handlers
-// through; and PJRT_ExecuteContext_Create / Destroy. Handlers land in the
-// process's FFI registry (ffi/registry.h) for platform CUDA.
+// through (then the stream and profiler extensions); and PJRT_ExecuteContext_Create /
+// Destroy. Handlers land in the process's FFI registry (ffi/registry.h) for platform
+// CUDA.
 #pragma once
 
 #include "pjrt/abi.h"

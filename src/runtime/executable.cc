@@ -58,6 +58,11 @@ StatusOr<std::unique_ptr<Executable>> Executable::load(Device& device, Program p
   JFT_RETURN_IF_ERROR(e.uploadConstants(program));
   JFT_RETURN_IF_ERROR(e.loadKernels(program));
   e.planThunks(program, program.thunks, e.steps_);
+  {
+    auto labels = std::make_shared<std::vector<std::string>>();
+    for (const Step& step : e.steps_) labels->push_back(e.stepLabel(program, step));
+    e.stepLabels_ = std::move(labels);
+  }
   JFT_RETURN_IF_ERROR(e.loadFfiCalls());
   return executable;
 }
@@ -337,7 +342,10 @@ Status Executable::enqueue(std::span<const ExecuteArgument> arguments,
   }
   for (const Patch& patch : patches_)
     launches_[patch.launch].values[patch.param] = slotAddresses_[patch.slot];
-  Status status = enqueueList(steps_, "program '" + name_ + "', ");
+  const std::string where = "program '" + name_ + "', ";
+  const ActivityScopeHooks* hooks = activityScopeHooks();
+  Status status =
+      hooks == nullptr ? enqueueList(steps_, where) : enqueueTraced(*hooks, where);
   participant_ = nullptr;
   return status;
 }

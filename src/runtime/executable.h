@@ -20,6 +20,7 @@
 #include "ffi/call_frame.h"
 #include "ffi/registry.h"
 #include "ffi/user_data.h"
+#include "runtime/activity_scope.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
 #include "runtime/program.h"
@@ -147,6 +148,10 @@ class Executable {
                  const ParticipantContext* participant);
   Status enqueueList(const std::vector<Step>& steps, const std::string& where);
   Status enqueueStep(const Step& step);
+  // While a device tracer listens (runtime/activity_scope.h): the top-level
+  // steps, each under its run's and step's label (executable_trace.cc).
+  Status enqueueTraced(const ActivityScopeHooks& hooks, const std::string& where);
+  std::string stepLabel(const Program& program, const Step& step) const;
   Status runLoop(const Loop& loop);
   Status runConditional(const Conditional& conditional);
   Status runCollective(const CollectiveThunk& collective);
@@ -190,6 +195,7 @@ class Executable {
   std::vector<Launch> launches_;
   std::vector<Patch> patches_;
   std::vector<Step> steps_;
+  std::shared_ptr<const std::vector<std::string>> stepLabels_;  // per top-level step
   std::vector<GemmThunk> gemms_;  // slots resolved at each enqueue
   std::vector<LibraryThunk> libraries_;
   std::vector<CollectiveThunk> collectives_;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/device.h"
+#include "runtime/device_trace.h"
 #include "runtime/memory_budget.h"
 #include "support/status.h"
 
@@ -17,5 +18,9 @@ namespace jft::runtime {
 // is how every device hands out memory.
 StatusOr<std::unique_ptr<Platform>> openGpuPlatform(
     const std::vector<int>& visibleOrdinals, const MemoryOptions& memory = {});
+
+// The GPU's activity tracer (CUDA: CUPTI, runtime/gpu/cupti_tracer.h);
+// UNAVAILABLE saying what is missing and how to supply it.
+StatusOr<std::unique_ptr<DeviceTracer>> openGpuDeviceTracer();
 
 }  // namespace jft::runtime

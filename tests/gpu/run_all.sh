@@ -52,6 +52,7 @@ run_test test_worker_loss
 run_test test_persistent_cache
 run_test test_startup
 run_test test_execute
+run_test test_profiler
 run_test test_zoo XLA_MODE=fl_only
 run_test test_ops XLA_MODE=fl_only
 run_test test_linalg

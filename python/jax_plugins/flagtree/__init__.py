@@ -104,34 +104,42 @@ def create_options(fingerprint: str | None = None) -> dict[str, str | int | floa
   return options
 
 
-# (environment variable, package of the nvidia wheel, file under its lib/)
+# (environment variable, packages of the nvidia wheel, files under its lib/):
+# the first package and file found wins. CUPTI (the profiler's GPU activity)
+# comes from nvidia-cuda-cupti: CUDA 13's wheel installs under nvidia/cu13,
+# CUDA 12's under nvidia/cuda_cupti.
 _WHEEL_LIBRARIES = (
-    ("JFT_CUDNN_LIBRARY", "nvidia.cudnn", "libcudnn.so.9"),
-    ("JFT_NCCL_LIBRARY", "nvidia.nccl", "libnccl.so.2"),
+    ("JFT_CUDNN_LIBRARY", ("nvidia.cudnn",), ("libcudnn.so.9",)),
+    ("JFT_NCCL_LIBRARY", ("nvidia.nccl",), ("libnccl.so.2",)),
+    ("JFT_CUPTI_LIBRARY", ("nvidia.cu13", "nvidia.cuda_cupti"),
+     ("libcupti.so.13", "libcupti.so.12")),
 )
 
 
 def _point_at_wheel_libraries() -> None:
-  """Names the cuDNN and NCCL of the nvidia-cudnn / nvidia-nccl wheels (what
-  JAX's CUDA extras install) in JFT_CUDNN_LIBRARY / JFT_NCCL_LIBRARY, unless
-  the environment names one: the runtime dlopens each by that path, then by
-  its soname. Upstream's plugin would preload them, but we keep that plugin
-  from initializing."""
-  for variable, package, filename in _WHEEL_LIBRARIES:
+  """Names the cuDNN, NCCL and CUPTI of the nvidia-cudnn / nvidia-nccl /
+  nvidia-cuda-cupti wheels (what JAX's CUDA extras install) in
+  JFT_CUDNN_LIBRARY / JFT_NCCL_LIBRARY / JFT_CUPTI_LIBRARY, unless the
+  environment names one: the runtime dlopens each by that path, then by its
+  soname. Upstream's plugin would preload them, but we keep that plugin from
+  initializing."""
+  for variable, packages, filenames in _WHEEL_LIBRARIES:
     if not os.environ.get(variable):
-      _point_at_wheel_library(variable, package, filename)
+      _point_at_wheel_library(variable, packages, filenames)
 
 
-def _point_at_wheel_library(variable: str, package: str, filename: str) -> None:
-  try:  # found, not imported: the wheel's package holds only the libraries
-    spec = importlib.util.find_spec(package)
-  except Exception:  # no wheel: the system's copy, if any, is found by soname
-    return
-  for base in (spec.submodule_search_locations or []) if spec is not None else []:
-    candidate = pathlib.Path(base) / "lib" / filename
-    if candidate.exists():
-      os.environ[variable] = str(candidate)
-      return
+def _point_at_wheel_library(variable: str, packages, filenames) -> None:
+  for package in packages:
+    try:  # found, not imported: the wheel's package holds only the libraries
+      spec = importlib.util.find_spec(package)
+    except Exception:  # no wheel: the system's copy, if any, is found by soname
+      continue
+    for base in (spec.submodule_search_locations or []) if spec is not None else []:
+      for filename in filenames:
+        candidate = pathlib.Path(base) / "lib" / filename
+        if candidate.exists():
+          os.environ[variable] = str(candidate)
+          return
 
 
 # Kept in step with scripts/build_wheel.py (SUPPORTED_JAX, TRITON_REQUIREMENT).
@@ -292,6 +300,17 @@ def _register_ffi(c_api) -> None:
     logger.warning("jax-flagtree: registering FFI handlers failed: %s", e)
 
 
+def _register_profiler(c_api) -> None:
+  """Hands our PJRT profiler extension (GPU activity through CUPTI) to
+  jax.profiler, as register_plugin does for a plugin it loads itself; our
+  fallback path loads the library directly, so it must do this too."""
+  try:
+    from jax._src.lib import _profiler
+    _profiler.register_plugin_profiler(c_api)
+  except Exception as e:  # an older jaxlib: traces hold host events only
+    logger.warning("jax-flagtree: registering the GPU profiler failed: %s", e)
+
+
 def initialize() -> None:
   global _registered
   if _registered:  # JAX may call us again after an explicit early registration
@@ -320,6 +339,7 @@ def initialize() -> None:
     return
 
   c_api = xla_client.load_pjrt_plugin_dynamically(FALLBACK_C_API_NAME, str(path))
+  _register_profiler(c_api)
   factory = functools.partial(
       xla_bridge.make_pjrt_c_api_client, FALLBACK_C_API_NAME, options=options)
   xla_bridge.register_backend_factory(
