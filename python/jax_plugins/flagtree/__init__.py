@@ -104,19 +104,25 @@ def create_options(fingerprint: str | None = None) -> dict[str, str | int | floa
   return options
 
 
-# (environment variable, package of the nvidia wheel, file under its lib/)
+# (environment variable, package of the nvidia wheel, file under its lib/);
+# the first found for a variable wins.
 _WHEEL_LIBRARIES = (
     ("JFT_CUDNN_LIBRARY", "nvidia.cudnn", "libcudnn.so.9"),
     ("JFT_NCCL_LIBRARY", "nvidia.nccl", "libnccl.so.2"),
+    # NVRTC compiles the native route's CUDA C (XLA_MODE): the CUDA 13
+    # wheels share nvidia/cu13/lib, the CUDA 12 one has its own folder.
+    ("JFT_NVRTC_LIBRARY", "nvidia.cu13", "libnvrtc.so.13"),
+    ("JFT_NVRTC_LIBRARY", "nvidia.cuda_nvrtc", "libnvrtc.so.12"),
 )
 
 
 def _point_at_wheel_libraries() -> None:
-  """Names the cuDNN and NCCL of the nvidia-cudnn / nvidia-nccl wheels (what
-  JAX's CUDA extras install) in JFT_CUDNN_LIBRARY / JFT_NCCL_LIBRARY, unless
-  the environment names one: the runtime dlopens each by that path, then by
-  its soname. Upstream's plugin would preload them, but we keep that plugin
-  from initializing."""
+  """Names the cuDNN, NCCL and NVRTC of the nvidia-cudnn / nvidia-nccl /
+  nvidia-cuda-nvrtc wheels (what JAX's CUDA extras install) in
+  JFT_CUDNN_LIBRARY / JFT_NCCL_LIBRARY / JFT_NVRTC_LIBRARY, unless the
+  environment names one: the runtime dlopens each by that path, then by its
+  soname. Upstream's plugin would preload them, but we keep that plugin from
+  initializing."""
   for variable, package, filename in _WHEEL_LIBRARIES:
     if not os.environ.get(variable):
       _point_at_wheel_library(variable, package, filename)
