@@ -14,9 +14,9 @@ bool holdsUnsupportedOp(const fusion::Plan& plan, const fusion::Fusion& group) {
                      });
 }
 
-// "32 blocks x 128 threads": the launch, for the route report's tile column.
+// "grid 32, 128 threads": the launch, for the route report's tile column.
 std::string launchText(const NativeKernel& kernel, int warp_size) {
-  return std::to_string(kernel.grid[0]) + " blocks x " +
+  return "grid " + std::to_string(kernel.grid[0]) + ", " +
          std::to_string(kernel.num_warps * warp_size) + " threads";
 }
 
