@@ -2,11 +2,13 @@
 // out, with the route report.
 //
 //   bytecode -> ir (frontend) -> passes -> fusion plan -> TTIR per kernel
-//            -> binaries (src/kernel_compiler) -> buffer assignment -> Program
+//            (CUDA C on the native route) -> binaries (src/kernel_compiler;
+//            NativeCompiler) -> buffer assignment -> Program
 //
-// Modes decide what happens to ops no route supports (see docs/architecture.md,
-// Routes and modes). Every unsupported op is listed in one error, each with its
-// types and the user's source line.
+// Modes decide what goes to the native route and what happens to ops no
+// route supports (see docs/architecture.md, Routes and modes). Every
+// unsupported op is listed in one error, each with its types and the user's
+// source line.
 #pragma once
 
 #include <functional>
