@@ -8,6 +8,7 @@
 #include "command.h"
 #include "compiler/compiler.h"
 #include "kernel_compiler/kernel_compiler.h"
+#include "nvrtc_native_compiler.h"
 #include "read_file.h"
 
 namespace jft::tools {
@@ -21,8 +22,8 @@ constexpr std::string_view kHelp =
     "kernel binaries through the compile worker and the program's buffers.\n"
     "\n"
     "options:\n"
-    "  --emit WHAT        what to print: ir (after passes), plan, ttir, report "
-    "(default)\n"
+    "  --emit WHAT        what to print: ir (after passes), plan, ttir, cuda (the\n"
+    "                     native route's kernels), report (default)\n"
     "  --mode M           back_unsupported (default), fl_only, back_fail, native\n"
     "  --matmul R         where dot_general runs: auto (default), library, ttir\n"
     "                     (as XLA_FLAGTREE_MATMUL)\n"
@@ -32,7 +33,9 @@ constexpr std::string_view kHelp =
     "  --partitions N     num_partitions to compile for (default 1); with more than\n"
     "                     one participant in all, collectives take the collective\n"
     "                     route\n"
-    "  --binaries         compile the kernels too (needs a Python with triton)\n"
+    "  --binaries         compile the kernels too (needs a Python with triton, and\n"
+    "                     libnvrtc for native kernels: JFT_NVRTC_LIBRARY, "
+    "JFT_NVRTC_DIR)\n"
     "  --python PATH      the Python that runs the worker (default python3)\n"
     "  --worker-path DIR  folder holding jax_flagtree/, put on PYTHONPATH\n"
     "  --cache-dir DIR    kernel cache (default: JAX_FLAGTREE_CACHE_DIR, else\n"
@@ -77,8 +80,9 @@ std::optional<Settings> parse(std::span<const std::string> args, std::string& pr
       return s;
     } else if (arg == "--emit") {
       if (!value(s.emit)) return std::nullopt;
-      if (s.emit != "ir" && s.emit != "plan" && s.emit != "ttir" && s.emit != "report") {
-        problem = "--emit takes ir, plan, ttir or report, not '" + s.emit + "'";
+      if (s.emit != "ir" && s.emit != "plan" && s.emit != "ttir" && s.emit != "cuda" &&
+          s.emit != "report") {
+        problem = "--emit takes ir, plan, ttir, cuda or report, not '" + s.emit + "'";
         return std::nullopt;
       }
     } else if (arg == "--mode") {
@@ -158,7 +162,8 @@ std::optional<Settings> parse(std::span<const std::string> args, std::string& pr
   return s;
 }
 
-StatusOr<std::unique_ptr<kernel_compiler::KernelCompiler>> makeKernelCompiler(const Settings& s) {
+StatusOr<std::unique_ptr<kernel_compiler::KernelCompiler>> makeKernelCompiler(
+    const Settings& s) {
   kernel_compiler::KernelCompilerOptions options;
   options.pool.command = kernel_compiler::pythonWorkerCommand(s.python, s.worker_path);
   options.pool.num_workers = s.workers;
@@ -196,6 +201,12 @@ int runCompile(std::span<const std::string> args, std::ostream& out, std::ostrea
     }
     kernel_compiler = std::move(made).value();
   }
+  // Native kernels are built for the --arch given (a compute capability).
+  int arch = 0;
+  const std::string& cc = settings->options.target.arch;
+  std::from_chars(cc.data(), cc.data() + cc.size(), arch);
+  NvrtcNativeCompiler native_compiler(arch);
+  settings->options.native_compiler = &native_compiler;
   compiler::Stages stages;
   std::string_view input(reinterpret_cast<const char*>(bytes->data()), bytes->size());
   StatusOr<compiler::Executable> executable =
@@ -216,6 +227,9 @@ int runCompile(std::span<const std::string> args, std::ostream& out, std::ostrea
     for (size_t i = 0; i < stages.ttir.size(); ++i)
       out << "// kernel " << stages.kernel_names[i] << "\n"
           << withNewline(stages.ttir[i]);
+  } else if (settings->emit == "cuda") {
+    for (size_t i = 0; i < stages.cuda.size(); ++i)
+      out << "// kernel " << stages.cuda_names[i] << "\n" << withNewline(stages.cuda[i]);
   } else {
     out << executable->report.text();
     const runtime::Program& program = executable->program;

@@ -16,6 +16,12 @@ codegen::ttir::EmitOptions emitOptions(const Options& options,
   return emit;
 }
 
+codegen::native::NativeOptions nativeOptions(const Options& options) {
+  codegen::native::NativeOptions native;
+  native.warp_size = options.target.warp_size;
+  return native;
+}
+
 Status lowerRegion(
     ir::Module& module, const ir::Function& scope, RegionCode& code,
     const Backends& backends, std::vector<codegen::ttir::TtirKernel>& kernels,
@@ -40,8 +46,13 @@ Status lowerRegion(
 
 Backends::Backends(const Options& options, passes::ParticipantGrid grid,
                    const AutotuneResult& tuned)
-    : ttir_(emitOptions(options, tuned)),
-      library_(ttir_, {options.conv_library, options.conv, options.log}),
+    : mode_(options.mode),
+      ttir_(emitOptions(options, tuned)),
+      native_(nativeOptions(options)),
+      library_(options.mode == Mode::kNative
+                   ? static_cast<const codegen::Backend&>(native_)
+                   : ttir_,
+               {options.conv_library, options.conv, options.log}),
       collective_(grid) {}
 
 const codegen::Backend* Backends::of(fusion::Route route) const {
@@ -54,9 +65,16 @@ const codegen::Backend* Backends::of(fusion::Route route) const {
       return &collective_;
     case fusion::Route::kCustomCall:
       return &ffi_;
+    case fusion::Route::kNative:
+      return &native_;
     default:
       return nullptr;
   }
+}
+
+NativeReasons Backends::routeNative(const ir::Module& module, const ir::Function& scope,
+                                    fusion::Plan& plan) const {
+  return compiler::routeNative(module, scope, plan, mode_, native_);
 }
 
 std::vector<fusion::UnsupportedOp> Backends::rejects(const ir::Module& module,
@@ -65,6 +83,7 @@ std::vector<fusion::UnsupportedOp> Backends::rejects(const ir::Module& module,
   std::vector<fusion::UnsupportedOp> all;
   for (const codegen::Backend* backend :
        {static_cast<const codegen::Backend*>(&ttir_),
+        static_cast<const codegen::Backend*>(&native_),
         static_cast<const codegen::Backend*>(&library_),
         static_cast<const codegen::Backend*>(&collective_),
         static_cast<const codegen::Backend*>(&ffi_)}) {

@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "codegen/library/backend.h"
+#include "codegen/native/backend.h"
 #include "codegen/ttir/backend.h"
 #include "compiler/compiler.h"
 #include "compiler/matmul_autotune.h"
+#include "compiler/native_routing.h"
 #include "compiler/program_assembly.h"
 #include "passes/collective_form.h"
 
@@ -19,20 +21,31 @@ class Backends {
  public:
   Backends(const Options& options, passes::ParticipantGrid grid,
            const AutotuneResult& tuned);
-  Backends(const Backends&) = delete;  // library_ refers to ttir_
+  Backends(const Backends&) = delete;  // library_ refers to ttir_ or native_
   Backends& operator=(const Backends&) = delete;
 
   // The backend lowering groups of `route`; null for the routes the
   // assembler runs itself (kNone, kControl) and those without one yet.
   const codegen::Backend* of(fusion::Route route) const;
 
+  // The mode's moves to the native route in one planned body
+  // (native_routing.h); call it before rejects().
+  NativeReasons routeNative(const ir::Module& module, const ir::Function& scope,
+                            fusion::Plan& plan) const;
+
   // Every backend's rejects (codegen::Backend::rejects) for `plan`.
   std::vector<fusion::UnsupportedOp> rejects(const ir::Module& module,
                                              const ir::Function& scope,
                                              const fusion::Plan& plan) const;
 
+  Mode mode() const { return mode_; }
+  const codegen::native::NativeBackend& native() const { return native_; }
+
  private:
+  Mode mode_;
   codegen::ttir::TtirBackend ttir_;
+  codegen::native::NativeBackend native_;
+  // Its operand kernels come from native_ under XLA_MODE=native, else ttir_.
   codegen::library::LibraryBackend library_;
   codegen::library::CollectiveBackend collective_;
   codegen::library::FfiBackend ffi_;

@@ -6,15 +6,15 @@
 #include "codegen/ttir/kernel.h"
 #include "compiler/backends.h"
 #include "compiler/compile_tree.h"
-#include "compiler/cost_analysis.h"
 #include "compiler/compiler.h"
+#include "compiler/cost_analysis.h"
 #include "compiler/fingerprint.h"
 #include "compiler/input_output_alias.h"
-#include "compiler/kernel_binaries.h"
 #include "compiler/matmul_autotune.h"
 #include "compiler/module_dump.h"
 #include "compiler/plan_stage.h"
 #include "compiler/program_assembly.h"
+#include "compiler/program_binaries.h"
 #include "compiler/route_report.h"
 #include "frontend/bytecode/reader.h"
 #include "frontend/vhlo/import.h"
@@ -86,39 +86,62 @@ AutotuneResult autotuneStage(const ir::Module& module, const ir::Function& funct
                              kernel_compiler::KernelCompiler* kernel_compiler,
                              Dumper& dump) {
   AutotuneResult tuned;
-  if (options.autotune_level > 0 && options.measurer != nullptr)
+  // Native mode has no TTIR candidates to measure against the library.
+  if (options.autotune_level > 0 && options.measurer != nullptr &&
+      options.mode != Mode::kNative)
     tuned =
         autotuneMatmuls(module, function, options, kernel_compiler, *options.measurer);
   if (!tuned.transcript.empty()) dump.write("autotune.txt", tuned.transcript);
   return tuned;
 }
 
-// A kernel as it is made: dumped, and kept for the caller's stages.
+// A kernel as it is made: dumped (TTIR, or the native route's CUDA C), and
+// kept for the caller's stages.
 void keepKernel(const codegen::ttir::TtirKernel& kernel, Stages* stages, Dumper& dump) {
+  if (kernel.isNative()) {
+    dump.write(kernel.name + ".cu", kernel.cuda);
+    if (stages == nullptr) return;
+    stages->cuda.push_back(kernel.cuda);
+    stages->cuda_names.push_back(kernel.name);
+    return;
+  }
   dump.write(kernel.name + ".ttir", kernel.ttir);
   if (stages == nullptr) return;
   stages->ttir.push_back(kernel.ttir);
   stages->kernel_names.push_back(kernel.name);
 }
 
-// The kernels' binaries (none offline), the program's slots and thunks,
-// donation and the entry's types and fingerprint.
+// Who built the binaries, for the fingerprint: the kernel compiler, and the
+// native compiler when it built some.
+std::string buildersText(const KernelBinaries* binaries) {
+  if (binaries == nullptr) return compilerIdentityText(nullptr);
+  std::string text =
+      compilerIdentityText(binaries->identity ? &*binaries->identity : nullptr);
+  if (!binaries->native_identity.empty()) text += " native " + binaries->native_identity;
+  return text;
+}
+
+// The kernels' binaries (none offline; back_fail may move groups to the
+// native route on the way), the program's slots and thunks, donation and the
+// entry's types and fingerprint.
 StatusOr<Executable> buildExecutable(
-    const ir::Module& module, const ir::Function& function, const RegionCode& top,
-    const std::vector<codegen::ttir::TtirKernel>& kernels, std::string_view input,
-    const Options& options, kernel_compiler::KernelCompiler* kernel_compiler,
+    ir::Module& module, const ir::Function& function, RegionCode& top,
+    std::vector<codegen::ttir::TtirKernel>& kernels, std::string_view input,
+    const Options& options, const Backends& backends,
+    kernel_compiler::KernelCompiler* kernel_compiler,
+    const std::function<void(const codegen::ttir::TtirKernel&)>& on_kernel,
     std::vector<kernel_compiler::CompiledKernel>& compiled) {
   Executable executable;
   executable.name = module.name;
   runtime::Program& program = executable.program;
   program.name = module.name;
-  std::optional<kernel_compiler::CompilerIdentity> identity;
+  std::optional<KernelBinaries> binaries;
   if (kernel_compiler != nullptr) {
-    JFT_ASSIGN_OR_RETURN(KernelBinaries binaries,
-                         buildKernelBinaries(kernels, options, *kernel_compiler));
-    program.kernels = std::move(binaries.images);
-    compiled = std::move(binaries.compiled);
-    identity = std::move(binaries.identity);
+    JFT_ASSIGN_OR_RETURN(
+        binaries, buildProgramBinaries(module, function, top, kernels, options, backends,
+                                       *kernel_compiler, on_kernel));
+    program.kernels = std::move(binaries->images);
+    compiled = std::move(binaries->compiled);
   }
   JFT_RETURN_IF_ERROR(assembleProgram(module, function, top, program));
   assignOutputAliases(donationRequests(function), program);
@@ -127,7 +150,7 @@ StatusOr<Executable> buildExecutable(
   executable.output_types = function.result_types;
   executable.cost = programCost(module, function);
   executable.fingerprint =
-      fingerprint(input, options, compilerIdentityText(identity ? &*identity : nullptr));
+      fingerprint(input, options, buildersText(binaries ? &*binaries : nullptr));
   return executable;
 }
 
@@ -163,7 +186,7 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   std::vector<kernel_compiler::CompiledKernel> compiled;
   JFT_ASSIGN_OR_RETURN(Executable executable,
                        buildExecutable(module, *function, top, kernels, input, options,
-                                       kernel_compiler, compiled));
+                                       backends, kernel_compiler, on_kernel, compiled));
   executable.report =
       programReport(module, *function, top, compiled, tuned.notes, options.log);
   if (options.log)

@@ -2,11 +2,13 @@
 // out, with the route report.
 //
 //   bytecode -> ir (frontend) -> passes -> fusion plan -> TTIR per kernel
-//            -> binaries (src/kernel_compiler) -> buffer assignment -> Program
+//            (CUDA C on the native route) -> binaries (src/kernel_compiler;
+//            NativeCompiler) -> buffer assignment -> Program
 //
-// Modes decide what happens to ops no route supports (see docs/architecture.md,
-// Routes and modes). Every unsupported op is listed in one error, each with its
-// types and the user's source line.
+// Modes decide what goes to the native route and what happens to ops no
+// route supports (see docs/architecture.md, Routes and modes). Every
+// unsupported op is listed in one error, each with its types and the user's
+// source line.
 #pragma once
 
 #include <functional>
@@ -34,7 +36,8 @@ class Module;
 
 namespace jft::compiler {
 
-class Measurer;  // measurer.h
+class Measurer;        // measurer.h
+class NativeCompiler;  // native_compiler.h
 // The convolution library the library backend asks (implemented by PJRT).
 using ConvLibrary = codegen::library::ConvLibrary;
 
@@ -95,12 +98,21 @@ struct Options {
   std::map<std::string, fusion::Route> matmul_routes;
   std::map<std::string, codegen::ttir::MatmulTile> matmul_tiles;
 
+  // The native route's compiler (native_compiler.h) for the device compiled
+  // for; null: none (tools, tests), and a program with native kernels then
+  // fails when binaries are built, naming them. Not part of the fingerprint:
+  // like the measurer, it answers for the device compiled for.
+  NativeCompiler* native_compiler = nullptr;
+  // XLA_FLAGTREE_FAIL_KERNELS (fault injection, for testing back_fail): a
+  // TTIR kernel whose name contains one of these fails as if the kernel
+  // compiler had failed it, without asking the compiler.
+  std::vector<std::string> fail_kernels;
+
   // Reads an environment variable; nullopt when unset.
   using EnvLookup = std::function<std::optional<std::string>(const char* name)>;
 
-  // XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG and
-  // XLA_FLAGS from the
-  // environment;
+  // XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG,
+  // XLA_FLAGTREE_FAIL_KERNELS and XLA_FLAGS from the environment;
   // INVALID_ARGUMENT for a bad value. Warns once per process on stderr about
   // unknown XLA_FLAGS entries.
   static StatusOr<Options> fromEnvironment();
@@ -119,6 +131,10 @@ struct RouteEntry {
   // The autotuner's decision for the group's dot (matmul_autotune.h's
   // autotuneNote), empty when nothing was measured.
   std::string autotune;
+  // Why the mode sent a native group there ("TTIR cannot run it: ...",
+  // "the TTIR kernel failed to compile: ...", "XLA_MODE=native"); empty on
+  // other routes. Shown by the log line, not the table.
+  std::string native_reason;
   double compile_seconds = 0;
   bool cache_hit = false;
   bool compiled = false;  // a binary was built or found (false offline, and for kNone)
@@ -145,10 +161,13 @@ struct Stages {
   std::string plan;               // fusion::describePlan
   std::vector<std::string> ttir;  // one module per TTIR kernel
   std::vector<std::string> kernel_names;
+  std::vector<std::string> cuda;  // one translation unit per native kernel
+  std::vector<std::string> cuda_names;
 };
 
-// `kernel_compiler` null: stop after TTIR (the Program then has no kernels
-// and the returned Executable must not be run); `stages` may be null.
+// `kernel_compiler` null: stop after code generation (the Program then has
+// no kernels and the returned Executable must not be run; native kernels are
+// not compiled either); `stages` may be null.
 StatusOr<Executable> compile(std::string_view bytecode, const Options& options,
                              kernel_compiler::KernelCompiler* kernel_compiler,
                              Stages* stages = nullptr);

@@ -48,6 +48,7 @@ void planRegions(const ir::Module& module, RegionCode& code,
       const std::string prefix = outer + std::string(ir::opKindName(op->kind)) + "_" +
                                  std::to_string(at) + "_" + regionName(*op, r) + "_";
       for (fusion::Fusion& inner : region.plan.fusions) inner.name = prefix + inner.name;
+      region.native_reasons = backends.routeNative(module, region.scope, region.plan);
       std::vector<fusion::UnsupportedOp> inside = region.plan.unsupported;
       for (fusion::UnsupportedOp& u : backends.rejects(module, region.scope, region.plan))
         inside.push_back(std::move(u));

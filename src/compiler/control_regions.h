@@ -17,8 +17,9 @@ bool hasControl(const fusion::Plan& plan);
 
 // Plans the regions of every control op of `code.plan`, recursively. Group
 // names get their op's prefix ("while_3_body_fusion_0_loop_sine") so kernel
-// names stay unique. Unsupported ops inside (including those the backends
-// reject, Backends::rejects) are appended to `unsupported` under
+// names stay unique; each region is routed as the mode says, like the
+// function (Backends::routeNative). Unsupported ops inside (including those
+// the backends reject, Backends::rejects) are appended to `unsupported` under
 // `top_op` (the enclosing op of the function body), described with their own
 // types and location.
 void planControlRegions(const ir::Module& module, RegionCode& code,

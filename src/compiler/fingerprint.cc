@@ -40,6 +40,9 @@ std::string fingerprint(std::string_view bytecode, const Options& options,
   field(hash, options.target.arch);
   field(hash, std::to_string(options.target.warp_size));
   field(hash, compiler_identity);
+  // Fault injection moves kernels to the native route (back_fail); absent,
+  // it leaves every fingerprint as it was.
+  for (const std::string& failing : options.fail_kernels) field(hash, "fail " + failing);
   return kernel_compiler::toHex(hash.finish());
 }
 

@@ -1,10 +1,11 @@
 // The executable's fingerprint: equal fingerprints promise equal programs.
 //
 // SHA-256 over the input artifact, every option that changes the generated
-// code (mode, autotune level, determinism, target), the pipeline's own
-// version and the identity of the kernel compiler ("none" when no binaries
-// are built). Logs and dumps (log, dump_dir) are left out: they change what
-// is written, not what runs.
+// code (mode, autotune level, determinism, target, injected kernel
+// failures), the pipeline's own version and the identity of the kernel
+// compiler ("none" when no binaries are built; the native compiler's too
+// when it built some). Logs and dumps (log, dump_dir) are left out: they
+// change what is written, not what runs.
 #pragma once
 
 #include <string>

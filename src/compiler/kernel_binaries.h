@@ -1,8 +1,8 @@
-// The TTIR kernels of a plan through src/kernel_compiler: all requests at once (the
-// compiler compiles cache misses in parallel), every failure reported.
+// The TTIR kernels of a program through src/kernel_compiler: all requests at
+// once (the compiler compiles cache misses in parallel), each kernel's binary
+// or why not. program_binaries.h decides what a failure means.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "codegen/ttir/kernel.h"
@@ -13,19 +13,20 @@
 
 namespace jft::compiler {
 
-struct KernelBinaries {
-  std::vector<runtime::KernelImage> images;       // one per kernel, same order
-  std::vector<kernel_compiler::CompiledKernel> compiled;  // binaries dropped: for the report
-  // Of the compiler that built them; none without kernels (then it does not
-  // matter which compiler the workers run).
-  std::optional<kernel_compiler::CompilerIdentity> identity;
+// One kernel's binary as the runtime loads it, and its compile facts for the
+// route report (facts.binary dropped).
+struct KernelBinary {
+  runtime::KernelImage image;
+  kernel_compiler::CompiledKernel facts;
 };
 
-// One error listing each kernel that failed to compile (or whose launch
-// contract does not match its fusion). In back_fail mode the message says the
-// native route that would take them does not exist yet.
-StatusOr<KernelBinaries> buildKernelBinaries(
-    const std::vector<codegen::ttir::TtirKernel>& ttir, const Options& options,
+// Per kernel, in order: its binary, or the compiler's error, or INTERNAL when
+// its launch contract does not match its fusion. A kernel whose name
+// contains one of options.fail_kernels fails with INTERNAL as a failed
+// worker compile would, and is never sent to the compiler (fault injection
+// for XLA_MODE=back_fail).
+std::vector<StatusOr<KernelBinary>> compileTtirKernels(
+    const std::vector<const codegen::ttir::TtirKernel*>& kernels, const Options& options,
     kernel_compiler::KernelCompiler& compiler);
 
 }  // namespace jft::compiler

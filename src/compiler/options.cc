@@ -1,5 +1,5 @@
 // Options from the environment: XLA_MODE, XLA_FLAGTREE_MATMUL,
-// XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG and XLA_FLAGS.
+// XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG, XLA_FLAGTREE_FAIL_KERNELS and XLA_FLAGS.
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
@@ -40,6 +40,25 @@ StatusOr<bool> parseLogSwitch(std::string_view text) {
   if (value.find_first_not_of("0123456789") == std::string::npos) return true;
   return invalidArgument("XLA_FLAGTREE_LOG='" + std::string(text) +
                          "': expected 1/0, true/false, yes/no or on/off");
+}
+
+// "a, b,,c" -> {"a", "b", "c"}: the kernel-name pieces of
+// XLA_FLAGTREE_FAIL_KERNELS.
+std::vector<std::string> commaList(std::string_view text) {
+  std::vector<std::string> pieces;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view piece = text.substr(start, end - start);
+    const size_t first = piece.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos) {
+      const size_t last = piece.find_last_not_of(" \t\r\n");
+      pieces.emplace_back(piece.substr(first, last - first + 1));
+    }
+    start = end + 1;
+  }
+  return pieces;
 }
 
 std::optional<std::string> processEnv(const char* name) {
@@ -107,6 +126,8 @@ StatusOr<Options> Options::fromEnvironment(const EnvLookup& env) {
   if (std::optional<std::string> log = env("XLA_FLAGTREE_LOG")) {
     JFT_ASSIGN_OR_RETURN(options.log, parseLogSwitch(*log));
   }
+  if (std::optional<std::string> fail = env("XLA_FLAGTREE_FAIL_KERNELS"))
+    options.fail_kernels = commaList(*fail);
   if (std::optional<std::string> text = env("XLA_FLAGS")) {
     JFT_ASSIGN_OR_RETURN(XlaFlags flags, parseXlaFlags(*text));
     options.dump_dir = std::move(flags.dump_to);

@@ -27,6 +27,14 @@ fusion::PlanOptions planOptions(const ir::Module& module, const Options& options
   plan_options.custom_call_route = true;
   plan_options.matmul = options.matmul;
   plan_options.conv = options.conv;
+  // Native mode compiles no TTIR: the cost model's choice between the TTIR
+  // matmul/conv families and the library is no choice there.
+  if (options.mode == Mode::kNative) {
+    if (plan_options.matmul == fusion::MatmulRoute::kAuto)
+      plan_options.matmul = fusion::MatmulRoute::kLibrary;
+    if (plan_options.conv == fusion::ConvRoute::kAuto)
+      plan_options.conv = fusion::ConvRoute::kLibrary;
+  }
   plan_options.matmul_decisions = options.matmul_routes;
   if (options.conv_library != nullptr)
     plan_options.conv_library_takes = [&module,
@@ -40,6 +48,7 @@ fusion::PlanOptions planOptions(const ir::Module& module, const Options& options
 Status planRegionsAndCheck(const ir::Module& module, const ir::Function& function,
                            RegionCode& top, const fusion::PlanOptions& plan_options,
                            const Options& options, const Backends& backends) {
+  top.native_reasons = backends.routeNative(module, function, top.plan);
   std::vector<fusion::UnsupportedOp> unsupported = top.plan.unsupported;
   {
     std::vector<fusion::UnsupportedOp> more =
@@ -50,11 +59,6 @@ Status planRegionsAndCheck(const ir::Module& module, const ir::Function& functio
   if (hasControl(top.plan)) {
     top.scope = function;
     planControlRegions(module, top, plan_options, backends, unsupported);
-  }
-  if (options.mode == Mode::kNative) {
-    std::vector<fusion::UnsupportedOp> more =
-        nativeModeRejects(module, function, top.plan);
-    unsupported.insert(unsupported.end(), more.begin(), more.end());
   }
   if (!unsupported.empty())
     return unsupportedOpsError(module, function, options.mode, std::move(unsupported));

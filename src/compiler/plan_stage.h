@@ -12,15 +12,16 @@
 
 namespace jft::compiler {
 
-// The routes, the matmul and conv choices, the autotuner's decisions and the
+// The routes, the matmul and conv choices (the library for both under
+// XLA_MODE=native unless set), the autotuner's decisions and the
 // convolution library's answers for fusion::planFusions.
 fusion::PlanOptions planOptions(const ir::Module& module, const Options& options,
                                 const AutotuneResult& tuned);
 
-// Plans the regions of `top` (the plan of `function`) and fails listing
-// every op that nothing runs: the plan's unsupported ops, those the backends
-// reject, and under XLA_MODE=native the ones native mode refuses
-// (unsupported_ops.h says how they are described).
+// Routes `top` (the plan of `function`) and the regions it plans as the
+// mode says (Backends::routeNative: each body alike), and fails listing
+// every op that nothing runs: the plan's unsupported ops left after that and
+// those the backends reject (unsupported_ops.h says how they are described).
 Status planRegionsAndCheck(const ir::Module& module, const ir::Function& function,
                            RegionCode& top, const fusion::PlanOptions& plan_options,
                            const Options& options, const Backends& backends);

@@ -37,6 +37,7 @@
 
 #include <cstddef>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "codegen/backend.h"
@@ -61,6 +62,9 @@ struct RegionCode {
   // Per kControl group (index into plan.fusions): its op's regions, in order
   // (while: cond, body; case: branches; if: true, false).
   std::map<size_t, std::vector<RegionCode>> nested;
+  // Per group the mode moved to the native route (native_routing.h): why
+  // (the TTIR refusal or failure, or XLA_MODE=native), for the log.
+  std::map<size_t, std::string> native_reasons;
 };
 
 // Fills program.slots, thunks, lists, temp_bytes, parameter_bytes and

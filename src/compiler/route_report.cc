@@ -66,6 +66,8 @@ void addRows(const ir::Module& module, const ir::Function& scope, const RegionCo
     const fusion::Fusion& group = code.plan.fusions[g];
     RouteEntry entry = routeEntry(module, scope, group);
     entry.autotune = autotuneNoteOf(module, scope, group, notes);
+    if (auto why = code.native_reasons.find(g); why != code.native_reasons.end())
+      entry.native_reason = why->second;
     if (g < code.groups.size() && !code.groups[g].empty()) {
       const codegen::GroupCode& made = code.groups[g];
       if (made.call)
@@ -173,9 +175,13 @@ std::string logLine(const RouteEntry& entry) {
                     entry.family + " " + ops + " " + entry.shapes;
   if (!entry.tile.empty()) out += " tile=" + entry.tile;
   if (!entry.autotune.empty()) out += " " + entry.autotune;
-  if (!entry.compiled) return out + " (not compiled)";
-  out += " " + seconds(entry.compile_seconds);
-  out += entry.cache_hit ? " (cache hit)" : " (cache miss)";
+  if (!entry.compiled) {
+    out += " (not compiled)";
+  } else {
+    out += " " + seconds(entry.compile_seconds);
+    out += entry.cache_hit ? " (cache hit)" : " (cache miss)";
+  }
+  if (!entry.native_reason.empty()) out += " [native: " + entry.native_reason + "]";
   return out;
 }
 

@@ -24,7 +24,8 @@ RouteEntry routeEntry(const ir::Module& module, const ir::Function& function,
 std::string routeSummary(const RouteReport& report);
 
 // "jax-flagtree: fusion_3_loop_tanh_add ttir/loop tanh,add tensor<256xf32>
-//  tile=256 0.41s (cache miss)", without a newline.
+//  tile=256 0.41s (cache miss)", without a newline; a group the mode sent to
+// the native route ends with why: " [native: TTIR cannot run it: ...]".
 std::string logLine(const RouteEntry& entry);
 
 // The report of a lowered program, read from its groups' code: one row per

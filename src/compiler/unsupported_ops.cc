@@ -29,32 +29,14 @@ std::string modeConsequence(Mode mode) {
     case Mode::kBackUnsupported:
     case Mode::kBackFail:
       return std::string("XLA_MODE=") + modeName(mode) +
-             " would run them on the native fallback route, which does not exist yet";
+             ": neither the TTIR route nor the native route can run them";
     case Mode::kNative:
-      return "XLA_MODE=native runs every op on the native route, which does not exist "
-             "yet";
+      return "XLA_MODE=native: the native route cannot run them";
   }
   return "";
 }
 
 }  // namespace
-
-std::vector<fusion::UnsupportedOp> nativeModeRejects(const ir::Module& module,
-                                                     const ir::Function& function,
-                                                     const fusion::Plan& plan) {
-  std::vector<fusion::UnsupportedOp> rejects;
-  for (const fusion::Fusion& group : plan.fusions) {
-    if (group.route != fusion::Route::kTtir) continue;
-    for (size_t index : group.ops) {
-      if (index >= function.body.ops.size()) continue;
-      const ir::Op& op = function.body.ops[index];
-      if (op.kind == ir::OpKind::Constant) continue;
-      rejects.push_back({index, describeOp(module, op), "",
-                         "native mode compiles no TTIR (group " + group.name + ")"});
-    }
-  }
-  return rejects;
-}
 
 Status unsupportedOpsError(const ir::Module& module, const ir::Function& function,
                            Mode mode, std::vector<fusion::UnsupportedOp> ops) {

@@ -14,6 +14,7 @@
 #include "pjrt/device.h"
 #include "pjrt/device_conv_library.h"
 #include "pjrt/device_measurer.h"
+#include "pjrt/device_native_compiler.h"
 #include "pjrt/executable.h"
 
 namespace jft::pjrt {
@@ -91,6 +92,10 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
     if (candidate->addressable()) participants.push_back(candidate->runtime);
   DeviceConvLibrary convLibrary(std::move(participants));
   if (cudnnWanted()) compilerOptions.conv_library = &convLibrary;
+  // The native route's kernels (CUDA C) through the device's NVRTC; a
+  // program that needs none never loads it.
+  DeviceNativeCompiler nativeCompiler(*device->runtime);
+  compilerOptions.native_compiler = &nativeCompiler;
   // Several partitions: the compiler runs JAX's global view as it is when all
   // replicated, as its manual computation's body when fully manual, else
   // refuses it; the kernel workers start once it is to be compiled.

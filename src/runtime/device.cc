@@ -41,6 +41,14 @@ Status Device::prepareLibrary(const LibraryOp& op) {
   return notSupported(info(), "run library operations (" + libraryOpText(op) + ")");
 }
 
+StatusOr<std::string> Device::sourceCompiler() {
+  return notSupported(info(), "compile kernel source");
+}
+
+StatusOr<std::string> Device::compileSource(const std::string&, const std::string& name) {
+  return notSupported(info(), "compile kernel source (" + name + ")");
+}
+
 StatusOr<EventPtr> Device::recordEvent() {
   return notSupported(info(), "record events");
 }

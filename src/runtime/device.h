@@ -116,6 +116,17 @@ class Device {
   // compiler asks this before choosing a library route it may fall back from
   // (compiler::ConvLibrary); enqueues nothing.
   virtual Status prepareLibrary(const LibraryOp& op);
+  // Runtime compilation of generated kernel source (the compiler's native
+  // route: CUDA C through NVRTC on CUDA). sourceCompiler() names the compiler
+  // and this device's target ("nvrtc 12.8 sm_90"), which tells binaries
+  // apart in a cache; compileSource() builds `source` (one translation unit,
+  // no includes, entry point `name`) into a binary loadKernel() takes. Both
+  // may be called from several threads; neither enqueues anything.
+  // UNAVAILABLE when the compiler cannot be loaded (saying where it was
+  // looked for); UNIMPLEMENTED by default.
+  virtual StatusOr<std::string> sourceCompiler();
+  virtual StatusOr<std::string> compileSource(const std::string& source,
+                                              const std::string& name);
   // Completes once everything queued so far has finished; carries the first
   // asynchronous error the device reports.
   // The platform's queue handle (CUstream on CUDA) for FFI handlers that

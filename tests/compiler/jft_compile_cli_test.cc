@@ -138,6 +138,24 @@ TEST(JftCompile, EmitTtirPrintsOneModulePerKernelOfTheReport) {
   EXPECT_EQ(count(ttir.out, "tt.func public @"), kernels) << ttir.out;
 }
 
+TEST(JftCompile, NativeModeEmitsCudaForEveryNativeKernelOfTheReport) {
+  RunResult report = runJft("--mode native " + quoted(fixture("layernorm")));
+  RunResult cuda = runJft("--mode native --emit cuda " + quoted(fixture("layernorm")));
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  ASSERT_EQ(cuda.exit_code, 0) << cuda.err;
+  EXPECT_EQ(report.out.find("ttir "), std::string::npos) << report.out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(report.out, m, std::regex(R"(native (\d+))")))
+      << report.out;
+  size_t kernels = std::stoul(m[1]);
+  EXPECT_EQ(count(cuda.out, "// kernel "), kernels) << cuda.out;
+  EXPECT_EQ(count(cuda.out, "extern \"C\" __global__"), kernels) << cuda.out;
+  // The default mode has no native kernel for it.
+  RunResult ttir = runJft("--emit cuda " + quoted(fixture("layernorm")));
+  ASSERT_EQ(ttir.exit_code, 0) << ttir.err;
+  EXPECT_EQ(ttir.out, "");
+}
+
 TEST(JftCompile, EmitIrAndPlan) {
   RunResult ir = runJft("--emit ir " + quoted(fixture("smoke")));
   ASSERT_EQ(ir.exit_code, 0) << ir.err;
@@ -177,13 +195,16 @@ TEST(JftCompile, ConvSettingPicksTheRoute) {
 
 // Every zoo program compiles in fl_only; native mode, whose route does not
 // exist yet, rejects every op of one.
+// Native mode has no sort kernels: both sorts of top_k are listed, with the
+// iota the second one's group holds.
 TEST(JftCompile, UnsupportedOpsExitOneListingThem) {
-  RunResult r = runJft("--mode native " + quoted(fixture("smoke")));
+  RunResult r = runJft("--mode native " + quoted(fixture("sort_topk")));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_EQ(count(r.err, "stablehlo.tanh ("), 1u) << r.err;
-  EXPECT_EQ(count(r.err, "\n  stablehlo."), 5u) << r.err;
-  EXPECT_NE(r.err.find("native"), std::string::npos) << r.err;
+  EXPECT_EQ(count(r.err, "stablehlo.sort ("), 2u) << r.err;
+  EXPECT_EQ(count(r.err, "\n  stablehlo."), 3u) << r.err;
+  EXPECT_NE(r.err.find("no native emitter for kernel family sort"), std::string::npos)
+      << r.err;
 }
 
 #ifdef JFT_FAKE_WORKER
@@ -195,8 +216,7 @@ fs::path fakeWorkerPackage() {
   std::ofstream(root / "jax_flagtree" / "__init__.py") << "";
   std::ofstream(root / "jax_flagtree" / "worker.py")
       << "import runpy, sys\n"
-      << "sys.path.insert(0, " << quoted(JFT_PYTHON_DIR "/jax_flagtree")
-      << ")\n"
+      << "sys.path.insert(0, " << quoted(JFT_PYTHON_DIR "/jax_flagtree") << ")\n"
       << "runpy.run_path(" << quoted(JFT_FAKE_WORKER) << ", run_name='__main__')\n";
   return root;
 }

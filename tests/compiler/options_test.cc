@@ -95,6 +95,7 @@ TEST(OptionsFromEnvironment, UnsetMeansDefaults) {
   EXPECT_EQ(options->autotune_level, 0);
   EXPECT_FALSE(options->exclude_nondeterministic_ops);
   EXPECT_TRUE(options->unknown_flags.empty());
+  EXPECT_TRUE(options->fail_kernels.empty());
 }
 
 TEST(OptionsFromEnvironment, ReadsAllThreeVariables) {
@@ -108,6 +109,15 @@ TEST(OptionsFromEnvironment, ReadsAllThreeVariables) {
   EXPECT_EQ(options->dump_dir, "dumps");
   EXPECT_EQ(options->autotune_level, 1);
   EXPECT_EQ(options->unknown_flags, std::vector<std::string>{"--xla_x"});
+}
+
+TEST(OptionsFromEnvironment, FailKernelsIsACommaSeparatedListOfNamePieces) {
+  StatusOr<Options> options = Options::fromEnvironment(
+      envOf({{"XLA_FLAGTREE_FAIL_KERNELS", " loop_sine, ,reduce ,"}}));
+  ASSERT_TRUE(options.isOk()) << options.status().toString();
+  EXPECT_EQ(options->fail_kernels, (std::vector<std::string>{"loop_sine", "reduce"}));
+  EXPECT_TRUE(Options::fromEnvironment(envOf({{"XLA_FLAGTREE_FAIL_KERNELS", ""}}))
+                  ->fail_kernels.empty());
 }
 
 TEST(OptionsFromEnvironment, LogSwitchSpellings) {

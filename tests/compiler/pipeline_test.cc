@@ -84,8 +84,15 @@ TEST(UnsupportedOps, EveryUnsupportedOpListedOnceWithItsLineInEveryMode) {
     std::getline(lines, head);
     EXPECT_NE(head.find("jit_unsupported"), std::string::npos) << head;
     EXPECT_NE(head.find(modeName(mode)), std::string::npos) << head;
-    if (mode != Mode::kFlOnly) {
-      EXPECT_NE(head.find("does not exist yet"), std::string::npos) << head;
+    EXPECT_EQ(head.find("does not exist yet"), std::string::npos) << head;
+    if (mode == Mode::kBackUnsupported || mode == Mode::kBackFail) {
+      EXPECT_NE(head.find("neither the TTIR route nor the native route"),
+                std::string::npos)
+          << head;
+      // The rng's TTIR refusal, then the native emitter's.
+      EXPECT_NE(s.message().find("the native route cannot run it either"),
+                std::string::npos)
+          << s.message();
     }
     size_t listed = 0;
     std::regex listing(R"(^  stablehlo\.\w+ \(.* at \S.*: .+$)");
@@ -98,13 +105,9 @@ TEST(UnsupportedOps, EveryUnsupportedOpListedOnceWithItsLineInEveryMode) {
     EXPECT_EQ(occurrences(s.message(), "stablehlo.custom_call ("), 1u) << s.message();
     EXPECT_EQ(occurrences(s.message(), "stablehlo.rng_bit_generator ("), 1u)
         << s.message();
-    if (mode != Mode::kNative) {
-      // Only the two without a route: the exp compiles.
-      EXPECT_EQ(listed, 2u) << s.message();
-    } else {
-      // Native mode has no native route yet: the exp is listed too.
-      EXPECT_GE(listed, 2u) << s.message();
-    }
+    // Only the two without a route: the exp compiles (on the native route in
+    // native mode).
+    EXPECT_EQ(listed, 2u) << s.message();
   }
 }
 
@@ -226,14 +229,20 @@ TEST(Pipeline, BadInputIsAnErrorNeverACrash) {
     EXPECT_FALSE(compile(smoke.substr(0, cut), options, nullptr).isOk()) << cut;
 }
 
-TEST(Pipeline, NativeModeHasNoRouteYet) {
+TEST(Pipeline, NativeModeRunsTheSmokeProgramWithoutTtir) {
   Options options;
   options.mode = Mode::kNative;
-  StatusOr<Executable> result = compile(zooArtifact("smoke"), options, nullptr);
-  ASSERT_FALSE(result.isOk());
-  EXPECT_EQ(result.status().code(), StatusCode::kUnimplemented);
-  EXPECT_NE(result.status().message().find("stablehlo.tanh"), std::string::npos)
-      << result.status().message();
+  Stages stages;
+  StatusOr<Executable> result = compile(zooArtifact("smoke"), options, nullptr, &stages);
+  ASSERT_TRUE(result.isOk()) << result.status().toString();
+  EXPECT_TRUE(stages.ttir.empty());
+  EXPECT_FALSE(stages.cuda.empty());
+  size_t native = 0;
+  for (const RouteEntry& entry : result->report.entries) {
+    EXPECT_NE(entry.route, "ttir") << entry.name;
+    if (entry.route == "native") ++native;
+  }
+  EXPECT_EQ(native, stages.cuda.size());
 }
 
 TEST(Pipeline, LogPrintsOneLinePerKernelAndTheSummary) {

@@ -106,20 +106,24 @@ def create_options(fingerprint: str | None = None) -> dict[str, str | int | floa
 
 # (environment variable, packages of the nvidia wheel, files under its lib/):
 # the first package and file found wins. CUPTI (the profiler's GPU activity)
-# comes from nvidia-cuda-cupti: CUDA 13's wheel installs under nvidia/cu13,
-# CUDA 12's under nvidia/cuda_cupti.
+# and NVRTC (the native route) come from nvidia-cuda-cupti / -nvrtc: CUDA 13's
+# wheels install under nvidia/cu13, CUDA 12's under nvidia/cuda_cupti, cuda_nvrtc.
 _WHEEL_LIBRARIES = (
     ("JFT_CUDNN_LIBRARY", ("nvidia.cudnn",), ("libcudnn.so.9",)),
     ("JFT_NCCL_LIBRARY", ("nvidia.nccl",), ("libnccl.so.2",)),
     ("JFT_CUPTI_LIBRARY", ("nvidia.cu13", "nvidia.cuda_cupti"),
      ("libcupti.so.13", "libcupti.so.12")),
+    # NVRTC compiles the native route's CUDA C (XLA_MODE).
+    ("JFT_NVRTC_LIBRARY", ("nvidia.cu13", "nvidia.cuda_nvrtc"),
+     ("libnvrtc.so.13", "libnvrtc.so.12")),
 )
 
 
 def _point_at_wheel_libraries() -> None:
-  """Names the cuDNN, NCCL and CUPTI of the nvidia-cudnn / nvidia-nccl /
-  nvidia-cuda-cupti wheels (what JAX's CUDA extras install) in
-  JFT_CUDNN_LIBRARY / JFT_NCCL_LIBRARY / JFT_CUPTI_LIBRARY, unless the
+  """Names the cuDNN, NCCL, CUPTI and NVRTC of the nvidia-cudnn / nvidia-nccl /
+  nvidia-cuda-cupti / nvidia-cuda-nvrtc wheels (what JAX's CUDA extras
+  install) in JFT_CUDNN_LIBRARY / JFT_NCCL_LIBRARY / JFT_CUPTI_LIBRARY /
+  JFT_NVRTC_LIBRARY, unless the
   environment names one: the runtime dlopens each by that path, then by its
   soname. Upstream's plugin would preload them, but we keep that plugin from
   initializing."""

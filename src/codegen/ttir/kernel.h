@@ -53,6 +53,15 @@ struct TtirKernel {
   std::string tile;               // the tile chosen, for logs: "1024", "32x128"
   int stage = 0;                  // its place among the group's kernels (0: the first)
   std::vector<uint64_t> scratch;  // bytes of each scratch buffer of the group
+  // The native route's kernels (codegen/native/backend.h) travel in this
+  // record too, so that every route's kernels share one list and one launch
+  // contract: then `cuda` holds the CUDA C translation unit whose entry is
+  // `name`, `ttir` is empty, there is no scratch, and the compiler's native
+  // compiler (compiler/native_compiler.h) makes the binary, not the kernel
+  // compiler.
+  std::string cuda;
+
+  bool isNative() const { return !cuda.empty(); }
 };
 
 // UNIMPLEMENTED names the op and why when the group holds something the

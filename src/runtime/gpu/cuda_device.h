@@ -70,6 +70,11 @@ class CudaDevice final : public Device {
   // Convolutions: loads cuDNN and builds the description's plan (kept for
   // library()); the other descriptions need nothing ahead.
   Status prepareLibrary(const LibraryOp& op) override;
+  // NVRTC (runtime/gpu/nvrtc.h) for this device's compute capability
+  // (cuda_source.cc): a cubin for exactly sm_<major><minor>.
+  StatusOr<std::string> sourceCompiler() override;
+  StatusOr<std::string> compileSource(const std::string& source,
+                                      const std::string& name) override;
   StatusOr<EventPtr> recordEvent() override { return fence(); }
   // Collectives through NCCL (cuda_collectives.cc, runtime/gpu/nccl_cliques.h):
   // the runner is made on first call and never fails; NCCL loads on the first
