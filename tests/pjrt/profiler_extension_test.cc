@@ -136,8 +136,10 @@ TEST(PjrtProfilerExtension, BadArgumentsAreErrorsNotCrashes) {
   std::string message = messageOf(api, api.start(&start), &code);
   EXPECT_EQ(code, static_cast<int>(StatusCode::kInvalidArgument));
   EXPECT_NE(message.find("no profiler"), std::string::npos) << message;
-  EXPECT_NE(api.collect_data(nullptr), nullptr);
-  EXPECT_NE(api.create(nullptr), nullptr);
+  messageOf(api, api.collect_data(nullptr), &code);
+  EXPECT_EQ(code, static_cast<int>(StatusCode::kInvalidArgument));
+  messageOf(api, api.create(nullptr), &code);
+  EXPECT_EQ(code, static_cast<int>(StatusCode::kInvalidArgument));
   PLUGIN_Profiler_Destroy_Args destroy{};
   EXPECT_EQ(api.destroy(&destroy), nullptr);  // destroying nothing is fine
   PLUGIN_Profiler_Error_Destroy_Args none{};
