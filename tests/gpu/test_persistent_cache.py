@@ -82,8 +82,10 @@ def check_results(out_path: str) -> None:
   got = np.load(out_path)
   product = a.astype(np.float64) @ b.astype(np.float64)
   np.testing.assert_array_equal(got["arr_0"], np.sort(x))
-  np.testing.assert_allclose(got["arr_1"], product, rtol=1e-4, atol=1e-4)
-  np.testing.assert_allclose(got["arr_2"], np.sort(product, axis=1), rtol=1e-4, atol=1e-4)
+  # float32 products at DEFAULT precision run on TF32 tensor cores (ours and
+  # upstream's): about 1e-3 relative per term, sqrt(K) of them summed.
+  np.testing.assert_allclose(got["arr_1"], product, rtol=1e-2, atol=5e-2)
+  np.testing.assert_allclose(got["arr_2"], np.sort(product, axis=1), rtol=1e-2, atol=5e-2)
 
 
 def entries(cache_dir: str) -> list:

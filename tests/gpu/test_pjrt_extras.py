@@ -5,9 +5,9 @@ a tanh answers XLA's property names ("flops", "transcendentals", "bytes
 accessed") as floats; flops are 2*M*N*K (+ the elementwise ops) and
 transcendentals M*N (worked out by hand); flops within 15 % of upstream's on
 the same program (run in a child process with JAX_FLAGTREE_DISABLE=1, which
-may charge the tanh some flops); bytes accessed within a
-factor of 3 of upstream's (fusion differs, so bytes are counted at each
-compiler's own granularity). as_text: `compiled.as_text()` is the program's
+may charge the tanh some flops); bytes accessed are each kernel's operands
+and results once, here (M*K + K*N + M*N) * 4 (upstream's, from its tiling
+model, is printed beside it). as_text: `compiled.as_text()` is the program's
 HLO text (our OptimizedProgram answers the received StableHLO as "mlir",
 which jaxlib converts to HLO). A 256 MiB device_put round trip. One probe,
 printed as INFO and not counted: whether our final IR (the
@@ -81,8 +81,14 @@ def cost_analysis_matches_upstream():
   # Upstream may charge the tanh some flops of its own: 15 % leaves room for it.
   assert abs(ours["flops"] - upstream["flops"]) <= 0.15 * upstream["flops"], (
       ours["flops"], upstream["flops"])
-  ratio = ours["bytes accessed"] / max(upstream["bytes accessed"], 1.0)
-  assert 1 / 3 <= ratio <= 3, (ours["bytes accessed"], upstream["bytes accessed"])
+  # Bytes accessed: each kernel's operands and results once. This program is one
+  # GEMM with a tanh epilogue, so a, b and the output: (M*K + K*N + M*N) * 4.
+  # Upstream's figure comes from its own tiling model (it charges re-reads of
+  # the operands per output tile), so it is printed, not matched.
+  expected_bytes = 4.0 * (M * K + K * N + M * N)
+  assert ours["bytes accessed"] == expected_bytes, (ours["bytes accessed"], expected_bytes)
+  print(f"  bytes accessed, ours / upstream: "
+        f"{ours['bytes accessed'] / max(upstream['bytes accessed'], 1.0):.2f}")
 
 
 def as_text_is_hlo():

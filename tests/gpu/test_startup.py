@@ -91,8 +91,10 @@ SORT = CHILD_PRELUDE + textwrap.dedent("""
     np.testing.assert_array_equal(np.asarray(s), np.sort(x))
     np.testing.assert_array_equal(np.asarray(order), np.argsort(x, kind="stable"))
     ref = a.astype(np.float64) @ b.astype(np.float64)
-    np.testing.assert_allclose(np.asarray(p), ref, rtol=1e-4, atol=1e-4)
-    np.testing.assert_allclose(np.asarray(ps), np.sort(ref, axis=1), rtol=1e-4, atol=1e-4)
+    # float32 products at DEFAULT precision run on TF32 tensor cores (ours and
+    # upstream's): about 1e-3 relative per term, sqrt(K) of them summed.
+    np.testing.assert_allclose(np.asarray(p), ref, rtol=1e-2, atol=5e-2)
+    np.testing.assert_allclose(np.asarray(ps), np.sort(ref, axis=1), rtol=1e-2, atol=5e-2)
     print("RESULT " + json.dumps({
         "ours": "driver API" in devices[0].client.platform_version,
         "compile": t1 - t0, "workers_after": workers()}))

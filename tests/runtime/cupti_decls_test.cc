@@ -16,6 +16,7 @@ static_assert(kCuptiSuccess == ::CUPTI_SUCCESS);
 static_assert(kCuptiErrorMaxLimitReached == ::CUPTI_ERROR_MAX_LIMIT_REACHED);
 static_assert(kCuptiActivityKindMemcpy == ::CUPTI_ACTIVITY_KIND_MEMCPY);
 static_assert(kCuptiActivityKindMemset == ::CUPTI_ACTIVITY_KIND_MEMSET);
+static_assert(kCuptiActivityKindDriver == ::CUPTI_ACTIVITY_KIND_DRIVER);
 static_assert(kCuptiActivityKindConcurrentKernel ==
               ::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
 static_assert(kCuptiActivityKindExternalCorrelation ==

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/gpu/cupti_tracer.h"
@@ -120,6 +121,28 @@ TEST(CuptiRecords, UntimedAndUnknownRecordsAreCountedNotConverted) {
   addCuptiRecord(asRecord(unknown, buffer), records);
   EXPECT_TRUE(records.activities.empty());
   EXPECT_EQ(records.ignored, 2u);
+}
+
+// CUPTI writes an external correlation record only beside an API record, so a
+// trace that wants runs and steps (the "XLA Modules" line) must enable the
+// driver API's records too: without them no kernel carried its run.
+TEST(CuptiTracer, ExternalCorrelationsComeWithDriverApiRecords) {
+  const auto kinds = cuptiActivityKinds();
+  auto has = [&](CUpti_ActivityKind kind) {
+    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+  };
+  EXPECT_TRUE(has(kCuptiActivityKindConcurrentKernel));
+  ASSERT_TRUE(has(kCuptiActivityKindExternalCorrelation));
+  EXPECT_TRUE(has(kCuptiActivityKindDriver));
+}
+
+TEST(CuptiRecords, DriverApiRecordsAreNotActivities) {
+  CUpti_Activity api{kCuptiActivityKindDriver};
+  alignas(8) unsigned char buffer[256];
+  CuptiRecords records;
+  addCuptiRecord(asRecord(api, buffer), records);
+  EXPECT_TRUE(records.activities.empty());
+  EXPECT_TRUE(records.external_ids.empty());
 }
 
 TEST(CuptiClock, OffsetTakesTheMidpointOfTheHostReadings) {

@@ -31,6 +31,7 @@ inline constexpr CUptiResult kCuptiSuccess = 0;
 inline constexpr CUptiResult kCuptiErrorMaxLimitReached = 12;
 
 inline constexpr CUpti_ActivityKind kCuptiActivityKindMemcpy = 1;
+inline constexpr CUpti_ActivityKind kCuptiActivityKindDriver = 4;
 inline constexpr CUpti_ActivityKind kCuptiActivityKindMemset = 2;
 inline constexpr CUpti_ActivityKind kCuptiActivityKindConcurrentKernel = 10;
 inline constexpr CUpti_ActivityKind kCuptiActivityKindExternalCorrelation = 39;

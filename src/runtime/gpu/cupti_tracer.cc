@@ -35,7 +35,14 @@ constexpr size_t kBufferBytes = size_t{8} << 20;
 constexpr size_t kMaxActivities = size_t{4} << 20;
 constexpr CUpti_ActivityKind kKinds[] = {
     kCuptiActivityKindConcurrentKernel, kCuptiActivityKindMemcpy,
-    kCuptiActivityKindMemset, kCuptiActivityKindExternalCorrelation};
+    kCuptiActivityKindMemset, kCuptiActivityKindExternalCorrelation,
+    kCuptiActivityKindDriver};
+
+// Records that become a DeviceActivity, so count against kMaxActivities.
+bool becomesActivity(CUpti_ActivityKind kind) {
+  return kind != kCuptiActivityKindExternalCorrelation &&
+         kind != kCuptiActivityKindDriver;
+}
 
 uint64_t hostNowNs() {
   // The clock of jaxlib's host events (tsl's wall clock, CLOCK_REALTIME).
@@ -74,7 +81,7 @@ void completeBuffer(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) 
     while (s.cupti != nullptr &&
            s.cupti->activityGetNextRecord(buffer, valid, &record) == kCuptiSuccess) {
       if (s.records.activities.size() >= kMaxActivities &&
-          record->kind != kCuptiActivityKindExternalCorrelation) {
+          becomesActivity(record->kind)) {
         ++s.dropped;
         continue;
       }
@@ -210,6 +217,10 @@ class CuptiTracer : public DeviceTracer {
 };
 
 }  // namespace
+
+std::span<const CUpti_ActivityKind> cuptiActivityKinds() {
+  return kKinds;
+}
 
 int64_t cuptiToHostOffset(uint64_t host_before, uint64_t cupti, uint64_t host_after) {
   const uint64_t host = host_before + (host_after - host_before) / 2;

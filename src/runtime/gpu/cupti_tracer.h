@@ -7,14 +7,23 @@
 #pragma once
 
 #include <memory>
+#include <span>
 
 #include "runtime/device_trace.h"
+#include "runtime/gpu/cupti_api.h"
 #include "support/status.h"
 
 namespace jft::runtime::gpu {
 
 // UNAVAILABLE naming the files tried when no libcupti loads.
 StatusOr<std::unique_ptr<DeviceTracer>> openCuptiTracer();
+
+// The activity kinds a trace enables: kernels, copies, fills, external
+// correlations, and the driver API, since CUPTI writes an external
+// correlation record only beside an API record (cupti_activity.h,
+// cuptiActivityPushExternalCorrelationId); the API records themselves are
+// dropped as they arrive.
+std::span<const CUpti_ActivityKind> cuptiActivityKinds();
 
 // Host clock minus CUPTI clock from a reading of each: host_before and
 // host_after bracket the CUPTI reading, whose time is taken as their midpoint
