@@ -142,7 +142,7 @@ def check_module_line():
   names = {e.name for e in lines["XLA Modules"].events}
   print(f"INFO modules {sorted(names)}", flush=True)
   assert any("f" in n for n in names), names
-  assert len(lines["XLA Modules"].events) >= 3, "one event per traced run"
+  assert len(list(lines["XLA Modules"].events)) >= 3, "one event per traced run"
 
 
 h.check("trace a jitted matmul + elementwise", run_traced)
