@@ -14,7 +14,7 @@
 namespace jft::tools {
 namespace {
 
-constexpr std::string_view kHelp =
+constexpr std::string_view kCompileHelp =
     "usage: jft compile [options] FILE.mlirbc\n"
     "\n"
     "Compiles FILE (a StableHLO portable artifact) the way the plugin does: import,\n"
@@ -178,11 +178,11 @@ int runCompile(std::span<const std::string> args, std::ostream& out, std::ostrea
   bool help = false;
   std::optional<Settings> settings = parse(args, problem, help);
   if (help) {
-    out << kHelp;
+    out << kCompileHelp;
     return kExitOk;
   }
   if (!settings) {
-    err << "jft compile: " << problem << "\n" << kHelp;
+    err << "jft compile: " << problem << "\n" << kCompileHelp;
     return kExitUsage;
   }
 

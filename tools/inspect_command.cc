@@ -11,7 +11,7 @@
 namespace jft::tools {
 namespace {
 
-constexpr std::string_view kHelp =
+constexpr std::string_view kInspectHelp =
     "usage: jft inspect [--summary] [--locations] FILE.mlirbc\n"
     "\n"
     "Imports FILE (a StableHLO portable artifact: MLIR bytecode of VHLO, as JAX\n"
@@ -36,7 +36,7 @@ int runInspect(std::span<const std::string> args, std::ostream& out, std::ostrea
   std::string path;
   for (const std::string& arg : args) {
     if (arg == "--help" || arg == "-h") {
-      out << kHelp;
+      out << kInspectHelp;
       return kExitOk;
     }
     if (arg == "--summary") {
@@ -44,7 +44,7 @@ int runInspect(std::span<const std::string> args, std::ostream& out, std::ostrea
     } else if (arg == "--locations") {
       locations = true;
     } else if (arg.starts_with("-") && arg != "-") {
-      err << "jft inspect: unknown option '" << arg << "'\n" << kHelp;
+      err << "jft inspect: unknown option '" << arg << "'\n" << kInspectHelp;
       return kExitUsage;
     } else if (path.empty()) {
       path = arg;
@@ -54,7 +54,7 @@ int runInspect(std::span<const std::string> args, std::ostream& out, std::ostrea
     }
   }
   if (path.empty()) {
-    err << "jft inspect: missing FILE\n" << kHelp;
+    err << "jft inspect: missing FILE\n" << kInspectHelp;
     return kExitUsage;
   }
 

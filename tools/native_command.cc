@@ -18,7 +18,7 @@
 namespace jft::tools {
 namespace {
 
-constexpr std::string_view kHelp =
+constexpr std::string_view kNativeHelp =
     "usage: jft native [options] FILE.mlirbc\n"
     "\n"
     "Imports FILE, runs the IR passes and the fusion plan, and prints the native\n"
@@ -41,7 +41,9 @@ constexpr std::string_view kHelp =
     "does not compile, 2 on a wrong command line.\n";
 
 // A JSON string literal, written by the kernel compiler's JSON (its escapes).
-std::string jsonString(const std::string& s) { return kernel_compiler::Json(s).dump(); }
+std::string jsonString(const std::string& s) {
+  return kernel_compiler::Json(s).dump();
+}
 
 std::string shapeText(const std::vector<int64_t>& dims, bool json) {
   std::string s = json ? "[" : "";
@@ -85,7 +87,7 @@ int runNative(std::span<const std::string> args, std::ostream& out, std::ostream
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--help" || arg == "-h") {
-      out << kHelp;
+      out << kNativeHelp;
       return kExitOk;
     } else if (arg == "--json") {
       json = true;
@@ -95,21 +97,22 @@ int runNative(std::span<const std::string> args, std::ostream& out, std::ostream
       const std::string text = i + 1 < args.size() ? args[++i] : "";
       auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), arch);
       if (error != std::errc() || end != text.data() + text.size() || arch <= 0) {
-        err << "jft native: --arch takes a compute capability such as 90\n" << kHelp;
+        err << "jft native: --arch takes a compute capability such as 90\n"
+            << kNativeHelp;
         return kExitUsage;
       }
     } else if (arg.starts_with("-") && arg != "-") {
-      err << "jft native: unknown option '" << arg << "'\n" << kHelp;
+      err << "jft native: unknown option '" << arg << "'\n" << kNativeHelp;
       return kExitUsage;
     } else if (path.empty()) {
       path = arg;
     } else {
-      err << "jft native: one file at a time\n" << kHelp;
+      err << "jft native: one file at a time\n" << kNativeHelp;
       return kExitUsage;
     }
   }
   if (path.empty()) {
-    err << "jft native: missing FILE\n" << kHelp;
+    err << "jft native: missing FILE\n" << kNativeHelp;
     return kExitUsage;
   }
   StatusOr<std::vector<uint8_t>> bytes = readFileBytes(path);

@@ -193,6 +193,8 @@ XLA_FFI_Error* memoryFree(XLA_FFI_DeviceMemory_Free_Args* args) {
   return nullptr;
 }
 
+#undef JFT_FFI_CHECK
+
 template <typename Args>
 XLA_FFI_Error* notSupported(Args*) {
   return toFfiError(

@@ -112,12 +112,12 @@ bool valuesExist(const ir::Module& module, const ir::Op& op) {
   return true;
 }
 
-std::string opName(const ir::Op& op) {
+}  // namespace
+
+std::string opNameWithTarget(const ir::Op& op) {
   if (op.kind == OpKind::CustomCall) return "custom_call @" + customCallTarget(op);
   return std::string(ir::opKindName(op.kind));
 }
-
-}  // namespace
 
 OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& options) {
   if (!valuesExist(module, op))
@@ -138,15 +138,17 @@ OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& o
     if (route == Route::kCustomCall && !options.custom_call_route)
       missing = "custom-call";
     if (missing)
-      return {Route::kNative, false,
-              std::string("no ") + missing + " route for " + opName(op) + " yet"};
+      return {
+          Route::kNative, false,
+          std::string("no ") + missing + " route for " + opNameWithTarget(op) + " yet"};
     return {route, true, {}};
   }
   if (op.kind == OpKind::CustomCall)
     return {Route::kNative, false, customCallRefusal(op)};
-  TtirSupport ttir = options.ttir.supports
-                         ? options.ttir.supports(module, op)
-                         : TtirSupport{false, "no TTIR backend to ask for " + opName(op)};
+  TtirSupport ttir =
+      options.ttir.supports
+          ? options.ttir.supports(module, op)
+          : TtirSupport{false, "no TTIR backend to ask for " + opNameWithTarget(op)};
   if (!ttir.ok) return {Route::kNative, false, std::move(ttir.reason)};
   return {Route::kTtir, true, {}};
 }

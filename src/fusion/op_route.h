@@ -29,4 +29,8 @@ struct OpRoute {
 // calls are refused with what the user can do. kTtir: what PlanOptions::ttir supports.
 OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& options);
 
+// "custom_call @<call_target_name>" for a custom call, the op's name
+// otherwise: how route messages name an op.
+std::string opNameWithTarget(const ir::Op& op);
+
 }  // namespace jft::fusion

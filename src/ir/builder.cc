@@ -92,11 +92,6 @@ void Builder::ret(std::vector<ValueId> values) {
 
 namespace {
 
-void appendLittleEndian(std::vector<uint8_t>& bytes, uint64_t value, int64_t size) {
-  for (int64_t i = 0; i < size; ++i)
-    bytes.push_back(static_cast<uint8_t>(value >> (8 * i)));
-}
-
 uint64_t encodeValue(ElementType element, double value) {
   if (element == ElementType::F64) {
     uint64_t bits;

@@ -51,4 +51,11 @@ struct DenseElements {
 // custom call's configuration); nullopt for anything else.
 std::optional<int64_t> scalarInteger(const DenseElements& literal);
 
+// Appends the low `bytes` bytes of `value`, least significant first: one
+// element of a literal's `bytes`.
+inline void appendLittleEndian(std::vector<uint8_t>& out, uint64_t value, int64_t bytes) {
+  for (int64_t i = 0; i < bytes; ++i)
+    out.push_back(static_cast<uint8_t>(value >> (8 * i)));
+}
+
 }  // namespace jft::ir

@@ -42,11 +42,6 @@ bool parseNested(TextCursor& cursor, LiteralText& out, size_t depth, size_t& lea
   return true;
 }
 
-void appendLittleEndian(std::vector<uint8_t>& out, uint64_t value, int64_t bytes) {
-  for (int64_t i = 0; i < bytes; ++i)
-    out.push_back(static_cast<uint8_t>(value >> (8 * i)));
-}
-
 std::optional<uint64_t> floatBits(ElementType type, std::string_view text) {
   if (text.starts_with("0x") || text.starts_with("0X")) {
     uint64_t bits = 0;

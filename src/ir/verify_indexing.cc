@@ -3,6 +3,7 @@
 #include <string>
 
 #include "ir/verify_op.h"
+#include "support/int_lists.h"
 
 namespace jft::ir {
 namespace {
@@ -10,12 +11,6 @@ namespace {
 std::vector<int64_t> concat(std::vector<int64_t> a, const std::vector<int64_t>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
-}
-
-bool contains(const std::vector<int64_t>& list, int64_t value) {
-  for (int64_t x : list)
-    if (x == value) return true;
-  return false;
 }
 
 // Checks shared by gather and scatter on the index tensor, the map from

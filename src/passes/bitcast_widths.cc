@@ -33,7 +33,8 @@ ValueId reinterpret(OpEmitter& e, ValueId v, ElementType element) {
   return e.emit(OpKind::BitcastConvert, {v}, ir::Type::tensor(element, type.dims));
 }
 
-bool expand(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
+bool expandWidthChangingBitcast(ir::Module& module, const ir::Op& op,
+                                std::vector<ir::Op>& out) {
   if (op.kind != OpKind::BitcastConvert || op.operands.size() != 1 ||
       op.results.size() != 1)
     return false;
@@ -81,7 +82,7 @@ bool expand(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
 
 bool expandWidthChangingBitcasts(ir::Module& module) {
   return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-    return expand(module, op, out);
+    return expandWidthChangingBitcast(module, op, out);
   });
 }
 

@@ -25,9 +25,6 @@ namespace {
 
 using ir::OpKind;
 
-// JAX pads the rows of uneven replica groups with -1.
-constexpr int64_t kPadding = -1;
-
 std::string describe(const ir::Module& module, const ir::Op& op) {
   return std::string(ir::opKindName(op.kind)) + " at " +
          module.locations.describe(op.loc) + ": ";
@@ -182,6 +179,13 @@ Status collectiveUnsupported(const ir::Module& module, const ir::Op& op,
   return unimplemented(describe(module, op) + why);
 }
 
+StatusOr<int64_t> collectiveIntAttr(const ir::Module& module, const ir::Op& op,
+                                    const char* name) {
+  const auto* value = ir::findAttrAs<int64_t>(op.attrs, name);
+  if (value == nullptr) return collectiveError(module, op, std::string("has no ") + name);
+  return *value;
+}
+
 StatusOr<CollectiveGroupsForm> collectiveGroupsOf(const ir::Module& module,
                                                   const ir::Op& op,
                                                   const ParticipantGrid& grid) {
@@ -204,7 +208,7 @@ StatusOr<CollectiveGroupsForm> collectiveGroupsOf(const ir::Module& module,
   for (const std::vector<int64_t>& row : rows) {
     std::vector<int64_t> group;
     for (int64_t id : row) {
-      if (id == kPadding) continue;
+      if (id == kReplicaGroupPadding) continue;
       if (id < 0 || id >= range)
         return collectiveError(module, op,
                                named + " name " + idName(form.mode) + " " +

@@ -33,6 +33,10 @@
 
 namespace jft::passes {
 
+// JAX pads the rows of uneven replica groups with -1 (its
+// _device_list_replica_groups_hlo); a padding entry names no participant.
+inline constexpr int64_t kReplicaGroupPadding = -1;
+
 struct ParticipantGrid {
   int64_t replicas = 1;
   int64_t partitions = 1;
@@ -88,5 +92,10 @@ Status collectiveError(const ir::Module& module, const ir::Op& op,
                        const std::string& why);
 Status collectiveUnsupported(const ir::Module& module, const ir::Op& op,
                              const std::string& why);
+
+// The integer attribute `name` of collective `op`; INVALID_ARGUMENT
+// (collectiveError) when the op has none.
+StatusOr<int64_t> collectiveIntAttr(const ir::Module& module, const ir::Op& op,
+                                    const char* name);
 
 }  // namespace jft::passes

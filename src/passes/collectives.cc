@@ -13,10 +13,6 @@ namespace {
 using ir::OpKind;
 using ir::ValueId;
 
-// JAX pads the rows of uneven replica groups with -1 (its
-// _device_list_replica_groups_hlo); a padding entry names no participant.
-constexpr int64_t kPadding = -1;
-
 // A user error about `op`: its name and location first.
 Status bad(const ir::Module& module, const ir::Op& op, const std::string& why) {
   return invalidArgument(std::string(ir::opKindName(op.kind)) + " at " +
@@ -63,7 +59,7 @@ Status checkGroups(const ir::Module& module, const ir::Op& op) {
   for (int64_t i = 0; i < groups->numElements(); ++i) {
     const int64_t id = elementInteger(*groups, i);
     if (id == 0) ++zeros;
-    if (id != 0 && id != kPadding)
+    if (id != 0 && id != kReplicaGroupPadding)
       return bad(module, op,
                  "replica_groups " + literalText(*groups) + " name participant " +
                      std::to_string(id) +
@@ -97,13 +93,6 @@ StatusOr<bool> sendsToItself(const ir::Module& module, const ir::Op& op) {
                "source_target_pairs " + literalText(*pairs) +
                    " repeat a source (StableHLO wants each source and target once)");
   return pairs->numElements() > 0;
-}
-
-// An integer attribute the op needs.
-StatusOr<int64_t> intAttr(const ir::Module& module, const ir::Op& op, const char* name) {
-  const auto* value = ir::findAttrAs<int64_t>(op.attrs, name);
-  if (value == nullptr) return bad(module, op, std::string("has no ") + name);
-  return *value;
 }
 
 // `dim` names a dimension of every operand.
@@ -175,7 +164,8 @@ StatusOr<bool> forwardsOperands(const ir::Module& module, const ir::Op& op) {
       return true;
     case OpKind::ReduceScatter: {
       JFT_RETURN_IF_ERROR(checkGroups(module, op));
-      JFT_ASSIGN_OR_RETURN(int64_t dim, intAttr(module, op, "scatter_dimension"));
+      JFT_ASSIGN_OR_RETURN(int64_t dim,
+                           collectiveIntAttr(module, op, "scatter_dimension"));
       JFT_RETURN_IF_ERROR(
           checkDim(module, op, "scatter_dimension", dim, op.operands.size()));
       JFT_RETURN_IF_ERROR(checkResults(module, op, op.operands.size(), false));
@@ -183,7 +173,7 @@ StatusOr<bool> forwardsOperands(const ir::Module& module, const ir::Op& op) {
     }
     case OpKind::AllGather: {
       JFT_RETURN_IF_ERROR(checkGroups(module, op));
-      JFT_ASSIGN_OR_RETURN(int64_t dim, intAttr(module, op, "all_gather_dim"));
+      JFT_ASSIGN_OR_RETURN(int64_t dim, collectiveIntAttr(module, op, "all_gather_dim"));
       JFT_RETURN_IF_ERROR(
           checkDim(module, op, "all_gather_dim", dim, op.operands.size()));
       JFT_RETURN_IF_ERROR(checkResults(module, op, op.operands.size(), true));
@@ -191,9 +181,11 @@ StatusOr<bool> forwardsOperands(const ir::Module& module, const ir::Op& op) {
     }
     case OpKind::AllToAll: {
       JFT_RETURN_IF_ERROR(checkGroups(module, op));
-      JFT_ASSIGN_OR_RETURN(int64_t split, intAttr(module, op, "split_dimension"));
-      JFT_ASSIGN_OR_RETURN(int64_t concat, intAttr(module, op, "concat_dimension"));
-      JFT_ASSIGN_OR_RETURN(int64_t count, intAttr(module, op, "split_count"));
+      JFT_ASSIGN_OR_RETURN(int64_t split,
+                           collectiveIntAttr(module, op, "split_dimension"));
+      JFT_ASSIGN_OR_RETURN(int64_t concat,
+                           collectiveIntAttr(module, op, "concat_dimension"));
+      JFT_ASSIGN_OR_RETURN(int64_t count, collectiveIntAttr(module, op, "split_count"));
       JFT_RETURN_IF_ERROR(
           checkDim(module, op, "split_dimension", split, op.operands.size()));
       JFT_RETURN_IF_ERROR(

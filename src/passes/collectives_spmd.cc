@@ -93,12 +93,6 @@ ElementType movingWire(ElementType t) {
   return widenedInteger(t) ? wideInteger(t) : t;
 }
 
-StatusOr<int64_t> intAttr(const ir::Module& module, const ir::Op& op, const char* name) {
-  const auto* value = ir::findAttrAs<int64_t>(op.attrs, name);
-  if (value == nullptr) return collectiveError(module, op, std::string("has no ") + name);
-  return *value;
-}
-
 void setAttr(ir::NamedAttrs& attrs, const std::string& name, ir::Attribute value) {
   for (auto& [key, attr] : attrs)
     if (key == name) {
@@ -167,7 +161,7 @@ class Lowering {
     Dims dims = in.dims;
     const ElementType element = reduces(op_.kind) ? region_element_ : in.element;
     auto dimAttr = [&](const char* name) -> StatusOr<int64_t> {
-      JFT_ASSIGN_OR_RETURN(int64_t d, intAttr(module_, op_, name));
+      JFT_ASSIGN_OR_RETURN(int64_t d, collectiveIntAttr(module_, op_, name));
       if (d < 0 || d >= in.rank())
         return collectiveError(module_, op_,
                                std::string(name) + " " + std::to_string(d) +
@@ -197,7 +191,8 @@ class Lowering {
       case OpKind::AllToAll: {
         JFT_ASSIGN_OR_RETURN(dim_, dimAttr("split_dimension"));
         JFT_ASSIGN_OR_RETURN(concat_, dimAttr("concat_dimension"));
-        JFT_ASSIGN_OR_RETURN(int64_t count, intAttr(module_, op_, "split_count"));
+        JFT_ASSIGN_OR_RETURN(int64_t count,
+                             collectiveIntAttr(module_, op_, "split_count"));
         if (count != ranks)
           return collectiveError(module_, op_,
                                  "split_count " + std::to_string(count) +

@@ -51,7 +51,7 @@ ir::Region splitComparator(ir::Module& module, OpEmitter& e, const ir::Op& sort)
   return region;
 }
 
-bool expand(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
+bool splitComplexSort(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
   if (op.kind != OpKind::Sort || op.regions.size() != 1 ||
       op.operands.size() != op.results.size() ||
       op.regions[0].args.size() != 2 * op.operands.size() ||
@@ -93,7 +93,7 @@ bool expand(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
 
 bool splitComplexSorts(ir::Module& module) {
   return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-    return expand(module, op, out);
+    return splitComplexSort(module, op, out);
   });
 }
 

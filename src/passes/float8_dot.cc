@@ -15,7 +15,7 @@ bool widenable(ElementType t) {
   return ir::isFloat(t) && ir::bitWidth(t) == 8 && t != ElementType::F8E8M0FNU;
 }
 
-bool expand(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
+bool widenFloat8Dot(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
   if ((op.kind != OpKind::DotGeneral && op.kind != OpKind::Dot) ||
       op.operands.size() != 2 || op.results.size() != 1)
     return false;
@@ -47,7 +47,7 @@ bool expand(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
 
 bool widenFloat8Dots(ir::Module& module) {
   return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-    return expand(module, op, out);
+    return widenFloat8Dot(module, op, out);
   });
 }
 

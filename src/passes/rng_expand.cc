@@ -183,7 +183,8 @@ Generated threefryBits(OpEmitter& e, ValueId key, ValueId counter, const Dims& s
   return {value, next};
 }
 
-bool expand(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
+bool expandRngBitGenerator(ir::Module& module, const ir::Op& op,
+                           std::vector<ir::Op>& out) {
   if (op.kind != OpKind::RngBitGenerator || op.operands.size() != 1 ||
       op.results.size() != 2)
     return false;
@@ -235,7 +236,7 @@ bool expand(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
 
 bool expandRngBitGenerators(ir::Module& module) {
   return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-    return expand(module, op, out);
+    return expandRngBitGenerator(module, op, out);
   });
 }
 

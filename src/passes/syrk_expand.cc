@@ -145,8 +145,8 @@ ValueId compare(OpEmitter& e, ValueId a, ValueId b, ir::ComparisonDirection dire
                 {{"comparison_direction", direction}, {"compare_type", type}});
 }
 
-void expand(ir::Module& module, const ir::Op& op, const Syrk& s,
-            std::vector<ir::Op>& out) {
+void expandSyrk(ir::Module& module, const ir::Op& op, const Syrk& s,
+                std::vector<ir::Op>& out) {
   OpEmitter e(module, op, out);
   const ValueId a = op.operands[0], c = op.operands[1];
   const int64_t rank = s.a.rank();
@@ -202,7 +202,7 @@ StatusOr<bool> expandSyrkCalls(ir::Module& module) {
           failure = s.status();
           return false;
         }
-        expand(module, op, *s, out);
+        expandSyrk(module, op, *s, out);
         return true;
       });
   if (!failure.isOk()) return failure;

@@ -8,7 +8,7 @@ namespace jft::runtime {
 namespace {
 
 // clang-format off
-constexpr EnumName<CollectiveKind> kKinds[] = {
+constexpr EnumName<CollectiveKind> kCollectiveKinds[] = {
     {CollectiveKind::kAllReduce, "all_reduce"},
     {CollectiveKind::kAllGather, "all_gather"},
     {CollectiveKind::kReduceScatter, "reduce_scatter"},
@@ -16,7 +16,7 @@ constexpr EnumName<CollectiveKind> kKinds[] = {
     {CollectiveKind::kCollectivePermute, "collective_permute"},
     {CollectiveKind::kCollectiveBroadcast, "collective_broadcast"},
 };
-constexpr ElementTypeRow<CollectiveType> kTypes[] = {
+constexpr ElementTypeRow<CollectiveType> kCollectiveTypes[] = {
     {CollectiveType::kS8, "s8", 1}, {CollectiveType::kU8, "u8", 1},
     {CollectiveType::kS32, "s32", 4}, {CollectiveType::kU32, "u32", 4},
     {CollectiveType::kS64, "s64", 8}, {CollectiveType::kU64, "u64", 8},
@@ -33,11 +33,11 @@ constexpr EnumName<CollectiveReduction> kReductions[] = {
 }  // namespace
 
 const char* collectiveKindName(CollectiveKind kind) {
-  return nameOf(kKinds, kind, "unknown collective");
+  return nameOf(kCollectiveKinds, kind, "unknown collective");
 }
 
 const char* collectiveTypeName(CollectiveType type) {
-  return nameOf(kTypes, type, "unknown type");
+  return nameOf(kCollectiveTypes, type, "unknown type");
 }
 
 const char* collectiveReductionName(CollectiveReduction reduction) {
@@ -97,7 +97,7 @@ bool collectiveIsEmpty(const CollectiveDesc& d) {
 }
 
 int64_t collectiveElementBytes(CollectiveType type) {
-  return bytesOf(kTypes, type, 1);
+  return bytesOf(kCollectiveTypes, type, 1);
 }
 
 int64_t collectiveInputCount(const CollectiveDesc& d) {

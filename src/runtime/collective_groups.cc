@@ -3,6 +3,8 @@
 
 #include <set>
 
+#include "support/text.h"
+
 namespace jft::runtime {
 namespace {
 
@@ -16,16 +18,12 @@ bool needsEvenGroups(CollectiveKind kind) {
          kind == CollectiveKind::kAllToAll;
 }
 
-std::string str(int64_t v) {
-  return std::to_string(v);
-}
-
 // The description as the compiler left it: its ranks are not known yet.
 std::string opText(const CollectiveDesc& desc) {
   std::string text = collectiveKindName(desc.kind);
   if (collectiveReduces(desc.kind))
     text += std::string(" ") + collectiveReductionName(desc.reduction);
-  return text + " " + collectiveTypeName(desc.type) + " x" + str(desc.count);
+  return text + " " + collectiveTypeName(desc.type) + " x" + intText(desc.count);
 }
 
 Status groupError(const CollectiveDesc& desc, const CollectiveGroups& groups,
@@ -35,25 +33,25 @@ Status groupError(const CollectiveDesc& desc, const CollectiveGroups& groups,
 }
 
 Status checkLayout(const ParticipantLayout& layout, int64_t replica, int64_t partition) {
-  const std::string shape =
-      str(layout.replicas) + " replicas x " + str(layout.partitions) + " partitions";
+  const std::string shape = intText(layout.replicas) + " replicas x " +
+                            intText(layout.partitions) + " partitions";
   if (layout.replicas < 1 || layout.partitions < 1)
     return invalidArgument("the device assignment of " + shape + " is empty");
   int64_t devices = 0;
   if (__builtin_mul_overflow(layout.replicas, layout.partitions, &devices) ||
       static_cast<uint64_t>(devices) != layout.device_ids.size())
     return invalidArgument("the device assignment of " + shape + " lists " +
-                           str(static_cast<int64_t>(layout.device_ids.size())) +
+                           intText(static_cast<int64_t>(layout.device_ids.size())) +
                            " devices");
   std::set<int64_t> seen;
   for (int64_t id : layout.device_ids)
     if (!seen.insert(id).second)
       return invalidArgument("the device assignment of " + shape + " names device " +
-                             str(id) + " twice");
+                             intText(id) + " twice");
   if (replica < 0 || replica >= layout.replicas || partition < 0 ||
       partition >= layout.partitions)
-    return invalidArgument("participant (replica " + str(replica) + ", partition " +
-                           str(partition) + ") is outside the device assignment of " +
+    return invalidArgument("participant (replica " + intText(replica) + ", partition " +
+                           intText(partition) + ") is outside the device assignment of " +
                            shape);
   return Status::ok();
 }
@@ -85,8 +83,8 @@ StatusOr<ResolvedCollective> resolvePermute(const CollectiveDesc& desc,
   for (const auto& [source, target] : groups.pairs)
     if (source >= ids || target >= ids)
       return groupError(desc, groups,
-                        "pair " + str(source) + "->" + str(target) +
-                            " names an id outside [0, " + str(ids) + ")");
+                        "pair " + intText(source) + "->" + intText(target) +
+                            " names an id outside [0, " + intText(ids) + ")");
   ResolvedCollective resolved;
   resolved.desc = desc;
   resolved.desc.ranks = ids;
@@ -114,14 +112,15 @@ StatusOr<ResolvedCollective> resolveGrouped(const CollectiveDesc& desc,
     for (int64_t id : group) {
       if (id >= ids)
         return groupError(desc, groups,
-                          "id " + str(id) + " is outside [0, " + str(ids) + ")");
+                          "id " + intText(id) + " is outside [0, " + intText(ids) + ")");
       ++named;
     }
   // The ids are distinct and in range (checkCollectiveGroups and the loop
   // above), so their number tells whether every one is named.
   if (named != ids && desc.kind != CollectiveKind::kCollectiveBroadcast)
-    return groupError(desc, groups,
-                      "the groups name " + str(named) + " of the " + str(ids) + " ids");
+    return groupError(
+        desc, groups,
+        "the groups name " + intText(named) + " of the " + intText(ids) + " ids");
   const int64_t self = groups.mode == CollectiveGroupMode::kCrossPartition ? partition
                        : groups.mode == CollectiveGroupMode::kFlattenedIds
                            ? replica * layout.partitions + partition
@@ -188,15 +187,15 @@ std::string collectiveGroupsText(const CollectiveGroups& groups) {
   for (size_t g = 0; g < groups.groups.size(); ++g) {
     text += g > 0 ? ",{" : "{";
     for (size_t i = 0; i < groups.groups[g].size(); ++i)
-      text += (i > 0 ? "," : "") + str(groups.groups[g][i]);
+      text += (i > 0 ? "," : "") + intText(groups.groups[g][i]);
     text += "}";
   }
   text += "}";
   if (groups.pairs.empty()) return text;
   text += " pairs {";
   for (size_t i = 0; i < groups.pairs.size(); ++i)
-    text += (i > 0 ? ", " : "") + str(groups.pairs[i].first) + "->" +
-            str(groups.pairs[i].second);
+    text += (i > 0 ? ", " : "") + intText(groups.pairs[i].first) + "->" +
+            intText(groups.pairs[i].second);
   return text + "}";
 }
 
@@ -217,13 +216,13 @@ Status checkCollectiveGroups(const CollectiveDesc& desc, const CollectiveGroups&
       if (source < 0 || target < 0)
         return groupError(
             desc, groups,
-            "pair " + str(source) + "->" + str(target) + " names a negative id");
+            "pair " + intText(source) + "->" + intText(target) + " names a negative id");
       if (!sources.insert(source).second)
         return groupError(desc, groups,
-                          "id " + str(source) + " is the source of two pairs");
+                          "id " + intText(source) + " is the source of two pairs");
       if (!targets.insert(target).second)
         return groupError(desc, groups,
-                          "id " + str(target) + " is the target of two pairs");
+                          "id " + intText(target) + " is the target of two pairs");
     }
     return Status::ok();
   }
@@ -232,16 +231,17 @@ Status checkCollectiveGroups(const CollectiveDesc& desc, const CollectiveGroups&
   std::set<int64_t> seen;
   for (size_t g = 0; g < groups.groups.size(); ++g) {
     const std::vector<int64_t>& group = groups.groups[g];
-    if (group.empty()) return groupError(desc, groups, "group " + str(g) + " is empty");
+    if (group.empty())
+      return groupError(desc, groups, "group " + intText(g) + " is empty");
     if (needsEvenGroups(desc.kind) && group.size() != groups.groups[0].size())
       return groupError(desc, groups,
                         "groups differ in size, and " +
                             std::string(collectiveKindName(desc.kind)) +
                             "'s result size follows the group's");
     for (int64_t id : group) {
-      if (id < 0) return groupError(desc, groups, "id " + str(id) + " is negative");
+      if (id < 0) return groupError(desc, groups, "id " + intText(id) + " is negative");
       if (!seen.insert(id).second)
-        return groupError(desc, groups, "id " + str(id) + " is in two groups");
+        return groupError(desc, groups, "id " + intText(id) + " is in two groups");
     }
   }
   return Status::ok();

@@ -8,7 +8,7 @@ namespace jft::runtime {
 namespace {
 
 // clang-format off
-constexpr EnumName<ConvKind> kKinds[] = {
+constexpr EnumName<ConvKind> kConvKinds[] = {
     {ConvKind::kForward, "fwd"}, {ConvKind::kBackwardData, "bwd_data"},
     {ConvKind::kBackwardFilter, "bwd_filter"},
 };
@@ -19,7 +19,7 @@ constexpr ElementTypeRow<ConvElement> kElements[] = {
 // clang-format on
 
 const char* kindName(ConvKind kind) {
-  return nameOf(kKinds, kind, "?");
+  return nameOf(kConvKinds, kind, "?");
 }
 
 const char* elementName(ConvElement element) {

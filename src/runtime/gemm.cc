@@ -6,13 +6,10 @@
 #include <string>
 
 #include "support/enum_table.h"
+#include "support/text.h"
 
 namespace jft::runtime {
 namespace {
-
-std::string str(int64_t v) {
-  return std::to_string(v);
-}
 
 bool isFloatResult(GemmType t) {
   return t == GemmType::kF16 || t == GemmType::kBF16 || t == GemmType::kF32;
@@ -61,16 +58,16 @@ int64_t elements(Stored s, int64_t ld, int64_t batch, int64_t stride) {
 
 Status checkOperand(const char* name, const GemmOperand& op, Stored s) {
   if (op.ld < s.cols)
-    return invalidArgument(std::string(name) + ": leading dimension " + str(op.ld) +
-                           " is below its row length " + str(s.cols));
+    return invalidArgument(std::string(name) + ": leading dimension " + intText(op.ld) +
+                           " is below its row length " + intText(s.cols));
   if (op.batch_stride < 0)
     return invalidArgument(std::string(name) + ": negative batch stride " +
-                           str(op.batch_stride));
+                           intText(op.batch_stride));
   return Status::ok();
 }
 
 // clang-format off
-constexpr ElementTypeRow<GemmType> kTypes[] = {
+constexpr ElementTypeRow<GemmType> kGemmTypes[] = {
     {GemmType::kF16, "f16", 2}, {GemmType::kBF16, "bf16", 2}, {GemmType::kF32, "f32", 4},
     {GemmType::kF64, "f64", 8}, {GemmType::kC64, "c64", 8}, {GemmType::kC128, "c128", 16},
     {GemmType::kS8, "s8", 1}, {GemmType::kS32, "s32", 4},
@@ -88,11 +85,11 @@ bool integral32(double v) {
 }  // namespace
 
 int64_t gemmTypeBytes(GemmType type) {
-  return bytesOf(kTypes, type, 0);
+  return bytesOf(kGemmTypes, type, 0);
 }
 
 std::string_view gemmTypeName(GemmType type) {
-  return nameOf(kTypes, type, "?");
+  return nameOf(kGemmTypes, type, "?");
 }
 
 std::string_view gemmComputeName(GemmCompute compute) {
@@ -101,15 +98,17 @@ std::string_view gemmComputeName(GemmCompute compute) {
 
 std::string gemmText(const GemmDesc& d) {
   auto operand = [](const char* name, const GemmOperand& op) {
-    return std::string(name) + (op.transpose ? "^T" : "") + " ld " + str(op.ld) +
-           " stride " + str(op.batch_stride);
+    return std::string(name) + (op.transpose ? "^T" : "") + " ld " + intText(op.ld) +
+           " stride " + intText(op.batch_stride);
   };
-  std::string text =
-      "batch " + str(d.batch) + " x [" + str(d.m) + "x" + str(d.k) + "] * [" + str(d.k) +
-      "x" + str(d.n) + "], " + std::string(gemmTypeName(d.a.type)) + " x " +
-      std::string(gemmTypeName(d.b.type)) + " -> " + std::string(gemmTypeName(d.d_type)) +
-      " (" + std::string(gemmComputeName(d.compute)) + "), " + operand("A", d.a) + ", " +
-      operand("B", d.b) + ", D ld " + str(d.d_ld) + " stride " + str(d.d_batch_stride);
+  std::string text = "batch " + intText(d.batch) + " x [" + intText(d.m) + "x" +
+                     intText(d.k) + "] * [" + intText(d.k) + "x" + intText(d.n) + "], " +
+                     std::string(gemmTypeName(d.a.type)) + " x " +
+                     std::string(gemmTypeName(d.b.type)) + " -> " +
+                     std::string(gemmTypeName(d.d_type)) + " (" +
+                     std::string(gemmComputeName(d.compute)) + "), " + operand("A", d.a) +
+                     ", " + operand("B", d.b) + ", D ld " + intText(d.d_ld) + " stride " +
+                     intText(d.d_batch_stride);
   if (d.alpha != 1) text += ", alpha " + std::to_string(d.alpha);
   if (d.beta != 0) text += ", beta " + std::to_string(d.beta);
   if (d.bias) text += ", bias";
@@ -133,12 +132,13 @@ Status validateGemm(const GemmDesc& d) {
        {checkOperand("A", d.a, storedA(d)), checkOperand("B", d.b, storedB(d))})
     if (!s.isOk()) return fail(s.message());
   if (d.d_ld < d.n)
-    return fail("D's leading dimension " + str(d.d_ld) + " is below n = " + str(d.n));
+    return fail("D's leading dimension " + intText(d.d_ld) +
+                " is below n = " + intText(d.n));
   // Batch items of D must not overlap: the library writes them in parallel.
   if (d.batch > 1 && d.d_batch_stride < extent({d.m, d.n}, d.d_ld))
-    return fail("D's batch stride " + str(d.d_batch_stride) +
+    return fail("D's batch stride " + intText(d.d_batch_stride) +
                 " makes batch items overlap (one spans " +
-                str(extent({d.m, d.n}, d.d_ld)) + " elements)");
+                intText(extent({d.m, d.n}, d.d_ld)) + " elements)");
   if (d.compute == GemmCompute::kS32) {
     if (!integral32(d.alpha) || !integral32(d.beta))
       return fail("an integer product needs integral alpha and beta");

@@ -10,12 +10,12 @@
 namespace jft::runtime {
 namespace {
 
-void encodeInts(ByteWriter& out, const std::vector<int>& values) {
+void encodeInt32s(ByteWriter& out, const std::vector<int>& values) {
   out.u64(values.size());
   for (int value : values) out.i64(value);
 }
 
-StatusOr<std::vector<int>> decodeInts(ByteReader& in, const char* what) {
+StatusOr<std::vector<int>> decodeInt32s(ByteReader& in, const char* what) {
   JFT_ASSIGN_OR_RETURN(size_t count, in.count(what, 8));
   std::vector<int> values;
   values.reserve(count);
@@ -83,11 +83,11 @@ void encodeFfi(ByteWriter& out, const FfiThunk& thunk) {
   out.u64(thunk.argument_shapes.size());
   for (const ffi::BufferShape& shape : thunk.argument_shapes)
     ffi::encodeBufferShape(out, shape);
-  encodeInts(out, thunk.arguments);
+  encodeInt32s(out, thunk.arguments);
   out.u64(thunk.result_shapes.size());
   for (const ffi::BufferShape& shape : thunk.result_shapes)
     ffi::encodeBufferShape(out, shape);
-  encodeInts(out, thunk.results);
+  encodeInt32s(out, thunk.results);
   ffi::encodeAttribute(out, thunk.attributes);
   out.bytes(thunk.location);
 }
@@ -106,9 +106,9 @@ StatusOr<FfiThunk> decodeFfi(ByteReader& in) {
   FfiThunk thunk;
   JFT_ASSIGN_OR_RETURN(thunk.target, in.bytes("custom call target"));
   JFT_ASSIGN_OR_RETURN(thunk.argument_shapes, decodeShapes(in, "custom call arguments"));
-  JFT_ASSIGN_OR_RETURN(thunk.arguments, decodeInts(in, "custom call argument slots"));
+  JFT_ASSIGN_OR_RETURN(thunk.arguments, decodeInt32s(in, "custom call argument slots"));
   JFT_ASSIGN_OR_RETURN(thunk.result_shapes, decodeShapes(in, "custom call results"));
-  JFT_ASSIGN_OR_RETURN(thunk.results, decodeInts(in, "custom call result slots"));
+  JFT_ASSIGN_OR_RETURN(thunk.results, decodeInt32s(in, "custom call result slots"));
   JFT_ASSIGN_OR_RETURN(thunk.attributes, ffi::decodeAttribute(in));
   JFT_ASSIGN_OR_RETURN(thunk.location, in.bytes("custom call location"));
   if (thunk.arguments.size() != thunk.argument_shapes.size() ||
@@ -125,7 +125,7 @@ void encodeThunk(ByteWriter& out, const Thunk& thunk) {
   if (const auto* t = std::get_if<LaunchThunk>(&thunk)) {
     out.i64(t->kernel);
     for (uint32_t g : t->grid) out.u32(g);
-    encodeInts(out, t->buffers);
+    encodeInt32s(out, t->buffers);
   } else if (const auto* t = std::get_if<CopyThunk>(&thunk)) {
     out.i64(t->source);
     out.i64(t->destination);
@@ -142,7 +142,7 @@ void encodeThunk(ByteWriter& out, const Thunk& thunk) {
     out.i64(t->bias);
   } else if (const auto* t = std::get_if<LibraryThunk>(&thunk)) {
     encodeLibraryOp(out, t->op);
-    encodeInts(out, t->buffers);
+    encodeInt32s(out, t->buffers);
   } else if (const auto* t = std::get_if<WhileThunk>(&thunk)) {
     out.i64(t->cond);
     out.i64(t->predicate);
@@ -151,7 +151,7 @@ void encodeThunk(ByteWriter& out, const Thunk& thunk) {
   } else if (const auto* t = std::get_if<ConditionalThunk>(&thunk)) {
     out.i64(t->index);
     out.boolean(t->predicate);
-    encodeInts(out, t->branches);
+    encodeInt32s(out, t->branches);
   } else if (const auto* t = std::get_if<CollectiveThunk>(&thunk)) {
     encodeCollective(out, t->desc);
     encodeCollectiveGroups(out, t->groups);
@@ -174,7 +174,7 @@ StatusOr<Thunk> decodeThunk(ByteReader& in) {
       for (uint32_t& g : t.grid) {
         JFT_ASSIGN_OR_RETURN(g, in.u32("launch grid"));
       }
-      JFT_ASSIGN_OR_RETURN(t.buffers, decodeInts(in, "launch buffers"));
+      JFT_ASSIGN_OR_RETURN(t.buffers, decodeInt32s(in, "launch buffers"));
       return Thunk(std::move(t));
     }
     case 1: {
@@ -203,7 +203,7 @@ StatusOr<Thunk> decodeThunk(ByteReader& in) {
     case 4: {
       LibraryThunk t;
       JFT_ASSIGN_OR_RETURN(t.op, decodeLibraryOp(in));
-      JFT_ASSIGN_OR_RETURN(t.buffers, decodeInts(in, "library buffers"));
+      JFT_ASSIGN_OR_RETURN(t.buffers, decodeInt32s(in, "library buffers"));
       return Thunk(std::move(t));
     }
     case 5: {
@@ -218,7 +218,7 @@ StatusOr<Thunk> decodeThunk(ByteReader& in) {
       ConditionalThunk t;
       JFT_ASSIGN_OR_RETURN(t.index, in.i32("conditional index"));
       JFT_ASSIGN_OR_RETURN(t.predicate, in.boolean("conditional predicate"));
-      JFT_ASSIGN_OR_RETURN(t.branches, decodeInts(in, "conditional branches"));
+      JFT_ASSIGN_OR_RETURN(t.branches, decodeInt32s(in, "conditional branches"));
       return Thunk(std::move(t));
     }
     case 7: {
@@ -319,8 +319,8 @@ void encodeProgram(ByteWriter& out, const Program& program) {
   out.u64(program.temp_bytes);
   out.u64(program.parameter_bytes.size());
   for (uint64_t bytes : program.parameter_bytes) out.u64(bytes);
-  encodeInts(out, program.output_slots);
-  encodeInts(out, program.output_aliases);
+  encodeInt32s(out, program.output_slots);
+  encodeInt32s(out, program.output_aliases);
   out.u64(program.donated_parameters.size());
   for (bool donated : program.donated_parameters) out.boolean(donated);
 }
@@ -350,8 +350,8 @@ StatusOr<Program> decodeProgram(ByteReader& in, int warp_size) {
     JFT_ASSIGN_OR_RETURN(uint64_t bytes, in.u64("parameter bytes"));
     program.parameter_bytes.push_back(bytes);
   }
-  JFT_ASSIGN_OR_RETURN(program.output_slots, decodeInts(in, "output slots"));
-  JFT_ASSIGN_OR_RETURN(program.output_aliases, decodeInts(in, "output aliases"));
+  JFT_ASSIGN_OR_RETURN(program.output_slots, decodeInt32s(in, "output slots"));
+  JFT_ASSIGN_OR_RETURN(program.output_aliases, decodeInt32s(in, "output aliases"));
   JFT_ASSIGN_OR_RETURN(size_t donated, in.count("donated parameters", 1));
   for (size_t i = 0; i < donated; ++i) {
     JFT_ASSIGN_OR_RETURN(bool value, in.boolean("donated parameter"));

@@ -11,7 +11,7 @@ namespace jft::runtime {
 namespace {
 
 // clang-format off
-constexpr EnumName<SolverKind> kKinds[] = {
+constexpr EnumName<SolverKind> kSolverKinds[] = {
     {SolverKind::kPotrf, "potrf"}, {SolverKind::kGetrf, "getrf"},
     {SolverKind::kLuPivotsToPermutation, "lu_pivots_to_permutation"},
     {SolverKind::kTriangularSolve, "triangular_solve"}, {SolverKind::kGeqrf, "geqrf"},
@@ -21,7 +21,7 @@ constexpr EnumName<SolverKind> kKinds[] = {
     {SolverKind::kGeev, "geev"}, {SolverKind::kOrmqr, "ormqr"},
     {SolverKind::kCholeskyUpdate, "cholesky_update"},
 };
-constexpr ElementTypeRow<SolverType> kTypes[] = {
+constexpr ElementTypeRow<SolverType> kSolverTypes[] = {
     {SolverType::kF32, "f32", 4}, {SolverType::kF64, "f64", 8},
     {SolverType::kC64, "c64", 8}, {SolverType::kC128, "c128", 16},
     {SolverType::kS32, "s32", 4},
@@ -33,11 +33,11 @@ constexpr EnumName<SolverTranspose> kTransposes[] = {
 // clang-format on
 
 const char* kindName(SolverKind kind) {
-  return nameOf(kKinds, kind, "solver?");
+  return nameOf(kSolverKinds, kind, "solver?");
 }
 
 const char* typeName(SolverType type) {
-  return nameOf(kTypes, type, "?");
+  return nameOf(kSolverTypes, type, "?");
 }
 
 const char* transposeName(SolverTranspose t) {
@@ -47,7 +47,7 @@ const char* transposeName(SolverTranspose t) {
 }  // namespace
 
 int64_t solverTypeBytes(SolverType type) {
-  return bytesOf(kTypes, type, 0);
+  return bytesOf(kSolverTypes, type, 0);
 }
 
 SolverType solverRealType(SolverType type) {

@@ -8,6 +8,11 @@
 
 namespace jft {
 
+// `value` in decimal, for messages that hold many numbers.
+inline std::string intText(int64_t value) {
+  return std::to_string(value);
+}
+
 // "[1, 2, 3]", with `separator` between the values ("," gives "[1,2,3]").
 std::string intListText(const std::vector<int64_t>& values,
                         std::string_view separator = ", ");

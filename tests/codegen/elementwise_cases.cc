@@ -20,9 +20,6 @@ std::vector<ElementType> integerTypes() {
 
 namespace {
 
-Type tile(ElementType e) {
-  return Type::tensor(e, {kLanes});
-}
 std::string n(ElementType e) {
   return std::string(ir::elementTypeName(e));
 }

@@ -16,10 +16,6 @@ using ir::ElementType;
 using ir::OpKind;
 using ir::Type;
 
-Type tile(ElementType e) {
-  return Type::tensor(e, {kLanes});
-}
-
 std::string emitted(OpKind kind, std::vector<ElementType> in, ElementType out,
                     ir::NamedAttrs attrs = {}) {
   OpCase c{kind, {}, tile(out), std::move(attrs), "k"};

@@ -24,6 +24,11 @@ struct OpCase {
 
 inline constexpr int64_t kLanes = 128;
 
+// An operand or result of the harness: a vector of kLanes elements.
+inline ir::Type tile(ir::ElementType e) {
+  return ir::Type::tensor(e, {kLanes});
+}
+
 struct Kernel {
   std::string ttir;  // the whole module
   std::string op;    // only the lines emitElementwise wrote

@@ -27,14 +27,8 @@ using jft::testing::conv::addConv;
 using jft::testing::conv::convResultType;
 using jft::testing::conv::ConvSpec;
 
-void expectCommitted(const TtirKernel& k) {
+void expectConvCommitted(const TtirKernel& k) {
   testing::expectCommitted(JFT_CONV_SAMPLES, k);
-}
-
-size_t at(const std::string& text, const std::string& what, size_t from = 0) {
-  const size_t p = text.find(what, from);
-  EXPECT_NE(p, std::string::npos) << "no '" << what << "' after " << from << "\n" << text;
-  return p;
 }
 
 // The K loop's body (from scf.for to its scf.yield).
@@ -91,7 +85,7 @@ TEST(EmitConv, NhwcSameBf16Relu) {
   s.element = s.result = ElementType::BF16;
   const TtirKernel k = emitWhole(convModule(s, true), fusion::Family::kConv);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectConvCommitted(k);
   const std::string& t = k.ttir;
   EXPECT_EQ(k.tile, "64x16x16");  // m = 60, n = 8, k = 144
   EXPECT_EQ(k.grid, (std::array<uint32_t, 3>{1, 1, 1}));
@@ -138,7 +132,7 @@ TEST(EmitConv, NchwOihwStridedDilatedF32) {
   s.rhs_dilation = {1, 2};
   const TtirKernel k = emitWhole(convModule(s), fusion::Family::kConv);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectConvCommitted(k);
   const std::string& t = k.ttir;
   EXPECT_EQ(k.tile, "64x16x32");
   EXPECT_EQ(count(t, "inputPrecision = tf32"), 1);
@@ -170,7 +164,7 @@ TEST(EmitConv, LhsDilationWithReversalF16) {
   s.result = ElementType::F32;
   const TtirKernel k = emitWhole(convModule(s), fusion::Family::kConv);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectConvCommitted(k);
   const std::string body = loopBody(k.ttir);
   EXPECT_EQ(count(body, "arith.cmpi eq"), 2) << body;         // one hole test per dim
   EXPECT_GE(count(body, "arith.subi"), 2) << body;            // window - 1 - w, per dim
@@ -191,7 +185,7 @@ TEST(EmitConv, WeightGradientFormIeee) {
   s.highest = true;
   const TtirKernel k = emitWhole(convModule(s), fusion::Family::kConv);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectConvCommitted(k);
   EXPECT_EQ(count(k.ttir, "inputPrecision = ieee"), 1);
   EXPECT_EQ(k.tile, "32x16x16");  // m = 3 * 3 * 3, n = 4, k = 60
   EXPECT_EQ(k.num_stages, 3);
@@ -209,7 +203,7 @@ TEST(EmitConv, Conv3dNoPadding) {
   s.element = s.result = ElementType::F16;
   const TtirKernel k = emitWhole(convModule(s), fusion::Family::kConv);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectConvCommitted(k);
   const std::string body = loopBody(k.ttir);
   // No padding and every window inside the input: no coordinate checks.
   EXPECT_EQ(count(body, "arith.cmpi sge"), 0) << body;
@@ -227,7 +221,7 @@ TEST(EmitConv, MultiTileUnalignedF16) {
   s.element = s.result = ElementType::F16;
   const TtirKernel k = emitWhole(convModule(s), fusion::Family::kConv);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectConvCommitted(k);
   EXPECT_EQ(k.tile, "64x64x64");  // 128 rows halved: 2 programs would idle the device
   EXPECT_EQ(k.grid[0], 4u);       // m = 198: 4 tile rows, n = 40: one column
   EXPECT_GE(laneDivisions(loopBody(k.ttir)), 1);
@@ -244,7 +238,7 @@ TEST(EmitConv, BenchmarkResnetBlock) {
   s.element = s.result = ElementType::BF16;
   const TtirKernel k = emitWhole(convModule(s, true), fusion::Family::kConv);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectConvCommitted(k);
   EXPECT_EQ(k.tile, "128x64x64");
   EXPECT_EQ(k.grid[0], 64u * 56 * 56 / 128);
   EXPECT_EQ(k.num_warps, 4);

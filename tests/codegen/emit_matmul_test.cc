@@ -47,14 +47,8 @@ ValueId dot(ir::Builder& b, ValueId lhs, ValueId rhs, const Type& result,
   return b.op1(OpKind::DotGeneral, {lhs, rhs}, result, attrs);
 }
 
-void expectCommitted(const TtirKernel& k) {
+void expectMatmulCommitted(const TtirKernel& k) {
   testing::expectCommitted(JFT_MATMUL_SAMPLES, k);
-}
-
-size_t at(const std::string& text, const std::string& what, size_t from = 0) {
-  const size_t p = text.find(what, from);
-  EXPECT_NE(p, std::string::npos) << "no '" << what << "' after " << from << "\n" << text;
-  return p;
 }
 
 // [64, 32] x [32, 48] f32 -> [64, 48]: one 64x64 tile (N masked), K in one
@@ -67,7 +61,7 @@ TEST(EmitMatmul, PlainF32) {
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectMatmulCommitted(k);
   const std::string& t = k.ttir;
   EXPECT_EQ(k.grid, (std::array<uint32_t, 3>{1, 1, 1}));
   EXPECT_EQ(k.tile, "64x64x32");
@@ -99,7 +93,7 @@ TEST(EmitMatmul, HighestPrecisionIsIeee) {
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectMatmulCommitted(k);
   EXPECT_EQ(count(k.ttir, "inputPrecision = ieee"), 1) << k.ttir;
   EXPECT_EQ(count(k.ttir, "inputPrecision = tf32"), 0);
   // 200 = 12 x 16 + 8: the K tail is masked on both operands, zeros loaded.
@@ -131,7 +125,7 @@ TEST(EmitMatmul, BatchedTransposedBf16BiasRelu) {
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectMatmulCommitted(k);
   const std::string& t = k.ttir;
   EXPECT_EQ(k.grid[0], 3u);  // one 32x32 tile per batch item
   EXPECT_EQ(k.tile, "32x32x64");
@@ -175,7 +169,7 @@ TEST(EmitMatmul, GroupedTilesWithResidual) {
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectMatmulCommitted(k);
   EXPECT_EQ(k.grid[0], 4u);
   EXPECT_EQ(k.tile, "64x64x32");
   EXPECT_EQ(count(k.ttir, "arith.minsi"), 1);  // the last group's size
@@ -193,7 +187,7 @@ TEST(EmitMatmul, OperandConvertIsFused) {
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectMatmulCommitted(k);
   const std::string& t = k.ttir;
   const size_t loop = at(t, "scf.for"), d = at(t, "tt.dot", loop);
   const std::string body = t.substr(loop, d - loop);
@@ -214,7 +208,7 @@ TEST(EmitMatmul, NonContiguousContractingDims) {
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectMatmulCommitted(k);
   const size_t loop = at(k.ttir, "scf.for"), d = at(k.ttir, "tt.dot", loop);
   const std::string body = k.ttir.substr(loop, d - loop);
   EXPECT_GE(count(body, "arith.remsi"), 1) << k.ttir;
@@ -236,7 +230,7 @@ TEST(EmitMatmul, Tf32RoundsOperands) {
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectMatmulCommitted(k);
   const std::string& t = k.ttir;
   const size_t loop = at(t, "scf.for"), d = at(t, "tt.dot", loop);
   const std::string body = t.substr(loop, d - loop);
@@ -297,7 +291,7 @@ TEST(EmitMatmul, VectorDotIsOneMaskedLane) {
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
   dumpLaunch(k);
-  expectCommitted(k);
+  expectMatmulCommitted(k);
   EXPECT_EQ(k.tile, "16x16x64");
   EXPECT_EQ(count(k.ttir, "tt.store"), 1);
   EXPECT_NE(k.ttir.find("arith.truncf"), std::string::npos);  // f32 -> f16

@@ -64,6 +64,14 @@ inline fusion::Fusion wholeFunction(const ir::Module& module, fusion::Family fam
   return fusion;
 }
 
+// Where `what` first occurs in `text` at or after `from`; the test fails when
+// it does not.
+inline size_t at(const std::string& text, const std::string& what, size_t from = 0) {
+  const size_t p = text.find(what, from);
+  EXPECT_NE(p, std::string::npos) << "no '" << what << "' after " << from << "\n" << text;
+  return p;
+}
+
 inline int count(const std::string& text, const std::string& what) {
   int n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))

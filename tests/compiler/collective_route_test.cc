@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "compiler/compiler.h"
+#include "compiler/ir_shorthands.h"
 #include "compiler/program_checks.h"
 #include "ir/builder.h"
 #include "passes/collective_attrs.h"
@@ -30,10 +31,7 @@ using runtime::CollectiveKind;
 using runtime::CollectiveReduction;
 using runtime::CollectiveThunk;
 using runtime::CollectiveType;
-
-Type f32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::F32, dims);
-}
+using testing::f32;
 
 ir::Module single(OpKind kind, std::vector<Type> args, std::vector<Type> results,
                   ir::NamedAttrs attrs, std::optional<OpKind> region_op = std::nullopt,

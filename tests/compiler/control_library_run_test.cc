@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "compiler/compiler.h"
+#include "compiler/ir_shorthands.h"
 #include "compiler/program_checks.h"
 #include "ir/builder.h"
 #include "kernel_compiler/fake_worker_command.h"
@@ -28,14 +29,17 @@ using ir::ElementType;
 using ir::OpKind;
 using ir::Type;
 using ir::ValueId;
+using runtime::testing::floats;
+using runtime::testing::ints;
 using runtime::testing::RecordedOp;
 using runtime::testing::RecordingDevice;
 using Body = RecordingDevice::KernelBody;
 using Matrix = std::vector<float>;  // 4x4, row-major
+using testing::i32Constant;
+using testing::kI32;
+using testing::kPred;
 
 const Type kM = Type::tensor(ElementType::F32, {4, 4});
-const Type kI32 = Type::scalar(ElementType::I32);
-const Type kPred = Type::scalar(ElementType::PRED);
 
 Matrix product(const Matrix& a, const Matrix& b) {
   Matrix d(16, 0.0f);
@@ -60,18 +64,11 @@ Matrix smallInts(int seed) {
   return m;
 }
 
-float* f32(uint64_t a) {
-  return reinterpret_cast<float*>(a);
-}
-int32_t* i32(uint64_t a) {
-  return reinterpret_cast<int32_t*>(a);
-}
-
 // Host stand-ins; buffers come in the kernel's order, inputs then outputs
 // (the regions' scalar constants are inlined into the kernels).
 Body increment() {
   return [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
-    *i32(p[1]) = *i32(p[0]) + 1;
+    *ints(p[1]) = *ints(p[0]) + 1;
   };
 }
 // The loops here are counted: their conditions never run.
@@ -82,22 +79,18 @@ Body unexpected() {
 }
 Body subtract() {
   return [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
-    for (int e = 0; e < 16; ++e) f32(p[2])[e] = f32(p[0])[e] - f32(p[1])[e];
+    for (int e = 0; e < 16; ++e) floats(p[2])[e] = floats(p[0])[e] - floats(p[1])[e];
   };
 }
 Body negate() {
   return [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
-    for (int e = 0; e < 16; ++e) f32(p[1])[e] = -f32(p[0])[e];
+    for (int e = 0; e < 16; ++e) floats(p[1])[e] = -floats(p[0])[e];
   };
 }
 
 ValueId dot(ir::Builder& b, ValueId lhs, ValueId rhs) {
   return b.op1(OpKind::DotGeneral, {lhs, rhs}, kM,
                {{"dot_dimension_numbers", ir::DotDimensionNumbers{{}, {}, {1}, {0}}}});
-}
-
-ValueId i32Constant(ir::Builder& b, int value) {
-  return b.constant(ir::denseFromValues(kI32, {static_cast<double>(value)}));
 }
 
 // cond(counter, ...) = counter < bound, for a region of `types`.
@@ -181,7 +174,7 @@ class ControlLibraryRun : public ::testing::Test {
     if (result.isOk()) {
       EXPECT_TRUE(result->done->await().isOk());
       for (const auto& out : result->outputs) {
-        outputs.emplace_back(f32(out.address), f32(out.address) + out.bytes / 4);
+        outputs.emplace_back(floats(out.address), floats(out.address) + out.bytes / 4);
         device_.deallocate(out.address, out.bytes);
       }
     }

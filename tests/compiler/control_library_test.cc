@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/compiler.h"
+#include "compiler/ir_shorthands.h"
 #include "ir/builder.h"
 
 namespace jft::compiler {
@@ -16,13 +17,9 @@ using ir::OpKind;
 using ir::Type;
 using ir::ValueId;
 using runtime::BufferSlot;
-
-const Type kI32 = Type::scalar(ElementType::I32);
-const Type kPred = Type::scalar(ElementType::PRED);
-
-ValueId i32Constant(ir::Builder& b, int value) {
-  return b.constant(ir::denseFromValues(kI32, {static_cast<double>(value)}));
-}
+using testing::i32Constant;
+using testing::kI32;
+using testing::kPred;
 
 // main(x, w) = fori_loop(0, 4, h -> h @ w - h) with h, w of type `t`; the
 // dot at model.py:9.

@@ -23,6 +23,8 @@ namespace jft::compiler {
 namespace {
 
 namespace fs = std::filesystem;
+using runtime::testing::floats;
+using runtime::testing::ints;
 using runtime::testing::RecordingDevice;
 using Body = RecordingDevice::KernelBody;
 
@@ -36,12 +38,6 @@ std::vector<float> npyFloats(const std::string& zoo, const std::string& file) {
   return out;
 }
 
-float* f32(uint64_t a) {
-  return reinterpret_cast<float*>(a);
-}
-int32_t* i32(uint64_t a) {
-  return reinterpret_cast<int32_t*>(a);
-}
 uint8_t* u8(uint64_t a) {
   return reinterpret_cast<uint8_t*>(a);
 }
@@ -92,7 +88,7 @@ class ControlRouteRun : public ::testing::Test {
       if (data.empty()) break;
       uint64_t bytes = data.size() * sizeof(float);
       uint64_t address = *device.allocate(bytes);
-      std::memcpy(f32(address), data.data(), bytes);
+      std::memcpy(floats(address), data.data(), bytes);
       args.push_back({address, bytes, false});
     }
     auto result = (*loaded)->execute(args);
@@ -101,7 +97,7 @@ class ControlRouteRun : public ::testing::Test {
     if (result.isOk()) {
       EXPECT_TRUE(result->done->await().isOk());
       for (const auto& out : result->outputs) {
-        outputs.emplace_back(f32(out.address), f32(out.address) + out.bytes / 4);
+        outputs.emplace_back(floats(out.address), floats(out.address) + out.bytes / 4);
         device.deallocate(out.address, out.bytes);
       }
     }
@@ -131,7 +127,7 @@ class ControlRouteRun : public ::testing::Test {
 // of the regions among them), then outputs.
 Body addI32() {
   return [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
-    *i32(p[2]) = *i32(p[0]) + *i32(p[1]);
+    *ints(p[2]) = *ints(p[0]) + *ints(p[1]);
   };
 }
 
@@ -141,14 +137,14 @@ TEST_F(ControlRouteRun, ForiLoopRunsTenBodiesWithoutReadingTheDevice) {
   auto out = run("fori",
                  {{"cond_fusion_0_loop_compare",
                    [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
-                     *u8(p[2]) = *i32(p[0]) < *i32(p[1]);
+                     *u8(p[2]) = *ints(p[0]) < *ints(p[1]);
                    }},
                   {"loop_add", addI32()},
                   {"sine_multiply_convert",
                    [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
                      for (int e = 0; e < 128; ++e)
-                       f32(p[3])[e] = std::sin(f32(p[0])[e]) * *f32(p[1]) +
-                                      static_cast<float>(*i32(p[2]));
+                       floats(p[3])[e] = std::sin(floats(p[0])[e]) * *floats(p[1]) +
+                                         static_cast<float>(*ints(p[2]));
                    }}},
                  device);
   ASSERT_EQ(out.size(), 1u);
@@ -164,18 +160,18 @@ TEST_F(ControlRouteRun, DataDependentLoopStopsOnItsPredicate) {
   auto out = run("while_dyn",
                  {{"cond_fusion_0_loop_compare",
                    [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
-                     *u8(p[2]) = *f32(p[0]) < *f32(p[1]);
+                     *u8(p[2]) = *floats(p[0]) < *floats(p[1]);
                    }},
                   {"loop_multiply",
                    [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
                      for (int e = 0; e < 16; ++e)
-                       f32(p[2])[e] = f32(p[1])[e] * *f32(p[0]);
+                       floats(p[2])[e] = floats(p[1])[e] * *floats(p[0]);
                    }},
                   {"reduction_reduce_add",
                    [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
                      float sum = 0;
-                     for (int e = 0; e < 16; ++e) sum += f32(p[0])[e];
-                     *f32(p[3]) = *f32(p[2]) + sum + *f32(p[1]);
+                     for (int e = 0; e < 16; ++e) sum += floats(p[0])[e];
+                     *floats(p[3]) = *floats(p[2]) + sum + *floats(p[1]);
                    }}},
                  device);
   ASSERT_EQ(out.size(), 2u);
@@ -194,15 +190,15 @@ TEST_F(ControlRouteRun, CaseRunsTheBranchItsIndexNames) {
   const std::vector<std::pair<std::string, Body>> bodies = {
       {"loop_compare_convert",
        [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
-         *i32(p[1]) = *f32(p[0]) > 0.0f ? 1 : 0;
+         *ints(p[1]) = *floats(p[0]) > 0.0f ? 1 : 0;
        }},
       {"branch0_fusion_0_loop_cosine",
        [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
-         for (int e = 0; e < 64; ++e) f32(p[1])[e] = std::cos(f32(p[0])[e]);
+         for (int e = 0; e < 64; ++e) floats(p[1])[e] = std::cos(floats(p[0])[e]);
        }},
       {"branch1_fusion_0_loop_exponential",
        [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
-         for (int e = 0; e < 64; ++e) f32(p[1])[e] = std::exp(f32(p[0])[e]);
+         for (int e = 0; e < 64; ++e) floats(p[1])[e] = std::exp(floats(p[0])[e]);
        }}};
   auto out = run("cond", bodies, device);
   ASSERT_EQ(out.size(), 1u);

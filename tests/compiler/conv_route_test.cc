@@ -7,8 +7,9 @@
 #include <map>
 
 #include "codegen/conv_modules.h"
-#include "compiler/compiler.h"
 #include "codegen/library/conv_library.h"
+#include "compiler/compiler.h"
+#include "compiler/env_lookup.h"
 #include "ir/builder.h"
 
 namespace jft::compiler {
@@ -22,14 +23,7 @@ using ir::ValueId;
 using jft::testing::conv::addConv;
 using jft::testing::conv::convResultType;
 using jft::testing::conv::ConvSpec;
-
-Options::EnvLookup envOf(std::map<std::string, std::string> vars) {
-  return [vars](const char* name) -> std::optional<std::string> {
-    auto it = vars.find(name);
-    if (it == vars.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using testing::envOf;
 
 TEST(ConvSetting, ParsesTheFourValues) {
   EXPECT_EQ(*parseConvRoute("auto"), ConvRoute::kAuto);
@@ -78,7 +72,7 @@ ir::Module convRelu(ElementType e) {
   return module;
 }
 
-struct Compiled {
+struct CompiledConv {
   Executable executable;
   Stages stages;
   size_t gemms = 0;
@@ -101,13 +95,13 @@ class FakeConvLibrary final : public ConvLibrary {
   Status answer_;
 };
 
-Compiled compileWith(ConvRoute route, ElementType e = ElementType::BF16,
-                     ConvLibrary* library = nullptr) {
+CompiledConv compileConvRoute(ConvRoute route, ElementType e = ElementType::BF16,
+                              ConvLibrary* library = nullptr) {
   Options options;
   options.mode = Mode::kFlOnly;
   options.conv = route;
   options.conv_library = library;
-  Compiled c;
+  CompiledConv c;
   StatusOr<Executable> result = compileModule(convRelu(e), options, nullptr, &c.stages);
   EXPECT_TRUE(result.isOk()) << result.status().toString();
   if (!result.isOk()) return c;
@@ -124,7 +118,7 @@ Compiled compileWith(ConvRoute route, ElementType e = ElementType::BF16,
 }
 
 TEST(ConvSetting, TtirRunsConvolutionAndReluAsOneKernel) {
-  Compiled c = compileWith(ConvRoute::kTtir);
+  CompiledConv c = compileConvRoute(ConvRoute::kTtir);
   EXPECT_EQ(c.gemms, 0u);
   ASSERT_EQ(c.stages.ttir.size(), 1u);
   EXPECT_NE(c.stages.ttir[0].find("tt.dot"), std::string::npos);
@@ -134,23 +128,23 @@ TEST(ConvSetting, TtirRunsConvolutionAndReluAsOneKernel) {
 }
 
 TEST(ConvSetting, LibraryRunsThePatchesKernelAndOneGemm) {
-  Compiled c = compileWith(ConvRoute::kLibrary);
+  CompiledConv c = compileConvRoute(ConvRoute::kLibrary);
   EXPECT_EQ(c.gemms, 1u);
   for (const std::string& t : c.stages.ttir)
     EXPECT_EQ(t.find("tt.dot"), std::string::npos);
 }
 
 TEST(ConvSetting, AutoTakesBf16OnTtirAndKeepsF32OnTheLibrary) {
-  EXPECT_EQ(compileWith(ConvRoute::kAuto).gemms, 0u);
-  EXPECT_EQ(compileWith(ConvRoute::kAuto, ElementType::F32).gemms, 1u);
+  EXPECT_EQ(compileConvRoute(ConvRoute::kAuto).gemms, 0u);
+  EXPECT_EQ(compileConvRoute(ConvRoute::kAuto, ElementType::F32).gemms, 1u);
   // A different setting is a different executable.
-  EXPECT_NE(compileWith(ConvRoute::kAuto).executable.fingerprint,
-            compileWith(ConvRoute::kLibrary).executable.fingerprint);
+  EXPECT_NE(compileConvRoute(ConvRoute::kAuto).executable.fingerprint,
+            compileConvRoute(ConvRoute::kLibrary).executable.fingerprint);
 }
 
 TEST(ConvLibraryRoute, LibraryIsCudnnWhenTheDeviceTakesTheConvolution) {
   FakeConvLibrary cudnn(Status::ok());
-  Compiled c = compileWith(ConvRoute::kLibrary, ElementType::BF16, &cudnn);
+  CompiledConv c = compileConvRoute(ConvRoute::kLibrary, ElementType::BF16, &cudnn);
   EXPECT_EQ(c.gemms, 0u);
   ASSERT_EQ(c.convs.size(), 1u);
   ASSERT_EQ(cudnn.asked.size(), 1u);
@@ -242,15 +236,15 @@ TEST(ConvLibraryRoute, TheWeightGradientWritesKrscThenTransposesToHwio) {
 
 TEST(ConvLibraryRoute, ARefusalFallsBackToPatchesAndGemm) {
   FakeConvLibrary refusing(unimplemented("cuDNN has no engine for it"));
-  Compiled c = compileWith(ConvRoute::kLibrary, ElementType::BF16, &refusing);
+  CompiledConv c = compileConvRoute(ConvRoute::kLibrary, ElementType::BF16, &refusing);
   EXPECT_EQ(refusing.asked.size(), 1u);
   EXPECT_EQ(c.gemms, 1u);
   EXPECT_TRUE(c.convs.empty());
   FakeConvLibrary missing(unavailable("cannot load cuDNN"));
-  c = compileWith(ConvRoute::kLibrary, ElementType::BF16, &missing);
+  c = compileConvRoute(ConvRoute::kLibrary, ElementType::BF16, &missing);
   EXPECT_EQ(c.gemms, 1u);
   // No library at all: patches + GEMM, nothing asked.
-  EXPECT_EQ(compileWith(ConvRoute::kLibrary).gemms, 1u);
+  EXPECT_EQ(compileConvRoute(ConvRoute::kLibrary).gemms, 1u);
 }
 
 TEST(ConvLibraryRoute, CudnnForcedFailsClearlyWithoutTheLibrary) {
@@ -272,9 +266,9 @@ TEST(ConvLibraryRoute, CudnnForcedFailsClearlyWithoutTheLibrary) {
       << unloadable.status().message();
   // A loaded library that refuses one description: that convolution falls back.
   FakeConvLibrary refusing(unimplemented("no engine"));
-  EXPECT_EQ(compileWith(ConvRoute::kCudnn, ElementType::BF16, &refusing).gemms, 1u);
+  EXPECT_EQ(compileConvRoute(ConvRoute::kCudnn, ElementType::BF16, &refusing).gemms, 1u);
   FakeConvLibrary cudnn(Status::ok());
-  Compiled c = compileWith(ConvRoute::kCudnn, ElementType::F32, &cudnn);
+  CompiledConv c = compileConvRoute(ConvRoute::kCudnn, ElementType::F32, &cudnn);
   EXPECT_EQ(c.gemms, 0u);
   ASSERT_EQ(c.convs.size(), 1u);
   EXPECT_TRUE(c.convs[0].allow_tf32);
@@ -285,23 +279,24 @@ TEST(ConvLibraryRoute, CudnnForcedFailsClearlyWithoutTheLibrary) {
 // model's TTIR choice, never patches + cuBLASLt.
 TEST(ConvLibraryRoute, AutoGivesCudnnWhatItTakesAndTheCostModelTheRest) {
   FakeConvLibrary cudnn(Status::ok());
-  Compiled bf16 = compileWith(ConvRoute::kAuto, ElementType::BF16, &cudnn);
+  CompiledConv bf16 = compileConvRoute(ConvRoute::kAuto, ElementType::BF16, &cudnn);
   EXPECT_EQ(bf16.gemms, 0u);
   EXPECT_EQ(bf16.convs.size(), 1u);
   EXPECT_FALSE(cudnn.asked.empty());
-  Compiled f32 = compileWith(ConvRoute::kAuto, ElementType::F32, &cudnn);
+  CompiledConv f32 = compileConvRoute(ConvRoute::kAuto, ElementType::F32, &cudnn);
   EXPECT_EQ(f32.gemms, 0u);
   EXPECT_EQ(f32.convs.size(), 1u);
 
   FakeConvLibrary refuses(unimplemented("no engine"));
-  Compiled ttir = compileWith(ConvRoute::kAuto, ElementType::BF16, &refuses);
+  CompiledConv ttir = compileConvRoute(ConvRoute::kAuto, ElementType::BF16, &refuses);
   EXPECT_TRUE(ttir.convs.empty());  // the TTIR implicit GEMM
   EXPECT_EQ(ttir.gemms, 0u);
   EXPECT_FALSE(refuses.asked.empty());
 
   // ttir: TTIR wherever it can, cuDNN not asked.
   FakeConvLibrary unasked(Status::ok());
-  EXPECT_TRUE(compileWith(ConvRoute::kTtir, ElementType::BF16, &unasked).convs.empty());
+  EXPECT_TRUE(
+      compileConvRoute(ConvRoute::kTtir, ElementType::BF16, &unasked).convs.empty());
   EXPECT_TRUE(unasked.asked.empty());
 }
 

@@ -102,21 +102,21 @@ class CacheDir {
   std::filesystem::path path_;
 };
 
-struct Compiled {
+struct CompiledAutotune {
   Executable executable;
   Stages stages;
   size_t gemms = 0;
   std::string autotune;  // the matmul row's note
 };
 
-Compiled compileWith(ir::Module module, int level, Measurer* measurer,
-                     const std::string& cache_dir) {
+CompiledAutotune compileAutotuned(ir::Module module, int level, Measurer* measurer,
+                                  const std::string& cache_dir) {
   Options options;
   options.mode = Mode::kFlOnly;
   options.autotune_level = level;
   options.measurer = measurer;
   options.autotune_cache_dir = cache_dir;
-  Compiled c;
+  CompiledAutotune c;
   StatusOr<Executable> e = compileModule(std::move(module), options, nullptr, &c.stages);
   EXPECT_TRUE(e.isOk()) << e.status().toString();
   if (!e.isOk()) return c;
@@ -207,12 +207,14 @@ TEST(MatmulAutotune, LibraryWinsWhenFastest) {
   CacheDir dir;
   FakeMeasurer fake;
   fake.times = {{"library", 5.0}, {"ttir 64x64x64 w4 s1", 7.0}};
-  Compiled c = compileWith(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
+  CompiledAutotune c =
+      compileAutotuned(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
   EXPECT_EQ(c.gemms, 1u);
   EXPECT_EQ(fake.measured.size(), 3u);  // library, 64x64x64 s1, 64x64x32 s3
   EXPECT_EQ(c.autotune, "autotuned: library (5.0 us) over 3 candidates");
-  EXPECT_EQ(compileWith(denseRelu(ElementType::BF16, 64, 64, 64), 0, nullptr, "").gemms,
-            0u);
+  EXPECT_EQ(
+      compileAutotuned(denseRelu(ElementType::BF16, 64, 64, 64), 0, nullptr, "").gemms,
+      0u);
 }
 
 TEST(MatmulAutotune, TileWinsWhenFastestAndIsEmitted) {
@@ -221,8 +223,8 @@ TEST(MatmulAutotune, TileWinsWhenFastestAndIsEmitted) {
   CacheDir dir;
   FakeMeasurer fake;
   fake.times = {{"library", 9.0}, {"ttir 128x64x64 w4 s3", 3.0}};
-  Compiled c =
-      compileWith(denseRelu(ElementType::BF16, 512, 512, 512), 1, &fake, dir.str());
+  CompiledAutotune c =
+      compileAutotuned(denseRelu(ElementType::BF16, 512, 512, 512), 1, &fake, dir.str());
   EXPECT_EQ(c.gemms, 0u);
   EXPECT_EQ(fake.measured.size(), 7u);
   ASSERT_EQ(c.stages.ttir.size(), 1u);  // dot, bias and relu in one kernel
@@ -244,7 +246,8 @@ TEST(MatmulAutotune, FailedTtirCandidatesLeaveTheLibrary) {
   fake.times = {{"library", 50.0}};
   for (const MatmulCandidate& c : matmulCandidates(formOf(ElementType::BF16, 64, 64, 64)))
     if (!c.library) fake.fails.insert(candidateName(c));
-  Compiled c = compileWith(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
+  CompiledAutotune c =
+      compileAutotuned(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
   EXPECT_EQ(c.gemms, 1u);
   EXPECT_EQ(c.autotune, "autotuned: library (50.0 us) over 3 candidates");
 }
@@ -299,26 +302,30 @@ TEST(MatmulAutotune, NothingMeasuredLeavesTheCostModel) {
   FakeMeasurer fake;
   for (const MatmulCandidate& c : matmulCandidates(formOf(ElementType::BF16, 64, 64, 64)))
     fake.fails.insert(candidateName(c));
-  Compiled c = compileWith(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
+  CompiledAutotune c =
+      compileAutotuned(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
   EXPECT_EQ(c.gemms, 0u);  // the cost model's TTIR
   EXPECT_EQ(c.autotune, "");
   // Nothing was cached: the next compile measures again.
   fake.measured.clear();
-  compileWith(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
+  compileAutotuned(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
   EXPECT_EQ(fake.measured.size(), 3u);
 }
 
 TEST(MatmulAutotune, LevelZeroOrNoMeasurerChangesNothing) {
   for (ElementType t : {ElementType::BF16, ElementType::F32})
     for (int64_t size : {64, 512}) {
-      Compiled plain = compileWith(denseRelu(t, size, size, size), 0, nullptr, "");
+      CompiledAutotune plain =
+          compileAutotuned(denseRelu(t, size, size, size), 0, nullptr, "");
       CacheDir dir;
       FakeMeasurer fake;
       fake.times = {{"library", 1.0}};
-      Compiled level0 = compileWith(denseRelu(t, size, size, size), 0, &fake, dir.str());
-      Compiled unmeasured = compileWith(denseRelu(t, size, size, size), 4, nullptr, "");
+      CompiledAutotune level0 =
+          compileAutotuned(denseRelu(t, size, size, size), 0, &fake, dir.str());
+      CompiledAutotune unmeasured =
+          compileAutotuned(denseRelu(t, size, size, size), 4, nullptr, "");
       EXPECT_TRUE(fake.measured.empty());
-      for (const Compiled* c : {&level0, &unmeasured}) {
+      for (const CompiledAutotune* c : {&level0, &unmeasured}) {
         EXPECT_EQ(c->stages.plan, plain.stages.plan);
         EXPECT_EQ(c->stages.ttir, plain.stages.ttir);
         EXPECT_EQ(c->gemms, plain.gemms);
@@ -336,18 +343,19 @@ TEST(MatmulAutotune, F32IsMeasuredUnderTf32AndHighest) {
   CacheDir dir;
   FakeMeasurer fake;
   fake.times = {{"library", 1.0}};
-  Compiled tf32 =
-      compileWith(denseRelu(ElementType::F32, 64, 64, 64), 2, &fake, dir.str());
+  CompiledAutotune tf32 =
+      compileAutotuned(denseRelu(ElementType::F32, 64, 64, 64), 2, &fake, dir.str());
   // library, the heuristic's 64x64x32 and 64x64x16 (the other TF32 shapes
   // clamp to the first).
   EXPECT_EQ(fake.measured.size(), 3u);
   EXPECT_EQ(tf32.gemms, 1u);
   EXPECT_EQ(tf32.autotune, "autotuned: library (1.0 us) over 3 candidates");
-  EXPECT_EQ(compileWith(denseRelu(ElementType::F32, 64, 64, 64), 0, nullptr, "").gemms,
-            0u);
+  EXPECT_EQ(
+      compileAutotuned(denseRelu(ElementType::F32, 64, 64, 64), 0, nullptr, "").gemms,
+      0u);
   fake.times = {{"ttir 64x64x16 w4 s3", 2.0}};
-  Compiled ieee =
-      compileWith(denseRelu(ElementType::F32, 64, 64, 64, true), 2, &fake, dir.str());
+  CompiledAutotune ieee = compileAutotuned(denseRelu(ElementType::F32, 64, 64, 64, true),
+                                           2, &fake, dir.str());
   EXPECT_FALSE(fake.measured.empty());
   EXPECT_EQ(ieee.gemms, 0u);
   EXPECT_EQ(ieee.autotune.rfind("autotuned: ttir 64x64x16 w4 s3 (2.0 us)", 0), 0u)
@@ -368,7 +376,7 @@ TEST(MatmulAutotune, DotOfASplatConstantIsNotMeasured) {
   b.endFunction();
   CacheDir dir;
   FakeMeasurer fake;
-  Compiled c = compileWith(std::move(module), 2, &fake, dir.str());
+  CompiledAutotune c = compileAutotuned(std::move(module), 2, &fake, dir.str());
   EXPECT_TRUE(fake.measured.empty());
   EXPECT_EQ(c.autotune, "");
 }
@@ -412,13 +420,13 @@ TEST(AutotuneCache, SecondCompileReusesTheDecision) {
   CacheDir dir;
   FakeMeasurer first;
   first.times = {{"ttir 64x128x64 w4 s3", 2.5}};
-  compileWith(denseRelu(ElementType::BF16, 512, 512, 512), 2, &first, dir.str());
+  compileAutotuned(denseRelu(ElementType::BF16, 512, 512, 512), 2, &first, dir.str());
   ASSERT_EQ(first.measured.size(), 7u);
 
   FakeMeasurer second;  // would pick the library: it must not be asked
   second.times = {{"library", 0.1}};
-  Compiled again =
-      compileWith(denseRelu(ElementType::BF16, 512, 512, 512), 2, &second, dir.str());
+  CompiledAutotune again = compileAutotuned(denseRelu(ElementType::BF16, 512, 512, 512),
+                                            2, &second, dir.str());
   EXPECT_TRUE(second.measured.empty());
   EXPECT_EQ(again.gemms, 0u);
   EXPECT_EQ(again.autotune,
@@ -430,7 +438,7 @@ TEST(AutotuneCache, CorruptEntryIsMeasuredAgain) {
   CacheDir dir;
   FakeMeasurer fake;
   fake.times = {{"library", 1.0}};
-  compileWith(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
+  compileAutotuned(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
   size_t entries = 0;
   for (const auto& file : std::filesystem::directory_iterator(
            std::filesystem::path(dir.str()) / "autotune")) {
@@ -439,8 +447,8 @@ TEST(AutotuneCache, CorruptEntryIsMeasuredAgain) {
   }
   ASSERT_EQ(entries, 1u);
   fake.measured.clear();
-  Compiled again =
-      compileWith(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
+  CompiledAutotune again =
+      compileAutotuned(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
   EXPECT_EQ(fake.measured.size(), 3u);
   EXPECT_EQ(again.autotune, "autotuned: library (1.0 us) over 3 candidates");
 }
@@ -494,7 +502,8 @@ TEST(AutotuneCache, UnwritableDirectoryDoesNotFailTheCompile) {
   std::ofstream(dir.str() + "/autotune") << "a file where the folder should be";
   FakeMeasurer fake;
   fake.times = {{"library", 1.0}};
-  Compiled c = compileWith(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
+  CompiledAutotune c =
+      compileAutotuned(denseRelu(ElementType::BF16, 64, 64, 64), 2, &fake, dir.str());
   EXPECT_EQ(c.gemms, 1u);
   EXPECT_EQ(c.autotune, "autotuned: library (1.0 us) over 3 candidates");
 }

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "compiler/compiler.h"
+#include "compiler/env_lookup.h"
 #include "ir/builder.h"
 
 namespace jft::compiler {
@@ -16,14 +17,7 @@ using ir::ElementType;
 using ir::OpKind;
 using ir::Type;
 using ir::ValueId;
-
-Options::EnvLookup envOf(std::map<std::string, std::string> vars) {
-  return [vars](const char* name) -> std::optional<std::string> {
-    auto it = vars.find(name);
-    if (it == vars.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using testing::envOf;
 
 TEST(MatmulSetting, ParsesTheThreeValues) {
   EXPECT_EQ(*parseMatmulRoute("auto"), MatmulRoute::kAuto);
@@ -74,17 +68,17 @@ ir::Module denseRelu(int64_t m, int64_t k, int64_t n) {
   return module;
 }
 
-struct Compiled {
+struct CompiledMatmul {
   Executable executable;
   Stages stages;
   size_t gemms = 0;
 };
 
-Compiled compileWith(MatmulRoute route, int64_t m, int64_t k, int64_t n) {
+CompiledMatmul compileMatmulRoute(MatmulRoute route, int64_t m, int64_t k, int64_t n) {
   Options options;
   options.mode = Mode::kFlOnly;
   options.matmul = route;
-  Compiled c;
+  CompiledMatmul c;
   StatusOr<Executable> e = compileModule(denseRelu(m, k, n), options, nullptr, &c.stages);
   EXPECT_TRUE(e.isOk()) << e.status().toString();
   if (!e.isOk()) return c;
@@ -95,7 +89,7 @@ Compiled compileWith(MatmulRoute route, int64_t m, int64_t k, int64_t n) {
 }
 
 TEST(MatmulSetting, TtirRunsDotAndEpilogueAsOneKernel) {
-  Compiled c = compileWith(MatmulRoute::kTtir, 300, 200, 100);
+  CompiledMatmul c = compileMatmulRoute(MatmulRoute::kTtir, 300, 200, 100);
   EXPECT_EQ(c.gemms, 0u);
   ASSERT_EQ(c.stages.ttir.size(), 1u);
   EXPECT_NE(c.stages.ttir[0].find("tt.dot"), std::string::npos);
@@ -108,7 +102,7 @@ TEST(MatmulSetting, TtirRunsDotAndEpilogueAsOneKernel) {
 // epilogue adds the bias and applies the relu (fusion/library_epilogue.h),
 // no kernel, and the route report's row saying so.
 TEST(MatmulSetting, LibraryRunsTheDotAndItsEpilogueOnCublasLt) {
-  Compiled c = compileWith(MatmulRoute::kLibrary, 300, 200, 100);
+  CompiledMatmul c = compileMatmulRoute(MatmulRoute::kLibrary, 300, 200, 100);
   EXPECT_EQ(c.gemms, 1u);
   EXPECT_TRUE(c.stages.ttir.empty());
   const runtime::Program& p = c.executable.program;
@@ -144,15 +138,15 @@ TEST(MatmulSetting, LibraryRunsTheDotAndItsEpilogueOnCublasLt) {
 TEST(MatmulSetting, AutoTakesSmallF32ProductsOnTtir) {
   // 300 * 200 * 100 = 6e6 <= 2^24 is small: f32 takes the TTIR route like
   // 16-bit products (its tiles rounded to TF32 to nearest).
-  Compiled small = compileWith(MatmulRoute::kAuto, 300, 200, 100);
+  CompiledMatmul small = compileMatmulRoute(MatmulRoute::kAuto, 300, 200, 100);
   EXPECT_EQ(small.gemms, 0u);
   ASSERT_EQ(small.stages.ttir.size(), 1u);
   EXPECT_NE(small.stages.ttir[0].find("tt.bitcast"), std::string::npos);
   // 2048^2 * 2048 with k > 1024: the library.
-  EXPECT_EQ(compileWith(MatmulRoute::kAuto, 2048, 2048, 2048).gemms, 1u);
+  EXPECT_EQ(compileMatmulRoute(MatmulRoute::kAuto, 2048, 2048, 2048).gemms, 1u);
   // A different setting is a different executable.
-  EXPECT_NE(compileWith(MatmulRoute::kAuto, 16, 16, 16).executable.fingerprint,
-            compileWith(MatmulRoute::kLibrary, 16, 16, 16).executable.fingerprint);
+  EXPECT_NE(compileMatmulRoute(MatmulRoute::kAuto, 16, 16, 16).executable.fingerprint,
+            compileMatmulRoute(MatmulRoute::kLibrary, 16, 16, 16).executable.fingerprint);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "codegen/ttir/capability.h"
 #include "compiler/compiler.h"
 #include "compiler/host_eval.h"
+#include "compiler/ir_shorthands.h"
 #include "compiler/program_checks.h"
 #include "fusion/fusion.h"
 #include "ir/builder.h"
@@ -34,10 +35,7 @@ using ir::OpKind;
 using ir::Type;
 using ir::ValueId;
 using runtime::testing::RecordingDevice;
-
-Type f32(std::vector<int64_t> dims) {
-  return Type::tensor(ir::ElementType::F32, dims);
-}
+using testing::f32;
 
 // x: 4x8, y: 8x4. v = x*x is read by b = v + x (4x8) and, transposed, by
 // a = v^T + y (8x4); c = 3x (4x8) reads x like b. v joins b's group (a's

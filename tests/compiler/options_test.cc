@@ -4,18 +4,13 @@
 #include <map>
 
 #include "compiler/compiler.h"
+#include "compiler/env_lookup.h"
 #include "compiler/xla_flags.h"
 
 namespace jft::compiler {
 namespace {
 
-Options::EnvLookup envOf(std::map<std::string, std::string> vars) {
-  return [vars](const char* name) -> std::optional<std::string> {
-    auto it = vars.find(name);
-    if (it == vars.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using testing::envOf;
 
 TEST(Mode, ParsesEveryDocumentedValue) {
   EXPECT_EQ(*parseMode(""), Mode::kBackUnsupported);

@@ -6,6 +6,7 @@
 
 #include "codegen/ttir/pallas_kernel.h"
 #include "compiler/compiler.h"
+#include "compiler/ir_shorthands.h"
 #include "fusion/pallas_call.h"
 #include "ir/builder.h"
 
@@ -15,12 +16,9 @@ namespace {
 using ir::ElementType;
 using ir::OpKind;
 using ir::Type;
+using testing::f32;
 
 const std::string kBytecode = std::string("ML\xEFR", 4) + std::string("\x00\x05tt", 4);
-
-Type f32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::F32, dims);
-}
 
 // y, o = pallas(exp(x), x) with o aliased to operand 1 when `alias`;
 // returns (y + x, o).

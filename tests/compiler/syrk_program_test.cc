@@ -72,16 +72,16 @@ ir::Module symmetricProduct(ElementType e, std::vector<int64_t> batch, int64_t m
   return module;
 }
 
-struct Compiled {
+struct CompiledSyrk {
   Executable executable;
   Stages stages;
   std::vector<const runtime::GemmThunk*> gemms;
 };
 
-Compiled compileFlOnly(ir::Module m) {
+CompiledSyrk compileFlOnly(ir::Module m) {
   Options options;
   options.mode = Mode::kFlOnly;
-  Compiled c;
+  CompiledSyrk c;
   StatusOr<Executable> result = compileModule(std::move(m), options, nullptr, &c.stages);
   EXPECT_TRUE(result.isOk()) << result.status().toString();
   if (!result.isOk()) return c;
@@ -104,7 +104,7 @@ TEST(SyrkProgram, F32CompilesToAnExactProductAndAnEpilogue) {
   // A small product is a TTIR matmul with the epilogue fused; a large one
   // a library GEMM and a loop kernel. Either way the product must not round
   // its operands to TF32 (HIGHEST): "ieee" in tt.dot, kF32 on the library.
-  Compiled small = compileFlOnly(symmetricProduct(ElementType::F32, {}, 6, 4));
+  CompiledSyrk small = compileFlOnly(symmetricProduct(ElementType::F32, {}, 6, 4));
   EXPECT_TRUE(hasProduct(small.executable));
   EXPECT_TRUE(small.gemms.empty());
   size_t dots = 0;
@@ -114,7 +114,7 @@ TEST(SyrkProgram, F32CompilesToAnExactProductAndAnEpilogue) {
     EXPECT_NE(ttir.find("inputPrecision = ieee"), std::string::npos) << ttir;
   }
   EXPECT_EQ(dots, 1u);
-  Compiled large = compileFlOnly(symmetricProduct(ElementType::F32, {2}, 256, 512));
+  CompiledSyrk large = compileFlOnly(symmetricProduct(ElementType::F32, {2}, 256, 512));
   ASSERT_EQ(large.gemms.size(), 1u);
   const runtime::GemmDesc& g = large.gemms[0]->gemm;
   EXPECT_EQ(g.compute, runtime::GemmCompute::kF32) << runtime::gemmText(g);
@@ -132,7 +132,7 @@ TEST(SyrkProgram, BatchedF64AndComplexRunOnTheLibraryGemm) {
   for (Case k : {Case{ElementType::F64, runtime::GemmType::kF64},
                  Case{ElementType::C64, runtime::GemmType::kC64},
                  Case{ElementType::C128, runtime::GemmType::kC128}}) {
-    Compiled c = compileFlOnly(symmetricProduct(k.e, {3}, 5, 7));
+    CompiledSyrk c = compileFlOnly(symmetricProduct(k.e, {3}, 5, 7));
     ASSERT_EQ(c.gemms.size(), 1u) << ir::elementTypeName(k.e);
     const runtime::GemmDesc& g = c.gemms[0]->gemm;
     EXPECT_EQ(g.a.type, k.type);

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compiler/ir_shorthands.h"
 #include "ir/builder.h"
 
 namespace jft::compiler {
@@ -15,9 +16,9 @@ using ir::ElementType;
 using ir::OpKind;
 using ir::Type;
 using ir::ValueId;
+using testing::kPred;
 
 const Type kF32x4 = Type::tensor(ElementType::F32, {4});
-const Type kPred = Type::scalar(ElementType::PRED);
 
 TEST(ValueForwarding, AGetTupleElementInALoopBodySeesTheTupleBuiltBeforeIt) {
   ir::Module m;

@@ -11,17 +11,12 @@
 #include "fusion_test_util.h"
 #include "ir/dense_elements.h"
 #include "plan_checks.h"
+#include "planned_module.h"
 
 namespace jft::fusion {
 namespace {
 
 using namespace testing;
-
-struct Built {
-  ir::Module m;
-  const ir::Function& main() const { return *m.findFunction("main"); }
-  std::string text(const Plan& plan) const { return describePlan(m, main(), plan); }
-};
 
 Plan libraryPlan(const Built& built) {
   expectVerifies(built.m);
@@ -33,8 +28,8 @@ Plan libraryPlan(const Built& built) {
   return plan;
 }
 
-ValueId dot(ir::Builder& b, ValueId lhs, ValueId rhs, const Type& result,
-            bool batched = false) {
+ValueId plainDot(ir::Builder& b, ValueId lhs, ValueId rhs, const Type& result,
+                 bool batched = false) {
   ir::DotDimensionNumbers dn;
   if (batched) {
     dn.lhs_batching_dims = {0};
@@ -66,7 +61,7 @@ struct Dense {
     const Type extra = shape == Shape::kResidual ? t : tensor(e, {n});
     auto a = b.beginFunction("main", {tensor(e, {m, k}), tensor(e, {k, n}), extra}, {t});
     x = a[0], w = a[1], v = a[2];
-    d = dot(b, x, w, t);
+    d = plainDot(b, x, w, t);
     ValueId y = d;
     if (shape == Shape::kBiasRelu || shape == Shape::kBias)
       y = b.op1(OpKind::Add, {y, broadcast(b, v, t, {1})}, t);
@@ -156,7 +151,7 @@ TEST(LibraryEpilogue, GeluDoesNotJoin) {
   ir::Builder b(built.m);
   const Type t = f32({20, 24});
   auto a = b.beginFunction("main", {f32({20, 8}), f32({8, 24})}, {t});
-  ValueId d = dot(b, a[0], a[1], t);
+  ValueId d = plainDot(b, a[0], a[1], t);
   ValueId th = b.op1(OpKind::Tanh, {d}, t);
   ValueId one = b.op1(OpKind::Add, {th, splat(b, t, 1.0)}, t);
   ValueId half = b.op1(OpKind::Multiply, {d, splat(b, t, 0.5)}, t);
@@ -173,7 +168,7 @@ TEST(LibraryEpilogue, ReturnedProductDoesNotJoin) {
   ir::Builder b(built.m);
   const Type t = f32({20, 24});
   auto a = b.beginFunction("main", {f32({20, 8}), f32({8, 24})}, {t, t});
-  ValueId d = dot(b, a[0], a[1], t);
+  ValueId d = plainDot(b, a[0], a[1], t);
   b.ret({d, b.op1(OpKind::Maximum, {d, zeros(b, t)}, t)});
   b.endFunction();
   Plan plan = libraryPlan(built);
@@ -190,7 +185,7 @@ TEST(LibraryEpilogue, BatchedBiasJoinsOnlyWhenSharedByEveryItem) {
     const Type t = f32({3, 20, 24});
     const Type bias = per_item ? f32({3, 24}) : f32({24});
     auto a = b.beginFunction("main", {f32({3, 20, 8}), f32({3, 8, 24}), bias}, {t});
-    ValueId d = dot(b, a[0], a[1], t, true);
+    ValueId d = plainDot(b, a[0], a[1], t, true);
     ValueId bb = broadcast(
         b, a[2], t, per_item ? std::vector<int64_t>{0, 2} : std::vector<int64_t>{2});
     b.ret({b.op1(OpKind::Maximum, {b.op1(OpKind::Add, {d, bb}, t), zeros(b, t)}, t)});
@@ -210,7 +205,7 @@ TEST(LibraryEpilogue, BroadcastsBeforeTheDotJoin) {
   auto a = b.beginFunction("main", {f32({20, 8}), f32({8, 24}), f32({24})}, {t});
   ValueId zero = broadcast(b, zeros(b, f32()), t, {});
   ValueId bias = broadcast(b, a[2], t, {1});
-  ValueId d = dot(b, a[0], a[1], t);
+  ValueId d = plainDot(b, a[0], a[1], t);
   ValueId out = b.op1(OpKind::Maximum, {b.op1(OpKind::Add, {d, bias}, t), zero}, t);
   b.ret({out});
   b.endFunction();

@@ -5,23 +5,12 @@
 #include "codegen/ttir/capability.h"
 #include "fusion_test_util.h"
 #include "plan_checks.h"
+#include "planned_module.h"
 
 namespace jft::fusion {
 namespace {
 
 using namespace testing;
-
-struct Built {
-  ir::Module m;
-  const ir::Function& main() const { return *m.findFunction("main"); }
-};
-
-Plan planAndCheck(const Built& built, const PlanOptions& options = {}) {
-  expectVerifies(built.m);
-  Plan plan = planFusions(built.m, built.main(), ::jft::codegen::ttir::withTtir(options));
-  checkPlan(built.m, built.main(), plan);
-  return plan;
-}
 
 // e = exp(x) read by two kernels that each return their value: e is
 // computed once, in the first reader's kernel (which stores it as a second

@@ -8,24 +8,12 @@
 #include "fusion_test_util.h"
 #include "ir/dense_elements.h"
 #include "plan_checks.h"
+#include "planned_module.h"
 
 namespace jft::fusion {
 namespace {
 
 using namespace testing;
-
-struct Built {
-  ir::Module m;
-  const ir::Function& main() const { return *m.findFunction("main"); }
-  std::string text(const Plan& plan) const { return describePlan(m, main(), plan); }
-};
-
-Plan planAndCheck(const Built& built, const PlanOptions& options) {
-  expectVerifies(built.m);
-  Plan plan = planFusions(built.m, built.main(), ::jft::codegen::ttir::withTtir(options));
-  checkPlan(built.m, built.main(), plan);
-  return plan;
-}
 
 PlanOptions withMatmul(MatmulRoute route) {
   PlanOptions options;

@@ -7,23 +7,12 @@
 #include "codegen/ttir/capability.h"
 #include "fusion_test_util.h"
 #include "plan_checks.h"
+#include "planned_module.h"
 
 namespace jft::fusion {
 namespace {
 
 using namespace testing;
-
-struct Built {
-  ir::Module m;
-  const ir::Function& main() const { return *m.findFunction("main"); }
-};
-
-Plan planAndCheck(const Built& built, const PlanOptions& options = {}) {
-  expectVerifies(built.m);
-  Plan plan = planFusions(built.m, built.main(), ::jft::codegen::ttir::withTtir(options));
-  checkPlan(built.m, built.main(), plan);
-  return plan;
-}
 
 // Column 0 of a 4x8 value as a vector of 4: a loop op whose result has
 // another shape than its operand.

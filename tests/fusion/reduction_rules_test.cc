@@ -6,24 +6,12 @@
 #include "codegen/ttir/capability.h"
 #include "fusion_test_util.h"
 #include "plan_checks.h"
+#include "planned_module.h"
 
 namespace jft::fusion {
 namespace {
 
 using namespace testing;
-
-struct Built {
-  ir::Module m;
-  const ir::Function& main() const { return *m.findFunction("main"); }
-  std::string text(const Plan& plan) const { return describePlan(m, main(), plan); }
-};
-
-Plan planAndCheck(const Built& built, const PlanOptions& options = {}) {
-  expectVerifies(built.m);
-  Plan plan = planFusions(built.m, built.main(), ::jft::codegen::ttir::withTtir(options));
-  checkPlan(built.m, built.main(), plan);
-  return plan;
-}
 
 // y = x - broadcast(sum(exp(x), rows)) over 4 rows of 1000.
 void buildCentredRows(Built& built) {

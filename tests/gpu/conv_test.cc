@@ -483,3 +483,5 @@ TEST(CudnnConv, BadDescriptionsAreClearErrors) {
 
 }  // namespace
 }  // namespace jft::runtime::gpu
+
+#undef SKIP_WITHOUT_GPU

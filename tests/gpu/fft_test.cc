@@ -323,3 +323,5 @@ TEST(GpuFft, PlansAreMadeOncePerDescription) {
 
 }  // namespace
 }  // namespace jft::runtime::gpu
+
+#undef SKIP_WITHOUT_GPU

@@ -525,3 +525,5 @@ TEST(GpuGemm, BadDescriptionsFailBeforeTheLibrary) {
 
 }  // namespace
 }  // namespace jft::runtime::gpu
+
+#undef SKIP_WITHOUT_GPU

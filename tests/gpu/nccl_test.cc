@@ -473,3 +473,6 @@ TEST(NcclTwoDevices, CollectiveBroadcast) {
 
 }  // namespace
 }  // namespace jft::runtime::gpu
+
+#undef SKIP_WITHOUT_GPU
+#undef SKIP_WITHOUT_TWO_GPUS

@@ -1366,3 +1366,7 @@ TEST(GpuSolver, PivotsToPermutationInStreamOrder) {
 
 }  // namespace
 }  // namespace jft::runtime::gpu
+
+#undef SKIP_WITHOUT_GPU
+#undef RUN_OR_SKIP
+#undef SKIP_WITHOUT_GEEV

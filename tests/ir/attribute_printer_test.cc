@@ -6,16 +6,13 @@
 #include <gtest/gtest.h>
 
 #include "ir/builder.h"
+#include "verifier_test_util.h"
 
 namespace jft::ir {
 namespace {
 
-Type i32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::I32, std::move(dims));
-}
-Type f32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::F32, std::move(dims));
-}
+using testing::f32;
+using testing::i32;
 
 TEST(AttributePrinter, Scalars) {
   EXPECT_EQ(printAttribute(true), "true");

@@ -9,16 +9,15 @@
 #include "ir/attribute.h"
 #include "ir/attribute_printer.h"
 #include "ir/builder.h"
+#include "verifier_test_util.h"
 
 namespace jft::ir {
 namespace {
 
+using testing::f32;
+
 const std::vector<uint8_t> kOne = {0x00, 0x00, 0x80, 0x3F};
 const std::vector<uint8_t> kTwo = {0x00, 0x00, 0x00, 0x40};
-
-Type f32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::F32, std::move(dims));
-}
 
 TEST(DenseElements, SplatHoldsOneElementAndReadsAsEvery) {
   const DenseElements ones = DenseElements::makeSplat(f32({2, 3}), kOne);

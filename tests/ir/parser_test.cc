@@ -12,13 +12,12 @@
 #include "ir/builder.h"
 #include "ir/float_text.h"
 #include "ir/printer.h"
+#include "verifier_test_util.h"
 
 namespace jft::ir {
 namespace {
 
-Type f32(std::vector<int64_t> dims = {}) {
-  return Type::tensor(ElementType::F32, dims);
-}
+using testing::f32;
 
 Module parseOk(const std::string& text) {
   auto parsed = parseModule(text);

@@ -5,19 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "ir/builder.h"
+#include "verifier_test_util.h"
 
 namespace jft::ir {
 namespace {
 
-Type f32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::F32, std::move(dims));
-}
-Type i32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::I32, std::move(dims));
-}
-Type pred(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::PRED, std::move(dims));
-}
+using testing::f32;
+using testing::i32;
+using testing::pred;
 
 TEST(Printer, SmokeModule) {
   Module m;

@@ -18,7 +18,7 @@ using testing::fakePoolOptions;
 using testing::fakeTtir;
 using testing::TempDir;
 
-CompileRequest requestFor(const std::string& name, int num_warps = 4) {
+CompileRequest requestForKernel(const std::string& name, int num_warps = 4) {
   CompileRequest request;
   request.ttir = fakeTtir(name);
   request.target = {"cuda", "90", 32};
@@ -47,10 +47,10 @@ TEST(KernelCompiler, SecondCompileIsACacheHitEvenInANewProcess) {
   std::string log = dir.path() + "/compiles.log";
   {
     auto compiler = makeCompiler(dir, log);
-    auto first = compiler->compile(requestFor("k"));
+    auto first = compiler->compile(requestForKernel("k"));
     ASSERT_TRUE(first.isOk()) << first.status().toString();
     EXPECT_FALSE(first->cache_hit);
-    auto second = compiler->compile(requestFor("k"));
+    auto second = compiler->compile(requestForKernel("k"));
     ASSERT_TRUE(second.isOk());
     EXPECT_TRUE(second->cache_hit);
     EXPECT_EQ(second->binary, first->binary);
@@ -58,7 +58,7 @@ TEST(KernelCompiler, SecondCompileIsACacheHitEvenInANewProcess) {
     EXPECT_EQ(compileCount(log), 1);
   }
   auto fresh = makeCompiler(dir, log);  // as after a restart of the user's program
-  auto third = fresh->compile(requestFor("k"));
+  auto third = fresh->compile(requestForKernel("k"));
   ASSERT_TRUE(third.isOk());
   EXPECT_TRUE(third->cache_hit);
   EXPECT_EQ(compileCount(log), 1);
@@ -68,8 +68,8 @@ TEST(KernelCompiler, DifferentOptionsCompileSeparately) {
   TempDir dir;
   std::string log = dir.path() + "/compiles.log";
   auto compiler = makeCompiler(dir, log);
-  ASSERT_TRUE(compiler->compile(requestFor("k", 4)).isOk());
-  auto eight = compiler->compile(requestFor("k", 8));
+  ASSERT_TRUE(compiler->compile(requestForKernel("k", 4)).isOk());
+  auto eight = compiler->compile(requestForKernel("k", 8));
   ASSERT_TRUE(eight.isOk());
   EXPECT_FALSE(eight->cache_hit);
   EXPECT_EQ(eight->num_warps, 8);
@@ -80,21 +80,21 @@ TEST(KernelCompiler, CorruptEntryIsRebuilt) {
   TempDir dir;
   std::string log = dir.path() + "/compiles.log";
   auto compiler = makeCompiler(dir, log);
-  auto first = compiler->compile(requestFor("k"));
+  auto first = compiler->compile(requestForKernel("k"));
   ASSERT_TRUE(first.isOk());
   auto identity = compiler->compilerIdentity();
   ASSERT_TRUE(identity.isOk());
   std::string path =
-      compiler->cache().entryPath(kernelCacheKey(requestFor("k"), *identity));
+      compiler->cache().entryPath(kernelCacheKey(requestForKernel("k"), *identity));
   ASSERT_TRUE(std::filesystem::exists(path));
   std::filesystem::resize_file(path, std::filesystem::file_size(path) - 7);
 
-  auto rebuilt = compiler->compile(requestFor("k"));
+  auto rebuilt = compiler->compile(requestForKernel("k"));
   ASSERT_TRUE(rebuilt.isOk()) << rebuilt.status().toString();
   EXPECT_FALSE(rebuilt->cache_hit);
   EXPECT_EQ(rebuilt->binary, first->binary);
   EXPECT_EQ(compileCount(log), 2);
-  auto hit = compiler->compile(requestFor("k"));
+  auto hit = compiler->compile(requestForKernel("k"));
   ASSERT_TRUE(hit.isOk());
   EXPECT_TRUE(hit->cache_hit);
 }
@@ -103,9 +103,9 @@ TEST(KernelCompiler, CompileAllMixesHitsAndMisses) {
   TempDir dir;
   std::string log = dir.path() + "/compiles.log";
   auto compiler = makeCompiler(dir, log);
-  ASSERT_TRUE(compiler->compile(requestFor("b")).isOk());
-  auto results =
-      compiler->compileAll({requestFor("a"), requestFor("b"), requestFor("c")});
+  ASSERT_TRUE(compiler->compile(requestForKernel("b")).isOk());
+  auto results = compiler->compileAll(
+      {requestForKernel("a"), requestForKernel("b"), requestForKernel("c")});
   ASSERT_EQ(results.size(), 3u);
   for (auto& r : results) ASSERT_TRUE(r.isOk()) << r.status().toString();
   EXPECT_EQ(results[0]->name, "a");
@@ -119,7 +119,7 @@ TEST(KernelCompiler, FailuresAreNotCachedAndDumpIntoTheCacheDir) {
   TempDir dir;
   std::string log = dir.path() + "/compiles.log";
   auto compiler = makeCompiler(dir, log);
-  CompileRequest bad = requestFor("bad");
+  CompileRequest bad = requestForKernel("bad");
   bad.ttir = "// FAKE: error no\n" + bad.ttir;
   auto failed = compiler->compile(bad);
   ASSERT_FALSE(failed.isOk());
@@ -138,8 +138,8 @@ TEST(KernelCompiler, DisabledCacheAlwaysCompiles) {
   options.use_cache = false;
   auto compiler = KernelCompiler::create(options);
   ASSERT_TRUE(compiler.isOk());
-  ASSERT_TRUE((*compiler)->compile(requestFor("k")).isOk());
-  ASSERT_TRUE((*compiler)->compile(requestFor("k")).isOk());
+  ASSERT_TRUE((*compiler)->compile(requestForKernel("k")).isOk());
+  ASSERT_TRUE((*compiler)->compile(requestForKernel("k")).isOk());
   EXPECT_EQ(compileCount(log), 2);
   EXPECT_FALSE(std::filesystem::exists(dir.path() + "/cache"));
 }

@@ -24,7 +24,8 @@ using testing::TempDir;
 
 constexpr const char* kFingerprint = "0123456789abcdef0123456789abcdef";
 
-CompileRequest requestFor(const std::string& name, const std::string& directives = "") {
+CompileRequest requestForStartup(const std::string& name,
+                                 const std::string& directives = "") {
   CompileRequest request;
   request.ttir = fakeTtir(name, directives);
   request.target = {"cuda", "90", 32};
@@ -104,7 +105,7 @@ TEST(KernelCompilerStartup,
   Scenario setup = scenarioIn(dir);
   {
     auto first = makeCompiler(setup);
-    auto compiled = first->compileAll({requestFor("a"), requestFor("b")});
+    auto compiled = first->compileAll({requestForStartup("a"), requestForStartup("b")});
     for (auto& kernel : compiled)
       ASSERT_TRUE(kernel.isOk()) << kernel.status().toString();
   }
@@ -114,7 +115,7 @@ TEST(KernelCompilerStartup,
 
   auto second = makeCompiler(setup);  // a new process
   EXPECT_EQ(second->rememberedIdentity(), fakeIdentity());
-  auto hits = second->compileAll({requestFor("a"), requestFor("b")});
+  auto hits = second->compileAll({requestForStartup("a"), requestForStartup("b")});
   for (auto& kernel : hits) {
     ASSERT_TRUE(kernel.isOk()) << kernel.status().toString();
     EXPECT_TRUE(kernel->cache_hit);
@@ -123,7 +124,7 @@ TEST(KernelCompilerStartup,
   EXPECT_EQ(lineCount(setup.compiles), 2);
 
   // A miss in that process does start one, under the same identity.
-  auto miss = second->compile(requestFor("c"));
+  auto miss = second->compile(requestForStartup("c"));
   ASSERT_TRUE(miss.isOk()) << miss.status().toString();
   EXPECT_FALSE(miss->cache_hit);
   EXPECT_GT(lineCount(setup.starts), starts);
@@ -133,9 +134,9 @@ TEST(KernelCompilerStartup, WithoutAFingerprintEveryProcessAsksAWorker) {
   TempDir dir;
   Scenario setup = scenarioIn(dir);
   setup.caller_fingerprint = "";
-  ASSERT_TRUE(makeCompiler(setup)->compile(requestFor("a")).isOk());
+  ASSERT_TRUE(makeCompiler(setup)->compile(requestForStartup("a")).isOk());
   int starts = lineCount(setup.starts);
-  auto hit = makeCompiler(setup)->compile(requestFor("a"));
+  auto hit = makeCompiler(setup)->compile(requestForStartup("a"));
   ASSERT_TRUE(hit.isOk());
   EXPECT_TRUE(hit->cache_hit);
   EXPECT_GT(lineCount(setup.starts), starts);
@@ -148,25 +149,25 @@ TEST(KernelCompilerStartup, ABuildTheWorkerDoesNotConfirmIsNeverTrusted) {
   TempDir dir;
   Scenario setup = scenarioIn(dir);
   setup.worker_fingerprint = "fedcba9876543210fedcba9876543210";
-  ASSERT_TRUE(makeCompiler(setup)->compile(requestFor("a")).isOk());
+  ASSERT_TRUE(makeCompiler(setup)->compile(requestForStartup("a")).isOk());
   int starts = lineCount(setup.starts);
   auto second = makeCompiler(setup);
   EXPECT_FALSE(second->rememberedIdentity());
-  ASSERT_TRUE(second->compile(requestFor("a")).isOk());
+  ASSERT_TRUE(second->compile(requestForStartup("a")).isOk());
   EXPECT_GT(lineCount(setup.starts), starts);
 }
 
 TEST(KernelCompilerStartup, AStaleRecordLosesToTheWorkerOnAMiss) {
   TempDir dir;
   Scenario setup = scenarioIn(dir);
-  ASSERT_TRUE(makeCompiler(setup)->compile(requestFor("a")).isOk());
+  ASSERT_TRUE(makeCompiler(setup)->compile(requestForStartup("a")).isOk());
   RememberedIdentities remembered(setup.cache_dir);
   ASSERT_TRUE(remembered.store(kFingerprint, fakeIdentity("older-compiler")).isOk());
 
   // Under the stale identity "a" misses; the worker says who really compiles,
   // and under that identity "a" is cached: nothing is compiled again.
   auto compiler = makeCompiler(setup);
-  auto kernel = compiler->compile(requestFor("a"));
+  auto kernel = compiler->compile(requestForStartup("a"));
   ASSERT_TRUE(kernel.isOk()) << kernel.status().toString();
   EXPECT_TRUE(kernel->cache_hit);
   EXPECT_EQ(lineCount(setup.compiles), 1);
@@ -282,16 +283,19 @@ TEST(KernelCompilerStartup, ASlowCompileReportsItsProgress) {
   options.progress = captured.options(100, false);
   auto compiler = KernelCompiler::create(options);
   ASSERT_TRUE(compiler.isOk());
-  auto results = (*compiler)->compileAll(
-      {requestFor("a", "// FAKE: sleep 0.5\n"), requestFor("b", "// FAKE: sleep 0.5\n")});
+  auto results =
+      (*compiler)->compileAll({requestForStartup("a", "// FAKE: sleep 0.5\n"),
+                               requestForStartup("b", "// FAKE: sleep 0.5\n")});
   for (auto& kernel : results) ASSERT_TRUE(kernel.isOk()) << kernel.status().toString();
   EXPECT_NE(captured.text.find("/2 done"), std::string::npos) << captured.text;
   EXPECT_NE(captured.text.find("compiled 2/2 kernels"), std::string::npos)
       << captured.text;
   captured.text.clear();
   // All cached the second time: fast, silent.
-  ASSERT_TRUE(
-      (*compiler)->compileAll({requestFor("a", "// FAKE: sleep 0.5\n")}).front().isOk());
+  ASSERT_TRUE((*compiler)
+                  ->compileAll({requestForStartup("a", "// FAKE: sleep 0.5\n")})
+                  .front()
+                  .isOk());
   EXPECT_EQ(captured.text, "");
 }
 

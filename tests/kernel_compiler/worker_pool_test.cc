@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "fake_worker_command.h"
-#include "support/atomic_file.h"
 #include "kernel_compiler/sha256.h"
+#include "support/atomic_file.h"
 #include "temp_dir.h"
 
 namespace jft::kernel_compiler {
@@ -24,7 +24,7 @@ using testing::fakePoolOptions;
 using testing::fakeTtir;
 using testing::TempDir;
 
-CompileRequest requestFor(const std::string& ttir) {
+CompileRequest requestForTtir(const std::string& ttir) {
   CompileRequest request;
   request.ttir = ttir;
   request.target = {"cuda", "90", 32};
@@ -50,7 +50,7 @@ TEST(WorkerPool, CompilesAndReportsTheKernelContract) {
   TempDir dir;
   WorkerPool pool(fakePoolOptions(1, dir.path()));
   std::string ttir = fakeTtir("scale");
-  auto kernel = pool.compile(requestFor(ttir));
+  auto kernel = pool.compile(requestForTtir(ttir));
   ASSERT_TRUE(kernel.isOk()) << kernel.status().toString();
   EXPECT_EQ(kernel->name, "scale");
   EXPECT_EQ(kernel->binary_format, "cubin");
@@ -78,8 +78,9 @@ TEST(WorkerPool, IdentityDoesNotWaitForABusyPool) {
   TempDir dir;
   WorkerPool pool(fakePoolOptions(1, dir.path()));
   ASSERT_TRUE(pool.identity().isOk());
-  std::thread busy(
-      [&] { (void)pool.compile(requestFor(fakeTtir("slow", "// FAKE: sleep 2\n"))); });
+  std::thread busy([&] {
+    (void)pool.compile(requestForTtir(fakeTtir("slow", "// FAKE: sleep 2\n")));
+  });
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   auto start = std::chrono::steady_clock::now();
   auto identity = pool.identity();
@@ -92,7 +93,7 @@ TEST(WorkerPool, IdentityDoesNotWaitForABusyPool) {
 TEST(WorkerPool, AForkedChildLeavesTheParentsWorkersAlone) {
   TempDir dir;
   auto pool = std::make_unique<WorkerPool>(fakePoolOptions(1, dir.path()));
-  auto before = pool->compile(requestFor(fakeTtir("before")));
+  auto before = pool->compile(requestForTtir(fakeTtir("before")));
   ASSERT_TRUE(before.isOk());
   pid_t child = fork();
   ASSERT_GE(child, 0);
@@ -102,7 +103,7 @@ TEST(WorkerPool, AForkedChildLeavesTheParentsWorkersAlone) {
   }
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
-  auto after = pool->compile(requestFor(fakeTtir("after")));
+  auto after = pool->compile(requestForTtir(fakeTtir("after")));
   ASSERT_TRUE(after.isOk()) << after.status().toString();
   EXPECT_EQ(workerPidOf(*after), workerPidOf(*before));
   EXPECT_EQ(pool->restarts(), 0);
@@ -116,7 +117,7 @@ TEST(WorkerPool, DestructionEndsEveryWorker) {
     std::vector<CompileRequest> requests;
     for (int i = 0; i < 3; ++i) {
       requests.push_back(
-          requestFor(fakeTtir("k" + std::to_string(i), "// FAKE: sleep 0.3\n")));
+          requestForTtir(fakeTtir("k" + std::to_string(i), "// FAKE: sleep 0.3\n")));
     }
     for (auto& result : pool.compileAll(requests)) {
       ASSERT_TRUE(result.isOk());
@@ -142,7 +143,7 @@ TEST(WorkerPool, CompileErrorKeepsTheWorkerAndDumpsTheTtir) {
   TempDir dir;
   WorkerPool pool(fakePoolOptions(1, dir.path() + "/dumps"));
   std::string bad = fakeTtir("bad", "// FAKE: error unsupported op tt.frobnicate\n");
-  auto failed = pool.compile(requestFor(bad));
+  auto failed = pool.compile(requestForTtir(bad));
   ASSERT_FALSE(failed.isOk());
   EXPECT_EQ(failed.status().code(), StatusCode::kInternal);
   EXPECT_NE(failed.status().message().find("unsupported op tt.frobnicate"),
@@ -153,7 +154,7 @@ TEST(WorkerPool, CompileErrorKeepsTheWorkerAndDumpsTheTtir) {
   std::string note = dumped.substr(0, dumped.size() - 5) + ".txt";
   EXPECT_NE(readWholeFile(note)->find("unsupported op"), std::string::npos);
 
-  auto good = pool.compile(requestFor(fakeTtir("good")));
+  auto good = pool.compile(requestForTtir(fakeTtir("good")));
   ASSERT_TRUE(good.isOk()) << good.status().toString();
   EXPECT_EQ(pool.restarts(), 0);
 }
@@ -161,11 +162,11 @@ TEST(WorkerPool, CompileErrorKeepsTheWorkerAndDumpsTheTtir) {
 TEST(WorkerPool, CrashIsReportedWithDumpAndTheWorkerRestarted) {
   TempDir dir;
   WorkerPool pool(fakePoolOptions(1, dir.path()));
-  auto first = pool.compile(requestFor(fakeTtir("before")));
+  auto first = pool.compile(requestForTtir(fakeTtir("before")));
   ASSERT_TRUE(first.isOk()) << first.status().toString();
 
   std::string crashing = fakeTtir("boom", "// FAKE: crash\n");
-  auto crashed = pool.compile(requestFor(crashing));
+  auto crashed = pool.compile(requestForTtir(crashing));
   ASSERT_FALSE(crashed.isOk());
   EXPECT_EQ(crashed.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(crashed.status().message().find("exited with status 3"), std::string::npos)
@@ -181,7 +182,7 @@ TEST(WorkerPool, CrashIsReportedWithDumpAndTheWorkerRestarted) {
       std::string::npos)
       << crashed.status().message();
 
-  auto after = pool.compile(requestFor(fakeTtir("after")));
+  auto after = pool.compile(requestForTtir(fakeTtir("after")));
   ASSERT_TRUE(after.isOk()) << after.status().toString();
   EXPECT_EQ(pool.restarts(), 3) << "the crash and its two retries each cost a worker";
   EXPECT_NE(workerPidOf(*after), workerPidOf(*first));
@@ -218,7 +219,7 @@ TEST(WorkerPool, AKernelWhoseWorkerIsKilledIsCompiledAgainOnAFreshWorker) {
   WorkerPool pool(options);
   std::string counter = dir.path() + "/oom.count";
   auto kernel = pool.compile(
-      requestFor(fakeTtir("oom", "// FAKE: sigkill-first 1 " + counter + "\n")));
+      requestForTtir(fakeTtir("oom", "// FAKE: sigkill-first 1 " + counter + "\n")));
   ASSERT_TRUE(kernel.isOk()) << kernel.status().toString();
   EXPECT_EQ(kernel->name, "oom");
   EXPECT_EQ(counterIn(counter), 2) << "compiled once more after the kill";
@@ -241,7 +242,7 @@ TEST(WorkerPool, TwoLostWorkersAreStillRetried) {
   WorkerPool pool(options);
   std::string counter = dir.path() + "/twice.count";
   auto kernel = pool.compile(
-      requestFor(fakeTtir("twice", "// FAKE: sigkill-first 2 " + counter + "\n")));
+      requestForTtir(fakeTtir("twice", "// FAKE: sigkill-first 2 " + counter + "\n")));
   ASSERT_TRUE(kernel.isOk()) << kernel.status().toString();
   EXPECT_EQ(counterIn(counter), 3);
   ASSERT_EQ(log.lines.size(), 2u);
@@ -255,7 +256,7 @@ TEST(WorkerPool, AKernelThatKillsEveryWorkerFailsNamingItWithItsTtirDumped) {
   options.log = log.sink();
   WorkerPool pool(options);
   std::string killer = fakeTtir("killer", "// FAKE: sigkill\n");
-  auto failed = pool.compile(requestFor(killer));
+  auto failed = pool.compile(requestForTtir(killer));
   ASSERT_FALSE(failed.isOk());
   EXPECT_EQ(failed.status().code(), StatusCode::kUnavailable);
   const std::string& message = failed.status().message();
@@ -271,7 +272,7 @@ TEST(WorkerPool, AKernelThatKillsEveryWorkerFailsNamingItWithItsTtirDumped) {
   EXPECT_TRUE(log.anyHas("retry 2 of 2"));
   EXPECT_TRUE(log.anyHas("giving up after 3 times"));
 
-  auto next = pool.compile(requestFor(fakeTtir("next")));
+  auto next = pool.compile(requestForTtir(fakeTtir("next")));
   ASSERT_TRUE(next.isOk()) << next.status().toString();
 }
 
@@ -284,7 +285,7 @@ TEST(WorkerPool, AHungWorkerIsReplacedAndTheKernelRetried) {
   WorkerPool pool(options);
   std::string counter = dir.path() + "/hang.count";
   auto kernel = pool.compile(
-      requestFor(fakeTtir("sticky", "// FAKE: hang-first 1 " + counter + "\n")));
+      requestForTtir(fakeTtir("sticky", "// FAKE: hang-first 1 " + counter + "\n")));
   ASSERT_TRUE(kernel.isOk()) << kernel.status().toString();
   ASSERT_EQ(log.lines.size(), 1u);
   EXPECT_NE(log.lines[0].find("exceeded the kernel compile time limit of 700 ms"),
@@ -299,14 +300,14 @@ TEST(WorkerPool, AWorkerKilledFromOutsideMidCompileCostsNothingButTime) {
   WorkerPoolOptions options = fakePoolOptions(1, dir.path());
   options.log = log.sink();
   WorkerPool pool(options);
-  auto warm = pool.compile(requestFor(fakeTtir("warm")));
+  auto warm = pool.compile(requestForTtir(fakeTtir("warm")));
   ASSERT_TRUE(warm.isOk()) << warm.status().toString();
   pid_t victim = static_cast<pid_t>(std::stol(workerPidOf(*warm)));
   std::thread killer([victim] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     ::kill(victim, SIGKILL);  // what the OOM killer does
   });
-  auto kernel = pool.compile(requestFor(fakeTtir("slow", "// FAKE: sleep 1.0\n")));
+  auto kernel = pool.compile(requestForTtir(fakeTtir("slow", "// FAKE: sleep 1.0\n")));
   killer.join();
   ASSERT_TRUE(kernel.isOk()) << kernel.status().toString();
   EXPECT_NE(workerPidOf(*kernel), workerPidOf(*warm));
@@ -319,9 +320,10 @@ TEST(WorkerPool, OtherKernelsOfABatchAreUntouchedByALostWorker) {
   WorkerPool pool(fakePoolOptions(2, dir.path()));
   std::string counter = dir.path() + "/b.count";
   std::vector<CompileRequest> requests = {
-      requestFor(fakeTtir("a", "// FAKE: sleep 0.2\n")),
-      requestFor(fakeTtir("b", "// FAKE: sigkill-first 1 " + counter + "\n")),
-      requestFor(fakeTtir("c", "// FAKE: sleep 0.2\n")), requestFor(fakeTtir("d"))};
+      requestForTtir(fakeTtir("a", "// FAKE: sleep 0.2\n")),
+      requestForTtir(fakeTtir("b", "// FAKE: sigkill-first 1 " + counter + "\n")),
+      requestForTtir(fakeTtir("c", "// FAKE: sleep 0.2\n")),
+      requestForTtir(fakeTtir("d"))};
   auto results = pool.compileAll(requests);
   for (size_t i = 0; i < results.size(); ++i) {
     ASSERT_TRUE(results[i].isOk()) << i << ": " << results[i].status().toString();
@@ -332,7 +334,7 @@ TEST(WorkerPool, OtherKernelsOfABatchAreUntouchedByALostWorker) {
 TEST(WorkerPool, DeathBySignalIsNamed) {
   TempDir dir;
   WorkerPool pool(fakePoolOptions(1, dir.path()));
-  auto crashed = pool.compile(requestFor(fakeTtir("segv", "// FAKE: segfault\n")));
+  auto crashed = pool.compile(requestForTtir(fakeTtir("segv", "// FAKE: segfault\n")));
   ASSERT_FALSE(crashed.isOk());
   EXPECT_NE(crashed.status().message().find("killed by signal 11"), std::string::npos)
       << crashed.status().message();
@@ -345,7 +347,7 @@ TEST(WorkerPool, HangingCompileTimesOutAndTheWorkerIsReplaced) {
   options.max_worker_loss_retries = 1;
   WorkerPool pool(options);
   auto start = std::chrono::steady_clock::now();
-  auto hung = pool.compile(requestFor(fakeTtir("stuck", "// FAKE: hang\n")));
+  auto hung = pool.compile(requestForTtir(fakeTtir("stuck", "// FAKE: hang\n")));
   auto waited = std::chrono::steady_clock::now() - start;
   ASSERT_FALSE(hung.isOk());
   EXPECT_EQ(hung.status().code(), StatusCode::kDeadlineExceeded);
@@ -359,7 +361,7 @@ TEST(WorkerPool, HangingCompileTimesOutAndTheWorkerIsReplaced) {
   EXPECT_GE(waited, std::chrono::milliseconds(1400)) << "two full time limits";
   EXPECT_LT(waited, std::chrono::seconds(15));
 
-  auto after = pool.compile(requestFor(fakeTtir("fine")));
+  auto after = pool.compile(requestForTtir(fakeTtir("fine")));
   ASSERT_TRUE(after.isOk()) << after.status().toString();
   EXPECT_EQ(pool.restarts(), 2);
 }
@@ -367,10 +369,10 @@ TEST(WorkerPool, HangingCompileTimesOutAndTheWorkerIsReplaced) {
 TEST(WorkerPool, GarbledStreamKillsTheWorker) {
   TempDir dir;
   WorkerPool pool(fakePoolOptions(1, dir.path()));
-  auto garbled = pool.compile(requestFor(fakeTtir("noise", "// FAKE: garbage\n")));
+  auto garbled = pool.compile(requestForTtir(fakeTtir("noise", "// FAKE: garbage\n")));
   ASSERT_FALSE(garbled.isOk());
   EXPECT_EQ(garbled.status().code(), StatusCode::kDataLoss);
-  EXPECT_TRUE(pool.compile(requestFor(fakeTtir("fine"))).isOk());
+  EXPECT_TRUE(pool.compile(requestForTtir(fakeTtir("fine"))).isOk());
   EXPECT_EQ(pool.restarts(), 1);
 }
 
@@ -379,7 +381,7 @@ TEST(WorkerPool, WorkerThatNeverSaysHelloTimesOut) {
   WorkerPoolOptions options = fakePoolOptions(1, dir.path(), "silent");
   options.startup_timeout = std::chrono::milliseconds(500);
   WorkerPool pool(options);
-  auto kernel = pool.compile(requestFor(fakeTtir("k")));
+  auto kernel = pool.compile(requestForTtir(fakeTtir("k")));
   ASSERT_FALSE(kernel.isOk());
   EXPECT_EQ(kernel.status().code(), StatusCode::kDeadlineExceeded);
   EXPECT_TRUE(dir.files().empty())
@@ -410,12 +412,13 @@ TEST(WorkerPool, CompilesInParallelOnSeveralWorkers) {
   std::vector<CompileRequest> requests;
   for (int i = 0; i < 8; ++i) {
     requests.push_back(
-        requestFor(fakeTtir("k" + std::to_string(i), "// FAKE: sleep 1.0\n")));
+        requestForTtir(fakeTtir("k" + std::to_string(i), "// FAKE: sleep 1.0\n")));
   }
   // Warm the workers so the timing below measures compiles, not interpreter starts.
   std::vector<CompileRequest> warm;
   for (int i = 0; i < 4; ++i)
-    warm.push_back(requestFor(fakeTtir("w" + std::to_string(i), "// FAKE: sleep 0.3\n")));
+    warm.push_back(
+        requestForTtir(fakeTtir("w" + std::to_string(i), "// FAKE: sleep 0.3\n")));
   for (auto& result : pool.compileAll(warm)) ASSERT_TRUE(result.isOk());
 
   auto start = std::chrono::steady_clock::now();
@@ -439,9 +442,10 @@ TEST(WorkerPool, OneFailureDoesNotSpoilTheBatch) {
   TempDir dir;
   WorkerPool pool(fakePoolOptions(2, dir.path()));
   std::vector<CompileRequest> requests = {
-      requestFor(fakeTtir("a")), requestFor(fakeTtir("b", "// FAKE: crash\n")),
-      requestFor(fakeTtir("c")), requestFor(fakeTtir("d", "// FAKE: error nope\n")),
-      requestFor(fakeTtir("e"))};
+      requestForTtir(fakeTtir("a")), requestForTtir(fakeTtir("b", "// FAKE: crash\n")),
+      requestForTtir(fakeTtir("c")),
+      requestForTtir(fakeTtir("d", "// FAKE: error nope\n")),
+      requestForTtir(fakeTtir("e"))};
   auto results = pool.compileAll(requests);
   EXPECT_TRUE(results[0].isOk());
   EXPECT_EQ(results[1].status().code(), StatusCode::kUnavailable);
@@ -462,7 +466,7 @@ TEST(WorkerPool, RealWorkerModuleStartsWithoutTriton) {
     GTEST_SKIP() << "triton is installed here (" << identity->name << ")";
   EXPECT_EQ(identity.status().code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(identity.status().message().find("triton"), std::string::npos);
-  auto kernel = pool.compile(requestFor(fakeTtir("k")));
+  auto kernel = pool.compile(requestForTtir(fakeTtir("k")));
   ASSERT_FALSE(kernel.isOk());
   EXPECT_EQ(kernel.status().code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(kernel.status().message().find("has no compiler"), std::string::npos)
@@ -484,8 +488,9 @@ TEST(WorkerPool, RealWorkerCompilesTheReferenceKernels) {
   std::vector<std::string> names = {"add_exp", "softmax_rows", "mm"};
   std::vector<CompileRequest> requests;
   for (const std::string& name : names) {
-    requests.push_back(requestFor(*readWholeFile(
-        (std::filesystem::path(JFT_KERNEL_COMPILER_DATA_DIR) / (name + ".ttir")).string())));
+    requests.push_back(requestForTtir(*readWholeFile(
+        (std::filesystem::path(JFT_KERNEL_COMPILER_DATA_DIR) / (name + ".ttir"))
+            .string())));
   }
   auto results = pool.compileAll(requests);
   const size_t ttir_params[] = {4, 3, 6};

@@ -31,9 +31,10 @@ ir::Region binaryRegion(ir::Builder& b, OpKind kind, ElementType element) {
 
 // main(args) = one op of `kind` (with a `region_op` region when given), at
 // model.py:7:3.
-ir::Module single(OpKind kind, std::vector<Type> args, std::vector<Type> results,
-                  ir::NamedAttrs attrs, std::optional<OpKind> region_op = std::nullopt,
-                  ElementType region_element = ElementType::I32) {
+ir::Module singleSpmd(OpKind kind, std::vector<Type> args, std::vector<Type> results,
+                      ir::NamedAttrs attrs,
+                      std::optional<OpKind> region_op = std::nullopt,
+                      ElementType region_element = ElementType::I32) {
   ir::Module m;
   m.name = "spmd";
   ir::Builder b(m);
@@ -225,8 +226,8 @@ std::vector<Tensor> inputs(int64_t ranks, std::vector<int64_t> dims) {
 
 TEST(CollectivesSpmd, AllGatherOnDimOneIsTheSpecExample) {
   // The spec's all_gather example: two replicas, all_gather_dim 1.
-  ir::Module m = single(OpKind::AllGather, {i32({2, 2})}, {i32({2, 4})},
-                        with(groups(1, 2, {0, 1}), "all_gather_dim", int64_t{1}));
+  ir::Module m = singleSpmd(OpKind::AllGather, {i32({2, 2})}, {i32({2, 4})},
+                            with(groups(1, 2, {0, 1}), "all_gather_dim", int64_t{1}));
   lower(m, {2, 1});
   auto ops = collectivesOf(m);
   ASSERT_EQ(ops.size(), 1u);
@@ -245,8 +246,9 @@ TEST(CollectivesSpmd, AllGatherMatchesConcatenateOnEveryDim) {
   for (int64_t dim = 0; dim < 3; ++dim) {
     std::vector<int64_t> dims{2, 3, 2}, gathered = dims;
     gathered[static_cast<size_t>(dim)] *= 4;
-    ir::Module m = single(OpKind::AllGather, {i32(dims)}, {i32(gathered)},
-                          spmd(with(groups(1, 4, {0, 1, 2, 3}), "all_gather_dim", dim)));
+    ir::Module m =
+        singleSpmd(OpKind::AllGather, {i32(dims)}, {i32(gathered)},
+                   spmd(with(groups(1, 4, {0, 1, 2, 3}), "all_gather_dim", dim)));
     lower(m, {1, 4});
     auto in = inputs(4, dims);
     auto out = runOverRanks(m, in);
@@ -259,9 +261,9 @@ TEST(CollectivesSpmd, AllGatherMatchesConcatenateOnEveryDim) {
 }
 
 TEST(CollectivesSpmd, ReduceScatterOnDimOneIsTheSpecExample) {
-  ir::Module m =
-      single(OpKind::ReduceScatter, {i32({2, 4})}, {i32({2, 2})},
-             with(groups(1, 2, {0, 1}), "scatter_dimension", int64_t{1}), OpKind::Add);
+  ir::Module m = singleSpmd(OpKind::ReduceScatter, {i32({2, 4})}, {i32({2, 2})},
+                            with(groups(1, 2, {0, 1}), "scatter_dimension", int64_t{1}),
+                            OpKind::Add);
   lower(m, {2, 1});
   auto ops = collectivesOf(m);
   ASSERT_EQ(ops.size(), 1u);
@@ -278,9 +280,9 @@ TEST(CollectivesSpmd, ReduceScatterMatchesTheSpecOnEveryDim) {
   for (int64_t dim = 0; dim < 3; ++dim) {
     std::vector<int64_t> dims{4, 2, 4}, scattered = dims;
     scattered[static_cast<size_t>(dim)] /= 2;
-    ir::Module m =
-        single(OpKind::ReduceScatter, {i32(dims)}, {i32(scattered)},
-               spmd(with(groups(1, 2, {0, 1}), "scatter_dimension", dim)), OpKind::Add);
+    ir::Module m = singleSpmd(OpKind::ReduceScatter, {i32(dims)}, {i32(scattered)},
+                              spmd(with(groups(1, 2, {0, 1}), "scatter_dimension", dim)),
+                              OpKind::Add);
     lower(m, {1, 2});
     auto in = inputs(2, dims);
     auto out = runOverRanks(m, in);
@@ -297,7 +299,7 @@ TEST(CollectivesSpmd, AllToAllIsTheSpecExample) {
   attrs = with(attrs, "split_dimension", int64_t{1});
   attrs = with(attrs, "concat_dimension", int64_t{0});
   attrs = with(attrs, "split_count", int64_t{2});
-  ir::Module m = single(OpKind::AllToAll, {i32({2, 4})}, {i32({4, 2})}, attrs);
+  ir::Module m = singleSpmd(OpKind::AllToAll, {i32({2, 4})}, {i32({4, 2})}, attrs);
   lower(m, {2, 1});
   auto ops = collectivesOf(m);
   ASSERT_EQ(ops.size(), 1u);
@@ -327,7 +329,7 @@ TEST(CollectivesSpmd, AllToAllMatchesTheSpecForEverySplitAndConcatDim) {
       attrs = with(attrs, "concat_dimension", concat);
       attrs = with(attrs, "split_count", int64_t{2});
       attrs.push_back({"channel_handle", ir::ChannelHandle{3, 1}});  // cross_partition
-      ir::Module m = single(OpKind::AllToAll, {i32(dims)}, {i32(result)}, attrs);
+      ir::Module m = singleSpmd(OpKind::AllToAll, {i32(dims)}, {i32(result)}, attrs);
       lower(m, {1, 2});
       auto in = inputs(2, dims);
       auto out = runOverRanks(m, in);
@@ -348,7 +350,7 @@ TEST(CollectivesSpmd, AllToAllOverFourRanks) {
   attrs = with(attrs, "split_dimension", int64_t{2});
   attrs = with(attrs, "concat_dimension", int64_t{1});
   attrs = with(attrs, "split_count", int64_t{4});
-  ir::Module m = single(OpKind::AllToAll, {i32({2, 3, 8})}, {i32({2, 12, 2})}, attrs);
+  ir::Module m = singleSpmd(OpKind::AllToAll, {i32({2, 3, 8})}, {i32({2, 12, 2})}, attrs);
   lower(m, {4, 1});  // no groups: every replica
   auto in = inputs(4, {2, 3, 8});
   auto out = runOverRanks(m, in);
@@ -363,8 +365,8 @@ TEST(CollectivesSpmd, AllToAllOverFourRanks) {
 TEST(CollectivesSpmd, TupleAllReduceIsOneOpPerOperandInTheRegionType) {
   // psum of (i8[4], i32[2x2]) with an i32 region: operand 0 is converted to
   // i32 first (to_destination_type).
-  ir::Module m = single(OpKind::AllReduce, {i8({4}), i32({2, 2})},
-                        {i32({4}), i32({2, 2})}, groups(1, 2, {0, 1}), OpKind::Add);
+  ir::Module m = singleSpmd(OpKind::AllReduce, {i8({4}), i32({2, 2})},
+                            {i32({4}), i32({2, 2})}, groups(1, 2, {0, 1}), OpKind::Add);
   lower(m, {2, 1});
   auto ops = collectivesOf(m);
   ASSERT_EQ(ops.size(), 2u);
@@ -384,7 +386,7 @@ TEST(CollectivesSpmd, TupleAllReduceIsOneOpPerOperandInTheRegionType) {
 
 TEST(CollectivesSpmd, CrossReplicaSumIsAnAddAllReduce) {
   ir::Module m =
-      single(OpKind::CrossReplicaSum, {f32({3})}, {f32({3})}, groups(1, 2, {0, 1}));
+      singleSpmd(OpKind::CrossReplicaSum, {f32({3})}, {f32({3})}, groups(1, 2, {0, 1}));
   lower(m, {2, 1});
   auto ops = collectivesOf(m);
   ASSERT_EQ(ops.size(), 1u);
@@ -394,8 +396,8 @@ TEST(CollectivesSpmd, CrossReplicaSumIsAnAddAllReduce) {
 
 TEST(CollectivesSpmd, SixteenBitIntegersAreSummedInThirtyTwoBits) {
   const Type i16 = tensor(ElementType::I16, {4});
-  ir::Module m = single(OpKind::AllReduce, {i16}, {i16}, groups(1, 2, {0, 1}),
-                        OpKind::Add, ElementType::I16);
+  ir::Module m = singleSpmd(OpKind::AllReduce, {i16}, {i16}, groups(1, 2, {0, 1}),
+                            OpKind::Add, ElementType::I16);
   lower(m, {2, 1});
   auto ops = collectivesOf(m);
   ASSERT_EQ(ops.size(), 1u);
@@ -409,8 +411,8 @@ TEST(CollectivesSpmd, SixteenBitIntegersAreSummedInThirtyTwoBits) {
 
 TEST(CollectivesSpmd, SixteenBitIntegersAreGatheredInThirtyTwoBits) {
   const Type u16 = tensor(ElementType::U16, {2});
-  ir::Module m = single(OpKind::AllGather, {u16}, {tensor(ElementType::U16, {4})},
-                        with(groups(1, 2, {0, 1}), "all_gather_dim", int64_t{0}));
+  ir::Module m = singleSpmd(OpKind::AllGather, {u16}, {tensor(ElementType::U16, {4})},
+                            with(groups(1, 2, {0, 1}), "all_gather_dim", int64_t{0}));
   lower(m, {2, 1});
   auto ops = collectivesOf(m);
   ASSERT_EQ(ops.size(), 1u);
@@ -426,8 +428,8 @@ TEST(CollectivesSpmd, PredReductionsAreMinimumOrMaximum) {
                                   std::pair{OpKind::Multiply, OpKind::Minimum},
                                   std::pair{OpKind::Or, OpKind::Maximum},
                                   std::pair{OpKind::Add, OpKind::Maximum}}) {
-    ir::Module m = single(OpKind::AllReduce, {pred({3})}, {pred({3})},
-                          spmd(groups(1, 2, {0, 1})), region, ElementType::PRED);
+    ir::Module m = singleSpmd(OpKind::AllReduce, {pred({3})}, {pred({3})},
+                              spmd(groups(1, 2, {0, 1})), region, ElementType::PRED);
     lower(m, {1, 2});
     auto ops = collectivesOf(m);
     ASSERT_EQ(ops.size(), 1u);
@@ -438,8 +440,8 @@ TEST(CollectivesSpmd, PredReductionsAreMinimumOrMaximum) {
 
 TEST(CollectivesSpmd, PredXorIsRefused) {
   std::string message =
-      refusal(single(OpKind::AllReduce, {pred({3})}, {pred({3})}, groups(1, 2, {0, 1}),
-                     OpKind::Xor, ElementType::PRED),
+      refusal(singleSpmd(OpKind::AllReduce, {pred({3})}, {pred({3})},
+                         groups(1, 2, {0, 1}), OpKind::Xor, ElementType::PRED),
               {2, 1}, StatusCode::kUnimplemented);
   EXPECT_NE(message.find("all_reduce at model.py:7:3"), std::string::npos) << message;
   EXPECT_NE(message.find("xor"), std::string::npos) << message;
@@ -447,14 +449,14 @@ TEST(CollectivesSpmd, PredXorIsRefused) {
 
 TEST(CollectivesSpmd, ComplexSumsStayComplexAndProductsAreRefused) {
   const Type c64 = tensor(ElementType::C64, {2});
-  ir::Module m = single(OpKind::AllReduce, {c64}, {c64}, groups(1, 2, {0, 1}),
-                        OpKind::Add, ElementType::C64);
+  ir::Module m = singleSpmd(OpKind::AllReduce, {c64}, {c64}, groups(1, 2, {0, 1}),
+                            OpKind::Add, ElementType::C64);
   lower(m, {2, 1});
   ASSERT_EQ(collectivesOf(m).size(), 1u);
   EXPECT_EQ(m.typeOf(collectivesOf(m)[0]->operands[0]), c64);
   for (OpKind op : {OpKind::Multiply, OpKind::Maximum}) {
-    std::string message = refusal(single(OpKind::AllReduce, {c64}, {c64},
-                                         groups(1, 2, {0, 1}), op, ElementType::C64),
+    std::string message = refusal(singleSpmd(OpKind::AllReduce, {c64}, {c64},
+                                             groups(1, 2, {0, 1}), op, ElementType::C64),
                                   {2, 1}, StatusCode::kUnimplemented);
     EXPECT_NE(message.find("all_reduce at model.py:7:3: a " +
                            std::string(ir::opKindName(op)) + " of complex<f32>"),
@@ -462,38 +464,40 @@ TEST(CollectivesSpmd, ComplexSumsStayComplexAndProductsAreRefused) {
         << message;
   }
   // Moving complex values needs nothing.
-  ir::Module gather = single(OpKind::AllGather, {c64}, {tensor(ElementType::C64, {4})},
-                             with(groups(1, 2, {0, 1}), "all_gather_dim", int64_t{0}));
+  ir::Module gather =
+      singleSpmd(OpKind::AllGather, {c64}, {tensor(ElementType::C64, {4})},
+                 with(groups(1, 2, {0, 1}), "all_gather_dim", int64_t{0}));
   lower(gather, {2, 1});
   EXPECT_EQ(gather.typeOf(collectivesOf(gather)[0]->operands[0]), c64);
 }
 
 TEST(CollectivesSpmd, NarrowFloatsTakeMaximumInF32AndRefuseSums) {
   const Type f8 = tensor(ElementType::F8E4M3FNUZ, {2});
-  ir::Module m = single(OpKind::AllReduce, {f8}, {f8}, groups(1, 2, {0, 1}),
-                        OpKind::Maximum, ElementType::F8E4M3FNUZ);
+  ir::Module m = singleSpmd(OpKind::AllReduce, {f8}, {f8}, groups(1, 2, {0, 1}),
+                            OpKind::Maximum, ElementType::F8E4M3FNUZ);
   lower(m, {2, 1});
   EXPECT_EQ(m.typeOf(collectivesOf(m)[0]->operands[0]), f32({2}));
   std::string message =
-      refusal(single(OpKind::AllReduce, {f8}, {f8}, groups(1, 2, {0, 1}), OpKind::Add,
-                     ElementType::F8E4M3FNUZ),
+      refusal(singleSpmd(OpKind::AllReduce, {f8}, {f8}, groups(1, 2, {0, 1}), OpKind::Add,
+                         ElementType::F8E4M3FNUZ),
               {2, 1}, StatusCode::kUnimplemented);
   EXPECT_NE(message.find("NCCL cannot sum f8E4M3FNUZ"), std::string::npos) << message;
 }
 
 TEST(CollectivesSpmd, AnUnsupportedRegionNamesTheOp) {
-  std::string message = refusal(single(OpKind::AllReduce, {i32({2})}, {i32({2})},
-                                       groups(1, 2, {0, 1}), OpKind::Subtract),
+  std::string message = refusal(singleSpmd(OpKind::AllReduce, {i32({2})}, {i32({2})},
+                                           groups(1, 2, {0, 1}), OpKind::Subtract),
                                 {2, 1}, StatusCode::kUnimplemented);
   EXPECT_NE(message.find("all_reduce at model.py:7:3: its reduction region"),
             std::string::npos)
       << message;
   EXPECT_NE(message.find("subtract"), std::string::npos) << message;
   // A bitwise and of integers has no NCCL reduction either.
-  message = refusal(
-      single(OpKind::ReduceScatter, {i32({2})}, {i32({1})},
-             with(groups(1, 2, {0, 1}), "scatter_dimension", int64_t{0}), OpKind::And),
-      {2, 1}, StatusCode::kUnimplemented);
+  message =
+      refusal(singleSpmd(OpKind::ReduceScatter, {i32({2})}, {i32({1})},
+                         with(groups(1, 2, {0, 1}), "scatter_dimension", int64_t{0}),
+                         OpKind::And),
+              {2, 1}, StatusCode::kUnimplemented);
   EXPECT_NE(message.find("reduce_scatter at model.py:7:3"), std::string::npos) << message;
 }
 
@@ -501,8 +505,8 @@ TEST(CollectivesSpmd, AnUnsupportedRegionNamesTheOp) {
 
 TEST(CollectivesSpmd, BadGroupsAreInvalidArguments) {
   auto psum = [](ir::NamedAttrs attrs) {
-    return single(OpKind::AllReduce, {i32({2})}, {i32({2})}, std::move(attrs),
-                  OpKind::Add);
+    return singleSpmd(OpKind::AllReduce, {i32({2})}, {i32({2})}, std::move(attrs),
+                      OpKind::Add);
   };
   std::string m1 =
       refusal(psum(groups(1, 2, {0, 2})), {2, 1}, StatusCode::kInvalidArgument);
@@ -525,12 +529,12 @@ TEST(CollectivesSpmd, BadGroupsAreInvalidArguments) {
 
 TEST(CollectivesSpmd, PaddedUnevenGroupsSumButDoNotGather) {
   // JAX pads [[0, 1], [2]] to [[0, 1], [2, -1]].
-  ir::Module psum = single(OpKind::AllReduce, {i32({2})}, {i32({2})},
-                           groups(2, 2, {0, 1, 2, -1}), OpKind::Add);
+  ir::Module psum = singleSpmd(OpKind::AllReduce, {i32({2})}, {i32({2})},
+                               groups(2, 2, {0, 1, 2, -1}), OpKind::Add);
   lower(psum, {3, 1});
   std::string message =
-      refusal(single(OpKind::AllGather, {i32({2})}, {i32({4})},
-                     with(groups(2, 2, {0, 1, 2, -1}), "all_gather_dim", int64_t{0})),
+      refusal(singleSpmd(OpKind::AllGather, {i32({2})}, {i32({4})},
+                         with(groups(2, 2, {0, 1, 2, -1}), "all_gather_dim", int64_t{0})),
               {3, 1}, StatusCode::kInvalidArgument);
   EXPECT_NE(message.find("differ in size"), std::string::npos) << message;
 }
@@ -540,9 +544,9 @@ TEST(CollectivesSpmd, GroupSizesFollowTheMode) {
   // partition of its replicas: [[0, 1]] over 2 x 2 gathers 4 parts.
   ir::NamedAttrs attrs = with(groups(1, 2, {0, 1}), "all_gather_dim", int64_t{0});
   attrs.push_back({"channel_handle", ir::ChannelHandle{2, 1}});
-  ir::Module m = single(OpKind::AllGather, {i32({2})}, {i32({8})}, attrs);
+  ir::Module m = singleSpmd(OpKind::AllGather, {i32({2})}, {i32({8})}, attrs);
   lower(m, {2, 2});
-  ir::Module wrong = single(OpKind::AllGather, {i32({2})}, {i32({4})}, attrs);
+  ir::Module wrong = singleSpmd(OpKind::AllGather, {i32({2})}, {i32({4})}, attrs);
   std::string message = refusal(wrong, {2, 2}, StatusCode::kInvalidArgument);
   EXPECT_NE(message.find("result 0 is tensor<4xi32>, but over process groups of 4 "
                          "(cross_replica_and_partition) it is tensor<8xi32>"),
@@ -550,8 +554,8 @@ TEST(CollectivesSpmd, GroupSizesFollowTheMode) {
       << message;
   // No channel: cross_replica, replica groups [[0], [1]] of one process.
   ir::Module single_replica =
-      single(OpKind::AllGather, {i32({2})}, {i32({2})},
-             with(groups(2, 1, {0, 1}), "all_gather_dim", int64_t{0}));
+      singleSpmd(OpKind::AllGather, {i32({2})}, {i32({2})},
+                 with(groups(2, 1, {0, 1}), "all_gather_dim", int64_t{0}));
   lower(single_replica, {2, 2});
 }
 
@@ -560,8 +564,9 @@ TEST(CollectivesSpmd, SplitCountMustBeTheGroupSize) {
   attrs = with(attrs, "split_dimension", int64_t{0});
   attrs = with(attrs, "concat_dimension", int64_t{0});
   attrs = with(attrs, "split_count", int64_t{2});
-  std::string message = refusal(single(OpKind::AllToAll, {i32({4})}, {i32({4})}, attrs),
-                                {4, 1}, StatusCode::kInvalidArgument);
+  std::string message =
+      refusal(singleSpmd(OpKind::AllToAll, {i32({4})}, {i32({4})}, attrs), {4, 1},
+              StatusCode::kInvalidArgument);
   EXPECT_NE(message.find("split_count 2 is not the size of its process groups, 4"),
             std::string::npos)
       << message;
@@ -572,7 +577,8 @@ TEST(CollectivesSpmd, PermuteAndBroadcastKeepTheirOperand) {
       {"source_target_pairs",
        ir::denseFromValues(tensor(ElementType::I64, {2, 2}), {0, 1, 1, 0})},
       {"channel_handle", ir::ChannelHandle{4, 1}}};
-  ir::Module permute = single(OpKind::CollectivePermute, {f32({3})}, {f32({3})}, pairs);
+  ir::Module permute =
+      singleSpmd(OpKind::CollectivePermute, {f32({3})}, {f32({3})}, pairs);
   lower(permute, {1, 2});
   ASSERT_EQ(collectivesOf(permute).size(), 1u);
   EXPECT_EQ(collectivesOf(permute)[0]->operands[0], mainOf(permute).body.args[0]);
@@ -581,16 +587,16 @@ TEST(CollectivesSpmd, PermuteAndBroadcastKeepTheirOperand) {
       {"source_target_pairs",
        ir::denseFromValues(tensor(ElementType::I64, {2, 2}), {0, 1, 0, 0})}};
   std::string message =
-      refusal(single(OpKind::CollectivePermute, {f32({3})}, {f32({3})}, twice), {2, 1},
-              StatusCode::kInvalidArgument);
+      refusal(singleSpmd(OpKind::CollectivePermute, {f32({3})}, {f32({3})}, twice),
+              {2, 1}, StatusCode::kInvalidArgument);
   EXPECT_NE(message.find("a source or a target twice"), std::string::npos) << message;
 
-  ir::Module broadcast =
-      single(OpKind::CollectiveBroadcast, {f32({3})}, {f32({3})}, groups(1, 2, {1, 0}));
+  ir::Module broadcast = singleSpmd(OpKind::CollectiveBroadcast, {f32({3})}, {f32({3})},
+                                    groups(1, 2, {1, 0}));
   lower(broadcast, {2, 1});
   std::string dynamic =
-      refusal(single(OpKind::CollectiveBroadcast, {f32({3}), i32({1})}, {f32({3})},
-                     with(groups(1, 2, {0, 1}), "has_dynamic_root", ir::UnitAttr{})),
+      refusal(singleSpmd(OpKind::CollectiveBroadcast, {f32({3}), i32({1})}, {f32({3})},
+                         with(groups(1, 2, {0, 1}), "has_dynamic_root", ir::UnitAttr{})),
               {2, 1}, StatusCode::kUnimplemented);
   EXPECT_NE(dynamic.find("has_dynamic_root"), std::string::npos) << dynamic;
 }
@@ -599,8 +605,9 @@ TEST(CollectivesSpmd, PipelineRunsItForSeveralParticipants) {
   PipelineOptions options;
   options.verify = true;
   options.grid = {1, 2};
-  ir::Module m = single(OpKind::AllGather, {i32({2, 3})}, {i32({2, 6})},
-                        spmd(with(groups(1, 2, {0, 1}), "all_gather_dim", int64_t{1})));
+  ir::Module m =
+      singleSpmd(OpKind::AllGather, {i32({2, 3})}, {i32({2, 6})},
+                 spmd(with(groups(1, 2, {0, 1}), "all_gather_dim", int64_t{1})));
   StatusOr<PipelineReport> report = runPasses(m, options);
   ASSERT_TRUE(report.isOk()) << report.status().toString();
   const auto collectives =

@@ -25,7 +25,7 @@ T load(const uint8_t* bytes) {
   return v;
 }
 
-Value constantElement(const ir::DenseElements& d, int64_t i) {
+Value floatConstantElement(const ir::DenseElements& d, int64_t i) {
   const uint8_t* b = d.element(i).data();
   switch (d.type.element) {
     case ElementType::F32:
@@ -137,7 +137,7 @@ std::vector<FloatTensor> evaluateFloat(const ir::Module& m,
     switch (op.kind) {
       case OpKind::Constant: {
         const auto* d = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
-        each([&](size_t i) { return constantElement(*d, static_cast<int64_t>(i)); });
+        each([&](size_t i) { return floatConstantElement(*d, static_cast<int64_t>(i)); });
         break;
       }
       case OpKind::Reshape:

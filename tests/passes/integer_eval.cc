@@ -53,7 +53,7 @@ uint64_t bitsOf(int64_t v, ElementType t) {
   return bits >= 64 ? u : u & ((uint64_t{1} << bits) - 1);
 }
 
-int64_t constantElement(const ir::DenseElements& d, int64_t i) {
+int64_t integerConstantElement(const ir::DenseElements& d, int64_t i) {
   const auto bytes = d.element(i);
   uint64_t u = 0;
   for (size_t b = 0; b < bytes.size(); ++b) u |= uint64_t{bytes[b]} << (8 * b);
@@ -130,7 +130,9 @@ std::vector<Tensor> evaluate(const ir::Module& m, const std::vector<Tensor>& arg
     switch (op.kind) {
       case OpKind::Constant: {
         const auto& value = *ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
-        each([&](size_t i) { return constantElement(value, static_cast<int64_t>(i)); });
+        each([&](size_t i) {
+          return integerConstantElement(value, static_cast<int64_t>(i));
+        });
         break;
       }
       case OpKind::Convert:

@@ -50,3 +50,6 @@ TEST(CudaDriverDecls, SymbolNamesAreTheCurrentVersions) {
 
 }  // namespace
 }  // namespace jft::runtime::gpu
+
+#undef JFT_STRINGIFY_INNER
+#undef JFT_STRINGIFY

@@ -18,13 +18,6 @@ using K = BufferSlot::Kind;
 using Op = RecordedOp::Kind;
 using P = KernelImage::Param;
 
-float* floats(uint64_t address) {
-  return reinterpret_cast<float*>(address);
-}
-int32_t* ints(uint64_t address) {
-  return reinterpret_cast<int32_t*>(address);
-}
-
 // Slots: 0 x (parameter), 1 out (output), 2 counter (i32 temp), 3 pred
 // (1-byte temp), 4 inner counter (i32 temp).
 // Kernels: 0 "less" pred = counter < limit; 1 "step" counter += 1,

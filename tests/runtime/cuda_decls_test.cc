@@ -45,3 +45,6 @@ TEST(CudaDriverDecls, ExecutionEntryPointsAreTheCurrentSymbols) {
 
 }  // namespace
 }  // namespace jft::runtime::gpu
+
+#undef JFT_STRINGIFY_INNER
+#undef JFT_STRINGIFY

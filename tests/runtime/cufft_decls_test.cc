@@ -140,3 +140,6 @@ TEST(FftScalePtx, AssemblesForSm90) {
 
 }  // namespace
 }  // namespace jft::runtime::gpu
+
+#undef JFT_STRINGIFY_INNER
+#undef JFT_STRINGIFY

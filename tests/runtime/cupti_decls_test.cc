@@ -134,3 +134,6 @@ TEST(CuptiDecls, EntryPointsHaveTheHeadersShape) {
 
 }  // namespace
 }  // namespace jft::runtime::gpu
+
+#undef JFT_KERNEL_FIELDS
+#undef JFT_MEMCPY_FIELDS

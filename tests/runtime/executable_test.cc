@@ -18,10 +18,6 @@ using K = BufferSlot::Kind;
 using Op = RecordedOp::Kind;
 using P = KernelImage::Param;
 
-float* floats(uint64_t address) {
-  return reinterpret_cast<float*>(address);
-}
-
 class ExecutableTest : public ::testing::Test {
  protected:
   void SetUp() override {

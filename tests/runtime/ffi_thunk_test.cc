@@ -19,10 +19,6 @@ namespace {
 
 using K = BufferSlot::Kind;
 
-float* floats(uint64_t address) {
-  return reinterpret_cast<float*>(address);
-}
-
 constexpr int64_t kUserType = 9001;
 int instantiations = 0;
 

@@ -18,10 +18,6 @@ using Op = RecordedOp::Kind;
 
 constexpr int kN = 4;  // 4x4 matrices: kElements floats, so "add" applies too
 
-float* floats(uint64_t address) {
-  return reinterpret_cast<float*>(address);
-}
-
 // W[r][c] = r - 2c, stored transposed (as W^T) in a constant.
 float w(int r, int c) {
   return static_cast<float>(r - 2 * c);
@@ -69,7 +65,7 @@ Program gemmProgram() {
   return p;
 }
 
-void expectRejected(const std::function<void(Program&)>& breakIt,
+void expectGemmRejected(const std::function<void(Program&)>& breakIt,
                     const std::string& fragment) {
   Program program = gemmProgram();
   breakIt(program);
@@ -87,40 +83,40 @@ TEST(GemmThunkCheck, TheExampleIsValid) {
 }
 
 TEST(GemmThunkCheck, TheDescriptionMustBeRunnable) {
-  expectRejected([](Program& p) { gemmAt(p, 0).gemm.m = 0; }, "thunk 0: gemm: ");
+  expectGemmRejected([](Program& p) { gemmAt(p, 0).gemm.m = 0; }, "thunk 0: gemm: ");
   // f32 operands cannot produce bf16.
-  expectRejected([](Program& p) { gemmAt(p, 2).gemm.d_type = GemmType::kBF16; },
+  expectGemmRejected([](Program& p) { gemmAt(p, 2).gemm.d_type = GemmType::kBF16; },
                  "thunk 2: gemm: ");
 }
 
 TEST(GemmThunkCheck, SlotsExistAndHoldWhatTheProductTouches) {
-  expectRejected([](Program& p) { gemmAt(p, 0).a = 6; }, "thunk 0: gemm A slot 6 of 6");
-  expectRejected([](Program& p) { gemmAt(p, 0).b = -1; }, "gemm B slot -1");
+  expectGemmRejected([](Program& p) { gemmAt(p, 0).a = 6; }, "thunk 0: gemm A slot 6 of 6");
+  expectGemmRejected([](Program& p) { gemmAt(p, 0).b = -1; }, "gemm B slot -1");
   // A 5-row product reads 80 bytes of x, which holds 64.
-  expectRejected(
+  expectGemmRejected(
       [](Program& p) {
         gemmAt(p, 0).gemm.m = 5;
         gemmAt(p, 0).gemm.d_batch_stride = 5 * kN;
       },
       "gemm A slot 0 holds 64 bytes, the product reads 80");
   // A larger leading dimension reaches past W^T's end.
-  expectRejected([](Program& p) { gemmAt(p, 0).gemm.b.ld = kN + 1; },
+  expectGemmRejected([](Program& p) { gemmAt(p, 0).gemm.b.ld = kN + 1; },
                  "gemm B slot 1 holds 64 bytes, the product reads 76");
-  expectRejected([](Program& p) { gemmAt(p, 0).gemm.d_ld = kN + 1; },
+  expectGemmRejected([](Program& p) { gemmAt(p, 0).gemm.d_ld = kN + 1; },
                  "gemm D slot 3 holds 64 bytes, not 76");
 }
 
 TEST(GemmThunkCheck, DMustBeWritable) {
-  expectRejected([](Program& p) { gemmAt(p, 0).d = 0; }, "gemm D slot 0 is read-only");
-  expectRejected([](Program& p) { gemmAt(p, 0).d = 1; }, "gemm D slot 1 is read-only");
+  expectGemmRejected([](Program& p) { gemmAt(p, 0).d = 0; }, "gemm D slot 0 is read-only");
+  expectGemmRejected([](Program& p) { gemmAt(p, 0).d = 1; }, "gemm D slot 1 is read-only");
 }
 
 TEST(GemmThunkCheck, BiasSlotGoesWithTheBiasFlag) {
-  expectRejected([](Program& p) { gemmAt(p, 2).bias = -1; }, "has no bias slot");
-  expectRejected([](Program& p) { gemmAt(p, 0).bias = 2; },
+  expectGemmRejected([](Program& p) { gemmAt(p, 2).bias = -1; }, "has no bias slot");
+  expectGemmRejected([](Program& p) { gemmAt(p, 0).bias = 2; },
                  "gemm without a bias names bias slot 2");
   // The bias has n elements of D's type: x (64 bytes) is fine, a 4-byte slot not.
-  expectRejected(
+  expectGemmRejected(
       [](Program& p) {
         p.slots[2].bytes = 4;
         p.slots[2].data.resize(4);

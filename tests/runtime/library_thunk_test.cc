@@ -14,10 +14,6 @@ namespace {
 using K = BufferSlot::Kind;
 using Op = RecordedOp::Kind;
 
-float* floats(uint64_t address) {
-  return reinterpret_cast<float*>(address);
-}
-
 // A complex-to-real FFT whose buffers fit the vectors: 8 complex64 in (64
 // bytes), 14 floats out, and a workspace of the input's 64 bytes.
 FftDesc reverseStandIn() {

@@ -4,6 +4,7 @@
 // function registered under its name, so tests check data, not just calls.
 #pragma once
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -16,6 +17,15 @@
 #include "runtime/device.h"
 
 namespace jft::runtime::testing {
+
+// A buffer's elements as a kernel body sees them: this device's addresses are
+// host pointers.
+inline float* floats(uint64_t address) {
+  return reinterpret_cast<float*>(address);
+}
+inline int32_t* ints(uint64_t address) {
+  return reinterpret_cast<int32_t*>(address);
+}
 
 struct RecordedOp {
   enum class Kind {

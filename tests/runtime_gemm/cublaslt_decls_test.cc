@@ -129,3 +129,6 @@ TEST(CublasLtDecls, LibraryExportsEveryEntryPoint) {
 
 }  // namespace
 }  // namespace jft::runtime::gpu
+
+#undef JFT_STRINGIFY_INNER
+#undef JFT_STRINGIFY

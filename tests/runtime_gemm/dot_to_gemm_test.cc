@@ -390,3 +390,5 @@ TEST(DotToGemmZoo, MlpTrainStepBackwardDotsReadTransposedOperandsInPlace) {
 
 }  // namespace
 }  // namespace jft::compiler
+
+#undef ASSERT_PLAN

@@ -225,3 +225,5 @@ TEST(CusolverDecls, ToolkitLibrariesResolve) {
 
 }  // namespace
 }  // namespace jft::runtime::gpu
+
+#undef JFT_EXPECT_ABI

@@ -12,20 +12,13 @@
 #include "codegen/library/scratch_kernel.h"
 #include "codegen/library/solver_call.h"
 #include "fusion/library_epilogue.h"
+#include "fusion/op_route.h"
 
 namespace jft::codegen::library {
 namespace {
 
 bool isDot(const ir::Op& op) {
   return op.kind == ir::OpKind::DotGeneral || op.kind == ir::OpKind::Dot;
-}
-
-std::string opName(const ir::Op& op) {
-  if (op.kind == ir::OpKind::CustomCall) {
-    const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
-    return "custom_call @" + (target != nullptr ? *target : std::string());
-  }
-  return std::string(ir::opKindName(op.kind));
 }
 
 // dot, the form before dot_general, contracts the lhs's last dim with the
@@ -54,7 +47,8 @@ Status otherCallSupport(const ir::Module& module, const ir::Op& op) {
       return checkConvolution(module, op);
     default:
       if (isSolverOp(op)) return checkSolverCall(module, op);
-      return unimplemented("no library route for " + opName(op) + " yet");
+      return unimplemented("no library route for " + fusion::opNameWithTarget(op) +
+                           " yet");
   }
 }
 

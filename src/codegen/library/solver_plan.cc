@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "fusion/op_route.h"
+
 namespace jft::codegen::library {
 namespace {
 
@@ -18,11 +20,6 @@ using runtime::SolverType;
 std::string targetOf(const ir::Op& op) {
   const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
   return target != nullptr ? *target : std::string();
-}
-
-std::string opName(const ir::Op& op) {
-  if (op.kind == ir::OpKind::CustomCall) return "custom_call @" + targetOf(op);
-  return std::string(ir::opKindName(op.kind));
 }
 
 std::string dimsText(const std::vector<int64_t>& dims) {
@@ -666,7 +663,7 @@ StatusOr<SolverPlan> planTriangularSolve(const Reasons& r, const ir::Module& mod
 }  // namespace
 
 StatusOr<SolverPlan> planSolver(const ir::Module& module, const ir::Op& op) {
-  const Reasons r{opName(op)};
+  const Reasons r{fusion::opNameWithTarget(op)};
   switch (op.kind) {
     case ir::OpKind::TriangularSolve:
       return planTriangularSolve(r, module, op);

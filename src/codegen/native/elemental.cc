@@ -7,6 +7,7 @@
 #include "codegen/native/c_types.h"
 #include "codegen/native/scalar_ops.h"
 #include "ir/op_kind.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::native {
 namespace {
@@ -19,12 +20,6 @@ std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims) {
   std::vector<int64_t> strides(dims.size(), 1);
   for (size_t d = dims.size(); d-- > 1;) strides[d - 1] = strides[d] * dims[d];
   return strides;
-}
-
-int64_t product(const std::vector<int64_t>& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
 }
 
 }  // namespace

@@ -5,13 +5,10 @@
 #include <algorithm>
 
 #include "codegen/native/elemental.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::native {
 namespace {
-
-bool contains(const std::vector<int64_t>& list, int64_t v) {
-  return std::find(list.begin(), list.end(), v) != list.end();
-}
 
 bool inRange(const std::vector<int64_t>& list, size_t size) {
   for (int64_t v : list)

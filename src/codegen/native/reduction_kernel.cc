@@ -7,6 +7,7 @@
 #include "codegen/native/elemental.h"
 #include "codegen/native/family_kernels.h"
 #include "ir/op_kind.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::native {
 namespace {
@@ -14,12 +15,6 @@ namespace {
 constexpr int64_t kMaxThreads = 256;
 // What a block may declare statically on every CUDA GPU.
 constexpr int64_t kMaxStaticShared = 48 * 1024;
-
-int64_t product(const std::vector<int64_t>& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
-}
 
 std::vector<int64_t> nonUnit(const std::vector<int64_t>& dims) {
   std::vector<int64_t> out;

@@ -17,10 +17,6 @@ bool isComplexValue(const ir::Module& module, ir::ValueId v) {
   return t.isTensor() && ir::isComplex(t.element);
 }
 
-std::string opName(const ir::Op& op) {
-  return "stablehlo." + std::string(ir::opKindName(op.kind));
-}
-
 // Arithmetic on parts (f32 or f64 tiles of one shape): what complex_math.h
 // asks of its `A`.
 class Parts {

@@ -8,13 +8,10 @@
 #include "codegen/ttir/index_space.h"
 #include "codegen/ttir/tile_choice.h"
 #include "fusion/conv_gemm_form.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
 
 class ConvKernel {
  public:
@@ -37,12 +34,10 @@ class ConvKernel {
         fusion::convGemmFormOf(module_, *conv, &why);
     if (!form) return unimplemented(fusion_.name + ": " + why);
     form_ = std::move(*form);
-    JFT_ASSIGN_OR_RETURN(lhs_,
-                         operandSource(module_, function_, fusion_, conv->operands[0],
-                                       form_.input_precision));
-    JFT_ASSIGN_OR_RETURN(rhs_,
-                         operandSource(module_, function_, fusion_, conv->operands[1],
-                                       form_.input_precision));
+    JFT_ASSIGN_OR_RETURN(lhs_, operandSource(module_, function_, fusion_,
+                                             conv->operands[0], form_.input_precision));
+    JFT_ASSIGN_OR_RETURN(rhs_, operandSource(module_, function_, fusion_,
+                                             conv->operands[1], form_.input_precision));
     JFT_RETURN_IF_ERROR(checkProductOutputs(module_, fusion_, conv->results[0]));
     tile_ = chooseConvTile(form_.m, form_.n, form_.k, form_.channels,
                            ir::bitWidth(form_.operand), form_.input_precision == "ieee");

@@ -50,13 +50,9 @@ const std::vector<int64_t>& dimsOf(const ir::Module& module, ir::ValueId value) 
   return module.typeOf(value).dims;
 }
 
-namespace {
-
 std::string opName(const ir::Op& op) {
   return "stablehlo." + std::string(ir::opKindName(op.kind));
 }
-
-}  // namespace
 
 Elemental::Elemental(IndexBuilder& index, const ir::Module& module,
                      const fusion::Fusion& fusion, const ir::Function& function,

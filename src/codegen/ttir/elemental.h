@@ -107,5 +107,7 @@ class Elemental {
 // An integer-list attribute (a list, a dense literal or an array of ints).
 std::vector<int64_t> intsAttr(const ir::Op& op, std::string_view name);
 const std::vector<int64_t>& dimsOf(const ir::Module& module, ir::ValueId value);
+// "stablehlo.<op>": how the emitters' messages name an op.
+std::string opName(const ir::Op& op);
 
 }  // namespace jft::codegen::ttir

@@ -3,13 +3,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "support/int_lists.h"
+
 namespace jft::codegen::ttir {
 
 namespace {
-
-bool contains(const std::vector<int64_t>& list, int64_t v) {
-  return std::find(list.begin(), list.end(), v) != list.end();
-}
 
 // A space over `dims` with components `comps` and the masks of `from` (a
 // lane outside the tile stays outside whatever it reads).

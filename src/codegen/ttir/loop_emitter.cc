@@ -7,6 +7,7 @@
 #include "codegen/ttir/index_space.h"
 #include "codegen/ttir/tile_choice.h"
 #include "ir/op_kind.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 
@@ -53,10 +54,6 @@ int64_t loopBodyWeight(const ir::Function& function, const fusion::Fusion& fusio
     weight += callsMathLibrary(kind) ? kMathCallWeight : 1;
   }
   return weight;
-}
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
 }
 
 }  // namespace

@@ -7,13 +7,10 @@
 #include "codegen/ttir/index_space.h"
 #include "codegen/ttir/tile_choice.h"
 #include "fusion/matmul_form.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
 
 bool powerOfTwoAtLeast16(int64_t v) {
   return v >= 16 && (v & (v - 1)) == 0;
@@ -47,12 +44,10 @@ class MatmulKernel {
     std::optional<fusion::MatmulForm> form = fusion::matmulFormOf(module_, *dot, &why);
     if (!form) return unimplemented(fusion_.name + ": " + why);
     form_ = *form;
-    JFT_ASSIGN_OR_RETURN(lhs_,
-                         operandSource(module_, function_, fusion_, dot->operands[0],
-                                       form_.input_precision));
-    JFT_ASSIGN_OR_RETURN(rhs_,
-                         operandSource(module_, function_, fusion_, dot->operands[1],
-                                       form_.input_precision));
+    JFT_ASSIGN_OR_RETURN(lhs_, operandSource(module_, function_, fusion_,
+                                             dot->operands[0], form_.input_precision));
+    JFT_ASSIGN_OR_RETURN(rhs_, operandSource(module_, function_, fusion_,
+                                             dot->operands[1], form_.input_precision));
     JFT_RETURN_IF_ERROR(checkProductOutputs(module_, fusion_, dot->results[0]));
     auto fixed = tiles_.empty() ? tiles_.end()
                                 : tiles_.find(fusion::matmulSignature(module_, *dot));

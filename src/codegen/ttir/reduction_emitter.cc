@@ -10,16 +10,11 @@
 #include "codegen/ttir/index_space.h"
 #include "codegen/ttir/tile_choice.h"
 #include "ir/op_kind.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 
 namespace {
-
-int64_t product(const std::vector<int64_t>& dims) {
-  int64_t p = 1;
-  for (int64_t d : dims) p *= d;
-  return p;
-}
 
 // One real accumulator of a reduce: operand `operand` of it, or part `part`
 // (0 real, 1 imaginary) of that operand when it is complex. A complex

@@ -8,6 +8,7 @@
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
 #include "fusion/scatter_form.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 
@@ -16,16 +17,6 @@ namespace {
 constexpr int64_t kChunk = 1024;
 
 uint32_t programsFor(int64_t count);
-
-bool contains(const std::vector<int64_t>& list, int64_t v) {
-  return std::find(list.begin(), list.end(), v) != list.end();
-}
-
-int64_t product(const std::vector<int64_t>& dims) {
-  int64_t p = 1;
-  for (int64_t d : dims) p *= d;
-  return p;
-}
 
 // How the update stage runs.
 enum class UpdateOrder {

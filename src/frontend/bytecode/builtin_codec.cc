@@ -63,7 +63,7 @@ constexpr FloatCode kBuiltinFloats[] = {
 };
 // clang-format on
 
-std::shared_ptr<MAttr> newAttr(MAttr::Kind kind) {
+std::shared_ptr<MAttr> newBuiltinAttr(MAttr::Kind kind) {
   auto attr = std::make_shared<MAttr>();
   attr->kind = kind;
   attr->dialect = "builtin";
@@ -71,7 +71,7 @@ std::shared_ptr<MAttr> newAttr(MAttr::Kind kind) {
 }
 
 std::shared_ptr<MAttr> newLoc(MAttr::LocKind loc_kind) {
-  auto attr = newAttr(MAttr::Kind::Location);
+  auto attr = newBuiltinAttr(MAttr::Kind::Location);
   attr->loc_kind = loc_kind;
   return attr;
 }
@@ -104,7 +104,7 @@ Status shapedTypeMember(EntryReader& r, MTypePtr& out) {
 }
 
 Status readDenseIntOrFp(EntryReader& r, MAttrPtr& out) {
-  auto attr = newAttr(MAttr::Kind::DenseElements);
+  auto attr = newBuiltinAttr(MAttr::Kind::DenseElements);
   JFT_RETURN_IF_ERROR(shapedTypeMember(r, attr->type));
   const uint8_t* bytes = nullptr;
   size_t size = 0;
@@ -116,7 +116,7 @@ Status readDenseIntOrFp(EntryReader& r, MAttrPtr& out) {
 }
 
 Status readDenseString(EntryReader& r, MAttrPtr& out) {
-  auto attr = newAttr(MAttr::Kind::DenseString);
+  auto attr = newBuiltinAttr(MAttr::Kind::DenseString);
   JFT_RETURN_IF_ERROR(shapedTypeMember(r, attr->type));
   uint64_t is_splat = 0;
   JFT_RETURN_IF_ERROR(r.varint(is_splat));
@@ -137,7 +137,7 @@ Status readDenseString(EntryReader& r, MAttrPtr& out) {
 }
 
 Status readDenseArray(EntryReader& r, MAttrPtr& out) {
-  auto attr = newAttr(MAttr::Kind::DenseArray);
+  auto attr = newBuiltinAttr(MAttr::Kind::DenseArray);
   JFT_RETURN_IF_ERROR(r.type(attr->type));
   uint64_t count = 0;
   JFT_RETURN_IF_ERROR(r.varint(count));
@@ -269,13 +269,13 @@ Status decodeBuiltinAttr(EntryReader& r, MAttrPtr& out) {
   JFT_RETURN_IF_ERROR(r.varint(code));
   switch (code) {
     case kArray: {
-      auto attr = newAttr(MAttr::Kind::Array);
+      auto attr = newBuiltinAttr(MAttr::Kind::Array);
       JFT_RETURN_IF_ERROR(r.attrs(attr->elements));
       out = attr;
       return Status::ok();
     }
     case kDictionary: {
-      auto attr = newAttr(MAttr::Kind::Dictionary);
+      auto attr = newBuiltinAttr(MAttr::Kind::Dictionary);
       uint64_t count = 0;
       JFT_RETURN_IF_ERROR(r.in.readCount(count, "dictionary entries", 2));
       for (uint64_t i = 0; i < count; ++i) {
@@ -290,7 +290,7 @@ Status decodeBuiltinAttr(EntryReader& r, MAttrPtr& out) {
     }
     case kString:
     case kStringWithType: {
-      auto attr = newAttr(MAttr::Kind::String);
+      auto attr = newBuiltinAttr(MAttr::Kind::String);
       JFT_RETURN_IF_ERROR(r.string(attr->str));
       if (code == kStringWithType) JFT_RETURN_IF_ERROR(r.type(attr->type));
       out = attr;
@@ -298,7 +298,7 @@ Status decodeBuiltinAttr(EntryReader& r, MAttrPtr& out) {
     }
     case kFlatSymbolRef:
     case kSymbolRef: {
-      auto attr = newAttr(MAttr::Kind::SymbolRef);
+      auto attr = newBuiltinAttr(MAttr::Kind::SymbolRef);
       JFT_RETURN_IF_ERROR(stringMember(r, attr->str));
       if (code == kSymbolRef) {
         uint64_t count = 0;
@@ -316,23 +316,23 @@ Status decodeBuiltinAttr(EntryReader& r, MAttrPtr& out) {
       return Status::ok();
     }
     case kTypeAttr: {
-      auto attr = newAttr(MAttr::Kind::TypeAttr);
+      auto attr = newBuiltinAttr(MAttr::Kind::TypeAttr);
       JFT_RETURN_IF_ERROR(r.type(attr->type));
       out = attr;
       return Status::ok();
     }
     case kUnit:
-      out = newAttr(MAttr::Kind::Unit);
+      out = newBuiltinAttr(MAttr::Kind::Unit);
       return Status::ok();
     case kInteger: {
-      auto attr = newAttr(MAttr::Kind::Integer);
+      auto attr = newBuiltinAttr(MAttr::Kind::Integer);
       JFT_RETURN_IF_ERROR(readIntegerMembers(r, *attr, 0));
       if (isI1(*attr->type)) attr->kind = MAttr::Kind::Bool;
       out = attr;
       return Status::ok();
     }
     case kFloat: {
-      auto attr = newAttr(MAttr::Kind::Float);
+      auto attr = newBuiltinAttr(MAttr::Kind::Float);
       JFT_RETURN_IF_ERROR(readFloatMembers(r, *attr));
       out = attr;
       return Status::ok();
@@ -346,7 +346,7 @@ Status decodeBuiltinAttr(EntryReader& r, MAttrPtr& out) {
     case kFileLineColRange:
       return readLocation(code, r, out);
     case kDenseResourceElements: {
-      auto attr = newAttr(MAttr::Kind::DenseElements);
+      auto attr = newBuiltinAttr(MAttr::Kind::DenseElements);
       JFT_RETURN_IF_ERROR(shapedTypeMember(r, attr->type));
       const DialectResource* resource = nullptr;
       JFT_RETURN_IF_ERROR(r.table.resources().read(r.in, resource));
@@ -367,7 +367,7 @@ Status decodeBuiltinAttr(EntryReader& r, MAttrPtr& out) {
     case kDenseStringElements:
       return readDenseString(r, out);
     case kSparseElements: {
-      auto attr = newAttr(MAttr::Kind::Opaque);
+      auto attr = newBuiltinAttr(MAttr::Kind::Opaque);
       attr->name = "sparse";
       attr->elements.resize(2);
       JFT_RETURN_IF_ERROR(shapedTypeMember(r, attr->type));
@@ -377,7 +377,7 @@ Status decodeBuiltinAttr(EntryReader& r, MAttrPtr& out) {
       return Status::ok();
     }
     case kDistinct: {
-      auto attr = newAttr(MAttr::Kind::Opaque);
+      auto attr = newBuiltinAttr(MAttr::Kind::Opaque);
       attr->name = "distinct";
       attr->elements.resize(1);
       JFT_RETURN_IF_ERROR(r.attr(attr->elements[0]));

@@ -3,7 +3,7 @@
 namespace jft::frontend::bytecode {
 namespace {
 
-enum ResourceKind : uint8_t { kBlob = 0, kBool = 1, kString = 2 };
+enum ResourceKind : uint8_t { kBlobResource = 0, kBoolResource = 1, kStringResource = 2 };
 
 }  // namespace
 
@@ -31,7 +31,7 @@ Status ResourceTable::readGroup(Cursor& offsets, Cursor& data, const StringTable
     resource.dialect = *dialect;
     resource.key = std::string(key);
     // An empty entry only declares the key.
-    if (kind == kBlob && !entry.empty()) {
+    if (kind == kBlobResource && !entry.empty()) {
       uint64_t alignment = 0, blob_size = 0;
       const uint8_t* bytes = nullptr;
       JFT_RETURN_IF_ERROR(entry.readVarInt(alignment));
@@ -43,7 +43,7 @@ Status ResourceTable::readGroup(Cursor& offsets, Cursor& data, const StringTable
       JFT_RETURN_IF_ERROR(entry.readBytes(static_cast<size_t>(blob_size), bytes));
       resource.has_blob = true;
       resource.blob.assign(bytes, bytes + blob_size);
-    } else if (kind > kString) {
+    } else if (kind > kStringResource) {
       return offsets.error("expected a resource kind (0..2), found " +
                            std::to_string(kind));
     }

@@ -80,7 +80,7 @@ bool vhloIntegerType(uint64_t code, unsigned& width, MType::Signedness& signedne
   return false;
 }
 
-std::shared_ptr<MAttr> newAttr(MAttr::Kind kind, std::string name = "") {
+std::shared_ptr<MAttr> newVhloAttr(MAttr::Kind kind, std::string name = "") {
   auto attr = std::make_shared<MAttr>();
   attr->kind = kind;
   attr->dialect = "vhlo";
@@ -96,19 +96,19 @@ std::shared_ptr<MType> newType(MType::Kind kind) {
 }
 
 MAttrPtr intList(std::vector<int64_t> ints) {
-  auto attr = newAttr(MAttr::Kind::IntList);
+  auto attr = newVhloAttr(MAttr::Kind::IntList);
   attr->ints = std::move(ints);
   return attr;
 }
 
 MAttrPtr intField(int64_t value) {
-  auto attr = newAttr(MAttr::Kind::Integer);
+  auto attr = newVhloAttr(MAttr::Kind::Integer);
   attr->int_value = value;
   return attr;
 }
 
 MAttrPtr f64Field(const std::vector<uint64_t>& words) {
-  auto attr = newAttr(MAttr::Kind::Float);
+  auto attr = newVhloAttr(MAttr::Kind::Float);
   attr->float_value = floatBitsToDouble("f64", words);
   attr->ints.assign(words.begin(), words.end());
   return attr;
@@ -122,7 +122,7 @@ Status readEnum(const VhloEnum& info, EntryReader& r, MAttrPtr& out) {
   if (value >= info.cases.size() || info.cases[value].empty())
     return r.in.errorAt(at,
                         "expected a " + name + " value, found " + std::to_string(value));
-  auto attr = newAttr(MAttr::Kind::Enum, name);
+  auto attr = newVhloAttr(MAttr::Kind::Enum, name);
   attr->int_value = static_cast<int64_t>(value);
   attr->str = std::string(info.cases[value]);
   out = attr;
@@ -130,7 +130,7 @@ Status readEnum(const VhloEnum& info, EntryReader& r, MAttrPtr& out) {
 }
 
 Status readTensor(EntryReader& r, MAttrPtr& out) {
-  auto attr = newAttr(MAttr::Kind::DenseElements);
+  auto attr = newVhloAttr(MAttr::Kind::DenseElements);
   size_t type_at = r.in.fileOffset();
   JFT_RETURN_IF_ERROR(r.type(attr->type));
   if (attr->type->kind != MType::Kind::RankedTensor)
@@ -146,7 +146,7 @@ Status readTensor(EntryReader& r, MAttrPtr& out) {
 }
 
 Status readDictionary(EntryReader& r, MAttrPtr& out) {
-  auto attr = newAttr(MAttr::Kind::Dictionary);
+  auto attr = newVhloAttr(MAttr::Kind::Dictionary);
   uint64_t count = 0;
   JFT_RETURN_IF_ERROR(r.in.readCount(count, "dictionary entries", 2));
   for (uint64_t i = 0; i < count; ++i) {
@@ -166,7 +166,7 @@ Status readStructAttr(uint64_t code, EntryReader& r, MAttrPtr& out) {
   std::shared_ptr<MAttr> attr;
   switch (code) {
     case kOutputOperandAliasV1: {
-      attr = newAttr(MAttr::Kind::Struct, "vhlo.output_operand_alias_v1");
+      attr = newVhloAttr(MAttr::Kind::Struct, "vhlo.output_operand_alias_v1");
       std::vector<int64_t> output_tuple, operand_tuple;
       int64_t operand_index = 0;
       JFT_RETURN_IF_ERROR(r.svarints(output_tuple));
@@ -178,14 +178,14 @@ Status readStructAttr(uint64_t code, EntryReader& r, MAttrPtr& out) {
       break;
     }
     case kTypeExtensionsV1: {
-      attr = newAttr(MAttr::Kind::Struct, "vhlo.type_extensions_v1");
+      attr = newVhloAttr(MAttr::Kind::Struct, "vhlo.type_extensions_v1");
       std::vector<int64_t> bounds;
       JFT_RETURN_IF_ERROR(r.svarints(bounds));
       attr->entries = {{"bounds", intList(std::move(bounds))}};
       break;
     }
     case kResultAccuracyV1: {
-      attr = newAttr(MAttr::Kind::Struct, "vhlo.result_accuracy_v1");
+      attr = newVhloAttr(MAttr::Kind::Struct, "vhlo.result_accuracy_v1");
       std::vector<uint64_t> atol, rtol;
       int64_t ulps = 0;
       MAttrPtr mode;
@@ -203,7 +203,7 @@ Status readStructAttr(uint64_t code, EntryReader& r, MAttrPtr& out) {
       break;
     }
     case kSubAxisInfoV1: {
-      attr = newAttr(MAttr::Kind::Struct, "vhlo.sub_axis_info_v1");
+      attr = newVhloAttr(MAttr::Kind::Struct, "vhlo.sub_axis_info_v1");
       int64_t pre_size = 0, size = 0;
       JFT_RETURN_IF_ERROR(r.svarint(pre_size));
       JFT_RETURN_IF_ERROR(r.svarint(size));
@@ -211,7 +211,7 @@ Status readStructAttr(uint64_t code, EntryReader& r, MAttrPtr& out) {
       break;
     }
     case kAxisRefV1: {
-      attr = newAttr(MAttr::Kind::Struct, "vhlo.axis_ref_v1");
+      attr = newVhloAttr(MAttr::Kind::Struct, "vhlo.axis_ref_v1");
       MAttrPtr name, sub_axis_info;
       uint64_t has_sub_axis_info = 0;
       JFT_RETURN_IF_ERROR(r.attr(name));
@@ -224,7 +224,7 @@ Status readStructAttr(uint64_t code, EntryReader& r, MAttrPtr& out) {
       break;
     }
     case kReplicaGroupMeshAxesV1: {
-      attr = newAttr(MAttr::Kind::Struct, "vhlo.replica_group_mesh_axes_v1");
+      attr = newVhloAttr(MAttr::Kind::Struct, "vhlo.replica_group_mesh_axes_v1");
       MAttrPtr mesh, axes;
       JFT_RETURN_IF_ERROR(r.attr(mesh));
       JFT_RETURN_IF_ERROR(r.attr(axes));
@@ -232,7 +232,7 @@ Status readStructAttr(uint64_t code, EntryReader& r, MAttrPtr& out) {
       break;
     }
     case kMeshAxisV1: {
-      attr = newAttr(MAttr::Kind::Struct, "vhlo.mesh_axis_v1");
+      attr = newVhloAttr(MAttr::Kind::Struct, "vhlo.mesh_axis_v1");
       MAttrPtr name;
       int64_t size = 0;
       JFT_RETURN_IF_ERROR(r.attr(name));
@@ -241,7 +241,7 @@ Status readStructAttr(uint64_t code, EntryReader& r, MAttrPtr& out) {
       break;
     }
     case kMeshV1: {
-      attr = newAttr(MAttr::Kind::Struct, "vhlo.mesh_v1");
+      attr = newVhloAttr(MAttr::Kind::Struct, "vhlo.mesh_v1");
       MAttrPtr axes, device_ids;
       JFT_RETURN_IF_ERROR(r.attr(axes));
       JFT_RETURN_IF_ERROR(r.optionalAttr(device_ids));
@@ -313,7 +313,7 @@ Status decodeVhloAttr(EntryReader& r, MAttrPtr& out) {
     if (info.code == code) return readEnum(info, r, out);
   switch (code) {
     case kArrayV1: {
-      auto attr = newAttr(MAttr::Kind::Array);
+      auto attr = newVhloAttr(MAttr::Kind::Array);
       JFT_RETURN_IF_ERROR(r.attrs(attr->elements));
       out = attr;
       return Status::ok();
@@ -325,7 +325,7 @@ Status decodeVhloAttr(EntryReader& r, MAttrPtr& out) {
       if (value > 1)
         return r.in.errorAt(
             at, "expected a boolean (0 or 1), found " + std::to_string(value));
-      auto attr = newAttr(MAttr::Kind::Bool);
+      auto attr = newVhloAttr(MAttr::Kind::Bool);
       attr->int_value = static_cast<int64_t>(value);
       out = attr;
       return Status::ok();
@@ -333,20 +333,20 @@ Status decodeVhloAttr(EntryReader& r, MAttrPtr& out) {
     case kDictionaryV1:
       return readDictionary(r, out);
     case kFloatV1: {
-      auto attr = newAttr(MAttr::Kind::Float);
+      auto attr = newVhloAttr(MAttr::Kind::Float);
       JFT_RETURN_IF_ERROR(readFloatMembers(r, *attr));
       out = attr;
       return Status::ok();
     }
     case kIntegerV1: {
       // At least 2 bits: booleans have an attribute of their own.
-      auto attr = newAttr(MAttr::Kind::Integer);
+      auto attr = newVhloAttr(MAttr::Kind::Integer);
       JFT_RETURN_IF_ERROR(readIntegerMembers(r, *attr, 2));
       out = attr;
       return Status::ok();
     }
     case kStringV1: {
-      auto attr = newAttr(MAttr::Kind::String);
+      auto attr = newVhloAttr(MAttr::Kind::String);
       JFT_RETURN_IF_ERROR(r.string(attr->str));
       out = attr;
       return Status::ok();
@@ -354,7 +354,7 @@ Status decodeVhloAttr(EntryReader& r, MAttrPtr& out) {
     case kTensorV1:
       return readTensor(r, out);
     case kTypeV1: {
-      auto attr = newAttr(MAttr::Kind::TypeAttr);
+      auto attr = newVhloAttr(MAttr::Kind::TypeAttr);
       JFT_RETURN_IF_ERROR(r.type(attr->type));
       out = attr;
       return Status::ok();

@@ -13,10 +13,6 @@ struct Findings {
   std::string splitting;  // the first sharding that splits a value, as text
 };
 
-bool namesSharding(std::string_view key) {
-  return key.find("sharding") != std::string_view::npos;
-}
-
 // A sharding splits a value when one of its dimensions names a mesh axis
 // (`{"x"}` in Shardy's spelling, `devices=[...]` in the HLO one). A Shardy
 // attribute we hold only as bytes counts as splitting: we cannot tell.

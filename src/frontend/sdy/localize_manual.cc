@@ -41,10 +41,6 @@ bool isCast(const MOp& op) {
   return op.name == "builtin.unrealized_conversion_cast";
 }
 
-bool namesSharding(const std::string& key) {
-  return key.find("sharding") != std::string::npos;
-}
-
 // The per-value attribute dictionaries without their sharding entries.
 MAttrPtr withoutShardings(const MAttrPtr& perValue) {
   if (perValue == nullptr || perValue->kind != MAttr::Kind::Array) return perValue;
@@ -60,6 +56,10 @@ MAttrPtr withoutShardings(const MAttrPtr& perValue) {
 }
 
 }  // namespace
+
+bool namesSharding(std::string_view key) {
+  return key.find("sharding") != std::string_view::npos;
+}
 
 bool localizeFullyManual(frontend::MTree& tree, std::string& whyNot) {
   if (tree.top.size() != 1 || tree.top[0].name != "builtin.module" ||

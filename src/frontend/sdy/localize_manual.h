@@ -20,6 +20,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "frontend/mlir_tree.h"
 
@@ -28,5 +29,9 @@ namespace jft::frontend::sdy {
 // True when `tree` was rewritten; else false, `tree` untouched and `whyNot`
 // saying what kept it from being localized.
 bool localizeFullyManual(frontend::MTree& tree, std::string& whyNot);
+
+// Whether an attribute name is a sharding's: any that contains "sharding"
+// (mhlo.sharding, sdy.sharding).
+bool namesSharding(std::string_view key);
 
 }  // namespace jft::frontend::sdy

@@ -24,7 +24,7 @@ std::string resolveCublasLt(void* handle, CublasLt& library) {
 }
 
 // An older cuBLASLt lacks entry points of the 12 series; it is passed over.
-StatusOr<CublasLt*> openLibrary() {
+StatusOr<CublasLt*> openCublasLt() {
   return openVendorLibrary<CublasLt>(
       "JFT_CUBLASLT_LIBRARY",
       {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"},
@@ -32,7 +32,7 @@ StatusOr<CublasLt*> openLibrary() {
 }
 
 // clang-format off
-constexpr EnumMapping<GemmType, int> kDataTypes[] = {
+constexpr EnumMapping<GemmType, int> kCublasLtDataTypes[] = {
     {GemmType::kF16, kCudaR16F}, {GemmType::kBF16, kCudaR16BF},
     {GemmType::kF32, kCudaR32F}, {GemmType::kF64, kCudaR64F}, {GemmType::kC64, kCudaC32F},
     {GemmType::kC128, kCudaC64F}, {GemmType::kS8, kCudaR8I}, {GemmType::kS32, kCudaR32I},
@@ -40,7 +40,7 @@ constexpr EnumMapping<GemmType, int> kDataTypes[] = {
 // clang-format on
 
 int dataType(GemmType type) {
-  return mapOf(kDataTypes, type, -1);
+  return mapOf(kCublasLtDataTypes, type, -1);
 }
 
 // clang-format off
@@ -112,7 +112,7 @@ void mix(size_t& seed, const T& value) {
 }  // namespace
 
 StatusOr<const CublasLt*> CublasLt::load() {
-  return loadOnce(openLibrary);
+  return loadOnce(openCublasLt);
 }
 
 Status CublasLt::check(cublasStatus_t status, const std::string& what) const {

@@ -26,21 +26,21 @@ std::string resolveCudnn(void* handle, Cudnn& library) {
   return "";
 }
 
-StatusOr<Cudnn*> openLibrary() {
+StatusOr<Cudnn*> openCudnn() {
   return openVendorLibrary<Cudnn>("JFT_CUDNN_LIBRARY",
                                   {"libcudnn.so.9", "libcudnn.so.8", "libcudnn.so"},
                                   "cuDNN", "the nvidia-cudnn-cu12 wheel", resolveCudnn);
 }
 
 // clang-format off
-constexpr EnumMapping<ConvElement, int> kDataTypes[] = {
+constexpr EnumMapping<ConvElement, int> kCudnnDataTypes[] = {
     {ConvElement::kF16, kCudnnDataHalf}, {ConvElement::kBF16, kCudnnDataBfloat16},
     {ConvElement::kF32, kCudnnDataFloat}, {ConvElement::kF64, kCudnnDataDouble},
 };
 // clang-format on
 
 int dataType(ConvElement element) {
-  return mapOf(kDataTypes, element, kCudnnDataFloat);
+  return mapOf(kCudnnDataTypes, element, kCudnnDataFloat);
 }
 
 // The largest power of two up to ConvRunner::kAlignment dividing every address.
@@ -51,13 +51,16 @@ uint64_t alignmentOf(const std::vector<uint64_t>& addresses) {
   return alignment;
 }
 
-// One backend descriptor, destroyed with its owner.
-class Descriptor {
+}  // namespace
+
+// One backend descriptor, destroyed with its owner. Not file-local:
+// ConvRunner::Plan, a class with external linkage, holds some.
+class CudnnDescriptor {
  public:
-  Descriptor() = default;
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  ~Descriptor() {
+  CudnnDescriptor() = default;
+  CudnnDescriptor(const CudnnDescriptor&) = delete;
+  CudnnDescriptor& operator=(const CudnnDescriptor&) = delete;
+  ~CudnnDescriptor() {
     if (handle_ != nullptr) cudnn_->destroyDescriptor(handle_);
   }
   Status create(const Cudnn& cudnn, int type, const std::string& what) {
@@ -73,24 +76,27 @@ class Descriptor {
   cudnnBackendDescriptor_t handle_ = nullptr;
 };
 
+namespace {
+
 // Sets one attribute; the error names the descriptor and the attribute.
-Status set(const Cudnn& cudnn, const Descriptor& d, int name, int type, int64_t count,
-           const void* values, const std::string& what) {
+Status set(const Cudnn& cudnn, const CudnnDescriptor& d, int name, int type,
+           int64_t count, const void* values, const std::string& what) {
   return cudnn.check(
       cudnn.setAttribute(d.get(), name, type, count, values),
       "cudnnBackendSetAttribute(" + what + ", attribute " + std::to_string(name) + ")");
 }
 
-Status finalize(const Cudnn& cudnn, const Descriptor& d, const std::string& what) {
+Status finalize(const Cudnn& cudnn, const CudnnDescriptor& d, const std::string& what) {
   return cudnn.check(cudnn.finalize(d.get()), "cudnnBackendFinalize(" + what + ")");
 }
 
 // Whether the engine of `config` computes as `desc` allows, from its
 // numerical notes. When they cannot be read, only an f32 convolution that
 // may not use TF32 passes the engine over (it cannot tell a TF32 one).
-bool numericsAllowed(const Cudnn& cudnn, const ConvDesc& desc, const Descriptor& config) {
+bool numericsAllowed(const Cudnn& cudnn, const ConvDesc& desc,
+                     const CudnnDescriptor& config) {
   const bool unread = !(desc.element == ConvElement::kF32 && !desc.allow_tf32);
-  Descriptor engine;
+  CudnnDescriptor engine;
   if (!engine.create(cudnn, kCudnnEngineDescriptor, "engine").isOk()) return unread;
   int64_t count = 0;
   if (cudnn.getAttribute(config.get(), kCudnnAttrEngineCfgEngine,
@@ -132,7 +138,7 @@ StatusCode cudnnStatusCode(cudnnStatus_t status) {
 }
 
 StatusOr<const Cudnn*> Cudnn::load() {
-  return loadOnce(openLibrary);
+  return loadOnce(openCudnn);
 }
 
 Status Cudnn::check(cudnnStatus_t status, const std::string& what) const {
@@ -146,8 +152,8 @@ Status Cudnn::check(cudnnStatus_t status, const std::string& what) const {
 // A finalized execution plan and the descriptors it was built from (kept
 // alive with it).
 struct ConvRunner::Plan {
-  std::vector<std::unique_ptr<Descriptor>> parts;
-  std::unique_ptr<Descriptor> plan;
+  std::vector<std::unique_ptr<CudnnDescriptor>> parts;
+  std::unique_ptr<CudnnDescriptor> plan;
   int64_t workspaceBytes = 0;
 };
 
@@ -203,16 +209,16 @@ StatusOr<std::unique_ptr<ConvRunner::Plan>> ConvRunner::makePlan(const Key& key)
   const ConvDesc& d = key.desc;
   const std::string where = " for " + convText(d);
   auto plan = std::make_unique<Plan>();
-  auto part = [&](int type, const std::string& what) -> StatusOr<Descriptor*> {
-    plan->parts.push_back(std::make_unique<Descriptor>());
+  auto part = [&](int type, const std::string& what) -> StatusOr<CudnnDescriptor*> {
+    plan->parts.push_back(std::make_unique<CudnnDescriptor>());
     JFT_RETURN_IF_ERROR(plan->parts.back()->create(cudnn_, type, what + where));
     return plan->parts.back().get();
   };
   const int type = dataType(d.element);
   const int64_t alignment = static_cast<int64_t>(key.alignment);
   auto tensor = [&](const ConvTensor& t, int64_t uid,
-                    const std::string& what) -> StatusOr<Descriptor*> {
-    JFT_ASSIGN_OR_RETURN(Descriptor * desc, part(kCudnnTensorDescriptor, what));
+                    const std::string& what) -> StatusOr<CudnnDescriptor*> {
+    JFT_ASSIGN_OR_RETURN(CudnnDescriptor * desc, part(kCudnnTensorDescriptor, what));
     const std::string name = "tensor " + what + where;
     const int64_t rank = static_cast<int64_t>(t.dims.size());
     JFT_RETURN_IF_ERROR(
@@ -228,12 +234,12 @@ StatusOr<std::unique_ptr<ConvRunner::Plan>> ConvRunner::makePlan(const Key& key)
     JFT_RETURN_IF_ERROR(finalize(cudnn_, *desc, name));
     return desc;
   };
-  JFT_ASSIGN_OR_RETURN(Descriptor * x, tensor(d.x, kUidX, "x"));
-  JFT_ASSIGN_OR_RETURN(Descriptor * w, tensor(d.w, kUidW, "w"));
-  JFT_ASSIGN_OR_RETURN(Descriptor * y, tensor(d.y, kUidY, "y"));
+  JFT_ASSIGN_OR_RETURN(CudnnDescriptor * x, tensor(d.x, kUidX, "x"));
+  JFT_ASSIGN_OR_RETURN(CudnnDescriptor * w, tensor(d.w, kUidW, "w"));
+  JFT_ASSIGN_OR_RETURN(CudnnDescriptor * y, tensor(d.y, kUidY, "y"));
 
   // The convolution's parameters.
-  JFT_ASSIGN_OR_RETURN(Descriptor * conv,
+  JFT_ASSIGN_OR_RETURN(CudnnDescriptor * conv,
                        part(kCudnnConvolutionDescriptor, "convolution"));
   {
     const std::string name = "convolution" + where;
@@ -283,7 +289,7 @@ StatusOr<std::unique_ptr<ConvRunner::Plan>> ConvRunner::makePlan(const Key& key)
            kCudnnAttrOpConvBwdFilterDy};
       break;
   }
-  JFT_ASSIGN_OR_RETURN(Descriptor * op, part(a.type, "operation"));
+  JFT_ASSIGN_OR_RETURN(CudnnDescriptor * op, part(a.type, "operation"));
   {
     const std::string name = "operation" + where;
     const double alpha64 = 1.0, beta64 = 0.0;
@@ -303,7 +309,7 @@ StatusOr<std::unique_ptr<ConvRunner::Plan>> ConvRunner::makePlan(const Key& key)
     JFT_RETURN_IF_ERROR(finalize(cudnn_, *op, name));
   }
 
-  JFT_ASSIGN_OR_RETURN(Descriptor * graph,
+  JFT_ASSIGN_OR_RETURN(CudnnDescriptor * graph,
                        part(kCudnnOperationGraphDescriptor, "operation graph"));
   {
     const std::string name = "operation graph" + where;
@@ -315,9 +321,9 @@ StatusOr<std::unique_ptr<ConvRunner::Plan>> ConvRunner::makePlan(const Key& key)
     JFT_RETURN_IF_ERROR(finalize(cudnn_, *graph, name));
   }
 
-  JFT_ASSIGN_OR_RETURN(Descriptor * heuristics,
+  JFT_ASSIGN_OR_RETURN(CudnnDescriptor * heuristics,
                        part(kCudnnEngineHeurDescriptor, "engine heuristics"));
-  std::vector<std::unique_ptr<Descriptor>> configs;
+  std::vector<std::unique_ptr<CudnnDescriptor>> configs;
   {
     const std::string name = "engine heuristics" + where;
     cudnnBackendDescriptor_t g = graph->get();
@@ -334,7 +340,7 @@ StatusOr<std::unique_ptr<ConvRunner::Plan>> ConvRunner::makePlan(const Key& key)
         "cudnnBackendGetAttribute(engine heuristics results count" + where + ")"));
     std::vector<cudnnBackendDescriptor_t> handles;
     for (int64_t i = 0; i < count; ++i) {
-      configs.push_back(std::make_unique<Descriptor>());
+      configs.push_back(std::make_unique<CudnnDescriptor>());
       JFT_RETURN_IF_ERROR(configs.back()->create(cudnn_, kCudnnEngineCfgDescriptor,
                                                  "engine config" + where));
       handles.push_back(configs.back()->get());
@@ -358,7 +364,7 @@ StatusOr<std::unique_ptr<ConvRunner::Plan>> ConvRunner::makePlan(const Key& key)
       passed += "\n  " + which + ": numerics not allowed";
       continue;
     }
-    auto execution = std::make_unique<Descriptor>();
+    auto execution = std::make_unique<CudnnDescriptor>();
     Status made =
         execution->create(cudnn_, kCudnnExecutionPlanDescriptor, "plan" + where);
     cudnnBackendDescriptor_t config = configs[i]->get();
@@ -453,7 +459,7 @@ Status ConvRunner::run(const ConvDesc& desc, const std::vector<uint64_t>& buffer
       break;
   }
   const std::string where = " for " + convText(desc);
-  Descriptor pack;
+  CudnnDescriptor pack;
   JFT_RETURN_IF_ERROR(pack.create(cudnn_, kCudnnVariantPackDescriptor, "variant pack"));
   const int64_t uids[3] = {kUidX, kUidW, kUidY};
   void* pointers[3] = {devicePointer(x), devicePointer(w), devicePointer(y)};

@@ -21,14 +21,14 @@ std::string resolveCufft(void* handle, Cufft& library) {
   return "";
 }
 
-StatusOr<Cufft*> openLibrary() {
+StatusOr<Cufft*> openCufft() {
   return openVendorLibrary<Cufft>("JFT_CUFFT_LIBRARY",
                                   {"libcufft.so.12", "libcufft.so.11", "libcufft.so"},
                                   "cuFFT", "the nvidia-cufft wheel", resolveCufft);
 }
 
 // clang-format off
-constexpr EnumName<cufftResult> kResultNames[] = {
+constexpr EnumName<cufftResult> kCufftResultNames[] = {
     {kCufftSuccess, "CUFFT_SUCCESS"}, {kCufftInvalidPlan, "CUFFT_INVALID_PLAN"},
     {kCufftAllocFailed, "CUFFT_ALLOC_FAILED"}, {kCufftInvalidType, "CUFFT_INVALID_TYPE"},
     {kCufftInvalidValue, "CUFFT_INVALID_VALUE"},
@@ -43,8 +43,8 @@ constexpr EnumName<cufftResult> kResultNames[] = {
 };
 // clang-format on
 
-const char* resultName(cufftResult result) {
-  return nameOf(kResultNames, result, "cuFFT error");
+const char* cufftResultName(cufftResult result) {
+  return nameOf(kCufftResultNames, result, "cuFFT error");
 }
 
 cufftType planType(const FftDesc& d) {
@@ -69,13 +69,13 @@ long long product(const std::vector<long long>& dims) {
 }  // namespace
 
 StatusOr<const Cufft*> Cufft::load() {
-  return loadOnce(openLibrary);
+  return loadOnce(openCufft);
 }
 
 Status Cufft::check(cufftResult result, const std::string& what) {
   if (result == kCufftSuccess) return Status::ok();
   std::string message =
-      what + " failed: " + resultName(result) + " (" + std::to_string(result) + ")";
+      what + " failed: " + cufftResultName(result) + " (" + std::to_string(result) + ")";
   if (result == kCufftAllocFailed) return resourceExhausted(message);
   if (result == kCufftInvalidSize || result == kCufftNotSupported ||
       result == kCufftNotImplemented)

@@ -24,7 +24,7 @@ std::string resolveCupti(void* handle, Cupti& library) {
   return "";
 }
 
-StatusOr<Cupti*> openLibrary() {
+StatusOr<Cupti*> openCupti() {
   return openVendorLibrary<Cupti>(
       "JFT_CUPTI_LIBRARY", {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}, "CUPTI",
       "the nvidia-cuda-cupti wheel (jax[cuda13] installs it)", resolveCupti);
@@ -228,7 +228,7 @@ int64_t cuptiToHostOffset(uint64_t host_before, uint64_t cupti, uint64_t host_af
 }
 
 StatusOr<std::unique_ptr<DeviceTracer>> openCuptiTracer() {
-  JFT_ASSIGN_OR_RETURN(const Cupti* cupti, loadOnce<Cupti>(&openLibrary));
+  JFT_ASSIGN_OR_RETURN(const Cupti* cupti, loadOnce<Cupti>(&openCupti));
   return std::unique_ptr<DeviceTracer>(new CuptiTracer(cupti));
 }
 

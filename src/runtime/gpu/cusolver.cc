@@ -21,14 +21,14 @@ constexpr int64_t kMaxBatch = 0x7fffffff;
 
 // The 64-bit API's cudaDataType_t of a matrix element type.
 // clang-format off
-constexpr EnumMapping<SolverType, int> kDataTypes[] = {
+constexpr EnumMapping<SolverType, int> kCusolverDataTypes[] = {
     {SolverType::kF64, kSolverDataR64F}, {SolverType::kC64, kSolverDataC32F},
     {SolverType::kC128, kSolverDataC64F},
 };
 // clang-format on
 
 int solverDataType(SolverType type) {
-  return mapOf(kDataTypes, type, kSolverDataR32F);
+  return mapOf(kCusolverDataTypes, type, kSolverDataR32F);
 }
 
 // Bytes between one item's a, s, u and v and the next's, for the SVDs that

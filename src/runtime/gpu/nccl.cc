@@ -26,14 +26,14 @@ std::string resolveNccl(void* handle, Nccl& library) {
   return "";
 }
 
-StatusOr<Nccl*> openLibrary() {
+StatusOr<Nccl*> openNccl() {
   return openVendorLibrary<Nccl>("JFT_NCCL_LIBRARY", {"libnccl.so.2", "libnccl.so"},
                                  "NCCL", "the nvidia-nccl-cu12 or nvidia-nccl-cu13 wheel",
                                  resolveNccl);
 }
 
 // clang-format off
-constexpr EnumName<ncclResult_t> kResultNames[] = {
+constexpr EnumName<ncclResult_t> kNcclResultNames[] = {
     {kNcclSuccess, "ncclSuccess"}, {kNcclUnhandledCudaError, "ncclUnhandledCudaError"},
     {kNcclSystemError, "ncclSystemError"}, {kNcclInternalError, "ncclInternalError"},
     {kNcclInvalidArgument, "ncclInvalidArgument"},
@@ -42,8 +42,8 @@ constexpr EnumName<ncclResult_t> kResultNames[] = {
 };
 // clang-format on
 
-const char* resultName(ncclResult_t result) {
-  return nameOf(kResultNames, result, "NCCL error");
+const char* ncclResultName(ncclResult_t result) {
+  return nameOf(kNcclResultNames, result, "NCCL error");
 }
 
 std::string rankText(const NcclRunner::Participant& p) {
@@ -53,13 +53,13 @@ std::string rankText(const NcclRunner::Participant& p) {
 }  // namespace
 
 StatusOr<const Nccl*> Nccl::load() {
-  return loadOnce(openLibrary);
+  return loadOnce(openNccl);
 }
 
 Status Nccl::check(ncclResult_t result, const std::string& what) const {
   if (result == kNcclSuccess) return Status::ok();
   std::string message =
-      what + " failed: " + resultName(result) + " (" + std::to_string(result) + ")";
+      what + " failed: " + ncclResultName(result) + " (" + std::to_string(result) + ")";
   const char* detail = getErrorString != nullptr ? getErrorString(result) : nullptr;
   if (detail != nullptr && *detail != '\0') message += std::string(": ") + detail;
   switch (result) {
@@ -77,7 +77,7 @@ Status Nccl::check(ncclResult_t result, const std::string& what) const {
 }
 
 // clang-format off
-constexpr EnumMapping<CollectiveType, ncclDataType_t> kDataTypes[] = {
+constexpr EnumMapping<CollectiveType, ncclDataType_t> kNcclDataTypes[] = {
     {CollectiveType::kS8, kNcclInt8}, {CollectiveType::kU8, kNcclUint8},
     {CollectiveType::kS32, kNcclInt32}, {CollectiveType::kU32, kNcclUint32},
     {CollectiveType::kS64, kNcclInt64}, {CollectiveType::kU64, kNcclUint64},
@@ -89,7 +89,7 @@ constexpr EnumMapping<CollectiveType, ncclDataType_t> kDataTypes[] = {
 // clang-format on
 
 ncclDataType_t ncclDataTypeOf(CollectiveType type) {
-  return mapOf(kDataTypes, type, kNcclUint8);
+  return mapOf(kNcclDataTypes, type, kNcclUint8);
 }
 
 // clang-format off

@@ -10,6 +10,7 @@
 
 #include "codegen/library/ffi_call.h"
 #include "compiler/compiler.h"
+#include "compiler/ir_shorthands.h"
 #include "ir/builder.h"
 
 namespace jft::compiler {
@@ -20,10 +21,7 @@ using namespace jft::codegen::library;
 using ir::ElementType;
 using ir::OpKind;
 using ir::Type;
-
-Type f32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::F32, dims);
-}
+using testing::f32;
 
 ir::Attribute u64Scalar(uint64_t v) {
   ir::DenseElements d;

@@ -200,7 +200,7 @@ TEST(FftCall, ErrorsNameTheOpTypesAndTheBrokenConstraint) {
               "tensor<8xf32> must end in fft_length [4, 8]");
 }
 
-fusion::Plan libraryPlan(const ir::Module& m) {
+fusion::Plan fftPlan(const ir::Module& m) {
   fusion::PlanOptions options;
   options.library_route = true;
   return fusion::planFusions(m, m.functions.at(0),
@@ -209,7 +209,7 @@ fusion::Plan libraryPlan(const ir::Module& m) {
 
 // Plans, lowers and assembles the one-fft module.
 runtime::Program assembleFft(ir::Module& m, LibraryCall& call) {
-  fusion::Plan plan = libraryPlan(m);
+  fusion::Plan plan = fftPlan(m);
   EXPECT_EQ(plan.fusions.size(), 1u);
   EXPECT_EQ(plan.fusions.at(0).route, fusion::Route::kLibrary);
   EXPECT_TRUE(libraryRejects(m, m.functions[0], plan).empty());
@@ -282,7 +282,7 @@ TEST(FftCall, AssembledIrfftRunsOnATempCopyNeverOnTheParameter) {
 TEST(FftCall, UnsupportedFftsAreListedWithTheirLine) {
   ir::Module m = fftModule(Type::tensor(ElementType::C64, {4, 8}),
                            Type::tensor(ElementType::C64, {4, 8}), FftType::FFT, {16});
-  fusion::Plan plan = libraryPlan(m);
+  fusion::Plan plan = fftPlan(m);
   std::vector<fusion::UnsupportedOp> rejects = libraryRejects(m, m.functions[0], plan);
   ASSERT_EQ(rejects.size(), 1u);
   Status s = unsupportedOpsError(m, m.functions[0], Mode::kFlOnly, rejects);

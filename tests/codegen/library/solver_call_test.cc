@@ -19,6 +19,7 @@
 #include "codegen/library/solver_plan.h"
 #include "compiler/compiler.h"
 #include "compiler/program_checks.h"
+#include "compiler/ir_shorthands.h"
 #include "compiler/zoo_fixture.h"
 #include "ir/builder.h"
 #include "runtime/library_op.h"
@@ -45,13 +46,9 @@ using runtime::SolverKind;
 using runtime::SolverTranspose;
 using runtime::SolverType;
 
-Type f32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::F32, dims);
-}
-Type i32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::I32, dims);
-}
-
+using testing::expectRejected;
+using testing::f32;
+using testing::i32;
 using testing::layouts;
 using testing::OneOp;
 
@@ -243,14 +240,6 @@ TEST(SolverPlan, TriangularSolveSwapsSideAndTriangle) {
               (std::vector<uint64_t>{static_cast<uint64_t>(2 * k * k * 4), 2 * 24 * 4,
                                      2 * 24 * 4}));
   }
-}
-
-void expectRejected(const OneOp& x, const std::vector<std::string>& words) {
-  Status s = checkSolverCall(x.m, x.op());
-  ASSERT_FALSE(s.isOk());
-  EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
-  for (const std::string& w : words)
-    EXPECT_NE(s.message().find(w), std::string::npos) << s.message() << " lacks " << w;
 }
 
 TEST(SolverCheck, ClearReasons) {

@@ -23,6 +23,7 @@
 #include "codegen/library/solver_plan.h"
 #include "compiler/compiler.h"
 #include "compiler/program_checks.h"
+#include "compiler/ir_shorthands.h"
 #include "ir/builder.h"
 #include "runtime/library_op.h"
 #include "runtime/program.h"
@@ -41,16 +42,12 @@ using runtime::SolverKind;
 using runtime::SolverType;
 using testing::columnMajor;
 using testing::compileAtLine9;
+using testing::expectRejected;
+using testing::i32;
 using testing::layouts;
 using testing::OneOp;
 using testing::rowMajor;
-
-Type tensor(ElementType e, std::vector<int64_t> dims) {
-  return Type::tensor(e, std::move(dims));
-}
-Type i32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::I32, std::move(dims));
-}
+using testing::tensor;
 
 // Operand a [batch..., n, n]; results v (a's type), w [batch..., n] of the
 // real type, info [batch...]; config {algorithm = ui8, lower = bool}.
@@ -489,14 +486,6 @@ TEST(SytrdPlan, TridiagonalCopiesTheMatrixBothWays) {
             (std::vector<uint64_t>{256, 256, 32, 24, 48, 4}));
 }
 
-void expectRejected(const OneOp& x, const std::vector<std::string>& words) {
-  Status s = checkSolverCall(x.m, x.op());
-  ASSERT_FALSE(s.isOk());
-  EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
-  for (const std::string& w : words)
-    EXPECT_NE(s.message().find(w), std::string::npos) << s.message() << " lacks " << w;
-}
-
 TEST(DecompositionCheck, ClearReasons) {
   // The singular values of a complex matrix are real.
   expectRejected(svd(ElementType::C64, {}, 4, 3, true, true, ElementType::C64),
@@ -586,7 +575,7 @@ TEST(DecompositionCheck, GesvdReasons) {
 
 // --- whole programs ----------------------------------------------------------
 
-struct Compiled {
+struct CompiledDecomposition {
   runtime::Program program;
   const runtime::LibraryThunk* library = nullptr;
   size_t at = 0;  // its thunk index
@@ -594,7 +583,8 @@ struct Compiled {
 
 // main(a) -> the custom call's results `returned`, compiled in fl_only
 // without kernel binaries.
-Compiled compileOne(const OneOp& x, const std::vector<size_t>& returned) {
+CompiledDecomposition compileDecomposition(const OneOp& x,
+                                           const std::vector<size_t>& returned) {
   ir::Module m;
   m.name = "jit_decomposition";
   ir::Builder b(m);
@@ -614,7 +604,7 @@ Compiled compileOne(const OneOp& x, const std::vector<size_t>& returned) {
   options.mode = Mode::kFlOnly;
   StatusOr<Executable> result = compileModule(std::move(m), options, nullptr);
   EXPECT_TRUE(result.isOk()) << result.status().toString();
-  Compiled c;
+  CompiledDecomposition c;
   if (!result.isOk()) return c;
   c.program = std::move(result->program);
   testing::expectConsistentProgram(c.program, false);
@@ -628,7 +618,7 @@ Compiled compileOne(const OneOp& x, const std::vector<size_t>& returned) {
 }
 
 // The slots the launches after thunk `at` read first.
-std::set<int> readAfter(const Compiled& c) {
+std::set<int> readAfter(const CompiledDecomposition& c) {
   std::set<int> read;
   for (size_t t = c.at + 1; t < c.program.thunks.size(); ++t)
     if (const auto* l = std::get_if<runtime::LaunchThunk>(&c.program.thunks[t]))
@@ -637,8 +627,8 @@ std::set<int> readAfter(const Compiled& c) {
 }
 
 TEST(DecompositionProgram, EighCompilesToOneCallAndOneTranspose) {
-  Compiled c =
-      compileOne(eigh(ElementType::F32, {2}, 8, true, 0, ElementType::F32), {0, 1});
+  CompiledDecomposition c = compileDecomposition(
+      eigh(ElementType::F32, {2}, 8, true, 0, ElementType::F32), {0, 1});
   ASSERT_NE(c.library, nullptr);
   EXPECT_EQ(runtime::libraryOpText(c.library->op), "syevd f32 batch 2 8x8 upper");
   ASSERT_EQ(c.library->buffers.size(), 4u);
@@ -649,8 +639,8 @@ TEST(DecompositionProgram, EighCompilesToOneCallAndOneTranspose) {
 }
 
 TEST(DecompositionProgram, SvdCompilesToOneCallBetweenTransposes) {
-  Compiled c = compileOne(svd(ElementType::F64, {3}, 5, 7, true, true, ElementType::F64),
-                          {1, 2, 3});
+  CompiledDecomposition c = compileDecomposition(
+      svd(ElementType::F64, {3}, 5, 7, true, true, ElementType::F64), {1, 2, 3});
   ASSERT_NE(c.library, nullptr);
   EXPECT_EQ(runtime::libraryOpText(c.library->op), "gesvdj f64 batch 3 5x7 full");
   ASSERT_EQ(c.library->buffers.size(), 6u);
@@ -666,7 +656,7 @@ TEST(DecompositionProgram, SvdCompilesToOneCallBetweenTransposes) {
 
 TEST(DecompositionProgram, WideQrSvdCompilesToTheCallAlone) {
   // f32[2, 3, 5] through gesvd, transposed: no transpose kernel at all.
-  Compiled c = compileOne(
+  CompiledDecomposition c = compileDecomposition(
       qrSvd(ElementType::F32, {2}, 3, 5, true, true, ElementType::F32), {1, 2, 3});
   ASSERT_NE(c.library, nullptr);
   EXPECT_EQ(runtime::libraryOpText(c.library->op), "gesvd f32 batch 2 5x3 full");
@@ -679,8 +669,8 @@ TEST(DecompositionProgram, WideQrSvdCompilesToTheCallAlone) {
 }
 
 TEST(DecompositionProgram, TallQrSvdWithoutVectorsCopiesOnlyTheOperand) {
-  Compiled c =
-      compileOne(qrSvd(ElementType::F64, {}, 7, 4, false, false, ElementType::F64), {1});
+  CompiledDecomposition c = compileDecomposition(
+      qrSvd(ElementType::F64, {}, 7, 4, false, false, ElementType::F64), {1});
   ASSERT_NE(c.library, nullptr);
   EXPECT_EQ(runtime::libraryOpText(c.library->op), "gesvd f64 batch 1 7x4 econ no_uv");
   ASSERT_GT(c.at, 0u);

@@ -20,6 +20,7 @@
 #include "codegen/library/solver_plan.h"
 #include "compiler/compiler.h"
 #include "compiler/program_checks.h"
+#include "compiler/ir_shorthands.h"
 #include "ir/builder.h"
 #include "runtime/library_op.h"
 #include "runtime/program.h"
@@ -38,16 +39,13 @@ using runtime::SolverTranspose;
 using runtime::SolverType;
 using testing::columnMajor;
 using testing::compileAtLine9;
+using testing::expectRejected;
+using testing::i32;
 using testing::layouts;
 using testing::OneOp;
 using testing::rowMajor;
+using testing::tensor;
 
-Type tensor(ElementType e, std::vector<int64_t> dims) {
-  return Type::tensor(e, std::move(dims));
-}
-Type i32(std::vector<int64_t> dims) {
-  return Type::tensor(ElementType::I32, std::move(dims));
-}
 std::vector<int64_t> join(std::vector<int64_t> batch, std::vector<int64_t> tail) {
   batch.insert(batch.end(), tail.begin(), tail.end());
   return batch;
@@ -88,14 +86,6 @@ OneOp ormqr(ElementType e, std::vector<int64_t> batch, std::vector<int64_t> a, i
        {"operand_layouts", layouts({columnMajor(r), rowMajor(r - 1), columnMajor(r)})},
        {"result_layouts", layouts({columnMajor(r)})},
        {"mhlo.frontend_attributes", batchDims(r - 2)}});
-}
-
-void expectRejected(const OneOp& x, const std::vector<std::string>& words) {
-  Status s = checkSolverCall(x.m, x.op());
-  ASSERT_FALSE(s.isOk());
-  EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
-  for (const std::string& w : words)
-    EXPECT_NE(s.message().find(w), std::string::npos) << s.message() << " lacks " << w;
 }
 
 // The backend_config (or layouts) of `x`'s op replaced.
@@ -393,7 +383,7 @@ TEST(CholeskyUpdateCheck, ClearReasons) {
 
 // --- whole programs ----------------------------------------------------------
 
-struct Compiled {
+struct CompiledLinalg {
   runtime::Program program;
   const runtime::LibraryThunk* library = nullptr;
   size_t at = 0;  // its thunk index
@@ -401,7 +391,7 @@ struct Compiled {
 
 // main(operands...) -> the custom call's results `returned`, compiled in
 // fl_only without kernel binaries.
-Compiled compileOne(const OneOp& x, const std::vector<size_t>& returned) {
+CompiledLinalg compileLinalg(const OneOp& x, const std::vector<size_t>& returned) {
   ir::Module m;
   m.name = "jit_linalg";
   ir::Builder b(m);
@@ -421,7 +411,7 @@ Compiled compileOne(const OneOp& x, const std::vector<size_t>& returned) {
   options.mode = Mode::kFlOnly;
   StatusOr<Executable> result = compileModule(std::move(m), options, nullptr);
   EXPECT_TRUE(result.isOk()) << result.status().toString();
-  Compiled c;
+  CompiledLinalg c;
   if (!result.isOk()) return c;
   c.program = std::move(result->program);
   testing::expectConsistentProgram(c.program, false);
@@ -434,20 +424,20 @@ Compiled compileOne(const OneOp& x, const std::vector<size_t>& returned) {
   return c;
 }
 
-size_t launchesBefore(const Compiled& c) {
+size_t launchesBefore(const CompiledLinalg& c) {
   size_t n = 0;
   for (size_t t = 0; t < c.at; ++t)
     if (std::get_if<runtime::LaunchThunk>(&c.program.thunks[t]) != nullptr) ++n;
   return n;
 }
-size_t launchesAfter(const Compiled& c) {
+size_t launchesAfter(const CompiledLinalg& c) {
   size_t n = 0;
   for (size_t t = c.at + 1; t < c.program.thunks.size(); ++t)
     if (std::get_if<runtime::LaunchThunk>(&c.program.thunks[t]) != nullptr) ++n;
   return n;
 }
 
-void expectSlotsHoldTheBuffers(const Compiled& c) {
+void expectSlotsHoldTheBuffers(const CompiledLinalg& c) {
   const std::vector<uint64_t> bytes =
       runtime::solverBufferBytes(std::get<SolverDesc>(c.library->op));
   ASSERT_EQ(c.library->buffers.size(), bytes.size());
@@ -459,8 +449,8 @@ void expectSlotsHoldTheBuffers(const Compiled& c) {
 
 TEST(LinalgProgram, EigCompilesToOneCallBetweenTransposes) {
   // w and vr returned, as jnp.linalg.eig uses them.
-  Compiled c =
-      compileOne(geev(ElementType::F64, {2}, 4, false, true, ElementType::C128), {1, 3});
+  CompiledLinalg c = compileLinalg(
+      geev(ElementType::F64, {2}, 4, false, true, ElementType::C128), {1, 3});
   ASSERT_NE(c.library, nullptr);
   EXPECT_EQ(runtime::libraryOpText(c.library->op), "geev f64 batch 2 4x4");
   expectSlotsHoldTheBuffers(c);
@@ -469,8 +459,8 @@ TEST(LinalgProgram, EigCompilesToOneCallBetweenTransposes) {
 }
 
 TEST(LinalgProgram, EigvalsCopiesOnlyTheOperand) {
-  Compiled c =
-      compileOne(geev(ElementType::C64, {}, 5, false, false, ElementType::C64), {1});
+  CompiledLinalg c =
+      compileLinalg(geev(ElementType::C64, {}, 5, false, false, ElementType::C64), {1});
   ASSERT_NE(c.library, nullptr);
   EXPECT_EQ(runtime::libraryOpText(c.library->op), "geev c64 batch 1 5x5 no_vectors");
   expectSlotsHoldTheBuffers(c);
@@ -479,8 +469,8 @@ TEST(LinalgProgram, EigvalsCopiesOnlyTheOperand) {
 }
 
 TEST(LinalgProgram, OrmqrCompilesToOneCallBetweenTransposes) {
-  Compiled c =
-      compileOne(ormqr(ElementType::F32, {3}, {6, 4}, 4, {6, 2}, true, true), {0});
+  CompiledLinalg c =
+      compileLinalg(ormqr(ElementType::F32, {3}, {6, 4}, 4, {6, 2}, true, true), {0});
   ASSERT_NE(c.library, nullptr);
   EXPECT_EQ(runtime::libraryOpText(c.library->op), "ormqr f32 batch 3 6x2 k 4 left T");
   expectSlotsHoldTheBuffers(c);
@@ -491,7 +481,7 @@ TEST(LinalgProgram, OrmqrCompilesToOneCallBetweenTransposes) {
 TEST(LinalgProgram, CholeskyUpdateIsOneLibraryCall) {
   // The fusion planner routes JAX's cu_cholesky_update_ffi to the library
   // (it is no cusolver_* target): one call, nothing copied.
-  Compiled c = compileOne(choleskyUpdate(ElementType::F64, 6), {0});
+  CompiledLinalg c = compileLinalg(choleskyUpdate(ElementType::F64, 6), {0});
   ASSERT_NE(c.library, nullptr);
   EXPECT_EQ(runtime::libraryOpText(c.library->op), "cholesky_update f64 batch 1 6x6");
   expectSlotsHoldTheBuffers(c);

@@ -2,10 +2,13 @@
 // the library route gives it, and the layouts attribute JAX writes.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "codegen/library/solver_call.h"
 #include "codegen/library/solver_plan.h"
 #include "compiler/compiler.h"
 #include "fusion/fusion.h"
@@ -54,6 +57,16 @@ struct OneOp {
   const ir::Op& op() const { return m.functions[0].body.ops[0]; }
   StatusOr<SolverPlan> plan() const { return planSolver(m, op()); }
 };
+
+// checkSolverCall refuses `x` as unimplemented with a message holding each
+// of `words`.
+inline void expectRejected(const OneOp& x, const std::vector<std::string>& words) {
+  Status s = checkSolverCall(x.m, x.op());
+  ASSERT_FALSE(s.isOk());
+  EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
+  for (const std::string& w : words)
+    EXPECT_NE(s.message().find(w), std::string::npos) << s.message() << " lacks " << w;
+}
 
 // The op of `one` in a program `name` returning only its result `kept`, at
 // model.py:9, compiled in fl_only.

@@ -114,3 +114,5 @@ TEST(NativeNvrtc, ACompileErrorCarriesTheLog) {
 
 }  // namespace
 }  // namespace jft::codegen::native::testing
+
+#undef JFT_REQUIRE_NVRTC

@@ -9,10 +9,6 @@
 namespace jft::frontend::vhlo_test {
 namespace {
 
-MTypePtr f32s(std::vector<int64_t> shape) {
-  return tensor(std::move(shape), f32());
-}
-
 // zoo.py:17:20 reached through the name/call-site chain JAX writes.
 MAttrPtr jaxLoc() {
   return nameLoc("jit(smoke)/mul",

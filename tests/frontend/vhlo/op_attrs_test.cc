@@ -43,10 +43,6 @@ OneOp importOne(const std::string& name, std::vector<MTypePtr> inputs, MTypePtr 
   return t;
 }
 
-MTypePtr f32s(std::vector<int64_t> shape) {
-  return tensor(std::move(shape), f32());
-}
-
 std::vector<std::pair<std::string, MAttrPtr>> dotAttrs(MAttrPtr precision) {
   return {{"lhs_batching_dimensions", i64s({0})},
           {"rhs_batching_dimensions", i64s({0})},

@@ -12,10 +12,6 @@ namespace {
 
 using ir::OpKind;
 
-MTypePtr f32s(std::vector<int64_t> shape) {
-  return tensor(std::move(shape), f32());
-}
-
 TEST(Structure, ModuleNameAttributesAndFunctions) {
   TreeBuilder b;
   MOp helper = b.func(

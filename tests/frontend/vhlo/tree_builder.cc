@@ -35,6 +35,9 @@ MTypePtr floatType(const std::string& name) {
 MTypePtr f32() {
   return floatType("f32");
 }
+MTypePtr f32s(std::vector<int64_t> shape) {
+  return tensor(std::move(shape), f32());
+}
 MTypePtr intType(unsigned width, MType::Signedness sign) {
   auto t = newType(MType::Kind::Integer);
   t->width = width;

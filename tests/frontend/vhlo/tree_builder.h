@@ -21,6 +21,7 @@ MTypePtr indexType();
 MTypePtr noneType();
 MTypePtr complexOf(MTypePtr part);
 MTypePtr tensor(std::vector<int64_t> shape, MTypePtr element);
+MTypePtr f32s(std::vector<int64_t> shape);  // tensor(shape, f32())
 MTypePtr unranked(MTypePtr element);
 MTypePtr tuple(std::vector<MTypePtr> elements);
 MTypePtr token();

@@ -13,10 +13,10 @@ using namespace vhlo_test;
 using ir::ElementType;
 using S = MType::Signedness;
 
-const OpSite kSite{"vhlo.add_v1", "zoo.py:17:20"};
+const OpSite kAddSite{"vhlo.add_v1", "zoo.py:17:20"};
 
 ElementType elementOf(const MTypePtr& t) {
-  auto converted = convertElementType(t.get(), kSite);
+  auto converted = convertElementType(t.get(), kAddSite);
   EXPECT_TRUE(converted.isOk()) << describeType(t.get());
   return converted.isOk() ? *converted : ElementType::F32;
 }
@@ -62,23 +62,23 @@ TEST(Types, FloatAndComplexElements) {
 }
 
 TEST(Types, TensorsTokensTuples) {
-  auto t = convertType(tensor({2, 3}, floatType("bf16")).get(), kSite);
+  auto t = convertType(tensor({2, 3}, floatType("bf16")).get(), kAddSite);
   ASSERT_TRUE(t.isOk());
   EXPECT_EQ(*t, ir::Type::tensor(ElementType::BF16, {2, 3}));
-  auto scalar = convertType(tensor({}, intType(1)).get(), kSite);
+  auto scalar = convertType(tensor({}, intType(1)).get(), kAddSite);
   ASSERT_TRUE(scalar.isOk());
   EXPECT_EQ(*scalar, ir::Type::scalar(ElementType::PRED));
-  auto tok = convertType(token().get(), kSite);
+  auto tok = convertType(token().get(), kAddSite);
   ASSERT_TRUE(tok.isOk());
   EXPECT_TRUE(tok->isToken());
-  auto tup = convertType(tuple({tensor({4}, f32()), token()}).get(), kSite);
+  auto tup = convertType(tuple({tensor({4}, f32()), token()}).get(), kAddSite);
   ASSERT_TRUE(tup.isOk());
   EXPECT_EQ(*tup, ir::Type::makeTuple(
                       {ir::Type::tensor(ElementType::F32, {4}), ir::Type::token()}));
 }
 
 TEST(Types, DynamicDimensionIsInvalidAndNamesTheSite) {
-  auto t = convertType(tensor({4, kDynamicDim}, f32()).get(), kSite);
+  auto t = convertType(tensor({4, kDynamicDim}, f32()).get(), kAddSite);
   ASSERT_FALSE(t.isOk());
   EXPECT_EQ(t.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(t.status().message(),
@@ -87,38 +87,39 @@ TEST(Types, DynamicDimensionIsInvalidAndNamesTheSite) {
 }
 
 TEST(Types, UnrankedTensorIsInvalid) {
-  auto t = convertType(unranked(f32()).get(), kSite);
+  auto t = convertType(unranked(f32()).get(), kAddSite);
   EXPECT_EQ(t.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(t.status().message().find("unranked"), std::string::npos);
 }
 
 TEST(Types, QuantizedAndUnknownElementsAreUnimplemented) {
   auto q =
-      convertType(tensor({4}, quantized("!quant.uniform<i8:f32, 0.5>")).get(), kSite);
+      convertType(tensor({4}, quantized("!quant.uniform<i8:f32, 0.5>")).get(), kAddSite);
   ASSERT_FALSE(q.isOk());
   EXPECT_EQ(q.status().code(), StatusCode::kUnimplemented);
   EXPECT_NE(q.status().message().find("quantized"), std::string::npos);
   EXPECT_NE(q.status().message().find("(at zoo.py:17:20)"), std::string::npos);
-  EXPECT_EQ(convertType(tensor({4}, floatType("tf32")).get(), kSite).status().code(),
+  EXPECT_EQ(convertType(tensor({4}, floatType("tf32")).get(), kAddSite).status().code(),
             StatusCode::kUnimplemented);
-  EXPECT_EQ(convertType(tensor({4}, indexType()).get(), kSite).status().code(),
+  EXPECT_EQ(convertType(tensor({4}, indexType()).get(), kAddSite).status().code(),
             StatusCode::kUnimplemented);
-  EXPECT_EQ(convertType(tensor({4}, intType(7)).get(), kSite).status().code(),
+  EXPECT_EQ(convertType(tensor({4}, intType(7)).get(), kAddSite).status().code(),
             StatusCode::kUnimplemented);
 }
 
 TEST(Types, NonValueTypesAndMissingTypesAreInvalid) {
-  EXPECT_EQ(convertType(f32().get(), kSite).status().code(),
+  EXPECT_EQ(convertType(f32().get(), kAddSite).status().code(),
             StatusCode::kInvalidArgument);
-  EXPECT_EQ(convertType(nullptr, kSite).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(convertType(nullptr, kAddSite).status().code(), StatusCode::kInvalidArgument);
   auto no_element = std::make_shared<MType>();
   no_element->kind = MType::Kind::RankedTensor;
-  EXPECT_EQ(convertType(no_element.get(), kSite).status().code(),
+  EXPECT_EQ(convertType(no_element.get(), kAddSite).status().code(),
             StatusCode::kInvalidArgument);
 }
 
 TEST(Types, OverflowingShapeIsInvalid) {
-  auto t = convertType(tensor({int64_t{1} << 40, int64_t{1} << 40}, f32()).get(), kSite);
+  auto t =
+      convertType(tensor({int64_t{1} << 40, int64_t{1} << 40}, f32()).get(), kAddSite);
   EXPECT_EQ(t.status().code(), StatusCode::kInvalidArgument);
 }
 

@@ -15,32 +15,13 @@
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "zoo_fixtures.h"
 
 namespace jft::ir {
 namespace {
 
-namespace fs = std::filesystem;
-
-fs::path fixtureDir() {
-  const char* env = std::getenv("JFT_FIXTURE_DIR");
-  return fs::path(env && *env ? env : JFT_FIXTURE_DIR);
-}
-
-std::vector<std::string> fixtures() {
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(fixtureDir()))
-    if (fs::exists(entry.path() / "program.mlirbc"))
-      names.push_back(entry.path().filename());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-StatusOr<Module> importFixture(const std::string& name) {
-  std::ifstream in(fixtureDir() / name / "program.mlirbc", std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
-  return frontend::importStableHlo(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                   bytes.size());
-}
+using testing::fixtureNames;
+using testing::importFixture;
 
 std::vector<std::pair<std::string, PrintOptions>> printModes() {
   PrintOptions plain, frames, full;
@@ -81,7 +62,7 @@ std::string firstDifference(const std::string& a, const std::string& b) {
 }
 
 TEST(ZooRoundTrip, PrintParsePrintIsIdenticalInEveryMode) {
-  const auto names = fixtures();
+  const auto names = fixtureNames();
   ASSERT_GE(names.size(), 20u);
   for (const std::string& name : names) {
     auto module = importFixture(name);

@@ -19,36 +19,15 @@
 #include "frontend/vhlo/import.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "zoo_fixtures.h"
 
 namespace jft::ir {
 namespace {
 
-namespace fs = std::filesystem;
-
-fs::path zooDir() {
-  const char* env = std::getenv("JFT_FIXTURE_DIR");
-  return fs::path(env && *env ? env : JFT_FIXTURE_DIR);
-}
-
-std::vector<std::string> fixtureNames() {
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(zooDir()))
-    if (fs::exists(entry.path() / "program.mlirbc"))
-      names.push_back(entry.path().filename());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-StatusOr<Module> importFixture(const std::string& name) {
-  const std::string bytes = readFile(zooDir() / name / "program.mlirbc");
-  return frontend::importStableHlo(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                   bytes.size());
-}
+using testing::fixtureNames;
+using testing::importFixture;
+using testing::readZooFile;
+using testing::zooDir;
 
 // stablehlo ops (returns aside) by name in the generic text: "stablehlo.add"(...).
 std::map<std::string, int> genericOpCounts(const std::string& text) {
@@ -84,7 +63,7 @@ TEST(Zoo, EveryProgramVerifiesAndPrintsItsOps) {
     const std::string text = printModule(*module);
     EXPECT_EQ(text, printModule(*module)) << "printing is not deterministic";
     EXPECT_EQ(printedOpCounts(text),
-              genericOpCounts(readFile(zooDir() / name / "artifact.generic.mlir")));
+              genericOpCounts(readZooFile(zooDir() / name / "artifact.generic.mlir")));
   }
 }
 

@@ -1,0 +1,28 @@
+// Small integer helpers over dimension lists and tile counts, shared by the
+// emitters (each once kept its own copy).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace jft {
+
+// The product of `values`; 1 for none (a shape's element count).
+inline int64_t product(const std::vector<int64_t>& values) {
+  int64_t p = 1;
+  for (int64_t v : values) p *= v;
+  return p;
+}
+
+// Whether `values` holds `value` (a dimension among dimension numbers).
+inline bool contains(const std::vector<int64_t>& values, int64_t value) {
+  return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+// a / b rounded up, for a >= 0 and b > 0: the tiles of size b that cover a.
+inline constexpr int64_t ceilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+}  // namespace jft
