@@ -11,8 +11,11 @@ jobs=$(nproc)
 # -O2 without debug info: the optimiser's warnings are checked as users build it,
 # at a fraction of the compile time of a debug-info build. _GLIBCXX_ASSERTIONS
 # turns an out-of-range container index anywhere into an abort.
+# Test binaries as unity builds (their shared headers parsed once per batch);
+# the library code one file at a time, as users build it.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG -D_GLIBCXX_ASSERTIONS"
+  -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG -D_GLIBCXX_ASSERTIONS" \
+  -DJFT_TEST_UNITY=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16
 ninja -C build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
@@ -23,8 +26,10 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 sanitized=(bytecode_test vhlo_test conformance_test ir_test pjrt_unit_test
            pjrt_executable_test pjrt_abi_test runtime_test runtime_gemm_test
            kernel_compiler_test compiler_test ffi_test)
+# Everything here as a unity build: this tree only runs the tests, and
+# sanitizer instrumentation makes each translation unit dearer still.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
-  -DJFT_SANITIZE=ON
+  -DJFT_SANITIZE=ON -DCMAKE_UNITY_BUILD=ON -DJFT_TEST_UNITY=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16
 ninja -C build-asan -j"$jobs" "${sanitized[@]}" jft_fuzz
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
 export JFT_FIXTURE_DIR=$PWD/tests/fixtures/zoo
