@@ -7,11 +7,6 @@ namespace {
 
 using ir::ElementType;
 
-std::optional<ConvGemmForm> notConvGemmForm(std::string* why, std::string reason) {
-  if (why != nullptr) *why = std::move(reason);
-  return std::nullopt;
-}
-
 bool isProductType(ElementType t) {
   return t == ElementType::F16 || t == ElementType::BF16 || t == ElementType::F32;
 }
@@ -21,32 +16,32 @@ bool isProductType(ElementType t) {
 std::optional<ConvGemmForm> convGemmFormOf(const ir::Module& module, const ir::Op& op,
                                            std::string* why) {
   if (op.kind != ir::OpKind::Convolution)
-    return notConvGemmForm(why, "not a convolution");
+    return noForm<ConvGemmForm>(why, "not a convolution");
   StatusOr<ConvForm> read = readConvForm(module, op);
-  if (!read.isOk()) return notConvGemmForm(why, read.status().message());
+  if (!read.isOk()) return noForm<ConvGemmForm>(why, read.status().message());
   ConvGemmForm form;
   form.conv = std::move(*read);
   const ConvForm& c = form.conv;
   if (!c.lhs.isTensor() || !c.rhs.isTensor() || !c.out.isTensor())
-    return notConvGemmForm(why, "convolution of non-tensor values");
+    return noForm<ConvGemmForm>(why, "convolution of non-tensor values");
   if (c.groups() != 1)
-    return notConvGemmForm(
+    return noForm<ConvGemmForm>(
         why,
         "grouped convolutions (feature_group_count or batch_group_count > "
         "1) stay on the library route");
   if (c.lhs.element != c.rhs.element || !isProductType(c.lhs.element))
-    return notConvGemmForm(
+    return noForm<ConvGemmForm>(
         why,
         "the TTIR convolution takes f16, bf16 or f32 operands of one type "
         "(not " +
             std::string(ir::elementTypeName(c.lhs.element)) + " x " +
             std::string(ir::elementTypeName(c.rhs.element)) + ")");
   if (c.out.element != ElementType::F32 && c.out.element != c.lhs.element)
-    return notConvGemmForm(why,
-                           "the TTIR convolution writes f32 or the operand type, not " +
-                               std::string(ir::elementTypeName(c.out.element)));
+    return noForm<ConvGemmForm>(
+        why, "the TTIR convolution writes f32 or the operand type, not " +
+                 std::string(ir::elementTypeName(c.out.element)));
   if (c.lhs.numElements() == 0 || c.rhs.numElements() == 0 || c.out.numElements() == 0)
-    return notConvGemmForm(why, "a convolution with an empty dimension");
+    return noForm<ConvGemmForm>(why, "a convolution with an empty dimension");
   form.n = c.outFeatures();
   form.channels = c.featuresPerGroup();
   form.k = form.channels;
@@ -63,7 +58,8 @@ std::optional<ConvGemmForm> convGemmFormOf(const ir::Module& module, const ir::O
   }
   // The smallest tile is 16 x 16: the grid must stay within one i32 axis.
   if (((form.m + 15) / 16) * ((form.n + 15) / 16) >= (int64_t{1} << 31))
-    return notConvGemmForm(why, "a convolution with more tiles than one grid axis holds");
+    return noForm<ConvGemmForm>(why,
+                                "a convolution with more tiles than one grid axis holds");
   form.rhs_k = indexMapOf(c.rhs.dims, k_dims);
   form.rhs_n = indexMapOf(c.rhs.dims, {c.dn.kernel_output_feature_dim});
   form.operand = c.lhs.element;

@@ -4,6 +4,7 @@
 
 #include "fusion/op_text.h"
 #include "ir/attribute_printer.h"
+#include "support/int_lists.h"
 
 namespace jft::fusion {
 namespace {
@@ -15,12 +16,6 @@ bool wantsHighest(const ir::Op& op) {
       ir::findAttrAs<std::vector<ir::Precision>>(op.attrs, "precision_config");
   return config != nullptr && std::find(config->begin(), config->end(),
                                         ir::Precision::HIGHEST) != config->end();
-}
-
-int64_t product(const std::vector<int64_t>& shape, const std::vector<int64_t>& dims) {
-  int64_t p = 1;
-  for (int64_t d : dims) p *= shape[static_cast<size_t>(d)];
-  return p;
 }
 
 std::vector<int64_t> freeDims(size_t rank, const std::vector<int64_t>& batch,
@@ -37,11 +32,6 @@ bool validDims(const std::vector<int64_t>& dims, size_t rank) {
   for (int64_t d : dims)
     if (d < 0 || static_cast<size_t>(d) >= rank) return false;
   return true;
-}
-
-std::optional<MatmulForm> notMatmulForm(std::string* why, std::string reason) {
-  if (why != nullptr) *why = std::move(reason);
-  return std::nullopt;
 }
 
 bool isDotOperandType(ElementType t) {
@@ -78,33 +68,34 @@ std::optional<MatmulForm> matmulFormOf(const ir::Module& module, const ir::Op& o
                                        std::string* why) {
   if (op.kind != ir::OpKind::DotGeneral || op.operands.size() != 2 ||
       op.results.size() != 1)
-    return notMatmulForm(why, "not a dot_general");
+    return noForm<MatmulForm>(why, "not a dot_general");
   const auto* dn =
       ir::findAttrAs<ir::DotDimensionNumbers>(op.attrs, "dot_dimension_numbers");
   if (dn == nullptr)
-    return notMatmulForm(why, "dot_general without dot_dimension_numbers");
+    return noForm<MatmulForm>(why, "dot_general without dot_dimension_numbers");
   const ir::Type& lhs = module.typeOf(op.operands[0]);
   const ir::Type& rhs = module.typeOf(op.operands[1]);
   const ir::Type& result = module.typeOf(op.results[0]);
   if (!lhs.isTensor() || !rhs.isTensor() || !result.isTensor())
-    return notMatmulForm(why, "dot_general of non-tensor values");
+    return noForm<MatmulForm>(why, "dot_general of non-tensor values");
   if (lhs.element != rhs.element || !isDotOperandType(lhs.element))
-    return notMatmulForm(
+    return noForm<MatmulForm>(
         why, "the TTIR matmul takes f16 x f16, bf16 x bf16 or f32 x f32 (not " +
                  std::string(ir::elementTypeName(lhs.element)) + " x " +
                  std::string(ir::elementTypeName(rhs.element)) + ")");
   if (result.element != ElementType::F32 && result.element != lhs.element)
-    return notMatmulForm(why, "the TTIR matmul writes f32 or the operand type, not " +
+    return noForm<MatmulForm>(why,
+                              "the TTIR matmul writes f32 or the operand type, not " +
                                   std::string(ir::elementTypeName(result.element)));
   if (ir::findAttr(op.attrs, "algorithm") != nullptr)
-    return notMatmulForm(why, "dot algorithms stay on the library route");
+    return noForm<MatmulForm>(why, "dot algorithms stay on the library route");
   if (dn->lhs_batching_dims.size() != dn->rhs_batching_dims.size() ||
       dn->lhs_contracting_dims.size() != dn->rhs_contracting_dims.size() ||
       !validDims(dn->lhs_batching_dims, lhs.dims.size()) ||
       !validDims(dn->lhs_contracting_dims, lhs.dims.size()) ||
       !validDims(dn->rhs_batching_dims, rhs.dims.size()) ||
       !validDims(dn->rhs_contracting_dims, rhs.dims.size()))
-    return notMatmulForm(why, "dot_general with inconsistent dimension numbers");
+    return noForm<MatmulForm>(why, "dot_general with inconsistent dimension numbers");
 
   MatmulForm form;
   const std::vector<int64_t> lhs_free =
@@ -116,11 +107,12 @@ std::optional<MatmulForm> matmulFormOf(const ir::Module& module, const ir::Op& o
   form.k = product(lhs.dims, dn->lhs_contracting_dims);
   form.n = product(rhs.dims, rhs_free);
   if (form.batch == 0 || form.m == 0 || form.n == 0 || form.k == 0)
-    return notMatmulForm(why, "dot_general with an empty dimension");
+    return noForm<MatmulForm>(why, "dot_general with an empty dimension");
   // The smallest tile is 16 x 16: the grid must stay within one i32 axis.
   const int64_t programs = form.batch * ((form.m + 15) / 16) * ((form.n + 15) / 16);
   if (programs >= (int64_t{1} << 31))
-    return notMatmulForm(why, "dot_general with more tiles than one grid axis holds");
+    return noForm<MatmulForm>(why,
+                              "dot_general with more tiles than one grid axis holds");
   form.lhs_batch = indexMapOf(lhs.dims, dn->lhs_batching_dims);
   form.lhs_m = indexMapOf(lhs.dims, lhs_free);
   form.lhs_k = indexMapOf(lhs.dims, dn->lhs_contracting_dims);

@@ -20,12 +20,21 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fusion/fusion.h"
 #include "ir/module.h"
 
 namespace jft::fusion {
+
+// The refusal of the form readers below: `reason` into `why` when asked for,
+// and no form.
+template <class Form>
+std::optional<Form> noForm(std::string* why, std::string reason) {
+  if (why != nullptr) *why = std::move(reason);
+  return std::nullopt;
+}
 
 struct MemorySegment {
   int64_t extent = 1;

@@ -15,6 +15,15 @@ inline int64_t product(const std::vector<int64_t>& values) {
   return p;
 }
 
+// The product of the extents `shape` has at `dims` (a dot's batch, free or
+// contracting size); each of `dims` must index `shape`.
+inline int64_t product(const std::vector<int64_t>& shape,
+                       const std::vector<int64_t>& dims) {
+  int64_t p = 1;
+  for (int64_t d : dims) p *= shape[static_cast<size_t>(d)];
+  return p;
+}
+
 // Whether `values` holds `value` (a dimension among dimension numbers).
 inline bool contains(const std::vector<int64_t>& values, int64_t value) {
   return std::find(values.begin(), values.end(), value) != values.end();

@@ -48,7 +48,7 @@ std::optional<int64_t> runStride(const std::vector<int64_t>& dims,
   return previous < 0 ? 1 : strides[static_cast<size_t>(previous)];
 }
 
-int64_t product(const ConvForm& form, const std::vector<int64_t>& roles) {
+int64_t extentOfRoles(const ConvForm& form, const std::vector<int64_t>& roles) {
   int64_t p = 1;
   for (int64_t role : roles) p *= roleExtent(form, role);
   return p;
@@ -149,7 +149,7 @@ StatusOr<LibraryCall> lowerConvolution(ir::Module& module, const fusion::Fusion&
                           : kWindowRole +
                                 (std::find(sp.begin(), sp.end(), d) - sp.begin()));
   }
-  const int64_t k = product(form, k_roles);
+  const int64_t k = extentOfRoles(form, k_roles);
   const int64_t rank = form.rhs.rank();
   GemmOperand w;
   if (dn.kernel_output_feature_dim == rank - 1 || features == 1) {
@@ -166,7 +166,7 @@ StatusOr<LibraryCall> lowerConvolution(ir::Module& module, const fusion::Fusion&
   // m: the result's other dims in its memory order, if the product can
   // write it in place.
   std::vector<int64_t> m_roles = outputRoles(form);
-  const int64_t m = product(form, m_roles);
+  const int64_t m = extentOfRoles(form, m_roles);
   std::vector<int64_t> m_dims;
   for (int64_t d = 0; d < form.out.rank(); ++d)
     if (d != dn.output_feature_dim) m_dims.push_back(d);

@@ -8,6 +8,7 @@
 
 #include "codegen/library/conv_form.h"
 #include "codegen/library/dot_to_gemm.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::library {
 namespace {
@@ -66,12 +67,6 @@ std::vector<int64_t> concat(std::initializer_list<int64_t> head,
   std::vector<int64_t> all(head);
   all.insert(all.end(), tail.begin(), tail.end());
   return all;
-}
-
-int64_t product(const std::vector<int64_t>& values) {
-  int64_t p = 1;
-  for (int64_t v : values) p *= v;
-  return p;
 }
 
 // The packed memory order cuDNN's engines take for a tensor [k, c,

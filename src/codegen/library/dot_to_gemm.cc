@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "support/int_lists.h"
+
 namespace jft::codegen::library {
 namespace {
 
@@ -192,12 +194,6 @@ std::vector<int> memoryOrder(const Operand& x) {
     return x.strides[x.contracting[a]] > x.strides[x.contracting[b]];
   });
   return pairs;
-}
-
-int64_t product(const std::vector<int64_t>& shape, const std::vector<int64_t>& dims) {
-  int64_t p = 1;
-  for (int64_t d : dims) p *= shape[d];
-  return p;
 }
 
 std::vector<int64_t> concat(std::initializer_list<std::vector<int64_t>> parts) {

@@ -51,7 +51,7 @@ StatusOr<SolverType> matrixType(const Reasons& r, const ir::Type& type) {
   }
 }
 
-int64_t product(const std::vector<int64_t>& dims, size_t count) {
+int64_t leadingProduct(const std::vector<int64_t>& dims, size_t count) {
   int64_t p = 1;
   for (size_t i = 0; i < count && i < dims.size(); ++i) p *= dims[i];
   return p;
@@ -234,7 +234,7 @@ StatusOr<SolverPlan> callPlan(const Reasons& r, const ir::Module& module,
   SolverPlan plan;
   plan.desc.kind = kind;
   plan.desc.type = c.type;
-  plan.desc.batch = product(c.batchDims, c.batchDims.size());
+  plan.desc.batch = leadingProduct(c.batchDims, c.batchDims.size());
   plan.desc.m = c.m;
   plan.desc.n = c.n;
   plan.inputs = op.operands;
@@ -535,7 +535,7 @@ StatusOr<SolverPlan> planCholeskyUpdate(const Reasons& r, const ir::Module& modu
   plan.desc.kind = SolverKind::kCholeskyUpdate;
   plan.desc.type =
       factor.element == ir::ElementType::F64 ? SolverType::kF64 : SolverType::kF32;
-  plan.desc.batch = product(factor.dims, static_cast<size_t>(factor.rank() - 2));
+  plan.desc.batch = leadingProduct(factor.dims, static_cast<size_t>(factor.rank() - 2));
   plan.desc.m = plan.desc.n = n;
   plan.inputs = op.operands;
   plan.outputs = op.results;
@@ -557,7 +557,7 @@ StatusOr<SolverPlan> planPotrf(const Reasons& r, const ir::Module& module,
   SolverPlan plan;
   plan.desc.kind = SolverKind::kPotrf;
   plan.desc.type = type;
-  plan.desc.batch = product(a.dims, static_cast<size_t>(rank - 2));
+  plan.desc.batch = leadingProduct(a.dims, static_cast<size_t>(rank - 2));
   plan.desc.m = plan.desc.n = a.dims[rank - 1];
   plan.desc.lower = !lower;
   plan.inputs = {op.operands[0]};
@@ -610,7 +610,7 @@ StatusOr<SolverPlan> planPermutation(const Reasons& r, const ir::Module& module,
   SolverPlan plan;
   plan.desc.kind = SolverKind::kLuPivotsToPermutation;
   plan.desc.type = SolverType::kS32;
-  plan.desc.batch = product(pivots.dims, static_cast<size_t>(pivots.rank() - 1));
+  plan.desc.batch = leadingProduct(pivots.dims, static_cast<size_t>(pivots.rank() - 1));
   plan.desc.n = pivots.dims.back();
   plan.desc.m = result.dims.back();
   plan.inputs = {op.operands[0]};
@@ -643,7 +643,7 @@ StatusOr<SolverPlan> planTriangularSolve(const Reasons& r, const ir::Module& mod
   SolverDesc& d = plan.desc;
   d.kind = SolverKind::kTriangularSolve;
   d.type = type;
-  d.batch = product(b.dims, static_cast<size_t>(rank - 2));
+  d.batch = leadingProduct(b.dims, static_cast<size_t>(rank - 2));
   d.m = cols;
   d.n = rows;
   d.left_side = !leftSide;
