@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "codegen/ttir/index_space.h"
+#include "support/int_lists.h"
 
 namespace jft::compiler {
 namespace {
@@ -27,8 +27,7 @@ constexpr std::array kIeee = {Shape{64, 64, 16}, Shape{64, 32, 16}, Shape{32, 64
                               Shape{32, 32, 16}};
 
 int64_t fit(int64_t block, int64_t extent) {
-  return std::clamp<int64_t>(block, 16,
-                             std::max<int64_t>(16, codegen::ttir::nextPow2(extent)));
+  return std::clamp<int64_t>(block, 16, std::max<int64_t>(16, nextPow2(extent)));
 }
 
 bool sameTile(const MatmulTile& a, const MatmulTile& b) {

@@ -29,6 +29,13 @@ inline bool contains(const std::vector<int64_t>& values, int64_t value) {
   return std::find(values.begin(), values.end(), value) != values.end();
 }
 
+// The smallest power of two >= n (1 for n <= 1).
+inline int64_t nextPow2(int64_t n) {
+  int64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
 // a / b rounded up, for a >= 0 and b > 0: the tiles of size b that cover a.
 inline constexpr int64_t ceilDiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;

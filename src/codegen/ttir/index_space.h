@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "codegen/ttir/ttir_writer.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 
@@ -108,8 +109,6 @@ class IndexBuilder {
   std::map<std::string, Value> constants_;
 };
 
-// Smallest power of two >= n (1 for n <= 1).
-int64_t nextPow2(int64_t n);
 // Row-major strides of `dims`.
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims);
 
