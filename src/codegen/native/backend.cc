@@ -15,9 +15,9 @@ bool holdsUnsupportedOp(const fusion::Plan& plan, const fusion::Fusion& group) {
 }
 
 // "grid 32, 128 threads": the launch, for the route report's tile column.
-std::string launchText(const NativeKernel& kernel, int warp_size) {
-  return "grid " + std::to_string(kernel.grid[0]) + ", " +
-         std::to_string(kernel.num_warps * warp_size) + " threads";
+std::string launchText(const NativeEntry& entry, int warp_size) {
+  return "grid " + std::to_string(entry.grid[0]) + ", " +
+         std::to_string(entry.num_warps * warp_size) + " threads";
 }
 
 }  // namespace
@@ -50,16 +50,22 @@ StatusOr<GroupCode> NativeBackend::lower(ir::Module& module, const ir::Function&
   const fusion::Fusion& group = plan.fusions.at(g);
   StatusOr<NativeKernel> made = emitNativeKernel(module, scope, group, options_);
   if (!made.isOk()) return made.status();
-  ttir::TtirKernel kernel;
-  kernel.name = made->name;
-  kernel.cuda = std::move(made->source);
-  kernel.inputs = made->inputs;
-  kernel.outputs = made->outputs;
-  kernel.grid = made->grid;
-  kernel.num_warps = made->num_warps;
-  kernel.tile = launchText(*made, options_.warp_size);
+  // Every entry point is a kernel record of its own over the same source.
+  std::vector<NativeEntry> entries{{made->name, made->grid, made->num_warps}};
+  entries.insert(entries.end(), made->later.begin(), made->later.end());
   GroupCode code;
-  code.kernels.push_back(std::move(kernel));
+  for (const NativeEntry& entry : entries) {
+    ttir::TtirKernel kernel;
+    kernel.name = entry.name;
+    kernel.cuda = made->source;
+    kernel.inputs = made->inputs;
+    kernel.outputs = made->outputs;
+    kernel.grid = entry.grid;
+    kernel.num_warps = entry.num_warps;
+    kernel.tile = launchText(entry, options_.warp_size);
+    kernel.stage = static_cast<int>(code.kernels.size());
+    code.kernels.push_back(std::move(kernel));
+  }
   code.after_call = code.kernels.size();
   return code;
 }

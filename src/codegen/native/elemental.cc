@@ -545,9 +545,15 @@ StatusOr<std::vector<std::string>> Elemental::emitRegion(
       std::vector<std::string> operands;
       for (ir::ValueId v : op.operands) {
         auto it = names.find(v);
-        if (it == names.end())
+        if (it != names.end()) {
+          operands.push_back(it->second);
+          continue;
+        }
+        // A scalar of the group the region captures (a comparator's constant).
+        if (!module_.typeOf(v).dims.empty() || (!def_.count(v) && !input_of_.count(v)))
           return unimplemented(opName(op) + " in a reduce region reads an outer value");
-        operands.push_back(it->second);
+        JFT_ASSIGN_OR_RETURN(std::string outer, emit(v, Index{}));
+        operands.push_back(outer);
       }
       JFT_ASSIGN_OR_RETURN(value, emitElementwise(writer_, module_, op, operands));
     }

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "codegen/native/cuda_writer.h"
 #include "codegen/native/native_kernel.h"
 
 namespace jft::codegen::native {
@@ -24,9 +25,32 @@ struct FamilyKernel {
   std::string shared;  // __shared__ declarations at the top of the body
   uint32_t grid = 1;
   int num_warps = 4;
+  // Kernels launched after this one (their name: the kernel's + `suffix`).
+  std::string suffix;
+  std::vector<FamilyKernel> later;
 };
 
 StatusOr<FamilyKernel> emitLoopBody(const KernelContext& context);
 StatusOr<FamilyKernel> emitReductionBody(const KernelContext& context);
+StatusOr<FamilyKernel> emitScanBody(const KernelContext& context);
+StatusOr<FamilyKernel> emitSortBody(const KernelContext& context);
+StatusOr<FamilyKernel> emitScatterBody(const KernelContext& context);
+
+// Shared by the families (loop_kernel.cc).
+// The loop family's body for `values` (of one shape), value i stored to
+// output i.
+StatusOr<FamilyKernel> emitElementLoop(const KernelContext& c,
+                                       const std::vector<ir::ValueId>& values);
+// "for (jft_i64 jft_i = ...; jft_i < total; ...) {": one element per thread
+// of the whole grid, the rest looped over; the caller closes it.
+void openGridStrideLoop(CudaWriter& w, int64_t total);
+// "for (jft_i64 jft_row = blockIdx.x; jft_row < rows; ...) {": one block per
+// row; the caller closes it.
+void openBlockRowLoop(CudaWriter& w, int64_t rows);
+// Blocks for `total` units of `per_block` each, within the options' bound.
+uint32_t blocksFor(const KernelContext& c, int64_t total, int64_t per_block);
+// A power of two of whole warps (the trees halve it), up to `most` threads
+// and no more than needed for `extent` elements.
+int64_t blockThreads(const KernelContext& c, int64_t extent, int64_t most);
 
 }  // namespace jft::codegen::native

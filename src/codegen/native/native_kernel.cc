@@ -55,6 +55,14 @@ StatusOr<NativeParam> param(const ir::Module& module, ir::ValueId value, bool is
   return p;
 }
 
+// extern "C" __global__ void __launch_bounds__(threads) name(params) { ... }
+std::string entryText(const std::string& name, const std::string& params,
+                      const FamilyKernel& body, int warp_size) {
+  return "extern \"C\" __global__ void __launch_bounds__(" +
+         std::to_string(body.num_warps * warp_size) + ") " + name + "(" + params +
+         ") {\n" + body.shared + body.body + "}\n";
+}
+
 bool hasNoElements(const ir::Module& module, const fusion::Fusion& fusion) {
   for (ir::ValueId v : fusion.outputs)
     if (module.typeOf(v).isTensor() && module.typeOf(v).numElements() != 0) return false;
@@ -103,21 +111,38 @@ StatusOr<NativeKernel> emitNativeKernel(const ir::Module& module,
       kernel.family = "reduction";
       body = emitReductionBody(context);
       break;
+    case fusion::Family::kScan:
+      kernel.family = "scan";
+      body = emitScanBody(context);
+      break;
+    case fusion::Family::kSort:
+      kernel.family = "sort";
+      body = emitSortBody(context);
+      break;
+    case fusion::Family::kScatter:
+      kernel.family = "scatter";
+      body = emitScatterBody(context);
+      break;
     default:
       return unimplemented(fusion.name + ": no native emitter for kernel family " +
                            fusion::familyName(fusion.family));
   }
   if (!body.isOk()) return body.status().withContext(fusion.name);
-  kernel.grid = {hasNoElements(module, fusion) ? 0 : body->grid, 1, 1};
+  const bool empty = hasNoElements(module, fusion);
+  kernel.grid = {empty ? 0 : body->grid, 1, 1};
   kernel.num_warps = body->num_warps;
-  const int threads = body->num_warps * options.warp_size;
   std::string params;
   for (const NativeParam& p : kernel.params)
     params += (params.empty() ? "" : ", ") + p.c_type + " " + p.name;
   kernel.source = std::string(kernelPrelude()) + "\n// " + fusion.name + " (" +
-                  kernel.family + ")\nextern \"C\" __global__ void __launch_bounds__(" +
-                  std::to_string(threads) + ") " + kernel.name + "(" + params + ") {\n" +
-                  body->shared + body->body + "}\n";
+                  kernel.family + ")\n" +
+                  entryText(kernel.name, params, *body, options.warp_size);
+  for (const FamilyKernel& next : body->later) {
+    NativeEntry entry{
+        kernel.name + next.suffix, {empty ? 0 : next.grid, 1, 1}, next.num_warps};
+    kernel.source += entryText(entry.name, params, next, options.warp_size);
+    kernel.later.push_back(std::move(entry));
+  }
   return kernel;
 }
 

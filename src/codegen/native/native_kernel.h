@@ -10,12 +10,15 @@
 // Sizes are baked into the source; the kernel loops over what the grid
 // does not cover, so any grid size is correct.
 //
-// Families: loop (every output at every index, one element per thread) and
+// Families: loop (every output at every index, one element per thread),
 // reduction (one block per row of the kept shape: each reduce of the group
 // combined over the reduced elements by a strided loop per thread and a
 // shared-memory tree with the reduce's own combiner, in program order, so
 // softmax's max then sum is one kernel; kept-shaped outputs written by
-// thread 0, full-shaped outputs by a last loop over the row).
+// thread 0, full-shaped outputs by a last loop over the row), scan
+// (scan_kernel.cc), sort (sort_kernel.cc) and scatter (scatter_kernel.cc:
+// the one family of two kernels, the operand's copy then the updates, both
+// entry points of the same source, launched in order on the same buffers).
 #pragma once
 
 #include <array>
@@ -38,6 +41,13 @@ struct NativeParam {
   std::string c_type;  // the pointer's C type: "const float*", "jft_u16*"
 };
 
+// A further entry point of a kernel's source, launched after the first.
+struct NativeEntry {
+  std::string name;
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  int num_warps = 4;
+};
+
 struct NativeKernel {
   std::string name;    // the extern "C" entry point, = the TTIR kernel's name
   std::string source;  // complete: prelude and kernel, no includes needed under NVRTC
@@ -47,8 +57,11 @@ struct NativeKernel {
   std::array<uint32_t, 3> grid{1, 1, 1};
   int num_warps = 4;
   uint32_t shared_mem = 0;  // dynamic shared memory (the kernels use static only)
-  std::string family;       // "loop", "reduction"
+  std::string family;       // "loop", "reduction", "scan", "sort", "scatter"
   std::string index_type;   // "jft_i32" or "jft_i64"
+  // Entry points of `source` launched after this one, in order, each seeing
+  // what the earlier ones wrote (a scatter's updates after its copy).
+  std::vector<NativeEntry> later;
 };
 
 struct NativeOptions {

@@ -150,6 +150,47 @@ JFT_FN int jft_clz32(jft_u32 x) { return x ? __builtin_clz(x) : 32; }
 JFT_FN int jft_clz64(jft_u64 x) { return x ? __builtin_clzll(x) : 64; }
 #endif
 
+// Atomics (the scatter family): compare-and-swap of 32/64-bit words, the
+// word read before a swap loop, and add where the hardware has it. The host
+// versions let the tests run the same source on threads.
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+JFT_FN jft_u32 jft_cas(jft_u32* p, jft_u32 expected, jft_u32 desired) {
+  return atomicCAS((unsigned int*)p, expected, desired);
+}
+JFT_FN jft_u64 jft_cas(jft_u64* p, jft_u64 expected, jft_u64 desired) {
+  return atomicCAS((unsigned long long*)p, expected, desired);
+}
+JFT_FN jft_u32 jft_atomic_load(jft_u32* p) { return *(volatile jft_u32*)p; }
+JFT_FN jft_u64 jft_atomic_load(jft_u64* p) { return *(volatile jft_u64*)p; }
+JFT_FN void jft_atomic_add(float* p, float v) { atomicAdd(p, v); }
+JFT_FN void jft_atomic_add(double* p, double v) { atomicAdd(p, v); }
+JFT_FN void jft_atomic_add(jft_u32* p, jft_u32 v) { atomicAdd((unsigned int*)p, v); }
+JFT_FN void jft_atomic_add(jft_u64* p, jft_u64 v) { atomicAdd((unsigned long long*)p, v); }
+#else
+JFT_FN jft_u32 jft_cas(jft_u32* p, jft_u32 expected, jft_u32 desired) {
+  __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return expected;
+}
+JFT_FN jft_u64 jft_cas(jft_u64* p, jft_u64 expected, jft_u64 desired) {
+  __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return expected;
+}
+JFT_FN jft_u32 jft_atomic_load(jft_u32* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+JFT_FN jft_u64 jft_atomic_load(jft_u64* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+JFT_FN void jft_atomic_add(float* p, float v) {
+  jft_u32* w = (jft_u32*)p;
+  jft_u32 old = jft_atomic_load(w), seen;
+  do { seen = old; old = jft_cas(w, seen, jft_f32_bits(jft_f32_from_bits(seen) + v)); } while (old != seen);
+}
+JFT_FN void jft_atomic_add(double* p, double v) {
+  jft_u64* w = (jft_u64*)p;
+  jft_u64 old = jft_atomic_load(w), seen;
+  do { seen = old; old = jft_cas(w, seen, jft_f64_bits(jft_f64_from_bits(seen) + v)); } while (old != seen);
+}
+JFT_FN void jft_atomic_add(jft_u32* p, jft_u32 v) { __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+JFT_FN void jft_atomic_add(jft_u64* p, jft_u64 v) { __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+#endif
+
 // Integer division and remainder as XLA defines them: x / 0 = -1 (all ones),
 // INT_MIN / -1 = INT_MIN, x % 0 = x, INT_MIN % -1 = 0; T any integer type.
 template <class T> JFT_FN T jft_div(T a, T b) {

@@ -58,8 +58,7 @@ class ReductionWriter {
   int64_t rows() const { return rows_; }
 
   Status emit() {
-    w_.open("for (jft_i64 jft_row = blockIdx.x; jft_row < " + std::to_string(rows_) +
-            "ll; jft_row += gridDim.x) {");
+    openBlockRowLoop(w_, rows_);
     row_ = e_.delinearize(
         kept_, e_.writer().let(c_.index_type, "(" + c_.index_type + ")jft_row"));
     for (size_t at : c_.fusion.ops) {
@@ -246,9 +245,7 @@ StatusOr<FamilyKernel> emitReductionBody(const KernelContext& c) {
   int64_t row_length = 1;
   for (int64_t d : fusion.reduced_dims)
     row_length *= fusion.reduce_shape[static_cast<size_t>(d)];
-  // A power of two (the tree halves it), whole warps, no more than the row.
-  int64_t threads = c.options.warp_size;
-  while (threads < row_length && threads < kMaxThreads) threads *= 2;
+  const int64_t threads = blockThreads(c, row_length, kMaxThreads);
   CudaWriter w;
   Elemental elemental(w, c.module, c.function, fusion, c.input_params, c.index_type);
   ReductionWriter writer(c, w, elemental, threads);
@@ -256,8 +253,7 @@ StatusOr<FamilyKernel> emitReductionBody(const KernelContext& c) {
   FamilyKernel kernel;
   kernel.body = w.text();
   kernel.shared = writer.shared();
-  kernel.grid = static_cast<uint32_t>(
-      std::min<int64_t>(writer.rows(), static_cast<int64_t>(c.options.max_blocks)));
+  kernel.grid = blocksFor(c, writer.rows(), 1);
   kernel.num_warps = static_cast<int>(threads / c.options.warp_size);
   return kernel;
 }

@@ -170,12 +170,12 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2xf32> {
   return %s : tensor<2xf32>
 })",
                                                    "stablehlo.reduce"},
-                                           Refusal{"sort_family", Family::kSort, R"(
+                                           Refusal{"matmul_family", Family::kMatmul, R"(
 func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
   %r = stablehlo.negate %a : tensor<4xf32>
   return %r : tensor<4xf32>
 })",
-                                                   "kernel family sort"},
+                                                   "kernel family matmul"},
                                            Refusal{"loop_shapes", Family::kLoop, R"(
 func.func @main(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<2x2xf32>) {
   %r = stablehlo.reshape %a : (tensor<4xf32>) -> tensor<2x2xf32>

@@ -119,10 +119,20 @@ std::vector<std::vector<uint8_t>> runOnHost(
   for (size_t i = 0; i < kernel.params.size(); ++i)
     call += (i ? ", " : "") + std::string("(") + kernel.params[i].c_type + ")args[" +
             std::to_string(i) + "]";
-  const bool threads = kernel.family == "reduction";
-  const std::string run_one = "threadIdx.x = t; " + kernel.name + "(" + call + ");";
+  // Only the loop family never synchronises or shares memory.
+  const bool threads = kernel.family != "loop";
+  std::vector<NativeEntry> entries{{kernel.name, kernel.grid, kernel.num_warps}};
+  entries.insert(entries.end(), kernel.later.begin(), kernel.later.end());
+  std::string cases;
+  for (size_t e = 0; e < entries.size(); ++e)
+    cases += "    if (entry == " + std::to_string(e) + ") " + entries[e].name + "(" +
+             call + ");\n";
+  const std::string run_one = "threadIdx.x = t; jft_run(entry, args);";
   const std::string launcher =
-      "extern \"C\" void jft_host_launch(void** args, unsigned grid, unsigned block) {\n"
+      "static void jft_run(int entry, void** args) {\n" + cases +
+      "}\n"
+      "extern \"C\" void jft_host_launch(int entry, void** args, unsigned grid,\n"
+      "                                  unsigned block) {\n"
       "  gridDim.x = grid; blockDim.x = block;\n"
       "  for (unsigned b = 0; b < grid; ++b) {\n"
       "    blockIdx.x = b;\n" +
@@ -157,7 +167,7 @@ std::vector<std::vector<uint8_t>> runOnHost(
     ADD_FAILURE() << dlerror();
     return {};
   }
-  using Launch = void (*)(void**, unsigned, unsigned);
+  using Launch = void (*)(int, void**, unsigned, unsigned);
   auto launch = reinterpret_cast<Launch>(dlsym(handle, "jft_host_launch"));
   std::vector<std::vector<uint8_t>> buffers = inputs;
   for (const NativeParam& p : kernel.params) {
@@ -170,9 +180,13 @@ std::vector<std::vector<uint8_t>> runOnHost(
   }
   std::vector<void*> args;
   for (auto& b : buffers) args.push_back(b.data());
-  // One block: the kernels loop over rows and elements the grid leaves out.
-  const unsigned block = threads ? static_cast<unsigned>(kernel.num_warps * 32) : 1u;
-  if (kernel.grid[0] != 0) launch(args.data(), 1, block);
+  // One block: the kernels loop over rows and elements the grid leaves out
+  // (each entry in turn, as the runtime launches them).
+  for (size_t e = 0; e < entries.size(); ++e) {
+    const unsigned block =
+        threads ? static_cast<unsigned>(entries[e].num_warps * 32) : 1u;
+    if (entries[e].grid[0] != 0) launch(static_cast<int>(e), args.data(), 1, block);
+  }
   dlclose(handle);
   std::filesystem::remove_all(dir);
   return {buffers.begin() + static_cast<std::ptrdiff_t>(inputs.size()), buffers.end()};
