@@ -15,7 +15,7 @@
 //     same): the hardware's add for 32/64-bit integers, f32 and f64, else
 //     a compare-and-swap loop applying the region, on the element's own
 //     32/64-bit word or on the aligned 32-bit word holding an 8/16-bit one;
-//     complex add part by part;
+//     complex add part by part (complex max/min/multiply are refused);
 //   - replace and any other region: in StableHLO's order, unless
 //     unique_indices says no two updates meet (then one per thread, plain
 //     stores). Threads own window offsets and walk the updates' rows in
@@ -123,19 +123,14 @@ class ScatterWriter {
       ordered_ = !is_unique;
       return ScatterApply::kStore;
     }
-    if (combine == C::kOther) {
+    if (combine == C::kOther) {  // plain loads and stores: complex values too
       ordered_ = !is_unique;
-      if (ir::isComplex(element_))
-        return unimplemented(opName(op_) +
-                             " of complex values with an update computation other than "
-                             "set and add");
       return ScatterApply::kUpdate;
     }
     if (ir::isComplex(element_)) {
       if (combine == C::kAdd) return ScatterApply::kComplexAdd;
       return unimplemented(opName(op_) +
-                           " of complex values with an update computation other than set "
-                           "and add");
+                           " of complex values combined by an atomic other than add");
     }
     using E = ir::ElementType;
     const E t = element_;

@@ -35,6 +35,13 @@ std::string rowScatterIr(int rows, int cols, int n, const std::string& element,
          ") -> " + operand + "\n  return %r : " + operand + "\n}";
 }
 
+// A region of one binary op of (current, update).
+std::string binaryScatterBody(const std::string& op, const std::string& element) {
+  const std::string s = "tensor<" + element + ">";
+  return "    %res = stablehlo." + op + " %cur, %upd : " + s +
+         "\n    stablehlo.return %res : " + s + "\n";
+}
+
 // StableHLO's scatter of rows, updates applied in order.
 template <typename T, typename F>
 std::vector<T> rowScatterReference(std::vector<T> x, int cols,
@@ -53,10 +60,7 @@ std::vector<T> rowScatterReference(std::vector<T> x, int cols,
 
 TEST(NativeScatter, AddCombinesDuplicatesAndDropsOutOfBoundsRows) {
   JFT_REQUIRE_HOST_RUN();
-  const std::string ir =
-      rowScatterIr(10, 3, 8, "f32",
-                   "    %res = stablehlo.add %cur, %upd : tensor<f32>\n"
-                   "    stablehlo.return %res : tensor<f32>\n");
+  const std::string ir = rowScatterIr(10, 3, 8, "f32", binaryScatterBody("add", "f32"));
   std::vector<float> x(30), u(24);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
   for (size_t i = 0; i < u.size(); ++i) u[i] = static_cast<float>(i % 5) + 1.0f;
@@ -110,9 +114,7 @@ TEST(NativeScatter, MaxOfSixteenBitIntegersSwapsTheirWord) {
   // No 16-bit atomic max: a compare-and-swap on the aligned 32-bit word,
   // whose other half belongs to a neighbour updated at the same time.
   const std::string ir =
-      rowScatterIr(4, 5, 12, "i16",
-                   "    %res = stablehlo.maximum %cur, %upd : tensor<i16>\n"
-                   "    stablehlo.return %res : tensor<i16>\n");
+      rowScatterIr(4, 5, 12, "i16", binaryScatterBody("maximum", "i16"));
   std::vector<int16_t> x(20), u(60);
   for (size_t i = 0; i < x.size(); ++i)
     x[i] = static_cast<int16_t>(static_cast<int>(i) - 10);
@@ -156,9 +158,7 @@ func.func @main(%x: tensor<3x4xf32>, %i: tensor<3x2xi32>, %u: tensor<3x2x2xf32>)
 
 TEST(NativeScatter, TwoEntryPointsInOneSource) {
   const ir::Module m =
-      parseIr(rowScatterIr(4, 2, 3, "f32",
-                           "    %res = stablehlo.add %cur, %upd : tensor<f32>\n"
-                           "    stablehlo.return %res : tensor<f32>\n"));
+      parseIr(rowScatterIr(4, 2, 3, "f32", binaryScatterBody("add", "f32")));
   const NativeKernel k = emitWhole(m, Family::kScatter);
   ASSERT_EQ(k.later.size(), 1u);
   EXPECT_EQ(k.later[0].name, k.name + "_updates");
