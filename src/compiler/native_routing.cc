@@ -5,18 +5,26 @@
 #include <vector>
 
 #include "fusion/reduction_space.h"
+#include "fusion/ttir_support.h"
 
 namespace jft::compiler {
 namespace {
 
-// The family of a group whose ops no TTIR family took: a reduction when it
-// holds a reduce (over that reduce's space), else a loop.
+// The family of a group whose ops no TTIR family took: scan, scatter or
+// sort when it holds such an op (as the planner would have named it), a
+// reduction when it holds a reduce (over that reduce's space), else a loop.
 void giveFamily(const ir::Module& module, const ir::Function& scope,
                 fusion::Fusion& group) {
   group.family = fusion::Family::kLoop;
   for (size_t at : group.ops) {
     if (at >= scope.body.ops.size()) continue;
     const ir::Op& op = scope.body.ops[at];
+    const fusion::Family family = fusion::ttirFamilyOf(module, op);
+    if (family == fusion::Family::kScan || family == fusion::Family::kScatter ||
+        family == fusion::Family::kSort) {
+      group.family = family;
+      return;
+    }
     if (op.kind != ir::OpKind::Reduce) continue;
     if (std::optional<fusion::ReductionSpace> space =
             fusion::reductionSpaceOf(module, op)) {

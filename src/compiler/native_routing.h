@@ -5,7 +5,8 @@
 //   back_unsupported, back_fail: an op the planner could not place because
 //     the TTIR backend refuses it (a single-op kNative group, the op in
 //     plan.unsupported) becomes a native kernel when the native emitter
-//     takes it (family loop, or reduction over its reduce's space); the op
+//     takes it (family scan, scatter or sort for those ops, reduction over
+//     a reduce's space, else loop); the op
 //     then leaves plan.unsupported. Otherwise it stays listed, its reason
 //     followed by the emitter's.
 //   native: the same, and every kTtir group moves to kNative except a Pallas

@@ -75,6 +75,30 @@ func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   return %s : tensor<4x8xf32>
 })";
 
+// Rows too long for the native sort (a block's shared memory) that TTIR
+// sorts through scratch.
+inline constexpr const char* kLongSortRows = R"(
+func.func @main(%x: tensor<2x20000xf32>) -> tensor<2x20000xf32> {
+  %s = stablehlo.sort %x {dimension = 1} ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %lt = stablehlo.compare %p, %q {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) : (tensor<2x20000xf32>) -> tensor<2x20000xf32>
+  return %s : tensor<2x20000xf32>
+})";
+
+// x.at[i] -= u on complex values: TTIR runs complex scatters that set or add
+// only; the native route applies the region in order.
+inline constexpr const char* kComplexScatterSubtract = R"(
+func.func @main(%x: tensor<6x2xcomplex<f32>>, %i: tensor<3x1xi32>, %u: tensor<3x2xcomplex<f32>>) -> tensor<6x2xcomplex<f32>> {
+  %r = stablehlo.scatter %x, %i, %u {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} ({
+  ^bb0(%cur: tensor<complex<f32>>, %upd: tensor<complex<f32>>):
+    %res = stablehlo.subtract %cur, %upd : tensor<complex<f32>>
+    stablehlo.return %res : tensor<complex<f32>>
+  }) : (tensor<6x2xcomplex<f32>>, tensor<3x1xi32>, tensor<3x2xcomplex<f32>>) -> tensor<6x2xcomplex<f32>>
+  return %r : tensor<6x2xcomplex<f32>>
+})";
+
 inline StatusOr<Executable> compileText(
     const std::string& text, const Options& options,
     kernel_compiler::KernelCompiler* kernels = nullptr, Stages* stages = nullptr) {

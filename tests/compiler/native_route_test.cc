@@ -17,6 +17,8 @@ using testing::compileText;
 using testing::entryOf;
 using testing::kComplexPairSum;
 using testing::kComplexPairSumInLoop;
+using testing::kComplexScatterSubtract;
+using testing::kLongSortRows;
 using testing::kSineAndExp;
 using testing::kSortRows;
 
@@ -91,10 +93,37 @@ TEST(NativeRoute, NativeModePutsTtirGroupsOnTheNativeRoute) {
   EXPECT_NE(stages.cuda[0].find(stages.cuda_names[0]), std::string::npos);
 }
 
-TEST(NativeRoute, NativeModeListsTheGroupsTheEmitterCannotExpress) {
+TEST(NativeRoute, NativeModeRunsSortsNatively) {
   Options options;
   options.mode = Mode::kNative;
   StatusOr<Executable> built = compileText(kSortRows, options);
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  const RouteEntry* sort = entryOf(*built, "sort");
+  ASSERT_NE(sort, nullptr) << built->report.text();
+  EXPECT_EQ(sort->route, "native");
+  EXPECT_EQ(sort->family, "sort");
+  EXPECT_EQ(sort->native_reason, "XLA_MODE=native");
+}
+
+TEST(NativeRoute, BackUnsupportedRunsAScatterTtirRefusesAsANativeScatter) {
+  StatusOr<Executable> built = compileText(kComplexScatterSubtract, Options{});
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  const RouteEntry* scatter = entryOf(*built, "scatter");
+  ASSERT_NE(scatter, nullptr) << built->report.text();
+  EXPECT_EQ(scatter->route, "native");
+  EXPECT_EQ(scatter->family, "scatter");
+  EXPECT_NE(scatter->native_reason.find("TTIR cannot run it"), std::string::npos)
+      << scatter->native_reason;
+  // fl_only still refuses it.
+  Options strict;
+  strict.mode = Mode::kFlOnly;
+  EXPECT_FALSE(compileText(kComplexScatterSubtract, strict).isOk());
+}
+
+TEST(NativeRoute, NativeModeListsTheGroupsTheEmitterCannotExpress) {
+  Options options;
+  options.mode = Mode::kNative;
+  StatusOr<Executable> built = compileText(kLongSortRows, options);
   ASSERT_FALSE(built.isOk());
   EXPECT_EQ(built.status().code(), StatusCode::kUnimplemented);
   const std::string& m = built.status().message();
@@ -102,9 +131,9 @@ TEST(NativeRoute, NativeModeListsTheGroupsTheEmitterCannotExpress) {
             std::string::npos)
       << m;
   EXPECT_NE(m.find("stablehlo.sort"), std::string::npos) << m;
-  EXPECT_NE(m.find("no native emitter for kernel family sort"), std::string::npos) << m;
+  EXPECT_NE(m.find("stablehlo.sort: rows of 20000 elements"), std::string::npos) << m;
   // The same program compiles on TTIR in the default mode.
-  EXPECT_TRUE(compileText(kSortRows, Options{}).isOk());
+  EXPECT_TRUE(compileText(kLongSortRows, Options{}).isOk());
 }
 
 TEST(NativeRoute, NestedRegionsAreRoutedLikeTheTopLevel) {

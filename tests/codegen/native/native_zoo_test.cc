@@ -1,13 +1,14 @@
-// Every loop and reduction group the planner makes of the zoo programs,
-// through the native emitter: the programs made only of such groups emit
-// every kernel (none is refused today; a refusal would be UNIMPLEMENTED
-// naming the op, never a crash); every kernel emitted compiles with NVRTC for sm_90 where
-// libnvrtc is present.
+// Every loop, reduction, scan, scatter and sort group the planner makes of
+// the zoo programs, through the native emitter: every kernel is emitted
+// (none is refused today; a refusal would be UNIMPLEMENTED naming the op,
+// never a crash), the cumulative sum, scatter and sorts among them; every
+// kernel emitted compiles with NVRTC for sm_90 where libnvrtc is present.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 #include "codegen/native/native_kernel.h"
 #include "codegen/ttir/capability.h"
@@ -26,8 +27,22 @@ std::string fixtureDir() {
 
 struct Emitted {
   int kernels = 0;
+  std::map<fusion::Family, int> families;  // kernels emitted per family
   std::vector<std::string> refusals;
 };
+
+bool emittedNatively(fusion::Family family) {
+  switch (family) {
+    case fusion::Family::kLoop:
+    case fusion::Family::kReduction:
+    case fusion::Family::kScan:
+    case fusion::Family::kScatter:
+    case fusion::Family::kSort:
+      return true;
+    default:
+      return false;
+  }
+}
 
 Emitted emitProgram(const std::string& program, bool compile) {
   Emitted out;
@@ -38,15 +53,18 @@ Emitted emitProgram(const std::string& program, bool compile) {
   EXPECT_TRUE(imported.isOk()) << program << ": " << imported.status().toString();
   if (!imported.isOk()) return out;
   ir::Module m = std::move(imported).value();
-  StatusOr<passes::PipelineReport> report = passes::runPasses(m);
+  // As the compiler runs them: a scan composite TTIR takes stays whole.
+  passes::PipelineOptions options;
+  options.inlining.keep_composite = [&m](const ir::Op& composite) {
+    return codegen::ttir::ttirKeepsComposite(m, composite);
+  };
+  StatusOr<passes::PipelineReport> report = passes::runPasses(m, options);
   EXPECT_TRUE(report.isOk()) << report.status().toString();
   const ir::Function* main = m.entry();
   if (main == nullptr) return out;
   const fusion::Plan plan = fusion::planFusions(m, *main, codegen::ttir::withTtir());
   for (const fusion::Fusion& f : plan.fusions) {
-    if (f.route != fusion::Route::kTtir ||
-        (f.family != fusion::Family::kLoop && f.family != fusion::Family::kReduction))
-      continue;
+    if (f.route != fusion::Route::kTtir || !emittedNatively(f.family)) continue;
     StatusOr<NativeKernel> kernel = emitNativeKernel(m, *main, f);
     if (!kernel.isOk()) {
       EXPECT_EQ(kernel.status().code(), StatusCode::kUnimplemented)
@@ -55,6 +73,7 @@ Emitted emitProgram(const std::string& program, bool compile) {
       continue;
     }
     ++out.kernels;
+    ++out.families[f.family];
     EXPECT_EQ(kernel->inputs, f.inputs);
     EXPECT_EQ(kernel->outputs, f.outputs);
     EXPECT_EQ(kernel->params.size(), f.inputs.size() + f.outputs.size());
@@ -67,7 +86,20 @@ Emitted emitProgram(const std::string& program, bool compile) {
   return out;
 }
 
-TEST(NativeZoo, LoopAndReductionGroupsEmit) {
+TEST(NativeZoo, ScanScatterAndSortGroupsEmit) {
+  const bool compile = runtime::gpu::Nvrtc::load().isOk();
+  const Emitted cumsum = emitProgram("argmax_cumsum", compile);
+  const Emitted scatter = emitProgram("gather_scatter", compile);
+  const Emitted sorts = emitProgram("sort_topk", compile);
+  EXPECT_EQ(cumsum.families.count(fusion::Family::kScan), 1u);
+  EXPECT_EQ(scatter.families.count(fusion::Family::kScatter), 1u);
+  // jnp.sort and top_k's sort.
+  ASSERT_EQ(sorts.families.count(fusion::Family::kSort), 1u);
+  EXPECT_EQ(sorts.families.at(fusion::Family::kSort), 2);
+  for (const Emitted* e : {&cumsum, &scatter, &sorts}) EXPECT_TRUE(e->refusals.empty());
+}
+
+TEST(NativeZoo, KernelGroupsEmit) {
   const bool compile = runtime::gpu::Nvrtc::load().isOk();
   if (!compile) std::cout << "libnvrtc is absent: kernels are emitted but not compiled\n";
   int total = 0;
