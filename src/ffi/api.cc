@@ -114,15 +114,20 @@ XLA_FFI_Error* executionContextGet(XLA_FFI_ExecutionContext_Get_Args* args) {
 }
 
 // Which of the two XLA_FFI_State_Set layouts (c_abi.h) the caller used: the
-// word after `ctx` is a stage (0 to 3) in the staged one and a type id's
-// address in the other.
+// word after `ctx` is a 4-byte stage (0 to 3) in the staged one and a type
+// id's address in the other. Only the stage's own bytes are read: the 4 bytes
+// of padding after it are whatever the caller's stack held (jaxlib's
+// handlers fill the fields one by one), and reading them as part of a
+// pointer sent a staged call down the other layout, whose `deleter` is then
+// the state itself. A type id whose address has its low 32 bits below 4
+// would sit exactly on a 4 GiB boundary, which static storage never does.
 bool isStagedStateSet(const XLA_FFI_State_Set_Args* args) {
-  uintptr_t word = 0;
-  std::memcpy(
-      &word,
-      reinterpret_cast<const char*>(args) + offsetof(XLA_FFI_State_Set_Args, type_id),
-      sizeof(word));
-  return word < 4096;
+  uint32_t low = 0;  // little-endian: the stage, or a pointer's low half
+  std::memcpy(&low,
+              reinterpret_cast<const char*>(args) +
+                  offsetof(XLA_FFI_State_Set_Staged_Args, stage),
+              sizeof(low));
+  return low <= static_cast<uint32_t>(XLA_FFI_ExecutionStage_EXECUTE);
 }
 
 Status setState(XLA_FFI_ExecutionContext* ctx, XLA_FFI_TypeId* type_id, void* state,

@@ -24,6 +24,12 @@ PJRT_Error* typeRegister(PJRT_FFI_Type_Register_Args* args) {
         ffi::registerType(std::string_view(args->type_name, args->type_name_size),
                           args->type_id));
     args->type_id = id;
+    // jax.ffi.register_ffi_type's type_info: the deleter of the states its
+    // handlers set (XLA_FFI_State_Set's staged layout names no deleter).
+    if (args->struct_size >=
+            JFT_PJRT_SIZE_UP_TO(PJRT_FFI_Type_Register_Args, type_info) &&
+        args->type_info != nullptr && args->type_info->deleter != nullptr)
+      ffi::setTypeDeleter(id, args->type_info->deleter);
     return Status::ok();
   });
 }

@@ -271,6 +271,43 @@ TEST(FfiState, StagedAndOlderLayoutsBothSetAndGet) {
   EXPECT_EQ(g_deleted, 10);
 }
 
+// jaxlib's handlers fill the staged setter's fields one by one, so the 4
+// bytes after `stage` hold whatever their stack held. Read as part of a
+// pointer they once sent the call down the older layout, where `deleter` is
+// the staged layout's `state`: unloading the executable then called the
+// state object as a function (a diffrax solve crashed so).
+TEST(FfiState, StagedSetterWithGarbagePaddingIsStaged) {
+  const XLA_FFI_Api* api = ffiApi();
+  static XLA_FFI_TypeId padded_type{0};
+  XLA_FFI_TypeInfo info{+[](void*) { ++g_deleted; }};
+  XLA_FFI_TypeId_Register_Args reg{};
+  reg.struct_size = sizeof(reg);
+  const char name[] = "jft_test_padded_state";
+  reg.name = {name, sizeof(name) - 1};
+  reg.type_id = &padded_type;
+  reg.type_info = &info;
+  ASSERT_EQ(api->XLA_FFI_TypeId_Register(&reg), nullptr);
+  g_deleted = 0;
+  int object = 5;
+  {
+    InstanceState state;
+    XLA_FFI_ExecutionContext ctx;
+    ctx.state = &state;
+    XLA_FFI_State_Set_Staged_Args set;
+    std::memset(&set, 0xAB, sizeof(set));  // stack garbage, padding included
+    set.struct_size = sizeof(set);
+    set.extension_start = nullptr;
+    set.ctx = &ctx;
+    set.stage = XLA_FFI_ExecutionStage_INSTANTIATE;
+    set.type_id = &padded_type;
+    set.state = &object;
+    ASSERT_EQ(api->XLA_FFI_State_Set(reinterpret_cast<XLA_FFI_State_Set_Args*>(&set)),
+              nullptr);
+    EXPECT_EQ(state.find(padded_type.type_id), &object);
+  }
+  EXPECT_EQ(g_deleted, 1);  // the registered deleter, not the state as a function
+}
+
 TEST(FfiAttributes, DuplicateNamesAndBadScalarsAreRefused) {
   int32_t one = 1;
   EXPECT_FALSE(EncodedAttributes::encode(

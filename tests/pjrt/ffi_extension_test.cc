@@ -63,6 +63,19 @@ TEST(PjrtFfiExtension, TypeIdsAndUserDataOfAnExecuteContext) {
   ASSERT_EQ(ext->type_register(&type), nullptr);
   EXPECT_NE(type.type_id, 0);
 
+  // jax.ffi.register_ffi_type's type_info: its deleter frees the states
+  // handlers of the type set through the staged XLA_FFI_State_Set.
+  PJRT_FFI_Type_Info info{};
+  info.deleter = [](void*) {};
+  PJRT_FFI_Type_Register_Args with_info{};
+  with_info.struct_size = sizeof(with_info);
+  with_info.type_name = "PjrtTestTypeWithInfo";
+  with_info.type_name_size = 20;
+  with_info.type_info = &info;
+  ASSERT_EQ(ext->type_register(&with_info), nullptr);
+  EXPECT_EQ(ffi::typeDeleter(with_info.type_id), info.deleter);
+  EXPECT_EQ(ffi::typeDeleter(type.type_id), nullptr);
+
   PJRT_ExecuteContext_Create_Args create{};
   create.struct_size = sizeof(create);
   ASSERT_EQ(executeContextCreate(&create), nullptr);
