@@ -191,6 +191,44 @@ TEST(EmitReduction, LongColumnSumSplitsIntoPartialsAndTheirReduction) {
   EXPECT_NE(k[1].ttir.find("tt.splat %out0"), std::string::npos);
 }
 
+// A bias gradient as flax's backward pass writes it: g[tokens, features]
+// transposed, then summed over its (now minor) token axis. Memory is
+// contiguous along the kept feature axis, so the kernel takes the column tile
+// (and its split), not one kept lane per program reading every 2048th element.
+TEST(EmitReduction, ReduceOverTheMinorAxisOfATransposeTakesAColumnTile) {
+  for (bool through_convert : {false, true}) {
+    ir::Module m;
+    ir::Builder b(m);
+    const Type in = through_convert ? Type::tensor(ElementType::BF16, {4096, 2048})
+                                    : f32({4096, 2048});
+    auto a = b.beginFunction("main", {in}, {f32({2048})});
+    ValueId g = a[0];
+    if (through_convert) g = b.op1(OpKind::Convert, {g}, f32({4096, 2048}));
+    ValueId t = b.op1(OpKind::Transpose, {g}, f32({2048, 4096}),
+                      {{"permutation", std::vector<int64_t>{1, 0}}});
+    ValueId zero = scalarConstant(b, f32(), 0);
+    b.ret({reduce(b, t, zero, {1}, f32({2048}), OpKind::Add)});
+    b.endFunction();
+    const std::vector<TtirKernel> k = emitWholeStages(m, Family::kReduction);
+    ASSERT_EQ(k.size(), 2u) << through_convert;
+    EXPECT_EQ(k[0].tile.rfind("128x32 looped", 0), 0u) << k[0].tile;
+    EXPECT_EQ(k[1].tile.find("of partials") != std::string::npos, true) << k[1].tile;
+  }
+}
+
+// The same reduce of an input that is contiguous along the reduced axis keeps
+// the row tile.
+TEST(EmitReduction, ReduceOverAContiguousMinorAxisKeepsTheRowTile) {
+  ir::Module m;
+  ir::Builder b(m);
+  auto a = b.beginFunction("main", {f32({2048, 4096})}, {f32({2048})});
+  ValueId e = b.op1(OpKind::Exponential, {a[0]}, f32({2048, 4096}));
+  ValueId zero = scalarConstant(b, f32(), 0);
+  b.ret({reduce(b, e, zero, {1}, f32({2048}), OpKind::Add)});
+  b.endFunction();
+  EXPECT_EQ(emitWhole(m, Family::kReduction).tile, "1x4096");
+}
+
 // x.sum(axis=1) of 16384 x 4096 (row_sum) has a program per row already.
 TEST(EmitReduction, ManyRowsAreNotSplit) {
   ir::Module m;

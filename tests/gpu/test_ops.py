@@ -888,6 +888,26 @@ def indexing_cases():
   case("scatter_narrow_combiners", narrow_scatters)
 
 
+def transposed_reduction_cases():
+  """Sums over the logical minor axis of a transpose whose input is contiguous
+  along a kept axis (bias gradients: g[tokens, features] transposed, summed over
+  tokens; the attention heads' [tokens, heads, dim] the same): the column tile
+  and its split, against numpy in float64."""
+  import jax.numpy as jnp
+  rng = np.random.default_rng(11)
+  for shape, perm, axes, dt in [((4096, 2048), (1, 0), (1,), "float32"),
+                                ((16, 256, 512), (2, 0, 1), (1, 2), "bfloat16"),
+                                ((16, 256, 8, 64), (2, 3, 0, 1), (2, 3), "bfloat16"),
+                                ((1000, 96), (1, 0), (1,), "float32")]:
+    def fn(shape=shape, perm=perm, axes=axes, dt=dt):
+      x = rng.standard_normal(shape).astype(dtype(dt))
+      got = run(lambda a: jnp.sum(jnp.transpose(a, perm).astype(jnp.float32), axis=axes), x)
+      want = np.transpose(x.astype(np.float64), perm).sum(axis=axes)
+      compare(got, want.astype(np.float32), rtol=1e-4)
+    case(f"transposed_sum_{'x'.join(map(str, shape))}_{dt}", fn)
+
+
+
 def main() -> None:
   require_gpu_and_jax()
   if os.environ.get("XLA_MODE") != "fl_only":
@@ -901,6 +921,7 @@ def main() -> None:
   elementwise_cases()
   transcendental_cases()
   indexing_cases()
+  transposed_reduction_cases()
   finish()
 
 

@@ -8,6 +8,7 @@
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
+#include "codegen/ttir/reduction_layout.h"
 #include "codegen/ttir/tile_choice.h"
 #include "ir/op_kind.h"
 #include "support/int_lists.h"
@@ -78,6 +79,7 @@ class ReductionKernel {
   std::vector<ir::ElementType> accumulatorTypes() const;
 
  private:
+  bool keptAxisIsContiguous() const;
   bool dependsOnReduce(ir::ValueId value, std::set<ir::ValueId>& seen) const;
   // The reduce's [BO, 1] results at a space of its result shape.
   StatusOr<Value> reduceAt(const ir::Op& op, size_t result, int space, int part);
@@ -192,7 +194,8 @@ Status ReductionKernel::analyse() {
     for (ir::ValueId v : op->operands)
       whole_row_ = whole_row_ || dependsOnReduce(v, seen);
   }
-  tile_ = chooseReductionTile(kept_count_, reduced_count_, minor_, whole_row_);
+  tile_ = chooseReductionTile(kept_count_, reduced_count_,
+                              minor_ && !keptAxisIsContiguous(), whole_row_);
   if (stage_ == Stage::kFinish) tile_ = chooseSplitFinishTile(kept_count_, split_.chunks);
   if (whole_row_ && tile_.looped)
     return unimplemented(fusion_.name + ": a reduced extent of " +
@@ -200,6 +203,15 @@ Status ReductionKernel::analyse() {
                          " elements does not fit one tile, and values of the full shape "
                          "need the reduce's result");
   return Status::ok();
+}
+
+// A reduce over the logical minor axis whose input is contiguous along a
+// kept axis (reduce(transpose(x)) with x's minor axis kept) reads coalesced
+// only through a column tile.
+bool ReductionKernel::keptAxisIsContiguous() const {
+  const std::optional<int64_t> axis =
+      contiguousAxis(module_, function_, fusion_, reduces_.front()->operands.at(0));
+  return axis && !std::binary_search(reduced_.begin(), reduced_.end(), *axis);
 }
 
 bool ReductionKernel::dependsOnReduce(ir::ValueId value,
