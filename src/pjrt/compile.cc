@@ -122,8 +122,8 @@ compiler::KernelTarget deviceTarget(const PJRT_Client& client,
   const runtime::DeviceInfo& info = device.runtime->info();
   compiler::KernelTarget target;
   target.backend = client.platformName == "cuda" ? "cuda" : "hip";
-  target.arch = std::to_string(info.computeMajor * 10 + info.computeMinor);
-  target.warp_size = info.warpSize;
+  target.arch = std::to_string(info.compute_major * 10 + info.compute_minor);
+  target.warp_size = info.warp_size;
   return target;
 }
 

@@ -21,11 +21,12 @@ void describeDevice(int id, int processIndex, const runtime::DeviceInfo& info,
   out.kind = info.name;
   out.toString = "CudaDevice(id=" + std::to_string(id) + ")";
   out.debugString = "cuda:" + std::to_string(id);
-  out.attributes.addString("compute_capability", std::to_string(info.computeMajor) + "." +
-                                                     std::to_string(info.computeMinor));
-  out.attributes.addInt64("core_count", info.coreCount);
+  out.attributes.addString(
+      "compute_capability",
+      std::to_string(info.compute_major) + "." + std::to_string(info.compute_minor));
+  out.attributes.addInt64("core_count", info.core_count);
   out.attributes.addString("device_vendor", info.vendor);
-  out.attributes.addString("pci_bus_id", info.pciBusId);
+  out.attributes.addString("pci_bus_id", info.pci_bus_id);
 }
 
 Status requireAddressable(const PJRT_Device& device, const char* function) {
@@ -123,25 +124,25 @@ JFT_DEVICE_ENTRY(deviceMemoryStats, Device_MemoryStats, bytes_in_use, {
   auto* outputs = reinterpret_cast<unsigned char*>(&args->bytes_in_use);
   std::memset(outputs, 0, known - offsetof(A, bytes_in_use));
   runtime::MemoryStats stats = device.runtime->memoryStats();
-  args->bytes_in_use = stats.bytesInUse;
+  args->bytes_in_use = stats.bytes_in_use;
   auto set = [&](size_t endOfField, int64_t& field, bool& isSet, int64_t value) {
     if (known < endOfField) return;
     field = value;
     isSet = true;
   };
   set(JFT_PJRT_SIZE_UP_TO(A, peak_bytes_in_use_is_set), args->peak_bytes_in_use,
-      args->peak_bytes_in_use_is_set, stats.peakBytesInUse);
+      args->peak_bytes_in_use_is_set, stats.peak_bytes_in_use);
   set(JFT_PJRT_SIZE_UP_TO(A, num_allocs_is_set), args->num_allocs,
-      args->num_allocs_is_set, stats.numAllocs);
+      args->num_allocs_is_set, stats.num_allocs);
   set(JFT_PJRT_SIZE_UP_TO(A, largest_alloc_size_is_set), args->largest_alloc_size,
-      args->largest_alloc_size_is_set, stats.largestAlloc);
+      args->largest_alloc_size_is_set, stats.largest_alloc);
   set(JFT_PJRT_SIZE_UP_TO(A, bytes_limit_is_set), args->bytes_limit,
-      args->bytes_limit_is_set, stats.bytesLimit);
-  if (stats.poolBytes >= 0) {
+      args->bytes_limit_is_set, stats.bytes_limit);
+  if (stats.pool_bytes >= 0) {
     set(JFT_PJRT_SIZE_UP_TO(A, pool_bytes_is_set), args->pool_bytes,
-        args->pool_bytes_is_set, stats.poolBytes);
+        args->pool_bytes_is_set, stats.pool_bytes);
     set(JFT_PJRT_SIZE_UP_TO(A, peak_pool_bytes_is_set), args->peak_pool_bytes,
-        args->peak_pool_bytes_is_set, stats.peakPoolBytes);
+        args->peak_pool_bytes_is_set, stats.peak_pool_bytes);
   }
   // peak_allocated_bytes (0.113) is upstream's peak over reserved and in-use
   // bytes together; we track no reservations, so it stays unset like

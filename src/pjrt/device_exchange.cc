@@ -36,10 +36,10 @@ std::string encodeDevices(const std::vector<runtime::DeviceInfo>& devices) {
   std::ostringstream out;
   out << kHeader << "\n";
   for (const runtime::DeviceInfo& d : devices) {
-    out << d.ordinal << ',' << d.computeMajor << ',' << d.computeMinor << ','
-        << d.coreCount << ',' << d.warpSize << ',' << d.totalMemory << ','
-        << hexEncode(d.name) << ',' << hexEncode(d.vendor) << ',' << hexEncode(d.pciBusId)
-        << "\n";
+    out << d.ordinal << ',' << d.compute_major << ',' << d.compute_minor << ','
+        << d.core_count << ',' << d.warp_size << ',' << d.total_memory << ','
+        << hexEncode(d.name) << ',' << hexEncode(d.vendor) << ','
+        << hexEncode(d.pci_bus_id) << "\n";
   }
   return out.str();
 }
@@ -58,13 +58,13 @@ StatusOr<std::vector<runtime::DeviceInfo>> decodeDevices(const std::string& text
       return invalidArgument(where + " has " + std::to_string(f.size()) +
                              " fields, not " + std::to_string(kFields));
     runtime::DeviceInfo d;
-    if (!parseNumber(f[0], d.ordinal) || !parseNumber(f[1], d.computeMajor) ||
-        !parseNumber(f[2], d.computeMinor) || !parseNumber(f[3], d.coreCount) ||
-        !parseNumber(f[4], d.warpSize) || !parseNumber(f[5], d.totalMemory))
+    if (!parseNumber(f[0], d.ordinal) || !parseNumber(f[1], d.compute_major) ||
+        !parseNumber(f[2], d.compute_minor) || !parseNumber(f[3], d.core_count) ||
+        !parseNumber(f[4], d.warp_size) || !parseNumber(f[5], d.total_memory))
       return invalidArgument(where + " holds a malformed number");
     JFT_ASSIGN_OR_RETURN(d.name, hexDecode(f[6]));
     JFT_ASSIGN_OR_RETURN(d.vendor, hexDecode(f[7]));
-    JFT_ASSIGN_OR_RETURN(d.pciBusId, hexDecode(f[8]));
+    JFT_ASSIGN_OR_RETURN(d.pci_bus_id, hexDecode(f[8]));
     devices.push_back(std::move(d));
   }
   return devices;

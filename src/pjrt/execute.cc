@@ -262,7 +262,7 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
 
   auto abandon = [&](const std::string& why) -> Status {
     for (const runtime::ExecuteOutput& output : result.outputs) {
-      if (output.takenFrom < 0 && output.address != 0)
+      if (output.taken_from < 0 && output.address != 0)
         device->runtime->deallocate(output.address, output.bytes);
     }
     return internalError(std::string(kName) + ": " + info.name + ": " + why);
@@ -276,11 +276,11 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
       return abandon("output " + std::to_string(o) + " came back with " +
                      std::to_string(output.bytes) + " bytes for " +
                      info.outputs[o].text());
-    if (output.takenFrom >= 0 &&
-        (static_cast<size_t>(output.takenFrom) >= numArgs ||
-         !runtimeArgs[static_cast<size_t>(output.takenFrom)].donated))
+    if (output.taken_from >= 0 &&
+        (static_cast<size_t>(output.taken_from) >= numArgs ||
+         !runtimeArgs[static_cast<size_t>(output.taken_from)].donated))
       return abandon("output " + std::to_string(o) + " took over argument " +
-                     std::to_string(output.takenFrom) + ", which was not donated");
+                     std::to_string(output.taken_from) + ", which was not donated");
   }
 
   for (size_t o = 0; o < result.outputs.size(); ++o) {
@@ -300,7 +300,7 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
   // the rest is returned once the queued work that reads it is done.
   std::vector<bool> taken(numArgs, false);
   for (const runtime::ExecuteOutput& output : result.outputs) {
-    if (output.takenFrom >= 0) taken[static_cast<size_t>(output.takenFrom)] = true;
+    if (output.taken_from >= 0) taken[static_cast<size_t>(output.taken_from)] = true;
   }
   for (size_t i = 0; i < numArgs; ++i) {
     if (!runtimeArgs[i].donated) continue;

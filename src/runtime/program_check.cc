@@ -24,7 +24,7 @@ std::string str(uint64_t v) {
 
 class Checker {
  public:
-  Checker(const Program& program, int warpSize) : p_(program), warpSize_(warpSize) {}
+  Checker(const Program& program, int warp_size) : p_(program), warp_size_(warp_size) {}
 
   Status run() {
     JFT_RETURN_IF_ERROR(checkKernels());
@@ -48,10 +48,10 @@ class Checker {
       if (image.name.empty())
         return fail("kernel " + str(k) + " has no entry point name");
       if (image.num_warps <= 0 ||
-          static_cast<uint64_t>(image.num_warps) * static_cast<uint64_t>(warpSize_) >
+          static_cast<uint64_t>(image.num_warps) * static_cast<uint64_t>(warp_size_) >
               kMaxBlockThreads) {
         return fail(where + " asks for " + std::to_string(image.num_warps) +
-                    " warps; a block holds 1 to " + str(kMaxBlockThreads / warpSize_));
+                    " warps; a block holds 1 to " + str(kMaxBlockThreads / warp_size_));
       }
       if (!powerOfTwo(image.global_scratch_align) ||
           !powerOfTwo(image.profile_scratch_align)) {
@@ -441,15 +441,15 @@ class Checker {
   }
 
   const Program& p_;
-  int warpSize_;
+  int warp_size_;
 };
 
 }  // namespace
 
-Status checkProgram(const Program& program, int warpSize) {
-  if (warpSize <= 0 || static_cast<uint32_t>(warpSize) > kMaxBlockThreads)
-    return invalidArgument("device warp size " + std::to_string(warpSize));
-  return Checker(program, warpSize).run();
+Status checkProgram(const Program& program, int warp_size) {
+  if (warp_size <= 0 || static_cast<uint32_t>(warp_size) > kMaxBlockThreads)
+    return invalidArgument("device warp size " + std::to_string(warp_size));
+  return Checker(program, warp_size).run();
 }
 
 }  // namespace jft::runtime

@@ -171,12 +171,12 @@ TEST(DeviceExchange, DescriptionsRoundTripAndBadTextIsRefused) {
   a.ordinal = 3;
   a.name = "NVIDIA H200, rev \"A\"\n";  // separators inside strings survive
   a.vendor = "NVIDIA";
-  a.computeMajor = 9;
-  a.computeMinor = 0;
-  a.coreCount = 132;
-  a.totalMemory = 150ull << 30;
-  a.pciBusId = "0000:3b:00.0";
-  a.warpSize = 32;
+  a.compute_major = 9;
+  a.compute_minor = 0;
+  a.core_count = 132;
+  a.total_memory = 150ull << 30;
+  a.pci_bus_id = "0000:3b:00.0";
+  a.warp_size = 32;
   StatusOr<std::vector<runtime::DeviceInfo>> back = decodeDevices(encodeDevices({a, a}));
   ASSERT_TRUE(back.isOk()) << back.status().toString();
   ASSERT_EQ(back->size(), 2u);
@@ -184,10 +184,10 @@ TEST(DeviceExchange, DescriptionsRoundTripAndBadTextIsRefused) {
   EXPECT_EQ(b.ordinal, 3);
   EXPECT_EQ(b.name, a.name);
   EXPECT_EQ(b.vendor, "NVIDIA");
-  EXPECT_EQ(b.computeMajor, 9);
-  EXPECT_EQ(b.coreCount, 132);
-  EXPECT_EQ(b.totalMemory, 150ull << 30);
-  EXPECT_EQ(b.pciBusId, "0000:3b:00.0");
+  EXPECT_EQ(b.compute_major, 9);
+  EXPECT_EQ(b.core_count, 132);
+  EXPECT_EQ(b.total_memory, 150ull << 30);
+  EXPECT_EQ(b.pci_bus_id, "0000:3b:00.0");
   EXPECT_TRUE(decodeDevices(encodeDevices({}))->empty());
   EXPECT_EQ(decodeDevices("nonsense").status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(decodeDevices("jax-flagtree devices v1\n1,2,3\n").status().code(),
