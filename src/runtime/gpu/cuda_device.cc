@@ -63,7 +63,7 @@ StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::open(const Driver& driver, int
   const uint64_t limit = memoryLimit(memory, totalBytes);
   device->budget_.setLimit(limit);
   JFT_RETURN_IF_ERROR(
-      driver.check(driver.deviceGetAttribute(&device->maxSharedPerBlock_,
+      driver.check(driver.deviceGetAttribute(&device->max_shared_per_block_,
                                              kAttrMaxSharedMemoryPerBlockOptin, handle),
                    "cuDeviceGetAttribute"));
   if (memory.allocator == MemoryOptions::Allocator::kPool) {
@@ -98,19 +98,19 @@ Status CudaDevice::makeCurrent() const {
   return driver_.check(driver_.ctxSetCurrent(context_), "cuCtxSetCurrent");
 }
 
-StatusOr<EventPtr> CudaDevice::fence(std::function<void()> followUp) {
-  CUevent cudaEvent = nullptr;
+StatusOr<EventPtr> CudaDevice::fence(std::function<void()> follow_up) {
+  CUevent cuda_event = nullptr;
   JFT_RETURN_IF_ERROR(driver_.check(
-      driver_.eventCreate(&cudaEvent, kEventBlockingSync | kEventDisableTiming),
+      driver_.eventCreate(&cuda_event, kEventBlockingSync | kEventDisableTiming),
       "cuEventCreate"));
   Status recorded =
-      driver_.check(driver_.eventRecord(cudaEvent, stream_), "cuEventRecord");
+      driver_.check(driver_.eventRecord(cuda_event, stream_), "cuEventRecord");
   if (!recorded.isOk()) {
-    driver_.eventDestroy(cudaEvent);
+    driver_.eventDestroy(cuda_event);
     return recorded;
   }
   EventPtr done = Event::create();
-  completions_->watch(cudaEvent, done, std::move(followUp));
+  completions_->watch(cuda_event, done, std::move(follow_up));
   return done;
 }
 

@@ -20,11 +20,11 @@ struct CudaKernel {
 }  // namespace
 
 StatusOr<KernelHandle> CudaDevice::loadKernel(const KernelImage& image) {
-  if (image.shared_mem > static_cast<uint32_t>(maxSharedPerBlock_)) {
+  if (image.shared_mem > static_cast<uint32_t>(max_shared_per_block_)) {
     return invalidArgument("kernel '" + image.name + "' needs " +
                            std::to_string(image.shared_mem) +
                            " bytes of shared memory; " + info_.name + " allows " +
-                           std::to_string(maxSharedPerBlock_) + " per block");
+                           std::to_string(max_shared_per_block_) + " per block");
   }
   JFT_RETURN_IF_ERROR(makeCurrent());
   auto kernel = std::make_unique<CudaKernel>();
