@@ -7,20 +7,20 @@
 #include "pjrt/args.h"
 
 jft::pjrt::DeviceWorker& PJRT_Device::worker() {
-  std::lock_guard<std::mutex> lock(workerMutex_);
+  std::lock_guard<std::mutex> lock(worker_mutex_);
   if (worker_ == nullptr) worker_ = std::make_unique<jft::pjrt::DeviceWorker>();
   return *worker_;
 }
 
 namespace jft::pjrt {
 
-void describeDevice(int id, int processIndex, const runtime::DeviceInfo& info,
+void describeDevice(int id, int process_index, const runtime::DeviceInfo& info,
                     PJRT_DeviceDescription& out) {
   out.id = id;
-  out.processIndex = processIndex;
+  out.process_index = process_index;
   out.kind = info.name;
-  out.toString = "CudaDevice(id=" + std::to_string(id) + ")";
-  out.debugString = "cuda:" + std::to_string(id);
+  out.to_string = "CudaDevice(id=" + std::to_string(id) + ")";
+  out.debug_string = "cuda:" + std::to_string(id);
   out.attributes.addString(
       "compute_capability",
       std::to_string(info.compute_major) + "." + std::to_string(info.compute_minor));
@@ -33,7 +33,7 @@ Status requireAddressable(const PJRT_Device& device, const char* function) {
   if (device.addressable()) return Status::ok();
   return failedPrecondition(
       std::string(function) + ": device " + std::to_string(device.description.id) +
-      " belongs to process " + std::to_string(device.description.processIndex) +
+      " belongs to process " + std::to_string(device.description.process_index) +
       " and is not addressable from this one");
 }
 
@@ -53,7 +53,7 @@ Status requireAddressable(const PJRT_Device& device, const char* function) {
 
 JFT_DESCRIPTION_ENTRY(deviceDescriptionId, DeviceDescription_Id, id, args->id = d.id)
 JFT_DESCRIPTION_ENTRY(deviceDescriptionProcessIndex, DeviceDescription_ProcessIndex,
-                      process_index, args->process_index = d.processIndex)
+                      process_index, args->process_index = d.process_index)
 JFT_DESCRIPTION_ENTRY(deviceDescriptionAttributes, DeviceDescription_Attributes,
                       attributes, {
                         args->attributes = d.attributes.data();
@@ -65,13 +65,13 @@ JFT_DESCRIPTION_ENTRY(deviceDescriptionKind, DeviceDescription_Kind, device_kind
 })
 JFT_DESCRIPTION_ENTRY(deviceDescriptionDebugString, DeviceDescription_DebugString,
                       debug_string_size, {
-                        args->debug_string = d.debugString.c_str();
-                        args->debug_string_size = d.debugString.size();
+                        args->debug_string = d.debug_string.c_str();
+                        args->debug_string_size = d.debug_string.size();
                       })
 JFT_DESCRIPTION_ENTRY(deviceDescriptionToString, DeviceDescription_ToString,
                       to_string_size, {
-                        args->to_string = d.toString.c_str();
-                        args->to_string_size = d.toString.size();
+                        args->to_string = d.to_string.c_str();
+                        args->to_string_size = d.to_string.size();
                       })
 #undef JFT_DESCRIPTION_ENTRY
 
@@ -93,14 +93,14 @@ JFT_DEVICE_ENTRY(deviceGetDescription, Device_GetDescription, device_description
 JFT_DEVICE_ENTRY(deviceIsAddressable, Device_IsAddressable, is_addressable,
                  args->is_addressable = device.addressable())
 JFT_DEVICE_ENTRY(deviceLocalHardwareId, Device_LocalHardwareId, local_hardware_id,
-                 args->local_hardware_id = device.localHardwareId)
+                 args->local_hardware_id = device.local_hardware_id)
 JFT_DEVICE_ENTRY(deviceAddressableMemories, Device_AddressableMemories, num_memories, {
   args->memories = device.memories.data();
   args->num_memories = device.memories.size();
 })
 JFT_DEVICE_ENTRY(deviceDefaultMemory, Device_DefaultMemory, memory, {
   JFT_RETURN_IF_ERROR(requireAddressable(device, kName));
-  args->memory = device.defaultMemory;
+  args->memory = device.default_memory;
 })
 JFT_DEVICE_ENTRY(deviceClearMemoryStats, Device_ClearMemoryStats, device, {
   JFT_RETURN_IF_ERROR(requireAddressable(device, kName));

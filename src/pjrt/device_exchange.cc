@@ -70,20 +70,20 @@ StatusOr<std::vector<runtime::DeviceInfo>> decodeDevices(const std::string& text
   return devices;
 }
 
-StatusOr<ProcessLayout> exchangeDevices(KvStore& store, int nodeId, int numNodes,
+StatusOr<ProcessLayout> exchangeDevices(KvStore& store, int node_id, int num_nodes,
                                         const std::vector<runtime::DeviceInfo>& local,
                                         std::chrono::milliseconds timeout) {
-  if (numNodes < 1 || nodeId < 0 || nodeId >= numNodes)
-    return invalidArgument("node_id " + std::to_string(nodeId) + " is not in [0, " +
-                           std::to_string(numNodes) + ")");
+  if (num_nodes < 1 || node_id < 0 || node_id >= num_nodes)
+    return invalidArgument("node_id " + std::to_string(node_id) + " is not in [0, " +
+                           std::to_string(num_nodes) + ")");
   auto key = [](int node) { return "jax_flagtree/devices/" + std::to_string(node); };
-  JFT_RETURN_IF_ERROR(store.put(key(nodeId), encodeDevices(local)));
+  JFT_RETURN_IF_ERROR(store.put(key(node_id), encodeDevices(local)));
   ProcessLayout layout;
-  layout.processIndex = nodeId;
-  layout.devicesPerProcess.resize(static_cast<size_t>(numNodes));
-  for (int node = 0; node < numNodes; ++node) {
-    if (node == nodeId) {
-      layout.devicesPerProcess[static_cast<size_t>(node)] = local;
+  layout.process_index = node_id;
+  layout.devices_per_process.resize(static_cast<size_t>(num_nodes));
+  for (int node = 0; node < num_nodes; ++node) {
+    if (node == node_id) {
+      layout.devices_per_process[static_cast<size_t>(node)] = local;
       continue;
     }
     StatusOr<std::string> text = store.get(key(node), timeout);
@@ -94,7 +94,7 @@ StatusOr<ProcessLayout> exchangeDevices(KvStore& store, int nodeId, int numNodes
     if (!devices.isOk())
       return devices.status().withContext("the devices process " + std::to_string(node) +
                                           " published");
-    layout.devicesPerProcess[static_cast<size_t>(node)] = std::move(devices).value();
+    layout.devices_per_process[static_cast<size_t>(node)] = std::move(devices).value();
   }
   return layout;
 }

@@ -395,10 +395,10 @@ Status Executable::runCollective(const CollectiveThunk& collective) {
   const uint64_t input = slot_addresses_[collective.input];
   const uint64_t output = slot_addresses_[collective.output];
   const uint64_t inputBytes = collectiveInputBytes(resolved.desc);
-  const uint64_t outputBytes = collectiveOutputBytes(resolved.desc);
-  const bool overlap = inputBytes != 0 && outputBytes != 0 &&
-                       input < output + outputBytes && output < input + inputBytes;
-  const bool inPlace = input == output && inputBytes == outputBytes &&
+  const uint64_t output_bytes = collectiveOutputBytes(resolved.desc);
+  const bool overlap = inputBytes != 0 && output_bytes != 0 &&
+                       input < output + output_bytes && output < input + inputBytes;
+  const bool inPlace = input == output && inputBytes == output_bytes &&
                        (resolved.desc.kind == CollectiveKind::kAllReduce ||
                         resolved.desc.kind == CollectiveKind::kCollectiveBroadcast);
   if (overlap && !inPlace)

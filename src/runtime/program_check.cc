@@ -125,9 +125,9 @@ class Checker {
       if (taken[param])
         return fail("parameter " + std::to_string(param) + " is aliased by two outputs");
       taken[param] = true;
-      uint64_t outputBytes = p_.slots[p_.output_slots[i]].bytes;
-      if (outputBytes != p_.parameter_bytes[param])
-        return fail("output " + str(i) + " (" + str(outputBytes) +
+      uint64_t output_bytes = p_.slots[p_.output_slots[i]].bytes;
+      if (output_bytes != p_.parameter_bytes[param])
+        return fail("output " + str(i) + " (" + str(output_bytes) +
                     " bytes) aliases parameter " + std::to_string(param) + " (" +
                     str(p_.parameter_bytes[param]) + " bytes)");
     }
@@ -248,7 +248,7 @@ class Checker {
       return invalidArgument(what + " input slot " + std::to_string(collective.input) +
                              " holds " + str(p_.slots[collective.input].bytes) +
                              " bytes, each rank sends " + str(inputBytes));
-    uint64_t outputBytes = 0;
+    uint64_t output_bytes = 0;
     const std::optional<std::vector<int64_t>> sizes = knownGroupSizes(collective.groups);
     if (sizes.has_value()) {
       for (int64_t size : *sizes) {
@@ -260,14 +260,14 @@ class Checker {
         if (__builtin_mul_overflow(static_cast<uint64_t>(collectiveOutputCount(sized)),
                                    elementBytes, &bytes))
           return invalidArgument(what + " exceeds 64-bit sizes");
-        outputBytes = std::max(outputBytes, bytes);
+        output_bytes = std::max(output_bytes, bytes);
       }
     } else if (desc.kind != CollectiveKind::kAllGather &&
                desc.kind != CollectiveKind::kReduceScatter) {
-      outputBytes = inputBytes;  // the other kinds output what each rank sends
+      output_bytes = inputBytes;  // the other kinds output what each rank sends
     }
     const std::string output = what + " output";
-    JFT_RETURN_IF_ERROR(checkWritable(collective.output, outputBytes, output.c_str()));
+    JFT_RETURN_IF_ERROR(checkWritable(collective.output, output_bytes, output.c_str()));
     return checkApart(collective.input, collective.output, what);
   }
 

@@ -168,7 +168,7 @@ TEST_F(FakeClientTest, RoundTripIsByteExact) {
   ASSERT_NE(args.done_with_host_buffer, nullptr);
   EXPECT_TRUE(args.done_with_host_buffer->event->await().isOk());
   delete args.done_with_host_buffer;
-  EXPECT_EQ(args.buffer->byteSize, host.size() * sizeof(float));
+  EXPECT_EQ(args.buffer->byte_size, host.size() * sizeof(float));
   auto bytes = readBack(args.buffer);
   ASSERT_EQ(bytes.size(), host.size() * sizeof(float));
   EXPECT_EQ(std::memcmp(bytes.data(), host.data(), bytes.size()), 0);
@@ -199,7 +199,7 @@ TEST_F(FakeClientTest, ZeroElementsAndScalars) {
   auto args = fromHostArgs(nullptr, PJRT_Buffer_Type_F64, empty);
   ASSERT_EQ(clientBufferFromHostBuffer(&args), nullptr);
   delete args.done_with_host_buffer;
-  EXPECT_EQ(args.buffer->byteSize, 0u);
+  EXPECT_EQ(args.buffer->byte_size, 0u);
   EXPECT_TRUE(readBack(args.buffer).empty());
   destroy(args.buffer);
 
@@ -341,7 +341,7 @@ TEST_F(FakeClientTest, PinnedHostMemoryRoundTripsThroughEveryPath) {
 
   // pinned -> device -> pinned -> pinned
   PJRT_Buffer_CopyToMemory_Args toDevice{sizeof(toDevice), nullptr, args.buffer,
-                                         device->defaultMemory, nullptr};
+                                         device->default_memory, nullptr};
   ASSERT_EQ(bufferCopyToMemory(&toDevice), nullptr);
   EXPECT_EQ(fake->memoryStats().bytes_in_use, 257 * 8);
   PJRT_Buffer_CopyToMemory_Args toPinned{sizeof(toPinned), nullptr, toDevice.dst_buffer,
