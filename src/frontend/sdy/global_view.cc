@@ -9,7 +9,7 @@ namespace jft::frontend::sdy {
 namespace {
 
 struct Findings {
-  int manualComputations = 0;
+  int manual_computations = 0;
   std::string splitting;  // the first sharding that splits a value, as text
 };
 
@@ -44,7 +44,7 @@ void visitAttr(const frontend::MAttr& attr, std::string_view key, Findings& foun
 }
 
 void visitOp(const frontend::MOp& op, Findings& found) {
-  if (op.name == "sdy.manual_computation") ++found.manualComputations;
+  if (op.name == "sdy.manual_computation") ++found.manual_computations;
   for (const auto& [name, attr] : op.attrs) {
     if (attr != nullptr) visitAttr(*attr, name, found);
   }
@@ -61,9 +61,9 @@ Status refuseGlobalView(const frontend::MTree& tree, int num_partitions,
                         const std::string& whyNot) {
   Findings found;
   for (const frontend::MOp& op : tree.top) visitOp(op, found);
-  if (found.manualComputations == 0 && found.splitting.empty()) return Status::ok();
-  std::string what = found.manualComputations > 0
-                         ? std::to_string(found.manualComputations) +
+  if (found.manual_computations == 0 && found.splitting.empty()) return Status::ok();
+  std::string what = found.manual_computations > 0
+                         ? std::to_string(found.manual_computations) +
                                " sdy.manual_computation (shard_map)"
                          : "";
   if (!found.splitting.empty())
