@@ -24,14 +24,14 @@ StatusOr<std::unique_ptr<CallFrame>> CallFrame::build(std::vector<BufferShape> a
   for (size_t i = 0; i < f->shapes_.size(); ++i) {
     if (i < argumentCount) {
       f->arguments_.push_back(buffer(f->shapes_[i]));
-      f->argTypes_.push_back(XLA_FFI_ArgType_BUFFER);
+      f->arg_types_.push_back(XLA_FFI_ArgType_BUFFER);
     } else {
       f->results_.push_back(buffer(f->shapes_[i]));
-      f->retTypes_.push_back(XLA_FFI_RetType_BUFFER);
+      f->ret_types_.push_back(XLA_FFI_RetType_BUFFER);
     }
   }
-  for (XLA_FFI_Buffer& b : f->arguments_) f->argPointers_.push_back(&b);
-  for (XLA_FFI_Buffer& b : f->results_) f->retPointers_.push_back(&b);
+  for (XLA_FFI_Buffer& b : f->arguments_) f->arg_pointers_.push_back(&b);
+  for (XLA_FFI_Buffer& b : f->results_) f->ret_pointers_.push_back(&b);
   return f;
 }
 
@@ -49,12 +49,12 @@ XLA_FFI_CallFrame* CallFrame::frame(XLA_FFI_ExecutionContext* ctx,
   frame_.stage = stage;
   frame_.args.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_Args, args);
   frame_.args.size = static_cast<int64_t>(arguments_.size());
-  frame_.args.types = argTypes_.data();
-  frame_.args.args = argPointers_.data();
+  frame_.args.types = arg_types_.data();
+  frame_.args.args = arg_pointers_.data();
   frame_.rets.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_Rets, rets);
   frame_.rets.size = static_cast<int64_t>(results_.size());
-  frame_.rets.types = retTypes_.data();
-  frame_.rets.rets = retPointers_.data();
+  frame_.rets.types = ret_types_.data();
+  frame_.rets.rets = ret_pointers_.data();
   frame_.attrs = attributes_->attrs();
   frame_.future = nullptr;
   return &frame_;

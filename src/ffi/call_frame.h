@@ -44,10 +44,10 @@ class CallFrame {
   std::vector<BufferShape> shapes_;  // arguments, then results
   std::vector<XLA_FFI_Buffer> arguments_;
   std::vector<XLA_FFI_Buffer> results_;
-  std::vector<XLA_FFI_ArgType> argTypes_;
-  std::vector<XLA_FFI_RetType> retTypes_;
-  std::vector<void*> argPointers_;
-  std::vector<void*> retPointers_;
+  std::vector<XLA_FFI_ArgType> arg_types_;
+  std::vector<XLA_FFI_RetType> ret_types_;
+  std::vector<void*> arg_pointers_;
+  std::vector<void*> ret_pointers_;
   std::unique_ptr<EncodedAttributes> attributes_;
   XLA_FFI_CallFrame frame_{};
 };

@@ -6,12 +6,12 @@
 #include "pjrt/event.h"
 
 void PJRT_Buffer::release() {
-  if (aliasLink != nullptr) {
+  if (alias_link != nullptr) {
     bool pending;
     {
-      std::lock_guard<std::mutex> lock(aliasLink->mutex);
-      pending = aliasLink->alias != nullptr;
-      aliasLink->alias = nullptr;
+      std::lock_guard<std::mutex> lock(alias_link->mutex);
+      pending = alias_link->alias != nullptr;
+      alias_link->alias = nullptr;
     }
     // Nobody will fulfil it now: whoever waits on it learns so.
     if (pending)
@@ -22,8 +22,8 @@ void PJRT_Buffer::release() {
     std::lock_guard<std::mutex> lock(mutex);
     if (deleted) return;
     deleted = true;
-    if (externalReferences > 0) {
-      freeDeferred = true;
+    if (external_references > 0) {
+      free_deferred = true;
       return;
     }
   }
@@ -38,8 +38,8 @@ void PJRT_Buffer::freeMemory() {
     std::lock_guard<std::mutex> lock(mutex);
     toFree = address;
     hostToFree = host;
-    viewDone = std::move(onViewDeleted);
-    onViewDeleted = nullptr;
+    viewDone = std::move(on_view_deleted);
+    on_view_deleted = nullptr;
     address = 0;
     host = nullptr;
   }
@@ -54,7 +54,7 @@ void PJRT_Buffer::freeMemory() {
     }
     return;
   }
-  if (toFree != 0) device->runtime->deallocate(toFree, byteSize);
+  if (toFree != 0) device->runtime->deallocate(toFree, byte_size);
   if (hostToFree != nullptr) device->runtime->deallocatePinned(hostToFree);
 }
 
@@ -62,14 +62,14 @@ jft::Status PJRT_Buffer::dropExternalReference(PJRT_Buffer* buffer) {
   bool free = false, destroyNow = false;
   {
     std::lock_guard<std::mutex> lock(buffer->mutex);
-    if (buffer->externalReferences == 0)
+    if (buffer->external_references == 0)
       return jft::failedPrecondition(
           "PJRT_Buffer_DecreaseExternalReferenceCount: the buffer holds no external "
           "reference");
-    if (--buffer->externalReferences == 0) {
-      free = buffer->freeDeferred;
-      buffer->freeDeferred = false;
-      destroyNow = buffer->destroyDeferred;
+    if (--buffer->external_references == 0) {
+      free = buffer->free_deferred;
+      buffer->free_deferred = false;
+      destroyNow = buffer->destroy_deferred;
     }
   }
   if (free) buffer->freeMemory();
@@ -81,9 +81,9 @@ void PJRT_Buffer::destroy(PJRT_Buffer* buffer) {
   buffer->release();
   {
     std::lock_guard<std::mutex> lock(buffer->mutex);
-    if (buffer->externalReferences > 0) {
+    if (buffer->external_references > 0) {
       // A DLPack consumer still reads the memory: the last reference deletes us.
-      buffer->destroyDeferred = true;
+      buffer->destroy_deferred = true;
       return;
     }
   }
@@ -136,7 +136,8 @@ JFT_BUFFER_ENTRY(bufferDynamicDimensionIndices, Buffer_DynamicDimensionIndices,
                    args->num_dynamic_dims = 0;
                  })
 JFT_BUFFER_ENTRY(bufferOnDeviceSizeInBytes, Buffer_OnDeviceSizeInBytes,
-                 on_device_size_in_bytes, args->on_device_size_in_bytes = buffer.byteSize)
+                 on_device_size_in_bytes,
+                 args->on_device_size_in_bytes = buffer.byte_size)
 JFT_BUFFER_ENTRY(bufferDevice, Buffer_Device, device, args->device = buffer.device)
 JFT_BUFFER_ENTRY(bufferMemory, Buffer_Memory, memory, args->memory = buffer.memory)
 JFT_BUFFER_ENTRY(bufferDelete, Buffer_Delete, buffer, buffer.release())
@@ -145,10 +146,10 @@ JFT_BUFFER_ENTRY(bufferIsDeleted, Buffer_IsDeleted, is_deleted,
 JFT_BUFFER_ENTRY(bufferGetMemoryLayout, Buffer_GetMemoryLayout, layout, {
   {
     std::lock_guard<std::mutex> lock(buffer.mutex);
-    if (buffer.minorToMajor.size() != buffer.dims.size()) {
-      buffer.minorToMajor.clear();
+    if (buffer.minor_to_major.size() != buffer.dims.size()) {
+      buffer.minor_to_major.clear();
       for (size_t i = buffer.dims.size(); i-- > 0;)
-        buffer.minorToMajor.push_back(static_cast<int64_t>(i));
+        buffer.minor_to_major.push_back(static_cast<int64_t>(i));
     }
   }
   args->layout = PJRT_Buffer_MemoryLayout{};
@@ -156,8 +157,8 @@ JFT_BUFFER_ENTRY(bufferGetMemoryLayout, Buffer_GetMemoryLayout, layout, {
   args->layout.type = PJRT_Buffer_MemoryLayout_Type_Tiled;
   args->layout.tiled.struct_size =
       JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_MemoryLayout_Tiled, num_tiles);
-  args->layout.tiled.minor_to_major = buffer.minorToMajor.data();
-  args->layout.tiled.minor_to_major_size = buffer.minorToMajor.size();
+  args->layout.tiled.minor_to_major = buffer.minor_to_major.data();
+  args->layout.tiled.minor_to_major_size = buffer.minor_to_major.size();
 })
 JFT_BUFFER_ENTRY(bufferIsOnCpu, Buffer_IsOnCpu, is_on_cpu, args->is_on_cpu = false)
 JFT_BUFFER_ENTRY(bufferReadyEvent, Buffer_ReadyEvent, event, {
@@ -171,8 +172,8 @@ JFT_BUFFER_ENTRY(bufferReadyEvent, Buffer_ReadyEvent, event, {
 JFT_BUFFER_ENTRY(bufferUnsafePointer, Buffer_UnsafePointer, buffer_pointer, {
   if (buffer.isDeleted())
     return failedPrecondition("PJRT_Buffer_UnsafePointer: deleted buffer");
-  args->buffer_pointer = buffer.pinnedHost ? reinterpret_cast<uintptr_t>(buffer.host)
-                                           : static_cast<uintptr_t>(buffer.address);
+  args->buffer_pointer = buffer.pinned_host ? reinterpret_cast<uintptr_t>(buffer.host)
+                                            : static_cast<uintptr_t>(buffer.address);
 })
 JFT_BUFFER_ENTRY(bufferOpaqueDeviceMemoryDataPointer,
                  Buffer_OpaqueDeviceMemoryDataPointer, device_memory_ptr, {
@@ -180,9 +181,9 @@ JFT_BUFFER_ENTRY(bufferOpaqueDeviceMemoryDataPointer,
                      return failedPrecondition(
                          "PJRT_Buffer_OpaqueDeviceMemoryDataPointer: deleted buffer");
                    args->device_memory_ptr =
-                       buffer.pinnedHost ? buffer.host
-                                         : reinterpret_cast<void*>(
-                                               static_cast<uintptr_t>(buffer.address));
+                       buffer.pinned_host ? buffer.host
+                                          : reinterpret_cast<void*>(
+                                                static_cast<uintptr_t>(buffer.address));
                  })
 JFT_BUFFER_ENTRY(bufferIncreaseExternalReferenceCount,
                  Buffer_IncreaseExternalReferenceCount, buffer, {
@@ -191,7 +192,7 @@ JFT_BUFFER_ENTRY(bufferIncreaseExternalReferenceCount,
                      return failedPrecondition(
                          "PJRT_Buffer_IncreaseExternalReferenceCount: the buffer has "
                          "been deleted or donated");
-                   ++buffer.externalReferences;
+                   ++buffer.external_references;
                  })
 JFT_BUFFER_ENTRY(bufferDecreaseExternalReferenceCount,
                  Buffer_DecreaseExternalReferenceCount, buffer,

@@ -35,27 +35,27 @@ struct PJRT_Buffer {
   PJRT_Memory* memory = nullptr;
   PJRT_Buffer_Type type = PJRT_Buffer_Type_INVALID;
   std::vector<int64_t> dims;
-  std::vector<int64_t> minorToMajor;  // always the dense order: rank-1 ... 0
-  uint64_t byteSize = 0;
+  std::vector<int64_t> minor_to_major;  // always the dense order: rank-1 ... 0
+  uint64_t byte_size = 0;
   uint64_t address = 0;  // device memory, when not on pinned host memory
   void* host = nullptr;  // pinned host memory
-  bool pinnedHost = false;
+  bool pinned_host = false;
   jft::runtime::EventPtr ready;
 
   // Set for a view of memory someone else owns; runs (once) instead of a free.
-  std::function<void()> onViewDeleted;
+  std::function<void()> on_view_deleted;
   bool view = false;
   // Its data is still to come (a transfer manager's buffer before its last
   // transfer, an alias before it is fulfilled): reads wait for `ready`,
   // Execute and copies refuse it. Set and cleared under `mutex`.
   bool incomplete = false;
-  std::shared_ptr<jft::pjrt::AliasLink> aliasLink;  // an alias not yet fulfilled
+  std::shared_ptr<jft::pjrt::AliasLink> alias_link;  // an alias not yet fulfilled
 
   std::mutex mutex;
   bool deleted = false;
-  int externalReferences = 0;
-  bool freeDeferred = false;  // deleted while external references were held
-  bool destroyDeferred = false;
+  int external_references = 0;
+  bool free_deferred = false;  // deleted while external references were held
+  bool destroy_deferred = false;
 
   // Marks the buffer deleted and frees its memory once (after the last external
   // reference goes); later calls do nothing.
@@ -103,18 +103,18 @@ struct BufferTarget {
 // INVALID_ARGUMENT (naming `function`) for another client's or a missing one.
 StatusOr<BufferTarget> resolveTarget(PJRT_Client& client, PJRT_Device* device,
                                      PJRT_Memory* memory, const char* function);
-// A new buffer on `target` with memory allocated for `byteSize` bytes; its
+// A new buffer on `target` with memory allocated for `byte_size` bytes; its
 // `ready` is left for the caller to set.
 StatusOr<std::unique_ptr<PJRT_Buffer>> allocateBuffer(PJRT_Client& client,
                                                       BufferTarget target,
                                                       PJRT_Buffer_Type type,
                                                       std::vector<int64_t> dims,
-                                                      uint64_t byteSize);
+                                                      uint64_t byte_size);
 // A buffer without memory whose ready event carries `error` (buffer_create.cc).
 std::unique_ptr<PJRT_Buffer> makeErrorBuffer(PJRT_Client& client, BufferTarget target,
                                              PJRT_Buffer_Type type,
-                                             std::vector<int64_t> dims, uint64_t byteSize,
-                                             Status error);
+                                             std::vector<int64_t> dims,
+                                             uint64_t byte_size, Status error);
 // Copies [offset, offset + bytes) of `buffer` to `dst` once its data is in
 // place; the event carries the buffer's own error (an error buffer, a failed
 // transfer) instead when it has one. The range is the caller's to check.

@@ -60,16 +60,16 @@ Status errorOf(PJRT_Error_Code code, const char* message, size_t size) {
 
 std::unique_ptr<PJRT_Buffer> makeErrorBuffer(PJRT_Client& client, BufferTarget target,
                                              PJRT_Buffer_Type type,
-                                             std::vector<int64_t> dims, uint64_t byteSize,
-                                             Status error) {
+                                             std::vector<int64_t> dims,
+                                             uint64_t byte_size, Status error) {
   auto buffer = std::make_unique<PJRT_Buffer>();
   buffer->client = &client;
   buffer->device = target.device;
   buffer->memory = target.memory;
   buffer->type = type;
   buffer->dims = std::move(dims);
-  buffer->byteSize = byteSize;
-  buffer->pinnedHost = target.memory != nullptr && unwrap(target.memory)->pinnedHost;
+  buffer->byte_size = byte_size;
+  buffer->pinned_host = target.memory != nullptr && unwrap(target.memory)->pinned_host;
   buffer->ready = runtime::Event::ready(std::move(error));
   return buffer;
 }
@@ -136,10 +136,10 @@ PJRT_Error* clientCreateAliasBuffer(PJRT_Client_CreateAliasBuffer_Args* args) {
                                  std::move(shape.dims), shape.bytes, Status::ok());
     alias->ready = runtime::Event::create();
     alias->incomplete = true;
-    alias->aliasLink = std::make_shared<AliasLink>();
-    alias->aliasLink->alias = alias.get();
+    alias->alias_link = std::make_shared<AliasLink>();
+    alias->alias_link->alias = alias.get();
     auto callback = std::make_unique<PJRT_FulfillAliasBufferCallback>();
-    callback->link = alias->aliasLink;
+    callback->link = alias->alias_link;
     args->alias_buffer = alias.release();
     args->fulfill_alias_buffer_cb = callback.release();
     return Status::ok();
@@ -190,7 +190,7 @@ PJRT_Error* clientFulfillAliasBuffer(PJRT_Client_FulfillAliasBuffer_Args* args) 
       if (source.deleted || source.incomplete)
         return failedPrecondition(std::string(kName) +
                                   ": the buffer is deleted or still receiving its data");
-      ++source.externalReferences;
+      ++source.external_references;
     }
     PJRT_Buffer* keep = &source;
     callback->link->alias = nullptr;
@@ -199,7 +199,7 @@ PJRT_Error* clientFulfillAliasBuffer(PJRT_Client_FulfillAliasBuffer_Args* args) 
       alias->address = source.address;
       alias->host = source.host;
       alias->view = true;
-      alias->onViewDeleted = [keep] { (void)PJRT_Buffer::dropExternalReference(keep); };
+      alias->on_view_deleted = [keep] { (void)PJRT_Buffer::dropExternalReference(keep); };
       alias->incomplete = false;
     }
     runtime::EventPtr aliasReady = alias->ready;

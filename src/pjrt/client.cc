@@ -16,7 +16,7 @@ bool PJRT_Client::ownsMemory(const PJRT_Memory* memory) const {
 }
 
 PJRT_Device* PJRT_Client::deviceWithId(int64_t id) const {
-  for (PJRT_Device* device : allDevices) {
+  for (PJRT_Device* device : all_devices) {
     if (device->description.id == id) return device;
   }
   return nullptr;
@@ -33,36 +33,36 @@ void addLocalDevice(PJRT_Client& client, runtime::Platform& platform, int i,
   auto device = std::make_unique<PJRT_Device>();
   device->client = &client;
   device->runtime = &runtimeDevice;
-  device->localHardwareId = runtimeDevice.info().ordinal;
-  describeDevice(globalId, client.processIndex, runtimeDevice.info(),
+  device->local_hardware_id = runtimeDevice.info().ordinal;
+  describeDevice(globalId, client.process_index, runtimeDevice.info(),
                  device->description);
 
   auto memory = std::make_unique<MemorySpace>();
   memory->id = i;
-  memory->kindId = 0;
+  memory->kind_id = 0;
   memory->kind = "device";
-  memory->debugString = "DeviceMemory(device=" + std::to_string(globalId) + ")";
-  memory->toString = "MEMORY_SPACE_" + std::to_string(i);
+  memory->debug_string = "DeviceMemory(device=" + std::to_string(globalId) + ")";
+  memory->to_string = "MEMORY_SPACE_" + std::to_string(i);
   memory->devices.push_back(device.get());
   auto pinned = std::make_unique<MemorySpace>();
   pinned->id = platform.deviceCount() + i;
-  pinned->kindId = 1;
-  pinned->pinnedHost = true;
+  pinned->kind_id = 1;
+  pinned->pinned_host = true;
   pinned->kind = "pinned_host";
-  pinned->debugString = "PinnedHostMemory(device=" + std::to_string(globalId) + ")";
-  pinned->toString = "PINNED_HOST_MEMORY_SPACE_" + std::to_string(i);
+  pinned->debug_string = "PinnedHostMemory(device=" + std::to_string(globalId) + ")";
+  pinned->to_string = "PINNED_HOST_MEMORY_SPACE_" + std::to_string(i);
   pinned->devices.push_back(device.get());
   device->memories.push_back(wrap(memory.get()));
   device->memories.push_back(wrap(pinned.get()));
-  device->defaultMemory = wrap(memory.get());
+  device->default_memory = wrap(memory.get());
   client.memories.push_back(wrap(memory.get()));
   client.memories.push_back(wrap(pinned.get()));
-  client.memoryStorage.push_back(std::move(memory));
-  client.memoryStorage.push_back(std::move(pinned));
+  client.memory_storage.push_back(std::move(memory));
+  client.memory_storage.push_back(std::move(pinned));
 
   client.devices.push_back(device.get());
-  client.allDevices.push_back(device.get());
-  client.deviceStorage.push_back(std::move(device));
+  client.all_devices.push_back(device.get());
+  client.device_storage.push_back(std::move(device));
 }
 
 // A device of another process: a description only.
@@ -70,10 +70,10 @@ void addRemoteDevice(PJRT_Client& client, int process, const runtime::DeviceInfo
                      int globalId) {
   auto device = std::make_unique<PJRT_Device>();
   device->client = &client;
-  device->localHardwareId = info.ordinal;
+  device->local_hardware_id = info.ordinal;
   describeDevice(globalId, process, info, device->description);
-  client.allDevices.push_back(device.get());
-  client.deviceStorage.push_back(std::move(device));
+  client.all_devices.push_back(device.get());
+  client.device_storage.push_back(std::move(device));
 }
 
 }  // namespace
@@ -82,31 +82,31 @@ std::unique_ptr<PJRT_Client> makeClient(std::unique_ptr<runtime::Platform> platf
                                         ClientOptions options, std::string dumpDirectory,
                                         const ProcessLayout& layout) {
   auto client = std::make_unique<PJRT_Client>();
-  client->platformName = platform->name();
-  client->platformVersion = platform->version();
+  client->platform_name = platform->name();
+  client->platform_version = platform->version();
   client->options = std::move(options);
-  client->kernelWorkers = std::make_unique<compiler::KernelWorkers>(
+  client->kernel_workers = std::make_unique<compiler::KernelWorkers>(
       kernelWorkerSettings(client->options, dumpDirectory));
   client->dump = std::make_unique<CompileDump>(std::move(dumpDirectory));
-  const bool alone = layout.devicesPerProcess.empty();
-  client->processIndex = alone ? 0 : layout.processIndex;
-  client->processCount = alone ? 1 : static_cast<int>(layout.devicesPerProcess.size());
+  const bool alone = layout.devices_per_process.empty();
+  client->process_index = alone ? 0 : layout.process_index;
+  client->process_count = alone ? 1 : static_cast<int>(layout.devices_per_process.size());
   int globalId = 0;
-  for (int process = 0; process < client->processCount; ++process) {
-    if (process == client->processIndex) {
+  for (int process = 0; process < client->process_count; ++process) {
+    if (process == client->process_index) {
       for (int i = 0; i < platform->deviceCount(); ++i)
         addLocalDevice(*client, *platform, i, globalId++);
       continue;
     }
     for (const runtime::DeviceInfo& info :
-         layout.devicesPerProcess[static_cast<size_t>(process)])
+         layout.devices_per_process[static_cast<size_t>(process)])
       addRemoteDevice(*client, process, info, globalId++);
   }
   auto topology = std::make_unique<PJRT_TopologyDescription>();
   topology->owner = client.get();
-  topology->platformName = client->platformName;
-  topology->platformVersion = client->platformVersion;
-  for (PJRT_Device* device : client->allDevices) {
+  topology->platform_name = client->platform_name;
+  topology->platform_version = client->platform_version;
+  for (PJRT_Device* device : client->all_devices) {
     topology->descriptions.push_back(&device->description);
   }
   client->topology = std::move(topology);
@@ -116,28 +116,29 @@ std::unique_ptr<PJRT_Client> makeClient(std::unique_ptr<runtime::Platform> platf
 
 StatusOr<std::unique_ptr<PJRT_Client>> assembleClient(
     std::unique_ptr<runtime::Platform> platform, ClientOptions options,
-    compiler::Options compilerOptions, std::shared_ptr<KvStore> store) {
+    compiler::Options compiler_options, std::shared_ptr<KvStore> store) {
   ProcessLayout layout;
-  if (options.numNodes > 1) {
+  if (options.num_nodes > 1) {
     if (store == nullptr)
       return failedPrecondition(
-          "jax-flagtree cannot join a job of " + std::to_string(options.numNodes) +
+          "jax-flagtree cannot join a job of " + std::to_string(options.num_nodes) +
           " processes: PJRT_Client_Create got no key-value store callbacks "
           "(jax.distributed.initialize must run before the first JAX call)");
     std::vector<runtime::DeviceInfo> local;
     for (int i = 0; i < platform->deviceCount(); ++i)
       local.push_back(platform->device(i).info());
-    JFT_ASSIGN_OR_RETURN(layout, exchangeDevices(*store, options.nodeId, options.numNodes,
-                                                 local, kDeviceExchangeTimeout));
+    JFT_ASSIGN_OR_RETURN(
+        layout, exchangeDevices(*store, options.node_id, options.num_nodes, local,
+                                kDeviceExchangeTimeout));
     platform->setCliqueIdExchange(std::make_shared<KvCliqueIdExchange>(store));
   }
-  std::string dumpDirectory = compilerOptions.dump_dir;
+  std::string dumpDirectory = compiler_options.dump_dir;
   std::unique_ptr<PJRT_Client> client = makeClient(
       std::move(platform), std::move(options), std::move(dumpDirectory), layout);
   // The workers start lazily, so replacing the default ones costs nothing.
-  client->kernelWorkers = std::make_unique<compiler::KernelWorkers>(kernelWorkerSettings(
-      client->options, compilerOptions.dump_dir, compilerOptions.log));
-  client->compilerOptions = std::move(compilerOptions);
+  client->kernel_workers = std::make_unique<compiler::KernelWorkers>(kernelWorkerSettings(
+      client->options, compiler_options.dump_dir, compiler_options.log));
+  client->compiler_options = std::move(compiler_options);
   return client;
 }
 
@@ -145,12 +146,12 @@ compiler::KernelWorkerSettings kernelWorkerSettings(const ClientOptions& options
                                                     const std::string& dumpDirectory,
                                                     bool log) {
   compiler::KernelWorkerSettings settings;
-  settings.python_executable = options.pythonExecutable;
-  settings.worker_module = options.workerModule;
+  settings.python_executable = options.python_executable;
+  settings.worker_module = options.worker_module;
   settings.dump_dir = dumpDirectory;
-  settings.num_workers = options.compileWorkers;
+  settings.num_workers = options.compile_workers;
   settings.log = log;
-  settings.compiler_fingerprint = options.compilerFingerprint;
+  settings.compiler_fingerprint = options.compiler_fingerprint;
   settings.slow_compile_seconds =
       compiler::slowCompileSeconds(settings.slow_compile_seconds);
   return settings;
@@ -180,18 +181,18 @@ PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args) {
   }
 
 JFT_CLIENT_ENTRY(clientPlatformName, Client_PlatformName, platform_name_size, {
-  args->platform_name = client.platformName.c_str();
-  args->platform_name_size = client.platformName.size();
+  args->platform_name = client.platform_name.c_str();
+  args->platform_name_size = client.platform_name.size();
 })
 JFT_CLIENT_ENTRY(clientProcessIndex, Client_ProcessIndex, process_index,
-                 args->process_index = client.processIndex)
+                 args->process_index = client.process_index)
 JFT_CLIENT_ENTRY(clientPlatformVersion, Client_PlatformVersion, platform_version_size, {
-  args->platform_version = client.platformVersion.c_str();
-  args->platform_version_size = client.platformVersion.size();
+  args->platform_version = client.platform_version.c_str();
+  args->platform_version_size = client.platform_version.size();
 })
 JFT_CLIENT_ENTRY(clientDevices, Client_Devices, num_devices, {
-  args->devices = client.allDevices.data();
-  args->num_devices = client.allDevices.size();
+  args->devices = client.all_devices.data();
+  args->num_devices = client.all_devices.size();
 })
 JFT_CLIENT_ENTRY(clientAddressableDevices, Client_AddressableDevices,
                  num_addressable_devices, {
@@ -215,7 +216,7 @@ JFT_CLIENT_ENTRY(clientLookupAddressableDevice, Client_LookupAddressableDevice,
                  addressable_device, {
                    args->addressable_device = nullptr;
                    for (PJRT_Device* device : client.devices) {
-                     if (device->localHardwareId == args->local_hardware_id)
+                     if (device->local_hardware_id == args->local_hardware_id)
                        args->addressable_device = device;
                    }
                    if (args->addressable_device == nullptr)
@@ -233,16 +234,16 @@ JFT_CLIENT_ENTRY(
       size_t needed = static_cast<size_t>(args->num_replicas) *
                       static_cast<size_t>(args->num_partitions);
       // Like XLA: the first devices of the whole job, in id order.
-      if (needed > client.allDevices.size())
+      if (needed > client.all_devices.size())
         return invalidArgument("PJRT_Client_DefaultDeviceAssignment: " +
                                std::to_string(needed) + " devices requested but only " +
-                               std::to_string(client.allDevices.size()) + " exist");
+                               std::to_string(client.all_devices.size()) + " exist");
       if (args->default_assignment_size < needed || args->default_assignment == nullptr)
         return invalidArgument(
             "PJRT_Client_DefaultDeviceAssignment: the output array is too "
             "small");
       for (size_t i = 0; i < needed; ++i)
-        args->default_assignment[i] = client.allDevices[i]->description.id;
+        args->default_assignment[i] = client.all_devices[i]->description.id;
     })
 #undef JFT_CLIENT_ENTRY
 

@@ -29,26 +29,26 @@
 struct PJRT_Client {
   std::unique_ptr<jft::runtime::Platform> platform;
   jft::pjrt::ClientOptions options;
-  std::string platformName;
-  std::string platformVersion;
+  std::string platform_name;
+  std::string platform_version;
   // Storage of every device, this process's and the others'.
-  std::vector<std::unique_ptr<PJRT_Device>> deviceStorage;
+  std::vector<std::unique_ptr<PJRT_Device>> device_storage;
   // This process's (addressable) devices, by local index; their global ids
   // start at the device counts of the lower process indices.
   std::vector<PJRT_Device*> devices;
   // Every process's devices in global id order (PJRT_Client_Devices); the
   // same as `devices` in a single process.
-  std::vector<PJRT_Device*> allDevices;
-  int processIndex = 0;
-  int processCount = 1;
-  std::vector<std::unique_ptr<jft::pjrt::MemorySpace>> memoryStorage;
+  std::vector<PJRT_Device*> all_devices;
+  int process_index = 0;
+  int process_count = 1;
+  std::vector<std::unique_ptr<jft::pjrt::MemorySpace>> memory_storage;
   std::vector<PJRT_Memory*> memories;
   std::unique_ptr<PJRT_TopologyDescription> topology;
   std::unique_ptr<jft::pjrt::CompileDump> dump;
-  jft::compiler::Options compilerOptions;  // target left for each compile to fill
+  jft::compiler::Options compiler_options;  // target left for each compile to fill
   // The kernel compiler: its workers start on the first compile that needs them
   // (starting them is only worth it once a program is compiled).
-  std::unique_ptr<jft::compiler::KernelWorkers> kernelWorkers;
+  std::unique_ptr<jft::compiler::KernelWorkers> kernel_workers;
 
   // Whether `device` is one of this process's devices.
   bool ownsDevice(const PJRT_Device* device) const;
@@ -76,7 +76,7 @@ std::unique_ptr<PJRT_Client> makeClient(std::unique_ptr<runtime::Platform> platf
 // in one process.
 StatusOr<std::unique_ptr<PJRT_Client>> assembleClient(
     std::unique_ptr<runtime::Platform> platform, ClientOptions options,
-    compiler::Options compilerOptions, std::shared_ptr<KvStore> store);
+    compiler::Options compiler_options, std::shared_ptr<KvStore> store);
 
 // The kernel compiler the create options ask for: `python_executable -m
 // worker_module` (python3 and jax_flagtree.worker when absent), its failing

@@ -63,9 +63,9 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
         std::string(received.format) + "'");
   auto options = parseCompileOptions(received.options);
   if (!options.isOk()) return options.status().withContext(std::string(kName));
-  compiler::Options compilerOptions = client.compilerOptions;
-  compilerOptions.num_replicas = options->numReplicas;
-  compilerOptions.num_partitions = options->numPartitions;
+  compiler::Options compiler_options = client.compiler_options;
+  compiler_options.num_replicas = options->num_replicas;
+  compiler_options.num_partitions = options->num_partitions;
   JFT_ASSIGN_OR_RETURN(std::vector<PJRT_Device*> placed, placeProgram(client, *options));
   // Every participant has the same GPU model in the jobs we run; the program
   // is built for the first of this process's.
@@ -78,11 +78,11 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   }
   if (device == nullptr)
     return internalError(std::string(kName) + ": no device to build for");
-  compilerOptions.target = deviceTarget(client, *device);
+  compiler_options.target = deviceTarget(client, *device);
   // --xla_gpu_autotune_level >= 1: the compiler times its candidates on the
   // device the program is placed on (the first, for several).
   DeviceMeasurer measurer(*device->runtime);
-  if (compilerOptions.autotune_level > 0) compilerOptions.measurer = &measurer;
+  if (compiler_options.autotune_level > 0) compiler_options.measurer = &measurer;
   // Library convolutions: cuDNN, when wanted (cudnnWanted), where every
   // device of this process the program runs on loads it and takes the
   // description (each builds its plan now, kept for execution); else patches
@@ -91,23 +91,23 @@ Status compileAndLoad(PJRT_Client& client, const Received& received,
   for (PJRT_Device* candidate : placed)
     if (candidate->addressable()) participants.push_back(candidate->runtime);
   DeviceConvLibrary convLibrary(std::move(participants));
-  if (cudnnWanted()) compilerOptions.conv_library = &convLibrary;
+  if (cudnnWanted()) compiler_options.conv_library = &convLibrary;
   // The native route's kernels (CUDA C) through the device's NVRTC; a
   // program that needs none never loads it.
   DeviceNativeCompiler nativeCompiler(*device->runtime);
-  compilerOptions.native_compiler = &nativeCompiler;
+  compiler_options.native_compiler = &nativeCompiler;
   // Several partitions: the compiler runs JAX's global view as it is when all
   // replicated, as its manual computation's body when fully manual, else
   // refuses it; the kernel workers start once it is to be compiled.
   JFT_ASSIGN_OR_RETURN(compiler::Executable compiled,
-                       compiler::compileArtifact(received.code, compilerOptions,
-                                                 client.kernelWorkers.get()));
+                       compiler::compileArtifact(received.code, compiler_options,
+                                                 client.kernel_workers.get()));
   JFT_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableInfo> info,
                        describeExecutable(std::move(compiled), std::string(received.code),
                                           std::string(received.options)));
-  info->numReplicas = options->numReplicas;
-  info->numPartitions = options->numPartitions;
-  info->target = targetText(compilerOptions.target);
+  info->num_replicas = options->num_replicas;
+  info->num_partitions = options->num_partitions;
+  info->target = targetText(compiler_options.target);
   JFT_ASSIGN_OR_RETURN(
       std::unique_ptr<PJRT_LoadedExecutable> loaded,
       loadExecutable(client, std::move(info), *options, runtimeProgramLoader()));
@@ -121,9 +121,9 @@ compiler::KernelTarget deviceTarget(const PJRT_Client& client,
                                     const PJRT_Device& device) {
   const runtime::DeviceInfo& info = device.runtime->info();
   compiler::KernelTarget target;
-  target.backend = client.platformName == "cuda" ? "cuda" : "hip";
-  target.arch = std::to_string(info.computeMajor * 10 + info.computeMinor);
-  target.warp_size = info.warpSize;
+  target.backend = client.platform_name == "cuda" ? "cuda" : "hip";
+  target.arch = std::to_string(info.compute_major * 10 + info.compute_minor);
+  target.warp_size = info.warp_size;
   return target;
 }
 

@@ -26,7 +26,7 @@ std::string sanitize(std::string_view text) {
 
 StatusOr<std::string> CompileDump::write(std::string_view format,
                                          std::string_view program,
-                                         std::string_view compileOptions) {
+                                         std::string_view compile_options) {
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
   if (error)
@@ -38,7 +38,7 @@ StatusOr<std::string> CompileDump::write(std::string_view format,
   std::string base = (std::filesystem::path(directory_) / prefix).string();
   std::string programPath = base + "." + sanitize(format);
   JFT_RETURN_IF_ERROR(writeFileAtomically(programPath, program));
-  JFT_RETURN_IF_ERROR(writeFileAtomically(base + ".compile_options.pb", compileOptions));
+  JFT_RETURN_IF_ERROR(writeFileAtomically(base + ".compile_options.pb", compile_options));
   return programPath;
 }
 

@@ -22,7 +22,7 @@ class CompileDump {
   bool enabled() const { return !directory_.empty(); }
   // Returns the path of the program file written.
   StatusOr<std::string> write(std::string_view format, std::string_view program,
-                              std::string_view compileOptions);
+                              std::string_view compile_options);
 
  private:
   std::string directory_;

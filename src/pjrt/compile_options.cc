@@ -173,14 +173,14 @@ Status readBuildOptions(std::string_view bytes, CompileOptions& options,
     JFT_RETURN_IF_ERROR(reader.tag(field, wireType));
     if (field == 1) {
       JFT_RETURN_IF_ERROR(reader.expect(wireType, kVarint, "device_ordinal"));
-      JFT_ASSIGN_OR_RETURN(options.deviceOrdinal,
+      JFT_ASSIGN_OR_RETURN(options.device_ordinal,
                            intValue(reader, kInt64Min, kInt64Max, "device_ordinal"));
     } else if (field == 4 || field == 5) {
       JFT_RETURN_IF_ERROR(reader.expect(wireType, kVarint, "a replica/partition count"));
       const char* name = field == 4 ? "num_replicas" : "num_partitions";
       JFT_ASSIGN_OR_RETURN(int64_t count, intValue(reader, 0, kIntMax, name));
       // proto3 leaves 0 for "not set"; XLA reads that as one.
-      (field == 4 ? options.numReplicas : options.numPartitions) =
+      (field == 4 ? options.num_replicas : options.num_partitions) =
           count == 0 ? 1 : static_cast<int>(count);
     } else if (field == 9) {
       JFT_RETURN_IF_ERROR(reader.expect(wireType, kLengthDelimited, "device_assignment"));
@@ -210,7 +210,7 @@ Status readOptionOverride(std::string_view bytes, CompileOptions& options) {
   }
   if (!key.starts_with("xla_"))
     return invalidArgument("No such compile option: '" + key + "'");
-  options.optionOverrides.push_back(std::move(key));
+  options.option_overrides.push_back(std::move(key));
   return Status::ok();
 }
 
@@ -244,17 +244,17 @@ StatusOr<CompileOptions> parseCompileOptions(std::string_view bytes) {
   }
   // An empty assignment (portable executables) says nothing about placement.
   if (assignment.has_value() && assignment->replicas * assignment->computations > 0) {
-    if (assignment->replicas != options.numReplicas ||
-        assignment->computations != options.numPartitions)
+    if (assignment->replicas != options.num_replicas ||
+        assignment->computations != options.num_partitions)
       return invalidArgument("the device assignment is " +
                              std::to_string(assignment->replicas) + " replicas x " +
                              std::to_string(assignment->computations) +
                              " computations but the build options ask for " +
-                             std::to_string(options.numReplicas) + " x " +
-                             std::to_string(options.numPartitions));
+                             std::to_string(options.num_replicas) + " x " +
+                             std::to_string(options.num_partitions));
     for (int64_t r = 0; r < assignment->replicas; ++r) {
       for (int64_t p = 0; p < assignment->computations; ++p)
-        options.deviceAssignment.push_back(
+        options.device_assignment.push_back(
             assignment->devices[static_cast<size_t>(p)][static_cast<size_t>(r)]);
     }
   }

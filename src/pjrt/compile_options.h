@@ -18,17 +18,17 @@
 namespace jft::pjrt {
 
 struct CompileOptions {
-  int numReplicas = 1;
-  int numPartitions = 1;
+  int num_replicas = 1;
+  int num_partitions = 1;
   bool portable = false;
-  int64_t deviceOrdinal = -1;  // -1: not given
-  // Device id of (replica r, partition p) at r * numPartitions + p; empty when
+  int64_t device_ordinal = -1;  // -1: not given
+  // Device id of (replica r, partition p) at r * num_partitions + p; empty when
   // the proto carries no device assignment.
-  std::vector<int64_t> deviceAssignment;
+  std::vector<int64_t> device_assignment;
   // The option names jax.jit(...).lower(...).compile(compiler_options=...)
   // set, in order. XLA takes them as DebugOptions fields, all named xla_*;
   // parsing rejects any other name as XLA does ("No such compile option").
-  std::vector<std::string> optionOverrides;
+  std::vector<std::string> option_overrides;
 };
 
 StatusOr<CompileOptions> parseCompileOptions(std::string_view bytes);

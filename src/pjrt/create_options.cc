@@ -44,11 +44,11 @@ StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_
       return invalidArgument("create option " + std::to_string(i) + " has a null name");
     std::string name(value.name != nullptr ? value.name : "", value.name_size);
     if (name == "python_executable") {
-      JFT_ASSIGN_OR_RETURN(parsed.pythonExecutable, stringValue(value, name));
+      JFT_ASSIGN_OR_RETURN(parsed.python_executable, stringValue(value, name));
     } else if (name == "worker_module") {
-      JFT_ASSIGN_OR_RETURN(parsed.workerModule, stringValue(value, name));
+      JFT_ASSIGN_OR_RETURN(parsed.worker_module, stringValue(value, name));
     } else if (name == "compiler_fingerprint") {
-      JFT_ASSIGN_OR_RETURN(parsed.compilerFingerprint, stringValue(value, name));
+      JFT_ASSIGN_OR_RETURN(parsed.compiler_fingerprint, stringValue(value, name));
     } else if (name == "visible_devices") {
       JFT_RETURN_IF_ERROR(
           expectType(value, name, PJRT_NamedValue_kInt64List, "a list of integers"));
@@ -59,7 +59,7 @@ StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_
         if (ordinal < 0 || ordinal > std::numeric_limits<int>::max())
           return invalidArgument("visible_devices holds an invalid ordinal " +
                                  std::to_string(ordinal));
-        parsed.visibleDevices.push_back(static_cast<int>(ordinal));
+        parsed.visible_devices.push_back(static_cast<int>(ordinal));
       }
     } else if (name == "compile_workers") {
       JFT_RETURN_IF_ERROR(expectType(value, name, PJRT_NamedValue_kInt64, "an integer"));
@@ -67,13 +67,13 @@ StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_
         return invalidArgument(
             "create option 'compile_workers' must be in [1, 256], not " +
             std::to_string(value.int64_value));
-      parsed.compileWorkers = static_cast<int>(value.int64_value);
+      parsed.compile_workers = static_cast<int>(value.int64_value);
     } else if (name == "node_id" || name == "num_nodes") {
       JFT_RETURN_IF_ERROR(expectType(value, name, PJRT_NamedValue_kInt64, "an integer"));
       if (value.int64_value < 0 || value.int64_value > std::numeric_limits<int>::max())
         return invalidArgument("create option '" + name +
                                "' is out of range: " + std::to_string(value.int64_value));
-      (name == "node_id" ? parsed.nodeId : parsed.numNodes) =
+      (name == "node_id" ? parsed.node_id : parsed.num_nodes) =
           static_cast<int>(value.int64_value);
     } else if (name == "allocator") {
       JFT_ASSIGN_OR_RETURN(std::string text, stringValue(value, name));
@@ -92,12 +92,12 @@ StatusOr<ClientOptions> parseClientOptions(const PJRT_NamedValue* options, size_
       parsed.ignored.push_back(std::move(name));
     }
   }
-  if (parsed.numNodes < 1)
+  if (parsed.num_nodes < 1)
     return invalidArgument("create option 'num_nodes' must be at least 1, not " +
-                           std::to_string(parsed.numNodes));
-  if (parsed.nodeId >= parsed.numNodes)
-    return invalidArgument("create option 'node_id' " + std::to_string(parsed.nodeId) +
-                           " is not below num_nodes " + std::to_string(parsed.numNodes));
+                           std::to_string(parsed.num_nodes));
+  if (parsed.node_id >= parsed.num_nodes)
+    return invalidArgument("create option 'node_id' " + std::to_string(parsed.node_id) +
+                           " is not below num_nodes " + std::to_string(parsed.num_nodes));
   return parsed;
 }
 

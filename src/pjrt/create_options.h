@@ -24,13 +24,13 @@
 namespace jft::pjrt {
 
 struct ClientOptions {
-  std::string pythonExecutable;
-  std::string workerModule;
-  std::string compilerFingerprint;
-  std::vector<int> visibleDevices;  // empty: every GPU
-  int nodeId = 0;
-  int numNodes = 1;
-  int compileWorkers = 0;  // 0: the compiler's default
+  std::string python_executable;
+  std::string worker_module;
+  std::string compiler_fingerprint;
+  std::vector<int> visible_devices;  // empty: every GPU
+  int node_id = 0;
+  int num_nodes = 1;
+  int compile_workers = 0;  // 0: the compiler's default
   runtime::MemoryOptions memory = runtime::MemoryOptions::jaxDefaults();
   std::vector<std::string> ignored;
 };

@@ -7,32 +7,33 @@
 #include "pjrt/args.h"
 
 jft::pjrt::DeviceWorker& PJRT_Device::worker() {
-  std::lock_guard<std::mutex> lock(workerMutex_);
+  std::lock_guard<std::mutex> lock(worker_mutex_);
   if (worker_ == nullptr) worker_ = std::make_unique<jft::pjrt::DeviceWorker>();
   return *worker_;
 }
 
 namespace jft::pjrt {
 
-void describeDevice(int id, int processIndex, const runtime::DeviceInfo& info,
+void describeDevice(int id, int process_index, const runtime::DeviceInfo& info,
                     PJRT_DeviceDescription& out) {
   out.id = id;
-  out.processIndex = processIndex;
+  out.process_index = process_index;
   out.kind = info.name;
-  out.toString = "CudaDevice(id=" + std::to_string(id) + ")";
-  out.debugString = "cuda:" + std::to_string(id);
-  out.attributes.addString("compute_capability", std::to_string(info.computeMajor) + "." +
-                                                     std::to_string(info.computeMinor));
-  out.attributes.addInt64("core_count", info.coreCount);
+  out.to_string = "CudaDevice(id=" + std::to_string(id) + ")";
+  out.debug_string = "cuda:" + std::to_string(id);
+  out.attributes.addString(
+      "compute_capability",
+      std::to_string(info.compute_major) + "." + std::to_string(info.compute_minor));
+  out.attributes.addInt64("core_count", info.core_count);
   out.attributes.addString("device_vendor", info.vendor);
-  out.attributes.addString("pci_bus_id", info.pciBusId);
+  out.attributes.addString("pci_bus_id", info.pci_bus_id);
 }
 
 Status requireAddressable(const PJRT_Device& device, const char* function) {
   if (device.addressable()) return Status::ok();
   return failedPrecondition(
       std::string(function) + ": device " + std::to_string(device.description.id) +
-      " belongs to process " + std::to_string(device.description.processIndex) +
+      " belongs to process " + std::to_string(device.description.process_index) +
       " and is not addressable from this one");
 }
 
@@ -52,7 +53,7 @@ Status requireAddressable(const PJRT_Device& device, const char* function) {
 
 JFT_DESCRIPTION_ENTRY(deviceDescriptionId, DeviceDescription_Id, id, args->id = d.id)
 JFT_DESCRIPTION_ENTRY(deviceDescriptionProcessIndex, DeviceDescription_ProcessIndex,
-                      process_index, args->process_index = d.processIndex)
+                      process_index, args->process_index = d.process_index)
 JFT_DESCRIPTION_ENTRY(deviceDescriptionAttributes, DeviceDescription_Attributes,
                       attributes, {
                         args->attributes = d.attributes.data();
@@ -64,13 +65,13 @@ JFT_DESCRIPTION_ENTRY(deviceDescriptionKind, DeviceDescription_Kind, device_kind
 })
 JFT_DESCRIPTION_ENTRY(deviceDescriptionDebugString, DeviceDescription_DebugString,
                       debug_string_size, {
-                        args->debug_string = d.debugString.c_str();
-                        args->debug_string_size = d.debugString.size();
+                        args->debug_string = d.debug_string.c_str();
+                        args->debug_string_size = d.debug_string.size();
                       })
 JFT_DESCRIPTION_ENTRY(deviceDescriptionToString, DeviceDescription_ToString,
                       to_string_size, {
-                        args->to_string = d.toString.c_str();
-                        args->to_string_size = d.toString.size();
+                        args->to_string = d.to_string.c_str();
+                        args->to_string_size = d.to_string.size();
                       })
 #undef JFT_DESCRIPTION_ENTRY
 
@@ -92,14 +93,14 @@ JFT_DEVICE_ENTRY(deviceGetDescription, Device_GetDescription, device_description
 JFT_DEVICE_ENTRY(deviceIsAddressable, Device_IsAddressable, is_addressable,
                  args->is_addressable = device.addressable())
 JFT_DEVICE_ENTRY(deviceLocalHardwareId, Device_LocalHardwareId, local_hardware_id,
-                 args->local_hardware_id = device.localHardwareId)
+                 args->local_hardware_id = device.local_hardware_id)
 JFT_DEVICE_ENTRY(deviceAddressableMemories, Device_AddressableMemories, num_memories, {
   args->memories = device.memories.data();
   args->num_memories = device.memories.size();
 })
 JFT_DEVICE_ENTRY(deviceDefaultMemory, Device_DefaultMemory, memory, {
   JFT_RETURN_IF_ERROR(requireAddressable(device, kName));
-  args->memory = device.defaultMemory;
+  args->memory = device.default_memory;
 })
 JFT_DEVICE_ENTRY(deviceClearMemoryStats, Device_ClearMemoryStats, device, {
   JFT_RETURN_IF_ERROR(requireAddressable(device, kName));
@@ -123,25 +124,25 @@ JFT_DEVICE_ENTRY(deviceMemoryStats, Device_MemoryStats, bytes_in_use, {
   auto* outputs = reinterpret_cast<unsigned char*>(&args->bytes_in_use);
   std::memset(outputs, 0, known - offsetof(A, bytes_in_use));
   runtime::MemoryStats stats = device.runtime->memoryStats();
-  args->bytes_in_use = stats.bytesInUse;
+  args->bytes_in_use = stats.bytes_in_use;
   auto set = [&](size_t endOfField, int64_t& field, bool& isSet, int64_t value) {
     if (known < endOfField) return;
     field = value;
     isSet = true;
   };
   set(JFT_PJRT_SIZE_UP_TO(A, peak_bytes_in_use_is_set), args->peak_bytes_in_use,
-      args->peak_bytes_in_use_is_set, stats.peakBytesInUse);
+      args->peak_bytes_in_use_is_set, stats.peak_bytes_in_use);
   set(JFT_PJRT_SIZE_UP_TO(A, num_allocs_is_set), args->num_allocs,
-      args->num_allocs_is_set, stats.numAllocs);
+      args->num_allocs_is_set, stats.num_allocs);
   set(JFT_PJRT_SIZE_UP_TO(A, largest_alloc_size_is_set), args->largest_alloc_size,
-      args->largest_alloc_size_is_set, stats.largestAlloc);
+      args->largest_alloc_size_is_set, stats.largest_alloc);
   set(JFT_PJRT_SIZE_UP_TO(A, bytes_limit_is_set), args->bytes_limit,
-      args->bytes_limit_is_set, stats.bytesLimit);
-  if (stats.poolBytes >= 0) {
+      args->bytes_limit_is_set, stats.bytes_limit);
+  if (stats.pool_bytes >= 0) {
     set(JFT_PJRT_SIZE_UP_TO(A, pool_bytes_is_set), args->pool_bytes,
-        args->pool_bytes_is_set, stats.poolBytes);
+        args->pool_bytes_is_set, stats.pool_bytes);
     set(JFT_PJRT_SIZE_UP_TO(A, peak_pool_bytes_is_set), args->peak_pool_bytes,
-        args->peak_pool_bytes_is_set, stats.peakPoolBytes);
+        args->peak_pool_bytes_is_set, stats.peak_pool_bytes);
   }
   // peak_allocated_bytes (0.113) is upstream's peak over reserved and in-use
   // bytes together; we track no reservations, so it stays unset like

@@ -21,10 +21,10 @@
 
 struct PJRT_DeviceDescription {
   int id = 0;
-  int processIndex = 0;
+  int process_index = 0;
   std::string kind;
-  std::string debugString;
-  std::string toString;
+  std::string debug_string;
+  std::string to_string;
   jft::pjrt::NamedValues attributes;
 };
 
@@ -33,9 +33,9 @@ struct PJRT_Device {
   // Null for a device of another process.
   jft::runtime::Device* runtime = nullptr;
   PJRT_DeviceDescription description;
-  int localHardwareId = 0;
+  int local_hardware_id = 0;
   std::vector<PJRT_Memory*> memories;
-  PJRT_Memory* defaultMemory = nullptr;
+  PJRT_Memory* default_memory = nullptr;
 
   bool addressable() const { return runtime != nullptr; }
   // The thread this device's part of a program over several participants is
@@ -43,14 +43,14 @@ struct PJRT_Device {
   jft::pjrt::DeviceWorker& worker();
 
  private:
-  std::mutex workerMutex_;
+  std::mutex worker_mutex_;
   std::unique_ptr<jft::pjrt::DeviceWorker> worker_;
 };
 
 namespace jft::pjrt {
 
 // Fills the description from the runtime's view of the device.
-void describeDevice(int id, int processIndex, const runtime::DeviceInfo& info,
+void describeDevice(int id, int process_index, const runtime::DeviceInfo& info,
                     PJRT_DeviceDescription& out);
 
 // OK for an addressable device, else FAILED_PRECONDITION naming the device,

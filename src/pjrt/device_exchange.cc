@@ -36,10 +36,10 @@ std::string encodeDevices(const std::vector<runtime::DeviceInfo>& devices) {
   std::ostringstream out;
   out << kHeader << "\n";
   for (const runtime::DeviceInfo& d : devices) {
-    out << d.ordinal << ',' << d.computeMajor << ',' << d.computeMinor << ','
-        << d.coreCount << ',' << d.warpSize << ',' << d.totalMemory << ','
-        << hexEncode(d.name) << ',' << hexEncode(d.vendor) << ',' << hexEncode(d.pciBusId)
-        << "\n";
+    out << d.ordinal << ',' << d.compute_major << ',' << d.compute_minor << ','
+        << d.core_count << ',' << d.warp_size << ',' << d.total_memory << ','
+        << hexEncode(d.name) << ',' << hexEncode(d.vendor) << ','
+        << hexEncode(d.pci_bus_id) << "\n";
   }
   return out.str();
 }
@@ -58,32 +58,32 @@ StatusOr<std::vector<runtime::DeviceInfo>> decodeDevices(const std::string& text
       return invalidArgument(where + " has " + std::to_string(f.size()) +
                              " fields, not " + std::to_string(kFields));
     runtime::DeviceInfo d;
-    if (!parseNumber(f[0], d.ordinal) || !parseNumber(f[1], d.computeMajor) ||
-        !parseNumber(f[2], d.computeMinor) || !parseNumber(f[3], d.coreCount) ||
-        !parseNumber(f[4], d.warpSize) || !parseNumber(f[5], d.totalMemory))
+    if (!parseNumber(f[0], d.ordinal) || !parseNumber(f[1], d.compute_major) ||
+        !parseNumber(f[2], d.compute_minor) || !parseNumber(f[3], d.core_count) ||
+        !parseNumber(f[4], d.warp_size) || !parseNumber(f[5], d.total_memory))
       return invalidArgument(where + " holds a malformed number");
     JFT_ASSIGN_OR_RETURN(d.name, hexDecode(f[6]));
     JFT_ASSIGN_OR_RETURN(d.vendor, hexDecode(f[7]));
-    JFT_ASSIGN_OR_RETURN(d.pciBusId, hexDecode(f[8]));
+    JFT_ASSIGN_OR_RETURN(d.pci_bus_id, hexDecode(f[8]));
     devices.push_back(std::move(d));
   }
   return devices;
 }
 
-StatusOr<ProcessLayout> exchangeDevices(KvStore& store, int nodeId, int numNodes,
+StatusOr<ProcessLayout> exchangeDevices(KvStore& store, int node_id, int num_nodes,
                                         const std::vector<runtime::DeviceInfo>& local,
                                         std::chrono::milliseconds timeout) {
-  if (numNodes < 1 || nodeId < 0 || nodeId >= numNodes)
-    return invalidArgument("node_id " + std::to_string(nodeId) + " is not in [0, " +
-                           std::to_string(numNodes) + ")");
+  if (num_nodes < 1 || node_id < 0 || node_id >= num_nodes)
+    return invalidArgument("node_id " + std::to_string(node_id) + " is not in [0, " +
+                           std::to_string(num_nodes) + ")");
   auto key = [](int node) { return "jax_flagtree/devices/" + std::to_string(node); };
-  JFT_RETURN_IF_ERROR(store.put(key(nodeId), encodeDevices(local)));
+  JFT_RETURN_IF_ERROR(store.put(key(node_id), encodeDevices(local)));
   ProcessLayout layout;
-  layout.processIndex = nodeId;
-  layout.devicesPerProcess.resize(static_cast<size_t>(numNodes));
-  for (int node = 0; node < numNodes; ++node) {
-    if (node == nodeId) {
-      layout.devicesPerProcess[static_cast<size_t>(node)] = local;
+  layout.process_index = node_id;
+  layout.devices_per_process.resize(static_cast<size_t>(num_nodes));
+  for (int node = 0; node < num_nodes; ++node) {
+    if (node == node_id) {
+      layout.devices_per_process[static_cast<size_t>(node)] = local;
       continue;
     }
     StatusOr<std::string> text = store.get(key(node), timeout);
@@ -94,7 +94,7 @@ StatusOr<ProcessLayout> exchangeDevices(KvStore& store, int nodeId, int numNodes
     if (!devices.isOk())
       return devices.status().withContext("the devices process " + std::to_string(node) +
                                           " published");
-    layout.devicesPerProcess[static_cast<size_t>(node)] = std::move(devices).value();
+    layout.devices_per_process[static_cast<size_t>(node)] = std::move(devices).value();
   }
   return layout;
 }

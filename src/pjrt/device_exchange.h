@@ -21,8 +21,8 @@ namespace jft::pjrt {
 // (their PJRT_DeviceDescriptions are made from these). One process: index 0
 // and its own devices only.
 struct ProcessLayout {
-  int processIndex = 0;
-  std::vector<std::vector<runtime::DeviceInfo>> devicesPerProcess;
+  int process_index = 0;
+  std::vector<std::vector<runtime::DeviceInfo>> devices_per_process;
 };
 
 // One line per device: ordinal, compute capability, core count, warp size,
@@ -31,10 +31,10 @@ struct ProcessLayout {
 std::string encodeDevices(const std::vector<runtime::DeviceInfo>& devices);
 StatusOr<std::vector<runtime::DeviceInfo>> decodeDevices(const std::string& text);
 
-// Publishes `local` for `nodeId` and waits up to `timeout` for each other
-// node's list. INVALID_ARGUMENT for a node id outside [0, numNodes); the
+// Publishes `local` for `node_id` and waits up to `timeout` for each other
+// node's list. INVALID_ARGUMENT for a node id outside [0, num_nodes); the
 // store's error naming the node that did not answer.
-StatusOr<ProcessLayout> exchangeDevices(KvStore& store, int nodeId, int numNodes,
+StatusOr<ProcessLayout> exchangeDevices(KvStore& store, int node_id, int num_nodes,
                                         const std::vector<runtime::DeviceInfo>& local,
                                         std::chrono::milliseconds timeout);
 

@@ -39,8 +39,8 @@ class Arguments {
 
 std::string DeviceMeasurer::deviceKey() const {
   const runtime::DeviceInfo& info = device_.info();
-  return info.name + " cc " + std::to_string(info.computeMajor) + "." +
-         std::to_string(info.computeMinor);
+  return info.name + " cc " + std::to_string(info.compute_major) + "." +
+         std::to_string(info.compute_minor);
 }
 
 StatusOr<double> DeviceMeasurer::time(const runtime::Program& program,

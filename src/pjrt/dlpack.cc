@@ -32,7 +32,7 @@ StatusOr<PJRT_Device*> viewDevice(PJRT_Client& client,
       return invalidArgument(std::string(kCreateView) +
                              ": memory does not belong to the client");
     MemorySpace* space = unwrap(args.memory);
-    if (space->pinnedHost)
+    if (space->pinned_host)
       return unimplemented(std::string(kCreateView) +
                            ": views of pinned_host memory are not supported; view "
                            "device memory");
@@ -102,9 +102,9 @@ PJRT_Error* clientCreateViewOfDeviceBuffer(
     Status dimsOk = validateDims(args->dims, args->num_dims);
     if (!dimsOk.isOk()) return dimsOk.withContext(kCreateView);
     std::vector<int64_t> dims(args->dims, args->dims + args->num_dims);
-    auto byteSize = denseByteSize(dims, *elementBytes);
-    if (!byteSize.isOk()) return byteSize.status().withContext(kCreateView);
-    if (*byteSize > 0 && args->device_buffer_ptr == nullptr)
+    auto byte_size = denseByteSize(dims, *elementBytes);
+    if (!byte_size.isOk()) return byte_size.status().withContext(kCreateView);
+    if (*byte_size > 0 && args->device_buffer_ptr == nullptr)
       return invalidArgument(std::string(kCreateView) + ": device_buffer_ptr is null");
     if (!isDefaultLayout(args->layout, dims, *elementBytes))
       return unimplemented(std::string(kCreateView) +
@@ -121,10 +121,10 @@ PJRT_Error* clientCreateViewOfDeviceBuffer(
     auto buffer = std::make_unique<PJRT_Buffer>();
     buffer->client = &client;
     buffer->device = device;
-    buffer->memory = device->defaultMemory;
+    buffer->memory = device->default_memory;
     buffer->type = args->element_type;
     buffer->dims = std::move(dims);
-    buffer->byteSize = *byteSize;
+    buffer->byte_size = *byte_size;
     buffer->address =
         static_cast<uint64_t>(reinterpret_cast<uintptr_t>(args->device_buffer_ptr));
     buffer->view = true;
@@ -133,7 +133,7 @@ PJRT_Error* clientCreateViewOfDeviceBuffer(
       auto callback = args->on_delete_callback;
       void* pointer = args->device_buffer_ptr;
       void* userArg = args->on_delete_callback_arg;
-      buffer->onViewDeleted = [callback, pointer, userArg] {
+      buffer->on_view_deleted = [callback, pointer, userArg] {
         callback(pointer, userArg);
       };
     }

@@ -56,11 +56,11 @@ StatusOr<uint64_t> transferableElementBytes(int type) {
   if (!info) return invalidArgument("unknown element type " + std::to_string(type));
   if (type == PJRT_Buffer_Type_TOKEN)
     return invalidArgument("a token has no data to transfer");
-  if (info->bitWidth % 8 != 0) {
+  if (info->bit_width % 8 != 0) {
     return unimplemented(std::string("transfers of the sub-byte element type ") +
                          info->name + " are not supported yet");
   }
-  return static_cast<uint64_t>(info->bitWidth / 8);
+  return static_cast<uint64_t>(info->bit_width / 8);
 }
 
 }  // namespace jft::pjrt

@@ -12,7 +12,7 @@ namespace jft::pjrt {
 
 struct ElementTypeInfo {
   const char* name;  // "f32", "bf16", ...
-  int bitWidth;      // storage bits of one element (1, 2, 4, 8, ... 128)
+  int bit_width;     // storage bits of one element (1, 2, 4, 8, ... 128)
 };
 
 // nullopt for values outside the enum and for INVALID.

@@ -66,23 +66,23 @@ namespace {
 
 // One participant: the assigned device, device_ordinal or the first device.
 StatusOr<PJRT_Device*> placeOne(PJRT_Client& client, const CompileOptions& options) {
-  if (options.deviceOrdinal < -1)
-    return invalidArgument("device_ordinal " + std::to_string(options.deviceOrdinal) +
+  if (options.device_ordinal < -1)
+    return invalidArgument("device_ordinal " + std::to_string(options.device_ordinal) +
                            " is negative (-1 means any device)");
   if (options.portable) return client.devices.front();
-  if (!options.deviceAssignment.empty()) {
-    int64_t id = options.deviceAssignment.front();
+  if (!options.device_assignment.empty()) {
+    int64_t id = options.device_assignment.front();
     PJRT_Device* device = client.deviceWithId(id);
     if (device == nullptr)
       return invalidArgument("the device assignment names device " + std::to_string(id) +
                              ", which this client does not have");
     return device;
   }
-  if (options.deviceOrdinal >= 0) {
+  if (options.device_ordinal >= 0) {
     for (PJRT_Device* device : client.devices) {
-      if (device->localHardwareId == options.deviceOrdinal) return device;
+      if (device->local_hardware_id == options.device_ordinal) return device;
     }
-    return invalidArgument("device_ordinal " + std::to_string(options.deviceOrdinal) +
+    return invalidArgument("device_ordinal " + std::to_string(options.device_ordinal) +
                            " is not a device of this client");
   }
   return client.devices.front();
@@ -92,37 +92,38 @@ StatusOr<PJRT_Device*> placeOne(PJRT_Client& client, const CompileOptions& optio
 
 StatusOr<std::vector<PJRT_Device*>> placeProgram(PJRT_Client& client,
                                                  const CompileOptions& options) {
-  if (options.numReplicas < 1 || options.numPartitions < 1)
+  if (options.num_replicas < 1 || options.num_partitions < 1)
     return invalidArgument(
         "a program needs at least one replica and one partition, not " +
-        std::to_string(options.numReplicas) + " x " +
-        std::to_string(options.numPartitions));
+        std::to_string(options.num_replicas) + " x " +
+        std::to_string(options.num_partitions));
   if (client.devices.empty()) return failedPrecondition("the client has no devices");
-  const int64_t count = options.numReplicas * static_cast<int64_t>(options.numPartitions);
-  const std::string shape = std::to_string(options.numReplicas) + " replicas x " +
-                            std::to_string(options.numPartitions) + " partitions";
+  const int64_t count =
+      options.num_replicas * static_cast<int64_t>(options.num_partitions);
+  const std::string shape = std::to_string(options.num_replicas) + " replicas x " +
+                            std::to_string(options.num_partitions) + " partitions";
   if (count == 1) {
     JFT_ASSIGN_OR_RETURN(PJRT_Device * device, placeOne(client, options));
     if (!device->addressable())
       return invalidArgument("the device assignment names device " +
                              std::to_string(device->description.id) + " of process " +
-                             std::to_string(device->description.processIndex) +
+                             std::to_string(device->description.process_index) +
                              ", not one of this process's");
     return std::vector<PJRT_Device*>{device};
   }
   if (options.portable)
     return invalidArgument("a portable executable runs on one device, not " + shape);
   std::vector<PJRT_Device*> placed;
-  if (!options.deviceAssignment.empty()) {
-    if (static_cast<int64_t>(options.deviceAssignment.size()) != count)
+  if (!options.device_assignment.empty()) {
+    if (static_cast<int64_t>(options.device_assignment.size()) != count)
       return invalidArgument("the device assignment lists " +
-                             std::to_string(options.deviceAssignment.size()) +
+                             std::to_string(options.device_assignment.size()) +
                              " devices for " + shape);
-    for (size_t i = 0; i < options.deviceAssignment.size(); ++i) {
-      int64_t id = options.deviceAssignment[i];
+    for (size_t i = 0; i < options.device_assignment.size(); ++i) {
+      int64_t id = options.device_assignment[i];
       PJRT_Device* device = client.deviceWithId(id);
-      const std::string who = "replica " + std::to_string(i / options.numPartitions) +
-                              ", partition " + std::to_string(i % options.numPartitions);
+      const std::string who = "replica " + std::to_string(i / options.num_partitions) +
+                              ", partition " + std::to_string(i % options.num_partitions);
       if (device == nullptr)
         return invalidArgument("the device assignment names device " +
                                std::to_string(id) + " for " + who +
@@ -133,12 +134,12 @@ StatusOr<std::vector<PJRT_Device*>> placeProgram(PJRT_Client& client,
       placed.push_back(device);
     }
   } else {
-    if (static_cast<int64_t>(client.allDevices.size()) < count)
+    if (static_cast<int64_t>(client.all_devices.size()) < count)
       return invalidArgument(shape + " need " + std::to_string(count) +
                              " devices but the job has " +
-                             std::to_string(client.allDevices.size()));
+                             std::to_string(client.all_devices.size()));
     // XLA's default assignment: the first devices in id order.
-    std::vector<PJRT_Device*> byId = client.allDevices;
+    std::vector<PJRT_Device*> byId = client.all_devices;
     std::sort(byId.begin(), byId.end(), [](const PJRT_Device* a, const PJRT_Device* b) {
       return a->description.id < b->description.id;
     });
@@ -164,22 +165,22 @@ StatusOr<std::unique_ptr<PJRT_LoadedExecutable>> loadExecutable(
     executable->portable = true;
     return executable;
   }
-  executable->numReplicas = options.numReplicas;
-  executable->numPartitions = options.numPartitions;
-  executable->layout.replicas = options.numReplicas;
-  executable->layout.partitions = options.numPartitions;
+  executable->num_replicas = options.num_replicas;
+  executable->num_partitions = options.num_partitions;
+  executable->layout.replicas = options.num_replicas;
+  executable->layout.partitions = options.num_partitions;
   for (size_t i = 0; i < placed.size(); ++i) {
     PJRT_Device* device = placed[i];
-    executable->deviceIds.push_back(device->description.id);
+    executable->device_ids.push_back(device->description.id);
     executable->layout.device_ids.push_back(device->description.id);
     if (!device->addressable()) continue;
-    executable->addressableDevices.push_back(device);
-    executable->logicalIds.push_back(PJRT_LogicalDeviceIds{
-        static_cast<int>(i / static_cast<size_t>(options.numPartitions)),
-        static_cast<int>(i % static_cast<size_t>(options.numPartitions))});
+    executable->addressable_devices.push_back(device);
+    executable->logical_ids.push_back(PJRT_LogicalDeviceIds{
+        static_cast<int>(i / static_cast<size_t>(options.num_partitions)),
+        static_cast<int>(i % static_cast<size_t>(options.num_partitions))});
   }
   // Loading now reports a bad program at compile time, not at the first call.
-  for (PJRT_Device* device : executable->addressableDevices) {
+  for (PJRT_Device* device : executable->addressable_devices) {
     JFT_RETURN_IF_ERROR(executable->programFor(device).status().withContext(
         "loading " + executable->info->name + " on device " +
         std::to_string(device->description.id)));
@@ -188,10 +189,11 @@ StatusOr<std::unique_ptr<PJRT_LoadedExecutable>> loadExecutable(
 }
 
 StatusOr<std::string> serializeDeviceAssignment(int replicas, int partitions,
-                                                const std::vector<int>& deviceIds) {
+                                                const std::vector<int>& device_ids) {
   if (replicas < 1 || partitions < 1 ||
-      deviceIds.size() != static_cast<size_t>(replicas) * static_cast<size_t>(partitions))
-    return invalidArgument("device assignment of " + std::to_string(deviceIds.size()) +
+      device_ids.size() !=
+          static_cast<size_t>(replicas) * static_cast<size_t>(partitions))
+    return invalidArgument("device assignment of " + std::to_string(device_ids.size()) +
                            " ids does not match " + std::to_string(replicas) +
                            " replicas x " + std::to_string(partitions) + " partitions");
   std::string out;
@@ -202,7 +204,7 @@ StatusOr<std::string> serializeDeviceAssignment(int replicas, int partitions,
   for (int partition = 0; partition < partitions; ++partition) {
     std::string ids;
     for (int replica = 0; replica < replicas; ++replica) {
-      int id = deviceIds[static_cast<size_t>(replica) * partitions + partition];
+      int id = device_ids[static_cast<size_t>(replica) * partitions + partition];
       // int64 varints encode negative values in ten bytes, as protobuf does.
       appendVarint(ids, static_cast<uint64_t>(static_cast<int64_t>(id)));
     }
@@ -241,8 +243,8 @@ PJRT_Error* loadedExecutableGetDeviceAssignment(
     }
     JFT_ASSIGN_OR_RETURN(
         std::string bytes,
-        serializeDeviceAssignment(executable.numReplicas, executable.numPartitions,
-                                  executable.deviceIds));
+        serializeDeviceAssignment(executable.num_replicas, executable.num_partitions,
+                                  executable.device_ids));
     auto* owned = new std::string(std::move(bytes));
     args->serialized_bytes = owned->data();
     args->serialized_bytes_size = owned->size();

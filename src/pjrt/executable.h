@@ -31,11 +31,11 @@ struct PJRT_Executable {
 
 struct PJRT_LoadedExecutable {
   PJRT_Client* client = nullptr;
-  int numReplicas = 1;
-  int numPartitions = 1;
-  // Device id of (replica r, partition p) at r * numPartitions + p; empty for
+  int num_replicas = 1;
+  int num_partitions = 1;
+  // Device id of (replica r, partition p) at r * num_partitions + p; empty for
   // a portable executable.
-  std::vector<int> deviceIds;
+  std::vector<int> device_ids;
   // The same as the runtime reads it; executions over several participants
   // point their ParticipantContext here.
   jft::runtime::ParticipantLayout layout;
@@ -43,11 +43,11 @@ struct PJRT_LoadedExecutable {
   bool portable = false;
   // This process's participants in (replica, partition) order, with their
   // logical ids at the same index.
-  std::vector<PJRT_Device*> addressableDevices;
-  std::vector<PJRT_LogicalDeviceIds> logicalIds;
+  std::vector<PJRT_Device*> addressable_devices;
+  std::vector<PJRT_LogicalDeviceIds> logical_ids;
 
   int64_t participants() const {
-    return static_cast<int64_t>(numReplicas) * numPartitions;
+    return static_cast<int64_t>(num_replicas) * num_partitions;
   }
   jft::pjrt::ProgramLoader loader;
 
@@ -85,7 +85,7 @@ StatusOr<std::unique_ptr<PJRT_LoadedExecutable>> loadExecutable(
 // Serialized xla.DeviceAssignmentProto: replica_count (1), computation_count (2),
 // computation_devices (3) each holding replica_device_ids (1, packed int64).
 StatusOr<std::string> serializeDeviceAssignment(int replicas, int partitions,
-                                                const std::vector<int>& deviceIds);
+                                                const std::vector<int>& device_ids);
 
 PJRT_Error* loadedExecutableGetDeviceAssignment(
     PJRT_LoadedExecutable_GetDeviceAssignment_Args* args);

@@ -54,11 +54,11 @@ std::string executablePayload(const ExecutableInfo& info) {
   for (const ArraySpec& spec : info.parameters) encodeSpec(out, spec);
   out.u64(info.outputs.size());
   for (const ArraySpec& spec : info.outputs) encodeSpec(out, spec);
-  out.i64(info.numReplicas);
-  out.i64(info.numPartitions);
-  out.bytes(info.optimizedProgram);
-  out.bytes(info.optimizedFormat);
-  out.bytes(info.compileOptions);
+  out.i64(info.num_replicas);
+  out.i64(info.num_partitions);
+  out.bytes(info.optimized_program);
+  out.bytes(info.optimized_format);
+  out.bytes(info.compile_options);
   out.f64(info.flops);
   out.f64(info.transcendentals);
   runtime::encodeProgram(out, info.program);
@@ -93,11 +93,11 @@ StatusOr<std::shared_ptr<ExecutableInfo>> decodePayload(std::string_view payload
   if (replicas < 1 || partitions < 1 || replicas > (1 << 20) || partitions > (1 << 20))
     return invalidArgument(std::to_string(replicas) + " replicas x " +
                            std::to_string(partitions) + " partitions is no program's");
-  info->numReplicas = static_cast<int>(replicas);
-  info->numPartitions = static_cast<int>(partitions);
-  JFT_ASSIGN_OR_RETURN(info->optimizedProgram, in.bytes("program"));
-  JFT_ASSIGN_OR_RETURN(info->optimizedFormat, in.bytes("program format"));
-  JFT_ASSIGN_OR_RETURN(info->compileOptions, in.bytes("compile options"));
+  info->num_replicas = static_cast<int>(replicas);
+  info->num_partitions = static_cast<int>(partitions);
+  JFT_ASSIGN_OR_RETURN(info->optimized_program, in.bytes("program"));
+  JFT_ASSIGN_OR_RETURN(info->optimized_format, in.bytes("program format"));
+  JFT_ASSIGN_OR_RETURN(info->compile_options, in.bytes("compile options"));
   JFT_ASSIGN_OR_RETURN(info->flops, in.f64("flops"));
   JFT_ASSIGN_OR_RETURN(info->transcendentals, in.f64("transcendentals"));
   JFT_ASSIGN_OR_RETURN(info->program,

@@ -122,40 +122,40 @@ Status ExecutableInfo::finish() {
     return internalError("the program of " + name + " has output aliases for " +
                          std::to_string(program.output_aliases.size()) + " of " +
                          std::to_string(numOutputs) + " outputs");
-  outputTypes.clear();
-  outputDims.clear();
-  outputRanks.clear();
-  argumentBytes = outputBytes = aliasBytes = 0;
+  output_types.clear();
+  output_dims.clear();
+  output_ranks.clear();
+  argument_bytes = output_bytes = alias_bytes = 0;
   for (const ArraySpec& output : outputs) {
-    outputTypes.push_back(output.type);
-    outputDims.insert(outputDims.end(), output.dims.begin(), output.dims.end());
-    outputRanks.push_back(output.dims.size());
-    outputBytes += static_cast<int64_t>(output.bytes);
+    output_types.push_back(output.type);
+    output_dims.insert(output_dims.end(), output.dims.begin(), output.dims.end());
+    output_ranks.push_back(output.dims.size());
+    output_bytes += static_cast<int64_t>(output.bytes);
   }
   for (const ArraySpec& parameter : parameters)
-    argumentBytes += static_cast<int64_t>(parameter.bytes);
+    argument_bytes += static_cast<int64_t>(parameter.bytes);
   for (size_t i = 0; i < program.output_aliases.size(); ++i) {
     int alias = program.output_aliases[i];
     if (alias < -1 || alias >= static_cast<int>(parameters.size()))
       return internalError("output " + std::to_string(i) + " of " + name +
                            " aliases parameter " + std::to_string(alias) +
                            " which does not exist");
-    if (alias >= 0) aliasBytes += static_cast<int64_t>(outputs[i].bytes);
+    if (alias >= 0) alias_bytes += static_cast<int64_t>(outputs[i].bytes);
   }
-  outputKinds.assign(numOutputs, kDeviceKind);
-  outputKindSizes.assign(numOutputs, sizeof(kDeviceKind) - 1);
-  parameterKinds.assign(parameters.size(), kDeviceKind);
-  parameterKindSizes.assign(parameters.size(), sizeof(kDeviceKind) - 1);
-  codeBytes = 0;
+  output_kinds.assign(numOutputs, kDeviceKind);
+  output_kind_sizes.assign(numOutputs, sizeof(kDeviceKind) - 1);
+  parameter_kinds.assign(parameters.size(), kDeviceKind);
+  parameter_kind_sizes.assign(parameters.size(), sizeof(kDeviceKind) - 1);
+  code_bytes = 0;
   for (const runtime::KernelImage& kernel : program.kernels)
-    codeBytes += static_cast<int64_t>(kernel.binary.size());
-  tempBytes = static_cast<int64_t>(program.temp_bytes);
-  costProperties = jft::pjrt::costProperties(flops, transcendentals, program);
+    code_bytes += static_cast<int64_t>(kernel.binary.size());
+  temp_bytes = static_cast<int64_t>(program.temp_bytes);
+  cost_properties = jft::pjrt::costProperties(flops, transcendentals, program);
   return Status::ok();
 }
 
 StatusOr<std::shared_ptr<ExecutableInfo>> describeExecutable(
-    compiler::Executable compiled, std::string program, std::string compileOptions) {
+    compiler::Executable compiled, std::string program, std::string compile_options) {
   auto info = std::make_shared<ExecutableInfo>();
   info->name = compiled.name.empty() ? "main" : compiled.name;
   info->fingerprint = std::move(compiled.fingerprint);
@@ -170,8 +170,8 @@ StatusOr<std::shared_ptr<ExecutableInfo>> describeExecutable(
   info->program = std::move(compiled.program);
   info->flops = compiled.cost.flops;
   info->transcendentals = compiled.cost.transcendentals;
-  info->optimizedProgram = std::move(program);
-  info->compileOptions = std::move(compileOptions);
+  info->optimized_program = std::move(program);
+  info->compile_options = std::move(compile_options);
   JFT_RETURN_IF_ERROR(info->finish());
   return info;
 }

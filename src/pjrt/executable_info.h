@@ -35,13 +35,13 @@ struct ExecutableInfo {
   std::vector<ArraySpec> parameters;
   std::vector<ArraySpec> outputs;
   runtime::Program program;
-  int numReplicas = 1;
-  int numPartitions = 1;
+  int num_replicas = 1;
+  int num_partitions = 1;
   // What OptimizedProgram hands back: the program as received (a StableHLO
   // portable artifact), which JAX can parse; our own IR is not MLIR.
-  std::string optimizedProgram;
-  std::string optimizedFormat = "mlir";
-  std::string compileOptions;  // the serialized CompileOptionsProto, as received
+  std::string optimized_program;
+  std::string optimized_format = "mlir";
+  std::string compile_options;  // the serialized CompileOptionsProto, as received
   // The compiler's count (compiler/cost_analysis.h), carried by serialization.
   double flops = 0;
   double transcendentals = 0;
@@ -50,20 +50,20 @@ struct ExecutableInfo {
   std::string target;
 
   // Flattened views for the ABI, filled by finish().
-  std::vector<PJRT_Buffer_Type> outputTypes;
-  std::vector<int64_t> outputDims;
-  std::vector<size_t> outputRanks;
-  std::vector<const char*> outputKinds;
-  std::vector<size_t> outputKindSizes;
-  std::vector<const char*> parameterKinds;
-  std::vector<size_t> parameterKindSizes;
-  int64_t codeBytes = 0;
-  int64_t argumentBytes = 0;
-  int64_t outputBytes = 0;
-  int64_t aliasBytes = 0;
-  int64_t tempBytes = 0;
+  std::vector<PJRT_Buffer_Type> output_types;
+  std::vector<int64_t> output_dims;
+  std::vector<size_t> output_ranks;
+  std::vector<const char*> output_kinds;
+  std::vector<size_t> output_kind_sizes;
+  std::vector<const char*> parameter_kinds;
+  std::vector<size_t> parameter_kind_sizes;
+  int64_t code_bytes = 0;
+  int64_t argument_bytes = 0;
+  int64_t output_bytes = 0;
+  int64_t alias_bytes = 0;
+  int64_t temp_bytes = 0;
   // What GetCostAnalysis answers (executable_cost.h), filled by finish().
-  std::shared_ptr<const NamedValues> costProperties;
+  std::shared_ptr<const NamedValues> cost_properties;
 
   // Checks the program against the parameter/output lists and fills the views.
   Status finish();
@@ -71,6 +71,6 @@ struct ExecutableInfo {
 
 // Takes the compiler's result apart into an ExecutableInfo.
 StatusOr<std::shared_ptr<ExecutableInfo>> describeExecutable(
-    compiler::Executable compiled, std::string program, std::string compileOptions);
+    compiler::Executable compiled, std::string program, std::string compile_options);
 
 }  // namespace jft::pjrt

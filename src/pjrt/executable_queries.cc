@@ -57,14 +57,14 @@ JFT_EXECUTABLE_ENTRY(executableName, Executable_Name, executable_name_size, {
   args->executable_name_size = info.name.size();
 })
 JFT_EXECUTABLE_ENTRY(executableNumReplicas, Executable_NumReplicas, num_replicas,
-                     args->num_replicas = static_cast<size_t>(info.numReplicas))
+                     args->num_replicas = static_cast<size_t>(info.num_replicas))
 JFT_EXECUTABLE_ENTRY(executableNumPartitions, Executable_NumPartitions, num_partitions,
-                     args->num_partitions = static_cast<size_t>(info.numPartitions))
+                     args->num_partitions = static_cast<size_t>(info.num_partitions))
 JFT_EXECUTABLE_ENTRY(executableNumOutputs, Executable_NumOutputs, num_outputs,
                      args->num_outputs = info.outputs.size())
 JFT_EXECUTABLE_ENTRY(executableSizeOfGeneratedCodeInBytes,
                      Executable_SizeOfGeneratedCodeInBytes, size_in_bytes,
-                     args->size_in_bytes = info.codeBytes)
+                     args->size_in_bytes = info.code_bytes)
 JFT_EXECUTABLE_ENTRY(executableFingerprint, Executable_Fingerprint,
                      executable_fingerprint_size, {
                        args->executable_fingerprint = info.fingerprint.data();
@@ -72,23 +72,24 @@ JFT_EXECUTABLE_ENTRY(executableFingerprint, Executable_Fingerprint,
                      })
 // No analysis yet: an empty property list is a valid answer.
 JFT_EXECUTABLE_ENTRY(executableGetCostAnalysis, Executable_GetCostAnalysis, properties, {
-  args->num_properties = info.costProperties->size();
-  args->properties = info.costProperties->data();
+  args->num_properties = info.cost_properties->size();
+  args->properties = info.cost_properties->data();
 })
 JFT_EXECUTABLE_ENTRY(executableGetCompiledMemoryStats, Executable_GetCompiledMemoryStats,
                      total_size_in_bytes, {
-                       args->generated_code_size_in_bytes = info.codeBytes;
-                       args->argument_size_in_bytes = info.argumentBytes;
-                       args->output_size_in_bytes = info.outputBytes;
-                       args->alias_size_in_bytes = info.aliasBytes;
-                       args->temp_size_in_bytes = info.tempBytes;
+                       args->generated_code_size_in_bytes = info.code_bytes;
+                       args->argument_size_in_bytes = info.argument_bytes;
+                       args->output_size_in_bytes = info.output_bytes;
+                       args->alias_size_in_bytes = info.alias_bytes;
+                       args->temp_size_in_bytes = info.temp_bytes;
                        args->host_generated_code_size_in_bytes = 0;
                        args->host_argument_size_in_bytes = 0;
                        args->host_output_size_in_bytes = 0;
                        args->host_alias_size_in_bytes = 0;
                        args->host_temp_size_in_bytes = 0;
-                       args->total_size_in_bytes = info.argumentBytes + info.outputBytes -
-                                                   info.aliasBytes + info.tempBytes;
+                       args->total_size_in_bytes = info.argument_bytes +
+                                                   info.output_bytes - info.alias_bytes +
+                                                   info.temp_bytes;
                        args->peak_memory_in_bytes = args->total_size_in_bytes;
                        // The 0.104 statistics: we compute none of them, and the
                        // framework reads them without initialising them first, so
@@ -106,48 +107,49 @@ JFT_EXECUTABLE_ENTRY(executableOutputElementTypes, Executable_OutputElementTypes
                      num_output_types, {
                        // The ABI hands out a non-const pointer; nobody writes it.
                        args->output_types =
-                           const_cast<PJRT_Buffer_Type*>(info.outputTypes.data());
-                       args->num_output_types = info.outputTypes.size();
+                           const_cast<PJRT_Buffer_Type*>(info.output_types.data());
+                       args->num_output_types = info.output_types.size();
                      })
 JFT_EXECUTABLE_ENTRY(executableOutputDimensions, Executable_OutputDimensions, dim_sizes, {
-  args->num_outputs = info.outputRanks.size();
-  args->dims = info.outputDims.data();
-  args->dim_sizes = info.outputRanks.data();
+  args->num_outputs = info.output_ranks.size();
+  args->dims = info.output_dims.data();
+  args->dim_sizes = info.output_ranks.data();
 })
 JFT_EXECUTABLE_ENTRY(executableOutputMemoryKinds, Executable_OutputMemoryKinds,
                      memory_kind_sizes, {
-                       args->num_outputs = info.outputKinds.size();
-                       args->memory_kinds = info.outputKinds.data();
-                       args->memory_kind_sizes = info.outputKindSizes.data();
+                       args->num_outputs = info.output_kinds.size();
+                       args->memory_kinds = info.output_kinds.data();
+                       args->memory_kind_sizes = info.output_kind_sizes.data();
                      })
 JFT_EXECUTABLE_ENTRY(executableParameterMemoryKinds, Executable_ParameterMemoryKinds,
                      memory_kind_sizes, {
-                       args->num_parameters = info.parameterKinds.size();
-                       args->memory_kinds = info.parameterKinds.data();
-                       args->memory_kind_sizes = info.parameterKindSizes.data();
+                       args->num_parameters = info.parameter_kinds.size();
+                       args->memory_kinds = info.parameter_kinds.data();
+                       args->memory_kind_sizes = info.parameter_kind_sizes.data();
                      })
 JFT_EXECUTABLE_ENTRY(executableOptimizedProgram, Executable_OptimizedProgram, program, {
   JFT_RETURN_IF_ERROR(requireNonNull(args->program, "program", kName));
   PJRT_Program& program = *args->program;
   JFT_RETURN_IF_ERROR(checkArgs(&program, JFT_PJRT_SIZE_UP_TO(PJRT_Program, format_size),
                                 "PJRT_Program"));
-  program.format = info.optimizedFormat.c_str();
-  program.format_size = info.optimizedFormat.size();
+  program.format = info.optimized_format.c_str();
+  program.format_size = info.optimized_format.size();
   if (program.code == nullptr) {
-    program.code_size = info.optimizedProgram.size();
+    program.code_size = info.optimized_program.size();
   } else {
-    if (program.code_size < info.optimizedProgram.size())
+    if (program.code_size < info.optimized_program.size())
       return invalidArgument(std::string(kName) + ": code buffer of " +
                              std::to_string(program.code_size) +
                              " bytes is smaller than the " +
-                             std::to_string(info.optimizedProgram.size()) + " needed");
-    std::memcpy(program.code, info.optimizedProgram.data(), info.optimizedProgram.size());
-    program.code_size = info.optimizedProgram.size();
+                             std::to_string(info.optimized_program.size()) + " needed");
+    std::memcpy(program.code, info.optimized_program.data(),
+                info.optimized_program.size());
+    program.code_size = info.optimized_program.size();
   }
 })
 JFT_EXECUTABLE_ENTRY(executableGetCompileOptions, Executable_GetCompileOptions,
                      serialized_compile_options_deleter,
-                     handOut(info.compileOptions, args->serialized_bytes,
+                     handOut(info.compile_options, args->serialized_bytes,
                              args->serialized_bytes_size,
                              args->serialized_compile_options,
                              args->serialized_compile_options_deleter))
@@ -178,15 +180,15 @@ PJRT_Error* executableDestroy(PJRT_Executable_Destroy_Args* args) {
 
 JFT_LOADED_ENTRY(loadedExecutableAddressableDevices, LoadedExecutable_AddressableDevices,
                  num_addressable_devices, {
-                   args->addressable_devices = executable.addressableDevices.data();
-                   args->num_addressable_devices = executable.addressableDevices.size();
+                   args->addressable_devices = executable.addressable_devices.data();
+                   args->num_addressable_devices = executable.addressable_devices.size();
                  })
 JFT_LOADED_ENTRY(loadedExecutableAddressableDeviceLogicalIds,
                  LoadedExecutable_AddressableDeviceLogicalIds,
                  num_addressable_device_logical_ids, {
-                   args->addressable_device_logical_ids = executable.logicalIds.data();
+                   args->addressable_device_logical_ids = executable.logical_ids.data();
                    args->num_addressable_device_logical_ids =
-                       executable.logicalIds.size();
+                       executable.logical_ids.size();
                  })
 JFT_LOADED_ENTRY(loadedExecutableDelete, LoadedExecutable_Delete, executable,
                  executable.markDeleted())

@@ -45,18 +45,18 @@ StatusOr<std::unique_ptr<PJRT_LoadedExecutable>> deserializeAndLoad(
   JFT_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableInfo> info,
                        deserializeExecutable(bytes, buildIdentity(), ""));
   if (overriddenOptions.has_value())
-    info->compileOptions = std::string(*overriddenOptions);
-  auto options = parseCompileOptions(info->compileOptions);
+    info->compile_options = std::string(*overriddenOptions);
+  auto options = parseCompileOptions(info->compile_options);
   if (!options.isOk())
     return options.status().withContext("the serialized executable's compile options");
-  if (options->numReplicas != info->numReplicas ||
-      options->numPartitions != info->numPartitions)
+  if (options->num_replicas != info->num_replicas ||
+      options->num_partitions != info->num_partitions)
     return failedPrecondition(
         "the serialized executable " + info->name + " was compiled for " +
-        std::to_string(info->numReplicas) + " replicas x " +
-        std::to_string(info->numPartitions) + " partitions, the options ask for " +
-        std::to_string(options->numReplicas) + " x " +
-        std::to_string(options->numPartitions) + "; the program must be compiled again");
+        std::to_string(info->num_replicas) + " replicas x " +
+        std::to_string(info->num_partitions) + " partitions, the options ask for " +
+        std::to_string(options->num_replicas) + " x " +
+        std::to_string(options->num_partitions) + "; the program must be compiled again");
   JFT_ASSIGN_OR_RETURN(std::vector<PJRT_Device*> placed, placeProgram(client, *options));
   for (PJRT_Device* device : placed) {
     if (!device->addressable()) continue;

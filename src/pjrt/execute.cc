@@ -95,22 +95,22 @@ StatusOr<std::vector<PJRT_Device*>> targetDevices(
       return fail(executable.info->name + " runs over " +
                   std::to_string(executable.participants()) +
                   " participants together; execute_device cannot run one alone");
-    if (!executable.portable && std::find(executable.addressableDevices.begin(),
-                                          executable.addressableDevices.end(),
-                                          only) == executable.addressableDevices.end())
+    if (!executable.portable && std::find(executable.addressable_devices.begin(),
+                                          executable.addressable_devices.end(),
+                                          only) == executable.addressable_devices.end())
       return fail("execute_device is " + deviceName(only) + " but " +
                   executable.info->name + " was compiled for " +
-                  deviceName(executable.addressableDevices.front()));
+                  deviceName(executable.addressable_devices.front()));
     return std::vector<PJRT_Device*>{only};
   }
   if (executable.portable)
     return fail(executable.info->name +
                 " is portable: execute_device must name a device");
-  if (args.num_devices != executable.addressableDevices.size())
+  if (args.num_devices != executable.addressable_devices.size())
     return fail(executable.info->name + " runs on " +
-                std::to_string(executable.addressableDevices.size()) +
+                std::to_string(executable.addressable_devices.size()) +
                 " device(s) but num_devices is " + std::to_string(args.num_devices));
-  return executable.addressableDevices;
+  return executable.addressable_devices;
 }
 
 // Called with the buffer's mutex held.
@@ -123,22 +123,22 @@ Status checkArgument(const PJRT_Buffer& buffer, size_t index, const ArraySpec& s
   if (buffer.device != device)
     return fail(what + " is on " + deviceName(buffer.device) +
                 " but the program runs on " + deviceName(device));
-  if (buffer.pinnedHost)
+  if (buffer.pinned_host)
     return fail(what + " is in pinned_host memory; the program reads device memory");
   if (buffer.incomplete)
     return failedPrecondition(std::string(kName) + ": " + what +
                               " is still receiving its data (its transfer manager's "
                               "last transfer, or the alias's fulfilment, is to come)");
   // JAX keeps a token (jax.lax.create_token) as an empty pred[0] array.
-  const bool emptyPred = buffer.type == PJRT_Buffer_Type_PRED && buffer.byteSize == 0;
+  const bool emptyPred = buffer.type == PJRT_Buffer_Type_PRED && buffer.byte_size == 0;
   if (spec.type == PJRT_Buffer_Type_TOKEN && (buffer.type == spec.type || emptyPred))
     return Status::ok();
-  ArraySpec actual{buffer.type, buffer.dims, buffer.byteSize};
+  ArraySpec actual{buffer.type, buffer.dims, buffer.byte_size};
   if (buffer.type != spec.type || buffer.dims != spec.dims)
     return fail(what + " is " + actual.text() + " but the program expects " +
                 spec.text());
-  if (buffer.byteSize != spec.bytes)
-    return fail(what + " holds " + std::to_string(buffer.byteSize) +
+  if (buffer.byte_size != spec.bytes)
+    return fail(what + " holds " + std::to_string(buffer.byte_size) +
                 " bytes but the program expects " + std::to_string(spec.bytes));
   return Status::ok();
 }
@@ -217,9 +217,9 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
     PJRT_Buffer& buffer = *arguments[i];
     JFT_RETURN_IF_ERROR(checkArgument(buffer, i, info.parameters[i], executable, device));
     bool passedOnce = std::count(arguments, arguments + numArgs, &buffer) == 1;
-    runtimeArgs[i] = {buffer.address, buffer.byteSize,
+    runtimeArgs[i] = {buffer.address, buffer.byte_size,
                       giveAway[i] && !forbidDonation[i] && passedOnce &&
-                          buffer.externalReferences == 0 && !buffer.view};
+                          buffer.external_references == 0 && !buffer.view};
     if (buffer.ready != nullptr &&
         !(buffer.ready->isReady() && buffer.ready->status().isOk()))
       pending.push_back(buffer.ready);
@@ -239,10 +239,10 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
       auto* buffer = new PJRT_Buffer();
       buffer->client = executable.client;
       buffer->device = device;
-      buffer->memory = device->defaultMemory;
+      buffer->memory = device->default_memory;
       buffer->type = spec.type;
       buffer->dims = spec.dims;
-      buffer->byteSize = spec.bytes;
+      buffer->byte_size = spec.bytes;
       buffer->ready = launched.done;
       launched.outputs.push_back(buffer);
     }
@@ -262,7 +262,7 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
 
   auto abandon = [&](const std::string& why) -> Status {
     for (const runtime::ExecuteOutput& output : result.outputs) {
-      if (output.takenFrom < 0 && output.address != 0)
+      if (output.taken_from < 0 && output.address != 0)
         device->runtime->deallocate(output.address, output.bytes);
     }
     return internalError(std::string(kName) + ": " + info.name + ": " + why);
@@ -276,11 +276,11 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
       return abandon("output " + std::to_string(o) + " came back with " +
                      std::to_string(output.bytes) + " bytes for " +
                      info.outputs[o].text());
-    if (output.takenFrom >= 0 &&
-        (static_cast<size_t>(output.takenFrom) >= numArgs ||
-         !runtimeArgs[static_cast<size_t>(output.takenFrom)].donated))
+    if (output.taken_from >= 0 &&
+        (static_cast<size_t>(output.taken_from) >= numArgs ||
+         !runtimeArgs[static_cast<size_t>(output.taken_from)].donated))
       return abandon("output " + std::to_string(o) + " took over argument " +
-                     std::to_string(output.takenFrom) + ", which was not donated");
+                     std::to_string(output.taken_from) + ", which was not donated");
   }
 
   for (size_t o = 0; o < result.outputs.size(); ++o) {
@@ -288,10 +288,10 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
     auto* buffer = new PJRT_Buffer();
     buffer->client = executable.client;
     buffer->device = device;
-    buffer->memory = device->defaultMemory;
+    buffer->memory = device->default_memory;
     buffer->type = info.outputs[o].type;
     buffer->dims = info.outputs[o].dims;
-    buffer->byteSize = output.bytes;
+    buffer->byte_size = output.bytes;
     buffer->address = output.address;
     buffer->ready = ready;
     launched.outputs.push_back(buffer);
@@ -300,13 +300,13 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
   // the rest is returned once the queued work that reads it is done.
   std::vector<bool> taken(numArgs, false);
   for (const runtime::ExecuteOutput& output : result.outputs) {
-    if (output.takenFrom >= 0) taken[static_cast<size_t>(output.takenFrom)] = true;
+    if (output.taken_from >= 0) taken[static_cast<size_t>(output.taken_from)] = true;
   }
   for (size_t i = 0; i < numArgs; ++i) {
     if (!runtimeArgs[i].donated) continue;
     PJRT_Buffer& consumed = *arguments[i];
     if (!taken[i] && consumed.address != 0)
-      device->runtime->deallocate(consumed.address, consumed.byteSize);
+      device->runtime->deallocate(consumed.address, consumed.byte_size);
     consumed.deleted = true;
     consumed.address = 0;
   }
@@ -335,7 +335,7 @@ StatusOr<Launched> launchGuarded(PJRT_LoadedExecutable& executable, PJRT_Device*
 StatusOr<std::vector<Launched>> launchParticipants(
     PJRT_LoadedExecutable& executable, const std::vector<PJRT_Device*>& devices,
     PJRT_Buffer* const* const* argumentLists, const std::vector<bool>& forbidDonation,
-    const ffi::UserData* userData) {
+    const ffi::UserData* user_data) {
   const size_t n = devices.size();
   auto argumentsOf = [&](size_t d) {
     return argumentLists != nullptr ? argumentLists[d] : nullptr;
@@ -345,11 +345,11 @@ StatusOr<std::vector<Launched>> launchParticipants(
     JFT_RETURN_IF_ERROR(precheck(executable, devices[d], argumentsOf(d)));
     const PJRT_LoadedExecutable& e = executable;
     auto at =
-        std::find(e.addressableDevices.begin(), e.addressableDevices.end(), devices[d]);
-    if (at == e.addressableDevices.end())
+        std::find(e.addressable_devices.begin(), e.addressable_devices.end(), devices[d]);
+    if (at == e.addressable_devices.end())
       return fail(deviceName(devices[d]) + " is not a participant of " + e.info->name);
     const PJRT_LogicalDeviceIds& ids =
-        e.logicalIds[static_cast<size_t>(at - e.addressableDevices.begin())];
+        e.logical_ids[static_cast<size_t>(at - e.addressable_devices.begin())];
     contexts[d].layout = &executable.layout;
     contexts[d].replica = ids.replica;
     contexts[d].partition = ids.partition;
@@ -358,7 +358,7 @@ StatusOr<std::vector<Launched>> launchParticipants(
       return runner.status().withContext(
           std::string(kName) + ": " + deviceName(devices[d]) + " cannot run collectives");
     contexts[d].runner = *runner;
-    contexts[d].ffi_user_data = userData;
+    contexts[d].ffi_user_data = user_data;
   }
 
   std::vector<std::promise<StatusOr<Launched>>> promises(n);

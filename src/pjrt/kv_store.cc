@@ -33,7 +33,7 @@ class CallbackKvStore final : public KvStore {
  public:
   CallbackKvStore(PJRT_KeyValueGetCallback get, void* getArg,
                   PJRT_KeyValuePutCallback put, void* putArg)
-      : get_(get), getArg_(getArg), put_(put), putArg_(putArg) {}
+      : get_(get), get_arg_(getArg), put_(put), put_arg_(putArg) {}
 
   Status put(const std::string& key, const std::string& value) override {
     PJRT_KeyValuePutCallback_Args args{};
@@ -43,7 +43,7 @@ class CallbackKvStore final : public KvStore {
     args.value = value.data();
     args.value_size = value.size();
     args.callback_error = &kCallbackError;
-    args.user_arg = putArg_;
+    args.user_arg = put_arg_;
     return consume(put_(&args)).withContext("the key-value store cannot store " + key);
   }
 
@@ -55,7 +55,7 @@ class CallbackKvStore final : public KvStore {
     args.key_size = key.size();
     args.timeout_in_ms = static_cast<int>(std::min<int64_t>(timeout.count(), INT_MAX));
     args.callback_error = &kCallbackError;
-    args.user_arg = getArg_;
+    args.user_arg = get_arg_;
     Status status = consume(get_(&args));
     if (!status.isOk())
       return status.withContext("the key-value store has no value for " + key);
@@ -68,9 +68,9 @@ class CallbackKvStore final : public KvStore {
 
  private:
   PJRT_KeyValueGetCallback get_;
-  void* getArg_;
+  void* get_arg_;
   PJRT_KeyValuePutCallback put_;
-  void* putArg_;
+  void* put_arg_;
 };
 
 }  // namespace

@@ -8,17 +8,17 @@ namespace {
 
 void* getUserData(PJRT_Memory* memory, const void* key) {
   MemorySpace* space = unwrap(memory);
-  std::lock_guard<std::mutex> lock(space->userDataMutex);
-  auto it = space->userData.find(key);
-  return it == space->userData.end() ? nullptr : it->second.first;
+  std::lock_guard<std::mutex> lock(space->user_data_mutex);
+  auto it = space->user_data.find(key);
+  return it == space->user_data.end() ? nullptr : it->second.first;
 }
 
 void setUserData(PJRT_Memory* memory, const void* key, void* data, void (*dtor)(void*)) {
   MemorySpace* space = unwrap(memory);
   std::pair<void*, void (*)(void*)> previous{nullptr, nullptr};
   {
-    std::lock_guard<std::mutex> lock(space->userDataMutex);
-    auto& slot = space->userData[key];
+    std::lock_guard<std::mutex> lock(space->user_data_mutex);
+    auto& slot = space->user_data[key];
     previous = slot;
     slot = {data, dtor};
   }
@@ -39,7 +39,7 @@ constexpr PJRT_Memory_FunctionTable kMemoryTable = {
 MemorySpace::MemorySpace() : base{&kMemoryTable} {}
 
 MemorySpace::~MemorySpace() {
-  for (auto& [key, entry] : userData) {
+  for (auto& [key, entry] : user_data) {
     if (entry.first != nullptr && entry.second != nullptr) entry.second(entry.first);
   }
 }
@@ -72,7 +72,7 @@ PJRT_Error* memoryKindId(PJRT_Memory_Kind_Id_Args* args) {
                                   JFT_PJRT_SIZE_UP_TO(PJRT_Memory_Kind_Id_Args, kind_id),
                                   "PJRT_Memory_Kind_Id"));
     JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", "PJRT_Memory_Kind_Id"));
-    args->kind_id = unwrap(args->memory)->kindId;
+    args->kind_id = unwrap(args->memory)->kind_id;
     return Status::ok();
   });
 }
@@ -84,7 +84,7 @@ PJRT_Error* memoryDebugString(PJRT_Memory_DebugString_Args* args) {
         "PJRT_Memory_DebugString"));
     JFT_RETURN_IF_ERROR(
         requireNonNull(args->memory, "memory", "PJRT_Memory_DebugString"));
-    const std::string& text = unwrap(args->memory)->debugString;
+    const std::string& text = unwrap(args->memory)->debug_string;
     args->debug_string = text.c_str();
     args->debug_string_size = text.size();
     return Status::ok();
@@ -97,7 +97,7 @@ PJRT_Error* memoryToString(PJRT_Memory_ToString_Args* args) {
         checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Memory_ToString_Args, to_string_size),
                   "PJRT_Memory_ToString"));
     JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", "PJRT_Memory_ToString"));
-    const std::string& text = unwrap(args->memory)->toString;
+    const std::string& text = unwrap(args->memory)->to_string;
     args->to_string = text.c_str();
     args->to_string_size = text.size();
     return Status::ok();

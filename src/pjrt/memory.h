@@ -18,11 +18,11 @@ namespace jft::pjrt {
 struct MemorySpace {
   PJRT_Memory base;  // must stay first: the framework sees only this
   int id = 0;
-  int kindId = 0;
-  bool pinnedHost = false;
+  int kind_id = 0;
+  bool pinned_host = false;
   std::string kind;
-  std::string debugString;
-  std::string toString;
+  std::string debug_string;
+  std::string to_string;
   std::vector<PJRT_Device*> devices;
 
   MemorySpace();
@@ -31,8 +31,8 @@ struct MemorySpace {
   MemorySpace& operator=(const MemorySpace&) = delete;
 
   // Framework-attached data (0.105 memory function table).
-  std::mutex userDataMutex;
-  std::map<const void*, std::pair<void*, void (*)(void*)>> userData;
+  std::mutex user_data_mutex;
+  std::map<const void*, std::pair<void*, void (*)(void*)>> user_data;
 };
 
 inline MemorySpace* unwrap(PJRT_Memory* memory) {

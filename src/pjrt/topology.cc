@@ -25,8 +25,8 @@ PJRT_Error* topologyPlatformName(PJRT_TopologyDescription_PlatformName_Args* arg
                   "PJRT_TopologyDescription_PlatformName"));
     JFT_RETURN_IF_ERROR(requireNonNull(args->topology, "topology",
                                        "PJRT_TopologyDescription_PlatformName"));
-    args->platform_name = args->topology->platformName.c_str();
-    args->platform_name_size = args->topology->platformName.size();
+    args->platform_name = args->topology->platform_name.c_str();
+    args->platform_name_size = args->topology->platform_name.size();
     return Status::ok();
   });
 }
@@ -40,8 +40,8 @@ PJRT_Error* topologyPlatformVersion(PJRT_TopologyDescription_PlatformVersion_Arg
                   "PJRT_TopologyDescription_PlatformVersion"));
     JFT_RETURN_IF_ERROR(requireNonNull(args->topology, "topology",
                                        "PJRT_TopologyDescription_PlatformVersion"));
-    args->platform_version = args->topology->platformVersion.c_str();
-    args->platform_version_size = args->topology->platformVersion.size();
+    args->platform_version = args->topology->platform_version.c_str();
+    args->platform_version_size = args->topology->platform_version.size();
     return Status::ok();
   });
 }

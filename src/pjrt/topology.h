@@ -10,8 +10,8 @@
 
 struct PJRT_TopologyDescription {
   PJRT_Client* owner = nullptr;
-  std::string platformName;
-  std::string platformVersion;
+  std::string platform_name;
+  std::string platform_version;
   std::vector<PJRT_DeviceDescription*> descriptions;
   jft::pjrt::NamedValues attributes;
 };

@@ -32,26 +32,26 @@ StatusOr<Target> resolveTarget(PJRT_Client& client, PJRT_Device* device,
   if (!client.ownsDevice(device))
     return invalidArgument(std::string(function) +
                            ": device does not belong to the client");
-  return Target{device, device->defaultMemory};
+  return Target{device, device->default_memory};
 }
 
-// A new buffer on `target` with memory allocated for `byteSize` bytes.
+// A new buffer on `target` with memory allocated for `byte_size` bytes.
 StatusOr<std::unique_ptr<PJRT_Buffer>> allocateBuffer(PJRT_Client& client, Target target,
                                                       PJRT_Buffer_Type type,
                                                       std::vector<int64_t> dims,
-                                                      uint64_t byteSize) {
+                                                      uint64_t byte_size) {
   auto buffer = std::make_unique<PJRT_Buffer>();
   buffer->client = &client;
   buffer->device = target.device;
   buffer->memory = target.memory;
   buffer->type = type;
   buffer->dims = std::move(dims);
-  buffer->byteSize = byteSize;
-  buffer->pinnedHost = target.memory != nullptr && unwrap(target.memory)->pinnedHost;
-  if (buffer->pinnedHost) {
-    JFT_ASSIGN_OR_RETURN(buffer->host, target.device->runtime->allocatePinned(byteSize));
+  buffer->byte_size = byte_size;
+  buffer->pinned_host = target.memory != nullptr && unwrap(target.memory)->pinned_host;
+  if (buffer->pinned_host) {
+    JFT_ASSIGN_OR_RETURN(buffer->host, target.device->runtime->allocatePinned(byte_size));
   } else {
-    JFT_ASSIGN_OR_RETURN(buffer->address, target.device->runtime->allocate(byteSize));
+    JFT_ASSIGN_OR_RETURN(buffer->address, target.device->runtime->allocate(byte_size));
   }
   return buffer;
 }
@@ -96,9 +96,9 @@ PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* ar
     Status dimsOk = validateDims(args->dims, args->num_dims);
     if (!dimsOk.isOk()) return dimsOk.withContext(kFromHost);
     std::vector<int64_t> dims(args->dims, args->dims + args->num_dims);
-    auto byteSize = denseByteSize(dims, *elementBytes);
-    if (!byteSize.isOk()) return byteSize.status().withContext(kFromHost);
-    if (*byteSize > 0 && args->data == nullptr)
+    auto byte_size = denseByteSize(dims, *elementBytes);
+    if (!byte_size.isOk()) return byte_size.status().withContext(kFromHost);
+    if (*byte_size > 0 && args->data == nullptr)
       return invalidArgument(std::string(kFromHost) + ": data is null");
     if (args->num_byte_strides != 0 && args->num_byte_strides != args->num_dims)
       return invalidArgument(
@@ -118,17 +118,17 @@ PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* ar
     if (args->num_byte_strides != 0) {
       std::span<const int64_t> strides(args->byte_strides, args->num_byte_strides);
       if (!stridesAreDense(dims, strides, *elementBytes)) {
-        staging = std::make_shared<std::vector<unsigned char>>(*byteSize);
+        staging = std::make_shared<std::vector<unsigned char>>(*byte_size);
         packStrided(args->data, dims, strides, *elementBytes, staging->data());
         source = staging->data();
       }
     }
 
     JFT_ASSIGN_OR_RETURN(auto buffer,
-                         allocateBuffer(client, target, args->type, dims, *byteSize));
-    if (buffer->pinnedHost) {
+                         allocateBuffer(client, target, args->type, dims, *byte_size));
+    if (buffer->pinned_host) {
       // Host to pinned host is a plain copy, finished before we return.
-      if (*byteSize > 0) std::memcpy(buffer->host, source, *byteSize);
+      if (*byte_size > 0) std::memcpy(buffer->host, source, *byte_size);
       buffer->ready = runtime::Event::ready();
       args->done_with_host_buffer = wrapEvent(runtime::Event::ready());
       args->buffer = buffer.release();
@@ -138,8 +138,8 @@ PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* ar
     bool waitForSource = args->host_buffer_semantics ==
                              PJRT_HostBufferSemantics_kImmutableOnlyDuringCall &&
                          !staging;
-    auto copied = target.device->runtime->copyToDevice(buffer->address, source, *byteSize,
-                                                       waitForSource);
+    auto copied = target.device->runtime->copyToDevice(buffer->address, source,
+                                                       *byte_size, waitForSource);
     if (!copied.isOk()) {
       buffer->release();
       return copied.status().withContext(kFromHost);
@@ -166,17 +166,17 @@ PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args) {
       return unimplemented(std::string(kName) +
                            ": only the dense major-to-minor host layout is supported");
     if (args->dst == nullptr) {
-      args->dst_size = buffer.byteSize;
+      args->dst_size = buffer.byte_size;
       args->event = nullptr;
       return Status::ok();
     }
-    if (args->dst_size < buffer.byteSize)
+    if (args->dst_size < buffer.byte_size)
       return invalidArgument(std::string(kName) + ": dst_size " +
                              std::to_string(args->dst_size) + " is smaller than the " +
-                             std::to_string(buffer.byteSize) + " bytes of the buffer");
+                             std::to_string(buffer.byte_size) + " bytes of the buffer");
     if (buffer.isDeleted())
       return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
-    auto read = readRaw(buffer, args->dst, 0, buffer.byteSize);
+    auto read = readRaw(buffer, args->dst, 0, buffer.byte_size);
     if (!read.isOk()) return read.status().withContext(kName);
     args->event = wrapEvent(*read);
     return Status::ok();
@@ -187,11 +187,11 @@ namespace {
 
 Status checkRange(const PJRT_Buffer& buffer, int64_t offset, int64_t size,
                   const char* function) {
-  if (offset < 0 || size < 0 || static_cast<uint64_t>(offset) > buffer.byteSize ||
-      static_cast<uint64_t>(size) > buffer.byteSize - static_cast<uint64_t>(offset))
+  if (offset < 0 || size < 0 || static_cast<uint64_t>(offset) > buffer.byte_size ||
+      static_cast<uint64_t>(size) > buffer.byte_size - static_cast<uint64_t>(offset))
     return invalidArgument(std::string(function) + ": range [" + std::to_string(offset) +
                            ", +" + std::to_string(size) + ") is outside the buffer of " +
-                           std::to_string(buffer.byteSize) + " bytes");
+                           std::to_string(buffer.byte_size) + " bytes");
   return Status::ok();
 }
 
@@ -253,7 +253,7 @@ StatusOr<runtime::EventPtr> readRaw(PJRT_Buffer& buffer, void* dst, uint64_t off
     });
     return done;
   }
-  if (buffer.pinnedHost) return readPinned(buffer, dst, offset, bytes);
+  if (buffer.pinned_host) return readPinned(buffer, dst, offset, bytes);
   if (bytes == 0) return buffer.ready;
   JFT_ASSIGN_OR_RETURN(
       runtime::EventPtr copied,
@@ -321,25 +321,25 @@ StatusOr<PJRT_Buffer*> copyBuffer(PJRT_Buffer& source, Target target,
   }
   if (source.ready->isReady() && !source.ready->status().isOk())
     return makeErrorBuffer(*source.client, target, source.type, source.dims,
-                           source.byteSize, source.ready->status())
+                           source.byte_size, source.ready->status())
         .release();
   JFT_ASSIGN_OR_RETURN(auto copy, allocateBuffer(*source.client, target, source.type,
-                                                 source.dims, source.byteSize));
+                                                 source.dims, source.byte_size));
   StatusOr<runtime::EventPtr> copied = runtime::Event::ready();
-  if (source.pinnedHost && copy->pinnedHost) {
-    copied = readPinned(source, copy->host, 0, source.byteSize);
-  } else if (source.pinnedHost) {
+  if (source.pinned_host && copy->pinned_host) {
+    copied = readPinned(source, copy->host, 0, source.byte_size);
+  } else if (source.pinned_host) {
     // A pending DMA into the source may be on another device's queue.
     if (!source.ready->isReady()) JFT_RETURN_IF_ERROR(source.ready->await());
     copied = target.device->runtime->copyPinnedToDevice(copy->address, source.host,
-                                                        source.byteSize);
-  } else if (copy->pinnedHost) {
+                                                        source.byte_size);
+  } else if (copy->pinned_host) {
     // Read on the source's queue, after whatever defines the source.
     copied = source.device->runtime->copyDeviceToPinned(copy->host, source.address,
-                                                        source.byteSize);
+                                                        source.byte_size);
   } else {
     copied = target.device->runtime->copyFromDevice(
-        copy->address, *source.device->runtime, source.address, source.byteSize);
+        copy->address, *source.device->runtime, source.address, source.byte_size);
   }
   if (!copied.isOk()) {
     copy->release();

@@ -70,15 +70,15 @@ StatusOr<runtime::EventPtr> transfer(Manager::Slot& slot, const void* data,
         std::string(function) +
         ": the buffer's last transfer (or error) was already given");
   PJRT_Buffer& buffer = *slot.buffer;
-  if (offset < 0 || bytes < 0 || static_cast<uint64_t>(offset) > buffer.byteSize ||
-      static_cast<uint64_t>(bytes) > buffer.byteSize - static_cast<uint64_t>(offset))
+  if (offset < 0 || bytes < 0 || static_cast<uint64_t>(offset) > buffer.byte_size ||
+      static_cast<uint64_t>(bytes) > buffer.byte_size - static_cast<uint64_t>(offset))
     return invalidArgument(std::string(function) + ": range [" + std::to_string(offset) +
                            ", +" + std::to_string(bytes) + ") is outside the buffer of " +
-                           std::to_string(buffer.byteSize) + " bytes");
+                           std::to_string(buffer.byte_size) + " bytes");
   if (bytes > 0 && data == nullptr)
     return invalidArgument(std::string(function) + ": data is null");
   runtime::EventPtr copied = runtime::Event::ready();
-  if (bytes > 0 && buffer.pinnedHost) {
+  if (bytes > 0 && buffer.pinned_host) {
     std::memcpy(static_cast<char*>(buffer.host) + offset, data,
                 static_cast<size_t>(bytes));
   } else if (bytes > 0) {
@@ -144,7 +144,7 @@ PJRT_Error* clientCreateBuffersForAsyncHostToDevice(
       // Held until the last transfer (finish), so a caller destroying a
       // retrieved buffer early defers the free instead of leaving us a
       // dangling slot.
-      (*buffer)->externalReferences = 1;
+      (*buffer)->external_references = 1;
       Manager::Slot slot;
       slot.buffer = buffer->release();
       manager->slots.push_back(std::move(slot));
@@ -217,7 +217,7 @@ JFT_MANAGER_ENTRY(transferManagerTransferLiteral, TransferLiteral, done_with_h2d
                           ": only the dense major-to-minor literal layout is supported");
                     JFT_ASSIGN_OR_RETURN(runtime::EventPtr done,
                                          transfer(*slot, args->data, 0,
-                                                  static_cast<int64_t>(buffer.byteSize),
+                                                  static_cast<int64_t>(buffer.byte_size),
                                                   /*last=*/true, kName));
                     args->done_with_h2d_transfer = wrapEvent(done);
                   })
@@ -240,7 +240,7 @@ JFT_MANAGER_ENTRY(transferManagerBufferCount, BufferCount, buffer_count,
 
 JFT_MANAGER_ENTRY(transferManagerBufferSize, BufferSize, buffer_size, {
   JFT_ASSIGN_OR_RETURN(Manager::Slot * slot, slotAt(manager, args->buffer_index, kName));
-  args->buffer_size = slot->buffer->byteSize;
+  args->buffer_size = slot->buffer->byte_size;
 })
 
 JFT_MANAGER_ENTRY(transferManagerSetBufferError, SetBufferError, error_message_size, {

@@ -28,7 +28,7 @@ void Executable::planControl(const Program& program, const Thunk& thunk, Step& s
   if (const auto* loop = std::get_if<WhileThunk>(&thunk)) {
     Loop planned;
     planned.predicate = loop->predicate;
-    planned.tripCount = loop->trip_count;
+    planned.trip_count = loop->trip_count;
     // A known trip count never runs the condition.
     if (loop->trip_count < 0)
       planThunks(program, program.lists[loop->cond], planned.cond);
@@ -61,7 +61,7 @@ Status Executable::enqueueList(const std::vector<Step>& steps, const std::string
 StatusOr<int32_t> Executable::readScalar(int slot, uint64_t bytes) {
   uint8_t raw[sizeof(int32_t)] = {};
   JFT_ASSIGN_OR_RETURN(EventPtr read,
-                       device_.copyToHost(raw, slotAddresses_[slot], bytes));
+                       device_.copyToHost(raw, slot_addresses_[slot], bytes));
   JFT_RETURN_IF_ERROR(read->await());
   if (bytes == 1) return static_cast<int32_t>(raw[0]);
   int32_t value = 0;
@@ -70,8 +70,8 @@ StatusOr<int32_t> Executable::readScalar(int slot, uint64_t bytes) {
 }
 
 Status Executable::runLoop(const Loop& loop) {
-  if (loop.tripCount >= 0) {
-    for (int64_t i = 0; i < loop.tripCount; ++i)
+  if (loop.trip_count >= 0) {
+    for (int64_t i = 0; i < loop.trip_count; ++i)
       JFT_RETURN_IF_ERROR(enqueueList(loop.body, "while body "));
     return Status::ok();
   }

@@ -22,14 +22,14 @@ namespace jft::runtime {
 
 struct DeviceInfo {
   int ordinal = 0;
-  std::string name;      // as the driver reports it, e.g. "NVIDIA H200"
-  std::string vendor;    // "NVIDIA"
-  int computeMajor = 0;  // compute capability (CUDA) or gfx major (HIP)
-  int computeMinor = 0;
-  int coreCount = 0;         // streaming multiprocessors / compute units
-  uint64_t totalMemory = 0;  // bytes
-  std::string pciBusId;      // "0000:3b:00.0"
-  int warpSize = 32;         // threads per warp (64 on most AMD GPUs)
+  std::string name;       // as the driver reports it, e.g. "NVIDIA H200"
+  std::string vendor;     // "NVIDIA"
+  int compute_major = 0;  // compute capability (CUDA) or gfx major (HIP)
+  int compute_minor = 0;
+  int core_count = 0;         // streaming multiprocessors / compute units
+  uint64_t total_memory = 0;  // bytes
+  std::string pci_bus_id;     // "0000:3b:00.0"
+  int warp_size = 32;         // threads per warp (64 on most AMD GPUs)
 };
 
 // A kernel loaded on a device (a module + function); owned by the device.
@@ -37,20 +37,20 @@ using KernelHandle = const void*;
 
 struct LaunchDims {
   std::array<uint32_t, 3> grid{1, 1, 1};
-  uint32_t blockThreads = 128;
-  uint32_t sharedMem = 0;  // dynamic shared memory bytes
+  uint32_t block_threads = 128;
+  uint32_t shared_mem = 0;  // dynamic shared memory bytes
 };
 
 struct MemoryStats {
-  int64_t bytesInUse = 0;
-  int64_t peakBytesInUse = 0;
-  int64_t numAllocs = 0;
-  int64_t largestAlloc = 0;
-  int64_t bytesLimit = 0;
+  int64_t bytes_in_use = 0;
+  int64_t peak_bytes_in_use = 0;
+  int64_t num_allocs = 0;
+  int64_t largest_alloc = 0;
+  int64_t bytes_limit = 0;
   // Memory a caching pool holds from the driver (used or not), now and at
   // most; -1 where the device has no pool.
-  int64_t poolBytes = -1;
-  int64_t peakPoolBytes = -1;
+  int64_t pool_bytes = -1;
+  int64_t peak_pool_bytes = -1;
 };
 
 class Device {

@@ -21,7 +21,7 @@ void Event::complete(Status status) {
     status_ = std::move(status);
     callbacks.swap(callbacks_);
   }
-  readyChanged_.notify_all();
+  ready_changed_.notify_all();
   for (auto& callback : callbacks) callback(status_);
 }
 
@@ -37,7 +37,7 @@ Status Event::status() const {
 
 Status Event::await() const {
   std::unique_lock<std::mutex> lock(mutex_);
-  readyChanged_.wait(lock, [this] { return ready_; });
+  ready_changed_.wait(lock, [this] { return ready_; });
   return status_;
 }
 
@@ -58,7 +58,7 @@ EventPtr whenAll(const std::vector<EventPtr>& events) {
   struct Join {
     std::atomic<size_t> remaining;
     std::mutex mutex;
-    Status firstError;
+    Status first_error;
     EventPtr done = Event::create();
   };
   auto join = std::make_shared<Join>();
@@ -67,13 +67,13 @@ EventPtr whenAll(const std::vector<EventPtr>& events) {
     event->onReady([join](const Status& status) {
       if (!status.isOk()) {
         std::lock_guard<std::mutex> lock(join->mutex);
-        if (join->firstError.isOk()) join->firstError = status;
+        if (join->first_error.isOk()) join->first_error = status;
       }
       if (join->remaining.fetch_sub(1) != 1) return;
       Status first;
       {
         std::lock_guard<std::mutex> lock(join->mutex);
-        first = join->firstError;
+        first = join->first_error;
       }
       join->done->complete(std::move(first));
     });

@@ -35,7 +35,7 @@ class Event {
 
  private:
   mutable std::mutex mutex_;
-  mutable std::condition_variable readyChanged_;
+  mutable std::condition_variable ready_changed_;
   bool ready_ = false;
   Status status_;
   std::vector<Callback> callbacks_;

@@ -35,24 +35,24 @@ bool skipped(const LaunchThunk& launch) {
 }  // namespace
 
 StatusOr<std::unique_ptr<Executable>> Executable::load(Device& device, Program program) {
-  JFT_RETURN_IF_ERROR(checkProgram(program, device.info().warpSize));
+  JFT_RETURN_IF_ERROR(checkProgram(program, device.info().warp_size));
   std::unique_ptr<Executable> executable(new Executable(device, program.name));
   Executable& e = *executable;
-  e.parameterBytes_ = program.parameter_bytes;
+  e.parameter_bytes_ = program.parameter_bytes;
   for (int slot : program.output_slots)
-    e.outputBytes_.push_back(program.slots[slot].bytes);
-  e.outputAliases_ = program.output_aliases;
-  e.outputAliases_.resize(e.outputBytes_.size(), -1);
+    e.output_bytes_.push_back(program.slots[slot].bytes);
+  e.output_aliases_ = program.output_aliases;
+  e.output_aliases_.resize(e.output_bytes_.size(), -1);
   for (size_t s = 0; s < program.slots.size(); ++s) {
     const BufferSlot& slot = program.slots[s];
-    e.slotKinds_.push_back(slot.kind);
-    e.slotIndices_.push_back(slot.index);
-    e.slotBytes_.push_back(slot.bytes);
+    e.slot_kinds_.push_back(slot.kind);
+    e.slot_indices_.push_back(slot.index);
+    e.slot_bytes_.push_back(slot.bytes);
     if (slot.kind == BufferSlot::Kind::kParameter ||
         slot.kind == BufferSlot::Kind::kOutput)
-      e.dynamicSlots_.push_back(static_cast<int>(s));
+      e.dynamic_slots_.push_back(static_cast<int>(s));
   }
-  e.slotAddresses_.assign(program.slots.size(), 0);
+  e.slot_addresses_.assign(program.slots.size(), 0);
   // The destructor releases whatever was acquired when a later step fails.
   JFT_RETURN_IF_ERROR(e.placeMemory(program));
   JFT_RETURN_IF_ERROR(e.uploadConstants(program));
@@ -61,7 +61,7 @@ StatusOr<std::unique_ptr<Executable>> Executable::load(Device& device, Program p
   {
     auto labels = std::make_shared<std::vector<std::string>>();
     for (const Step& step : e.steps_) labels->push_back(e.stepLabel(program, step));
-    e.stepLabels_ = std::move(labels);
+    e.step_labels_ = std::move(labels);
   }
   JFT_RETURN_IF_ERROR(e.loadFfiCalls());
   return executable;
@@ -69,8 +69,8 @@ StatusOr<std::unique_ptr<Executable>> Executable::load(Device& device, Program p
 
 Executable::~Executable() {
   for (KernelHandle kernel : kernels_) device_.unloadKernel(kernel);
-  device_.deallocate(arena_, arenaBytes_);
-  device_.deallocate(constants_, constantBytes_);
+  device_.deallocate(arena_, arena_bytes_);
+  device_.deallocate(constants_, constant_bytes_);
 }
 
 // The arena: temps at [0, temp_bytes), then one global and one profile scratch
@@ -109,22 +109,22 @@ Status Executable::placeMemory(const Program& program) {
   // over-allocating and moving the base up.
   uint64_t baseAlign = std::max(globalAlign, profileAlign);
   uint64_t slack = baseAlign - kArenaAlignment;
-  if (end != 0 && !add(end, slack, &arenaBytes_)) return tooLarge();
-  if (arenaBytes_ != 0) {
-    auto arena = device_.allocate(arenaBytes_);
+  if (end != 0 && !add(end, slack, &arena_bytes_)) return tooLarge();
+  if (arena_bytes_ != 0) {
+    auto arena = device_.allocate(arena_bytes_);
     if (!arena.isOk()) {
-      arenaBytes_ = 0;
+      arena_bytes_ = 0;
       return arena.status().withContext("temp arena of program '" + program.name + "'");
     }
     arena_ = *arena;
   }
   uint64_t base = 0;
   roundUp(arena_, baseAlign, &base);
-  if (maxGlobal != 0) globalScratch_ = base + globalOffset;
-  if (maxProfile != 0) profileScratch_ = base + profileOffset;
+  if (maxGlobal != 0) global_scratch_ = base + globalOffset;
+  if (maxProfile != 0) profile_scratch_ = base + profileOffset;
   for (size_t s = 0; s < program.slots.size(); ++s) {
     if (program.slots[s].kind == BufferSlot::Kind::kTemp)
-      slotAddresses_[s] = base + program.slots[s].offset;
+      slot_addresses_[s] = base + program.slots[s].offset;
   }
   return Status::ok();
 }
@@ -147,16 +147,16 @@ Status Executable::uploadConstants(const Program& program) {
   if (!block.isOk())
     return block.status().withContext("constants of program '" + program.name + "'");
   constants_ = *block;
-  constantBytes_ = total;
+  constant_bytes_ = total;
   std::vector<EventPtr> uploads;
   for (size_t s = 0; s < program.slots.size(); ++s) {
     const BufferSlot& slot = program.slots[s];
     if (slot.kind != BufferSlot::Kind::kConstant) continue;
-    slotAddresses_[s] = constants_ + offsets[s];
+    slot_addresses_[s] = constants_ + offsets[s];
     if (slot.bytes == 0) continue;
     JFT_ASSIGN_OR_RETURN(
         EventPtr uploaded,
-        device_.copyToDevice(slotAddresses_[s], slot.data.data(), slot.bytes,
+        device_.copyToDevice(slot_addresses_[s], slot.data.data(), slot.bytes,
                              /*waitForSource=*/true));
     uploads.push_back(std::move(uploaded));
   }
@@ -190,24 +190,24 @@ void Executable::planThunks(const Program& program, const std::vector<Thunk>& th
       Launch planned;
       planned.kernel = kernels_[launch->kernel];
       planned.dims.grid = launch->grid;
-      planned.dims.blockThreads =
-          static_cast<uint32_t>(image.num_warps * device_.info().warpSize);
-      planned.dims.sharedMem = image.shared_mem;
+      planned.dims.block_threads =
+          static_cast<uint32_t>(image.num_warps * device_.info().warp_size);
+      planned.dims.shared_mem = image.shared_mem;
       int launchIndex = static_cast<int>(launches_.size());
       size_t nextBuffer = 0;
       for (KernelImage::Param param : image.params) {
         uint64_t value = 0;
         if (param == KernelImage::Param::kBuffer) {
           int slot = launch->buffers[nextBuffer++];
-          value = slotAddresses_[slot];
-          BufferSlot::Kind kind = slotKinds_[slot];
+          value = slot_addresses_[slot];
+          BufferSlot::Kind kind = slot_kinds_[slot];
           if (kind == BufferSlot::Kind::kParameter || kind == BufferSlot::Kind::kOutput)
             patches_.push_back(
                 Patch{launchIndex, static_cast<int>(planned.values.size()), slot});
         } else if (param == KernelImage::Param::kGlobalScratch) {
-          value = image.global_scratch_size != 0 ? globalScratch_ : 0;
+          value = image.global_scratch_size != 0 ? global_scratch_ : 0;
         } else {
-          value = image.profile_scratch_size != 0 ? profileScratch_ : 0;
+          value = image.profile_scratch_size != 0 ? profile_scratch_ : 0;
         }
         planned.values.push_back(value);
       }
@@ -236,8 +236,8 @@ void Executable::planThunks(const Program& program, const std::vector<Thunk>& th
       collectives_.push_back(*collective);
     } else if (const auto* ffi = std::get_if<FfiThunk>(&thunks[t])) {
       step.kind = Step::Kind::kFfi;
-      step.gemm = static_cast<int>(ffiCalls_.size());
-      ffiCalls_.push_back(newFfiCall(*ffi));
+      step.gemm = static_cast<int>(ffi_calls_.size());
+      ffi_calls_.push_back(newFfiCall(*ffi));
     } else if (const auto* library = std::get_if<LibraryThunk>(&thunks[t])) {
       step.kind = Step::Kind::kLibrary;
       step.gemm = static_cast<int>(libraries_.size());
@@ -258,16 +258,16 @@ void Executable::planThunks(const Program& program, const std::vector<Thunk>& th
 
 StatusOr<ExecuteResult> Executable::execute(std::span<const ExecuteArgument> arguments,
                                             const ParticipantContext* participant) {
-  if (arguments.size() != parameterBytes_.size()) {
+  if (arguments.size() != parameter_bytes_.size()) {
     return invalidArgument("program '" + name_ + "' takes " +
-                           std::to_string(parameterBytes_.size()) + " arguments, got " +
+                           std::to_string(parameter_bytes_.size()) + " arguments, got " +
                            std::to_string(arguments.size()));
   }
   for (size_t i = 0; i < arguments.size(); ++i) {
-    if (arguments[i].bytes != parameterBytes_[i]) {
+    if (arguments[i].bytes != parameter_bytes_[i]) {
       return invalidArgument("argument " + std::to_string(i) + " of program '" + name_ +
                              "' has " + std::to_string(arguments[i].bytes) +
-                             " bytes, expected " + std::to_string(parameterBytes_[i]));
+                             " bytes, expected " + std::to_string(parameter_bytes_[i]));
     }
     if (arguments[i].address == 0 && arguments[i].bytes != 0) {
       return invalidArgument("argument " + std::to_string(i) + " of program '" + name_ +
@@ -301,14 +301,14 @@ StatusOr<ExecuteResult> Executable::execute(std::span<const ExecuteArgument> arg
 
 Status Executable::allocateOutputs(std::span<const ExecuteArgument> arguments,
                                    std::vector<ExecuteOutput>& outputs) {
-  outputs.resize(outputBytes_.size());
-  for (size_t i = 0; i < outputBytes_.size(); ++i) {
+  outputs.resize(output_bytes_.size());
+  for (size_t i = 0; i < output_bytes_.size(); ++i) {
     ExecuteOutput& output = outputs[i];
-    output.bytes = outputBytes_[i];
-    int alias = outputAliases_[i];
+    output.bytes = output_bytes_[i];
+    int alias = output_aliases_[i];
     if (alias >= 0 && arguments[alias].donated) {
       output.address = arguments[alias].address;
-      output.takenFrom = alias;
+      output.taken_from = alias;
       continue;
     }
     auto address = device_.allocate(output.bytes);
@@ -325,7 +325,7 @@ Status Executable::allocateOutputs(std::span<const ExecuteArgument> arguments,
 
 void Executable::releaseOutputs(const std::vector<ExecuteOutput>& outputs) {
   for (const ExecuteOutput& output : outputs) {
-    if (output.takenFrom < 0) device_.deallocate(output.address, output.bytes);
+    if (output.taken_from < 0) device_.deallocate(output.address, output.bytes);
   }
 }
 
@@ -334,14 +334,14 @@ Status Executable::enqueue(std::span<const ExecuteArgument> arguments,
                            const ParticipantContext* participant) {
   std::lock_guard<std::mutex> lock(mutex_);
   participant_ = participant;
-  for (int slot : dynamicSlots_) {
-    int index = slotIndices_[slot];
-    slotAddresses_[slot] = slotKinds_[slot] == BufferSlot::Kind::kParameter
-                               ? arguments[index].address
-                               : outputs[index].address;
+  for (int slot : dynamic_slots_) {
+    int index = slot_indices_[slot];
+    slot_addresses_[slot] = slot_kinds_[slot] == BufferSlot::Kind::kParameter
+                                ? arguments[index].address
+                                : outputs[index].address;
   }
   for (const Patch& patch : patches_)
-    launches_[patch.launch].values[patch.param] = slotAddresses_[patch.slot];
+    launches_[patch.launch].values[patch.param] = slot_addresses_[patch.slot];
   const std::string where = "program '" + name_ + "', ";
   const ActivityScopeHooks* hooks = activityScopeHooks();
   Status status =
@@ -359,7 +359,7 @@ Status Executable::writeParticipantId(const Step& step) {
   if (participant_ != nullptr)
     id = step.partition ? participant_->partition : participant_->replica;
   const uint32_t value = static_cast<uint32_t>(id);
-  const uint64_t address = slotAddresses_[step.destination];
+  const uint64_t address = slot_addresses_[step.destination];
   for (int byte = 0; byte < 4; ++byte)
     JFT_RETURN_IF_ERROR(
         device_.fill(address + byte, static_cast<uint8_t>(value >> (8 * byte)), 1));
@@ -379,26 +379,26 @@ Status Executable::runCollective(const CollectiveThunk& collective) {
   // follow the replica and partition counts are checked here.
   const std::string participant = " (replica " + std::to_string(p->replica) +
                                   ", partition " + std::to_string(p->partition) + ")";
-  if (collectiveInputBytes(resolved.desc) > slotBytes_[collective.input])
+  if (collectiveInputBytes(resolved.desc) > slot_bytes_[collective.input])
     return invalidArgument(collectiveText(resolved.desc) + participant + " sends " +
                            std::to_string(collectiveInputBytes(resolved.desc)) +
                            " bytes, its input slot " + std::to_string(collective.input) +
-                           " holds " + std::to_string(slotBytes_[collective.input]));
-  if (collectiveOutputBytes(resolved.desc) > slotBytes_[collective.output])
+                           " holds " + std::to_string(slot_bytes_[collective.input]));
+  if (collectiveOutputBytes(resolved.desc) > slot_bytes_[collective.output])
     return invalidArgument(collectiveText(resolved.desc) + participant + " receives " +
                            std::to_string(collectiveOutputBytes(resolved.desc)) +
                            " bytes, its output slot " +
                            std::to_string(collective.output) + " holds " +
-                           std::to_string(slotBytes_[collective.output]));
+                           std::to_string(slot_bytes_[collective.output]));
   // An output that took over its donated argument may be the input itself:
   // NCCL runs all_reduce and broadcast in place, the send/receive kinds not.
-  const uint64_t input = slotAddresses_[collective.input];
-  const uint64_t output = slotAddresses_[collective.output];
+  const uint64_t input = slot_addresses_[collective.input];
+  const uint64_t output = slot_addresses_[collective.output];
   const uint64_t inputBytes = collectiveInputBytes(resolved.desc);
-  const uint64_t outputBytes = collectiveOutputBytes(resolved.desc);
-  const bool overlap = inputBytes != 0 && outputBytes != 0 &&
-                       input < output + outputBytes && output < input + inputBytes;
-  const bool inPlace = input == output && inputBytes == outputBytes &&
+  const uint64_t output_bytes = collectiveOutputBytes(resolved.desc);
+  const bool overlap = inputBytes != 0 && output_bytes != 0 &&
+                       input < output + output_bytes && output < input + inputBytes;
+  const bool inPlace = input == output && inputBytes == output_bytes &&
                        (resolved.desc.kind == CollectiveKind::kAllReduce ||
                         resolved.desc.kind == CollectiveKind::kCollectiveBroadcast);
   if (overlap && !inPlace)
@@ -416,24 +416,25 @@ Status Executable::enqueueStep(const Step& step) {
       return device_.launchKernel(launch.kernel, launch.dims, launch.pointers.data());
     }
     case Step::Kind::kCopy: {
-      uint64_t source = slotAddresses_[step.source];
-      uint64_t destination = slotAddresses_[step.destination];
+      uint64_t source = slot_addresses_[step.source];
+      uint64_t destination = slot_addresses_[step.destination];
       if (source == destination) return Status::ok();
       return device_.copyOnDevice(destination, source, step.bytes);
     }
     case Step::Kind::kMemset:
-      return device_.fill(slotAddresses_[step.destination], step.value, step.bytes);
+      return device_.fill(slot_addresses_[step.destination], step.value, step.bytes);
     case Step::Kind::kGemm: {
       const GemmThunk& gemm = gemms_[step.gemm];
-      return device_.gemm(gemm.gemm, slotAddresses_[gemm.a], slotAddresses_[gemm.b],
-                          slotAddresses_[gemm.d],
-                          gemm.bias >= 0 ? slotAddresses_[gemm.bias] : 0);
+      return device_.gemm(gemm.gemm, slot_addresses_[gemm.a], slot_addresses_[gemm.b],
+                          slot_addresses_[gemm.d],
+                          gemm.bias >= 0 ? slot_addresses_[gemm.bias] : 0);
     }
     case Step::Kind::kLibrary: {
       const LibraryThunk& library = libraries_[step.gemm];
-      libraryAddresses_.clear();
-      for (int slot : library.buffers) libraryAddresses_.push_back(slotAddresses_[slot]);
-      return device_.library(library.op, libraryAddresses_);
+      library_addresses_.clear();
+      for (int slot : library.buffers)
+        library_addresses_.push_back(slot_addresses_[slot]);
+      return device_.library(library.op, library_addresses_);
     }
     case Step::Kind::kWhile:
       return runLoop(loops_[step.control]);
@@ -444,7 +445,7 @@ Status Executable::enqueueStep(const Step& step) {
     case Step::Kind::kParticipantId:
       return writeParticipantId(step);
     case Step::Kind::kFfi:
-      return runFfiCall(*ffiCalls_[step.gemm]);
+      return runFfiCall(*ffi_calls_[step.gemm]);
   }
   return internalError("unknown step kind");
 }

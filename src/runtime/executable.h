@@ -40,7 +40,7 @@ struct ExecuteOutput {
   uint64_t bytes = 0;
   // The donated argument whose memory this output took over, or -1 when the
   // output is a fresh allocation (the caller owns it either way).
-  int takenFrom = -1;
+  int taken_from = -1;
 };
 
 struct ExecuteResult {
@@ -73,12 +73,12 @@ class Executable {
 
   const std::string& name() const { return name_; }
   Device& device() const { return device_; }
-  size_t parameterCount() const { return parameterBytes_.size(); }
-  size_t outputCount() const { return outputBytes_.size(); }
-  uint64_t outputBytes(size_t i) const { return outputBytes_.at(i); }
+  size_t parameterCount() const { return parameter_bytes_.size(); }
+  size_t outputCount() const { return output_bytes_.size(); }
+  uint64_t outputBytes(size_t i) const { return output_bytes_.at(i); }
   // Device memory held while loaded: temp arena with scratch, and constants.
-  uint64_t arenaBytes() const { return arenaBytes_; }
-  uint64_t constantBytes() const { return constantBytes_; }
+  uint64_t arenaBytes() const { return arena_bytes_; }
+  uint64_t constantBytes() const { return constant_bytes_; }
 
  private:
   // One precomputed launch: `pointers[i]` points at `values[i]`.
@@ -115,7 +115,7 @@ class Executable {
     uint8_t value = 0;       // kMemset
     uint64_t bytes = 0;      // kCopy, kMemset
     int gemm = -1;     // kGemm: index into gemms_; kLibrary: libraries_; kCollective:
-                       // collectives_; kFfi: ffiCalls_
+                       // collectives_; kFfi: ffi_calls_
     int control = -1;  // kWhile: index into loops_; kConditional: conditionals_
   };
   // Control flow (runtime/control_flow.cc): nested step lists over the same
@@ -124,7 +124,7 @@ class Executable {
     std::vector<Step> cond;
     int predicate = -1;
     std::vector<Step> body;
-    int64_t tripCount = -1;
+    int64_t trip_count = -1;
   };
   struct Conditional {
     int index = -1;
@@ -172,36 +172,36 @@ class Executable {
 
   Device& device_;
   std::string name_;
-  std::vector<uint64_t> parameterBytes_;
-  std::vector<uint64_t> outputBytes_;
-  std::vector<int> outputAliases_;
+  std::vector<uint64_t> parameter_bytes_;
+  std::vector<uint64_t> output_bytes_;
+  std::vector<int> output_aliases_;
   std::vector<KernelHandle> kernels_;
 
   uint64_t arena_ = 0;  // as allocated
-  uint64_t arenaBytes_ = 0;
+  uint64_t arena_bytes_ = 0;
   uint64_t constants_ = 0;
-  uint64_t constantBytes_ = 0;
-  uint64_t globalScratch_ = 0;  // 0 when no kernel asks for it
-  uint64_t profileScratch_ = 0;
+  uint64_t constant_bytes_ = 0;
+  uint64_t global_scratch_ = 0;  // 0 when no kernel asks for it
+  uint64_t profile_scratch_ = 0;
 
   // Per slot: its kind and index, and its address when fixed at load time.
-  std::vector<BufferSlot::Kind> slotKinds_;
-  std::vector<int> slotIndices_;
-  std::vector<uint64_t> slotBytes_;
-  std::vector<int> dynamicSlots_;  // parameter and output slots
+  std::vector<BufferSlot::Kind> slot_kinds_;
+  std::vector<int> slot_indices_;
+  std::vector<uint64_t> slot_bytes_;
+  std::vector<int> dynamic_slots_;  // parameter and output slots
 
   std::mutex mutex_;  // guards everything below (written by each execution)
-  std::vector<uint64_t> slotAddresses_;
+  std::vector<uint64_t> slot_addresses_;
   std::vector<Launch> launches_;
   std::vector<Patch> patches_;
   std::vector<Step> steps_;
-  std::shared_ptr<const std::vector<std::string>> stepLabels_;  // per top-level step
+  std::shared_ptr<const std::vector<std::string>> step_labels_;  // per top-level step
   std::vector<GemmThunk> gemms_;  // slots resolved at each enqueue
   std::vector<LibraryThunk> libraries_;
   std::vector<CollectiveThunk> collectives_;
-  std::vector<std::unique_ptr<FfiCall>> ffiCalls_;
+  std::vector<std::unique_ptr<FfiCall>> ffi_calls_;
   const ParticipantContext* participant_ = nullptr;  // during an execution
-  std::vector<uint64_t> libraryAddresses_;           // reused by each library step
+  std::vector<uint64_t> library_addresses_;          // reused by each library step
   std::vector<Loop> loops_;
   std::vector<Conditional> conditionals_;
 };

@@ -34,14 +34,14 @@ std::string Executable::stepLabel(const Program& program, const Step& step) cons
     case Step::Kind::kParticipantId:
       return step.partition ? "partition_id" : "replica_id";
     case Step::Kind::kFfi:
-      return "custom call " + ffiCalls_[step.gemm]->thunk.target;
+      return "custom call " + ffi_calls_[step.gemm]->thunk.target;
   }
   return "step";
 }
 
 Status Executable::enqueueTraced(const ActivityScopeHooks& hooks,
                                  const std::string& where) {
-  const uint64_t run = beginActivityRun(name_, stepLabels_);
+  const uint64_t run = beginActivityRun(name_, step_labels_);
   for (size_t i = 0; i < steps_.size(); ++i) {
     ActivityScope scope(&hooks, activityId(run, i));
     Status status = enqueueStep(steps_[i]);

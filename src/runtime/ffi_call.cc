@@ -30,7 +30,7 @@ std::unique_ptr<Executable::FfiCall> Executable::newFfiCall(const FfiThunk& thun
 }
 
 Status Executable::loadFfiCalls() {
-  for (std::unique_ptr<FfiCall>& call : ffiCalls_) {
+  for (std::unique_ptr<FfiCall>& call : ffi_calls_) {
     const FfiThunk& thunk = call->thunk;
     std::optional<ffi::RegisteredHandler> handler = ffi::findHandler(thunk.target);
     if (!handler) return missingFfiHandler(thunk.target, thunk.location);
@@ -60,10 +60,10 @@ Status Executable::runFfiCall(FfiCall& call) {
   const FfiThunk& thunk = call.thunk;
   for (size_t i = 0; i < thunk.arguments.size(); ++i)
     call.frame->setArgument(i, reinterpret_cast<void*>(static_cast<uintptr_t>(
-                                   slotAddresses_[thunk.arguments[i]])));
+                                   slot_addresses_[thunk.arguments[i]])));
   for (size_t i = 0; i < thunk.results.size(); ++i)
     call.frame->setResult(i, reinterpret_cast<void*>(static_cast<uintptr_t>(
-                                 slotAddresses_[thunk.results[i]])));
+                                 slot_addresses_[thunk.results[i]])));
   XLA_FFI_ExecutionContext ctx;
   ctx.stream = device_.nativeStream();
   ctx.device_ordinal = device_.info().ordinal;

@@ -14,32 +14,32 @@ uint64_t memoryLimit(const MemoryOptions& options, uint64_t totalBytes) {
 
 void MemoryBudget::setLimit(uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
-  stats_.bytesLimit = static_cast<int64_t>(bytes);
+  stats_.bytes_limit = static_cast<int64_t>(bytes);
 }
 
 Status MemoryBudget::take(uint64_t bytes, const std::string& where) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const uint64_t room =
-      static_cast<uint64_t>(std::max<int64_t>(0, stats_.bytesLimit - stats_.bytesInUse));
+  const uint64_t room = static_cast<uint64_t>(
+      std::max<int64_t>(0, stats_.bytes_limit - stats_.bytes_in_use));
   if (bytes > room) {
     return resourceExhausted(
         "out of memory allocating " + std::to_string(bytes) + " bytes on " + where +
-        ": " + std::to_string(stats_.bytesInUse) + " of its limit of " +
-        std::to_string(stats_.bytesLimit) +
+        ": " + std::to_string(stats_.bytes_in_use) + " of its limit of " +
+        std::to_string(stats_.bytes_limit) +
         " bytes are in use (the limit is XLA_PYTHON_CLIENT_MEM_FRACTION of the GPU's "
         "memory, 0.75 by default; free arrays, or raise the fraction)");
   }
   const auto wanted = static_cast<int64_t>(bytes);
-  stats_.bytesInUse += wanted;
-  stats_.peakBytesInUse = std::max(stats_.peakBytesInUse, stats_.bytesInUse);
-  stats_.numAllocs += 1;
-  stats_.largestAlloc = std::max(stats_.largestAlloc, wanted);
+  stats_.bytes_in_use += wanted;
+  stats_.peak_bytes_in_use = std::max(stats_.peak_bytes_in_use, stats_.bytes_in_use);
+  stats_.num_allocs += 1;
+  stats_.largest_alloc = std::max(stats_.largest_alloc, wanted);
   return Status::ok();
 }
 
 void MemoryBudget::give(uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
-  stats_.bytesInUse -= static_cast<int64_t>(bytes);
+  stats_.bytes_in_use -= static_cast<int64_t>(bytes);
 }
 
 MemoryStats MemoryBudget::stats() const {
@@ -49,7 +49,7 @@ MemoryStats MemoryBudget::stats() const {
 
 void MemoryBudget::resetPeak() {
   std::lock_guard<std::mutex> lock(mutex_);
-  stats_.peakBytesInUse = stats_.bytesInUse;
+  stats_.peak_bytes_in_use = stats_.bytes_in_use;
 }
 
 }  // namespace jft::runtime

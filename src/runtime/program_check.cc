@@ -24,7 +24,7 @@ std::string str(uint64_t v) {
 
 class Checker {
  public:
-  Checker(const Program& program, int warpSize) : p_(program), warpSize_(warpSize) {}
+  Checker(const Program& program, int warp_size) : p_(program), warp_size_(warp_size) {}
 
   Status run() {
     JFT_RETURN_IF_ERROR(checkKernels());
@@ -48,10 +48,10 @@ class Checker {
       if (image.name.empty())
         return fail("kernel " + str(k) + " has no entry point name");
       if (image.num_warps <= 0 ||
-          static_cast<uint64_t>(image.num_warps) * static_cast<uint64_t>(warpSize_) >
+          static_cast<uint64_t>(image.num_warps) * static_cast<uint64_t>(warp_size_) >
               kMaxBlockThreads) {
         return fail(where + " asks for " + std::to_string(image.num_warps) +
-                    " warps; a block holds 1 to " + str(kMaxBlockThreads / warpSize_));
+                    " warps; a block holds 1 to " + str(kMaxBlockThreads / warp_size_));
       }
       if (!powerOfTwo(image.global_scratch_align) ||
           !powerOfTwo(image.profile_scratch_align)) {
@@ -125,9 +125,9 @@ class Checker {
       if (taken[param])
         return fail("parameter " + std::to_string(param) + " is aliased by two outputs");
       taken[param] = true;
-      uint64_t outputBytes = p_.slots[p_.output_slots[i]].bytes;
-      if (outputBytes != p_.parameter_bytes[param])
-        return fail("output " + str(i) + " (" + str(outputBytes) +
+      uint64_t output_bytes = p_.slots[p_.output_slots[i]].bytes;
+      if (output_bytes != p_.parameter_bytes[param])
+        return fail("output " + str(i) + " (" + str(output_bytes) +
                     " bytes) aliases parameter " + std::to_string(param) + " (" +
                     str(p_.parameter_bytes[param]) + " bytes)");
     }
@@ -248,7 +248,7 @@ class Checker {
       return invalidArgument(what + " input slot " + std::to_string(collective.input) +
                              " holds " + str(p_.slots[collective.input].bytes) +
                              " bytes, each rank sends " + str(inputBytes));
-    uint64_t outputBytes = 0;
+    uint64_t output_bytes = 0;
     const std::optional<std::vector<int64_t>> sizes = knownGroupSizes(collective.groups);
     if (sizes.has_value()) {
       for (int64_t size : *sizes) {
@@ -260,14 +260,14 @@ class Checker {
         if (__builtin_mul_overflow(static_cast<uint64_t>(collectiveOutputCount(sized)),
                                    elementBytes, &bytes))
           return invalidArgument(what + " exceeds 64-bit sizes");
-        outputBytes = std::max(outputBytes, bytes);
+        output_bytes = std::max(output_bytes, bytes);
       }
     } else if (desc.kind != CollectiveKind::kAllGather &&
                desc.kind != CollectiveKind::kReduceScatter) {
-      outputBytes = inputBytes;  // the other kinds output what each rank sends
+      output_bytes = inputBytes;  // the other kinds output what each rank sends
     }
     const std::string output = what + " output";
-    JFT_RETURN_IF_ERROR(checkWritable(collective.output, outputBytes, output.c_str()));
+    JFT_RETURN_IF_ERROR(checkWritable(collective.output, output_bytes, output.c_str()));
     return checkApart(collective.input, collective.output, what);
   }
 
@@ -441,15 +441,15 @@ class Checker {
   }
 
   const Program& p_;
-  int warpSize_;
+  int warp_size_;
 };
 
 }  // namespace
 
-Status checkProgram(const Program& program, int warpSize) {
-  if (warpSize <= 0 || static_cast<uint32_t>(warpSize) > kMaxBlockThreads)
-    return invalidArgument("device warp size " + std::to_string(warpSize));
-  return Checker(program, warpSize).run();
+Status checkProgram(const Program& program, int warp_size) {
+  if (warp_size <= 0 || static_cast<uint32_t>(warp_size) > kMaxBlockThreads)
+    return invalidArgument("device warp size " + std::to_string(warp_size));
+  return Checker(program, warp_size).run();
 }
 
 }  // namespace jft::runtime

@@ -11,7 +11,7 @@ namespace jft::runtime {
 inline constexpr uint64_t kArenaAlignment = 256;
 
 // OK or INVALID_ARGUMENT naming the program and the first fault found.
-// `warpSize` bounds num_warps (a block holds at most 1024 threads).
-Status checkProgram(const Program& program, int warpSize);
+// `warp_size` bounds num_warps (a block holds at most 1024 threads).
+Status checkProgram(const Program& program, int warp_size);
 
 }  // namespace jft::runtime

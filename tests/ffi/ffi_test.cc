@@ -136,13 +136,13 @@ TEST(FfiCallFrame, HandlerReadsBuffersAttributesContextAndState) {
   (*frame)->setResult(0, y);
   (*frame)->setResult(1, &z);
 
-  UserData userData;
+  UserData user_data;
   int callbacks = 100;
-  ASSERT_TRUE(userData.add(kCallbackTypeId, &callbacks, nullptr).isOk());
+  ASSERT_TRUE(user_data.add(kCallbackTypeId, &callbacks, nullptr).isOk());
   InstanceState state;
   XLA_FFI_ExecutionContext ctx;
   ctx.stream = reinterpret_cast<void*>(intptr_t{1000});
-  ctx.user_data = &userData;
+  ctx.user_data = &user_data;
   ctx.state = &state;
 
   ASSERT_TRUE(invokeHandler(&scaleHandler,

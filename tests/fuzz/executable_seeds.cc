@@ -23,7 +23,7 @@ pjrt::ExecutableInfo richInfo() {
   info.parameters = {{PJRT_Buffer_Type_F32, {2, 3}, 24},
                      {PJRT_Buffer_Type_F32, {3, 4}, 48}};
   info.outputs = {{PJRT_Buffer_Type_F32, {2, 4}, 32}, {PJRT_Buffer_Type_C64, {8}, 64}};
-  info.optimizedProgram = "ML\xEFR";
+  info.optimized_program = "ML\xEFR";
   runtime::Program& p = info.program;
   p.name = info.name;
   runtime::KernelImage kernel;
@@ -104,7 +104,7 @@ pjrt::ExecutableInfo collectiveInfo() {
   pjrt::ExecutableInfo info;
   info.name = "jit_collective";
   info.target = "cuda 90 warp 32";
-  info.numReplicas = 2;
+  info.num_replicas = 2;
   info.parameters = {{PJRT_Buffer_Type_F32, {4}, 16}};
   info.outputs = {{PJRT_Buffer_Type_F32, {4}, 16}, {PJRT_Buffer_Type_U32, {}, 4}};
   runtime::Program& p = info.program;

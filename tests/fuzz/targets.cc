@@ -68,7 +68,7 @@ std::string runCompileOptions(const Bytes& bytes, std::string& outcome) {
     return expectError(options.status(), {StatusCode::kInvalidArgument},
                        "parseCompileOptions");
   outcome = "ok";
-  if (options->numReplicas < 1 || options->numPartitions < 1)
+  if (options->num_replicas < 1 || options->num_partitions < 1)
     return "parseCompileOptions accepted a device count below one";
   return "";
 }

@@ -85,8 +85,8 @@ class NativeRouteGpu : public ::testing::Test {
     Options options;
     options.mode = Mode::kNative;
     const runtime::DeviceInfo& info = device_->info();
-    options.target.arch = std::to_string(info.computeMajor * 10 + info.computeMinor);
-    options.target.warp_size = info.warpSize;
+    options.target.arch = std::to_string(info.compute_major * 10 + info.compute_minor);
+    options.target.warp_size = info.warp_size;
     options.native_compiler = native_.get();
     return compileModule(std::move(module).value(), options, kernels_.get());
   }

@@ -188,7 +188,7 @@ std::vector<CollectiveType> typesToTry() {
                                        CollectiveType::kF16, CollectiveType::kBF16,
                                        CollectiveType::kF32, CollectiveType::kF64};
   // NCCL's f8 types came with 2.24 and run on sm_90 and newer.
-  if (gpu().ncclVersion >= 22400 && gpu().devices[0]->info().computeMajor >= 9) {
+  if (gpu().ncclVersion >= 22400 && gpu().devices[0]->info().compute_major >= 9) {
     types.push_back(CollectiveType::kF8E4M3FN);
     types.push_back(CollectiveType::kF8E5M2);
   }

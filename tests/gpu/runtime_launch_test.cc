@@ -360,7 +360,7 @@ TEST_F(RuntimeLaunchTest, CopyBetweenDevices) {
 // the cache is returned must still succeed, and an impossible one is
 // RESOURCE_EXHAUSTED.
 TEST_F(RuntimeLaunchTest, PoolCacheNeverCausesOutOfMemory) {
-  uint64_t total = device_->info().totalMemory;
+  uint64_t total = device_->info().total_memory;
   uint64_t first = total / 10 * 6, second = total / 10 * 7;
   auto a = device_->allocate(first);
   ASSERT_TRUE(a.isOk()) << a.status().toString();
@@ -373,7 +373,7 @@ TEST_F(RuntimeLaunchTest, PoolCacheNeverCausesOutOfMemory) {
   auto small = device_->allocate(1 << 20);
   ASSERT_TRUE(small.isOk());
   device_->deallocate(*small, 1 << 20);
-  EXPECT_EQ(device_->memoryStats().bytesInUse, 0);
+  EXPECT_EQ(device_->memoryStats().bytes_in_use, 0);
 }
 
 double microsSince(std::chrono::steady_clock::time_point start, int count) {
@@ -455,7 +455,7 @@ TEST_F(RuntimeLaunchTest, HostCostOfExecuteAndAllocate) {
   if (cuda != nullptr && cuda->usesMemoryPool()) {
     int64_t held = static_cast<int64_t>(kBytes + (*executable)->arenaBytes() +
                                         (*executable)->constantBytes());
-    EXPECT_EQ(device_->memoryStats().bytesInUse, held);
+    EXPECT_EQ(device_->memoryStats().bytes_in_use, held);
   }
   device_->deallocate(x, kBytes);
 }

@@ -31,7 +31,7 @@ class BufferCreateTest : public ExecutableTest {
     args.shape_dims = dims.data();
     args.shape_num_dims = dims.size();
     args.shape_element_type = PJRT_Buffer_Type_F32;
-    args.memory = client_->devices[0]->defaultMemory;
+    args.memory = client_->devices[0]->default_memory;
     EXPECT_EQ(clientCreateErrorBuffer(&args), nullptr);
     buffers_.push_back(args.buffer);
     return args.buffer;
@@ -81,11 +81,11 @@ TEST_F(BufferCreateTest, UninitializedBufferHasTheShapeAndSizeAsked) {
 
   // Pinned host memory wins over the device.
   PJRT_Memory* pinned = client_->devices[0]->memories.back();
-  ASSERT_TRUE(unwrap(pinned)->pinnedHost);
+  ASSERT_TRUE(unwrap(pinned)->pinned_host);
   args.memory = pinned;
   ASSERT_EQ(clientCreateUninitializedBuffer(&args), nullptr);
   buffers_.push_back(args.buffer);
-  EXPECT_TRUE(args.buffer->pinnedHost);
+  EXPECT_TRUE(args.buffer->pinned_host);
   EXPECT_EQ(args.buffer->device, client_->devices[0]);
 
   args.shape_element_type = PJRT_Buffer_Type_INVALID;
@@ -96,7 +96,7 @@ TEST_F(BufferCreateTest, UninitializedBufferHasTheShapeAndSizeAsked) {
 TEST_F(BufferCreateTest, ErrorBufferCarriesItsErrorToEveryReader) {
   PJRT_Buffer* bad =
       errorBuffer(PJRT_Error_Code_RESOURCE_EXHAUSTED, "upstream ran dry", {4});
-  EXPECT_EQ(bad->byteSize, 16u);
+  EXPECT_EQ(bad->byte_size, 16u);
   Status ready = readyOf(bad);
   EXPECT_EQ(ready.code(), StatusCode::kResourceExhausted);
   EXPECT_EQ(ready.message(), "upstream ran dry");
@@ -160,7 +160,7 @@ TEST_F(BufferCreateTest, ErrorBufferRefusesOkAndUnknownCodes) {
   args.shape_dims = dims.data();
   args.shape_num_dims = 1;
   args.shape_element_type = PJRT_Buffer_Type_F32;
-  args.memory = client_->devices[0]->defaultMemory;
+  args.memory = client_->devices[0]->default_memory;
   args.error_code = PJRT_Error_Code_OK;
   EXPECT_EQ(errorCode(clientCreateErrorBuffer(&args)), StatusCode::kInvalidArgument);
   args.error_code = static_cast<PJRT_Error_Code>(99);
@@ -228,7 +228,7 @@ TEST_F(BufferCreateTest, AliasBufferReadsItsFulfillerOnceFulfilled) {
   PJRT_Client_CreateAliasBuffer_Args create{};
   create.struct_size = sizeof(create);
   create.client = client_.get();
-  create.memory = client_->devices[0]->defaultMemory;
+  create.memory = client_->devices[0]->default_memory;
   create.shape_dims = dims.data();
   create.shape_num_dims = 1;
   create.shape_element_type = PJRT_Buffer_Type_F32;
@@ -257,10 +257,10 @@ TEST_F(BufferCreateTest, AliasBufferReadsItsFulfillerOnceFulfilled) {
   EXPECT_EQ(early, (std::vector<float>{7, 8, 9}));
   EXPECT_EQ(alias->address, source->address);
   // The alias holds the source's memory: deleting the source defers its free.
-  EXPECT_EQ(source->externalReferences, 1);
+  EXPECT_EQ(source->external_references, 1);
   PJRT_Buffer_Destroy_Args destroy{sizeof(destroy), nullptr, alias};
   ASSERT_EQ(bufferDestroy(&destroy), nullptr);
-  EXPECT_EQ(source->externalReferences, 0);
+  EXPECT_EQ(source->external_references, 0);
 }
 
 TEST_F(BufferCreateTest, AliasFulfilledWithAnErrorOrAfterItsDeletion) {
@@ -268,7 +268,7 @@ TEST_F(BufferCreateTest, AliasFulfilledWithAnErrorOrAfterItsDeletion) {
   PJRT_Client_CreateAliasBuffer_Args create{};
   create.struct_size = sizeof(create);
   create.client = client_.get();
-  create.memory = client_->devices[0]->defaultMemory;
+  create.memory = client_->devices[0]->default_memory;
   create.shape_dims = dims.data();
   create.shape_num_dims = 1;
   create.shape_element_type = PJRT_Buffer_Type_F32;

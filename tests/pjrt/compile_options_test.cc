@@ -55,17 +55,17 @@ std::string buildOptions(int replicas, int partitions, const std::string& da) {
 TEST(CompileOptions, EmptyMeansOneDeviceAnywhere) {
   auto options = parseCompileOptions("");
   ASSERT_TRUE(options.isOk());
-  EXPECT_EQ(options->numReplicas, 1);
-  EXPECT_EQ(options->numPartitions, 1);
+  EXPECT_EQ(options->num_replicas, 1);
+  EXPECT_EQ(options->num_partitions, 1);
   EXPECT_FALSE(options->portable);
-  EXPECT_EQ(options->deviceOrdinal, -1);
-  EXPECT_TRUE(options->deviceAssignment.empty());
+  EXPECT_EQ(options->device_ordinal, -1);
+  EXPECT_TRUE(options->device_assignment.empty());
 }
 
 TEST(CompileOptions, SingleDeviceAssignment) {
   auto options = parseCompileOptions(buildOptions(1, 1, assignment(1, 1, {{3}})));
   ASSERT_TRUE(options.isOk()) << options.status().toString();
-  EXPECT_EQ(options->deviceAssignment, (std::vector<int64_t>{3}));
+  EXPECT_EQ(options->device_assignment, (std::vector<int64_t>{3}));
 }
 
 TEST(CompileOptions, ReplicasByPartitionsInRowMajorOrder) {
@@ -73,13 +73,13 @@ TEST(CompileOptions, ReplicasByPartitionsInRowMajorOrder) {
   auto packed =
       parseCompileOptions(buildOptions(2, 2, assignment(2, 2, {{5, 300}, {7, 8}})));
   ASSERT_TRUE(packed.isOk()) << packed.status().toString();
-  EXPECT_EQ(packed->numReplicas, 2);
-  EXPECT_EQ(packed->numPartitions, 2);
-  EXPECT_EQ(packed->deviceAssignment, (std::vector<int64_t>{5, 7, 300, 8}));
+  EXPECT_EQ(packed->num_replicas, 2);
+  EXPECT_EQ(packed->num_partitions, 2);
+  EXPECT_EQ(packed->device_assignment, (std::vector<int64_t>{5, 7, 300, 8}));
   auto unpacked = parseCompileOptions(
       buildOptions(2, 2, assignment(2, 2, {{5, 300}, {7, 8}}, /*packed=*/false)));
   ASSERT_TRUE(unpacked.isOk()) << unpacked.status().toString();
-  EXPECT_EQ(unpacked->deviceAssignment, packed->deviceAssignment);
+  EXPECT_EQ(unpacked->device_assignment, packed->device_assignment);
 }
 
 TEST(CompileOptions, PortableAndOrdinal) {
@@ -87,8 +87,8 @@ TEST(CompileOptions, PortableAndOrdinal) {
   auto options = parseCompileOptions(bytes);
   ASSERT_TRUE(options.isOk()) << options.status().toString();
   EXPECT_TRUE(options->portable);
-  EXPECT_EQ(options->deviceOrdinal, 2);
-  EXPECT_EQ(options->numReplicas, 1);  // 0 / absent reads as one
+  EXPECT_EQ(options->device_ordinal, 2);
+  EXPECT_EQ(options->num_replicas, 1);  // 0 / absent reads as one
 }
 
 TEST(CompileOptions, UnknownFieldsOfEveryWireTypeAreSkipped) {
@@ -100,7 +100,7 @@ TEST(CompileOptions, UnknownFieldsOfEveryWireTypeAreSkipped) {
                                       message(9, assignment(1, 1, {{0}})));
   auto options = parseCompileOptions(fixed64 + text + intField(2, 1) + nested + fixed32);
   ASSERT_TRUE(options.isOk()) << options.status().toString();
-  EXPECT_EQ(options->deviceAssignment, (std::vector<int64_t>{0}));
+  EXPECT_EQ(options->device_assignment, (std::vector<int64_t>{0}));
 }
 
 TEST(CompileOptions, MalformedBytesAreInvalidArguments) {
@@ -153,7 +153,7 @@ TEST(CompileOptions, OverridesKeepXlaOptionNamesInOrder) {
                                      optionOverride("xla_gpu_autotune_level", false));
   ASSERT_TRUE(options.isOk()) << options.status().toString();
   EXPECT_EQ(
-      options->optionOverrides,
+      options->option_overrides,
       (std::vector<std::string>{"xla_embed_ir_in_executable", "xla_gpu_autotune_level"}));
 }
 

@@ -33,9 +33,9 @@ TEST(CreateOptions, ParsesKnownAndCollectsUnknown) {
   options[3].value_size = 2;
   auto parsed = parseClientOptions(options, 4);
   ASSERT_TRUE(parsed.isOk()) << parsed.status().toString();
-  EXPECT_EQ(parsed->pythonExecutable, "/usr/bin/python3");
-  EXPECT_EQ(parsed->workerModule, "jax_flagtree.worker");
-  EXPECT_EQ(parsed->visibleDevices, (std::vector<int>{0, 2}));
+  EXPECT_EQ(parsed->python_executable, "/usr/bin/python3");
+  EXPECT_EQ(parsed->worker_module, "jax_flagtree.worker");
+  EXPECT_EQ(parsed->visible_devices, (std::vector<int>{0, 2}));
   EXPECT_EQ(parsed->ignored, (std::vector<std::string>{"enable_mock_nccl_name"}));
   // Without allocator settings, upstream's defaults: a pool limited to 75 %,
   // reserved up front.
@@ -48,7 +48,7 @@ TEST(CreateOptions, CompilerFingerprintIsAStringOption) {
   PJRT_NamedValue given = stringOption("compiler_fingerprint", "0123456789abcdef");
   auto parsed = parseClientOptions(&given, 1);
   ASSERT_TRUE(parsed.isOk()) << parsed.status().toString();
-  EXPECT_EQ(parsed->compilerFingerprint, "0123456789abcdef");
+  EXPECT_EQ(parsed->compiler_fingerprint, "0123456789abcdef");
   EXPECT_TRUE(parsed->ignored.empty());
   given.type = PJRT_NamedValue_kInt64;
   EXPECT_FALSE(parseClientOptions(&given, 1).isOk());
@@ -146,15 +146,15 @@ PJRT_NamedValue intOption(const char* name, int64_t value) {
 TEST(CreateOptions, NodeIdAndNumNodes) {
   auto alone = parseClientOptions(nullptr, 0);
   ASSERT_TRUE(alone.isOk());
-  EXPECT_EQ(alone->nodeId, 0);
-  EXPECT_EQ(alone->numNodes, 1);
+  EXPECT_EQ(alone->node_id, 0);
+  EXPECT_EQ(alone->num_nodes, 1);
 
   PJRT_NamedValue job[] = {intOption("node_id", 1), intOption("num_nodes", 2),
                            intOption("partition_index", 0)};
   auto parsed = parseClientOptions(job, 3);
   ASSERT_TRUE(parsed.isOk()) << parsed.status().toString();
-  EXPECT_EQ(parsed->nodeId, 1);
-  EXPECT_EQ(parsed->numNodes, 2);
+  EXPECT_EQ(parsed->node_id, 1);
+  EXPECT_EQ(parsed->num_nodes, 2);
   EXPECT_EQ(parsed->ignored, (std::vector<std::string>{"partition_index"}));
 
   PJRT_NamedValue beyond[] = {intOption("node_id", 2), intOption("num_nodes", 2)};
@@ -176,11 +176,11 @@ TEST(CreateOptions, NodeIdAndNumNodes) {
 TEST(CreateOptions, CompileWorkers) {
   auto unset = parseClientOptions(nullptr, 0);
   ASSERT_TRUE(unset.isOk());
-  EXPECT_EQ(unset->compileWorkers, 0);
+  EXPECT_EQ(unset->compile_workers, 0);
   PJRT_NamedValue four = intOption("compile_workers", 4);
   auto parsed = parseClientOptions(&four, 1);
   ASSERT_TRUE(parsed.isOk()) << parsed.status().toString();
-  EXPECT_EQ(parsed->compileWorkers, 4);
+  EXPECT_EQ(parsed->compile_workers, 4);
   for (int64_t bad : {int64_t{0}, int64_t{-3}, int64_t{1} << 40}) {
     PJRT_NamedValue v = intOption("compile_workers", bad);
     EXPECT_EQ(parseClientOptions(&v, 1).status().code(), StatusCode::kInvalidArgument)

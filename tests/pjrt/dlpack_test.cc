@@ -86,7 +86,7 @@ TEST_F(DlpackTest, ViewReadsForeignMemoryAndNeverFreesIt) {
   ASSERT_NE(view, nullptr);
   EXPECT_EQ(view->address, reinterpret_cast<uint64_t>(foreign.data()));
   EXPECT_EQ(view->dims, dims);
-  EXPECT_EQ(view->byteSize, 24u);
+  EXPECT_EQ(view->byte_size, 24u);
   EXPECT_EQ(view->device, client_->devices[0]);
   EXPECT_EQ(device(0).bytesInUse(), inUse);  // nothing allocated
   // A view shares the memory: later writes by its owner are what it reads.

@@ -51,15 +51,15 @@ void expectSameInfo(const ExecutableInfo& a, const ExecutableInfo& b) {
   EXPECT_EQ(a.fingerprint, b.fingerprint);
   expectSameSpecs(a.parameters, b.parameters);
   expectSameSpecs(a.outputs, b.outputs);
-  EXPECT_EQ(a.numReplicas, b.numReplicas);
-  EXPECT_EQ(a.numPartitions, b.numPartitions);
-  EXPECT_EQ(a.optimizedProgram, b.optimizedProgram);
-  EXPECT_EQ(a.optimizedFormat, b.optimizedFormat);
-  EXPECT_EQ(a.compileOptions, b.compileOptions);
+  EXPECT_EQ(a.num_replicas, b.num_replicas);
+  EXPECT_EQ(a.num_partitions, b.num_partitions);
+  EXPECT_EQ(a.optimized_program, b.optimized_program);
+  EXPECT_EQ(a.optimized_format, b.optimized_format);
+  EXPECT_EQ(a.compile_options, b.compile_options);
   EXPECT_EQ(a.target, b.target);
-  EXPECT_EQ(a.codeBytes, b.codeBytes);
-  EXPECT_EQ(a.tempBytes, b.tempBytes);
-  EXPECT_EQ(a.aliasBytes, b.aliasBytes);
+  EXPECT_EQ(a.code_bytes, b.code_bytes);
+  EXPECT_EQ(a.temp_bytes, b.temp_bytes);
+  EXPECT_EQ(a.alias_bytes, b.alias_bytes);
   const runtime::Program& p = a.program;
   const runtime::Program& q = b.program;
   EXPECT_EQ(p.name, q.name);
@@ -160,8 +160,8 @@ TEST_P(ZooRoundTrip, EveryFieldSurvives) {
   expectSameInfo(info, **back);
   EXPECT_FALSE((*back)->program.kernels.empty() && !info.program.kernels.empty());
   // The views the queries hand out are rebuilt.
-  EXPECT_EQ((*back)->outputTypes, info.outputTypes);
-  EXPECT_EQ((*back)->outputDims, info.outputDims);
+  EXPECT_EQ((*back)->output_types, info.output_types);
+  EXPECT_EQ((*back)->output_dims, info.output_dims);
   // Deterministic: the same executable gives the same bytes.
   EXPECT_EQ(serializeExecutable(**back, kIdentity), bytes);
 }
@@ -223,7 +223,7 @@ std::shared_ptr<ExecutableInfo> smallInfo() {
   p.output_slots = {1};
   p.output_aliases = {0};
   p.donated_parameters = {true};
-  info->compileOptions = "";
+  info->compile_options = "";
   EXPECT_TRUE(info->finish().isOk());
   return info;
 }
@@ -403,8 +403,8 @@ TEST_F(SerializeAbi, LoadedExecutableRoundTripsThroughTheAbi) {
   ASSERT_TRUE(back.isOk()) << back.status().toString();
   EXPECT_EQ((*back)->info->name, "jit_double");
   EXPECT_EQ((*back)->info->fingerprint, "f1ngerpr1nt");
-  ASSERT_EQ((*back)->addressableDevices.size(), 1u);
-  EXPECT_EQ((*back)->addressableDevices[0], client_->devices[0]);
+  ASSERT_EQ((*back)->addressable_devices.size(), 1u);
+  EXPECT_EQ((*back)->addressable_devices[0], client_->devices[0]);
   EXPECT_EQ(loader_.loaded.size(), loadsBefore + 1);  // loaded, nothing compiled
   expectSameInfo(*(*loaded)->info, *(*back)->info);
 

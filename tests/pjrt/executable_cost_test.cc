@@ -145,7 +145,7 @@ TEST_F(CostAnalysisTest, AnswersXlaPropertyNamesAsFloatsAndSurvivesSerialization
   ASSERT_TRUE(back.isOk()) << back.status().toString();
   EXPECT_EQ((*back)->flops, info.flops);
   EXPECT_EQ((*back)->transcendentals, 12);
-  auto again = byName((*back)->costProperties->data(), (*back)->costProperties->size());
+  auto again = byName((*back)->cost_properties->data(), (*back)->cost_properties->size());
   EXPECT_EQ(again["bytes accessed"].float_value, 32.0f);
 }
 

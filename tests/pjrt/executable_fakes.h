@@ -54,14 +54,14 @@ class HostDevice final : public runtime::Device {
   explicit HostDevice(int ordinal) {
     info_.ordinal = ordinal;
     info_.name = "Host stand-in";
-    info_.computeMajor = 9;
+    info_.compute_major = 9;
   }
   const runtime::DeviceInfo& info() const override { return info_; }
   StatusOr<uint64_t> allocate(uint64_t bytes) override {
     if (bytes == 0) return uint64_t{0};
     void* memory = std::malloc(bytes);
     live_[memory] = bytes;
-    stats_.bytesInUse += static_cast<int64_t>(bytes);
+    stats_.bytes_in_use += static_cast<int64_t>(bytes);
     return reinterpret_cast<uint64_t>(memory);
   }
   void deallocate(uint64_t address, uint64_t bytes) override {
@@ -72,7 +72,7 @@ class HostDevice final : public runtime::Device {
       return;
     }
     live_.erase(found);
-    stats_.bytesInUse -= static_cast<int64_t>(bytes);
+    stats_.bytes_in_use -= static_cast<int64_t>(bytes);
     std::free(memory);
   }
   StatusOr<runtime::EventPtr> copyToDevice(uint64_t dst, const void* src, uint64_t bytes,
@@ -111,7 +111,7 @@ class HostDevice final : public runtime::Device {
     return libraryAnswer;
   }
 
-  int64_t bytesInUse() const { return stats_.bytesInUse; }
+  int64_t bytesInUse() const { return stats_.bytes_in_use; }
   // What prepareLibrary answers, and how often it was asked.
   Status libraryAnswer = unimplemented("the host stand-in has no library");
   int libraryChecks = 0;
@@ -168,7 +168,7 @@ class DoublingProgram final : public DeviceProgram {
       int alias = o < program_.output_aliases.size() ? program_.output_aliases[o] : -1;
       if (alias >= 0 && arguments[static_cast<size_t>(alias)].donated) {
         output.address = arguments[static_cast<size_t>(alias)].address;
-        output.takenFrom = alias;
+        output.taken_from = alias;
       } else {
         JFT_ASSIGN_OR_RETURN(output.address, device_.allocate(output.bytes));
       }

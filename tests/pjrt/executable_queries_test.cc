@@ -188,7 +188,7 @@ TEST_F(QueriesTest, SerializeHandsOutOurBlobWithADeleter) {
 
 TEST_F(QueriesTest, DevicesLogicalIdsAndAssignment) {
   CompileOptions options;
-  options.deviceAssignment = {1};
+  options.device_assignment = {1};
   PJRT_LoadedExecutable* loaded = load(doublingExecutable(1, {-1}), options);
   ASSERT_NE(loaded, nullptr);
   PJRT_LoadedExecutable_AddressableDevices_Args devices{};
@@ -220,8 +220,8 @@ TEST_F(QueriesTest, DevicesLogicalIdsAndAssignment) {
 // shard_map-like, 1 replica x 2 partitions assigned to devices 1 then 0.
 TEST_F(QueriesTest, SeveralParticipantsAnswerForAll) {
   CompileOptions options;
-  options.numPartitions = 2;
-  options.deviceAssignment = {1, 0};
+  options.num_partitions = 2;
+  options.device_assignment = {1, 0};
   PJRT_LoadedExecutable* loaded = load(doublingExecutable(1, {-1}), options);
   ASSERT_NE(loaded, nullptr);
   PJRT_Executable* executable = view(loaded);
@@ -330,23 +330,23 @@ TEST_F(QueriesTest, NullAndEmptyHandlesAreInvalidArguments) {
 
 TEST_F(QueriesTest, PlacementFollowsTheCompileOptions) {
   CompileOptions byOrdinal;
-  byOrdinal.deviceOrdinal = 1;
+  byOrdinal.device_ordinal = 1;
   PJRT_LoadedExecutable* loaded = load(doublingExecutable(1, {-1}), byOrdinal);
   ASSERT_NE(loaded, nullptr);
-  EXPECT_EQ(loaded->addressableDevices[0], client_->devices[1]);
-  EXPECT_EQ(loaded->deviceIds, (std::vector<int>{1}));
+  EXPECT_EQ(loaded->addressable_devices[0], client_->devices[1]);
+  EXPECT_EQ(loaded->device_ids, (std::vector<int>{1}));
 
   auto info = describeExecutable(doublingExecutable(1, {-1}), "", "");
   ASSERT_TRUE(info.isOk());
   CompileOptions twoReplicas;
-  twoReplicas.numReplicas = 2;
-  twoReplicas.deviceAssignment = {0, 1};
+  twoReplicas.num_replicas = 2;
+  twoReplicas.device_assignment = {0, 1};
   auto multi = loadExecutable(*client_, *info, twoReplicas, loader_.loader());
   ASSERT_TRUE(multi.isOk()) << multi.status().toString();
-  EXPECT_EQ((*multi)->addressableDevices,
+  EXPECT_EQ((*multi)->addressable_devices,
             (std::vector<PJRT_Device*>{client_->devices[0], client_->devices[1]}));
   CompileOptions unknownDevice;
-  unknownDevice.deviceAssignment = {7};
+  unknownDevice.device_assignment = {7};
   EXPECT_EQ(
       loadExecutable(*client_, *info, unknownDevice, loader_.loader()).status().code(),
       StatusCode::kInvalidArgument);

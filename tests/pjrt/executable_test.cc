@@ -32,8 +32,8 @@ TEST(DeviceAssignment, MismatchedCountIsInvalidArgument) {
 
 TEST(DeviceAssignment, EntryPointHandsOutOwnedBytes) {
   PJRT_LoadedExecutable executable;
-  executable.numPartitions = 2;
-  executable.deviceIds = {0, 1};
+  executable.num_partitions = 2;
+  executable.device_ids = {0, 1};
   PJRT_LoadedExecutable_GetDeviceAssignment_Args args{};
   args.struct_size = sizeof(args);
   args.executable = &executable;

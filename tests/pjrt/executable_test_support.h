@@ -109,8 +109,8 @@ class ExecutableTest : public ::testing::Test {
     EXPECT_TRUE(info.isOk()) << info.status().toString();
     if (!info.isOk()) return nullptr;
     // What PJRT_Client_Compile records from the same options.
-    (*info)->numReplicas = options.numReplicas;
-    (*info)->numPartitions = options.numPartitions;
+    (*info)->num_replicas = options.num_replicas;
+    (*info)->num_partitions = options.num_partitions;
     auto loaded =
         loadExecutable(*client_, std::move(info).value(), options, loader_.loader());
     EXPECT_TRUE(loaded.isOk()) << loaded.status().toString();
@@ -143,9 +143,10 @@ class ExecutableTest : public ::testing::Test {
   }
 
   static std::vector<float> contents(PJRT_Buffer* buffer) {
-    std::vector<float> out(buffer->byteSize / sizeof(float));
+    std::vector<float> out(buffer->byte_size / sizeof(float));
     if (!out.empty())
-      std::memcpy(out.data(), reinterpret_cast<void*>(buffer->address), buffer->byteSize);
+      std::memcpy(out.data(), reinterpret_cast<void*>(buffer->address),
+                  buffer->byte_size);
     return out;
   }
 

@@ -52,7 +52,7 @@ class ParticipantsTest : public ExecutableTest {
  protected:
   PJRT_LoadedExecutable* loadPmapLike() {
     CompileOptions two;
-    two.numReplicas = 2;  // default assignment: devices 0 and 1
+    two.num_replicas = 2;  // default assignment: devices 0 and 1
     return load(doublingExecutable(1, {-1}), two);
   }
   void keep(const TwoDeviceCall& call) {

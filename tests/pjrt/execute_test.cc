@@ -62,8 +62,8 @@ TEST_F(ExecuteTest, ReturnsOutputsBeforeTheDeviceFinishes) {
   EXPECT_EQ(out->type, PJRT_Buffer_Type_F32);
   EXPECT_EQ(out->dims, (std::vector<int64_t>{4}));
   EXPECT_EQ(out->device, client_->devices[0]);
-  EXPECT_EQ(out->memory, client_->devices[0]->defaultMemory);
-  EXPECT_EQ(out->byteSize, 16u);
+  EXPECT_EQ(out->memory, client_->devices[0]->default_memory);
+  EXPECT_EQ(out->byte_size, 16u);
   EXPECT_NE(out->address, x->address);
   ASSERT_NE(call.complete, nullptr);
   // The stand-in has not signalled completion: nothing may look finished yet.
@@ -229,12 +229,12 @@ TEST_F(ExecuteTest, BufferPassedTwiceIsNotDonated) {
 TEST_F(ExecuteTest, ExternallyReferencedBufferIsNotDonated) {
   PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
   PJRT_Buffer* x = buffer({1, 2, 3, 4});
-  x->externalReferences = 1;
+  x->external_references = 1;
   Call call(executable, {x}, 1);
   ASSERT_EQ(call.run(), nullptr);
   keep(call);
   EXPECT_FALSE(x->isDeleted());
-  x->externalReferences = 0;
+  x->external_references = 0;
 }
 
 TEST_F(ExecuteTest, RuntimeFailureLeavesArgumentsAlone) {
@@ -311,7 +311,7 @@ TEST_F(ExecuteTest, ZeroSizedArraysPassThrough) {
   Call call(executable, {x}, 1);
   ASSERT_EQ(call.run(), nullptr);
   keep(call);
-  EXPECT_EQ(call.outputs[0]->byteSize, 0u);
+  EXPECT_EQ(call.outputs[0]->byte_size, 0u);
   EXPECT_EQ(call.outputs[0]->dims, (std::vector<int64_t>{0}));
 }
 

@@ -22,16 +22,16 @@ class FakeDevice final : public runtime::Device {
     info_.ordinal = ordinal;
     info_.name = "Fake GPU";
     info_.vendor = "Test";
-    info_.computeMajor = 9;
-    info_.coreCount = 4;
+    info_.compute_major = 9;
+    info_.core_count = 4;
   }
   const runtime::DeviceInfo& info() const override { return info_; }
   StatusOr<uint64_t> allocate(uint64_t bytes) override {
     if (bytes == 0) return uint64_t{0};
-    if (stats_.bytesInUse + static_cast<int64_t>(bytes) > static_cast<int64_t>(limit_))
+    if (stats_.bytes_in_use + static_cast<int64_t>(bytes) > static_cast<int64_t>(limit_))
       return resourceExhausted("fake device is full");
     void* memory = std::malloc(bytes);
-    stats_.bytesInUse += static_cast<int64_t>(bytes);
+    stats_.bytes_in_use += static_cast<int64_t>(bytes);
     sizes_[memory] = bytes;
     return reinterpret_cast<uint64_t>(memory);
   }
@@ -39,7 +39,7 @@ class FakeDevice final : public runtime::Device {
     void* memory = reinterpret_cast<void*>(address);
     EXPECT_EQ(sizes_.at(memory), bytes);
     sizes_.erase(memory);
-    stats_.bytesInUse -= static_cast<int64_t>(bytes);
+    stats_.bytes_in_use -= static_cast<int64_t>(bytes);
     std::free(memory);
   }
   StatusOr<runtime::EventPtr> copyToDevice(uint64_t dst, const void* src, uint64_t bytes,
@@ -168,13 +168,13 @@ TEST_F(FakeClientTest, RoundTripIsByteExact) {
   ASSERT_NE(args.done_with_host_buffer, nullptr);
   EXPECT_TRUE(args.done_with_host_buffer->event->await().isOk());
   delete args.done_with_host_buffer;
-  EXPECT_EQ(args.buffer->byteSize, host.size() * sizeof(float));
+  EXPECT_EQ(args.buffer->byte_size, host.size() * sizeof(float));
   auto bytes = readBack(args.buffer);
   ASSERT_EQ(bytes.size(), host.size() * sizeof(float));
   EXPECT_EQ(std::memcmp(bytes.data(), host.data(), bytes.size()), 0);
-  EXPECT_EQ(client_->devices[0]->runtime->memoryStats().bytesInUse, 168);
+  EXPECT_EQ(client_->devices[0]->runtime->memoryStats().bytes_in_use, 168);
   destroy(args.buffer);
-  EXPECT_EQ(client_->devices[0]->runtime->memoryStats().bytesInUse, 0);
+  EXPECT_EQ(client_->devices[0]->runtime->memoryStats().bytes_in_use, 0);
 }
 
 TEST_F(FakeClientTest, StridedHostDataIsPacked) {
@@ -199,7 +199,7 @@ TEST_F(FakeClientTest, ZeroElementsAndScalars) {
   auto args = fromHostArgs(nullptr, PJRT_Buffer_Type_F64, empty);
   ASSERT_EQ(clientBufferFromHostBuffer(&args), nullptr);
   delete args.done_with_host_buffer;
-  EXPECT_EQ(args.buffer->byteSize, 0u);
+  EXPECT_EQ(args.buffer->byte_size, 0u);
   EXPECT_TRUE(readBack(args.buffer).empty());
   destroy(args.buffer);
 
@@ -331,7 +331,7 @@ TEST_F(FakeClientTest, PinnedHostMemoryRoundTripsThroughEveryPath) {
   delete args.done_with_host_buffer;
   EXPECT_EQ(args.buffer->memory, pinned);
   EXPECT_EQ(fake->pinnedLive(), 1);
-  EXPECT_EQ(fake->memoryStats().bytesInUse, 0);  // nothing in device memory
+  EXPECT_EQ(fake->memoryStats().bytes_in_use, 0);  // nothing in device memory
   auto asBytes = [&] {
     std::vector<unsigned char> bytes(host.size() * sizeof(int64_t));
     std::memcpy(bytes.data(), host.data(), bytes.size());
@@ -341,9 +341,9 @@ TEST_F(FakeClientTest, PinnedHostMemoryRoundTripsThroughEveryPath) {
 
   // pinned -> device -> pinned -> pinned
   PJRT_Buffer_CopyToMemory_Args toDevice{sizeof(toDevice), nullptr, args.buffer,
-                                         device->defaultMemory, nullptr};
+                                         device->default_memory, nullptr};
   ASSERT_EQ(bufferCopyToMemory(&toDevice), nullptr);
-  EXPECT_EQ(fake->memoryStats().bytesInUse, 257 * 8);
+  EXPECT_EQ(fake->memoryStats().bytes_in_use, 257 * 8);
   PJRT_Buffer_CopyToMemory_Args toPinned{sizeof(toPinned), nullptr, toDevice.dst_buffer,
                                          pinned, nullptr};
   ASSERT_EQ(bufferCopyToMemory(&toPinned), nullptr);
@@ -369,7 +369,7 @@ TEST_F(FakeClientTest, PinnedHostMemoryRoundTripsThroughEveryPath) {
        {args.buffer, toDevice.dst_buffer, toPinned.dst_buffer, pinnedCopy.dst_buffer})
     destroy(b);
   EXPECT_EQ(fake->pinnedLive(), 0);
-  EXPECT_EQ(fake->memoryStats().bytesInUse, 0);
+  EXPECT_EQ(fake->memoryStats().bytes_in_use, 0);
 }
 
 TEST_F(FakeClientTest, MemoryStatsNeverLeakStaleMemory) {

@@ -18,8 +18,8 @@ using std::chrono::milliseconds;
 
 ClientOptions nodeOptions(int node, int nodes) {
   ClientOptions options;
-  options.nodeId = node;
-  options.numNodes = nodes;
+  options.node_id = node;
+  options.num_nodes = nodes;
   return options;
 }
 
@@ -62,8 +62,8 @@ TEST(MultiProcess, EachNodeSeesEveryDeviceAndAddressesItsOwn) {
     for (size_t i = 0; i < 4; ++i) {
       const PJRT_Device& d = *all.devices[i];
       EXPECT_EQ(d.description.id, static_cast<int>(i));  // 0,1 on node 0; 2,3 on node 1
-      EXPECT_EQ(d.description.processIndex, static_cast<int>(i / 2));
-      EXPECT_EQ(d.localHardwareId, static_cast<int>(i % 2));
+      EXPECT_EQ(d.description.process_index, static_cast<int>(i / 2));
+      EXPECT_EQ(d.local_hardware_id, static_cast<int>(i % 2));
       PJRT_Device_IsAddressable_Args addressable{};
       addressable.struct_size = sizeof(addressable);
       addressable.device = all.devices[i];
@@ -85,14 +85,14 @@ TEST(MultiProcess, EachNodeSeesEveryDeviceAndAddressesItsOwn) {
     lookup.client = &client;
     lookup.id = 3;
     ASSERT_EQ(clientLookupDevice(&lookup), nullptr);
-    EXPECT_EQ(lookup.device->description.processIndex, 1);
+    EXPECT_EQ(lookup.device->description.process_index, 1);
   }
 }
 
 TEST(MultiProcess, ADeviceOfAnotherProcessIsRefusedWhereARuntimeIsNeeded) {
   auto [node0, node1] = twoNodes(std::make_shared<MemoryKvStore>());
   ASSERT_NE(node0, nullptr);
-  PJRT_Device* remote = node0->allDevices[2];
+  PJRT_Device* remote = node0->all_devices[2];
   ASSERT_FALSE(remote->addressable());
   PJRT_Device_DefaultMemory_Args memory{};
   memory.struct_size = sizeof(memory);
@@ -128,25 +128,25 @@ TEST(MultiProcess, ProgramsArePlacedOverBothProcesses) {
   RecordingLoader loader;
   // pmap over the job's four devices: XLA's default assignment, ids 0..3.
   CompileOptions pmap;
-  pmap.numReplicas = 4;
+  pmap.num_replicas = 4;
   auto info = describeExecutable(doublingExecutable(1, {-1}), "p", "o");
   ASSERT_TRUE(info.isOk());
   auto loaded = loadExecutable(*node1, *info, pmap, loader.loader());
   ASSERT_TRUE(loaded.isOk()) << loaded.status().toString();
   PJRT_LoadedExecutable& e = **loaded;
-  EXPECT_EQ(e.deviceIds, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(e.device_ids, (std::vector<int>{0, 1, 2, 3}));
   EXPECT_EQ(e.layout.device_ids, (std::vector<int64_t>{0, 1, 2, 3}));
-  ASSERT_EQ(e.addressableDevices.size(), 2u);
-  EXPECT_EQ(e.addressableDevices[0], node1->devices[0]);
-  EXPECT_EQ(e.addressableDevices[1], node1->devices[1]);
-  EXPECT_EQ(e.logicalIds[0].replica, 2);
-  EXPECT_EQ(e.logicalIds[1].replica, 3);
+  ASSERT_EQ(e.addressable_devices.size(), 2u);
+  EXPECT_EQ(e.addressable_devices[0], node1->devices[0]);
+  EXPECT_EQ(e.addressable_devices[1], node1->devices[1]);
+  EXPECT_EQ(e.logical_ids[0].replica, 2);
+  EXPECT_EQ(e.logical_ids[1].replica, 3);
   EXPECT_EQ(loader.loaded.size(), 2u);  // loaded on this process's two only
 
   // An assignment naming only the other process's devices is refused.
   CompileOptions theirs;
-  theirs.numReplicas = 2;
-  theirs.deviceAssignment = {0, 1};
+  theirs.num_replicas = 2;
+  theirs.device_assignment = {0, 1};
   Status refused = loadExecutable(*node1, *info, theirs, loader.loader()).status();
   EXPECT_EQ(refused.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(refused.message().find("this process's"), std::string::npos)
@@ -171,12 +171,12 @@ TEST(DeviceExchange, DescriptionsRoundTripAndBadTextIsRefused) {
   a.ordinal = 3;
   a.name = "NVIDIA H200, rev \"A\"\n";  // separators inside strings survive
   a.vendor = "NVIDIA";
-  a.computeMajor = 9;
-  a.computeMinor = 0;
-  a.coreCount = 132;
-  a.totalMemory = 150ull << 30;
-  a.pciBusId = "0000:3b:00.0";
-  a.warpSize = 32;
+  a.compute_major = 9;
+  a.compute_minor = 0;
+  a.core_count = 132;
+  a.total_memory = 150ull << 30;
+  a.pci_bus_id = "0000:3b:00.0";
+  a.warp_size = 32;
   StatusOr<std::vector<runtime::DeviceInfo>> back = decodeDevices(encodeDevices({a, a}));
   ASSERT_TRUE(back.isOk()) << back.status().toString();
   ASSERT_EQ(back->size(), 2u);
@@ -184,10 +184,10 @@ TEST(DeviceExchange, DescriptionsRoundTripAndBadTextIsRefused) {
   EXPECT_EQ(b.ordinal, 3);
   EXPECT_EQ(b.name, a.name);
   EXPECT_EQ(b.vendor, "NVIDIA");
-  EXPECT_EQ(b.computeMajor, 9);
-  EXPECT_EQ(b.coreCount, 132);
-  EXPECT_EQ(b.totalMemory, 150ull << 30);
-  EXPECT_EQ(b.pciBusId, "0000:3b:00.0");
+  EXPECT_EQ(b.compute_major, 9);
+  EXPECT_EQ(b.core_count, 132);
+  EXPECT_EQ(b.total_memory, 150ull << 30);
+  EXPECT_EQ(b.pci_bus_id, "0000:3b:00.0");
   EXPECT_TRUE(decodeDevices(encodeDevices({}))->empty());
   EXPECT_EQ(decodeDevices("nonsense").status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(decodeDevices("jax-flagtree devices v1\n1,2,3\n").status().code(),

@@ -79,9 +79,9 @@ std::vector<int> idsOf(const std::vector<PJRT_Device*>& devices) {
 
 CompileOptions shape(int replicas, int partitions, std::vector<int64_t> assignment = {}) {
   CompileOptions options;
-  options.numReplicas = replicas;
-  options.numPartitions = partitions;
-  options.deviceAssignment = std::move(assignment);
+  options.num_replicas = replicas;
+  options.num_partitions = partitions;
+  options.device_assignment = std::move(assignment);
   return options;
 }
 
@@ -126,45 +126,45 @@ TEST_F(PlacementTest, LoadedOnEveryParticipantWithItsLogicalIds) {
   PJRT_LoadedExecutable* e = load(compiled, shape(1, 2, {1, 0}));
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->participants(), 2);
-  EXPECT_EQ(e->deviceIds, (std::vector<int>{1, 0}));
+  EXPECT_EQ(e->device_ids, (std::vector<int>{1, 0}));
   EXPECT_EQ(e->layout.replicas, 1);
   EXPECT_EQ(e->layout.partitions, 2);
   EXPECT_EQ(e->layout.device_ids, (std::vector<int64_t>{1, 0}));
-  ASSERT_EQ(e->addressableDevices.size(), 2u);
-  EXPECT_EQ(e->addressableDevices[0], client_->devices[1]);
-  EXPECT_EQ(e->addressableDevices[1], client_->devices[0]);
-  EXPECT_EQ(e->logicalIds[0].replica, 0);
-  EXPECT_EQ(e->logicalIds[0].partition, 0);
-  EXPECT_EQ(e->logicalIds[1].replica, 0);
-  EXPECT_EQ(e->logicalIds[1].partition, 1);
+  ASSERT_EQ(e->addressable_devices.size(), 2u);
+  EXPECT_EQ(e->addressable_devices[0], client_->devices[1]);
+  EXPECT_EQ(e->addressable_devices[1], client_->devices[0]);
+  EXPECT_EQ(e->logical_ids[0].replica, 0);
+  EXPECT_EQ(e->logical_ids[0].partition, 0);
+  EXPECT_EQ(e->logical_ids[1].replica, 0);
+  EXPECT_EQ(e->logical_ids[1].partition, 1);
   EXPECT_EQ(loader_.loaded.size(), 2u);  // loaded on both at once
 
   PJRT_LoadedExecutable* replicas = load(compiled, shape(2, 1));
   ASSERT_NE(replicas, nullptr);
-  EXPECT_EQ(replicas->logicalIds[1].replica, 1);
-  EXPECT_EQ(replicas->logicalIds[1].partition, 0);
+  EXPECT_EQ(replicas->logical_ids[1].replica, 1);
+  EXPECT_EQ(replicas->logical_ids[1].partition, 0);
 }
 
 TEST_F(PlacementTest, DevicesTheClientLacksAreNamed) {
   CompileOptions assigned;
-  assigned.deviceAssignment = {7};
+  assigned.device_assignment = {7};
   StatusOr<std::vector<PJRT_Device*>> missing = placeProgram(*client_, assigned);
   EXPECT_EQ(missing.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(missing.status().message().find("names device 7"), std::string::npos)
       << missing.status().message();
 
   CompileOptions ordinal;
-  ordinal.deviceOrdinal = 2;  // the client has ordinals 0 and 1
+  ordinal.device_ordinal = 2;  // the client has ordinals 0 and 1
   StatusOr<std::vector<PJRT_Device*>> beyond = placeProgram(*client_, ordinal);
   EXPECT_EQ(beyond.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(beyond.status().message().find("device_ordinal 2"), std::string::npos);
 
-  ordinal.deviceOrdinal = -2;  // -1 alone means "any"
+  ordinal.device_ordinal = -2;  // -1 alone means "any"
   EXPECT_EQ(placeProgram(*client_, ordinal).status().code(),
             StatusCode::kInvalidArgument);
 
   CompileOptions second;
-  second.deviceAssignment = {1};
+  second.device_assignment = {1};
   StatusOr<std::vector<PJRT_Device*>> placed = placeProgram(*client_, second);
   ASSERT_TRUE(placed.isOk());
   EXPECT_EQ(*placed, std::vector<PJRT_Device*>{client_->devices[1]});

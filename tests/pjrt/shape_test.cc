@@ -79,10 +79,10 @@ TEST(Shape, PackNegativeAndZeroStrides) {
 
 TEST(Shape, DefaultLayoutRecognised) {
   std::vector<int64_t> dims = {2, 3};
-  int64_t minorToMajor[] = {1, 0};
+  int64_t minor_to_major[] = {1, 0};
   PJRT_Buffer_MemoryLayout layout{};
   layout.type = PJRT_Buffer_MemoryLayout_Type_Tiled;
-  layout.tiled.minor_to_major = minorToMajor;
+  layout.tiled.minor_to_major = minor_to_major;
   layout.tiled.minor_to_major_size = 2;
   EXPECT_TRUE(isDefaultLayout(&layout, dims, 4));
   int64_t transposed[] = {0, 1};

@@ -31,7 +31,7 @@ class TransferManagerTest : public ExecutableTest {
     args.client = client_.get();
     args.shape_specs = specs_;
     args.num_shape_specs = 2;
-    args.memory = client_->devices[0]->defaultMemory;
+    args.memory = client_->devices[0]->default_memory;
     ASSERT_EQ(clientCreateBuffersForAsyncHostToDevice(&args), nullptr);
     manager_ = args.transfer_manager;
   }

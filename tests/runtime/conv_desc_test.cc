@@ -139,7 +139,7 @@ TEST(CudnnStatus, CategoriesMapToStatusCodes) {
 TEST(CudnnStatus, AMissingLibraryIsUnavailableAndSaysHowToPointAtIt) {
   StatusOr<const gpu::Cudnn*> loaded = gpu::Cudnn::load();
   if (loaded.isOk())
-    GTEST_SKIP() << "cuDNN is installed here: " << (*loaded)->libraryName;
+    GTEST_SKIP() << "cuDNN is installed here: " << (*loaded)->library_name;
   EXPECT_EQ(loaded.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(loaded.status().message().find("JFT_CUDNN_LIBRARY"), std::string::npos);
   EXPECT_NE(loaded.status().message().find("libcudnn.so.9"), std::string::npos);

@@ -99,7 +99,7 @@ TEST(CufftDecls, LibraryExportsEveryEntryPoint) {
   if (!cufft.isOk()) GTEST_SKIP() << cufft.status().toString();
   int version = 0;
   EXPECT_EQ((*cufft)->getVersion(&version), CUFFT_SUCCESS);
-  EXPECT_GE(version, 10000) << (*cufft)->libraryName;
+  EXPECT_GE(version, 10000) << (*cufft)->library_name;
 }
 
 TEST(CufftDecls, ResultsBecomeStatusesNamingTheCall) {

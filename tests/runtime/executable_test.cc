@@ -66,7 +66,7 @@ TEST_F(ExecutableTest, RunsLaunchesCopiesAndConstants) {
   }
   for (const auto& output : result->outputs) {
     EXPECT_EQ(output.bytes, kVectorBytes);
-    EXPECT_EQ(output.takenFrom, -1);
+    EXPECT_EQ(output.taken_from, -1);
     EXPECT_NE(output.address, x);
   }
   EXPECT_EQ(executable->outputCount(), 2u);
@@ -120,7 +120,7 @@ TEST_F(ExecutableTest, DestructionUnloadsKernelsAndFreesItsMemory) {
   executable.reset();
   EXPECT_EQ(device_.loadedKernels(), 0u);
   EXPECT_EQ(device_.liveAllocations(), before);
-  EXPECT_EQ(device_.memoryStats().bytesInUse, 0);
+  EXPECT_EQ(device_.memoryStats().bytes_in_use, 0);
   EXPECT_EQ(device_.badFrees(), 0);
 }
 
@@ -215,8 +215,8 @@ TEST_F(ExecutableTest, BlockIsWarpsTimesDeviceWarpSize) {
   ASSERT_TRUE(executable.isOk());
   ASSERT_TRUE((*executable)->execute({}).isOk());
   auto launch = wide.opsOfKind(Op::kLaunch).at(0);
-  EXPECT_EQ(launch.dims.blockThreads, 512u);
-  EXPECT_EQ(launch.dims.sharedMem, 100u * 1024);
+  EXPECT_EQ(launch.dims.block_threads, 512u);
+  EXPECT_EQ(launch.dims.shared_mem, 100u * 1024);
 }
 
 TEST_F(ExecutableTest, LaunchWithAnEmptyGridIsSkipped) {
@@ -259,15 +259,16 @@ TEST_F(ExecutableTest, DonatedParameterBecomesItsAliasedOutput) {
   auto executable = load(vectorProgram());
   ASSERT_NE(executable, nullptr);
   uint64_t x = input(2.0f);
-  int64_t inUse = device_.memoryStats().bytesInUse;
+  int64_t inUse = device_.memoryStats().bytes_in_use;
   device_.clearOps();
   ExecuteArgument argument{x, kVectorBytes, true};
   auto result = executable->execute({&argument, 1});
   ASSERT_TRUE(result.isOk());
   EXPECT_EQ(result->outputs[1].address, x);
-  EXPECT_EQ(result->outputs[1].takenFrom, 0);
-  EXPECT_EQ(result->outputs[0].takenFrom, -1);
-  EXPECT_EQ(device_.memoryStats().bytesInUse, inUse + static_cast<int64_t>(kVectorBytes))
+  EXPECT_EQ(result->outputs[1].taken_from, 0);
+  EXPECT_EQ(result->outputs[0].taken_from, -1);
+  EXPECT_EQ(device_.memoryStats().bytes_in_use,
+            inUse + static_cast<int64_t>(kVectorBytes))
       << "only the unaliased output is allocated";
   EXPECT_EQ(floats(x)[3], 5.0f + 400.0f) << "x now holds out1 = x + c";
   device_.deallocate(result->outputs[0].address, kVectorBytes);

@@ -101,11 +101,11 @@ TEST(FfiThunk, RunsTheRegisteredHandlerWithUserData) {
   EXPECT_EQ(instantiations, 1);
   uint64_t x = *device.allocate(kVectorBytes);
   for (int i = 0; i < kElements; ++i) floats(x)[i] = static_cast<float>(i);
-  ffi::UserData userData;
+  ffi::UserData user_data;
   float shift = 0.5f;
-  ASSERT_TRUE(userData.add(kUserType, &shift, nullptr).isOk());
+  ASSERT_TRUE(user_data.add(kUserType, &shift, nullptr).isOk());
   ParticipantContext context;
-  context.ffi_user_data = &userData;
+  context.ffi_user_data = &user_data;
   ExecuteArgument argument{x, kVectorBytes, false};
   for (int run = 0; run < 2; ++run) {
     auto result = (*loaded)->execute({&argument, 1}, &context);
@@ -188,11 +188,11 @@ TEST(FfiThunk, RunsInsideALoopBodyEachIteration) {
   ASSERT_TRUE(loaded.isOk()) << loaded.status().toString();
   uint64_t x = *device.allocate(kVectorBytes);
   for (int i = 0; i < kElements; ++i) floats(x)[i] = 1.0f;
-  ffi::UserData userData;
+  ffi::UserData user_data;
   float shift = 1.0f;
-  ASSERT_TRUE(userData.add(kUserType, &shift, nullptr).isOk());
+  ASSERT_TRUE(user_data.add(kUserType, &shift, nullptr).isOk());
   ParticipantContext context;
-  context.ffi_user_data = &userData;
+  context.ffi_user_data = &user_data;
   ExecuteArgument argument{x, kVectorBytes, false};
   auto result = (*loaded)->execute({&argument, 1}, &context);
   ASSERT_TRUE(result.isOk()) << result.status().toString();

@@ -35,19 +35,19 @@ TEST(MemoryBudget, RefusesPastTheLimitWithResourceExhausted) {
       << full.message();
   EXPECT_NE(full.message().find("XLA_PYTHON_CLIENT_MEM_FRACTION"), std::string::npos);
   // A refusal counts nothing.
-  EXPECT_EQ(budget.stats().bytesInUse, 60);
-  EXPECT_EQ(budget.stats().numAllocs, 1);
+  EXPECT_EQ(budget.stats().bytes_in_use, 60);
+  EXPECT_EQ(budget.stats().num_allocs, 1);
   ASSERT_TRUE(budget.take(40, "GPU 0").isOk());  // exactly the limit fits
   budget.give(60);
   ASSERT_TRUE(budget.take(50, "GPU 0").isOk());
   MemoryStats stats = budget.stats();
-  EXPECT_EQ(stats.bytesInUse, 90);
-  EXPECT_EQ(stats.peakBytesInUse, 100);
-  EXPECT_EQ(stats.numAllocs, 3);
-  EXPECT_EQ(stats.largestAlloc, 60);
-  EXPECT_EQ(stats.bytesLimit, 100);
+  EXPECT_EQ(stats.bytes_in_use, 90);
+  EXPECT_EQ(stats.peak_bytes_in_use, 100);
+  EXPECT_EQ(stats.num_allocs, 3);
+  EXPECT_EQ(stats.largest_alloc, 60);
+  EXPECT_EQ(stats.bytes_limit, 100);
   budget.resetPeak();
-  EXPECT_EQ(budget.stats().peakBytesInUse, 90);
+  EXPECT_EQ(budget.stats().peak_bytes_in_use, 90);
 }
 
 TEST(MemoryBudget, HugeRequestsDoNotOverflow) {
@@ -56,7 +56,7 @@ TEST(MemoryBudget, HugeRequestsDoNotOverflow) {
   EXPECT_EQ(budget.take(~uint64_t{0} >> 1, "GPU 0").code(),
             StatusCode::kResourceExhausted);
   EXPECT_EQ(budget.take(~uint64_t{0}, "GPU 0").code(), StatusCode::kResourceExhausted);
-  EXPECT_EQ(budget.stats().bytesInUse, 0);
+  EXPECT_EQ(budget.stats().bytes_in_use, 0);
 }
 
 }  // namespace

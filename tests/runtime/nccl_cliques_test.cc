@@ -42,7 +42,7 @@ std::string commName(ncclComm_t comm) {
 
 Nccl fakeNccl(bool withFinalize) {
   Nccl n;
-  n.libraryName = "fake";
+  n.library_name = "fake";
   n.getErrorString = [](ncclResult_t) -> const char* { return "fake failure"; };
   n.getUniqueId = [](ncclUniqueId* id) {
     for (size_t i = 0; i < kNcclUniqueIdBytes; ++i)
@@ -97,7 +97,7 @@ Nccl fakeNccl(bool withFinalize) {
     return kNcclSuccess;
   };
   if (withFinalize)
-    n.commFinalize = [](ncclComm_t comm) {
+    n.comm_finalize = [](ncclComm_t comm) {
       note("ncclCommFinalize " + commName(comm));
       return kNcclSuccess;
     };
@@ -167,11 +167,11 @@ class NcclCliquesTest : public ::testing::Test {
     t.ordinal = ordinal;
     t.name = "fake GPU " + std::to_string(ordinal);
     t.stream = reinterpret_cast<CUstream>(static_cast<uintptr_t>(0x100 * (ordinal + 1)));
-    t.makeCurrent = [ordinal] {
+    t.make_current = [ordinal] {
       note("makeCurrent " + std::to_string(ordinal));
       return Status::ok();
     };
-    t.zeroFill = [](uint64_t address, uint64_t bytes, CUstream stream) {
+    t.zero_fill = [](uint64_t address, uint64_t bytes, CUstream stream) {
       note("zero " + std::to_string(address) + " x" + std::to_string(bytes) + " stream " +
            std::to_string(reinterpret_cast<uintptr_t>(stream)));
       return Status::ok();
@@ -419,7 +419,7 @@ TEST_F(NcclCliquesTest, WithoutNcclARunIsUnavailableButAnEmptyOneRuns) {
   });
   NcclDeviceRunner::Target t;
   t.name = "fake GPU";
-  t.makeCurrent = [] { return Status::ok(); };
+  t.make_current = [] { return Status::ok(); };
   NcclDeviceRunner device(none, std::move(t));
   Status s = device.run(allReduce(1, 4), std::vector<int64_t>{7}, 0, 1, 2);
   EXPECT_EQ(s.code(), StatusCode::kUnavailable);

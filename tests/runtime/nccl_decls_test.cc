@@ -87,7 +87,7 @@ JFT_EXPECT_SHAPE(send, ncclSend);
 JFT_EXPECT_SHAPE(recv, ncclRecv);
 #undef JFT_EXPECT_SHAPE
 // The optional entry point, outside the required table.
-static_assert(sameShape(decltype(Nccl::commFinalize){nullptr}, &::ncclCommFinalize),
+static_assert(sameShape(decltype(Nccl::comm_finalize){nullptr}, &::ncclCommFinalize),
               "ncclCommFinalize");
 
 // Loading needs no GPU: where the library is installed every entry point we
@@ -97,10 +97,10 @@ TEST(NcclDecls, LibraryExportsEveryEntryPoint) {
   if (!nccl.isOk()) GTEST_SKIP() << nccl.status().toString();
   int version = 0;
   EXPECT_EQ((*nccl)->getVersion(&version), ::ncclSuccess);
-  EXPECT_GE(version, 21000) << (*nccl)->libraryName;  // 2.10 and later
+  EXPECT_GE(version, 21000) << (*nccl)->library_name;  // 2.10 and later
   // ncclCommFinalize came with 2.14; the loader finds it where it exists.
   if (version >= 21400) {
-    EXPECT_NE((*nccl)->commFinalize, nullptr);
+    EXPECT_NE((*nccl)->comm_finalize, nullptr);
   }
   const char* text = (*nccl)->getErrorString(::ncclInvalidArgument);
   ASSERT_NE(text, nullptr);

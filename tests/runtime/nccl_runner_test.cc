@@ -63,7 +63,7 @@ CUstream fakeStream(int rank) {
 
 Nccl fakeNccl() {
   Nccl n;
-  n.libraryName = "fake";
+  n.library_name = "fake";
   n.getVersion = [](int* v) {
     *v = 22800;
     return kNcclSuccess;

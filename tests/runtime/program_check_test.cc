@@ -15,10 +15,10 @@ using K = BufferSlot::Kind;
 // Applies `breakIt` to the valid vector program and expects `fragment` in
 // the INVALID_ARGUMENT message.
 void expectRejected(const std::function<void(Program&)>& breakIt,
-                    const std::string& fragment, int warpSize = 32) {
+                    const std::string& fragment, int warp_size = 32) {
   Program program = vectorProgram();
   breakIt(program);
-  Status status = checkProgram(program, warpSize);
+  Status status = checkProgram(program, warp_size);
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument) << fragment;
   EXPECT_NE(status.message().find(fragment), std::string::npos) << status.message();
   EXPECT_NE(status.message().find("program 'vector'"), std::string::npos)

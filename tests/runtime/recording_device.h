@@ -57,11 +57,11 @@ class RecordingDevice final : public Device {
   // A host stand-in for a kernel: parameter values, launch dimensions.
   using KernelBody = std::function<void(const std::vector<uint64_t>&, const LaunchDims&)>;
 
-  explicit RecordingDevice(uint64_t limit = uint64_t{1} << 30, int warpSize = 32)
+  explicit RecordingDevice(uint64_t limit = uint64_t{1} << 30, int warp_size = 32)
       : limit_(limit) {
     info_.name = "Recording GPU";
     info_.vendor = "Test";
-    info_.warpSize = warpSize;
+    info_.warp_size = warp_size;
   }
   ~RecordingDevice() override {
     for (auto& [memory, bytes] : sizes_) std::free(memory);
@@ -72,13 +72,13 @@ class RecordingDevice final : public Device {
   StatusOr<uint64_t> allocate(uint64_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
     if (bytes == 0) return uint64_t{0};
-    if (stats_.bytesInUse + static_cast<int64_t>(bytes) > static_cast<int64_t>(limit_))
+    if (stats_.bytes_in_use + static_cast<int64_t>(bytes) > static_cast<int64_t>(limit_))
       return resourceExhausted("recording device is full");
     void* memory = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
     std::memset(memory, 0xAB, bytes);  // garbage, as fresh device memory would be
     sizes_[memory] = bytes;
-    stats_.bytesInUse += static_cast<int64_t>(bytes);
-    stats_.numAllocs += 1;
+    stats_.bytes_in_use += static_cast<int64_t>(bytes);
+    stats_.num_allocs += 1;
     return reinterpret_cast<uint64_t>(memory);
   }
   void deallocate(uint64_t address, uint64_t bytes) override {
@@ -91,7 +91,7 @@ class RecordingDevice final : public Device {
       return;
     }
     sizes_.erase(it);
-    stats_.bytesInUse -= static_cast<int64_t>(bytes);
+    stats_.bytes_in_use -= static_cast<int64_t>(bytes);
     ops_.push_back({RecordedOp::Kind::kFree, "", {}, {}, address, 0, bytes});
     std::free(memory);
   }

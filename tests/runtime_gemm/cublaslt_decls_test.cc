@@ -118,7 +118,7 @@ TEST(CublasLtDecls, LibraryExportsEveryEntryPoint) {
   StatusOr<const CublasLt*> lt = CublasLt::load();
   if (!lt.isOk()) GTEST_SKIP() << lt.status().toString();
   EXPECT_EQ(lt.status().code(), StatusCode::kOk);
-  EXPECT_GE((*lt)->getVersion(), 120000u) << (*lt)->libraryName;
+  EXPECT_GE((*lt)->getVersion(), 120000u) << (*lt)->library_name;
   EXPECT_STREQ((*lt)->getStatusName(CUBLAS_STATUS_NOT_SUPPORTED),
                "CUBLAS_STATUS_NOT_SUPPORTED");
   Status notSupported = (*lt)->check(kCublasNotSupported, "probe");

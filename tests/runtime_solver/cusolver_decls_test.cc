@@ -192,7 +192,7 @@ TEST(CusolverDecls, ToolkitLibrariesResolve) {
   setenv("JFT_CUBLAS_LIBRARY", blas.c_str(), 1);
   StatusOr<const CublasLibrary*> b = CublasLibrary::load();
   ASSERT_TRUE(b.isOk()) << b.status().toString();
-  EXPECT_EQ((*b)->libraryName, blas.string());
+  EXPECT_EQ((*b)->library_name, blas.string());
   EXPECT_STREQ((*b)->getStatusName(kCublasStatusNotSupported),
                "CUBLAS_STATUS_NOT_SUPPORTED");
   StatusOr<const CusolverLibrary*> s = CusolverLibrary::load();
@@ -206,9 +206,9 @@ TEST(CusolverDecls, ToolkitLibrariesResolve) {
     EXPECT_NE((*s)->geqrf[t], nullptr);
     EXPECT_NE((*s)->orgqr[t], nullptr);
     EXPECT_NE((*s)->syevd[t], nullptr);
-    EXPECT_NE((*s)->syevjBatched[t], nullptr);
+    EXPECT_NE((*s)->syevj_batched[t], nullptr);
     EXPECT_NE((*s)->gesvdj[t], nullptr);
-    EXPECT_NE((*s)->gesvdjBatched[t], nullptr);
+    EXPECT_NE((*s)->gesvdj_batched[t], nullptr);
     EXPECT_NE((*s)->sytrd[t], nullptr);
     EXPECT_NE((*s)->gesvd[t], nullptr);
     EXPECT_NE((*s)->ormqr[t], nullptr);

@@ -104,11 +104,11 @@ struct Operand {
   std::vector<int64_t> contracting;
   std::vector<int64_t> free;  // ascending
 
-  Operand(const ir::Type& type, const std::vector<int64_t>& batchDims,
+  Operand(const ir::Type& type, const std::vector<int64_t>& batch_dims,
           const std::vector<int64_t>& contractingDims)
       : shape(type.dims),
         strides(type.dims.size()),
-        batch(batchDims),
+        batch(batch_dims),
         contracting(contractingDims) {
     int64_t stride = 1;
     for (size_t d = shape.size(); d-- > 0;) {

@@ -114,14 +114,14 @@ Status checkLayouts(const Reasons& r, const ir::Module& module, const ir::Op& op
 
 // num_batch_dims of mhlo.frontend_attributes, when given, must be what the
 // ranks say.
-Status checkBatchDims(const Reasons& r, const ir::Op& op, int64_t batchDims) {
+Status checkBatchDims(const Reasons& r, const ir::Op& op, int64_t batch_dims) {
   const auto* frontend =
       ir::findAttrAs<ir::NamedAttrs>(op.attrs, "mhlo.frontend_attributes");
   if (frontend == nullptr) return Status::ok();
   const auto* given = ir::findAttrAs<std::string>(*frontend, "num_batch_dims");
-  if (given == nullptr || *given == std::to_string(batchDims)) return Status::ok();
+  if (given == nullptr || *given == std::to_string(batch_dims)) return Status::ok();
   return r.no("num_batch_dims is " + *given + " but the operand has " +
-              std::to_string(batchDims) + " batch dims");
+              std::to_string(batch_dims) + " batch dims");
 }
 
 // A bool or integer of the custom call's configuration (backend_config as a
@@ -186,10 +186,10 @@ struct MatrixCall {
   ir::Type a;
   SolverType type = SolverType::kF32;
   int64_t m = 0, n = 0;
-  std::vector<int64_t> batchDims;  // a's leading dims
+  std::vector<int64_t> batch_dims;  // a's leading dims
 
   ir::Type batchOf(ir::ElementType element, std::vector<int64_t> trailing) const {
-    std::vector<int64_t> dims = batchDims;
+    std::vector<int64_t> dims = batch_dims;
     dims.insert(dims.end(), trailing.begin(), trailing.end());
     return ir::Type::tensor(element, std::move(dims));
   }
@@ -209,7 +209,7 @@ StatusOr<MatrixCall> matrixCall(const Reasons& r, const ir::Module& module,
   const int64_t rank = c.a.rank();
   c.m = c.a.dims[rank - 2];
   c.n = c.a.dims[rank - 1];
-  c.batchDims = leading(c.a, 2);
+  c.batch_dims = leading(c.a, 2);
   return c;
 }
 
@@ -230,11 +230,11 @@ StatusOr<SolverPlan> callPlan(const Reasons& r, const ir::Module& module,
                               const std::vector<bool>& matrixOperands,
                               const std::vector<bool>& matrixResults) {
   JFT_RETURN_IF_ERROR(checkLayouts(r, module, op, matrixOperands, matrixResults));
-  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, static_cast<int64_t>(c.batchDims.size())));
+  JFT_RETURN_IF_ERROR(checkBatchDims(r, op, static_cast<int64_t>(c.batch_dims.size())));
   SolverPlan plan;
   plan.desc.kind = kind;
   plan.desc.type = c.type;
-  plan.desc.batch = leadingProduct(c.batchDims, c.batchDims.size());
+  plan.desc.batch = leadingProduct(c.batch_dims, c.batch_dims.size());
   plan.desc.m = c.m;
   plan.desc.n = c.n;
   plan.inputs = op.operands;
@@ -279,7 +279,7 @@ StatusOr<SolverPlan> planOrgqr(const Reasons& r, const ir::Module& module,
   JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 2, 1));
   const ir::Type& tau = module.typeOf(op.operands[1]);
   if (!tau.isTensor() || tau.rank() != c.a.rank() - 1 || tau.element != c.a.element ||
-      leading(tau, 1) != c.batchDims)
+      leading(tau, 1) != c.batch_dims)
     return r.no("tau " + tau.str() + " does not match the operand " + c.a.str());
   const int64_t k = tau.dims.back();
   if (!(c.m >= c.n && c.n >= k))
@@ -479,10 +479,10 @@ StatusOr<SolverPlan> planOrmqr(const Reasons& r, const ir::Module& module,
   JFT_ASSIGN_OR_RETURN(MatrixCall c, matrixCall(r, module, op, 3, 1));
   const ir::Type& tau = module.typeOf(op.operands[1]);
   if (!tau.isTensor() || tau.rank() != c.a.rank() - 1 || tau.element != c.a.element ||
-      leading(tau, 1) != c.batchDims)
+      leading(tau, 1) != c.batch_dims)
     return r.no("tau " + tau.str() + " does not match the reflectors " + c.a.str());
   JFT_ASSIGN_OR_RETURN(ir::Type x, matrixOperand(r, module, op.operands[2], "c"));
-  if (x.element != c.a.element || x.rank() != c.a.rank() || leading(x, 2) != c.batchDims)
+  if (x.element != c.a.element || x.rank() != c.a.rank() || leading(x, 2) != c.batch_dims)
     return r.no("c " + x.str() + " does not match the reflectors " + c.a.str());
   JFT_ASSIGN_OR_RETURN(bool left, requiredFlag(r, op, "left"));
   JFT_ASSIGN_OR_RETURN(bool transpose, requiredFlag(r, op, "transpose"));

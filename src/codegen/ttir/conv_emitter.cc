@@ -6,6 +6,7 @@
 
 #include "codegen/ttir/dot_tiles.h"
 #include "codegen/ttir/index_space.h"
+#include "codegen/ttir/kernel_emitter.h"
 #include "codegen/ttir/tile_choice.h"
 #include "fusion/conv_gemm_form.h"
 #include "support/int_lists.h"
@@ -13,17 +14,9 @@
 namespace jft::codegen::ttir {
 namespace {
 
-class ConvKernel {
+class ConvKernel : KernelEmitter {
  public:
-  ConvKernel(TtirWriter& writer, const ir::Module& module, const ir::Function& function,
-             const fusion::Fusion& fusion, const KernelSignature& signature,
-             const std::string& index_type)
-      : w_(writer),
-        module_(module),
-        function_(function),
-        fusion_(fusion),
-        signature_(signature),
-        index_type_(index_type) {}
+  using KernelEmitter::KernelEmitter;
 
   StatusOr<Launch> emit() {
     JFT_ASSIGN_OR_RETURN(
@@ -254,12 +247,6 @@ class ConvKernel {
     return t_->storeOutputs(op.results[0], root, result);
   }
 
-  TtirWriter& w_;
-  const ir::Module& module_;
-  const ir::Function& function_;
-  const fusion::Fusion& fusion_;
-  const KernelSignature& signature_;
-  const std::string index_type_;
   IndexBuilder* ix_ = nullptr;
   DotTiles* t_ = nullptr;
   fusion::ConvGemmForm form_;

@@ -5,6 +5,7 @@
 
 #include "codegen/ttir/dot_tiles.h"
 #include "codegen/ttir/index_space.h"
+#include "codegen/ttir/kernel_emitter.h"
 #include "codegen/ttir/tile_choice.h"
 #include "fusion/matmul_form.h"
 #include "support/int_lists.h"
@@ -23,18 +24,13 @@ bool validTile(const MatmulTile& t) {
          t.num_stages >= 1;
 }
 
-class MatmulKernel {
+class MatmulKernel : KernelEmitter {
  public:
   MatmulKernel(TtirWriter& writer, const ir::Module& module, const ir::Function& function,
                const fusion::Fusion& fusion, const KernelSignature& signature,
                const std::string& index_type,
                const std::map<std::string, MatmulTile>& tiles)
-      : w_(writer),
-        module_(module),
-        function_(function),
-        fusion_(fusion),
-        signature_(signature),
-        index_type_(index_type),
+      : KernelEmitter(writer, module, function, fusion, signature, index_type),
         tiles_(tiles) {}
 
   StatusOr<Launch> emit() {
@@ -164,12 +160,6 @@ class MatmulKernel {
     return t_->storeOutputs(dot.results[0], root, result);
   }
 
-  TtirWriter& w_;
-  const ir::Module& module_;
-  const ir::Function& function_;
-  const fusion::Fusion& fusion_;
-  const KernelSignature& signature_;
-  const std::string index_type_;
   const std::map<std::string, MatmulTile>& tiles_;
   IndexBuilder* ix_ = nullptr;
   DotTiles* t_ = nullptr;

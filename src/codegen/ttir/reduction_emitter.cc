@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "codegen/ttir/combiner_op.h"
 #include "codegen/ttir/complex_emitter.h"
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
@@ -297,41 +298,10 @@ StatusOr<int> ReductionKernel::makeFullSpace(int kept_space, const Value& k) {
 StatusOr<std::vector<Value>> ReductionKernel::ttReduce(const ir::Op& op,
                                                        const std::vector<Value>& operands,
                                                        int axis) {
-  const size_t n = operands.size();
-  std::vector<int64_t> shape = operands[0].shape;
-  shape.erase(shape.begin() + axis);
-  const std::string name = writer_.freshName();
-  std::string names, in_types, out_types, arg_list;
-  std::vector<Value> args(2 * n), results;
-  for (size_t i = 0; i < n; ++i) {
-    names += (i ? ", " : "") + operands[i].name;
-    in_types += (i ? ", " : "") + operands[i].type;
-    out_types += (i ? ", " : "") + tensorType(shape, operands[i].scalar);
-    results.push_back(Value{n == 1 ? name : name + "#" + std::to_string(i),
-                            tensorType(shape, operands[i].scalar), shape,
-                            operands[i].scalar});
-  }
-  for (size_t i = 0; i < 2 * n; ++i) {
-    const std::string& scalar = operands[i % n].scalar;
-    args[i] = Value{writer_.freshName(), scalar, {}, scalar};
-    arg_list += (i ? ", " : "") + args[i].name + ": " + scalar;
-  }
-  writer_.open(name + (n > 1 ? ":" + std::to_string(n) : "") + " = \"tt.reduce\"(" +
-               names + ") <{axis = " + std::to_string(axis) + " : i32}> ({");
-  writer_.line("^bb0(" + arg_list + "):");
-  JFT_ASSIGN_OR_RETURN(
-      std::vector<Value> combined,
-      combine(op, std::vector<Value>(args.begin(), args.begin() + static_cast<long>(n)),
-              std::vector<Value>(args.begin() + static_cast<long>(n), args.end())));
-  std::string ret_names, ret_types;
-  for (size_t i = 0; i < combined.size(); ++i) {
-    ret_names += (i ? ", " : "") + combined[i].name;
-    ret_types += (i ? ", " : "") + combined[i].type;
-  }
-  writer_.line("tt.reduce.return " + ret_names + " : " + ret_types);
-  writer_.close("}) : (" + in_types + ") -> " +
-                (n > 1 ? "(" + out_types + ")" : out_types));
-  return results;
+  return combinerOp(writer_, "tt.reduce", operands, axis,
+                    [&](const std::vector<Value>& lhs, const std::vector<Value>& rhs) {
+                      return combine(op, lhs, rhs);
+                    });
 }
 
 StatusOr<std::vector<Value>> ReductionKernel::combine(const ir::Op& op,

@@ -7,23 +7,16 @@
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
+#include "codegen/ttir/kernel_emitter.h"
 #include "fusion/ttir_support.h"
 
 namespace jft::codegen::ttir {
 
 namespace {
 
-class SortKernel {
+class SortKernel : KernelEmitter {
  public:
-  SortKernel(TtirWriter& writer, const ir::Module& module, const ir::Function& function,
-             const fusion::Fusion& fusion, const KernelSignature& signature,
-             const std::string& index_type)
-      : w_(writer),
-        module_(module),
-        function_(function),
-        fusion_(fusion),
-        signature_(signature),
-        index_type_(index_type) {}
+  using KernelEmitter::KernelEmitter;
 
   StatusOr<Launch> emit();
   // Rows longer than one tile (sort_emitter.h): the signature has the
@@ -76,12 +69,6 @@ class SortKernel {
   // pairs whose lane has bit `dir_bit` set sort descending (-1: none do).
   Status step(std::vector<Value>& values, Value& pos, int64_t distance, int dir_bit);
 
-  TtirWriter& w_;
-  const ir::Module& module_;
-  const ir::Function& function_;
-  const fusion::Fusion& fusion_;
-  const KernelSignature& signature_;
-  std::string index_type_;
   const ir::Op* op_ = nullptr;
   int64_t n_ = 1, lanes_ = 1;
   int64_t rows_ = 1, inner_ = 1;

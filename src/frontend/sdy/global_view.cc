@@ -9,7 +9,7 @@ namespace jft::frontend::sdy {
 namespace {
 
 struct Findings {
-  int manualComputations = 0;
+  int manual_computations = 0;
   std::string splitting;  // the first sharding that splits a value, as text
 };
 
@@ -44,7 +44,7 @@ void visitAttr(const frontend::MAttr& attr, std::string_view key, Findings& foun
 }
 
 void visitOp(const frontend::MOp& op, Findings& found) {
-  if (op.name == "sdy.manual_computation") ++found.manualComputations;
+  if (op.name == "sdy.manual_computation") ++found.manual_computations;
   for (const auto& [name, attr] : op.attrs) {
     if (attr != nullptr) visitAttr(*attr, name, found);
   }
@@ -57,13 +57,13 @@ void visitOp(const frontend::MOp& op, Findings& found) {
 
 }  // namespace
 
-Status refuseGlobalView(const frontend::MTree& tree, int numPartitions,
+Status refuseGlobalView(const frontend::MTree& tree, int num_partitions,
                         const std::string& whyNot) {
   Findings found;
   for (const frontend::MOp& op : tree.top) visitOp(op, found);
-  if (found.manualComputations == 0 && found.splitting.empty()) return Status::ok();
-  std::string what = found.manualComputations > 0
-                         ? std::to_string(found.manualComputations) +
+  if (found.manual_computations == 0 && found.splitting.empty()) return Status::ok();
+  std::string what = found.manual_computations > 0
+                         ? std::to_string(found.manual_computations) +
                                " sdy.manual_computation (shard_map)"
                          : "";
   if (!found.splitting.empty())
@@ -71,7 +71,7 @@ Status refuseGlobalView(const frontend::MTree& tree, int numPartitions,
         (what.empty() ? "" : " and ") + std::string("the sharding ") + found.splitting;
   return unimplemented(
       "this program is JAX's global view of a computation over " +
-      std::to_string(numPartitions) + " partitions (Shardy: " + what +
+      std::to_string(num_partitions) + " partitions (Shardy: " + what +
       "); XLA partitions such programs into one program per device at compile time "
       "(Shardy propagation, then the SPMD partitioner), which jax-flagtree does not do: "
       "it runs only programs whose values are all replicated and fully manual ones "
@@ -80,11 +80,11 @@ Status refuseGlobalView(const frontend::MTree& tree, int numPartitions,
       (whyNot.empty() ? std::string() : "; this one is not fully manual: " + whyNot));
 }
 
-StatusOr<bool> localizeGlobalView(frontend::MTree& tree, int numPartitions) {
-  if (refuseGlobalView(tree, numPartitions).isOk()) return false;
+StatusOr<bool> localizeGlobalView(frontend::MTree& tree, int num_partitions) {
+  if (refuseGlobalView(tree, num_partitions).isOk()) return false;
   std::string whyNot;
   if (localizeFullyManual(tree, whyNot)) return true;
-  return refuseGlobalView(tree, numPartitions, whyNot);
+  return refuseGlobalView(tree, num_partitions, whyNot);
 }
 
 }  // namespace jft::frontend::sdy

@@ -33,13 +33,13 @@ namespace jft::frontend::sdy {
 // OK when `tree` holds no sharding that splits a value over the mesh and no
 // sdy.manual_computation; UNIMPLEMENTED naming what was found and what is
 // missing otherwise (`whyNot`, when given, says why it was not localized).
-Status refuseGlobalView(const frontend::MTree& tree, int numPartitions,
+Status refuseGlobalView(const frontend::MTree& tree, int num_partitions,
                         const std::string& whyNot = "");
 
-// Prepares `tree`, read from a program compiled for `numPartitions` > 1:
+// Prepares `tree`, read from a program compiled for `num_partitions` > 1:
 // false when it runs as it is (no global view); true when it was fully
 // manual and is now localized in place (its body is @main); else the
 // refusal, `tree` untouched.
-StatusOr<bool> localizeGlobalView(frontend::MTree& tree, int numPartitions);
+StatusOr<bool> localizeGlobalView(frontend::MTree& tree, int num_partitions);
 
 }  // namespace jft::frontend::sdy

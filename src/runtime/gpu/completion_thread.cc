@@ -11,17 +11,17 @@ CompletionThread::~CompletionThread() {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
-  queueChanged_.notify_all();
+  queue_changed_.notify_all();
   thread_.join();
 }
 
-void CompletionThread::watch(CUevent cudaEvent, EventPtr done,
-                             std::function<void()> followUp) {
+void CompletionThread::watch(CUevent cuda_event, EventPtr done,
+                             std::function<void()> follow_up) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    queue_.push_back(Item{cudaEvent, std::move(done), std::move(followUp)});
+    queue_.push_back(Item{cuda_event, std::move(done), std::move(follow_up)});
   }
-  queueChanged_.notify_one();
+  queue_changed_.notify_one();
 }
 
 void CompletionThread::run() {
@@ -30,16 +30,16 @@ void CompletionThread::run() {
     Item item;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      queueChanged_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      queue_changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
       // Drain everything already queued before honouring a stop request.
       if (queue_.empty()) return;
       item = std::move(queue_.front());
       queue_.pop_front();
     }
     Status status =
-        driver_.check(driver_.eventSynchronize(item.cudaEvent), "cuEventSynchronize");
-    driver_.eventDestroy(item.cudaEvent);
-    if (item.followUp) item.followUp();
+        driver_.check(driver_.eventSynchronize(item.cuda_event), "cuEventSynchronize");
+    driver_.eventDestroy(item.cuda_event);
+    if (item.follow_up) item.follow_up();
     if (item.done) item.done->complete(std::move(status));
   }
 }

@@ -26,21 +26,21 @@ class CompletionThread {
   CompletionThread(const CompletionThread&) = delete;
   CompletionThread& operator=(const CompletionThread&) = delete;
 
-  // Takes ownership of `cudaEvent` (destroyed after it fires).
-  void watch(CUevent cudaEvent, EventPtr done, std::function<void()> followUp = {});
+  // Takes ownership of `cuda_event` (destroyed after it fires).
+  void watch(CUevent cuda_event, EventPtr done, std::function<void()> follow_up = {});
 
  private:
   struct Item {
-    CUevent cudaEvent;
+    CUevent cuda_event;
     EventPtr done;
-    std::function<void()> followUp;
+    std::function<void()> follow_up;
   };
   void run();
 
   const Driver& driver_;
   CUcontext context_;
   std::mutex mutex_;
-  std::condition_variable queueChanged_;
+  std::condition_variable queue_changed_;
   std::deque<Item> queue_;
   bool stopping_ = false;
   std::thread thread_;

@@ -132,14 +132,14 @@ struct GemmRunner::Plan {
   const CublasLt* lt = nullptr;
   cublasLtMatmulDesc_t op = nullptr;
   // The library's A (our B), its B (our A), and C = D.
-  cublasLtMatrixLayout_t libA = nullptr, libB = nullptr, libD = nullptr;
+  cublasLtMatrixLayout_t lib_a = nullptr, lib_b = nullptr, lib_d = nullptr;
   CublasLtMatmulAlgo algo{};
   alignas(16) unsigned char alpha[16]{}, beta[16]{};
 
   ~Plan() {
-    if (libD != nullptr) lt->matrixLayoutDestroy(libD);
-    if (libB != nullptr) lt->matrixLayoutDestroy(libB);
-    if (libA != nullptr) lt->matrixLayoutDestroy(libA);
+    if (lib_d != nullptr) lt->matrixLayoutDestroy(lib_d);
+    if (lib_b != nullptr) lt->matrixLayoutDestroy(lib_b);
+    if (lib_a != nullptr) lt->matrixLayoutDestroy(lib_a);
     if (op != nullptr) lt->matmulDescDestroy(op);
   }
 };
@@ -160,7 +160,7 @@ size_t GemmRunner::KeyHash::operator()(const Key& key) const {
   mix(seed, d.beta);
   mix(seed, d.bias);
   mix(seed, static_cast<int>(d.epilogue));
-  for (uint32_t a : {key.alignA, key.alignB, key.alignD}) mix(seed, a);
+  for (uint32_t a : {key.align_a, key.align_b, key.align_d}) mix(seed, a);
   return seed;
 }
 
@@ -235,11 +235,11 @@ StatusOr<std::unique_ptr<GemmRunner::Plan>> GemmRunner::makePlan(const Key& key)
                                               sizeof stride),
                  "setting the batch stride");
   };
-  JFT_RETURN_IF_ERROR(layout(&plan->libA, d.b.type, d.b.transpose ? d.n : d.k,
+  JFT_RETURN_IF_ERROR(layout(&plan->lib_a, d.b.type, d.b.transpose ? d.n : d.k,
                              d.b.transpose ? d.k : d.n, d.b.ld, d.b.batch_stride));
-  JFT_RETURN_IF_ERROR(layout(&plan->libB, d.a.type, d.a.transpose ? d.k : d.m,
+  JFT_RETURN_IF_ERROR(layout(&plan->lib_b, d.a.type, d.a.transpose ? d.k : d.m,
                              d.a.transpose ? d.m : d.k, d.a.ld, d.a.batch_stride));
-  JFT_RETURN_IF_ERROR(layout(&plan->libD, d.d_type, d.m, d.n, d.d_ld, d.d_batch_stride));
+  JFT_RETURN_IF_ERROR(layout(&plan->lib_d, d.d_type, d.m, d.n, d.d_ld, d.d_batch_stride));
 
   cublasLtMatmulPreference_t pref = nullptr;
   JFT_RETURN_IF_ERROR(
@@ -252,10 +252,10 @@ StatusOr<std::unique_ptr<GemmRunner::Plan>> GemmRunner::makePlan(const Key& key)
                                                        &workspace, sizeof workspace),
                             "setting the workspace size"));
   // Library A is our B and vice versa; C and D share D's alignment.
-  const std::pair<int, uint32_t> aligns[] = {{kPrefMinAlignmentABytes, key.alignB},
-                                             {kPrefMinAlignmentBBytes, key.alignA},
-                                             {kPrefMinAlignmentCBytes, key.alignD},
-                                             {kPrefMinAlignmentDBytes, key.alignD}};
+  const std::pair<int, uint32_t> aligns[] = {{kPrefMinAlignmentABytes, key.align_b},
+                                             {kPrefMinAlignmentBBytes, key.align_a},
+                                             {kPrefMinAlignmentCBytes, key.align_d},
+                                             {kPrefMinAlignmentDBytes, key.align_d}};
   for (const auto& [attr, value] : aligns)
     JFT_RETURN_IF_ERROR(
         check(lt_.preferenceSetAttribute(pref, attr, &value, sizeof value),
@@ -264,11 +264,11 @@ StatusOr<std::unique_ptr<GemmRunner::Plan>> GemmRunner::makePlan(const Key& key)
   CublasLtHeuristicResult result{};
   int found = 0;
   JFT_RETURN_IF_ERROR(
-      check(lt_.algoGetHeuristic(handle_, plan->op, plan->libA, plan->libB, plan->libD,
-                                 plan->libD, pref, 1, &result, &found),
+      check(lt_.algoGetHeuristic(handle_, plan->op, plan->lib_a, plan->lib_b, plan->lib_d,
+                                 plan->lib_d, pref, 1, &result, &found),
             "cublasLtMatmulAlgoGetHeuristic"));
   if (found == 0 || result.state != kCublasSuccess)
-    return unimplemented(lt_.libraryName + " has no algorithm" + where);
+    return unimplemented(lt_.library_name + " has no algorithm" + where);
   plan->algo = result.algo;
   encodeScalar(d.alpha, scale, plan->alpha);
   encodeScalar(d.beta, scale, plan->beta);
@@ -304,9 +304,9 @@ Status GemmRunner::run(const GemmDesc& desc, const GemmBuffers& buffers) {
         "setting the bias pointer"));
   }
   const cublasStatus_t status = lt_.matmul(
-      handle_, plan->op, plan->alpha, devicePointer(buffers.b), plan->libA,
-      devicePointer(buffers.a), plan->libB, plan->beta, devicePointer(buffers.d),
-      plan->libD, devicePointer(buffers.d), plan->libD, &plan->algo,
+      handle_, plan->op, plan->alpha, devicePointer(buffers.b), plan->lib_a,
+      devicePointer(buffers.a), plan->lib_b, plan->beta, devicePointer(buffers.d),
+      plan->lib_d, devicePointer(buffers.d), plan->lib_d, &plan->algo,
       devicePointer(workspace_), kWorkspaceBytes, device_.stream());
   if (status == kCublasSuccess) return Status::ok();
   return lt_.check(status, "cublasLtMatmul for gemm (" + gemmText(desc) + ")");

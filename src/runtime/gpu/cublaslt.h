@@ -32,7 +32,7 @@ class CublasLt {
 
   JFT_CUBLASLT_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
 
-  std::string libraryName;  // the file that was opened
+  std::string library_name;  // the file that was opened
 
   // OK for success; otherwise a status naming `what` and the library's error
   // (NOT_SUPPORTED becomes UNIMPLEMENTED, ALLOC_FAILED RESOURCE_EXHAUSTED).
@@ -66,7 +66,7 @@ class GemmRunner {
   struct Plan;
   struct Key {
     GemmDesc desc;
-    uint32_t alignA, alignB, alignD;
+    uint32_t align_a, align_b, align_d;
     friend bool operator==(const Key&, const Key&) = default;
   };
   struct KeyHash {

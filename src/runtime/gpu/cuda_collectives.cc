@@ -33,9 +33,9 @@ StatusOr<CollectiveRunner*> CudaDevice::collectiveRunner() {
   target.ordinal = info_.ordinal;
   target.name = info_.name + " (device " + std::to_string(info_.ordinal) + ")";
   target.stream = stream_;
-  target.makeCurrent = [this] { return makeCurrent(); };
+  target.make_current = [this] { return makeCurrent(); };
   // A permute target nobody sends to: zeros, ordered on this device's stream.
-  target.zeroFill = [this](uint64_t address, uint64_t bytes, CUstream) {
+  target.zero_fill = [this](uint64_t address, uint64_t bytes, CUstream) {
     return fill(address, 0, bytes);
   };
   collectives_.runner =

@@ -26,21 +26,21 @@ StatusOr<DeviceInfo> describe(const Driver& driver, CUdevice device, int ordinal
     return driver.check(driver.deviceGetAttribute(out, which, device),
                         "cuDeviceGetAttribute");
   };
-  JFT_RETURN_IF_ERROR(attribute(kAttrComputeCapabilityMajor, &info.computeMajor));
-  JFT_RETURN_IF_ERROR(attribute(kAttrComputeCapabilityMinor, &info.computeMinor));
-  JFT_RETURN_IF_ERROR(attribute(kAttrMultiprocessorCount, &info.coreCount));
-  JFT_RETURN_IF_ERROR(attribute(kAttrWarpSize, &info.warpSize));
+  JFT_RETURN_IF_ERROR(attribute(kAttrComputeCapabilityMajor, &info.compute_major));
+  JFT_RETURN_IF_ERROR(attribute(kAttrComputeCapabilityMinor, &info.compute_minor));
+  JFT_RETURN_IF_ERROR(attribute(kAttrMultiprocessorCount, &info.core_count));
+  JFT_RETURN_IF_ERROR(attribute(kAttrWarpSize, &info.warp_size));
   int domain = 0, bus = 0, slot = 0;
   JFT_RETURN_IF_ERROR(attribute(kAttrPciDomainId, &domain));
   JFT_RETURN_IF_ERROR(attribute(kAttrPciBusId, &bus));
   JFT_RETURN_IF_ERROR(attribute(kAttrPciDeviceId, &slot));
   char pci[32];
   std::snprintf(pci, sizeof(pci), "%04x:%02x:%02x.0", domain, bus, slot);
-  info.pciBusId = pci;
+  info.pci_bus_id = pci;
   size_t total = 0;
   JFT_RETURN_IF_ERROR(
       driver.check(driver.deviceTotalMem(&total, device), "cuDeviceTotalMem"));
-  info.totalMemory = total;
+  info.total_memory = total;
   return info;
 }
 
@@ -63,7 +63,7 @@ StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::open(const Driver& driver, int
   const uint64_t limit = memoryLimit(memory, totalBytes);
   device->budget_.setLimit(limit);
   JFT_RETURN_IF_ERROR(
-      driver.check(driver.deviceGetAttribute(&device->maxSharedPerBlock_,
+      driver.check(driver.deviceGetAttribute(&device->max_shared_per_block_,
                                              kAttrMaxSharedMemoryPerBlockOptin, handle),
                    "cuDeviceGetAttribute"));
   if (memory.allocator == MemoryOptions::Allocator::kPool) {
@@ -98,19 +98,19 @@ Status CudaDevice::makeCurrent() const {
   return driver_.check(driver_.ctxSetCurrent(context_), "cuCtxSetCurrent");
 }
 
-StatusOr<EventPtr> CudaDevice::fence(std::function<void()> followUp) {
-  CUevent cudaEvent = nullptr;
+StatusOr<EventPtr> CudaDevice::fence(std::function<void()> follow_up) {
+  CUevent cuda_event = nullptr;
   JFT_RETURN_IF_ERROR(driver_.check(
-      driver_.eventCreate(&cudaEvent, kEventBlockingSync | kEventDisableTiming),
+      driver_.eventCreate(&cuda_event, kEventBlockingSync | kEventDisableTiming),
       "cuEventCreate"));
   Status recorded =
-      driver_.check(driver_.eventRecord(cudaEvent, stream_), "cuEventRecord");
+      driver_.check(driver_.eventRecord(cuda_event, stream_), "cuEventRecord");
   if (!recorded.isOk()) {
-    driver_.eventDestroy(cudaEvent);
+    driver_.eventDestroy(cuda_event);
     return recorded;
   }
   EventPtr done = Event::create();
-  completions_->watch(cudaEvent, done, std::move(followUp));
+  completions_->watch(cuda_event, done, std::move(follow_up));
   return done;
 }
 
@@ -336,8 +336,8 @@ MemoryStats CudaDevice::memoryStats() const {
             kCudaSuccess &&
         driver_.memPoolGetAttribute(pool_, kMemPoolAttrReservedMemHigh, &high) ==
             kCudaSuccess) {
-      stats.poolBytes = static_cast<int64_t>(current);
-      stats.peakPoolBytes = static_cast<int64_t>(high);
+      stats.pool_bytes = static_cast<int64_t>(current);
+      stats.peak_pool_bytes = static_cast<int64_t>(high);
     }
   }
   return stats;

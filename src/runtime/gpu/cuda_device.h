@@ -101,8 +101,8 @@ class CudaDevice final : public Device {
   CudaDevice(const Driver& driver, CUdevice device, DeviceInfo info);
   Status makeCurrent() const;
   // Records an event after everything queued so far; `done` completes when the
-  // GPU passes it, then `followUp` runs on the completion thread.
-  StatusOr<EventPtr> fence(std::function<void()> followUp = {});
+  // GPU passes it, then `follow_up` runs on the completion thread.
+  StatusOr<EventPtr> fence(std::function<void()> follow_up = {});
   Status setUpMemoryPool();
   // Fills the pool's cache with `bytes` (preallocation); best effort.
   void reserveInPool(uint64_t bytes);
@@ -116,14 +116,14 @@ class CudaDevice final : public Device {
   DeviceInfo info_;
   CUcontext context_ = nullptr;
   CUstream stream_ = nullptr;
-  CUmemoryPool pool_ = nullptr;  // null: cuMemAlloc
-  int maxSharedPerBlock_ = 0;    // opt-in limit for dynamic shared memory
+  CUmemoryPool pool_ = nullptr;   // null: cuMemAlloc
+  int max_shared_per_block_ = 0;  // opt-in limit for dynamic shared memory
   std::unique_ptr<CompletionThread> completions_;
   std::unique_ptr<PinnedStaging> staging_;
 
   MemoryBudget budget_;
 
-  std::mutex gemmMutex_;  // guards creating gemm_
+  std::mutex gemm_mutex_;  // guards creating gemm_
   std::unique_ptr<GemmRunner> gemm_;
   struct LibraryRunners {
     LibraryRunners();

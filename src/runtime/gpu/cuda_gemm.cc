@@ -12,7 +12,7 @@ Status CudaDevice::gemm(const GemmDesc& desc, uint64_t a, uint64_t b, uint64_t d
     // Executions on several threads may reach the first product together. A
     // failed creation (no cuBLASLt, no memory for the workspace) is not
     // remembered: the next product tries again.
-    std::lock_guard<std::mutex> lock(gemmMutex_);
+    std::lock_guard<std::mutex> lock(gemm_mutex_);
     if (gemm_ == nullptr) {
       auto created = GemmRunner::create(*this);
       if (!created.isOk())

@@ -20,11 +20,11 @@ struct CudaKernel {
 }  // namespace
 
 StatusOr<KernelHandle> CudaDevice::loadKernel(const KernelImage& image) {
-  if (image.shared_mem > static_cast<uint32_t>(maxSharedPerBlock_)) {
+  if (image.shared_mem > static_cast<uint32_t>(max_shared_per_block_)) {
     return invalidArgument("kernel '" + image.name + "' needs " +
                            std::to_string(image.shared_mem) +
                            " bytes of shared memory; " + info_.name + " allows " +
-                           std::to_string(maxSharedPerBlock_) + " per block");
+                           std::to_string(max_shared_per_block_) + " per block");
   }
   JFT_RETURN_IF_ERROR(makeCurrent());
   auto kernel = std::make_unique<CudaKernel>();
@@ -65,15 +65,15 @@ Status CudaDevice::launchKernel(KernelHandle handle, const LaunchDims& dims,
   const auto* kernel = static_cast<const CudaKernel*>(handle);
   JFT_RETURN_IF_ERROR(makeCurrent());
   CUresult result = driver_.launchKernel(kernel->function, dims.grid[0], dims.grid[1],
-                                         dims.grid[2], dims.blockThreads, 1, 1,
-                                         dims.sharedMem, stream_, params, nullptr);
+                                         dims.grid[2], dims.block_threads, 1, 1,
+                                         dims.shared_mem, stream_, params, nullptr);
   if (result == kCudaSuccess) return Status::ok();
   return driver_.check(result, "cuLaunchKernel")
       .withContext("kernel '" + kernel->name + "' (grid " + std::to_string(dims.grid[0]) +
                    "x" + std::to_string(dims.grid[1]) + "x" +
                    std::to_string(dims.grid[2]) + ", " +
-                   std::to_string(dims.blockThreads) + " threads, " +
-                   std::to_string(dims.sharedMem) + " bytes shared)");
+                   std::to_string(dims.block_threads) + " threads, " +
+                   std::to_string(dims.shared_mem) + " bytes shared)");
 }
 
 Status CudaDevice::copyOnDevice(uint64_t dst, uint64_t src, uint64_t bytes) {

@@ -12,7 +12,7 @@ class CudaPlatform final : public Platform {
  public:
   CudaPlatform(int driverVersion, std::vector<std::unique_ptr<CudaDevice>> devices,
                std::shared_ptr<NcclCliques> cliques)
-      : driverVersion_(driverVersion),
+      : driver_version_(driverVersion),
         devices_(std::move(devices)),
         cliques_(std::move(cliques)) {}
   // Every communicator goes first, all ranks together, while every device's
@@ -21,9 +21,9 @@ class CudaPlatform final : public Platform {
 
   std::string name() const override { return "cuda"; }
   std::string version() const override {
-    return "cuda " + std::to_string(driverVersion_ / 1000) + "." +
-           std::to_string(driverVersion_ % 1000 / 10) + " (driver API " +
-           std::to_string(driverVersion_) + ")";
+    return "cuda " + std::to_string(driver_version_ / 1000) + "." +
+           std::to_string(driver_version_ % 1000 / 10) + " (driver API " +
+           std::to_string(driver_version_) + ")";
   }
   int deviceCount() const override { return static_cast<int>(devices_.size()); }
   Device& device(int ordinal) override { return *devices_.at(ordinal); }
@@ -32,7 +32,7 @@ class CudaPlatform final : public Platform {
   }
 
  private:
-  int driverVersion_;
+  int driver_version_;
   std::vector<std::unique_ptr<CudaDevice>> devices_;
   // The devices' communicators, one cache for the process's devices.
   std::shared_ptr<NcclCliques> cliques_;

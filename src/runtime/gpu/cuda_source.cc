@@ -7,7 +7,7 @@ namespace jft::runtime::gpu {
 namespace {
 
 int archOf(const DeviceInfo& info) {
-  return info.computeMajor * 10 + info.computeMinor;
+  return info.compute_major * 10 + info.compute_minor;
 }
 
 }  // namespace

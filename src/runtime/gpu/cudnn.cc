@@ -154,7 +154,7 @@ Status Cudnn::check(cudnnStatus_t status, const std::string& what) const {
 struct ConvRunner::Plan {
   std::vector<std::unique_ptr<CudnnDescriptor>> parts;
   std::unique_ptr<CudnnDescriptor> plan;
-  int64_t workspaceBytes = 0;
+  int64_t workspace_bytes = 0;
 };
 
 size_t ConvRunner::KeyHash::operator()(const Key& key) const {
@@ -192,7 +192,7 @@ StatusOr<std::unique_ptr<ConvRunner>> ConvRunner::create(CudaDevice& device) {
 ConvRunner::~ConvRunner() {
   if (!makeCurrent().isOk()) return;
   plans_.clear();
-  if (workspace_ != 0) device_.deallocate(workspace_, workspaceBytes_);
+  if (workspace_ != 0) device_.deallocate(workspace_, workspace_bytes_);
   if (handle_ != nullptr) cudnn_.destroy(handle_);
 }
 
@@ -391,7 +391,7 @@ StatusOr<std::unique_ptr<ConvRunner::Plan>> ConvRunner::makePlan(const Key& key)
     // once finalized, but its parts are kept for the plan's lifetime anyway.
     for (auto& c : configs) plan->parts.push_back(std::move(c));
     plan->plan = std::move(execution);
-    plan->workspaceBytes = workspace;
+    plan->workspace_bytes = workspace;
     return plan;
   }
   return unimplemented(
@@ -414,13 +414,13 @@ StatusOr<const ConvRunner::Plan*> ConvRunner::planFor(const Key& key) {
 }
 
 Status ConvRunner::growWorkspace(uint64_t bytes) {
-  if (bytes <= workspaceBytes_) return Status::ok();
+  if (bytes <= workspace_bytes_) return Status::ok();
   // Stream-ordered: work queued on the old workspace finishes before it is
   // reused, and everything after this point uses the new one.
   JFT_ASSIGN_OR_RETURN(uint64_t grown, device_.allocate(bytes));
-  if (workspace_ != 0) device_.deallocate(workspace_, workspaceBytes_);
+  if (workspace_ != 0) device_.deallocate(workspace_, workspace_bytes_);
   workspace_ = grown;
-  workspaceBytes_ = bytes;
+  workspace_bytes_ = bytes;
   return Status::ok();
 }
 
@@ -443,7 +443,7 @@ Status ConvRunner::run(const ConvDesc& desc, const std::vector<uint64_t>& buffer
   std::lock_guard<std::mutex> lock(mutex_);
   JFT_RETURN_IF_ERROR(makeCurrent());
   JFT_ASSIGN_OR_RETURN(const Plan* plan, planFor(Key{desc, alignmentOf(buffers)}));
-  JFT_RETURN_IF_ERROR(growWorkspace(static_cast<uint64_t>(plan->workspaceBytes)));
+  JFT_RETURN_IF_ERROR(growWorkspace(static_cast<uint64_t>(plan->workspace_bytes)));
 
   // Pointers by role: the thunk lists lhs, rhs, result (runtime/conv.h).
   uint64_t x = 0, w = 0, y = 0;
@@ -463,7 +463,7 @@ Status ConvRunner::run(const ConvDesc& desc, const std::vector<uint64_t>& buffer
   JFT_RETURN_IF_ERROR(pack.create(cudnn_, kCudnnVariantPackDescriptor, "variant pack"));
   const int64_t uids[3] = {kUidX, kUidW, kUidY};
   void* pointers[3] = {devicePointer(x), devicePointer(w), devicePointer(y)};
-  void* workspace = plan->workspaceBytes > 0 ? devicePointer(workspace_) : nullptr;
+  void* workspace = plan->workspace_bytes > 0 ? devicePointer(workspace_) : nullptr;
   const std::string name = "variant pack" + where;
   JFT_RETURN_IF_ERROR(
       set(cudnn_, pack, kCudnnAttrVariantPackUniqueIds, kCudnnTypeInt64, 3, uids, name));

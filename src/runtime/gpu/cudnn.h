@@ -40,7 +40,7 @@ class Cudnn {
 
   JFT_CUDNN_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
 
-  std::string libraryName;  // the file that was opened
+  std::string library_name;  // the file that was opened
 
   // OK for success; otherwise a status naming `what` and the library's
   // message (NOT_SUPPORTED* becomes UNIMPLEMENTED, BAD_PARAM* INVALID_ARGUMENT,
@@ -95,7 +95,7 @@ class ConvRunner {
   const Driver& driver_;
   const Cudnn& cudnn_;
   cudnnHandle_t handle_ = nullptr;
-  uint64_t workspace_ = 0, workspaceBytes_ = 0;
+  uint64_t workspace_ = 0, workspace_bytes_ = 0;
   mutable std::mutex mutex_;  // plans, the workspace and the handle: one user at a time
   std::unordered_map<Key, std::unique_ptr<Plan>, KeyHash> plans_;
   std::unordered_map<Key, Status, KeyHash> refused_;  // no engine takes these

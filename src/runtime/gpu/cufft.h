@@ -36,7 +36,7 @@ class Cufft {
 
   JFT_CUFFT_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
 
-  std::string libraryName;  // the file that was opened
+  std::string library_name;  // the file that was opened
 
   // OK for success; otherwise a status naming `what` and the result's name
   // (ALLOC_FAILED becomes RESOURCE_EXHAUSTED; INVALID_SIZE, NOT_SUPPORTED and

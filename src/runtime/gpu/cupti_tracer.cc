@@ -15,7 +15,7 @@ namespace jft::runtime::gpu {
 namespace {
 
 struct Cupti {
-  std::string libraryName;
+  std::string library_name;
   JFT_CUPTI_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
 };
 

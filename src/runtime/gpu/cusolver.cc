@@ -81,14 +81,14 @@ class CudaSolverRunner final : public SolverRunner {
 
   ~CudaSolverRunner() override {
     if (makeCurrent().isOk()) {
-      if (syevjParams_ != nullptr) solver_->destroySyevjInfo(syevjParams_);
-      if (gesvdjParams_ != nullptr) solver_->destroyGesvdjInfo(gesvdjParams_);
+      if (syevj_params_ != nullptr) solver_->destroySyevjInfo(syevj_params_);
+      if (gesvdj_params_ != nullptr) solver_->destroyGesvdjInfo(gesvdj_params_);
       if (params_ != nullptr) solver_->destroyParams(params_);
-      if (solverHandle_ != nullptr) solver_->destroy(solverHandle_);
-      if (blasHandle_ != nullptr) blas_->destroy(blasHandle_);
+      if (solver_handle_ != nullptr) solver_->destroy(solver_handle_);
+      if (blas_handle_ != nullptr) blas_->destroy(blas_handle_);
     }
     // Both freed behind the work still queued on them.
-    if (workspace_ != 0) device_.deallocate(workspace_, workspaceBytes_);
+    if (workspace_ != 0) device_.deallocate(workspace_, workspace_bytes_);
     if (pinned_ != nullptr) device_.deallocatePinned(pinned_);
   }
 
@@ -139,38 +139,38 @@ class CudaSolverRunner final : public SolverRunner {
   }
 
   Status ensureSolver() {
-    if (solverHandle_ != nullptr) return Status::ok();
+    if (solver_handle_ != nullptr) return Status::ok();
     JFT_ASSIGN_OR_RETURN(solver_, CusolverLibrary::load());
     JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->create(&solverHandle_), "cusolverDnCreate"));
-    Status bound = solver_->check(solver_->setStream(solverHandle_, device_.stream()),
+        solver_->check(solver_->create(&solver_handle_), "cusolverDnCreate"));
+    Status bound = solver_->check(solver_->setStream(solver_handle_, device_.stream()),
                                   "cusolverDnSetStream");
     if (bound.isOk()) return bound;
-    solver_->destroy(solverHandle_);
-    solverHandle_ = nullptr;
+    solver_->destroy(solver_handle_);
+    solver_handle_ = nullptr;
     return bound;
   }
 
   Status ensureBlas() {
-    if (blasHandle_ != nullptr) return Status::ok();
+    if (blas_handle_ != nullptr) return Status::ok();
     JFT_ASSIGN_OR_RETURN(blas_, CublasLibrary::load());
-    JFT_RETURN_IF_ERROR(blas_->check(blas_->create(&blasHandle_), "cublasCreate"));
+    JFT_RETURN_IF_ERROR(blas_->check(blas_->create(&blas_handle_), "cublasCreate"));
     Status bound =
-        blas_->check(blas_->setStream(blasHandle_, device_.stream()), "cublasSetStream");
+        blas_->check(blas_->setStream(blas_handle_, device_.stream()), "cublasSetStream");
     if (bound.isOk()) return bound;
-    blas_->destroy(blasHandle_);
-    blasHandle_ = nullptr;
+    blas_->destroy(blas_handle_);
+    blas_handle_ = nullptr;
     return bound;
   }
 
   // The library workspace, at least `bytes` large.
   StatusOr<uint64_t> workspace(uint64_t bytes) {
-    if (bytes <= workspaceBytes_ && workspace_ != 0) return workspace_;
-    if (workspace_ != 0) device_.deallocate(workspace_, workspaceBytes_);
+    if (bytes <= workspace_bytes_ && workspace_ != 0) return workspace_;
+    if (workspace_ != 0) device_.deallocate(workspace_, workspace_bytes_);
     workspace_ = 0;
-    workspaceBytes_ = 0;
+    workspace_bytes_ = 0;
     JFT_ASSIGN_OR_RETURN(workspace_, device_.allocate(std::max<uint64_t>(bytes, 256)));
-    workspaceBytes_ = std::max<uint64_t>(bytes, 256);
+    workspace_bytes_ = std::max<uint64_t>(bytes, 256);
     return workspace_;
   }
 
@@ -221,8 +221,8 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->potrfBufferSize[t](solverHandle_, uplo, n,
-                                                   devicePointer(buffers[1]), n, &lwork),
+        solver_->check(solver_->potrf_buffer_size[t](
+                           solver_handle_, uplo, n, devicePointer(buffers[1]), n, &lwork),
                        "cusolverDnXpotrf_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
@@ -230,7 +230,7 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->potrf[t](solverHandle_, uplo, n,
+          solver_->potrf[t](solver_handle_, uplo, n,
                             devicePointer(buffers[1] + item * stride), n,
                             devicePointer(work), lwork,
                             static_cast<int*>(devicePointer(buffers[2])) + i),
@@ -250,8 +250,8 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->getrfBufferSize[t](solverHandle_, m, n,
-                                                   devicePointer(buffers[1]), m, &lwork),
+        solver_->check(solver_->getrf_buffer_size[t](
+                           solver_handle_, m, n, devicePointer(buffers[1]), m, &lwork),
                        "cusolverDnXgetrf_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
@@ -260,7 +260,7 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->getrf[t](solverHandle_, m, n,
+          solver_->getrf[t](solver_handle_, m, n,
                             devicePointer(buffers[1] + item * stride), m,
                             devicePointer(work),
                             static_cast<int*>(devicePointer(buffers[2])) + i * pivots,
@@ -293,8 +293,8 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->geqrfBufferSize[t](solverHandle_, m, n,
-                                                   devicePointer(buffers[1]), m, &lwork),
+        solver_->check(solver_->geqrf_buffer_size[t](
+                           solver_handle_, m, n, devicePointer(buffers[1]), m, &lwork),
                        "cusolverDnXgeqrf_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
@@ -304,7 +304,7 @@ class CudaSolverRunner final : public SolverRunner {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->geqrf[t](
-              solverHandle_, m, n, devicePointer(buffers[1] + item * stride), m,
+              solver_handle_, m, n, devicePointer(buffers[1] + item * stride), m,
               devicePointer(buffers[2] + item * tauStride), devicePointer(work.first),
               lwork, static_cast<int*>(devicePointer(work.second))),
           "cusolverDnXgeqrf" + where));
@@ -324,8 +324,8 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->orgqrBufferSize[t](solverHandle_, m, n, k, devicePointer(buffers[2]), m,
-                                    devicePointer(buffers[1]), &lwork),
+        solver_->orgqr_buffer_size[t](solver_handle_, m, n, k, devicePointer(buffers[2]),
+                                      m, devicePointer(buffers[1]), &lwork),
         "cusolverDnXorgqr_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
@@ -335,7 +335,7 @@ class CudaSolverRunner final : public SolverRunner {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->orgqr[t](
-              solverHandle_, m, n, k, devicePointer(buffers[2] + item * stride), m,
+              solver_handle_, m, n, k, devicePointer(buffers[2] + item * stride), m,
               devicePointer(buffers[1] + item * tauStride), devicePointer(work.first),
               lwork, static_cast<int*>(devicePointer(work.second))),
           "cusolverDnXorgqr" + where));
@@ -352,11 +352,11 @@ class CudaSolverRunner final : public SolverRunner {
   // The Jacobi routines' parameter objects, made once (host objects holding
   // the default tolerance, sweep limit and sorting).
   Status ensureJacobiParams() {
-    if (syevjParams_ == nullptr)
-      JFT_RETURN_IF_ERROR(solver_->check(solver_->createSyevjInfo(&syevjParams_),
+    if (syevj_params_ == nullptr)
+      JFT_RETURN_IF_ERROR(solver_->check(solver_->createSyevjInfo(&syevj_params_),
                                          "cusolverDnCreateSyevjInfo"));
-    if (gesvdjParams_ == nullptr)
-      JFT_RETURN_IF_ERROR(solver_->check(solver_->createGesvdjInfo(&gesvdjParams_),
+    if (gesvdj_params_ == nullptr)
+      JFT_RETURN_IF_ERROR(solver_->check(solver_->createGesvdjInfo(&gesvdj_params_),
                                          "cusolverDnCreateGesvdjInfo"));
     return Status::ok();
   }
@@ -386,24 +386,24 @@ class CudaSolverRunner final : public SolverRunner {
     if (jacobi && d.n <= 32 && d.batch > 1 && d.batch <= kMaxBatch) {
       const int batch = static_cast<int>(d.batch);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->syevjBatchedBufferSize[t](solverHandle_, kEigModeVector, uplo, n, v, n,
-                                             w, &lwork, syevjParams_, batch),
+          solver_->syevj_batched_buffer_size[t](solver_handle_, kEigModeVector, uplo, n,
+                                                v, n, w, &lwork, syevj_params_, batch),
           "cusolverDnXsyevjBatched_bufferSize" + where));
       JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
-      return solver_->check(
-          solver_->syevjBatched[t](solverHandle_, kEigModeVector, uplo, n, v, n, w,
-                                   devicePointer(work), lwork, info, syevjParams_, batch),
-          "cusolverDnXsyevjBatched" + where);
+      return solver_->check(solver_->syevj_batched[t](
+                                solver_handle_, kEigModeVector, uplo, n, v, n, w,
+                                devicePointer(work), lwork, info, syevj_params_, batch),
+                            "cusolverDnXsyevjBatched" + where);
     }
     if (jacobi) {
-      JFT_RETURN_IF_ERROR(
-          solver_->check(solver_->syevjBufferSize[t](solverHandle_, kEigModeVector, uplo,
-                                                     n, v, n, w, &lwork, syevjParams_),
-                         "cusolverDnXsyevj_bufferSize" + where));
+      JFT_RETURN_IF_ERROR(solver_->check(
+          solver_->syevj_buffer_size[t](solver_handle_, kEigModeVector, uplo, n, v, n, w,
+                                        &lwork, syevj_params_),
+          "cusolverDnXsyevj_bufferSize" + where));
     } else {
       JFT_RETURN_IF_ERROR(
-          solver_->check(solver_->syevdBufferSize[t](solverHandle_, kEigModeVector, uplo,
-                                                     n, v, n, w, &lwork),
+          solver_->check(solver_->syevd_buffer_size[t](solver_handle_, kEigModeVector,
+                                                       uplo, n, v, n, w, &lwork),
                          "cusolverDnXsyevd_bufferSize" + where));
     }
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
@@ -412,9 +412,9 @@ class CudaSolverRunner final : public SolverRunner {
       void* vi = devicePointer(buffers[1] + item * stride);
       void* wi = devicePointer(buffers[2] + item * wStride);
       const cusolverStatus_t status =
-          jacobi ? solver_->syevj[t](solverHandle_, kEigModeVector, uplo, n, vi, n, wi,
-                                     devicePointer(work), lwork, info + i, syevjParams_)
-                 : solver_->syevd[t](solverHandle_, kEigModeVector, uplo, n, vi, n, wi,
+          jacobi ? solver_->syevj[t](solver_handle_, kEigModeVector, uplo, n, vi, n, wi,
+                                     devicePointer(work), lwork, info + i, syevj_params_)
+                 : solver_->syevd[t](solver_handle_, kEigModeVector, uplo, n, vi, n, wi,
                                      devicePointer(work), lwork, info + i);
       JFT_RETURN_IF_ERROR(solver_->check(
           status, std::string(jacobi ? "cusolverDnXsyevj" : "cusolverDnXsyevd") + where));
@@ -422,7 +422,7 @@ class CudaSolverRunner final : public SolverRunner {
     return Status::ok();
   }
 
-  // buffers: a, work, s, u, v, info. As JAX's handler: one gesvdjBatched
+  // buffers: a, work, s, u, v, info. As JAX's handler: one gesvdj_batched
   // call for a batch of matrices up to 32 x 32 with full U and V, gesvdj
   // item by item else. The library destroys `work` (its copy of a).
   Status gesvdj(const SolverDesc& d, const std::vector<uint64_t>& buffers,
@@ -441,37 +441,37 @@ class CudaSolverRunner final : public SolverRunner {
         d.batch <= kMaxBatch) {
       const int batch = static_cast<int>(d.batch);
       JFT_RETURN_IF_ERROR(
-          solver_->check(solver_->gesvdjBatchedBufferSize[t](
-                             solverHandle_, jobz, m, n, devicePointer(buffers[1]), m,
+          solver_->check(solver_->gesvdj_batched_buffer_size[t](
+                             solver_handle_, jobz, m, n, devicePointer(buffers[1]), m,
                              devicePointer(buffers[2]), devicePointer(buffers[3]), m,
-                             devicePointer(buffers[4]), n, &lwork, gesvdjParams_, batch),
+                             devicePointer(buffers[4]), n, &lwork, gesvdj_params_, batch),
                          "cusolverDnXgesvdjBatched_bufferSize" + where));
       JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
-      return solver_->check(solver_->gesvdjBatched[t](
-                                solverHandle_, jobz, m, n, devicePointer(buffers[1]), m,
+      return solver_->check(solver_->gesvdj_batched[t](
+                                solver_handle_, jobz, m, n, devicePointer(buffers[1]), m,
                                 devicePointer(buffers[2]), devicePointer(buffers[3]), m,
                                 devicePointer(buffers[4]), n, devicePointer(work), lwork,
-                                info, gesvdjParams_, batch),
+                                info, gesvdj_params_, batch),
                             "cusolverDnXgesvdjBatched" + where);
     }
     const int econ = d.full_matrices ? 0 : 1;
     JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->gesvdjBufferSize[t](
-                           solverHandle_, jobz, econ, m, n, devicePointer(buffers[1]), m,
+        solver_->check(solver_->gesvdj_buffer_size[t](
+                           solver_handle_, jobz, econ, m, n, devicePointer(buffers[1]), m,
                            devicePointer(buffers[2]), devicePointer(buffers[3]), m,
-                           devicePointer(buffers[4]), n, &lwork, gesvdjParams_),
+                           devicePointer(buffers[4]), n, &lwork, gesvdj_params_),
                        "cusolverDnXgesvdj_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const auto [aStride, sStride, uStride, vStride] = svdStrides(d);
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->gesvdj[t](solverHandle_, jobz, econ, m, n,
+          solver_->gesvdj[t](solver_handle_, jobz, econ, m, n,
                              devicePointer(buffers[1] + item * aStride), m,
                              devicePointer(buffers[2] + item * sStride),
                              devicePointer(buffers[3] + item * uStride), m,
                              devicePointer(buffers[4] + item * vStride), n,
-                             devicePointer(work), lwork, info + i, gesvdjParams_),
+                             devicePointer(work), lwork, info + i, gesvdj_params_),
           "cusolverDnXgesvdj" + where));
     }
     return Status::ok();
@@ -494,7 +494,7 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->gesvdBufferSize[t](solverHandle_, m, n, &lwork),
+        solver_->check(solver_->gesvd_buffer_size[t](solver_handle_, m, n, &lwork),
                        "cusolverDnXgesvd_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
@@ -512,7 +512,7 @@ class CudaSolverRunner final : public SolverRunner {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->gesvd[t](
-              solverHandle_, job, job, m, n, devicePointer(buffers[1] + item * aStride),
+              solver_handle_, job, job, m, n, devicePointer(buffers[1] + item * aStride),
               m, devicePointer(buffers[2] + item * sStride),
               devicePointer(buffers[3] + item * uStride), m,
               devicePointer(buffers[4] + item * vtStride), n, devicePointer(work), lwork,
@@ -543,25 +543,26 @@ class CudaSolverRunner final : public SolverRunner {
     size_t deviceBytes = 0, hostBytes = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
         solver_->gesvdpBufferSize(
-            solverHandle_, params_, jobz, econ, d.m, d.n, type, devicePointer(buffers[1]),
-            d.m, real, devicePointer(buffers[2]), type, devicePointer(buffers[3]), d.m,
-            type, devicePointer(buffers[4]), d.n, type, &deviceBytes, &hostBytes),
+            solver_handle_, params_, jobz, econ, d.m, d.n, type,
+            devicePointer(buffers[1]), d.m, real, devicePointer(buffers[2]), type,
+            devicePointer(buffers[3]), d.m, type, devicePointer(buffers[4]), d.n, type,
+            &deviceBytes, &hostBytes),
         "cusolverDnXgesvdp_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
-    if (hostWork_.size() < hostBytes) hostWork_.resize(hostBytes);
+    if (host_work_.size() < hostBytes) host_work_.resize(hostBytes);
     const auto [aStride, sStride, uStride, vStride] = svdStrides(d);
     int* info = static_cast<int*>(devicePointer(buffers[5]));
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       double errorEstimate = 0;
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->gesvdp(solverHandle_, params_, jobz, econ, d.m, d.n, type,
+          solver_->gesvdp(solver_handle_, params_, jobz, econ, d.m, d.n, type,
                           devicePointer(buffers[1] + item * aStride), d.m, real,
                           devicePointer(buffers[2] + item * sStride), type,
                           devicePointer(buffers[3] + item * uStride), d.m, type,
                           devicePointer(buffers[4] + item * vStride), d.n, type,
                           devicePointer(work), deviceBytes,
-                          hostWork_.empty() ? nullptr : hostWork_.data(), hostBytes,
+                          host_work_.empty() ? nullptr : host_work_.data(), hostBytes,
                           info + i, &errorEstimate),
           "cusolverDnXgesvdp" + where));
     }
@@ -579,8 +580,8 @@ class CudaSolverRunner final : public SolverRunner {
               const std::vector<uint64_t>& bytes) {
     JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 5}, d.n == 0));
     if (!busy) return Status::ok();
-    if (solver_->geev == nullptr || solver_->geevBufferSize == nullptr)
-      return unimplemented(solverText(d) + ": " + solver_->libraryName +
+    if (solver_->geev == nullptr || solver_->geev_buffer_size == nullptr)
+      return unimplemented(solverText(d) + ": " + solver_->library_name +
                            " has no cusolverDnXgeev (it needs cuSOLVER 11.7.1, from "
                            "CUDA 12.6 update 2, or newer)");
     JFT_RETURN_IF_ERROR(ensureParams());
@@ -593,14 +594,14 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     size_t deviceBytes = 0, hostBytes = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->geevBufferSize(
-            solverHandle_, params_, kEigModeNoVector, jobvr, d.n, type,
+        solver_->geev_buffer_size(
+            solver_handle_, params_, kEigModeNoVector, jobvr, d.n, type,
             devicePointer(buffers[1]), d.n, wType, devicePointer(buffers[2]), type,
             devicePointer(buffers[3]), d.n, type, devicePointer(buffers[4]), d.n, type,
             &deviceBytes, &hostBytes),
         "cusolverDnXgeev_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
-    if (hostWork_.size() < hostBytes) hostWork_.resize(hostBytes);
+    if (host_work_.size() < hostBytes) host_work_.resize(hostBytes);
     const uint64_t matrixStride = bytes[1] / static_cast<uint64_t>(d.batch);
     const uint64_t wStride = bytes[2] / static_cast<uint64_t>(d.batch);
     int* info = static_cast<int*>(devicePointer(buffers[5]));
@@ -608,12 +609,12 @@ class CudaSolverRunner final : public SolverRunner {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
           solver_->geev(
-              solverHandle_, params_, kEigModeNoVector, jobvr, d.n, type,
+              solver_handle_, params_, kEigModeNoVector, jobvr, d.n, type,
               devicePointer(buffers[1] + item * matrixStride), d.n, wType,
               devicePointer(buffers[2] + item * wStride), type, devicePointer(buffers[3]),
               d.n, type, devicePointer(buffers[4] + item * matrixStride), d.n, type,
               devicePointer(work), deviceBytes,
-              hostWork_.empty() ? nullptr : hostWork_.data(), hostBytes, info + i),
+              host_work_.empty() ? nullptr : host_work_.data(), hostBytes, info + i),
           "cusolverDnXgeev" + where));
     }
     return Status::ok();
@@ -640,8 +641,8 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->ormqrBufferSize[t](
-            solverHandle_, side, trans, m, n, k, devicePointer(buffers[0]), order,
+        solver_->ormqr_buffer_size[t](
+            solver_handle_, side, trans, m, n, k, devicePointer(buffers[0]), order,
             devicePointer(buffers[1]), devicePointer(buffers[3]), m, &lwork),
         "cusolverDnXormqr_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
@@ -653,7 +654,7 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->ormqr[t](solverHandle_, side, trans, m, n, k,
+          solver_->ormqr[t](solver_handle_, side, trans, m, n, k,
                             devicePointer(buffers[0] + item * aStride), order,
                             devicePointer(buffers[1] + item * tauStride),
                             devicePointer(buffers[3] + item * cStride), m,
@@ -675,9 +676,10 @@ class CudaSolverRunner final : public SolverRunner {
     const std::string where = " for " + solverText(d);
     int lwork = 0;
     JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->sytrdBufferSize[t](solverHandle_, uplo, n, devicePointer(buffers[1]), n,
-                                    devicePointer(buffers[2]), devicePointer(buffers[3]),
-                                    devicePointer(buffers[4]), &lwork),
+        solver_->sytrd_buffer_size[t](solver_handle_, uplo, n, devicePointer(buffers[1]),
+                                      n, devicePointer(buffers[2]),
+                                      devicePointer(buffers[3]),
+                                      devicePointer(buffers[4]), &lwork),
         "cusolverDnXsytrd_bufferSize" + where));
     const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
     const uint64_t realBytes =
@@ -687,7 +689,7 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->sytrd[t](solverHandle_, uplo, n,
+          solver_->sytrd[t](solver_handle_, uplo, n,
                             devicePointer(buffers[1] + item * size * size * elementBytes),
                             n, devicePointer(buffers[2] + item * size * realBytes),
                             devicePointer(buffers[3] + item * (size - 1) * realBytes),
@@ -726,7 +728,7 @@ class CudaSolverRunner final : public SolverRunner {
     for (int64_t i = 0; i < d.batch; ++i) {
       const uint64_t item = static_cast<uint64_t>(i);
       JFT_RETURN_IF_ERROR(
-          blas_->check(blas_->trsm[t](blasHandle_, d.left_side ? kSideLeft : kSideRight,
+          blas_->check(blas_->trsm[t](blas_handle_, d.left_side ? kSideLeft : kSideRight,
                                       d.lower ? kFillLower : kFillUpper, op,
                                       d.unit_diagonal ? kDiagUnit : kDiagNonUnit, m, n,
                                       one, devicePointer(buffers[0] + item * aStride), k,
@@ -739,12 +741,12 @@ class CudaSolverRunner final : public SolverRunner {
   // The runner's pinned buffer, at least `need` bytes (reused by later
   // calls only behind this one's copies: one stream).
   StatusOr<unsigned char*> pinned(uint64_t need) {
-    if (need > pinnedBytes_) {
+    if (need > pinned_bytes_) {
       if (pinned_ != nullptr) device_.deallocatePinned(pinned_);
       pinned_ = nullptr;
-      pinnedBytes_ = 0;
+      pinned_bytes_ = 0;
       JFT_ASSIGN_OR_RETURN(pinned_, device_.allocatePinned(need));
-      pinnedBytes_ = need;
+      pinned_bytes_ = need;
     }
     return static_cast<unsigned char*>(pinned_);
   }
@@ -818,16 +820,16 @@ class CudaSolverRunner final : public SolverRunner {
   const Driver& driver_;
   std::mutex mutex_;  // one description at a time: handles and buffers are shared
   const CusolverLibrary* solver_ = nullptr;
-  cusolverDnHandle_t solverHandle_ = nullptr;
+  cusolverDnHandle_t solver_handle_ = nullptr;
   const CublasLibrary* blas_ = nullptr;
-  cublasHandle_t blasHandle_ = nullptr;
-  syevjInfo_t syevjParams_ = nullptr;
-  gesvdjInfo_t gesvdjParams_ = nullptr;
-  cusolverDnParams_t params_ = nullptr;  // the 64-bit API's (gesvdp, geev)
-  std::vector<unsigned char> hostWork_;  // its host workspace
-  uint64_t workspace_ = 0, workspaceBytes_ = 0;
+  cublasHandle_t blas_handle_ = nullptr;
+  syevjInfo_t syevj_params_ = nullptr;
+  gesvdjInfo_t gesvdj_params_ = nullptr;
+  cusolverDnParams_t params_ = nullptr;   // the 64-bit API's (gesvdp, geev)
+  std::vector<unsigned char> host_work_;  // its host workspace
+  uint64_t workspace_ = 0, workspace_bytes_ = 0;
   void* pinned_ = nullptr;
-  uint64_t pinnedBytes_ = 0;
+  uint64_t pinned_bytes_ = 0;
 };
 
 }  // namespace

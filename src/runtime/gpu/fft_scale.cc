@@ -99,7 +99,7 @@ FftScaleKernels::~FftScaleKernels() {
 Status FftScaleKernels::scale(uint64_t data, uint64_t count, double factor, bool f64) {
   if (count == 0) return Status::ok();
   LaunchDims dims;
-  dims.blockThreads = kThreads;
+  dims.block_threads = kThreads;
   dims.grid[0] =
       static_cast<uint32_t>(std::min((count + kThreads - 1) / kThreads, kMaxBlocks));
   float single = static_cast<float>(factor);

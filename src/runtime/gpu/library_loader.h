@@ -39,7 +39,7 @@ StatusOr<Library*> openVendorLibrary(
       continue;
     }
     auto* library = new Library();  // lives for the process, like the library
-    library->libraryName = name;
+    library->library_name = name;
     const std::string missing = resolve(handle, *library);
     if (missing.empty()) return library;
     delete library;

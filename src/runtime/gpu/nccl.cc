@@ -22,7 +22,7 @@ namespace {
 
 std::string resolveNccl(void* handle, Nccl& library) {
   JFT_NCCL_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
-  lookUpSymbol(handle, "ncclCommFinalize", library.commFinalize);  // optional
+  lookUpSymbol(handle, "ncclCommFinalize", library.comm_finalize);  // optional
   return "";
 }
 
@@ -156,7 +156,7 @@ void NcclCommunicator::destroyAll(std::vector<std::unique_ptr<NcclCommunicator>>
   std::vector<NcclCommunicator*> healthy;
   for (const auto& comm : comms)
     if (comm != nullptr && comm->comm_ != nullptr &&
-        comm->nccl_.commFinalize != nullptr && comm->asyncError().isOk())
+        comm->nccl_.comm_finalize != nullptr && comm->asyncError().isOk())
       healthy.push_back(comm.get());
   if (!healthy.empty()) {
     const Nccl& nccl = healthy[0]->nccl_;
@@ -164,7 +164,7 @@ void NcclCommunicator::destroyAll(std::vector<std::unique_ptr<NcclCommunicator>>
     // destroy (which finalizes by itself).
     if (nccl.groupStart() == kNcclSuccess) {
       for (NcclCommunicator* comm : healthy)
-        comm->finalized_ = nccl.commFinalize(comm->comm_) == kNcclSuccess;
+        comm->finalized_ = nccl.comm_finalize(comm->comm_) == kNcclSuccess;
       nccl.groupEnd();
     }
   }
@@ -277,10 +277,10 @@ Status NcclRunner::runGroup(const CollectiveDesc& desc,
   if (desc.kind == CollectiveKind::kCollectivePermute) {
     for (const Participant& p : participants) {
       if (permuteSourceOf(desc, p.comm->rank()) >= 0) continue;
-      if (!zeroFill_)
+      if (!zero_fill_)
         return internalError(collectiveText(desc) + rankText(p) +
                              ": the runner has no way to zero an output");
-      JFT_RETURN_IF_ERROR(zeroFill_(p.output, collectiveOutputBytes(desc), p.stream));
+      JFT_RETURN_IF_ERROR(zero_fill_(p.output, collectiveOutputBytes(desc), p.stream));
     }
   }
 

@@ -30,11 +30,11 @@ struct Nccl {
 
   JFT_NCCL_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
 
-  std::string libraryName;  // the file that was opened
+  std::string library_name;  // the file that was opened
 
   // ncclCommFinalize (NCCL 2.14 and newer; null where the library lacks it):
   // NcclCommunicator::destroyAll finalizes several ranks in one group with it.
-  ncclResult_t (*commFinalize)(ncclComm_t) = nullptr;
+  ncclResult_t (*comm_finalize)(ncclComm_t) = nullptr;
 
   // OK for ncclSuccess; otherwise a status "<what> failed: ncclInvalidArgument
   // (4): <NCCL's error string>". ncclInvalidArgument becomes INVALID_ARGUMENT,
@@ -115,8 +115,8 @@ class NcclRunner {
     uint64_t output = 0;
   };
 
-  NcclRunner(const Nccl& nccl, ZeroFill zeroFill)
-      : nccl_(nccl), zeroFill_(std::move(zeroFill)) {}
+  NcclRunner(const Nccl& nccl, ZeroFill zero_fill)
+      : nccl_(nccl), zero_fill_(std::move(zero_fill)) {}
 
   // This rank's part (one process per device). Validates (INVALID_ARGUMENT:
   // the description, a communicator of another size, a null buffer), then
@@ -135,7 +135,7 @@ class NcclRunner {
   Status enqueue(const CollectiveDesc& desc, const Participant& p) const;
 
   const Nccl& nccl_;
-  ZeroFill zeroFill_;
+  ZeroFill zero_fill_;
 };
 
 }  // namespace jft::runtime::gpu

@@ -79,7 +79,8 @@ StatusOr<ncclUniqueId> decodeCliqueId(const std::string& text) {
 // --- the communicators ---------------------------------------------------------
 
 NcclCliques::NcclCliques(Loader loadNccl)
-    : loadNccl_(std::move(loadNccl)), exchange_(std::make_shared<InProcessCliqueIds>()) {}
+    : load_nccl_(std::move(loadNccl)),
+      exchange_(std::make_shared<InProcessCliqueIds>()) {}
 
 NcclCliques::~NcclCliques() {
   destroyAll();
@@ -87,13 +88,13 @@ NcclCliques::~NcclCliques() {
 
 void NcclCliques::setExchange(std::shared_ptr<CliqueIdExchange> exchange) {
   std::lock_guard<std::mutex> lock(mutex_);
-  defaultExchange_ = exchange == nullptr;
+  default_exchange_ = exchange == nullptr;
   exchange_ =
       exchange != nullptr ? std::move(exchange) : std::make_shared<InProcessCliqueIds>();
 }
 
 StatusOr<const Nccl*> NcclCliques::nccl() const {
-  StatusOr<const Nccl*> nccl = loadNccl_();
+  StatusOr<const Nccl*> nccl = load_nccl_();
   if (!nccl.isOk()) return nccl.status().withContext("collectives over GPUs need NCCL");
   return nccl;
 }
@@ -156,7 +157,7 @@ void NcclCliques::destroyAll() {
       if (entry->comm != nullptr) comms.push_back(std::move(entry->comm));
     }
     entries_.clear();
-    if (defaultExchange_) exchange_ = std::make_shared<InProcessCliqueIds>();
+    if (default_exchange_) exchange_ = std::make_shared<InProcessCliqueIds>();
   }
   NcclCommunicator::destroyAll(std::move(comms));
 }
@@ -189,14 +190,14 @@ Status NcclDeviceRunner::run(const CollectiveDesc& desc, std::span<const int64_t
 
   std::lock_guard<std::mutex> lock(mutex_);
   JFT_ASSIGN_OR_RETURN(const Nccl* nccl, cliques_.nccl());
-  JFT_RETURN_IF_ERROR(target_.makeCurrent());
+  JFT_RETURN_IF_ERROR(target_.make_current());
   StatusOr<NcclCommunicator*> comm = cliques_.communicator(clique, rank, target_.ordinal);
   if (!comm.isOk()) return comm.status().withContext(target_.name);
   // A failure NCCL noticed after an earlier run returned (a peer gone, a
   // network error) is this run's error: the communicator cannot be used.
   if (Status pending = (*comm)->asyncError(); !pending.isOk())
     return pending.withContext(where);
-  Status status = NcclRunner(*nccl, target_.zeroFill)
+  Status status = NcclRunner(*nccl, target_.zero_fill)
                       .run(desc, {*comm, target_.stream, input, output});
   if (!status.isOk()) return status.withContext(target_.name);
   return status;

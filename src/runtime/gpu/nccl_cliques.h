@@ -95,11 +95,11 @@ class NcclCliques {
   Status make(Entry& entry, std::span<const int64_t> clique, int64_t rank,
               const Nccl& nccl, CliqueIdExchange& exchange);
 
-  Loader loadNccl_;
+  Loader load_nccl_;
   mutable std::mutex mutex_;  // guards entries_ and exchange_
   std::map<Key, std::shared_ptr<Entry>> entries_;
   std::shared_ptr<CliqueIdExchange> exchange_;
-  bool defaultExchange_ = true;  // exchange_ is our own in-process table
+  bool default_exchange_ = true;  // exchange_ is our own in-process table
 };
 
 class NcclDeviceRunner final : public CollectiveRunner {
@@ -109,8 +109,8 @@ class NcclDeviceRunner final : public CollectiveRunner {
     int ordinal = 0;   // owner of its cliques' ranks
     std::string name;  // for errors
     CUstream stream = nullptr;
-    std::function<Status()> makeCurrent;  // its context, on the calling thread
-    NcclRunner::ZeroFill zeroFill;        // its fill, ordered on its stream
+    std::function<Status()> make_current;  // its context, on the calling thread
+    NcclRunner::ZeroFill zero_fill;        // its fill, ordered on its stream
   };
 
   NcclDeviceRunner(NcclCliques& cliques, Target target)

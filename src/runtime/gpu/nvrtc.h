@@ -28,7 +28,7 @@ class Nvrtc {
   JFT_NVRTC_FUNCTIONS(JFT_DECLARE_NVRTC_FN)
 #undef JFT_DECLARE_NVRTC_FN
 
-  std::string libraryName;  // the file that was opened
+  std::string library_name;  // the file that was opened
 };
 
 struct NvrtcVersion {

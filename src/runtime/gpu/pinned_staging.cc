@@ -86,8 +86,8 @@ Status PinnedStaging::ensureChunks() {
 }
 
 Status PinnedStaging::waitChunk(Chunk& chunk) {
-  if (!chunk.inFlight) return Status::ok();
-  chunk.inFlight = false;
+  if (!chunk.in_flight) return Status::ok();
+  chunk.in_flight = false;
   return driver_.check(driver_.eventSynchronize(chunk.done), "cuEventSynchronize");
 }
 
@@ -108,7 +108,7 @@ Status PinnedStaging::toDevice(CUstream stream, CUdeviceptr dst, const void* src
                       "cuMemcpyHtoDAsync");
     if (!status.isOk()) break;
     status = driver_.check(driver_.eventRecord(chunk.done, stream), "cuEventRecord");
-    chunk.inFlight = status.isOk();
+    chunk.in_flight = status.isOk();
   }
   // The ring is reused by the next transfer: leave no DMA reading it behind.
   for (Chunk& chunk : chunks_) {
@@ -133,7 +133,7 @@ Status PinnedStaging::toHost(CUstream stream, void* dst, CUdeviceptr src,
         "cuMemcpyDtoHAsync"));
     JFT_RETURN_IF_ERROR(
         driver_.check(driver_.eventRecord(chunk.done, stream), "cuEventRecord"));
-    chunk.inFlight = true;
+    chunk.in_flight = true;
     return Status::ok();
   };
   Status status;

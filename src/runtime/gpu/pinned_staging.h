@@ -32,7 +32,7 @@ class PinnedStaging {
   struct Chunk {
     void* host = nullptr;
     CUevent done = nullptr;  // recorded after the chunk's DMA
-    bool inFlight = false;
+    bool in_flight = false;
   };
   Status ensureChunks();
   Status waitChunk(Chunk& chunk);

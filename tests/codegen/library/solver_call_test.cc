@@ -18,8 +18,8 @@
 #include "codegen/library/solver_one_op.h"
 #include "codegen/library/solver_plan.h"
 #include "compiler/compiler.h"
-#include "compiler/program_checks.h"
 #include "compiler/ir_shorthands.h"
+#include "compiler/program_checks.h"
 #include "compiler/zoo_fixture.h"
 #include "ir/builder.h"
 #include "runtime/library_op.h"
@@ -54,12 +54,12 @@ using testing::OneOp;
 
 ir::NamedAttrs getrfAttrs(std::vector<std::vector<int64_t>> operand,
                           std::vector<std::vector<int64_t>> result,
-                          const std::string& batchDims = "1") {
+                          const std::string& batch_dims = "1") {
   return {{"call_target_name", std::string("cusolver_getrf_ffi")},
           {"operand_layouts", layouts(std::move(operand))},
           {"result_layouts", layouts(std::move(result))},
           {"mhlo.frontend_attributes",
-           ir::NamedAttrs{{"num_batch_dims", ir::Attribute(batchDims)}}}};
+           ir::NamedAttrs{{"num_batch_dims", ir::Attribute(batch_dims)}}}};
 }
 
 // A batch of 3 f32 4x5 matrices, as JAX lowers lax.linalg.lu on GPU.
