@@ -29,7 +29,7 @@
 #   JAX_SUITE_SITE       a folder where the plugin is already installed: no build
 #   JAX_SUITE_BUILD_REV  our build's revision to record (default: git, else the one
 #                        prepare recorded)
-#   JAX_SUITE_PLATFORM   JAX_PLATFORMS for the tests (default cuda; cpu only to try the
+#   JAX_SUITE_PLATFORM   JAX_PLATFORMS for the tests (default cuda,cpu; cpu only to try the
 #                        script without a GPU)
 #   JAX_SUITE_MAX_REGRESSIONS  exit 1 when more ids pass upstream and not ours than this
 set -u
@@ -97,7 +97,7 @@ fi
 export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}"
 REV=()
 [ -n "${JAX_SUITE_BUILD_REV:-}" ] && REV=(--build-rev "$JAX_SUITE_BUILD_REV")
-PLAT=(--platform "${JAX_SUITE_PLATFORM:-cuda}")
+PLAT=(--platform "${JAX_SUITE_PLATFORM:-cuda,cpu}")
 
 BOOTSTRAP=0
 RUNLIST=$LIST

@@ -29,7 +29,7 @@
 # 50), JAX_SUITE_SIZE (ids to select per profile, default 8000; JAX_SUITE_SIZE_X64, 1800),
 # JAX_SUITE_SEED (0), JAX_SUITE_SITE (the plugin already installed there: no build),
 # JAX_SUITE_TEST_TIMEOUT (per test, default 120), JAX_SUITE_LIST (the list to run instead),
-# JAX_SUITE_PLATFORM (JAX_PLATFORMS for the tests, default cuda; cpu only to try the script).
+# JAX_SUITE_PLATFORM (JAX_PLATFORMS for the tests, default cuda,cpu; cpu only to try the script).
 set -u
 cd "$(dirname "$0")/../.."
 START=$(date +%s)
@@ -40,7 +40,7 @@ PAR=${JAX_SUITE_PARALLEL:-16}
 BATCH=${JAX_SUITE_BATCH:-50}
 TT=${JAX_SUITE_TEST_TIMEOUT:-120}
 RUN="python3 tests/jax_suite/run.py"
-PLAT=(--platform "${JAX_SUITE_PLATFORM:-cuda}")
+PLAT=(--platform "${JAX_SUITE_PLATFORM:-cuda,cpu}")
 LISTS=tests/jax_suite/lists
 WORK=tests/jax_suite/out/work
 LOG=$OUT/suite.log

@@ -712,9 +712,11 @@ def main(argv=None) -> int:
       sp.add_argument("--upstream", action="store_true",
                       help="run upstream XLA's CUDA plugin (JAX_FLAGTREE_DISABLE=1) instead of ours")
     sp.add_argument("--xla-mode", default="fl_only", help="XLA_MODE for our plugin (default fl_only)")
-    sp.add_argument("--platform", default="cuda",
-                    help="JAX_PLATFORMS for the tests (default cuda, so nothing falls back to "
-                         "the CPU; 'cpu' only for trying the runner on a machine without a GPU)")
+    sp.add_argument("--platform", default="cuda,cpu",
+                    help="JAX_PLATFORMS for the tests (default cuda,cpu as jax[cuda] has it: "
+                         "the GPU is the default backend and the host platform exists for what "
+                         "tests put on it explicitly, e.g. host callbacks' operands; 'cpu' only "
+                         "for trying the runner on a machine without a GPU)")
     sp.add_argument("--python", default=sys.executable, help="the Python that has JAX and pytest")
     sp.add_argument("--parallel", type=int, default=4, help="test processes at a time (default 4)")
 
