@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "ffi/api.h"
 #include "ffi/call_frame.h"
@@ -199,17 +200,22 @@ TEST(FfiCallFrame, MissingUserDataIsNotFound) {
 // the deleter. Both set and get the call site's state.
 int g_deleted = 0;
 
-TEST(FfiState, StagedAndOlderLayoutsBothSetAndGet) {
-  const XLA_FFI_Api* api = ffiApi();
-  static XLA_FFI_TypeId staged_type{0};
+// Registers `name` whose objects' deleter counts into g_deleted.
+void registerCountedType(const XLA_FFI_Api* api, std::string_view name,
+                         XLA_FFI_TypeId* type_id) {
   XLA_FFI_TypeInfo info{+[](void*) { ++g_deleted; }};
   XLA_FFI_TypeId_Register_Args reg{};
   reg.struct_size = sizeof(reg);
-  const char name[] = "jft_test_staged_state";
-  reg.name = {name, sizeof(name) - 1};
-  reg.type_id = &staged_type;
+  reg.name = {name.data(), name.size()};
+  reg.type_id = type_id;
   reg.type_info = &info;
   ASSERT_EQ(api->XLA_FFI_TypeId_Register(&reg), nullptr);
+}
+
+TEST(FfiState, StagedAndOlderLayoutsBothSetAndGet) {
+  const XLA_FFI_Api* api = ffiApi();
+  static XLA_FFI_TypeId staged_type{0};
+  registerCountedType(api, "jft_test_staged_state", &staged_type);
   g_deleted = 0;
   int staged_object = 7;
   {
@@ -243,10 +249,11 @@ TEST(FfiState, StagedAndOlderLayoutsBothSetAndGet) {
   EXPECT_EQ(g_deleted, 1);  // the registered type's deleter, once
 
   static XLA_FFI_TypeId old_type{0};
-  reg.type_id = &old_type;
+  XLA_FFI_TypeId_Register_Args reg{};  // no type_info: the setter names the deleter
+  reg.struct_size = sizeof(reg);
   const char old_name[] = "jft_test_older_state";
   reg.name = {old_name, sizeof(old_name) - 1};
-  reg.type_info = nullptr;
+  reg.type_id = &old_type;
   ASSERT_EQ(api->XLA_FFI_TypeId_Register(&reg), nullptr);
   int old_object = 9;
   g_deleted = 0;
@@ -279,14 +286,7 @@ TEST(FfiState, StagedAndOlderLayoutsBothSetAndGet) {
 TEST(FfiState, StagedSetterWithGarbagePaddingIsStaged) {
   const XLA_FFI_Api* api = ffiApi();
   static XLA_FFI_TypeId padded_type{0};
-  XLA_FFI_TypeInfo info{+[](void*) { ++g_deleted; }};
-  XLA_FFI_TypeId_Register_Args reg{};
-  reg.struct_size = sizeof(reg);
-  const char name[] = "jft_test_padded_state";
-  reg.name = {name, sizeof(name) - 1};
-  reg.type_id = &padded_type;
-  reg.type_info = &info;
-  ASSERT_EQ(api->XLA_FFI_TypeId_Register(&reg), nullptr);
+  registerCountedType(api, "jft_test_padded_state", &padded_type);
   g_deleted = 0;
   int object = 5;
   {
