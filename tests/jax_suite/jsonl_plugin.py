@@ -7,6 +7,8 @@ Loaded by the runner with `-p jsonl_plugin` (this folder on PYTHONPATH). Environ
                      as "notfound" (a missing id never aborts the whole batch, as it
                      would on pytest's command line)
   JAX_SUITE_RESULTS  the JSON-lines file to append to
+  JAX_SUITE_TEST_SUPPORT  prepare's copy of JAX's *_test_util.py modules; those the
+                     installed jax lacks are registered under their module names
 
 Lines written (each flushed at once, so a crash keeps everything before it):
 
@@ -21,6 +23,7 @@ tested without pytest.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
@@ -97,8 +100,45 @@ def _write(record: dict) -> None:
   _results_file.flush()
 
 
+def register_test_support(root: str) -> list[str]:
+  """Makes every ROOT/pkg/.../name.py importable as pkg....name where the installed
+  package lacks that module (JAX's wheels leave out test helpers its tests import);
+  a module the installation has is never replaced. Returns the names registered."""
+  import importlib.util
+  import sys
+  registered = []
+  for dirpath, _, filenames in sorted(os.walk(root)):
+    for filename in sorted(filenames):
+      if not filename.endswith(".py") or filename == "__init__.py":
+        continue
+      rel = os.path.relpath(os.path.join(dirpath, filename), root)
+      name = rel[:-3].replace(os.sep, ".")
+      parent_name, _, leaf = name.rpartition(".")
+      try:
+        if importlib.util.find_spec(name) is not None:
+          continue
+        parent = importlib.import_module(parent_name) if parent_name else None
+      except ImportError:
+        continue  # the package itself is not installed: nothing to extend
+      spec = importlib.util.spec_from_file_location(name, os.path.join(dirpath, filename))
+      module = importlib.util.module_from_spec(spec)
+      sys.modules[name] = module
+      try:
+        spec.loader.exec_module(module)
+      except Exception:  # a helper this jax cannot load: its tests report the import error
+        del sys.modules[name]
+        continue
+      if parent is not None:
+        setattr(parent, leaf, module)
+      registered.append(name)
+  return registered
+
+
 def pytest_configure(config) -> None:
   global _results_file
+  support = os.environ.get("JAX_SUITE_TEST_SUPPORT")
+  if support and os.path.isdir(support):
+    register_test_support(support)
   path = os.environ.get("JAX_SUITE_RESULTS")
   if path and _results_file is None:
     _results_file = open(path, "a", encoding="utf-8", buffering=1)

@@ -39,6 +39,7 @@ DEFAULT_PREPARED = HERE / "upstream"
 DEFAULT_LIST = HERE / "list.txt"
 DEFAULT_ALLOWLIST = HERE / "allowlist.txt"
 UPSTREAM_EXTRA_FILES = ("pyproject.toml", "conftest.py")  # pytest settings and root conftest
+TEST_SUPPORT = "jax_test_support"  # prepare's copy of jax/**/*_test_util.py
 PROBE_MODULES = ("pytest", "absl.testing.absltest", "absl.testing.parameterized", "numpy",
                  "scipy", "jax", "jaxlib")
 VERSION_PACKAGES = ("jax", "jaxlib", "jax-cuda13-plugin", "jax-cuda13-pjrt", "jax-cuda12-plugin",
@@ -140,12 +141,25 @@ def cmd_prepare(a) -> int:
       continue
     (dest / path).write_bytes(data)
     files[path] = hashlib.sha256(data).hexdigest()
+  # JAX's test helpers that its tests import but its wheels do not ship
+  # (jax._src.pallas.pallas_test_util, jax._src.hypothesis_test_util): the
+  # batches register them under their module names when the installed jax
+  # lacks them (jsonl_plugin.py).
+  support = {}
+  for path in _git(git_dir, "ls-tree", "-r", "--name-only", commit, "jax/").split("\n"):
+    if not re.search(r"_test_util\.py$", path):
+      continue
+    data = _git(git_dir, "show", f"{commit}:{path}", binary=True)
+    (dest / TEST_SUPPORT / path).parent.mkdir(parents=True, exist_ok=True)
+    (dest / TEST_SUPPORT / path).write_bytes(data)
+    support[path] = hashlib.sha256(data).hexdigest()
   version_py = _git(git_dir, "show", f"{commit}:jax/version.py")
   m = re.search(r'^_version\s*=\s*"([^"]+)"', version_py, re.M)
   build_rev, dirty = (a.build_rev, False) if a.build_rev else project_revision()
   source = {"repository": "https://github.com/jax-ml/jax", "revision": rev, "commit": commit,
             "jax_version_wanted": version, "jax_version_at_revision": m.group(1) if m else None,
-            "exact": exact, "note": note, "files": files, "prepared": now_utc(),
+            "exact": exact, "note": note, "files": files, "test_support": support,
+            "prepared": now_utc(),
             "build_rev": build_rev, "build_dirty": dirty}
   (dest / "SOURCE.json").write_text(json.dumps(source, indent=2) + "\n")
   say(f"prepared {len(paths)} files of tests/ from {rev} ({commit[:12]}) into {dest}")
@@ -164,6 +178,11 @@ def batch_env(a) -> dict:
   env["PYTHONUNBUFFERED"] = "1"
   env["PYTHONDONTWRITEBYTECODE"] = "1"
   env["JAX_NUM_GENERATED_CASES"] = str(a.generated_cases)
+  support = pathlib.Path(getattr(a, "prepared", None) or DEFAULT_PREPARED) / TEST_SUPPORT
+  if support.is_dir():
+    env["JAX_SUITE_TEST_SUPPORT"] = str(support.resolve())
+  else:
+    env.pop("JAX_SUITE_TEST_SUPPORT", None)
   env.pop("JAX_ENABLE_X64", None)
   env.update(profiles.PROFILE_ENV.get(getattr(a, "profile", None) or "one_gpu", {}))
   if a.platform:

@@ -211,6 +211,40 @@ class OutcomeTest(unittest.TestCase):
     self.assertEqual(jsonl_plugin.first_line("x" * 900), "x" * 500)
 
 
+class TestSupportTest(TempDirTest):
+  """JAX's wheels leave out test helpers its tests import (pallas_test_util,
+  hypothesis_test_util): prepare's copies are registered under their module
+  names, and only where the installed package lacks them."""
+
+  def test_missing_helpers_are_registered_and_installed_ones_kept(self):
+    installed = self.tmp / "site"
+    (installed / "jft_fake_jax" / "sub").mkdir(parents=True)
+    (installed / "jft_fake_jax" / "__init__.py").write_text("")
+    (installed / "jft_fake_jax" / "sub" / "__init__.py").write_text("")
+    (installed / "jft_fake_jax" / "present_test_util.py").write_text("WHO = 'installed'\n")
+    support = self.tmp / "support"
+    (support / "jft_fake_jax" / "sub").mkdir(parents=True)
+    (support / "jft_fake_jax" / "present_test_util.py").write_text("WHO = 'prepared'\n")
+    (support / "jft_fake_jax" / "sub" / "extra_test_util.py").write_text(
+        "from jft_fake_jax import present_test_util\nWHO = 'prepared ' + present_test_util.WHO\n")
+    (support / "jft_fake_jax" / "broken_test_util.py").write_text("import jft_no_such_module\n")
+    (support / "jft_not_installed").mkdir()
+    (support / "jft_not_installed" / "x_test_util.py").write_text("")
+    sys.path.insert(0, str(installed))
+    try:
+      registered = jsonl_plugin.register_test_support(str(support))
+      self.assertEqual(registered, ["jft_fake_jax.sub.extra_test_util"])
+      from jft_fake_jax.sub import extra_test_util
+      self.assertEqual(extra_test_util.WHO, "prepared installed")
+      import jft_fake_jax.present_test_util as present
+      self.assertEqual(present.WHO, "installed")
+      self.assertNotIn("jft_fake_jax.broken_test_util", sys.modules)
+    finally:
+      sys.path.remove(str(installed))
+      for name in [n for n in sys.modules if n.startswith("jft_fake_jax")]:
+        del sys.modules[name]
+
+
 class MergeTest(unittest.TestCase):
   IDS = ["a.py::T::t1", "a.py::T::t2", "a.py::T::t3", "a.py::T::t4"]
 
