@@ -52,5 +52,9 @@ uint32_t blocksFor(const KernelContext& c, int64_t total, int64_t per_block);
 // A power of two of whole warps (the trees halve it), up to `most` threads
 // and no more than needed for `extent` elements.
 int64_t blockThreads(const KernelContext& c, int64_t extent, int64_t most);
+// The group's (last) op of `kind`; UNIMPLEMENTED naming the family when it
+// holds none.
+StatusOr<const ir::Op*> groupOpOf(const KernelContext& c, ir::OpKind kind,
+                                  const char* family);
 
 }  // namespace jft::codegen::native

@@ -1,6 +1,7 @@
 // The loop family: a grid-stride loop over the outputs' elements, every
 // output computed at each linear index through the elemental emitter.
 #include <algorithm>
+#include <string>
 
 #include "codegen/native/c_types.h"
 #include "codegen/native/elemental.h"
@@ -68,6 +69,16 @@ StatusOr<FamilyKernel> emitElementLoop(const KernelContext& c,
   kernel.grid = blocksFor(c, total, kLoopThreads);
   kernel.num_warps = kLoopThreads / c.options.warp_size;
   return kernel;
+}
+
+StatusOr<const ir::Op*> groupOpOf(const KernelContext& c, ir::OpKind kind,
+                                  const char* family) {
+  const ir::Op* found = nullptr;
+  for (size_t at : c.fusion.ops)
+    if (c.function.body.ops.at(at).kind == kind) found = &c.function.body.ops.at(at);
+  if (found == nullptr)
+    return unimplemented(std::string("a ") + family + " group without a " + family);
+  return found;
 }
 
 }  // namespace jft::codegen::native

@@ -343,11 +343,8 @@ class ScatterWriter {
 
 StatusOr<FamilyKernel> emitScatterBody(const KernelContext& c) {
   const fusion::Fusion& fusion = c.fusion;
-  const ir::Op* scatter = nullptr;
-  for (size_t at : fusion.ops)
-    if (c.function.body.ops.at(at).kind == ir::OpKind::Scatter)
-      scatter = &c.function.body.ops.at(at);
-  if (scatter == nullptr) return unimplemented("a scatter group without a scatter");
+  JFT_ASSIGN_OR_RETURN(const ir::Op* scatter,
+                       groupOpOf(c, ir::OpKind::Scatter, "scatter"));
   const ir::Op& op = *scatter;
   if (op.operands.size() != 3 || op.results.size() != 1 || op.regions.size() != 1)
     return unimplemented(opName(op) + " of several inputs (one operand is run)");

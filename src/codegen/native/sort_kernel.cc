@@ -203,11 +203,7 @@ class SortWriter {
 
 StatusOr<FamilyKernel> emitSortBody(const KernelContext& c) {
   const fusion::Fusion& fusion = c.fusion;
-  const ir::Op* sort = nullptr;
-  for (size_t at : fusion.ops)
-    if (c.function.body.ops.at(at).kind == ir::OpKind::Sort)
-      sort = &c.function.body.ops.at(at);
-  if (sort == nullptr) return unimplemented("a sort group without a sort");
+  JFT_ASSIGN_OR_RETURN(const ir::Op* sort, groupOpOf(c, ir::OpKind::Sort, "sort"));
   const ir::Op& op = *sort;
   const auto* dim = ir::findAttrAs<int64_t>(op.attrs, "dimension");
   if (op.operands.empty() || op.results.size() != op.operands.size() ||

@@ -1,5 +1,7 @@
 #include "codegen/ttir/reduction_layout.h"
 
+#include <unordered_map>
+
 #include "codegen/ttir/elemental.h"
 #include "fusion/ttir_support.h"
 
@@ -14,7 +16,12 @@ class AxisTracer {
  public:
   AxisTracer(const ir::Module& module, const ir::Function& function,
              const fusion::Fusion& fusion)
-      : module_(module), function_(function), fusion_(fusion) {}
+      : module_(module) {
+    for (size_t at : fusion.ops) {
+      const ir::Op& op = function.body.ops.at(at);
+      for (ir::ValueId result : op.results) producers_[result] = &op;
+    }
+  }
 
   std::optional<int64_t> axisOf(ir::ValueId value, int depth) const {
     const ir::Type& type = module_.typeOf(value);
@@ -51,18 +58,14 @@ class AxisTracer {
   }
 
  private:
+  // The group's op defining `value`; none for the group's inputs.
   const ir::Op* producer(ir::ValueId value) const {
-    for (size_t at : fusion_.ops) {
-      const ir::Op& op = function_.body.ops.at(at);
-      for (ir::ValueId result : op.results)
-        if (result == value) return &op;
-    }
-    return nullptr;
+    auto it = producers_.find(value);
+    return it == producers_.end() ? nullptr : it->second;
   }
 
   const ir::Module& module_;
-  const ir::Function& function_;
-  const fusion::Fusion& fusion_;
+  std::unordered_map<ir::ValueId, const ir::Op*> producers_;
 };
 
 }  // namespace
