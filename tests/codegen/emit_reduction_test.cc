@@ -301,5 +301,71 @@ TEST(EmitReduction, SplitArgmaxKeepsBothAccumulators) {
   EXPECT_EQ(count(k[1].ttir, "tt.store "), 1);  // only the index is returned
 }
 
+// A summand returned whole next to its sum (flax's bias gradient beside the
+// weight gradient's input): the full-size output needs no reduce result, so
+// it is stored where the loop reads each chunk, and the reduction keeps its
+// column tile and split instead of holding the whole reduced extent in one
+// tile with one kept lane per program.
+ir::Module sumAndSummand(int64_t rows, int64_t cols, int64_t reduced_dim, bool flat) {
+  ir::Module m;
+  ir::Builder b(m);
+  const Type full = f32({rows, cols});
+  const Type kept = f32({reduced_dim == 0 ? cols : rows});
+  const Type summand_type = flat ? f32({rows * cols}) : full;
+  auto a = b.beginFunction("main", {full}, {kept, summand_type});
+  ValueId zero = scalarConstant(b, f32(), 0);
+  ValueId sq = b.op1(OpKind::Multiply, {a[0], a[0]}, full);
+  ValueId summand = flat ? b.op1(OpKind::Reshape, {sq}, summand_type) : sq;
+  b.ret({reduce(b, sq, zero, {reduced_dim}, kept, OpKind::Add), summand});
+  b.endFunction();
+  return m;
+}
+
+// The store of %out1 lies between the loop's head and its yield.
+bool storedInsideTheLoop(const std::string& ttir, const std::string& param) {
+  const size_t loop = ttir.find("scf.for"), store = ttir.find("tt.splat " + param),
+               yield = ttir.find("scf.yield");
+  return loop != std::string::npos && store != std::string::npos && loop < store &&
+         store < yield;
+}
+
+TEST(EmitReduction, ASummandReturnedWholeIsStoredByThePartialsKernel) {
+  ir::Module m = sumAndSummand(4096, 2048, 0, false);
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kReduction);
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(k[0].tile.rfind("128x32 looped, ", 0), 0u) << k[0].tile;
+  EXPECT_TRUE(storedInsideTheLoop(k[0].ttir, "%out1")) << k[0].ttir;
+  EXPECT_EQ(count(k[0].ttir, "tt.load "), 1);   // the input, once
+  EXPECT_EQ(count(k[0].ttir, "tt.store "), 2);  // the summand and the partials
+  // The finishing kernel stores only the sum.
+  EXPECT_EQ(k[1].ttir.find("tt.splat %out1"), std::string::npos);
+  EXPECT_EQ(count(k[1].ttir, "tt.store "), 1);
+}
+
+TEST(EmitReduction, ASummandReturnedWholeIsStoredInsideTheRowLoop) {
+  for (bool flat : {false, true}) {
+    ir::Module m = sumAndSummand(600, 100000, 1, flat);
+    const std::vector<TtirKernel> k = emitWholeStages(m, Family::kReduction);
+    ASSERT_EQ(k.size(), 1u) << flat;
+    EXPECT_EQ(k[0].tile, "1x2048 looped");
+    EXPECT_EQ(count(k[0].ttir, "scf.for"), 1);
+    EXPECT_TRUE(storedInsideTheLoop(k[0].ttir, "%out1")) << k[0].ttir;
+    EXPECT_EQ(count(k[0].ttir, "tt.load "), 1) << flat;
+    EXPECT_EQ(count(k[0].ttir, "tt.store "), 2);
+    // The last chunk of 100000 is masked, for the summand's store as for the sum.
+    EXPECT_NE(k[0].ttir.find("arith.constant dense<100000> : tensor<1x2048xi32>"),
+              std::string::npos);
+  }
+}
+
+TEST(EmitReduction, ASummandReturnedWholeBesideAShortRowIsOneTile) {
+  ir::Module m = sumAndSummand(32, 128, 1, false);
+  TtirKernel k = emitWhole(m, Family::kReduction);
+  EXPECT_EQ(k.tile, "16x128");
+  EXPECT_EQ(count(k.ttir, "scf.for"), 0);
+  EXPECT_EQ(count(k.ttir, "tt.load "), 1);
+  EXPECT_EQ(count(k.ttir, "tt.store "), 2);
+}
+
 }  // namespace
 }  // namespace jft::codegen::ttir::testing

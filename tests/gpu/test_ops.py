@@ -907,6 +907,47 @@ def transposed_reduction_cases():
     case(f"transposed_sum_{'x'.join(map(str, shape))}_{dt}", fn)
 
 
+def sum_and_summand_cases():
+  """A reduction whose summand is also returned whole (a bias gradient next to
+  the weight gradient's input): the full-size output is stored chunk by chunk
+  inside the loop over the reduced extent, by the partials kernel when the
+  reduction is split. Against numpy in float64."""
+  import jax.numpy as jnp
+  rng = np.random.default_rng(12)
+  # shape, the reduced axes, the summand's transpose (None: none), its dtype,
+  # whether the summand comes back reshaped (another shape of the full size).
+  for shape, axes, perm, dt, reshaped in [((4096, 2048), (0,), None, "float32", False),
+                                          ((16, 256, 2048), (0, 1), None, "bfloat16", False),
+                                          ((2048, 4096), (1,), (1, 0), "bfloat16", False),
+                                          ((8, 100000), (1,), None, "float32", True),
+                                          ((300, 9000), (1,), None, "float32", False),
+                                          ((1000, 96), (1,), None, "float32", True)]:
+    def fn(shape=shape, axes=axes, perm=perm, dt=dt, reshaped=reshaped):
+      x = rng.standard_normal(shape).astype(dtype(dt))
+      w = rng.standard_normal(shape[-1]).astype(dtype(dt))
+
+      def f(a, v):
+        y = a * v - a
+        t = jnp.transpose(y, perm) if perm else y
+        s = jnp.sum(t.astype(jnp.float32), axis=axes)
+        return s, (y.reshape(-1) if reshaped else y)
+
+      got_sum, got_y = jax_run2(f, x, w)
+      want_y = (x * w - x).reshape(-1) if reshaped else x * w - x
+      compare(got_y, want_y)
+      # The sum of the summand as returned (bf16 rounding then is the same on
+      # both sides), in float64.
+      y64 = got_y.astype(np.float64).reshape(shape)
+      t64 = np.transpose(y64, perm) if perm else y64
+      compare(got_sum, t64.sum(axis=axes), rtol=1e-4)
+    case(f"sum_and_summand_{'x'.join(map(str, shape))}_{dt}", fn)
+
+
+def jax_run2(fn, *args):
+  import jax
+  return tuple(np.asarray(r) for r in jax.jit(fn)(*args))
+
+
 
 def main() -> None:
   require_gpu_and_jax()
@@ -922,6 +963,7 @@ def main() -> None:
   transcendental_cases()
   indexing_cases()
   transposed_reduction_cases()
+  sum_and_summand_cases()
   finish()
 
 

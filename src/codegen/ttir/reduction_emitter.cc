@@ -108,6 +108,16 @@ class ReductionKernel {
   Status reducePartials(int kept_space);
   // The partial stage: this program's chunk reduced, stored to scratch.
   Status storePartials(int kept_space, const Value& o, const Value& chunk);
+  // Where output `i` is stored when F's index is `full_space`.
+  int outputSpace(size_t i, int full_space);
+  // Output `i`, computed as `value` at `value_space`, stored at
+  // `store_space` part by part.
+  Status storeOutput(size_t i, ir::ValueId value, int value_space, int store_space);
+  // An output of F's size at F's index `full_space`.
+  Status storeFullOutput(size_t i, int full_space);
+  // The streamed outputs at `full_space` (inside the loop over the reduced
+  // extent), once per kernel.
+  Status storeStreamed(int full_space);
 
   TtirWriter& writer_;
   const ir::Module& module_;
@@ -125,6 +135,11 @@ class ReductionKernel {
   std::vector<int64_t> kept_;     // K
   int64_t kept_count_ = 1, reduced_count_ = 1;
   bool minor_ = false, major_ = false, whole_row_ = false;
+  // Outputs of F's size that need no reduce result: stored chunk by chunk
+  // where the loop reads F (by the partials stage when split), so they never
+  // force the whole reduced extent into one tile.
+  std::vector<size_t> streamed_;
+  bool streamed_stored_ = false;
   ReductionTile tile_;
 
   std::optional<IndexBuilder> index_;
@@ -182,13 +197,18 @@ Status ReductionKernel::analyse() {
     minor_ = minor_ && reduced_[i] == rank - n + i;
     major_ = major_ && reduced_[i] == i;
   }
-  for (ir::ValueId out : fusion_.outputs) {
+  for (size_t i = 0; i < fusion_.outputs.size(); ++i) {
+    const ir::ValueId out = fusion_.outputs[i];
     const int64_t count = module_.typeOf(out).numElements();
     if (count == kept_count_) continue;
     if (count != product(full_))
       return unimplemented(fusion_.name + ": output " + module_.typeOf(out).str() +
                            " is neither of the reduced nor of the full size");
-    whole_row_ = true;
+    std::set<ir::ValueId> seen;
+    if (dependsOnReduce(out, seen))
+      whole_row_ = true;
+    else
+      streamed_.push_back(i);
   }
   for (const ir::Op* op : reduces_) {
     std::set<ir::ValueId> seen;
@@ -451,6 +471,7 @@ Status ReductionKernel::emitLoop(int kept, const std::optional<Value>& chunk) {
     next.insert(next.end(), combined.begin(), combined.end());
     at += n;
   }
+  JFT_RETURN_IF_ERROR(storeStreamed(full));
   std::string yields;
   for (size_t i = 0; i < next.size(); ++i) yields += (i ? ", " : "") + next[i].name;
   writer_.line("scf.yield " + yields + " : " + types);
@@ -525,27 +546,28 @@ StatusOr<Launch> ReductionKernel::emit() {
                   std::to_string(split_.chunk);
     return launch;
   }
+  // The finishing stage leaves the streamed outputs to the partials; a loop
+  // stores them as it walks (run here when no output asks for a reduce).
+  if (stage_ == Stage::kFinish) streamed_stored_ = true;
+  if (tile_.looped && !streamed_stored_ && !streamed_.empty()) {
+    JFT_ASSIGN_OR_RETURN(int only, keptOnly(kept));
+    JFT_RETURN_IF_ERROR(emitLoop(only));
+  }
   std::optional<int> full;
-  if (whole_row_) {
+  if (whole_row_ || (!streamed_stored_ && !streamed_.empty())) {
     JFT_ASSIGN_OR_RETURN(int f, fullSpace(kept, ix.range(1)));
     full = f;
   }
   for (size_t i = 0; i < fusion_.outputs.size(); ++i) {
     const ir::Type& type = module_.typeOf(fusion_.outputs[i]);
-    int space = type.numElements() == kept_count_ ? keptSpace(type.dims) : full.value();
-    if (type.numElements() != kept_count_ && type.dims != full_) {
-      // An output of F's size but another shape: stored at F's linear index.
-      IndexSpace s;
-      s.dims = type.dims;
-      s.linear = ix.linear(*full);
-      s.bounds = ix.space(*full).bounds;
-      space = ix.intern(std::move(s));
-    }
-    // A complex output is stored one part at a time.
-    for (int part = 0; part < (ir::isComplex(type.element) ? 2 : 1); ++part) {
-      JFT_ASSIGN_OR_RETURN(Value v,
-                           elemental_->emitPart(fusion_.outputs[i], space, part));
-      elemental_->store(signature_.outputs[i], type.element, v, space, part);
+    const bool streamed =
+        std::find(streamed_.begin(), streamed_.end(), i) != streamed_.end();
+    if (streamed && streamed_stored_) continue;
+    if (type.numElements() == kept_count_) {
+      const int space = keptSpace(type.dims);
+      JFT_RETURN_IF_ERROR(storeOutput(i, fusion_.outputs[i], space, space));
+    } else {
+      JFT_RETURN_IF_ERROR(storeFullOutput(i, *full));
     }
   }
   Launch launch;
@@ -555,6 +577,51 @@ StatusOr<Launch> ReductionKernel::emit() {
   if (tile_.looped) launch.tile += " looped";
   if (stage_ == Stage::kFinish) launch.tile += " of partials";
   return launch;
+}
+
+int ReductionKernel::outputSpace(size_t i, int full_space) {
+  const ir::Type& type = module_.typeOf(fusion_.outputs[i]);
+  if (type.dims == full_) return full_space;
+  // An output of F's size but another shape: stored at F's linear index.
+  IndexBuilder& ix = *index_;
+  IndexSpace s;
+  s.dims = type.dims;
+  s.linear = ix.linear(full_space);
+  s.bounds = ix.space(full_space).bounds;
+  return ix.intern(std::move(s));
+}
+
+Status ReductionKernel::storeOutput(size_t i, ir::ValueId value, int value_space,
+                                    int store_space) {
+  const ir::Type& type = module_.typeOf(fusion_.outputs[i]);
+  // A complex output is stored one part at a time.
+  for (int part = 0; part < (ir::isComplex(type.element) ? 2 : 1); ++part) {
+    JFT_ASSIGN_OR_RETURN(Value v, elemental_->emitPart(value, value_space, part));
+    elemental_->store(signature_.outputs[i], type.element, v, store_space, part);
+  }
+  return Status::ok();
+}
+
+Status ReductionKernel::storeFullOutput(size_t i, int full_space) {
+  const int store_space = outputSpace(i, full_space);
+  // A reshape of an F-shaped value has its bytes in F's row-major order: the
+  // value is read at F's index, as the reduce reads it, rather than
+  // re-derived from the linear one.
+  ir::ValueId value = fusion_.outputs[i];
+  for (const ir::Op* op = elemental_->definingOp(value);
+       op != nullptr && op->kind == ir::OpKind::Reshape;
+       op = elemental_->definingOp(value))
+    value = op->operands.at(0);
+  if (module_.typeOf(value).dims == full_)
+    return storeOutput(i, value, full_space, store_space);
+  return storeOutput(i, fusion_.outputs[i], store_space, store_space);
+}
+
+Status ReductionKernel::storeStreamed(int full_space) {
+  if (streamed_stored_) return Status::ok();
+  streamed_stored_ = true;
+  for (size_t i : streamed_) JFT_RETURN_IF_ERROR(storeFullOutput(i, full_space));
+  return Status::ok();
 }
 
 Status ReductionKernel::storePartials(int kept, const Value& o, const Value& chunk) {

@@ -30,7 +30,10 @@
 // (contiguous along k); with D the leading dims, at k*O + o (a column
 // reduction: o is the contiguous tile axis); otherwise through the
 // multi-index. Outputs of K's size are stored at o, those of F's size at the
-// F index.
+// F index. An F-sized output that needs no reduce result (a summand returned
+// beside its sum) is stored inside the loop, chunk by chunk, as the loop
+// reads F (by the partials stage when split; the finishing stage skips it),
+// so it does not force the whole reduced extent into one tile.
 #pragma once
 
 #include <string>
