@@ -546,23 +546,27 @@ StatusOr<Launch> ReductionKernel::emit() {
                   std::to_string(split_.chunk);
     return launch;
   }
-  // The finishing stage leaves the streamed outputs to the partials; a loop
-  // stores them as it walks (run here when no output asks for a reduce).
+  // Streamed outputs: the partials stored them for the finishing stage; a
+  // loop stores them as it walks (run here when no output asks for a
+  // reduce); a single tile stores them at its F index.
   if (stage_ == Stage::kFinish) streamed_stored_ = true;
-  if (tile_.looped && !streamed_stored_ && !streamed_.empty()) {
-    JFT_ASSIGN_OR_RETURN(int only, keptOnly(kept));
-    JFT_RETURN_IF_ERROR(emitLoop(only));
+  if (!streamed_stored_ && !streamed_.empty()) {
+    if (tile_.looped) {
+      JFT_ASSIGN_OR_RETURN(int only, keptOnly(kept));
+      JFT_RETURN_IF_ERROR(emitLoop(only));
+    } else {
+      JFT_ASSIGN_OR_RETURN(int f, fullSpace(kept, ix.range(1)));
+      JFT_RETURN_IF_ERROR(storeStreamed(f));
+    }
   }
   std::optional<int> full;
-  if (whole_row_ || (!streamed_stored_ && !streamed_.empty())) {
+  if (whole_row_) {
     JFT_ASSIGN_OR_RETURN(int f, fullSpace(kept, ix.range(1)));
     full = f;
   }
   for (size_t i = 0; i < fusion_.outputs.size(); ++i) {
+    if (std::find(streamed_.begin(), streamed_.end(), i) != streamed_.end()) continue;
     const ir::Type& type = module_.typeOf(fusion_.outputs[i]);
-    const bool streamed =
-        std::find(streamed_.begin(), streamed_.end(), i) != streamed_.end();
-    if (streamed && streamed_stored_) continue;
     if (type.numElements() == kept_count_) {
       const int space = keptSpace(type.dims);
       JFT_RETURN_IF_ERROR(storeOutput(i, fusion_.outputs[i], space, space));
