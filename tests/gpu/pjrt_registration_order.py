@@ -17,6 +17,11 @@ version = jax.devices()[0].client.platform_version
 assert "driver API" in version, version
 x = jax.device_put(np.arange(5, dtype=np.int32))
 assert (np.asarray(x) == np.arange(5)).all()
+# A target jaxlib registers during `import jax` (the hybrid eig runs LAPACK on
+# the host through an FFI handler): it reaches ours whichever plugin ran first.
+a = np.array([[2.0, 1.0], [-1.0, 3.0]], np.float32)
+got = np.sort_complex(np.asarray(jax.jit(jax.numpy.linalg.eigvals)(a)))
+assert np.allclose(got, np.sort_complex(np.linalg.eigvals(a)), rtol=1e-5), got
 print("ours active:", jax.devices(), version)
 """
 

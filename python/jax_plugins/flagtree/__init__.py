@@ -273,12 +273,47 @@ def _forget_handler(table_name: str, xla_client) -> None:
     table.pop(XLA_PLATFORM, None)
 
 
-def register_ffi(c_api, xla_client, extension) -> None:
+# jaxlib's GPU modules that register their CUDA targets while `import jax` runs
+# (linear algebra, solvers, sparse, PRNG): xla_client queues those until a CUDA
+# handler exists and hands the queue to the first one. Each has
+# `registrations()`: {platform: [(name, handler, api_version)]}.
+_JAXLIB_TARGET_MODULES = ("jaxlib.gpu_linalg", "jaxlib.gpu_solver", "jaxlib.gpu_sparse",
+                          "jaxlib.gpu_prng")
+
+
+def jaxlib_cuda_targets(modules=sys.modules) -> list[tuple[str, object, int]]:
+  """(name, handler, api_version) of every CUDA target that jaxlib's GPU
+  modules, as imported by JAX, registered with xla_client. Only modules JAX
+  already imported count: their registrations are the ones a handler that ran
+  before ours took from xla_client's queue."""
+  targets: list[tuple[str, object, int]] = []
+  for name in _JAXLIB_TARGET_MODULES:
+    registrations = getattr(modules.get(name), "registrations", None)
+    if registrations is not None:
+      targets.extend(tuple(t) for t in registrations().get(XLA_PLATFORM, []))
+  # These two register at import from the plugin's own submodule.
+  rnn = getattr(modules.get("jaxlib.gpu_rnn"), "_cuda_rnn", None)
+  if rnn is not None:
+    targets.extend((n, v, int(n.endswith("_ffi"))) for n, v in rnn.registrations().items())
+  triton = getattr(modules.get("jaxlib.gpu_triton"), "_cuda_triton", None)
+  if triton is not None:
+    targets.append(("triton_kernel_call", triton.get_custom_call(), 0))
+    targets.extend((n, v, 1) for n, v in triton.registrations().items())
+  return targets
+
+
+def register_ffi(c_api, xla_client, extension, modules=sys.modules) -> None:
   """Routes jax.ffi.register_ffi_target(..., platform="CUDA") and JAX's own
   handlers (host callbacks) to our plugin, as upstream's initialize() does for
-  its own: through our PJRT FFI and GPU custom-call extensions."""
+  its own: through our PJRT FFI and GPU custom-call extensions.
+
+  When the upstream plugin initialised first, its handler took the targets
+  jaxlib queued during `import jax` (cuSOLVER's hybrid eig, the tridiagonal
+  solver, ...); those are registered with ours again here."""
   custom_call = functools.partial(extension.register_custom_call_target, c_api)
   custom_type = functools.partial(extension.register_custom_type, c_api)
+  handlers = getattr(xla_client, "_custom_callback_handler", None)
+  queue_taken = isinstance(handlers, dict) and XLA_PLATFORM in handlers
   _forget_handler("_custom_callback_handler", xla_client)
   _forget_handler("_custom_type_id_handler", xla_client)
   xla_client.register_custom_type_handler(XLA_PLATFORM, custom_type)
@@ -287,6 +322,12 @@ def register_ffi(c_api, xla_client, extension) -> None:
     custom_type(name, value)
   for name, value in extension.ffi_handlers().items():
     custom_call(name, value, XLA_PLATFORM, 1)
+  if queue_taken:
+    for name, value, api_version in jaxlib_cuda_targets(modules):
+      try:
+        custom_call(name, value, XLA_PLATFORM, api_version)
+      except Exception as e:  # one target lost, not the others
+        logger.warning("jax-flagtree: registering jaxlib's %s failed: %s", name, e)
 
 
 def _register_ffi(c_api) -> None:
