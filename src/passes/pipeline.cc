@@ -4,6 +4,7 @@
 
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "passes/approx_top_k.h"
 #include "passes/bitcast_widths.h"
 #include "passes/canonicalize.h"
 #include "passes/collectives.h"
@@ -93,6 +94,11 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
     return expandSyrkCalls(m);
   }));
   (void)syrk;
+  // ApproxTopK as XLA computes it off TPU: an exact top-k by sorting.
+  JFT_ASSIGN_OR_RETURN(bool top_k, runner.run("approx_top_k", 0, [](ir::Module& m) {
+    return expandApproxTopK(m);
+  }));
+  (void)top_k;
   // Integer products no library GEMM computes become a multiply and a
   // reduce before the rounds, so they simplify and fuse like other ops.
   JFT_ASSIGN_OR_RETURN(bool lowered, runner.run("integer_dot", 0, [](ir::Module& m) {

@@ -16,6 +16,7 @@
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "passes/approx_top_k.h"
 #include "passes/canonicalize.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
@@ -37,6 +38,7 @@ const std::map<std::string, PassFn>& passes() {
        [](ir::Module& m) -> StatusOr<bool> { return eliminateCommonSubexpressions(m); }},
       {"dce", [](ir::Module& m) -> StatusOr<bool> { return eliminateDeadCode(m); }},
       {"inline", [](ir::Module& m) { return inlineCalls(m); }},
+      {"approx_top_k", [](ir::Module& m) { return expandApproxTopK(m); }},
   };
   return table;
 }

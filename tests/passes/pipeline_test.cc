@@ -51,15 +51,16 @@ TEST(Pipeline, RedundantProgramShrinksToOneExponential) {
   for (const PassRecord& record : report->passes) order.push_back(record.pass);
   EXPECT_EQ(order, (std::vector<std::string>{
                        "inline", "sink_constants", "collectives", "syrk_expand",
-                       "integer_dot", "float8_dot", "bitcast_widths", "rng_expand",
+                       "approx_top_k", "integer_dot", "float8_dot", "bitcast_widths", "rng_expand",
                        "complex_iota", "complex_sort", "canonicalize", "simplify", "cse",
                        "dce", "canonicalize", "simplify", "cse", "dce"}));
   EXPECT_TRUE(report->passes[0].changed);
-  // No constant to sink, no collective, syrk call, integer or float8 product,
-  // bitcast, rng_bit_generator, complex iota or complex sort to expand.
-  for (size_t i = 1; i < 10; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
-  for (size_t i = 10; i < 14; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
-  for (size_t i = 14; i < 18; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  // No constant to sink, no collective, syrk or ApproxTopK call, integer or
+  // float8 product, bitcast, rng_bit_generator, complex iota or complex sort
+  // to expand.
+  for (size_t i = 1; i < 11; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  for (size_t i = 11; i < 15; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
+  for (size_t i = 15; i < 19; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
   EXPECT_NE(describeReport(*report).find("round 2 dce: unchanged"), std::string::npos);
 }
 
@@ -71,7 +72,7 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
     dumps.emplace_back(record.pass, text);
   };
   ASSERT_TRUE(runPasses(m, options).isOk());
-  ASSERT_EQ(dumps.size(), 18u);
+  ASSERT_EQ(dumps.size(), 19u);
   EXPECT_EQ(dumps[0].first, "inline");
   EXPECT_NE(dumps[0].second.find("stablehlo.multiply"), std::string::npos);
   EXPECT_EQ(dumps[0].second.find("call @scale"), std::string::npos);
@@ -81,17 +82,19 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
   EXPECT_EQ(dumps[2].second, "");  // unchanged
   EXPECT_EQ(dumps[3].first, "syrk_expand");
   EXPECT_EQ(dumps[3].second, "");  // unchanged
-  EXPECT_EQ(dumps[4].first, "integer_dot");
+  EXPECT_EQ(dumps[4].first, "approx_top_k");
   EXPECT_EQ(dumps[4].second, "");  // unchanged
-  EXPECT_EQ(dumps[7].first, "rng_expand");
-  EXPECT_EQ(dumps[7].second, "");  // unchanged
-  EXPECT_EQ(dumps[8].first, "complex_iota");
+  EXPECT_EQ(dumps[5].first, "integer_dot");
+  EXPECT_EQ(dumps[5].second, "");  // unchanged
+  EXPECT_EQ(dumps[8].first, "rng_expand");
   EXPECT_EQ(dumps[8].second, "");  // unchanged
-  EXPECT_EQ(dumps[9].first, "complex_sort");
+  EXPECT_EQ(dumps[9].first, "complex_iota");
   EXPECT_EQ(dumps[9].second, "");  // unchanged
-  EXPECT_EQ(dumps[10].first, "canonicalize");
-  EXPECT_EQ(dumps[10].second.find("stablehlo.transpose"), std::string::npos);
-  EXPECT_EQ(dumps[17].second, "");  // unchanged
+  EXPECT_EQ(dumps[10].first, "complex_sort");
+  EXPECT_EQ(dumps[10].second, "");  // unchanged
+  EXPECT_EQ(dumps[11].first, "canonicalize");
+  EXPECT_EQ(dumps[11].second.find("stablehlo.transpose"), std::string::npos);
+  EXPECT_EQ(dumps[18].second, "");  // unchanged
 }
 
 TEST(Pipeline, RoundsAreBounded) {
@@ -102,7 +105,7 @@ TEST(Pipeline, RoundsAreBounded) {
   ASSERT_TRUE(report.isOk());
   EXPECT_EQ(report->rounds, 1);
   EXPECT_FALSE(report->reached_fixed_point);
-  EXPECT_EQ(report->passes.size(), 14u);
+  EXPECT_EQ(report->passes.size(), 15u);
 }
 
 TEST(Pipeline, BrokenInputIsRejectedWhenVerifying) {
