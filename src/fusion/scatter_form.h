@@ -7,7 +7,8 @@
 // max/min of f64 and of 8/16-bit types, add of 8-bit types) run as a
 // compare-and-swap loop: on the element itself when it is 32 or 64 bits, on
 // the aligned 32-bit word holding it when it is 8 or 16 bits.
-// Complex elements: set and add only (part by part).
+// Complex elements: set and add only (part by part); passes/complex_scatter
+// turns other complex combines whose updates cannot collide into set.
 #pragma once
 
 #include <string>

@@ -10,6 +10,7 @@
 #include "passes/collectives.h"
 #include "passes/collectives_spmd.h"
 #include "passes/complex_iota.h"
+#include "passes/complex_scatter.h"
 #include "passes/complex_sort.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
@@ -129,6 +130,12 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
     return splitComplexSorts(m);
   }));
   (void)parted;
+  // Complex scatters combining by more than add, when updates cannot
+  // collide: gather, combine, set (the scatter family combines per part).
+  JFT_ASSIGN_OR_RETURN(bool scattered, runner.run("complex_scatter", 0, [](ir::Module& m) {
+    return expandComplexScatters(m);
+  }));
+  (void)scattered;
   PipelineReport& report = runner.report();
   for (int round = 1; round <= options.max_rounds; ++round) {
     report.rounds = round;

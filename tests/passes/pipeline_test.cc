@@ -52,15 +52,15 @@ TEST(Pipeline, RedundantProgramShrinksToOneExponential) {
   EXPECT_EQ(order, (std::vector<std::string>{
                        "inline", "sink_constants", "collectives", "syrk_expand",
                        "approx_top_k", "integer_dot", "float8_dot", "bitcast_widths", "rng_expand",
-                       "complex_iota", "complex_sort", "canonicalize", "simplify", "cse",
+                       "complex_iota", "complex_sort", "complex_scatter", "canonicalize", "simplify", "cse",
                        "dce", "canonicalize", "simplify", "cse", "dce"}));
   EXPECT_TRUE(report->passes[0].changed);
   // No constant to sink, no collective, syrk or ApproxTopK call, integer or
-  // float8 product, bitcast, rng_bit_generator, complex iota or complex sort
-  // to expand.
-  for (size_t i = 1; i < 11; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
-  for (size_t i = 11; i < 15; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
-  for (size_t i = 15; i < 19; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  // float8 product, bitcast, rng_bit_generator, complex iota, sort or
+  // scatter to expand.
+  for (size_t i = 1; i < 12; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  for (size_t i = 12; i < 16; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
+  for (size_t i = 16; i < 20; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
   EXPECT_NE(describeReport(*report).find("round 2 dce: unchanged"), std::string::npos);
 }
 
@@ -72,7 +72,7 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
     dumps.emplace_back(record.pass, text);
   };
   ASSERT_TRUE(runPasses(m, options).isOk());
-  ASSERT_EQ(dumps.size(), 19u);
+  ASSERT_EQ(dumps.size(), 20u);
   EXPECT_EQ(dumps[0].first, "inline");
   EXPECT_NE(dumps[0].second.find("stablehlo.multiply"), std::string::npos);
   EXPECT_EQ(dumps[0].second.find("call @scale"), std::string::npos);
@@ -92,9 +92,11 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
   EXPECT_EQ(dumps[9].second, "");  // unchanged
   EXPECT_EQ(dumps[10].first, "complex_sort");
   EXPECT_EQ(dumps[10].second, "");  // unchanged
-  EXPECT_EQ(dumps[11].first, "canonicalize");
-  EXPECT_EQ(dumps[11].second.find("stablehlo.transpose"), std::string::npos);
-  EXPECT_EQ(dumps[18].second, "");  // unchanged
+  EXPECT_EQ(dumps[11].first, "complex_scatter");
+  EXPECT_EQ(dumps[11].second, "");  // unchanged
+  EXPECT_EQ(dumps[12].first, "canonicalize");
+  EXPECT_EQ(dumps[12].second.find("stablehlo.transpose"), std::string::npos);
+  EXPECT_EQ(dumps[19].second, "");  // unchanged
 }
 
 TEST(Pipeline, RoundsAreBounded) {
@@ -105,7 +107,7 @@ TEST(Pipeline, RoundsAreBounded) {
   ASSERT_TRUE(report.isOk());
   EXPECT_EQ(report->rounds, 1);
   EXPECT_FALSE(report->reached_fixed_point);
-  EXPECT_EQ(report->passes.size(), 15u);
+  EXPECT_EQ(report->passes.size(), 16u);
 }
 
 TEST(Pipeline, BrokenInputIsRejectedWhenVerifying) {
