@@ -71,15 +71,22 @@ class Canonicalizer : public LocalRewriter {
 
   // A product over an empty contraction is all zeros, and one with an empty
   // result computes nothing: either becomes a zero constant, so no library
-  // call is asked for a product of size 0.
+  // call is asked for a product of size 0. A convolution with an empty
+  // operand sums nothing into every output element (a window over an empty
+  // input reads only padding, which is zero).
   static bool zeroProduct(const RewriteContext& context, ir::Op& op) {
-    if (op.kind != OpKind::DotGeneral && op.kind != OpKind::Dot) return false;
+    if (op.kind != OpKind::DotGeneral && op.kind != OpKind::Dot &&
+        op.kind != OpKind::Convolution)
+      return false;
     if (op.operands.size() != 2) return false;
     const ir::Type& result = context.typeOf(op.results[0]);
     const ir::Type& lhs = context.typeOf(op.operands[0]);
     if (!result.isTensor() || !lhs.isTensor()) return false;
     bool empty = result.numElements() == 0;
-    if (op.kind == OpKind::Dot) {
+    if (op.kind == OpKind::Convolution) {
+      empty = empty || lhs.numElements() == 0 ||
+              context.typeOf(op.operands[1]).numElements() == 0;
+    } else if (op.kind == OpKind::Dot) {
       empty = empty || (lhs.rank() > 0 && lhs.dims.back() == 0);
     } else if (const auto* numbers = ir::findAttrAs<ir::DotDimensionNumbers>(
                    op.attrs, "dot_dimension_numbers")) {
