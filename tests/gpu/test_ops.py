@@ -947,6 +947,39 @@ def sum_and_summand_cases():
     case(f"sum_and_summand_{'x'.join(map(str, shape))}_{dt}", fn)
 
 
+def suite_class_cases():
+  """Failure classes JAX's suite found: approx top-k (sort and slices), a
+  complex scatter-multiply (gather, multiply, set), an empty convolution."""
+  import jax.numpy as jnp
+  from jax import lax
+
+  def approx_top_k():
+    x = floats((4, 300), "float32", edges=False)
+    v, i = jax_run2(lambda a: lax.approx_max_k(a, 7), x)
+    order = np.argsort(-x, axis=1, kind="stable")[:, :7]
+    compare(v, np.take_along_axis(x, order, 1))
+    compare(np.take_along_axis(x, i, 1), v)
+    v, i = jax_run2(lambda a: lax.approx_min_k(a, 3, reduction_dimension=0), x)
+    compare(v, np.sort(x, axis=0)[:3])
+    compare(np.take_along_axis(x, i, 0), v)
+  case("approx_top_k", approx_top_k)
+
+  def complex_scatter_multiply():
+    x = (rng.standard_normal((3, 13)) + 1j * rng.standard_normal((3, 13))).astype(np.complex64)
+    y = (rng.standard_normal((3, 12)) + 1j * rng.standard_normal((3, 12))).astype(np.complex64)
+    want = x.copy()
+    want[:, 1:] *= y
+    compare(run(lambda a, b: a.at[:, 1:].multiply(b), x, y), want)
+  case("complex_scatter_multiply", complex_scatter_multiply)
+
+  def empty_convolution():
+    x = np.zeros((2, 0, 4, 4), np.float32)
+    k = np.ones((4, 0, 1, 2), np.float32)
+    got = run(lambda a, b: lax.conv_general_dilated(a, b, (1, 1), "VALID"), x, k)
+    compare(got, np.zeros((2, 4, 4, 3), np.float32))
+  case("empty_convolution", empty_convolution)
+
+
 def jax_run2(fn, *args):
   import jax
   return tuple(np.asarray(r) for r in jax.jit(fn)(*args))
@@ -968,6 +1001,7 @@ def main() -> None:
   indexing_cases()
   transposed_reduction_cases()
   sum_and_summand_cases()
+  suite_class_cases()
   finish()
 
 
