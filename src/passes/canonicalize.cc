@@ -46,7 +46,9 @@ class Canonicalizer : public LocalRewriter {
         context.replaceOp(op, {*same});
       return true;
     }
-    if (zeroProduct(context, op) || uninitializedBuffer(context, op)) return true;
+    if (zeroProduct(context, op) || uninitializedBuffer(context, op) ||
+        placementAnnotation(context, op))
+      return true;
     if (foldDimensionSize(context, op)) return true;
     return foldConstant(context, op);
   }
@@ -110,6 +112,20 @@ class Canonicalizer : public LocalRewriter {
     const ir::Type& result = context.typeOf(op.results[0]);
     if (!result.isTensor()) return false;
     becomeZeros(op, result);
+    return true;
+  }
+
+  // custom_call @annotate_device_placement (device_put to another memory
+  // space, compute_on, host offloading) marks where a value's buffer lives;
+  // its value is its operand. Buffers stay in device memory here (no host
+  // offloading), so the annotation is its operand.
+  static bool placementAnnotation(RewriteContext& context, ir::Op& op) {
+    if (op.kind != OpKind::CustomCall || op.operands.size() != 1 || op.results.size() != 1)
+      return false;
+    const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
+    if (target == nullptr || *target != "annotate_device_placement") return false;
+    if (context.typeOf(op.operands[0]) != context.typeOf(op.results[0])) return false;
+    context.replaceOp(op, {op.operands[0]});
     return true;
   }
 
