@@ -44,6 +44,15 @@ std::string inputPrecisionOf(const ir::Op& op, ir::ElementType operand) {
   return operand == ElementType::F32 && wantsHighest(op) ? "ieee" : "tf32";
 }
 
+bool xlaComputesExactly(int64_t m, int64_t n, int64_t k) {
+  // In double: the extents' product may not fit an int64.
+  const double size = (static_cast<double>(m) + static_cast<double>(n)) *
+                      static_cast<double>(k);
+  if (size < 100) return true;
+  const bool lhs_vector = m == 1, rhs_vector = n == 1;
+  return (lhs_vector && rhs_vector) || ((lhs_vector || rhs_vector) && size < 1e7);
+}
+
 IndexMap indexMapOf(const std::vector<int64_t>& shape, const std::vector<int64_t>& dims) {
   std::vector<int64_t> strides(shape.size(), 1);
   for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
@@ -122,6 +131,8 @@ std::optional<MatmulForm> matmulFormOf(const ir::Module& module, const ir::Op& o
   form.operand = lhs.element;
   form.result = result.element;
   form.input_precision = inputPrecisionOf(op, lhs.element);
+  if (lhs.element == ElementType::F32 && xlaComputesExactly(form.m, form.n, form.k))
+    form.input_precision = "ieee";
   return form;
 }
 

@@ -68,8 +68,17 @@ std::optional<MatmulForm> matmulFormOf(const ir::Module& module, const ir::Op& o
 
 // tt.dot's inputPrecision for a dot_general or convolution `op` whose
 // operands are `operand`: "ieee" for f32 under precision_config HIGHEST,
-// "tf32" otherwise.
+// "tf32" otherwise (matmulFormOf also makes it "ieee" where
+// xlaComputesExactly).
 std::string inputPrecisionOf(const ir::Op& op, ir::ElementType operand);
+
+// Whether XLA's GPU compiler computes an f32 product of these unbatched
+// extents (m lhs free, n rhs free, k contracting) without TF32 rounding: it
+// leaves tiny products, (m + n) k < 100, to its loop emitter, and turns one
+// with a vector side (m or n is 1) into multiply and reduce when both sides
+// are vectors or (m + n) k < 10^7. Products of f32 under default precision
+// follow it, so small ones are as exact as upstream's.
+bool xlaComputesExactly(int64_t m, int64_t n, int64_t k);
 
 // The index map of `dims` (in index order) of a row-major tensor `shape`.
 IndexMap indexMapOf(const std::vector<int64_t>& shape, const std::vector<int64_t>& dims);

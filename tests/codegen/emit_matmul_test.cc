@@ -219,14 +219,15 @@ TEST(EmitMatmul, NonContiguousContractingDims) {
 // to nearest (src/codegen/ttir/tf32_rounding.h) before tt.dot, with the
 // constants of that rounding: bias 0x1000, mask ~0x1FFF, the exponent field
 // 0x7F800000 (finite below it, NaN above), the quiet bit 0x00400000.
-// [24, 1] x [1, 2]: run_matmul_ttir.py drives the rows through a table of
+// [24, 1] x [1, 100]: run_matmul_ttir.py drives the rows through a table of
 // hand-rounded bit patterns (ties, carries into the exponent, the largest
-// finite value rounding to infinity, subnormals, infinities, NaN).
+// finite value rounding to infinity, subnormals, infinities, NaN). 100
+// columns: XLA computes products under (m + n) k = 100 exactly, and so do we.
 TEST(EmitMatmul, Tf32RoundsOperands) {
   ir::Module m;
   ir::Builder b(m);
-  auto a = b.beginFunction("main", {f32({24, 1}), f32({1, 2})}, {f32({24, 2})});
-  b.ret({dot(b, a[0], a[1], f32({24, 2}), numbers({}, {}, {1}, {0}))});
+  auto a = b.beginFunction("main", {f32({24, 1}), f32({1, 100})}, {f32({24, 100})});
+  b.ret({dot(b, a[0], a[1], f32({24, 100}), numbers({}, {}, {1}, {0}))});
   b.endFunction();
   const TtirKernel k = emitWhole(m, fusion::Family::kMatmul);
   dumpLaunch(k);

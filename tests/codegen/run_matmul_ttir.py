@@ -529,11 +529,11 @@ TF32_TABLE = [
 
 def case_tf32_rounding(rng):
   x = [from_f32_bits(bits) for bits, _ in TF32_TABLE]
-  w = [1.0, -1.0]
+  w = [1.0, -1.0] * 50
   out = []
   for _, rounded in TF32_TABLE:
     v = math.nan if rounded is None else from_f32_bits(rounded)
-    out += [v, -v]
+    out += [v, -v] * 50
   return {"%in0": x, "%in1": w}, {"%out0": out}
 
 

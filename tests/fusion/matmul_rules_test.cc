@@ -331,6 +331,32 @@ TEST(MatmulForm, BatchedTransposedOperands) {
   EXPECT_EQ(form->input_precision, "ieee");
 }
 
+// f32 under DEFAULT precision: TF32 tiles, but for the products XLA computes
+// exactly (tiny ones, and one with a vector side: a quaternion composition,
+// a matrix-vector product), which keep f32.
+TEST(MatmulForm, SmallAndVectorProductsAreIeee) {
+  struct Row {
+    std::vector<int64_t> lhs, rhs, out;
+    const char* precision;
+  };
+  const Row rows[] = {{{4, 4}, {4, 4}, {4, 4}, "ieee"},
+                      {{64, 64}, {64, 64}, {64, 64}, "tf32"},
+                      {{1, 512}, {512, 256}, {1, 256}, "ieee"},
+                      {{256, 512}, {512, 1}, {256, 1}, "ieee"}};
+  for (const Row& row : rows) {
+    Built built;
+    ir::Builder b(built.m);
+    auto a = b.beginFunction("main", {f32(row.lhs), f32(row.rhs)}, {f32(row.out)});
+    b.ret({dot(b, a[0], a[1], f32(row.out))});
+    b.endFunction();
+    std::optional<MatmulForm> form = matmulFormOf(built.m, built.main().body.ops[0]);
+    ASSERT_TRUE(form);
+    EXPECT_EQ(form->input_precision, row.precision) << form->m << "x" << form->n;
+  }
+  EXPECT_TRUE(xlaComputesExactly(1, 1, 1 << 30));  // two vectors: any length
+  EXPECT_FALSE(xlaComputesExactly(1, 10000, 1000));
+}
+
 TEST(MatmulForm, RouteNames) {
   EXPECT_STREQ(matmulRouteName(MatmulRoute::kAuto), "auto");
   EXPECT_STREQ(matmulRouteName(MatmulRoute::kLibrary), "library");

@@ -101,8 +101,8 @@ TEST(DotToGemm, PlainMatmulTakesTf32ByDefault) {
 }
 
 TEST(DotToGemm, PrecisionHighestIsExactF32AndHighIsNot) {
-  Dot dot{t(ElementType::F32, {4, 8}), t(ElementType::F32, {8, 2}),
-          t(ElementType::F32, {4, 2}), dims({}, {}, {1}, {0}),
+  Dot dot{t(ElementType::F32, {16, 8}), t(ElementType::F32, {8, 16}),
+          t(ElementType::F32, {16, 16}), dims({}, {}, {1}, {0}),
           precision(ir::Precision::HIGHEST)};
   ASSERT_PLAN(highest, dot);
   EXPECT_EQ(highest.gemm.compute, GemmCompute::kF32);
@@ -116,6 +116,31 @@ TEST(DotToGemm, PrecisionHighestIsExactF32AndHighIsNot) {
   dot.extra = {};
   ASSERT_PLAN(none, dot);
   EXPECT_EQ(none.gemm.compute, GemmCompute::kTf32);
+}
+
+// What XLA's GPU compiler computes without TF32 under DEFAULT precision: a
+// tiny product ((m + n) k < 100) or one with a vector side ((m + n) k < 10^7,
+// any size when both sides are vectors).
+TEST(DotToGemm, SmallAndVectorF32ProductsAreExact) {
+  struct Row {
+    std::vector<int64_t> lhs, rhs, out;
+    GemmCompute compute;
+  };
+  const Row rows[] = {
+      {{4, 8}, {8, 4}, {4, 4}, GemmCompute::kF32},             // (4 + 4) 8 = 64
+      {{16, 8}, {8, 16}, {16, 16}, GemmCompute::kTf32},        // (16 + 16) 8 = 256
+      {{1, 4096}, {4096, 512}, {1, 512}, GemmCompute::kF32},   // a vector side
+      {{4096, 4096}, {4096, 1}, {4096, 1}, GemmCompute::kTf32},  // vector, >= 10^7
+  };
+  for (const Row& row : rows) {
+    ASSERT_PLAN(p, (Dot{t(ElementType::F32, row.lhs), t(ElementType::F32, row.rhs),
+                        t(ElementType::F32, row.out), dims({}, {}, {1}, {0})}));
+    EXPECT_EQ(p.gemm.compute, row.compute) << p.gemm.m << "x" << p.gemm.n << "x" << p.gemm.k;
+  }
+  // Complex products keep the library's TF32 (XLA's exact emitters are real).
+  ASSERT_PLAN(c, (Dot{t(ElementType::C64, {4, 8}), t(ElementType::C64, {8, 4}),
+                      t(ElementType::C64, {4, 4}), dims({}, {}, {1}, {0})}));
+  EXPECT_EQ(c.gemm.compute, GemmCompute::kTf32);
 }
 
 TEST(DotToGemm, ContractingLhsMajorDimIsATransposedA) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "fusion/matmul_form.h"
 #include "support/int_lists.h"
 
 namespace jft::codegen::library {
@@ -230,7 +231,10 @@ StatusOr<DotGemmPlan> planDotAsGemm(const ir::Module& module, const ir::Op& op) 
   if (g.batch > std::numeric_limits<int32_t>::max())
     return unimplemented("dot_general batch " + std::to_string(g.batch) +
                          " exceeds the library's 32-bit batch count");
-  g.compute = types.compute;
+  // Small and vector f32 products without TF32, as XLA computes them.
+  const bool exact = types.in == GemmType::kF32 && types.compute == GemmCompute::kTf32 &&
+                     fusion::xlaComputesExactly(g.m, g.n, g.k);
+  g.compute = exact ? GemmCompute::kF32 : types.compute;
   g.d_type = types.out;
   g.d_ld = g.n;
   g.d_batch_stride = g.m * g.n;
