@@ -8,6 +8,7 @@
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
 #include "codegen/ttir/kernel_emitter.h"
+#include "codegen/ttir/memory_access.h"
 #include "fusion/ttir_support.h"
 
 namespace jft::codegen::ttir {
@@ -332,33 +333,15 @@ ir::ElementType SortKernel::scratchElement(size_t k) const {
 Value SortKernel::loadScratch(IndexBuilder& ix, size_t k, const Value& offset,
                               const std::optional<Value>& mask) {
   const ir::ElementType element = scratchElement(k);
-  const std::string mem = memoryType(element), ptr = "!tt.ptr<" + mem + ">";
-  const Value base = w_.op("tt.splat " + signature_.scratch.at(k) + " : " + ptr + " -> " +
-                               tensorType(offset.shape, ptr),
-                           offset.shape, ptr);
-  const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
-                                  base.type + ", " + offset.type,
-                              offset.shape, ptr);
-  std::string text = "tt.load " + address.name;
-  if (mask) text += ", " + ix.broadcast(*mask, offset.shape).name;
-  return loadedToRegister(w_, element,
-                          w_.op(text + " : " + address.type, offset.shape, mem));
+  return loadTile(ix, element, pointerTile(w_, signature_.scratch.at(k), element, offset),
+                  mask);
 }
 
 void SortKernel::storeScratch(IndexBuilder& ix, size_t k, const Value& offset,
                               const Value& value, const std::optional<Value>& mask) {
   const ir::ElementType element = scratchElement(k);
-  const std::string mem = memoryType(element), ptr = "!tt.ptr<" + mem + ">";
-  const Value base = w_.op("tt.splat " + signature_.scratch.at(k) + " : " + ptr + " -> " +
-                               tensorType(offset.shape, ptr),
-                           offset.shape, ptr);
-  const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
-                                  base.type + ", " + offset.type,
-                              offset.shape, ptr);
-  const Value stored = registerToStored(w_, element, ix.broadcast(value, offset.shape));
-  std::string text = "tt.store " + address.name + ", " + stored.name;
-  if (mask) text += ", " + ix.broadcast(*mask, offset.shape).name;
-  w_.line(text + " : " + address.type);
+  storeTile(ix, element, pointerTile(w_, signature_.scratch.at(k), element, offset),
+            value, mask);
 }
 
 Status SortKernel::overTiles(Elemental& el,
