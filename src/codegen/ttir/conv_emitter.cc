@@ -202,8 +202,7 @@ class ConvKernel : KernelEmitter {
                                tiles.loadOperand(lhs_, offset, mask, {tile_.m, tile_.k}));
           JFT_ASSIGN_OR_RETURN(
               const Value b,
-              tiles.loadOperand(rhs_, ix.add(tiles.offsetOf(kb, form_.rhs_k), rhs_cols),
-                                tiles.both(mask_kb, mask_n_), {tile_.k, tile_.n}));
+              tiles.loadRhs(rhs_, form_.rhs_k, kb, mask_kb, rhs_cols, mask_n_, tile_));
           return std::make_pair(a, b);
         });
   }

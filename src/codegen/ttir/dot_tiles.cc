@@ -185,6 +185,14 @@ StatusOr<Value> DotTiles::loadOperand(const OperandSource& source, const Value& 
   return tile;
 }
 
+StatusOr<Value> DotTiles::loadRhs(const OperandSource& rhs, const fusion::IndexMap& rhs_k,
+                                  const Value& kb, const std::optional<Value>& mask_kb,
+                                  const Value& cols, const std::optional<Value>& mask_n,
+                                  const MatmulTile& tile) {
+  return loadOperand(rhs, ix_.add(offsetOf(kb, rhs_k), cols), both(mask_kb, mask_n),
+                     {tile.k, tile.n});
+}
+
 std::optional<Value> DotTiles::both(const std::optional<Value>& a,
                                     const std::optional<Value>& b) {
   if (a && b) return ix_.both(*a, *b);

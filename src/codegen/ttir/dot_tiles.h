@@ -95,6 +95,13 @@ class DotTiles {
   StatusOr<Value> loadOperand(const OperandSource& source, const Value& offset,
                               const std::optional<Value>& mask,
                               const std::vector<int64_t>& shape);
+  // The step's [BK, BN] tile of the rhs, W[k][n] read in place through
+  // `rhs_k`: rows `kb` ([BK, 1], masked by `mask_kb`) at the columns'
+  // offsets `cols` ([1, BN], masked by `mask_n`).
+  StatusOr<Value> loadRhs(const OperandSource& rhs, const fusion::IndexMap& rhs_k,
+                          const Value& kb, const std::optional<Value>& mask_kb,
+                          const Value& cols, const std::optional<Value>& mask_n,
+                          const MatmulTile& tile);
   std::optional<Value> both(const std::optional<Value>& a, const std::optional<Value>& b);
   // The lanes of `lanes` (m, n or k indices) below `extent`, or nothing when
   // blocks of `block` cover it exactly.
