@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ir/attribute.h"
+#include "ir/elementwise_spec.h"
 
 namespace jft::compiler {
 namespace {
@@ -32,40 +33,24 @@ bool isTranscendental(OpKind kind) {
   }
 }
 
-// Arithmetic and logic applied element by element: one operation per output.
-bool isElementwiseArithmetic(OpKind kind) {
+// Elementwise ops that convert or move bits compute nothing.
+bool isConversion(OpKind kind) {
   switch (kind) {
-    case OpKind::Abs:
-    case OpKind::Add:
-    case OpKind::And:
-    case OpKind::Ceil:
-    case OpKind::Clamp:
-    case OpKind::Compare:
-    case OpKind::CountLeadingZeros:
-    case OpKind::Divide:
-    case OpKind::Floor:
-    case OpKind::IsFinite:
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-    case OpKind::Multiply:
-    case OpKind::Negate:
-    case OpKind::Not:
-    case OpKind::Or:
-    case OpKind::Popcnt:
-    case OpKind::Remainder:
-    case OpKind::RoundNearestAfz:
-    case OpKind::RoundNearestEven:
-    case OpKind::Select:
-    case OpKind::ShiftLeft:
-    case OpKind::ShiftRightArithmetic:
-    case OpKind::ShiftRightLogical:
-    case OpKind::Sign:
-    case OpKind::Subtract:
-    case OpKind::Xor:
+    case OpKind::BitcastConvert:
+    case OpKind::Complex:
+    case OpKind::Convert:
+    case OpKind::Imag:
+    case OpKind::Real:
+    case OpKind::ReducePrecision:
       return true;
     default:
       return false;
   }
+}
+
+// Arithmetic and logic applied element by element: one operation per output.
+bool isElementwiseArithmetic(OpKind kind) {
+  return ir::elementwiseSpec(kind) && !isTranscendental(kind) && !isConversion(kind);
 }
 
 double elements(const ir::Type& type) {

@@ -4,65 +4,16 @@
 
 #include "fusion/pallas_call.h"
 #include "fusion/scan_form.h"
+#include "ir/elementwise_spec.h"
 #include "passes/literal_elements.h"
 
 namespace jft::fusion {
 
 using ir::OpKind;
 
+// The spec's elementwise ops, every one of which the TTIR families compute.
 bool isTtirElementwise(OpKind kind) {
-  switch (kind) {
-    case OpKind::Abs:
-    case OpKind::Add:
-    case OpKind::And:
-    case OpKind::Atan2:
-    case OpKind::BitcastConvert:
-    case OpKind::Cbrt:
-    case OpKind::Ceil:
-    case OpKind::Clamp:
-    case OpKind::Compare:
-    case OpKind::Complex:
-    case OpKind::Convert:
-    case OpKind::Cosine:
-    case OpKind::CountLeadingZeros:
-    case OpKind::Divide:
-    case OpKind::Exponential:
-    case OpKind::ExponentialMinusOne:
-    case OpKind::Floor:
-    case OpKind::Imag:
-    case OpKind::IsFinite:
-    case OpKind::Log:
-    case OpKind::LogPlusOne:
-    case OpKind::Logistic:
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-    case OpKind::Multiply:
-    case OpKind::Negate:
-    case OpKind::Not:
-    case OpKind::Or:
-    case OpKind::Popcnt:
-    case OpKind::Power:
-    case OpKind::Real:
-    case OpKind::ReducePrecision:
-    case OpKind::Remainder:
-    case OpKind::RoundNearestAfz:
-    case OpKind::RoundNearestEven:
-    case OpKind::Rsqrt:
-    case OpKind::Select:
-    case OpKind::ShiftLeft:
-    case OpKind::ShiftRightArithmetic:
-    case OpKind::ShiftRightLogical:
-    case OpKind::Sign:
-    case OpKind::Sine:
-    case OpKind::Sqrt:
-    case OpKind::Subtract:
-    case OpKind::Tan:
-    case OpKind::Tanh:
-    case OpKind::Xor:
-      return true;
-    default:
-      return false;
-  }
+  return ir::elementwiseSpec(kind).has_value();
 }
 
 bool isSplatConstant(const ir::Op& op) {

@@ -1,8 +1,6 @@
 #include "codegen/native/elemental.h"
 
 #include <algorithm>
-#include <limits>
-#include <span>
 
 #include "codegen/native/c_types.h"
 #include "codegen/native/scalar_ops.h"
@@ -11,10 +9,6 @@
 
 namespace jft::codegen::native {
 namespace {
-
-// Integer list attributes hold an entry per dimension or so; a dense literal
-// claiming more (a huge splat) is not read as one.
-constexpr int64_t kMaxListElements = int64_t{1} << 20;
 
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims) {
   std::vector<int64_t> strides(dims.size(), 1);
@@ -26,36 +20,6 @@ std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims) {
 
 std::string num(int64_t v) {
   return std::to_string(v);
-}
-
-std::vector<int64_t> intsAttr(const ir::Op& op, std::string_view name) {
-  const ir::Attribute* a = ir::findAttr(op.attrs, name);
-  if (!a) return {};
-  if (a->is<std::vector<int64_t>>()) return a->as<std::vector<int64_t>>();
-  std::vector<int64_t> out;
-  if (a->is<ir::AttrList>()) {
-    for (const ir::Attribute& e : a->as<ir::AttrList>())
-      if (e.is<int64_t>()) out.push_back(e.as<int64_t>());
-    return out;
-  }
-  if (a->is<ir::DenseElements>()) {
-    const ir::DenseElements& d = a->as<ir::DenseElements>();
-    const int64_t size = ir::storageBytes(d.type.element);
-    if (!d.wellFormed() || d.numElements() > kMaxListElements || size > 8) return out;
-    for (int64_t i = 0; i < d.numElements(); ++i) {
-      const std::span<const uint8_t> bytes = d.element(i);
-      uint64_t bits = 0;
-      for (int64_t b = 0; b < size; ++b) bits |= uint64_t{bytes[b]} << (8 * b);
-      if (size < 8 && ir::isSignedInteger(d.type.element) && (bits >> (8 * size - 1)) & 1)
-        bits |= ~uint64_t{0} << (8 * size);
-      out.push_back(static_cast<int64_t>(bits));
-    }
-  }
-  return out;
-}
-
-std::string opName(const ir::Op& op) {
-  return "stablehlo." + std::string(ir::opKindName(op.kind));
 }
 
 Elemental::Elemental(CudaWriter& writer, const ir::Module& module,
@@ -205,13 +169,7 @@ StatusOr<std::string> Elemental::emitOp(const ir::Op& op, size_t result,
 }
 
 StatusOr<std::string> Elemental::emitConstant(const ir::Op& op) {
-  const auto* value = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
-  if (!value) return unimplemented("stablehlo.constant without a dense value");
-  if (!value->wellFormed() || value->numElements() == 0)
-    return unimplemented("stablehlo.constant " + value->type.str() + " without elements");
-  if (!value->allEqual())
-    return unimplemented("stablehlo.constant " + value->type.str() +
-                         ": a literal that is not a splat must be a fusion input");
+  JFT_ASSIGN_OR_RETURN(const ir::DenseElements* value, common::splatValue(op));
   const ir::ElementType element = value->type.element;
   return writer_.let(registerType(element), literal(element, value->element(0)));
 }
@@ -227,38 +185,25 @@ StatusOr<std::string> Elemental::emitElementwiseOp(const ir::Op& op, const Index
 
 StatusOr<std::string> Elemental::emitBroadcast(const ir::Op& op, const Index& index) {
   const std::vector<int64_t>& in = module_.typeOf(op.operands.at(0)).dims;
-  std::vector<int64_t> map = intsAttr(op, "broadcast_dimensions");
-  if (op.kind == ir::OpKind::Broadcast) {  // operand dims are the trailing ones
-    const size_t lead = index.dims.size() - std::min(index.dims.size(), in.size());
-    map.clear();
-    for (size_t i = 0; i < in.size(); ++i) map.push_back(static_cast<int64_t>(lead + i));
-  }
-  if (map.size() != in.size())
-    return unimplemented(opName(op) + ": bad broadcast dimensions");
+  JFT_ASSIGN_OR_RETURN(const std::vector<size_t> map,
+                       common::broadcastDims(op, in.size(), index.comps.size()));
   Index sub;
   sub.dims = in;
-  for (size_t i = 0; i < in.size(); ++i) {
-    const auto d = static_cast<size_t>(map[i]);
-    if (d >= index.comps.size())
-      return unimplemented(opName(op) + ": bad broadcast dimensions");
-    sub.comps.push_back(in[i] == 1 ? "0" : index.comps[d]);
-  }
+  for (size_t i = 0; i < in.size(); ++i)
+    sub.comps.push_back(in[i] == 1 ? "0" : index.comps[map[i]]);
   return emit(op.operands[0], sub);
 }
 
 StatusOr<std::string> Elemental::emitTranspose(const ir::Op& op, const Index& index) {
   const std::vector<int64_t>& in = module_.typeOf(op.operands.at(0)).dims;
-  const std::vector<int64_t> perm = intsAttr(op, "permutation");
-  if (perm.size() != in.size() || index.comps.size() != in.size())
+  JFT_ASSIGN_OR_RETURN(const std::vector<size_t> perm,
+                       common::permutation(op, in.size()));
+  if (index.comps.size() != in.size())
     return unimplemented(opName(op) + ": bad permutation");
   Index sub;
   sub.dims = in;
   sub.comps.resize(in.size());
-  for (size_t i = 0; i < perm.size(); ++i) {
-    if (perm[i] < 0 || static_cast<size_t>(perm[i]) >= in.size())
-      return unimplemented(opName(op) + ": bad permutation");
-    sub.comps[static_cast<size_t>(perm[i])] = index.comps[i];
-  }
+  for (size_t i = 0; i < perm.size(); ++i) sub.comps[perm[i]] = index.comps[i];
   return emit(op.operands[0], sub);
 }
 
@@ -273,34 +218,17 @@ StatusOr<std::string> Elemental::emitReshape(const ir::Op& op, const Index& inde
   sub.dims = in;
   sub.comps.assign(in.size(), "0");
   sub.linear = index.linear;
-  size_t i = 0, j = 0;
-  while (i < out.size() || j < in.size()) {
-    const size_t gi = i, gj = j;
-    int64_t po = 1, pi = 1;
-    if (i < out.size()) po *= out[i++];
-    if (j < in.size()) pi *= in[j++];
-    while (po != pi) {
-      if (po < pi && i < out.size()) {
-        po *= out[i++];
-      } else if (j < in.size()) {
-        pi *= in[j++];
-      } else {
-        return internalError(opName(op) + ": element counts differ");
-      }
-    }
-    std::vector<size_t> out_big, in_big;
-    for (size_t k = gi; k < i; ++k)
-      if (out[k] != 1) out_big.push_back(k);
-    for (size_t k = gj; k < j; ++k)
-      if (in[k] != 1) in_big.push_back(k);
-    if (in_big.empty()) continue;
-    if (out_big.size() == 1 && in_big.size() == 1) {
-      sub.comps[in_big[0]] = index.comps[out_big[0]];
+  JFT_ASSIGN_OR_RETURN(const std::vector<common::ReshapeGroup> groups,
+                       common::reshapeGroups(op, out, in));
+  for (const common::ReshapeGroup& g : groups) {
+    if (g.in_big.empty()) continue;
+    if (g.out_big.size() == 1 && g.in_big.size() == 1) {
+      sub.comps[g.in_big[0]] = index.comps[g.out_big[0]];
       continue;
     }
     std::string l;
     int64_t stride = 1;
-    for (size_t k = i; k-- > gi;) {
+    for (size_t k = g.out_end; k-- > g.out_begin;) {
       if (out[k] == 1) continue;
       const std::string term =
           stride == 1 ? index.comps[k] : index.comps[k] + " * " + num(stride);
@@ -309,10 +237,10 @@ StatusOr<std::string> Elemental::emitReshape(const ir::Op& op, const Index& inde
     }
     l = ix(l);
     stride = 1;
-    for (size_t k = j; k-- > gj;) {
+    for (size_t k = g.in_end; k-- > g.in_begin;) {
       if (in[k] == 1) continue;
       std::string c = stride == 1 ? l : "(" + l + " / " + num(stride) + ")";
-      if (k != in_big.front()) c += " % " + num(in[k]);
+      if (k != g.in_big.front()) c += " % " + num(in[k]);
       sub.comps[k] = c == l ? l : ix(c);
       stride *= in[k];
     }
@@ -322,11 +250,7 @@ StatusOr<std::string> Elemental::emitReshape(const ir::Op& op, const Index& inde
 
 StatusOr<std::string> Elemental::emitSlice(const ir::Op& op, const Index& index) {
   const std::vector<int64_t>& in = module_.typeOf(op.operands.at(0)).dims;
-  const std::vector<int64_t> start = intsAttr(op, "start_indices");
-  std::vector<int64_t> strides = intsAttr(op, "strides");
-  if (strides.empty()) strides.assign(in.size(), 1);
-  if (start.size() != in.size() || strides.size() != in.size())
-    return unimplemented(opName(op) + ": bad slice attributes");
+  JFT_ASSIGN_OR_RETURN(const common::SliceAttrs a, common::sliceAttrs(op, in.size()));
   Index sub;
   sub.dims = in;
   for (size_t d = 0; d < in.size(); ++d) {
@@ -335,8 +259,8 @@ StatusOr<std::string> Elemental::emitSlice(const ir::Op& op, const Index& index)
       continue;
     }
     std::string c = index.comps[d];
-    if (strides[d] != 1) c = c + " * " + num(strides[d]);
-    if (start[d] != 0) c = c + " + " + num(start[d]);
+    if (a.strides[d] != 1) c = c + " * " + num(a.strides[d]);
+    if (a.start[d] != 0) c = c + " + " + num(a.start[d]);
     sub.comps.push_back(c == index.comps[d] ? c : ix(c));
   }
   return emit(op.operands[0], sub);
@@ -344,21 +268,16 @@ StatusOr<std::string> Elemental::emitSlice(const ir::Op& op, const Index& index)
 
 StatusOr<std::string> Elemental::emitPad(const ir::Op& op, const Index& index) {
   const std::vector<int64_t>& in = module_.typeOf(op.operands.at(0)).dims;
-  const std::vector<int64_t> low = intsAttr(op, "edge_padding_low");
-  const std::vector<int64_t> high = intsAttr(op, "edge_padding_high");
-  std::vector<int64_t> interior = intsAttr(op, "interior_padding");
-  if (interior.empty()) interior.assign(in.size(), 0);
-  if (low.size() != in.size() || high.size() != in.size() || interior.size() != in.size())
-    return unimplemented(opName(op) + ": bad padding attributes");
+  JFT_ASSIGN_OR_RETURN(const common::PadAttrs a, common::padAttrs(op, in.size()));
   JFT_ASSIGN_OR_RETURN(std::string pad, emit(op.operands.at(1), Index{}));
   if (product(in) == 0) return pad;
   std::vector<std::string> positions;
   std::string valid;
   for (size_t d = 0; d < in.size(); ++d) {
     const std::string j =
-        low[d] == 0 ? index.comps[d] : ix(index.comps[d] + " - " + num(low[d]));
-    const int64_t step = interior[d] + 1;
-    if (interior[d] == 0 && low[d] <= 0 && high[d] <= 0) {
+        a.low[d] == 0 ? index.comps[d] : ix(index.comps[d] + " - " + num(a.low[d]));
+    const int64_t step = a.interior[d] + 1;
+    if (a.interior[d] == 0 && a.low[d] <= 0 && a.high[d] <= 0) {
       // Only cropping: every position lies inside the operand.
       positions.push_back(j);
       continue;
@@ -468,9 +387,7 @@ StatusOr<std::vector<std::string>> Elemental::clampedStarts(
   for (size_t d = 0; d < dims.size(); ++d) {
     const ir::ValueId id = op.operands.at(first + d);
     const ir::ElementType element = module_.typeOf(id).element;
-    if (!ir::isInteger(element))
-      return unimplemented(opName(op) + ": start index of type " +
-                           std::string(ir::elementTypeName(element)));
+    JFT_RETURN_IF_ERROR(common::checkStartIndex(op, element));
     JFT_ASSIGN_OR_RETURN(std::string v, emit(id, Index{}));
     starts.push_back(clampStart(v, element, std::max<int64_t>(dims[d] - sizes[d], 0)));
   }
@@ -479,9 +396,8 @@ StatusOr<std::vector<std::string>> Elemental::clampedStarts(
 
 StatusOr<std::string> Elemental::emitDynamicSlice(const ir::Op& op, const Index& index) {
   const std::vector<int64_t>& in = module_.typeOf(op.operands.at(0)).dims;
-  const std::vector<int64_t> sizes = intsAttr(op, "slice_sizes");
-  if (sizes.size() != in.size() || op.operands.size() != 1 + in.size())
-    return unimplemented(opName(op) + ": bad operands or slice_sizes");
+  JFT_ASSIGN_OR_RETURN(const std::vector<int64_t> sizes,
+                       common::dynamicSliceSizes(op, in.size()));
   JFT_ASSIGN_OR_RETURN(std::vector<std::string> starts, clampedStarts(op, 1, in, sizes));
   Index sub;
   sub.dims = in;

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "codegen/common/op_attrs.h"
 #include "codegen/native/cuda_writer.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
@@ -95,9 +96,8 @@ class Elemental {
   Memo memo_;
 };
 
-// An integer-list attribute (a list, a dense literal or an array of ints).
-std::vector<int64_t> intsAttr(const ir::Op& op, std::string_view name);
-std::string opName(const ir::Op& op);
+using common::intsAttr;
+using common::opName;
 std::string num(int64_t v);  // decimal text
 
 }  // namespace jft::codegen::native

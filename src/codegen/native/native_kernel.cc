@@ -3,11 +3,12 @@
 #include "codegen/native/native_kernel.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "codegen/common/kernel_group.h"
 #include "codegen/native/c_types.h"
 #include "codegen/native/family_kernels.h"
 #include "codegen/native/prelude.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::native {
 namespace {
@@ -16,21 +17,8 @@ namespace {
 // elements (every index and linear offset then fits), 64-bit otherwise.
 std::string indexType(const ir::Module& module, const ir::Function& function,
                       const fusion::Fusion& fusion) {
-  int64_t largest = 0;
-  auto see = [&](ir::ValueId v) {
-    const ir::Type& t = module.typeOf(v);
-    if (t.isTensor()) largest = std::max(largest, t.numElements());
-  };
-  for (ir::ValueId v : fusion.inputs) see(v);
-  for (ir::ValueId v : fusion.outputs) see(v);
-  for (size_t at : fusion.ops) {
-    const ir::Op& op = function.body.ops.at(at);
-    for (ir::ValueId v : op.operands) see(v);
-    for (ir::ValueId v : op.results) see(v);
-  }
-  int64_t reduce = 1;
-  for (int64_t d : fusion.reduce_shape) reduce *= d;
-  largest = std::max(largest, reduce);
+  const int64_t largest = std::max(common::largestTensor(module, function, fusion, false),
+                                   product(fusion.reduce_shape));
   return largest < (int64_t{1} << 31) ? "jft_i32" : "jft_i64";
 }
 
@@ -63,22 +51,7 @@ std::string entryText(const std::string& name, const std::string& params,
          ") {\n" + body.shared + body.body + "}\n";
 }
 
-bool hasNoElements(const ir::Module& module, const fusion::Fusion& fusion) {
-  for (ir::ValueId v : fusion.outputs)
-    if (module.typeOf(v).isTensor() && module.typeOf(v).numElements() != 0) return false;
-  return !fusion.outputs.empty();
-}
-
 }  // namespace
-
-std::string nativeKernelName(const std::string& fusion_name) {
-  std::string name;
-  for (char c : fusion_name)
-    name += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
-    name = "k_" + name;
-  return name;
-}
 
 StatusOr<NativeKernel> emitNativeKernel(const ir::Module& module,
                                         const ir::Function& function,
@@ -87,7 +60,7 @@ StatusOr<NativeKernel> emitNativeKernel(const ir::Module& module,
   if (options.warp_size <= 0 || options.max_blocks == 0)
     return invalidArgument(fusion.name + ": bad native emit options");
   NativeKernel kernel;
-  kernel.name = nativeKernelName(fusion.name);
+  kernel.name = common::kernelName(fusion.name);
   kernel.inputs = fusion.inputs;
   kernel.outputs = fusion.outputs;
   kernel.index_type = indexType(module, function, fusion);
@@ -128,7 +101,7 @@ StatusOr<NativeKernel> emitNativeKernel(const ir::Module& module,
                            fusion::familyName(fusion.family));
   }
   if (!body.isOk()) return body.status().withContext(fusion.name);
-  const bool empty = hasNoElements(module, fusion);
+  const bool empty = common::hasNoElements(module, fusion);
   kernel.grid = {empty ? 0 : body->grid, 1, 1};
   kernel.num_warps = body->num_warps;
   std::string params;

@@ -78,8 +78,4 @@ StatusOr<NativeKernel> emitNativeKernel(const ir::Module& module,
                                         const fusion::Fusion& fusion,
                                         const NativeOptions& options = {});
 
-// The symbol of a fusion's kernel: letters, digits and '_' kept, the rest
-// '_' (the TTIR route's rule, so both routes name a group's kernel alike).
-std::string nativeKernelName(const std::string& fusion_name);
-
 }  // namespace jft::codegen::native

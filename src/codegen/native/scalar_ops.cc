@@ -6,6 +6,8 @@
 #include <cstring>
 #include <optional>
 
+#include "codegen/common/elementwise_form.h"
+#include "codegen/common/math_functions.h"
 #include "codegen/native/c_types.h"
 #include "ir/elementwise_spec.h"
 #include "ir/op_kind.h"
@@ -24,33 +26,10 @@ std::optional<ir::ElementwiseSpec> nativeSpecOf(OpKind kind) {
   return ir::elementwiseSpec(kind);
 }
 
-// The C math function of a float op, or null; `f` suffix for float.
+// The C math function of a float op, or null; `f` suffix for float. Exact
+// ops that C writes as a function are called too.
 const char* mathFunction(OpKind kind) {
   switch (kind) {
-    case OpKind::Remainder:
-      return "fmod";
-    case OpKind::Power:
-      return "pow";
-    case OpKind::Atan2:
-      return "atan2";
-    case OpKind::Exponential:
-      return "exp";
-    case OpKind::ExponentialMinusOne:
-      return "expm1";
-    case OpKind::Log:
-      return "log";
-    case OpKind::LogPlusOne:
-      return "log1p";
-    case OpKind::Cbrt:
-      return "cbrt";
-    case OpKind::Tanh:
-      return "tanh";
-    case OpKind::Sine:
-      return "sin";
-    case OpKind::Cosine:
-      return "cos";
-    case OpKind::Tan:
-      return "tan";
     case OpKind::Sqrt:
       return "sqrt";
     case OpKind::Floor:
@@ -59,12 +38,8 @@ const char* mathFunction(OpKind kind) {
       return "ceil";
     case OpKind::Abs:
       return "fabs";
-    case OpKind::RoundNearestAfz:
-      return "round";  // halfway cases away from zero
-    case OpKind::RoundNearestEven:
-      return "rint";  // the default rounding mode: to nearest even
     default:
-      return nullptr;
+      return common::cMathFunction(kind);
   }
 }
 
@@ -237,12 +212,9 @@ bool isNativeElementwise(const ir::Module& module, const ir::Op& op, std::string
   const std::string name = "stablehlo." + std::string(ir::opKindName(op.kind));
   const std::optional<ir::ElementwiseSpec> spec = nativeSpecOf(op.kind);
   if (!spec) return no(name + " is not an elementwise op of the native emitter");
-  if (static_cast<int>(op.operands.size()) != spec->operands || op.results.size() != 1)
-    return no(name + " with " + std::to_string(op.operands.size()) + " operands");
-  for (ir::ValueId v : op.operands)
-    if (!module.typeOf(v).isTensor()) return no(name + " of a non-tensor value");
-  if (!module.typeOf(op.results[0]).isTensor())
-    return no(name + " with a non-tensor result");
+  if (std::string form = common::elementwiseFormProblem(module, op, *spec, name);
+      !form.empty())
+    return no(std::move(form));
   std::string type_why;
   for (ir::ValueId v : op.operands)
     if (!isNativeType(module.typeOf(v).element, &type_why))

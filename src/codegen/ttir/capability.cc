@@ -5,6 +5,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "codegen/ttir/complex_emitter.h"
 #include "fusion/scan_form.h"
 #include "fusion/scatter_form.h"
 #include "fusion/ttir_support.h"
@@ -27,11 +28,10 @@ TtirSupport noEmitter(OpKind kind) {
   return no("no TTIR emitter for " + std::string(ir::opKindName(kind)) + " yet");
 }
 
-// The ops the loop family computes on complex values, carried as two real
-// tiles (codegen/ttir/complex_emitter.h): index ops move both parts; these
-// elementwise ops combine them.
-TtirSupport checkComplexOp(const ir::Module& module, const ir::Op& op) {
-  switch (op.kind) {
+// Ops that only move elements (the elemental emitter maps the index and
+// reads the operand), whatever their type.
+bool isIndexOp(OpKind kind) {
+  switch (kind) {
     case OpKind::BroadcastInDim:
     case OpKind::Reshape:
     case OpKind::Transpose:
@@ -42,33 +42,18 @@ TtirSupport checkComplexOp(const ir::Module& module, const ir::Op& op) {
     case OpKind::DynamicSlice:
     case OpKind::DynamicUpdateSlice:
     case OpKind::Gather:
-    case OpKind::Constant:
-    case OpKind::Complex:
-    case OpKind::Real:
-    case OpKind::Imag:
-    case OpKind::Add:
-    case OpKind::Subtract:
-    case OpKind::Negate:
-    case OpKind::Multiply:
-    case OpKind::Divide:
-    case OpKind::Abs:
-    case OpKind::Exponential:
-    case OpKind::ExponentialMinusOne:
-    case OpKind::Log:
-    case OpKind::LogPlusOne:
-    case OpKind::Sqrt:
-    case OpKind::Rsqrt:
-    case OpKind::Cbrt:
-    case OpKind::Sign:
-    case OpKind::Sine:
-    case OpKind::Cosine:
-    case OpKind::Tan:
-    case OpKind::Tanh:
-    case OpKind::Logistic:
-    case OpKind::Power:
-    case OpKind::Convert:
-    case OpKind::Select:
-      return yes();
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The ops the loop family computes on complex values, carried as two real
+// tiles (codegen/ttir/complex_emitter.h): index ops and constants move both
+// parts; the complex emitter's elementwise ops combine them.
+TtirSupport checkComplexOp(const ir::Module& module, const ir::Op& op) {
+  if (isIndexOp(op.kind) || op.kind == OpKind::Constant) return yes();
+  switch (op.kind) {
     case OpKind::Compare: {
       const auto* d =
           ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction");
@@ -103,6 +88,7 @@ TtirSupport checkComplexOp(const ir::Module& module, const ir::Op& op) {
       return yes();
     }
     default:
+      if (complexOperandCount(op.kind) != 0) return yes();
       return no("no TTIR emitter for " + std::string(ir::opKindName(op.kind)) +
                 " of complex values yet");
   }
@@ -266,18 +252,9 @@ TtirSupport checkOp(const ir::Module& module, const ir::Op& op) {
 }
 
 bool isTtirMovement(OpKind kind) {
+  if (isIndexOp(kind)) return true;
   switch (kind) {
-    case OpKind::BroadcastInDim:
-    case OpKind::Reshape:
-    case OpKind::Transpose:
-    case OpKind::Slice:
-    case OpKind::Concatenate:
-    case OpKind::Pad:
     case OpKind::Iota:
-    case OpKind::Reverse:
-    case OpKind::DynamicSlice:
-    case OpKind::DynamicUpdateSlice:
-    case OpKind::Gather:
     case OpKind::ReduceWindow:
     case OpKind::SelectAndScatter:
     case OpKind::Composite:
@@ -308,20 +285,9 @@ bool isTtirFloat(ElementType type) {
 }
 
 bool ttirHoldsElementType(ElementType type) {
-  switch (type) {
-    case ElementType::PRED:
-    case ElementType::I8:
-    case ElementType::I16:
-    case ElementType::I32:
-    case ElementType::I64:
-    case ElementType::U8:
-    case ElementType::U16:
-    case ElementType::U32:
-    case ElementType::U64:
-      return true;
-    default:
-      return isTtirFloat(type);
-  }
+  if (ir::isPred(type)) return true;
+  if (ir::isInteger(type)) return ir::bitWidth(type) >= 8;  // no sub-byte integers
+  return isTtirFloat(type);
 }
 
 fusion::TtirSupport ttirSupport(const ir::Module& module, const ir::Op& op) {

@@ -1,5 +1,6 @@
 #include "codegen/ttir/complex_emitter.h"
 
+#include "codegen/ttir/capability.h"
 #include "codegen/ttir/complex_math.h"
 #include "codegen/ttir/elementwise_internal.h"
 #include "codegen/ttir/elementwise_ops.h"
@@ -103,17 +104,8 @@ bool touchesComplex(const ir::Module& module, const ir::Op& op) {
   return false;
 }
 
-bool isEmittableComplexOp(const ir::Module& module, const ir::Op& op, std::string* why) {
-  auto no = [&](std::string reason) {
-    if (why) *why = std::move(reason);
-    return false;
-  };
-  const std::string name(ir::opKindName(op.kind));
-  if (op.results.size() != 1) return no(name + " of complex values with several results");
-  for (ir::ValueId v : op.operands)
-    if (!module.typeOf(v).isTensor()) return no(name + " of a non-tensor value");
-  size_t operands = 0;
-  switch (op.kind) {
+size_t complexOperandCount(OpKind kind) {
+  switch (kind) {
     case OpKind::Real:
     case OpKind::Imag:
     case OpKind::Negate:
@@ -132,31 +124,40 @@ bool isEmittableComplexOp(const ir::Module& module, const ir::Op& op, std::strin
     case OpKind::Tanh:
     case OpKind::Logistic:
     case OpKind::Convert:
-      operands = 1;
-      break;
+      return 1;
     case OpKind::Complex:
     case OpKind::Add:
     case OpKind::Subtract:
     case OpKind::Multiply:
     case OpKind::Divide:
     case OpKind::Power:
-      operands = 2;
-      break;
-    case OpKind::Compare: {
-      operands = 2;
-      const auto* d =
-          ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction");
-      if (!d || (*d != ir::ComparisonDirection::EQ && *d != ir::ComparisonDirection::NE))
-        return no(
-            "compare of complex values other than EQ and NE: complex numbers "
-            "have no order");
-      break;
-    }
+    case OpKind::Compare:
+      return 2;
     case OpKind::Select:
-      operands = 3;
-      break;
+      return 3;
     default:
-      return no(name + " of complex values has no TTIR emitter");
+      return 0;
+  }
+}
+
+bool isEmittableComplexOp(const ir::Module& module, const ir::Op& op, std::string* why) {
+  auto no = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return false;
+  };
+  const std::string name(ir::opKindName(op.kind));
+  if (op.results.size() != 1) return no(name + " of complex values with several results");
+  for (ir::ValueId v : op.operands)
+    if (!module.typeOf(v).isTensor()) return no(name + " of a non-tensor value");
+  const size_t operands = complexOperandCount(op.kind);
+  if (operands == 0) return no(name + " of complex values has no TTIR emitter");
+  if (op.kind == OpKind::Compare) {
+    const auto* d =
+        ir::findAttrAs<ir::ComparisonDirection>(op.attrs, "comparison_direction");
+    if (!d || (*d != ir::ComparisonDirection::EQ && *d != ir::ComparisonDirection::NE))
+      return no(
+          "compare of complex values other than EQ and NE: complex numbers "
+          "have no order");
   }
   if (op.operands.size() != operands)
     return no(name + " with " + std::to_string(op.operands.size()) + " operands");
@@ -164,7 +165,7 @@ bool isEmittableComplexOp(const ir::Module& module, const ir::Op& op, std::strin
     const ElementType from = module.typeOf(op.operands[0]).element;
     const ElementType to = module.typeOf(op.results[0]).element;
     const ElementType real_side = ir::isComplex(from) ? to : from;
-    if (!ir::isComplex(real_side) && !ew::isComputable(real_side))
+    if (!ir::isComplex(real_side) && !ttirHoldsElementType(real_side))
       return no("convert between complex and " +
                 std::string(ir::elementTypeName(real_side)));
   }

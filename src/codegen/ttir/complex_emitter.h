@@ -20,6 +20,10 @@
 
 namespace jft::codegen::ttir {
 
+// The operand count of the elementwise ops above (compare: EQ and NE only);
+// 0 for any other kind.
+size_t complexOperandCount(ir::OpKind kind);
+
 // Whether `op` is one of the complex ops above, and (for the planner's
 // contract) whether `op` touches complex values at all.
 bool isEmittableComplexOp(const ir::Module& module, const ir::Op& op, std::string* why);

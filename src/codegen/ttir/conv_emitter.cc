@@ -45,19 +45,12 @@ class ConvKernel : KernelEmitter {
     const DotTiles::Program p = tiles.programTile(1, tiles_m, tiles_n, tile_);
     m_ = p.rows;
     n_ = p.cols;
-    if (form_.m % tile_.m != 0) mask_m_ = ix.compareConst("slt", m_, form_.m);
-    if (form_.n % tile_.n != 0) mask_n_ = ix.compareConst("slt", n_, form_.n);
+    mask_m_ = tiles.edgeMask(m_, form_.m, tile_.m);
+    mask_n_ = tiles.edgeMask(n_, form_.n, tile_.n);
     splitRows();
     JFT_ASSIGN_OR_RETURN(const Value acc, kLoop());
     JFT_RETURN_IF_ERROR(epilogue(*conv, acc));
-
-    Launch launch;
-    launch.grid = {static_cast<uint32_t>(tiles_m * tiles_n), 1, 1};
-    launch.num_warps = tile_.num_warps;
-    launch.num_stages = tile_.num_stages;
-    launch.tile = std::to_string(tile_.m) + "x" + std::to_string(tile_.n) + "x" +
-                  std::to_string(tile_.k);
-    return launch;
+    return productLaunch(tiles_m * tiles_n, tile_);
   }
 
  private:
@@ -199,21 +192,17 @@ class ConvKernel : KernelEmitter {
     return tiles.kLoop(
         form_.k, tile_.k, form_.input_precision,
         [&](const Value& k0) -> StatusOr<std::pair<Value, Value>> {
-          std::optional<Value> mask_ka, mask_kb;
           const Value kb = ix.add(ix.splat(k0, {tile_.k, 1}), k_col);
           // An aligned step needs no k lanes (and K is a multiple of BK).
           const Value ka = aligned_ ? k_row : ix.add(ix.splat(k0, {1, tile_.k}), k_row);
-          if (form_.k % tile_.k != 0) {
-            mask_ka = ix.compareConst("slt", ka, form_.k);
-            mask_kb = ix.compareConst("slt", kb, form_.k);
-          }
+          const std::optional<Value> mask_ka = tiles.edgeMask(ka, form_.k, tile_.k);
+          const std::optional<Value> mask_kb = tiles.edgeMask(kb, form_.k, tile_.k);
           const auto [offset, mask] = lhsAddress(splitK(k0, ka, k_row), mask_ka);
           JFT_ASSIGN_OR_RETURN(const Value a,
                                tiles.loadOperand(lhs_, offset, mask, {tile_.m, tile_.k}));
           JFT_ASSIGN_OR_RETURN(
               const Value b,
-              tiles.loadOperand(rhs_, ix.add(tiles.offsetOf(kb, form_.rhs_k), rhs_cols),
-                                tiles.both(mask_kb, mask_n_), {tile_.k, tile_.n}));
+              tiles.loadRhs(rhs_, form_.rhs_k, kb, mask_kb, rhs_cols, mask_n_, tile_));
           return std::make_pair(a, b);
         });
   }
@@ -241,10 +230,7 @@ class ConvKernel : KernelEmitter {
       space.linear = ix.add(ix.mulConst(m_, form_.n), n_);
     else if (feature == 0)
       space.linear = ix.add(ix.mulConst(n_, form_.m), m_);
-    if (mask_m_) space.bounds.push_back(*mask_m_);
-    if (mask_n_) space.bounds.push_back(*mask_n_);
-    const int root = ix.intern(std::move(space));
-    return t_->storeOutputs(op.results[0], root, result);
+    return t_->storeOutputs(op.results[0], std::move(space), result, mask_m_, mask_n_);
   }
 
   IndexBuilder* ix_ = nullptr;

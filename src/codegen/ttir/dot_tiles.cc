@@ -4,6 +4,7 @@
 
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
+#include "codegen/ttir/memory_access.h"
 #include "codegen/ttir/tf32_rounding.h"
 
 namespace jft::codegen::ttir {
@@ -73,6 +74,16 @@ Status checkProductOutputs(const ir::Module& module, const fusion::Fusion& fusio
                            " group output " + module.typeOf(out).str() +
                            " not of the product's shape");
   return Status::ok();
+}
+
+Launch productLaunch(int64_t programs, const MatmulTile& tile) {
+  Launch launch;
+  launch.grid = {static_cast<uint32_t>(programs), 1, 1};
+  launch.num_warps = tile.num_warps;
+  launch.num_stages = tile.num_stages;
+  launch.tile = std::to_string(tile.m) + "x" + std::to_string(tile.n) + "x" +
+                std::to_string(tile.k);
+  return launch;
 }
 
 // pid -> (batch item, tile row, tile column): consecutive programs walk the
@@ -157,14 +168,8 @@ StatusOr<Value> DotTiles::loadOperand(const OperandSource& source, const Value& 
                                       const std::vector<int64_t>& shape) {
   IndexBuilder& ix = ix_;
   const std::string mem = memoryType(source.loaded);
-  const std::string ptr = "!tt.ptr<" + mem + ">";
-  const Value off = ix.broadcast(offset, shape);
-  const Value base = w_.op("tt.splat " + signature_.inputs[source.input] + " : " + ptr +
-                               " -> " + tensorType(shape, ptr),
-                           shape, ptr);
-  const Value address = w_.op(
-      "tt.addptr " + base.name + ", " + off.name + " : " + base.type + ", " + off.type,
-      shape, ptr);
+  const Value address = pointerTile(w_, signature_.inputs[source.input], source.loaded,
+                                    ix.broadcast(offset, shape));
   std::string text = "tt.load " + address.name;
   if (mask) {
     const Value zero = w_.op(
@@ -180,10 +185,24 @@ StatusOr<Value> DotTiles::loadOperand(const OperandSource& source, const Value& 
   return tile;
 }
 
+StatusOr<Value> DotTiles::loadRhs(const OperandSource& rhs, const fusion::IndexMap& rhs_k,
+                                  const Value& kb, const std::optional<Value>& mask_kb,
+                                  const Value& cols, const std::optional<Value>& mask_n,
+                                  const MatmulTile& tile) {
+  return loadOperand(rhs, ix_.add(offsetOf(kb, rhs_k), cols), both(mask_kb, mask_n),
+                     {tile.k, tile.n});
+}
+
 std::optional<Value> DotTiles::both(const std::optional<Value>& a,
                                     const std::optional<Value>& b) {
   if (a && b) return ix_.both(*a, *b);
   return a ? a : b;
+}
+
+std::optional<Value> DotTiles::edgeMask(const Value& lanes, int64_t extent,
+                                        int64_t block) {
+  if (extent % block == 0) return std::nullopt;
+  return ix_.compareConst("slt", lanes, extent);
 }
 
 StatusOr<Value> DotTiles::kLoop(int64_t k, int64_t block_k,
@@ -223,6 +242,14 @@ Value DotTiles::round(const Value& acc, ir::ElementType result) {
   return w_.op("arith.truncf " + acc.name + " : " + acc.type + " to " +
                    tensorType(acc.shape, type),
                acc.shape, type);
+}
+
+Status DotTiles::storeOutputs(ir::ValueId product, IndexSpace space, const Value& value,
+                              const std::optional<Value>& mask_m,
+                              const std::optional<Value>& mask_n) {
+  if (mask_m) space.bounds.push_back(*mask_m);
+  if (mask_n) space.bounds.push_back(*mask_n);
+  return storeOutputs(product, ix_.intern(std::move(space)), value);
 }
 
 Status DotTiles::storeOutputs(ir::ValueId product, int space, const Value& value) {

@@ -61,6 +61,8 @@ StatusOr<OperandSource> operandSource(const ir::Module& module,
 // UNIMPLEMENTED unless every output of the group has `product`'s shape.
 Status checkProductOutputs(const ir::Module& module, const fusion::Fusion& fusion,
                            ir::ValueId product);
+// `programs` programs of `tile` along grid x.
+Launch productLaunch(int64_t programs, const MatmulTile& tile);
 
 class DotTiles {
  public:
@@ -93,7 +95,17 @@ class DotTiles {
   StatusOr<Value> loadOperand(const OperandSource& source, const Value& offset,
                               const std::optional<Value>& mask,
                               const std::vector<int64_t>& shape);
+  // The step's [BK, BN] tile of the rhs, W[k][n] read in place through
+  // `rhs_k`: rows `kb` ([BK, 1], masked by `mask_kb`) at the columns'
+  // offsets `cols` ([1, BN], masked by `mask_n`).
+  StatusOr<Value> loadRhs(const OperandSource& rhs, const fusion::IndexMap& rhs_k,
+                          const Value& kb, const std::optional<Value>& mask_kb,
+                          const Value& cols, const std::optional<Value>& mask_n,
+                          const MatmulTile& tile);
   std::optional<Value> both(const std::optional<Value>& a, const std::optional<Value>& b);
+  // The lanes of `lanes` (m, n or k indices) below `extent`, or nothing when
+  // blocks of `block` cover it exactly.
+  std::optional<Value> edgeMask(const Value& lanes, int64_t extent, int64_t block);
 
   // Emits `for k0 = 0 to k step block_k` with an f32 accumulator of the
   // index builder's tile shape; `body(k0)` (k0 a scalar of the index type)
@@ -108,6 +120,10 @@ class DotTiles {
   // Every output of the group computed from `product`'s tile `value` at
   // `space` (the product's dims) and stored.
   Status storeOutputs(ir::ValueId product, int space, const Value& value);
+  // The same at the output tile's `space`, bounded by its edge masks.
+  Status storeOutputs(ir::ValueId product, IndexSpace space, const Value& value,
+                      const std::optional<Value>& mask_m,
+                      const std::optional<Value>& mask_n);
 
  private:
   TtirWriter& w_;

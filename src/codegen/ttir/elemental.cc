@@ -1,57 +1,18 @@
 #include "codegen/ttir/elemental.h"
 
 #include <algorithm>
-#include <limits>
 #include <span>
 
 #include "codegen/ttir/complex_emitter.h"
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/gather_emitter.h"
+#include "codegen/ttir/memory_access.h"
 #include "codegen/ttir/window_emitter.h"
 #include "ir/op_kind.h"
 
 namespace jft::codegen::ttir {
-namespace {
-
-// Integer list attributes hold an entry per dimension or so; a dense literal
-// claiming more (a huge splat) is not read as one.
-constexpr int64_t kMaxListElements = int64_t{1} << 20;
-
-}  // namespace
-
-std::vector<int64_t> intsAttr(const ir::Op& op, std::string_view name) {
-  const ir::Attribute* a = ir::findAttr(op.attrs, name);
-  if (!a) return {};
-  if (a->is<std::vector<int64_t>>()) return a->as<std::vector<int64_t>>();
-  std::vector<int64_t> out;
-  if (a->is<ir::AttrList>()) {
-    for (const ir::Attribute& e : a->as<ir::AttrList>())
-      if (e.is<int64_t>()) out.push_back(e.as<int64_t>());
-    return out;
-  }
-  if (a->is<ir::DenseElements>()) {
-    const ir::DenseElements& d = a->as<ir::DenseElements>();
-    const int64_t size = ir::storageBytes(d.type.element);
-    if (!d.wellFormed() || d.numElements() > kMaxListElements || size > 8) return out;
-    for (int64_t i = 0; i < d.numElements(); ++i) {
-      const std::span<const uint8_t> bytes = d.element(i);
-      uint64_t bits = 0;
-      for (int64_t b = 0; b < size; ++b) bits |= uint64_t{bytes[b]} << (8 * b);
-      int64_t v = static_cast<int64_t>(bits);
-      if (size < 8 && ir::isSignedInteger(d.type.element) && (bits >> (8 * size - 1)) & 1)
-        v = static_cast<int64_t>(bits | (~uint64_t{0} << (8 * size)));
-      out.push_back(v);
-    }
-  }
-  return out;
-}
-
 const std::vector<int64_t>& dimsOf(const ir::Module& module, ir::ValueId value) {
   return module.typeOf(value).dims;
-}
-
-std::string opName(const ir::Op& op) {
-  return "stablehlo." + std::string(ir::opKindName(op.kind));
 }
 
 Elemental::Elemental(IndexBuilder& index, const ir::Module& module,
@@ -173,42 +134,22 @@ StatusOr<Value> Elemental::load(size_t input, int space) {
   const std::optional<Value> mask = index_.accessMask(space, offset.shape);
   const std::vector<int64_t> shape =
       mask ? IndexBuilder::join(offset.shape, mask->shape) : offset.shape;
-  Value base =
-      w.op("tt.splat " + param + " : " + ptr + " -> " + tensorType(offset.shape, ptr),
-           offset.shape, ptr);
-  Value address = w.op("tt.addptr " + base.name + ", " + offset.name + " : " + base.type +
-                           ", " + offset.type,
-                       offset.shape, ptr);
-  address = index_.broadcast(address, shape);
-  std::string text = "tt.load " + address.name;
-  if (mask) text += ", " + index_.broadcast(*mask, shape).name;
-  Value loaded = w.op(text + " : " + address.type, shape, mem);
-  return loadedToRegister(w, element, loaded);
+  const Value address = index_.broadcast(pointerTile(w, param, element, offset), shape);
+  return loadTile(index_, element, address, mask);
 }
 
 void Elemental::store(const std::string& param, ir::ElementType element,
                       const Value& value, int space, int part) {
-  TtirWriter& w = index_.writer();
   const bool complex = ir::isComplex(element);
   if (complex) element = ir::complexComponent(element);
-  const std::string mem = memoryType(element);
-  const std::string ptr = "!tt.ptr<" + mem + ">";
   Value offset = index_.linear(space);
   if (complex) offset = index_.addConst(index_.mulConst(offset, 2), part);
   const std::optional<Value> mask = index_.fullMask(space);
   std::vector<int64_t> shape = IndexBuilder::join(offset.shape, value.shape);
   if (mask) shape = IndexBuilder::join(shape, mask->shape);
-  Value base =
-      w.op("tt.splat " + param + " : " + ptr + " -> " + tensorType(offset.shape, ptr),
-           offset.shape, ptr);
-  Value address = w.op("tt.addptr " + base.name + ", " + offset.name + " : " + base.type +
-                           ", " + offset.type,
-                       offset.shape, ptr);
-  address = index_.broadcast(address, shape);
-  const Value stored = registerToStored(w, element, index_.broadcast(value, shape));
-  std::string text = "tt.store " + address.name + ", " + stored.name;
-  if (mask) text += ", " + index_.broadcast(*mask, shape).name;
-  w.line(text + " : " + address.type);
+  const Value address =
+      index_.broadcast(pointerTile(index_.writer(), param, element, offset), shape);
+  storeTile(index_, element, address, value, mask);
 }
 
 StatusOr<Value> Elemental::emitOp(const ir::Op& op, size_t result, int space) {
@@ -265,14 +206,8 @@ StatusOr<Value> Elemental::emitOp(const ir::Op& op, size_t result, int space) {
 }
 
 StatusOr<Value> Elemental::emitConstant(const ir::Op& op) {
-  const auto* value = ir::findAttrAs<ir::DenseElements>(op.attrs, "value");
-  if (!value) return unimplemented("stablehlo.constant without a dense value");
+  JFT_ASSIGN_OR_RETURN(const ir::DenseElements* value, common::splatValue(op));
   ir::ElementType element = value->type.element;
-  if (!value->wellFormed() || value->numElements() == 0)
-    return unimplemented("stablehlo.constant " + value->type.str() + " without elements");
-  if (!value->allEqual())
-    return unimplemented("stablehlo.constant " + value->type.str() +
-                         ": a literal that is not a splat must be a fusion input");
   const std::span<const uint8_t> first = value->element(0);
   std::string_view bytes(reinterpret_cast<const char*>(first.data()), first.size());
   if (ir::isComplex(element)) {  // (re, im): this part's half
@@ -296,28 +231,22 @@ StatusOr<Value> Elemental::emitElementwiseOp(const ir::Op& op, int space) {
 
 StatusOr<Value> Elemental::emitBroadcastInDim(const ir::Op& op, int space) {
   const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
-  std::vector<int64_t> map = intsAttr(op, "broadcast_dimensions");
-  if (op.kind == ir::OpKind::Broadcast) {  // operand dims are the trailing ones
-    const size_t lead = index_.space(space).dims.size() - in.size();
-    map.clear();
-    for (size_t i = 0; i < in.size(); ++i) map.push_back(static_cast<int64_t>(lead + i));
-  }
-  if (map.size() != in.size())
-    return unimplemented(opName(op) + ": bad broadcast dimensions");
+  JFT_ASSIGN_OR_RETURN(
+      const std::vector<size_t> map,
+      common::broadcastDims(op, in.size(), index_.space(space).dims.size()));
   std::vector<Value> comps;
   for (size_t i = 0; i < in.size(); ++i)
     comps.push_back(in[i] == 1 ? index_.indexConstant(0, index_.ones())
-                               : index_.component(space, static_cast<size_t>(map[i])));
+                               : index_.component(space, map[i]));
   return emit(op.operands[0], derive(space, in, std::move(comps)));
 }
 
 StatusOr<Value> Elemental::emitTranspose(const ir::Op& op, int space) {
   const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
-  const std::vector<int64_t> perm = intsAttr(op, "permutation");
-  if (perm.size() != in.size()) return unimplemented(opName(op) + ": bad permutation");
+  JFT_ASSIGN_OR_RETURN(const std::vector<size_t> perm,
+                       common::permutation(op, in.size()));
   std::vector<Value> comps(in.size());
-  for (size_t i = 0; i < perm.size(); ++i)
-    comps[static_cast<size_t>(perm[i])] = index_.component(space, i);
+  for (size_t i = 0; i < perm.size(); ++i) comps[perm[i]] = index_.component(space, i);
   return emit(op.operands[0], derive(space, in, std::move(comps)));
 }
 
@@ -339,44 +268,29 @@ StatusOr<Value> Elemental::emitReshape(const ir::Op& op, int space) {
   // really regroup elements pay for a linearise/delinearise.
   const std::vector<int64_t>& out = s.dims;
   std::vector<Value> comps(in.size());
-  size_t i = 0, j = 0;
-  while (i < out.size() || j < in.size()) {
-    const size_t gi = i, gj = j;
-    int64_t po = 1, pi = 1;
-    if (i < out.size()) po *= out[i++];
-    if (j < in.size()) pi *= in[j++];
-    while (po != pi) {
-      if (po < pi && i < out.size()) {
-        po *= out[i++];
-      } else if (j < in.size()) {
-        pi *= in[j++];
-      } else {
-        return internalError(opName(op) + ": element counts differ");
-      }
-    }
-    std::vector<size_t> out_big, in_big;
-    for (size_t k = gi; k < i; ++k)
-      if (out[k] != 1) out_big.push_back(k);
-    for (size_t k = gj; k < j; ++k)
-      if (in[k] != 1) in_big.push_back(k);
-    for (size_t k = gj; k < j; ++k) comps[k] = index_.indexConstant(0, index_.ones());
-    if (out_big.size() <= 1 && in_big.size() <= 1) {
-      if (!in_big.empty()) comps[in_big[0]] = index_.component(space, out_big.at(0));
+  JFT_ASSIGN_OR_RETURN(const std::vector<common::ReshapeGroup> groups,
+                       common::reshapeGroups(op, out, in));
+  for (const common::ReshapeGroup& g : groups) {
+    for (size_t k = g.in_begin; k < g.in_end; ++k)
+      comps[k] = index_.indexConstant(0, index_.ones());
+    if (g.out_big.size() <= 1 && g.in_big.size() <= 1) {
+      if (!g.in_big.empty())
+        comps[g.in_big[0]] = index_.component(space, g.out_big.at(0));
       continue;
     }
     std::optional<Value> l;
     int64_t stride = 1;
-    for (size_t k = i; k-- > gi;) {
+    for (size_t k = g.out_end; k-- > g.out_begin;) {
       if (out[k] == 1) continue;
       Value term = index_.mulConst(index_.component(space, k), stride);
       l = l ? index_.add(*l, term) : term;
       stride *= out[k];
     }
     stride = 1;
-    for (size_t k = j; k-- > gj;) {
+    for (size_t k = g.in_end; k-- > g.in_begin;) {
       if (in[k] == 1) continue;
       Value c = index_.divConst(*l, stride);
-      if (k != in_big.front()) c = index_.remConst(c, in[k]);
+      if (k != g.in_big.front()) c = index_.remConst(c, in[k]);
       comps[k] = c;
       stride *= in[k];
     }
@@ -386,32 +300,23 @@ StatusOr<Value> Elemental::emitReshape(const ir::Op& op, int space) {
 
 StatusOr<Value> Elemental::emitSlice(const ir::Op& op, int space) {
   const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
-  const std::vector<int64_t> start = intsAttr(op, "start_indices");
-  std::vector<int64_t> strides = intsAttr(op, "strides");
-  if (strides.empty()) strides.assign(in.size(), 1);
-  if (start.size() != in.size() || strides.size() != in.size())
-    return unimplemented(opName(op) + ": bad slice attributes");
+  JFT_ASSIGN_OR_RETURN(const common::SliceAttrs a, common::sliceAttrs(op, in.size()));
   std::vector<Value> comps;
   for (size_t d = 0; d < in.size(); ++d)
     comps.push_back(index_.addConst(
-        index_.mulConst(index_.component(space, d), strides[d]), start[d]));
+        index_.mulConst(index_.component(space, d), a.strides[d]), a.start[d]));
   return emit(op.operands[0], derive(space, in, std::move(comps)));
 }
 
 StatusOr<Value> Elemental::emitPad(const ir::Op& op, int space) {
   const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
-  const std::vector<int64_t> low = intsAttr(op, "edge_padding_low");
-  const std::vector<int64_t> high = intsAttr(op, "edge_padding_high");
-  std::vector<int64_t> interior = intsAttr(op, "interior_padding");
-  if (interior.empty()) interior.assign(in.size(), 0);
-  if (low.size() != in.size() || high.size() != in.size() || interior.size() != in.size())
-    return unimplemented(opName(op) + ": bad padding attributes");
+  JFT_ASSIGN_OR_RETURN(const common::PadAttrs a, common::padAttrs(op, in.size()));
   std::vector<Value> comps;
   std::optional<Value> valid;
   for (size_t d = 0; d < in.size(); ++d) {
-    Value j = index_.addConst(index_.component(space, d), -low[d]);
-    const int64_t step = interior[d] + 1;
-    if (interior[d] == 0 && low[d] == 0 && high[d] <= 0) {
+    Value j = index_.addConst(index_.component(space, d), -a.low[d]);
+    const int64_t step = a.interior[d] + 1;
+    if (a.interior[d] == 0 && a.low[d] == 0 && a.high[d] <= 0) {
       comps.push_back(j);
       continue;
     }
@@ -503,32 +408,17 @@ StatusOr<std::vector<Value>> Elemental::clampedStarts(
   for (size_t d = 0; d < operand_dims.size(); ++d) {
     const ir::ValueId id = op.operands.at(first + d);
     const ir::ElementType element = module_.typeOf(id).element;
-    if (!ir::isInteger(element))
-      return unimplemented(opName(op) + ": start index of type " +
-                           std::string(ir::elementTypeName(element)));
-    JFT_ASSIGN_OR_RETURN(Value v, emit(id, scalarSpace()));
-    // Clamp in the start's own type (before any truncation to the index type).
-    const int bits = ir::bitWidth(element);
-    const bool is_unsigned = ir::isUnsignedInteger(element);
-    const int64_t type_max =
-        bits >= 64 ? std::numeric_limits<int64_t>::max()
-                   : (is_unsigned && bits < 63 ? (int64_t{1} << bits) - 1
-                                               : (int64_t{1} << (bits - 1)) - 1);
-    const int64_t hi = std::min(operand_dims[d] - sizes[d], type_max);
-    v = index_.binary(is_unsigned ? "arith.minui" : "arith.minsi", v,
-                      index_.constant(hi, v.shape, v.scalar));
-    if (!is_unsigned)
-      v = index_.binary("arith.maxsi", v, index_.constant(0, v.shape, v.scalar));
-    starts.push_back(index_.toIndex(v, is_unsigned));
+    JFT_RETURN_IF_ERROR(common::checkStartIndex(op, element));
+    JFT_ASSIGN_OR_RETURN(const Value v, emit(id, scalarSpace()));
+    starts.push_back(index_.clampToIndex(v, element, operand_dims[d] - sizes[d]));
   }
   return starts;
 }
 
 StatusOr<Value> Elemental::emitDynamicSlice(const ir::Op& op, int space) {
   const std::vector<int64_t>& in = dimsOf(module_, op.operands.at(0));
-  const std::vector<int64_t> sizes = intsAttr(op, "slice_sizes");
-  if (sizes.size() != in.size() || op.operands.size() != 1 + in.size())
-    return unimplemented(opName(op) + ": bad operands or slice_sizes");
+  JFT_ASSIGN_OR_RETURN(const std::vector<int64_t> sizes,
+                       common::dynamicSliceSizes(op, in.size()));
   JFT_ASSIGN_OR_RETURN(std::vector<Value> starts, clampedStarts(op, 1, in, sizes));
   std::vector<Value> comps;
   for (size_t d = 0; d < in.size(); ++d)

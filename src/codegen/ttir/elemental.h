@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "codegen/common/op_attrs.h"
 #include "codegen/ttir/index_space.h"
 #include "codegen/ttir/ttir_writer.h"
 #include "fusion/fusion.h"
@@ -104,10 +105,8 @@ class Elemental {
   int part_ = 0;
 };
 
-// An integer-list attribute (a list, a dense literal or an array of ints).
-std::vector<int64_t> intsAttr(const ir::Op& op, std::string_view name);
+using common::intsAttr;
+using common::opName;
 const std::vector<int64_t>& dimsOf(const ir::Module& module, ir::ValueId value);
-// "stablehlo.<op>": how the emitters' messages name an op.
-std::string opName(const ir::Op& op);
 
 }  // namespace jft::codegen::ttir

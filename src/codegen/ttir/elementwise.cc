@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "codegen/common/elementwise_form.h"
 #include "codegen/ttir/capability.h"
 #include "codegen/ttir/elementwise_internal.h"
 #include "codegen/ttir/elementwise_ops.h"
@@ -14,16 +15,6 @@ namespace jft::codegen::ttir {
 
 using ir::ElementType;
 using ir::OpKind;
-
-namespace ew {
-
-bool isComputable(ElementType element) {
-  if (ir::isPred(element)) return true;
-  if (ir::isInteger(element)) return ir::bitWidth(element) >= 8;
-  return isTtirFloat(element);
-}
-
-}  // namespace ew
 
 namespace {
 
@@ -50,15 +41,12 @@ bool isEmittableElementwise(const ir::Module& module, const ir::Op& op,
   const std::string name(ir::opKindName(op.kind));
   const std::optional<ir::ElementwiseSpec> spec = ttirSpecOf(op.kind);
   if (!spec) return no(name + " is not an elementwise op of the TTIR emitter");
-  if (static_cast<int>(op.operands.size()) != spec->operands || op.results.size() != 1)
-    return no(name + " with " + std::to_string(op.operands.size()) + " operands");
-  for (ir::ValueId v : op.operands)
-    if (!module.typeOf(v).isTensor()) return no(name + " of a non-tensor value");
-  if (!module.typeOf(op.results[0]).isTensor())
-    return no(name + " with a non-tensor result");
+  if (std::string form = common::elementwiseFormProblem(module, op, *spec, name);
+      !form.empty())
+    return no(std::move(form));
   for (ir::ValueId v : op.operands) {
     const ElementType t = module.typeOf(v).element;
-    if (!ew::isComputable(t))
+    if (!ttirHoldsElementType(t))
       return no(
           name + " of " + typeName(t) +
           ": TTIR computes only with pred, 8- to 64-bit integers, f16, bf16, f32, f64, "
@@ -66,7 +54,7 @@ bool isEmittableElementwise(const ir::Module& module, const ir::Op& op,
   }
   const ElementType data = module.typeOf(op.operands[spec->data_operand]).element;
   const ElementType result = module.typeOf(op.results[0]).element;
-  if (!ew::isComputable(result)) return no(name + " producing " + typeName(result));
+  if (!ttirHoldsElementType(result)) return no(name + " producing " + typeName(result));
   if (!ir::specAccepts(*spec, data)) return no(name + " of " + typeName(data));
   if (op.kind == OpKind::BitcastConvert) {
     const auto &in = module.typeOf(op.operands[0]), &out = module.typeOf(op.results[0]);

@@ -4,6 +4,7 @@
 // conversion accepts only a few math ops (exp, log, sin, cos, sqrt, rsqrt,
 // erf, floor, ceil, absf, fma...) and lowers some of those approximately
 // (math.exp is ex2.approx on f32, arith.divf div.full).
+#include "codegen/common/math_functions.h"
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/elementwise_internal.h"
 #include "codegen/ttir/elementwise_ops.h"
@@ -14,42 +15,10 @@ namespace jft::codegen::ttir::ew {
 using ir::ElementType;
 using ir::OpKind;
 
+// fmod is exact; LLVM's NVPTX lowering of frem (x - y * trunc(x / y)) is not.
+// rsqrt is libdevice's too (C's library has none).
 const char* libraryFunctionOf(OpKind kind) {
-  switch (kind) {
-    // fmod, exact; LLVM's NVPTX lowering of frem (x - y * trunc(x / y)) is not.
-    case OpKind::Remainder:
-      return "fmod";
-    case OpKind::Power:
-      return "pow";
-    case OpKind::Atan2:
-      return "atan2";
-    case OpKind::Exponential:
-      return "exp";
-    case OpKind::ExponentialMinusOne:
-      return "expm1";
-    case OpKind::Log:
-      return "log";
-    case OpKind::LogPlusOne:
-      return "log1p";
-    case OpKind::Rsqrt:
-      return "rsqrt";
-    case OpKind::Cbrt:
-      return "cbrt";
-    case OpKind::Tanh:
-      return "tanh";
-    case OpKind::Sine:
-      return "sin";
-    case OpKind::Cosine:
-      return "cos";
-    case OpKind::Tan:
-      return "tan";
-    case OpKind::RoundNearestAfz:
-      return "round";  // halfway cases away from zero
-    case OpKind::RoundNearestEven:
-      return "rint";  // the default rounding mode
-    default:
-      return nullptr;
-  }
+  return kind == OpKind::Rsqrt ? "rsqrt" : common::cMathFunction(kind);
 }
 
 namespace {

@@ -40,8 +40,4 @@ Value emitBitcastConvert(TtirWriter& w, ir::ElementType from, ir::ElementType to
 Value emitReducePrecision(TtirWriter& w, ir::ElementType element, const Value& x,
                           int64_t exponent_bits, int64_t mantissa_bits);
 
-// Types the elementwise emitter computes with: pred, integers of 8 to 64
-// bits, f16, bf16, f32, f64, f8E4M3FN, f8E5M2.
-bool isComputable(ir::ElementType element);
-
 }  // namespace jft::codegen::ttir::ew

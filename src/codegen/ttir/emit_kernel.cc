@@ -3,6 +3,7 @@
 // scatter, split reductions and long sorts choose their stages and scratch).
 #include <algorithm>
 
+#include "codegen/common/kernel_group.h"
 #include "codegen/ttir/conv_emitter.h"
 #include "codegen/ttir/kernel.h"
 #include "codegen/ttir/kernel_signature.h"
@@ -23,28 +24,10 @@ namespace {
 // tile's overhang past it) reaches 2^31 elements.
 std::string indexType(const ir::Module& module, const ir::Function& function,
                       const fusion::Fusion& fusion) {
-  int64_t largest = 0;
-  auto see = [&](ir::ValueId v) {
-    const ir::Type& t = module.typeOf(v);
-    // A complex element is two components: its offsets reach twice as far.
-    if (t.isTensor())
-      largest = std::max(largest, t.numElements() * (ir::isComplex(t.element) ? 2 : 1));
-  };
-  for (ir::ValueId v : fusion.inputs) see(v);
-  for (ir::ValueId v : fusion.outputs) see(v);
-  for (size_t at : fusion.ops) {
-    const ir::Op& op = function.body.ops.at(at);
-    for (ir::ValueId v : op.operands) see(v);
-    for (ir::ValueId v : op.results) see(v);
-  }
+  // A complex element is two components: its offsets reach twice as far.
+  const int64_t largest = common::largestTensor(module, function, fusion, true);
   constexpr int64_t kLimit = (int64_t{1} << 31) - (int64_t{1} << 20);
   return largest < kLimit ? "i32" : "i64";
-}
-
-bool hasNoElements(const ir::Module& module, const fusion::Fusion& fusion) {
-  for (ir::ValueId v : fusion.outputs)
-    if (module.typeOf(v).isTensor() && module.typeOf(v).numElements() != 0) return false;
-  return !fusion.outputs.empty();
 }
 
 // One kernel from a family that writes a single body with a given signature.
@@ -64,7 +47,7 @@ StatusOr<StagedKernels> emitStages(const ir::Module& module, const ir::Function&
                                    const EmitOptions& options) {
   const std::string index = indexType(module, function, fusion);
   using F = fusion::Family;
-  if (hasNoElements(module, fusion)) {
+  if (common::hasNoElements(module, fusion)) {
     return oneStage(module, fusion, [](TtirWriter&, const KernelSignature&) {
       Launch launch;
       launch.grid = {0, 1, 1};  // never launched; the module still compiles

@@ -1,7 +1,6 @@
 #include "codegen/ttir/gather_emitter.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "support/int_lists.h"
 
@@ -19,21 +18,6 @@ int deriveSpace(IndexBuilder& ix, int from, std::vector<int64_t> dims,
   s.bounds = ix.space(from).bounds;
   s.valid = ix.space(from).valid;
   return ix.intern(std::move(s));
-}
-
-// `v` (an integer tile of `element`) clamped to [0, hi] in its own type, so a
-// wide index is clamped before any truncation to the index type.
-Value clampIndex(IndexBuilder& ix, const Value& v, ir::ElementType element, int64_t hi) {
-  const int bits = ir::bitWidth(element);
-  const bool is_unsigned = ir::isUnsignedInteger(element);
-  const int64_t type_max =
-      bits >= 64 ? std::numeric_limits<int64_t>::max()
-                 : (is_unsigned && bits < 63 ? (int64_t{1} << bits) - 1
-                                             : (int64_t{1} << (bits - 1)) - 1);
-  Value c = ix.binary(is_unsigned ? "arith.minui" : "arith.minsi", v,
-                      ix.constant(std::min(hi, type_max), v.shape, v.scalar));
-  if (!is_unsigned) c = ix.binary("arith.maxsi", c, ix.constant(0, v.shape, v.scalar));
-  return ix.toIndex(c, is_unsigned);
 }
 
 }  // namespace
@@ -80,7 +64,7 @@ StatusOr<Value> emitGather(Elemental& elemental, const ir::Op& op, int space) {
                            : deriveSpace(ix, space, indices, std::move(icomps));
     JFT_ASSIGN_OR_RETURN(Value start, elemental.emit(op.operands[1], ispace));
     const size_t d = static_cast<size_t>(dn->start_index_map[k]);
-    comps.at(d) = clampIndex(ix, start, indices_type.element, operand[d] - sizes[d]);
+    comps.at(d) = ix.clampToIndex(start, indices_type.element, operand[d] - sizes[d]);
   }
   // Batching dims: operand dim operand_batching_dims[i] follows indices dim
   // start_indices_batching_dims[i], i.e. that batch index of the output.

@@ -1,5 +1,7 @@
 #include "codegen/ttir/index_space.h"
 
+#include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "support/status.h"
@@ -105,6 +107,19 @@ Value IndexBuilder::toIndex(const Value& v, bool is_unsigned) {
   return writer_.op(
       op + " " + v.name + " : " + v.type + " to " + tensorType(v.shape, index_type_),
       v.shape, index_type_);
+}
+
+Value IndexBuilder::clampToIndex(const Value& v, ir::ElementType element, int64_t hi) {
+  const int bits = ir::bitWidth(element);
+  const bool is_unsigned = ir::isUnsignedInteger(element);
+  const int64_t type_max =
+      bits >= 64 ? std::numeric_limits<int64_t>::max()
+                 : (is_unsigned && bits < 63 ? (int64_t{1} << bits) - 1
+                                             : (int64_t{1} << (bits - 1)) - 1);
+  Value c = binary(is_unsigned ? "arith.minui" : "arith.minsi", v,
+                   constant(std::min(hi, type_max), v.shape, v.scalar));
+  if (!is_unsigned) c = binary("arith.maxsi", c, constant(0, v.shape, v.scalar));
+  return toIndex(c, is_unsigned);
 }
 
 Value IndexBuilder::range(int axis) {

@@ -69,6 +69,9 @@ class IndexBuilder {
   Value select(const Value& cond, const Value& a, const Value& b);
   // Integer tensor `v` to the index type (sign- or zero-extended, or truncated).
   Value toIndex(const Value& v, bool is_unsigned);
+  // Integer tensor `v` of `element` clamped to [0, hi] in its own type (so a
+  // wide index is clamped before any truncation), then to the index type.
+  Value clampToIndex(const Value& v, ir::ElementType element, int64_t hi);
 
   // The tile's lane positions along `axis`: 0..tile[axis]-1, index type.
   Value range(int axis);

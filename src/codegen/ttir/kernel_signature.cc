@@ -1,19 +1,9 @@
 #include "codegen/ttir/kernel_signature.h"
 
-#include <cctype>
-
+#include "codegen/common/kernel_group.h"
 #include "codegen/ttir/ttir_writer.h"
 
 namespace jft::codegen::ttir {
-
-std::string kernelName(const std::string& fusion_name) {
-  std::string name;
-  for (char c : fusion_name)
-    name += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
-    name = "k_" + name;
-  return name;
-}
 
 namespace {
 
@@ -36,7 +26,7 @@ StatusOr<KernelSignature> kernelSignature(const ir::Module& module,
                                           const std::string& suffix,
                                           const std::vector<ScratchBuffer>& scratch) {
   KernelSignature sig;
-  sig.name = kernelName(fusion.name) + suffix;
+  sig.name = common::kernelName(fusion.name) + suffix;
   std::string params;
   auto add = [&](ir::ValueId v, const std::string& name) -> Status {
     JFT_ASSIGN_OR_RETURN(std::string p, parameter(module, v, name));

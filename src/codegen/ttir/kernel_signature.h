@@ -54,9 +54,6 @@ struct StagedKernels {
   std::vector<ScratchBuffer> scratch;  // parameters of every stage, after outputs
 };
 
-// A symbol from fusion.name: letters, digits and '_' kept, the rest '_'.
-std::string kernelName(const std::string& fusion_name);
-
 // UNIMPLEMENTED for a parameter that is not a tensor of a TTIR element type
 // (complex, tokens, tuples). A stage of a several-kernel group passes its
 // name suffix ("_copy") and the scratch buffers of the group.

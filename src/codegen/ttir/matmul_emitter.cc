@@ -66,18 +66,11 @@ class MatmulKernel : KernelEmitter {
     b_ = p.item;
     m_ = p.rows;
     n_ = p.cols;
-    if (form_.m % tile_.m != 0) mask_m_ = ix.compareConst("slt", m_, form_.m);
-    if (form_.n % tile_.n != 0) mask_n_ = ix.compareConst("slt", n_, form_.n);
+    mask_m_ = tiles.edgeMask(m_, form_.m, tile_.m);
+    mask_n_ = tiles.edgeMask(n_, form_.n, tile_.n);
     JFT_ASSIGN_OR_RETURN(const Value acc, kLoop());
     JFT_RETURN_IF_ERROR(epilogue(*dot, acc));
-
-    Launch launch;
-    launch.grid = {static_cast<uint32_t>(form_.batch * tiles_m * tiles_n), 1, 1};
-    launch.num_warps = tile_.num_warps;
-    launch.num_stages = tile_.num_stages;
-    launch.tile = std::to_string(tile_.m) + "x" + std::to_string(tile_.n) + "x" +
-                  std::to_string(tile_.k);
-    return launch;
+    return productLaunch(form_.batch * tiles_m * tiles_n, tile_);
   }
 
  private:
@@ -95,19 +88,15 @@ class MatmulKernel : KernelEmitter {
         [&](const Value& k0) -> StatusOr<std::pair<Value, Value>> {
           const Value ka = ix.add(ix.splat(k0, {1, tile_.k}), k_row);
           const Value kb = ix.add(ix.splat(k0, {tile_.k, 1}), k_col);
-          std::optional<Value> mask_ka, mask_kb;
-          if (form_.k % tile_.k != 0) {
-            mask_ka = ix.compareConst("slt", ka, form_.k);
-            mask_kb = ix.compareConst("slt", kb, form_.k);
-          }
+          const std::optional<Value> mask_ka = tiles.edgeMask(ka, form_.k, tile_.k);
+          const std::optional<Value> mask_kb = tiles.edgeMask(kb, form_.k, tile_.k);
           JFT_ASSIGN_OR_RETURN(
               const Value a,
               tiles.loadOperand(lhs_, ix.add(lhs_rows, tiles.offsetOf(ka, form_.lhs_k)),
                                 tiles.both(mask_m_, mask_ka), {tile_.m, tile_.k}));
           JFT_ASSIGN_OR_RETURN(
               const Value b,
-              tiles.loadOperand(rhs_, ix.add(tiles.offsetOf(kb, form_.rhs_k), rhs_cols),
-                                tiles.both(mask_kb, mask_n_), {tile_.k, tile_.n}));
+              tiles.loadRhs(rhs_, form_.rhs_k, kb, mask_kb, rhs_cols, mask_n_, tile_));
           return std::make_pair(a, b);
         });
   }
@@ -154,10 +143,7 @@ class MatmulKernel : KernelEmitter {
                                ix.ones()),
                       ix.mulConst(m_, form_.n)),
                n_);
-    if (mask_m_) space.bounds.push_back(*mask_m_);
-    if (mask_n_) space.bounds.push_back(*mask_n_);
-    const int root = ix.intern(std::move(space));
-    return t_->storeOutputs(dot.results[0], root, result);
+    return t_->storeOutputs(dot.results[0], std::move(space), result, mask_m_, mask_n_);
   }
 
   const std::map<std::string, MatmulTile>& tiles_;

@@ -9,6 +9,7 @@
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
+#include "codegen/ttir/memory_access.h"
 #include "codegen/ttir/reduction_layout.h"
 #include "codegen/ttir/tile_choice.h"
 #include "ir/op_kind.h"
@@ -672,17 +673,9 @@ Status ReductionKernel::reducePartials(int kept) {
     std::vector<Value> values;
     for (const Lane& lane : lanesOf(module_, *op)) {
       const ir::ElementType element = lane.element;
-      const std::string ptr = "!tt.ptr<" + memoryType(element) + ">";
-      const std::string& param = signature_.scratch.at(next);
-      const Value base = w.op(
-          "tt.splat " + param + " : " + ptr + " -> " + tensorType(tile, ptr), tile, ptr);
-      const Value address = w.op("tt.addptr " + base.name + ", " + offset.name + " : " +
-                                     base.type + ", " + offset.type,
-                                 tile, ptr);
-      std::string text = "tt.load " + address.name;
-      if (mask) text += ", " + mask->name;
-      Value v = loadedToRegister(
-          w, element, w.op(text + " : " + address.type, tile, memoryType(element)));
+      Value v =
+          loadTile(ix, element,
+                   pointerTile(w, signature_.scratch.at(next), element, offset), mask);
       if (mask) {
         JFT_ASSIGN_OR_RETURN(
             Value init,

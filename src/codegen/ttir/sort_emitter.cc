@@ -8,6 +8,7 @@
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
 #include "codegen/ttir/kernel_emitter.h"
+#include "codegen/ttir/memory_access.h"
 #include "fusion/ttir_support.h"
 
 namespace jft::codegen::ttir {
@@ -48,6 +49,11 @@ class SortKernel : KernelEmitter {
   Value positions(const Value& lane);
   // The sort's results that are group outputs, stored at `space`.
   Status storeOutputs(Elemental& el, const std::vector<Value>& values, int space);
+  // Opens `scf.for iv = 0 to upper step T` and returns iv; what is memoised
+  // in the body must be saved after this and restored after it closes.
+  std::string openLaneLoop(IndexBuilder& ix, int64_t upper);
+  // The loop's T lanes: iv + 0..T-1.
+  Value loopLanes(IndexBuilder& ix, const std::string& iv);
   // scf.for over the row's tiles [0, n) (lane: [T] positions in the row);
   // `el`'s memo is restored after the body.
   Status overTiles(Elemental& el, const std::function<Status(const Value& lane)>& body);
@@ -332,47 +338,37 @@ ir::ElementType SortKernel::scratchElement(size_t k) const {
 Value SortKernel::loadScratch(IndexBuilder& ix, size_t k, const Value& offset,
                               const std::optional<Value>& mask) {
   const ir::ElementType element = scratchElement(k);
-  const std::string mem = memoryType(element), ptr = "!tt.ptr<" + mem + ">";
-  const Value base = w_.op("tt.splat " + signature_.scratch.at(k) + " : " + ptr + " -> " +
-                               tensorType(offset.shape, ptr),
-                           offset.shape, ptr);
-  const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
-                                  base.type + ", " + offset.type,
-                              offset.shape, ptr);
-  std::string text = "tt.load " + address.name;
-  if (mask) text += ", " + ix.broadcast(*mask, offset.shape).name;
-  return loadedToRegister(w_, element,
-                          w_.op(text + " : " + address.type, offset.shape, mem));
+  return loadTile(ix, element, pointerTile(w_, signature_.scratch.at(k), element, offset),
+                  mask);
 }
 
 void SortKernel::storeScratch(IndexBuilder& ix, size_t k, const Value& offset,
                               const Value& value, const std::optional<Value>& mask) {
   const ir::ElementType element = scratchElement(k);
-  const std::string mem = memoryType(element), ptr = "!tt.ptr<" + mem + ">";
-  const Value base = w_.op("tt.splat " + signature_.scratch.at(k) + " : " + ptr + " -> " +
-                               tensorType(offset.shape, ptr),
-                           offset.shape, ptr);
-  const Value address = w_.op("tt.addptr " + base.name + ", " + offset.name + " : " +
-                                  base.type + ", " + offset.type,
-                              offset.shape, ptr);
-  const Value stored = registerToStored(w_, element, ix.broadcast(value, offset.shape));
-  std::string text = "tt.store " + address.name + ", " + stored.name;
-  if (mask) text += ", " + ix.broadcast(*mask, offset.shape).name;
-  w_.line(text + " : " + address.type);
+  storeTile(ix, element, pointerTile(w_, signature_.scratch.at(k), element, offset),
+            value, mask);
+}
+
+std::string SortKernel::openLaneLoop(IndexBuilder& ix, int64_t upper) {
+  const Value lower = ix.scalarConstant(0), end = ix.scalarConstant(upper),
+              step = ix.scalarConstant(lanes_);
+  const std::string iv = w_.freshName();
+  w_.open("scf.for " + iv + " = " + lower.name + " to " + end.name + " step " +
+          step.name + " : " + ix.indexType() + " {");
+  return iv;
+}
+
+Value SortKernel::loopLanes(IndexBuilder& ix, const std::string& iv) {
+  return ix.add(ix.splat(Value{iv, ix.indexType(), {}, ix.indexType()}, {lanes_}),
+                ix.range(0));
 }
 
 Status SortKernel::overTiles(Elemental& el,
                              const std::function<Status(const Value& lane)>& body) {
   IndexBuilder& ix = el.index();
-  const Value lower = ix.scalarConstant(0), upper = ix.scalarConstant(n_),
-              step = ix.scalarConstant(lanes_);
-  const std::string c0 = w_.freshName();
-  w_.open("scf.for " + c0 + " = " + lower.name + " to " + upper.name + " step " +
-          step.name + " : " + ix.indexType() + " {");
+  const std::string c0 = openLaneLoop(ix, n_);
   const Elemental::State saved = el.save();
-  const Value lane = ix.add(
-      ix.splat(Value{c0, ix.indexType(), {}, ix.indexType()}, {lanes_}), ix.range(0));
-  JFT_RETURN_IF_ERROR(body(lane));
+  JFT_RETURN_IF_ERROR(body(loopLanes(ix, c0)));
   w_.close("}");
   el.restore(saved);
   return Status::ok();
@@ -382,14 +378,9 @@ Status SortKernel::globalPass(IndexBuilder& ix, const Value& row, int64_t block,
                               int64_t distance) {
   // Pairs p of the padded row (half its length), T per step.
   const int64_t padded = nextPow2(n_);
-  const Value lower = ix.scalarConstant(0), upper = ix.scalarConstant(padded / 2),
-              step = ix.scalarConstant(lanes_);
-  const std::string p0 = w_.freshName();
-  w_.open("scf.for " + p0 + " = " + lower.name + " to " + upper.name + " step " +
-          step.name + " : " + ix.indexType() + " {");
+  const std::string p0 = openLaneLoop(ix, padded / 2);
   const IndexBuilder::State saved = ix.save();
-  const Value p = ix.add(
-      ix.splat(Value{p0, ix.indexType(), {}, ix.indexType()}, {lanes_}), ix.range(0));
+  const Value p = loopLanes(ix, p0);
   Value lo, hi;
   if (distance < 0) {
     // Mirror pairs in blocks of `block`: lo = b * block + r, hi = b * block +

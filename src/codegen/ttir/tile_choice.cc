@@ -17,6 +17,27 @@ int warpsFor(int64_t elements) {
   return elements >= 64 ? 2 : 1;
 }
 
+// Where both product families start: BLOCK_M and BLOCK_N the problem's
+// extents as powers of two in [16, 64] under ieee, [16, 128] otherwise, and
+// BLOCK_K at its cap: 32 bytes of K per row per stage for f32, 64 elements for
+// 16-bit types (128x128 tiles then take 32 KiB of shared memory a stage
+// either way), 16 under ieee.
+MatmulTile productTile(int64_t m, int64_t n, int operand_bits, bool ieee) {
+  MatmulTile t;
+  const int64_t most = ieee ? 64 : 128;
+  t.m = std::clamp<int64_t>(nextPow2(m), 16, most);
+  t.n = std::clamp<int64_t>(nextPow2(n), 16, most);
+  t.k = ieee ? 16 : (operand_bits == 16 ? 64 : 32);
+  return t;
+}
+
+// Warps for the tile's size, and a pipeline once K takes several steps.
+MatmulTile withWarpsAndStages(MatmulTile t, int64_t k) {
+  t.num_warps = t.m * t.n >= 128 * 128 ? 8 : 4;
+  t.num_stages = k > t.k ? 3 : 1;
+  return t;
+}
+
 }  // namespace
 
 int64_t loopElementsPerThread(int64_t body_weight) {
@@ -116,13 +137,8 @@ ReductionTile chooseSplitFinishTile(int64_t kept, int64_t chunks) {
 
 MatmulTile chooseMatmulTile(int64_t batch, int64_t m, int64_t n, int64_t k,
                             int operand_bits, bool ieee) {
-  MatmulTile t;
-  const int64_t most = ieee ? 64 : 128;
-  t.m = std::clamp<int64_t>(nextPow2(m), 16, most);
-  t.n = std::clamp<int64_t>(nextPow2(n), 16, most);
-  // 32 bytes of K per row per stage for f32, 64 elements for 16-bit types:
-  // 128x128 tiles then take 32 KiB of shared memory a stage either way.
-  t.k = std::clamp<int64_t>(nextPow2(k), 16, ieee ? 16 : (operand_bits == 16 ? 64 : 32));
+  MatmulTile t = productTile(m, n, operand_bits, ieee);
+  t.k = std::clamp<int64_t>(nextPow2(k), 16, t.k);
   // Halve the larger side while the grid leaves most SMs idle.
   auto programs = [&] { return batch * ((m + t.m - 1) / t.m) * ((n + t.n - 1) / t.n); };
   while (programs() < kFillPrograms / 4 && std::max(t.m, t.n) > 64) {
@@ -131,26 +147,18 @@ MatmulTile chooseMatmulTile(int64_t batch, int64_t m, int64_t n, int64_t k,
     else
       t.n /= 2;
   }
-  t.num_warps = t.m * t.n >= 128 * 128 ? 8 : 4;
-  t.num_stages = k > t.k ? 3 : 1;
-  return t;
+  return withWarpsAndStages(t, k);
 }
 
 MatmulTile chooseConvTile(int64_t m, int64_t n, int64_t k, int64_t channels,
                           int operand_bits, bool ieee) {
-  MatmulTile t;
-  const int64_t most = ieee ? 64 : 128;
-  t.m = std::clamp<int64_t>(nextPow2(m), 16, most);
-  t.n = std::clamp<int64_t>(nextPow2(n), 16, most);
-  const int64_t cap = ieee ? 16 : (operand_bits == 16 ? 64 : 32);
-  t.k = cap;
+  MatmulTile t = productTile(m, n, operand_bits, ieee);
+  const int64_t cap = t.k;
   while (t.k > 16 && channels % t.k != 0) t.k /= 2;
   if (channels % t.k != 0) t.k = std::clamp<int64_t>(nextPow2(k), 16, cap);
   while ((m + t.m - 1) / t.m * ((n + t.n - 1) / t.n) < kFillPrograms / 4 && t.m > 64)
     t.m /= 2;
-  t.num_warps = t.m * t.n >= 128 * 128 ? 8 : 4;
-  t.num_stages = k > t.k ? 3 : 1;
-  return t;
+  return withWarpsAndStages(t, k);
 }
 
 std::string describeMatmulTile(const MatmulTile& tile) {

@@ -2,6 +2,7 @@
 // family, index width, rounding and wrapping as written, refusals by name.
 #include <gtest/gtest.h>
 
+#include "codegen/common/kernel_group.h"
 #include "native_test_util.h"
 
 namespace jft::codegen::native::testing {
@@ -111,9 +112,9 @@ func.func @main(%a: tensor<0x4xf32>) -> tensor<0x4xf32> {
 }
 
 TEST(NativeSource, KernelNamesAreCSymbols) {
-  EXPECT_EQ(nativeKernelName("fusion_3_loop.add-x"), "fusion_3_loop_add_x");
-  EXPECT_EQ(nativeKernelName("3abc"), "k_3abc");
-  EXPECT_EQ(nativeKernelName(""), "k_");
+  EXPECT_EQ(common::kernelName("fusion_3_loop.add-x"), "fusion_3_loop_add_x");
+  EXPECT_EQ(common::kernelName("3abc"), "k_3abc");
+  EXPECT_EQ(common::kernelName(""), "k_");
 }
 
 struct Refusal {
