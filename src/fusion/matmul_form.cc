@@ -46,8 +46,8 @@ std::string inputPrecisionOf(const ir::Op& op, ir::ElementType operand) {
 
 bool xlaComputesExactly(int64_t m, int64_t n, int64_t k) {
   // In double: the extents' product may not fit an int64.
-  const double size = (static_cast<double>(m) + static_cast<double>(n)) *
-                      static_cast<double>(k);
+  const double size =
+      (static_cast<double>(m) + static_cast<double>(n)) * static_cast<double>(k);
   if (size < 100) return true;
   const bool lhs_vector = m == 1, rhs_vector = n == 1;
   return (lhs_vector && rhs_vector) || ((lhs_vector || rhs_vector) && size < 1e7);

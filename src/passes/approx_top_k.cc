@@ -18,12 +18,6 @@ using ir::ValueId;
 
 constexpr std::string_view kTarget = "ApproxTopK";
 
-bool isApproxTopK(const ir::Op& op) {
-  if (op.kind != OpKind::CustomCall) return false;
-  const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
-  return target != nullptr && *target == kTarget;
-}
-
 Status bad(const ir::Module& module, const ir::Op& op, const std::string& why) {
   return invalidArgument("custom_call @" + std::string(kTarget) + " at " +
                          module.locations.describe(op.loc) + ": " + why);
@@ -57,8 +51,7 @@ Status checkComparator(const ir::Module& module, const ir::Op& op, const TopK& k
                    " arguments, expected " + std::to_string(2 * k.inputs) +
                    " (lhs and rhs of each input)");
   for (size_t i = 0; i < f.body.args.size(); ++i) {
-    const ir::Type want =
-        ir::Type::tensor(module.typeOf(op.operands[i / 2]).element, {});
+    const ir::Type want = ir::Type::tensor(module.typeOf(op.operands[i / 2]).element, {});
     if (module.typeOf(f.body.args[i]) != want)
       return bad(module, op,
                  "comparator @" + f.name + " argument " + std::to_string(i) + " is " +
@@ -90,11 +83,13 @@ StatusOr<TopK> check(const ir::Module& module, const ir::Op& op) {
     const ir::Type& init = module.typeOf(op.operands[k.inputs + i]);
     const ir::Type& result = module.typeOf(op.results[i]);
     if (!input.isTensor() || input.dims != first.dims)
-      return bad(module, op, "input " + std::to_string(i) + " is " + input.str() +
-                                 ", expected the shape of " + first.str());
+      return bad(module, op,
+                 "input " + std::to_string(i) + " is " + input.str() +
+                     ", expected the shape of " + first.str());
     if (init != ir::Type::tensor(input.element, {}))
-      return bad(module, op, "init value " + std::to_string(i) + " is " + init.str() +
-                                 ", expected a scalar of its input's type");
+      return bad(module, op,
+                 "init value " + std::to_string(i) + " is " + init.str() +
+                     ", expected a scalar of its input's type");
     std::vector<int64_t> cut = input.dims;
     const size_t d = static_cast<size_t>(k.dim);
     cut[d] = result.isTensor() && result.rank() == input.rank() ? result.dims[d] : -1;
@@ -102,8 +97,8 @@ StatusOr<TopK> check(const ir::Module& module, const ir::Op& op) {
         cut[d] > input.dims[d])
       return bad(module, op,
                  "result " + std::to_string(i) + " is " + result.str() +
-                     ", expected input " + input.str() +
-                     " with dimension " + std::to_string(k.dim) + " cut to the output size");
+                     ", expected input " + input.str() + " with dimension " +
+                     std::to_string(k.dim) + " cut to the output size");
   }
   const auto* called = ir::findAttrAs<ir::AttrList>(op.attrs, "called_computations");
   if (called == nullptr || called->size() != 1 || !(*called)[0].is<ir::SymbolRef>())
@@ -129,7 +124,8 @@ ir::Region comparatorRegion(ir::Module& module, const ir::Function& f) {
   return region;
 }
 
-void expand(ir::Module& module, const ir::Op& op, const TopK& k, std::vector<ir::Op>& out) {
+void expand(ir::Module& module, const ir::Op& op, const TopK& k,
+            std::vector<ir::Op>& out) {
   OpEmitter e(module, op, out);
   const std::vector<ValueId> inputs(op.operands.begin(),
                                     op.operands.begin() + static_cast<long>(k.inputs));
@@ -147,26 +143,22 @@ void expand(ir::Module& module, const ir::Op& op, const TopK& k, std::vector<ir:
   for (size_t i = 0; i < k.inputs; ++i) {
     if (sorted[i] == op.results[i]) continue;
     const std::vector<int64_t>& dims = module.typeOf(op.results[i]).dims;
-    e.giveId(e.slice(sorted[i], std::vector<int64_t>(dims.size(), 0), dims), op.results[i]);
+    e.giveId(e.slice(sorted[i], std::vector<int64_t>(dims.size(), 0), dims),
+             op.results[i]);
   }
 }
 
 }  // namespace
 
 StatusOr<bool> expandApproxTopK(ir::Module& module) {
-  Status failure = Status::ok();
-  const bool changed =
-      rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-        if (!failure.isOk() || !isApproxTopK(op)) return false;
-        StatusOr<TopK> k = check(module, op);
-        if (!k.isOk()) {
-          failure = k.status();
-          return false;
-        }
-        expand(module, op, *k, out);
-        return true;
-      });
-  if (!failure.isOk()) return failure;
+  JFT_ASSIGN_OR_RETURN(
+      bool changed,
+      rewriteCustomCalls(module, kTarget,
+                         [&](const ir::Op& op, std::vector<ir::Op>& out) -> Status {
+                           JFT_ASSIGN_OR_RETURN(TopK k, check(module, op));
+                           expand(module, op, k, out);
+                           return Status::ok();
+                         }));
   if (changed) removeUnusedFunctions(module);
   return changed;
 }

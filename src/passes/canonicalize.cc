@@ -120,7 +120,8 @@ class Canonicalizer : public LocalRewriter {
   // its value is its operand. Buffers stay in device memory here (no host
   // offloading), so the annotation is its operand.
   static bool placementAnnotation(RewriteContext& context, ir::Op& op) {
-    if (op.kind != OpKind::CustomCall || op.operands.size() != 1 || op.results.size() != 1)
+    if (op.kind != OpKind::CustomCall || op.operands.size() != 1 ||
+        op.results.size() != 1)
       return false;
     const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
     if (target == nullptr || *target != "annotate_device_placement") return false;

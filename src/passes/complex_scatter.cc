@@ -30,8 +30,8 @@ const ir::Op* combiningOp(const ir::Op& scatter) {
     return nullptr;
   const auto& in = op.operands;
   const auto& args = body.args;
-  const bool both = (in[0] == args[0] && in[1] == args[1]) ||
-                    (in[0] == args[1] && in[1] == args[0]);
+  const bool both =
+      (in[0] == args[0] && in[1] == args[1]) || (in[0] == args[1] && in[1] == args[0]);
   return both ? &op : nullptr;
 }
 
@@ -56,7 +56,8 @@ ir::NamedAttrs gatherAttrs(const ir::Module& module, const ir::Op& scatter,
   size_t window = 0;
   for (size_t d = 0; d < operand.size(); ++d) {
     const int64_t di = static_cast<int64_t>(d);
-    if (listed(dn.inserted_window_dims, di) || listed(dn.input_batching_dims, di)) continue;
+    if (listed(dn.inserted_window_dims, di) || listed(dn.input_batching_dims, di))
+      continue;
     sizes[d] = updates[static_cast<size_t>(dn.update_window_dims[window++])];
   }
   ir::GatherDimensionNumbers g;
@@ -91,8 +92,9 @@ bool expand(ir::Module& module, const ir::Op& scatter, std::vector<ir::Op>& out)
   const ir::Region& body = scatter.regions[0];
   const bool current_first = combine->operands[0] == body.args[0];
   const ValueId combined =
-      e.emit(combine->kind, {current_first ? current : updates, current_first ? updates : current},
-             type, combine->attrs);
+      e.emit(combine->kind,
+             {current_first ? current : updates, current_first ? updates : current}, type,
+             combine->attrs);
   // The same scatter, setting each element to its combined value.
   ir::Op set = e.make(OpKind::Scatter, {operand, indices, combined},
                       module.typeOf(scatter.results[0]), scatter.attrs);

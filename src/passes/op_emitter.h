@@ -6,11 +6,14 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "ir/dense_elements.h"
 #include "ir/module.h"
+#include "support/status.h"
 
 namespace jft::passes {
 
@@ -177,6 +180,25 @@ inline bool rewriteOps(
     region.ops = std::move(ops);
   };
   for (ir::Function& function : module.functions) rebuild(function.body);
+  return changed;
+}
+
+// rewriteOps over the custom calls to `target`: `expand` checks a call and
+// appends its replacement, or returns the error that stops the rewrite
+// (nothing more is replaced) and is returned.
+inline StatusOr<bool> rewriteCustomCalls(
+    ir::Module& module, std::string_view target,
+    const std::function<Status(const ir::Op&, std::vector<ir::Op>&)>& expand) {
+  Status failure = Status::ok();
+  const bool changed =
+      rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
+        if (!failure.isOk() || op.kind != ir::OpKind::CustomCall) return false;
+        const auto* name = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
+        if (name == nullptr || *name != target) return false;
+        failure = expand(op, out);
+        return failure.isOk();
+      });
+  if (!failure.isOk()) return failure;
   return changed;
 }
 

@@ -132,9 +132,9 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
   (void)parted;
   // Complex scatters combining by more than add, when updates cannot
   // collide: gather, combine, set (the scatter family combines per part).
-  JFT_ASSIGN_OR_RETURN(bool scattered, runner.run("complex_scatter", 0, [](ir::Module& m) {
-    return expandComplexScatters(m);
-  }));
+  JFT_ASSIGN_OR_RETURN(
+      bool scattered, runner.run("complex_scatter", 0,
+                                 [](ir::Module& m) { return expandComplexScatters(m); }));
   (void)scattered;
   PipelineReport& report = runner.report();
   for (int round = 1; round <= options.max_rounds; ++round) {

@@ -17,12 +17,6 @@ using ir::ValueId;
 
 constexpr std::string_view kTarget = "cusolver_syrk_ffi";
 
-bool isSyrk(const ir::Op& op) {
-  if (op.kind != OpKind::CustomCall) return false;
-  const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
-  return target != nullptr && *target == kTarget;
-}
-
 // A user error about the call: its name and location first.
 Status bad(const ir::Module& module, const ir::Op& op, const std::string& why) {
   return invalidArgument("custom_call @" + std::string(kTarget) + " at " +
@@ -193,20 +187,12 @@ void expandSyrk(ir::Module& module, const ir::Op& op, const Syrk& s,
 }  // namespace
 
 StatusOr<bool> expandSyrkCalls(ir::Module& module) {
-  Status failure = Status::ok();
-  const bool changed =
-      rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-        if (!failure.isOk() || !isSyrk(op)) return false;
-        StatusOr<Syrk> s = check(module, op);
-        if (!s.isOk()) {
-          failure = s.status();
-          return false;
-        }
-        expandSyrk(module, op, *s, out);
-        return true;
-      });
-  if (!failure.isOk()) return failure;
-  return changed;
+  return rewriteCustomCalls(module, kTarget,
+                            [&](const ir::Op& op, std::vector<ir::Op>& out) -> Status {
+                              JFT_ASSIGN_OR_RETURN(Syrk s, check(module, op));
+                              expandSyrk(module, op, s, out);
+                              return Status::ok();
+                            });
 }
 
 }  // namespace jft::passes

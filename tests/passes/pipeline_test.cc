@@ -49,11 +49,13 @@ TEST(Pipeline, RedundantProgramShrinksToOneExponential) {
   EXPECT_EQ(report->rounds, 2);
   std::vector<std::string> order;
   for (const PassRecord& record : report->passes) order.push_back(record.pass);
-  EXPECT_EQ(order, (std::vector<std::string>{
-                       "inline", "sink_constants", "collectives", "syrk_expand",
-                       "approx_top_k", "integer_dot", "float8_dot", "bitcast_widths", "rng_expand",
-                       "complex_iota", "complex_sort", "complex_scatter", "canonicalize", "simplify", "cse",
-                       "dce", "canonicalize", "simplify", "cse", "dce"}));
+  EXPECT_EQ(order,
+            (std::vector<std::string>{
+                "inline",       "sink_constants", "collectives",  "syrk_expand",
+                "approx_top_k", "integer_dot",    "float8_dot",   "bitcast_widths",
+                "rng_expand",   "complex_iota",   "complex_sort", "complex_scatter",
+                "canonicalize", "simplify",       "cse",          "dce",
+                "canonicalize", "simplify",       "cse",          "dce"}));
   EXPECT_TRUE(report->passes[0].changed);
   // No constant to sink, no collective, syrk or ApproxTopK call, integer or
   // float8 product, bitcast, rng_bit_generator, complex iota, sort or

@@ -127,15 +127,16 @@ TEST(DotToGemm, SmallAndVectorF32ProductsAreExact) {
     GemmCompute compute;
   };
   const Row rows[] = {
-      {{4, 8}, {8, 4}, {4, 4}, GemmCompute::kF32},             // (4 + 4) 8 = 64
-      {{16, 8}, {8, 16}, {16, 16}, GemmCompute::kTf32},        // (16 + 16) 8 = 256
-      {{1, 4096}, {4096, 512}, {1, 512}, GemmCompute::kF32},   // a vector side
+      {{4, 8}, {8, 4}, {4, 4}, GemmCompute::kF32},               // (4 + 4) 8 = 64
+      {{16, 8}, {8, 16}, {16, 16}, GemmCompute::kTf32},          // (16 + 16) 8 = 256
+      {{1, 4096}, {4096, 512}, {1, 512}, GemmCompute::kF32},     // a vector side
       {{4096, 4096}, {4096, 1}, {4096, 1}, GemmCompute::kTf32},  // vector, >= 10^7
   };
   for (const Row& row : rows) {
     ASSERT_PLAN(p, (Dot{t(ElementType::F32, row.lhs), t(ElementType::F32, row.rhs),
                         t(ElementType::F32, row.out), dims({}, {}, {1}, {0})}));
-    EXPECT_EQ(p.gemm.compute, row.compute) << p.gemm.m << "x" << p.gemm.n << "x" << p.gemm.k;
+    EXPECT_EQ(p.gemm.compute, row.compute)
+        << p.gemm.m << "x" << p.gemm.n << "x" << p.gemm.k;
   }
   // Complex products keep the library's TF32 (XLA's exact emitters are real).
   ASSERT_PLAN(c, (Dot{t(ElementType::C64, {4, 8}), t(ElementType::C64, {8, 4}),
