@@ -1,8 +1,8 @@
 // Executable's control flow: planning nested lists and running loops and
 // conditionals. A loop with a known trip count is its body enqueued that many
 // times, with no wait; any other loop or conditional waits for the queue to
-// read its predicate or index on the host (a 1- or 4-byte copy), the one sync
-// point an execution has.
+// read its predicate or index on the host (a 1- or 4-byte copy waited for on
+// the calling thread: Device::readToHost), the one sync point an execution has.
 #include "runtime/control_flow.h"
 
 #include <cstring>
@@ -60,9 +60,7 @@ Status Executable::enqueueList(const std::vector<Step>& steps, const std::string
 
 StatusOr<int32_t> Executable::readScalar(int slot, uint64_t bytes) {
   uint8_t raw[sizeof(int32_t)] = {};
-  JFT_ASSIGN_OR_RETURN(EventPtr read,
-                       device_.copyToHost(raw, slot_addresses_[slot], bytes));
-  JFT_RETURN_IF_ERROR(read->await());
+  JFT_RETURN_IF_ERROR(device_.readToHost(raw, slot_addresses_[slot], bytes));
   if (bytes == 1) return static_cast<int32_t>(raw[0]);
   int32_t value = 0;
   std::memcpy(&value, raw, sizeof(value));

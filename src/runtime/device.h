@@ -70,6 +70,14 @@ class Device {
   virtual StatusOr<EventPtr> copyToDevice(uint64_t dst, const void* src, uint64_t bytes,
                                           bool waitForSource = false) = 0;
   virtual StatusOr<EventPtr> copyToHost(void* dst, uint64_t src, uint64_t bytes) = 0;
+  // copyToHost that returns once the bytes are there, waiting on the calling
+  // thread: for the few bytes control flow reads between launches (a loop's
+  // predicate, each iteration), where handing the wait to another thread
+  // costs more than the copy.
+  virtual Status readToHost(void* dst, uint64_t src, uint64_t bytes) {
+    JFT_ASSIGN_OR_RETURN(EventPtr done, copyToHost(dst, src, bytes));
+    return done->await();
+  }
   // Copies from `src` on `srcDevice` (this device or another of the platform).
   virtual StatusOr<EventPtr> copyFromDevice(uint64_t dst, Device& srcDevice, uint64_t src,
                                             uint64_t bytes) = 0;

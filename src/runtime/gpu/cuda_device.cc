@@ -304,6 +304,18 @@ StatusOr<EventPtr> CudaDevice::copyToHost(void* dst, uint64_t src, uint64_t byte
   return fence();
 }
 
+// The copy and a stream synchronize on this thread: no event, no completion
+// thread, no blocking-sync wake-up, so a loop's predicate costs about what
+// the copy does (as XLA's while loop reads it).
+Status CudaDevice::readToHost(void* dst, uint64_t src, uint64_t bytes) {
+  if (bytes == 0) return Status::ok();
+  JFT_RETURN_IF_ERROR(makeCurrent());
+  JFT_RETURN_IF_ERROR(driver_.check(
+      driver_.memcpyDtoHAsync(dst, static_cast<CUdeviceptr>(src), bytes, stream_),
+      "cuMemcpyDtoHAsync"));
+  return driver_.check(driver_.streamSynchronize(stream_), "cuStreamSynchronize");
+}
+
 StatusOr<EventPtr> CudaDevice::copyFromDevice(uint64_t dst, Device& srcDevice,
                                               uint64_t src, uint64_t bytes) {
   if (bytes == 0) return Event::ready();

@@ -44,6 +44,7 @@ class CudaDevice final : public Device {
   StatusOr<EventPtr> copyToDevice(uint64_t dst, const void* src, uint64_t bytes,
                                   bool waitForSource) override;
   StatusOr<EventPtr> copyToHost(void* dst, uint64_t src, uint64_t bytes) override;
+  Status readToHost(void* dst, uint64_t src, uint64_t bytes) override;
   StatusOr<EventPtr> copyFromDevice(uint64_t dst, Device& srcDevice, uint64_t src,
                                     uint64_t bytes) override;
   StatusOr<void*> allocatePinned(uint64_t bytes) override;
