@@ -3,6 +3,7 @@
 
 #include "pjrt/args.h"
 #include "pjrt/device.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/event.h"
 
 void PJRT_Buffer::release() {

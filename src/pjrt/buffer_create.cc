@@ -8,6 +8,7 @@
 #include "pjrt/buffer.h"
 #include "pjrt/client.h"
 #include "pjrt/element_types.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/error.h"
 #include "pjrt/memory.h"
 #include "pjrt/shape.h"

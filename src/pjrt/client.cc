@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "pjrt/args.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/kv_clique_ids.h"
 
 bool PJRT_Client::ownsDevice(const PJRT_Device* device) const {

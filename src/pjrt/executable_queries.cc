@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "pjrt/args.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/executable.h"
 #include "pjrt/named_values.h"
 

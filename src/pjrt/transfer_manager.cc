@@ -7,6 +7,7 @@
 #include "pjrt/args.h"
 #include "pjrt/client.h"
 #include "pjrt/element_types.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/error.h"
 #include "pjrt/event.h"
 #include "pjrt/shape.h"
