@@ -82,6 +82,12 @@ struct BufferTarget {
 // INVALID_ARGUMENT (naming `function`) for another client's or a missing one.
 StatusOr<BufferTarget> resolveTarget(PJRT_Client& client, PJRT_Device* device,
                                      PJRT_Memory* memory, const char* function);
+// A new buffer on `target` of `type` and `dims`, `byte_size` bytes, with
+// neither memory nor `ready` yet.
+std::unique_ptr<PJRT_Buffer> describeBuffer(PJRT_Client& client, BufferTarget target,
+                                            PJRT_Buffer_Type type,
+                                            std::vector<int64_t> dims,
+                                            uint64_t byte_size);
 // A new buffer on `target` with memory allocated for `byte_size` bytes; its
 // `ready` is left for the caller to set.
 StatusOr<std::unique_ptr<PJRT_Buffer>> allocateBuffer(PJRT_Client& client,
