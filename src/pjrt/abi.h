@@ -937,8 +937,12 @@ struct PJRT_Api {
   size_t struct_size;
   PJRT_Extension_Base* extension_start;
   PJRT_Api_Version pjrt_api_version;
-#define JFT_PJRT_SLOT(name) PJRT_SlotFn PJRT_##name;
+#define JFT_PJRT_SLOT(name, function) PJRT_SlotFn PJRT_##name;
+#define JFT_PJRT_VOID_SLOT(name, function) PJRT_SlotFn PJRT_##name;
+#define JFT_PJRT_STUB(name) PJRT_SlotFn PJRT_##name;
 #include "pjrt/api_slots.def"
+#undef JFT_PJRT_STUB
+#undef JFT_PJRT_VOID_SLOT
 #undef JFT_PJRT_SLOT
 };
 

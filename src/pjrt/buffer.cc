@@ -3,6 +3,7 @@
 
 #include "pjrt/args.h"
 #include "pjrt/device.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/event.h"
 
 void PJRT_Buffer::release() {
@@ -108,18 +109,9 @@ PJRT_Error* bufferDestroy(PJRT_Buffer_Destroy_Args* args) {
   });
 }
 
-#define JFT_BUFFER_ENTRY(Function, Name, lastField, body)                              \
-  PJRT_Error* Function(PJRT_##Name##_Args* args) {                                     \
-    constexpr const char* kName = "PJRT_" #Name;                                       \
-    return boundary(kName, [&]() -> Status {                                           \
-      JFT_RETURN_IF_ERROR(                                                             \
-          checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
-      JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));              \
-      [[maybe_unused]] PJRT_Buffer& buffer = *args->buffer;                            \
-      body;                                                                            \
-      return Status::ok();                                                             \
-    });                                                                                \
-  }
+#define JFT_BUFFER_ENTRY(Function, Name, lastField, ...)   \
+  JFT_PJRT_OBJECT_ENTRY(Function, Name, lastField, buffer, \
+                        PJRT_Buffer& buffer = *args->buffer, __VA_ARGS__)
 
 JFT_BUFFER_ENTRY(bufferElementType, Buffer_ElementType, type, args->type = buffer.type)
 JFT_BUFFER_ENTRY(bufferDimensions, Buffer_Dimensions, num_dims, {

@@ -73,27 +73,6 @@ struct PJRT_Buffer {
 
 namespace jft::pjrt {
 
-PJRT_Error* bufferDestroy(PJRT_Buffer_Destroy_Args* args);
-PJRT_Error* bufferElementType(PJRT_Buffer_ElementType_Args* args);
-PJRT_Error* bufferDimensions(PJRT_Buffer_Dimensions_Args* args);
-PJRT_Error* bufferUnpaddedDimensions(PJRT_Buffer_UnpaddedDimensions_Args* args);
-PJRT_Error* bufferDynamicDimensionIndices(PJRT_Buffer_DynamicDimensionIndices_Args* args);
-PJRT_Error* bufferOnDeviceSizeInBytes(PJRT_Buffer_OnDeviceSizeInBytes_Args* args);
-PJRT_Error* bufferDevice(PJRT_Buffer_Device_Args* args);
-PJRT_Error* bufferMemory(PJRT_Buffer_Memory_Args* args);
-PJRT_Error* bufferDelete(PJRT_Buffer_Delete_Args* args);
-PJRT_Error* bufferIsDeleted(PJRT_Buffer_IsDeleted_Args* args);
-PJRT_Error* bufferGetMemoryLayout(PJRT_Buffer_GetMemoryLayout_Args* args);
-PJRT_Error* bufferIsOnCpu(PJRT_Buffer_IsOnCpu_Args* args);
-PJRT_Error* bufferReadyEvent(PJRT_Buffer_ReadyEvent_Args* args);
-PJRT_Error* bufferUnsafePointer(PJRT_Buffer_UnsafePointer_Args* args);
-PJRT_Error* bufferOpaqueDeviceMemoryDataPointer(
-    PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args* args);
-PJRT_Error* bufferIncreaseExternalReferenceCount(
-    PJRT_Buffer_IncreaseExternalReferenceCount_Args* args);
-PJRT_Error* bufferDecreaseExternalReferenceCount(
-    PJRT_Buffer_DecreaseExternalReferenceCount_Args* args);
-
 // Transfers (transfer.cc).
 struct BufferTarget {
   PJRT_Device* device;
@@ -103,6 +82,12 @@ struct BufferTarget {
 // INVALID_ARGUMENT (naming `function`) for another client's or a missing one.
 StatusOr<BufferTarget> resolveTarget(PJRT_Client& client, PJRT_Device* device,
                                      PJRT_Memory* memory, const char* function);
+// A new buffer on `target` of `type` and `dims`, `byte_size` bytes, with
+// neither memory nor `ready` yet.
+std::unique_ptr<PJRT_Buffer> describeBuffer(PJRT_Client& client, BufferTarget target,
+                                            PJRT_Buffer_Type type,
+                                            std::vector<int64_t> dims,
+                                            uint64_t byte_size);
 // A new buffer on `target` with memory allocated for `byte_size` bytes; its
 // `ready` is left for the caller to set.
 StatusOr<std::unique_ptr<PJRT_Buffer>> allocateBuffer(PJRT_Client& client,
@@ -120,18 +105,5 @@ std::unique_ptr<PJRT_Buffer> makeErrorBuffer(PJRT_Client& client, BufferTarget t
 // transfer) instead when it has one. The range is the caller's to check.
 StatusOr<runtime::EventPtr> readRaw(PJRT_Buffer& buffer, void* dst, uint64_t offset,
                                     uint64_t bytes);
-PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* args);
-PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args);
-PJRT_Error* bufferCopyRawToHost(PJRT_Buffer_CopyRawToHost_Args* args);
-PJRT_Error* bufferCopyRawToHostFuture(PJRT_Buffer_CopyRawToHostFuture_Args* args);
-PJRT_Error* bufferCopyToDevice(PJRT_Buffer_CopyToDevice_Args* args);
-PJRT_Error* bufferCopyToMemory(PJRT_Buffer_CopyToMemory_Args* args);
-
-// Buffers without a host array (buffer_create.cc).
-PJRT_Error* clientCreateUninitializedBuffer(
-    PJRT_Client_CreateUninitializedBuffer_Args* args);
-PJRT_Error* clientCreateErrorBuffer(PJRT_Client_CreateErrorBuffer_Args* args);
-PJRT_Error* clientCreateAliasBuffer(PJRT_Client_CreateAliasBuffer_Args* args);
-PJRT_Error* clientFulfillAliasBuffer(PJRT_Client_FulfillAliasBuffer_Args* args);
 
 }  // namespace jft::pjrt

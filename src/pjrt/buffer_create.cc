@@ -8,6 +8,7 @@
 #include "pjrt/buffer.h"
 #include "pjrt/client.h"
 #include "pjrt/element_types.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/error.h"
 #include "pjrt/memory.h"
 #include "pjrt/shape.h"
@@ -62,14 +63,7 @@ std::unique_ptr<PJRT_Buffer> makeErrorBuffer(PJRT_Client& client, BufferTarget t
                                              PJRT_Buffer_Type type,
                                              std::vector<int64_t> dims,
                                              uint64_t byte_size, Status error) {
-  auto buffer = std::make_unique<PJRT_Buffer>();
-  buffer->client = &client;
-  buffer->device = target.device;
-  buffer->memory = target.memory;
-  buffer->type = type;
-  buffer->dims = std::move(dims);
-  buffer->byte_size = byte_size;
-  buffer->pinned_host = target.memory != nullptr && unwrap(target.memory)->pinned_host;
+  auto buffer = describeBuffer(client, target, type, std::move(dims), byte_size);
   buffer->ready = runtime::Event::ready(std::move(error));
   return buffer;
 }

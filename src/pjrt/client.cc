@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "pjrt/args.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/kv_clique_ids.h"
 
 bool PJRT_Client::ownsDevice(const PJRT_Device* device) const {
@@ -167,18 +168,9 @@ PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args) {
   });
 }
 
-#define JFT_CLIENT_ENTRY(Function, Name, lastField, body)                              \
-  PJRT_Error* Function(PJRT_##Name##_Args* args) {                                     \
-    constexpr const char* kName = "PJRT_" #Name;                                       \
-    return boundary(kName, [&]() -> Status {                                           \
-      JFT_RETURN_IF_ERROR(                                                             \
-          checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
-      JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));              \
-      [[maybe_unused]] PJRT_Client& client = *args->client;                            \
-      body;                                                                            \
-      return Status::ok();                                                             \
-    });                                                                                \
-  }
+#define JFT_CLIENT_ENTRY(Function, Name, lastField, ...)   \
+  JFT_PJRT_OBJECT_ENTRY(Function, Name, lastField, client, \
+                        PJRT_Client& client = *args->client, __VA_ARGS__)
 
 JFT_CLIENT_ENTRY(clientPlatformName, Client_PlatformName, platform_name_size, {
   args->platform_name = client.platform_name.c_str();

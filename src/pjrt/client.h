@@ -85,19 +85,4 @@ compiler::KernelWorkerSettings kernelWorkerSettings(const ClientOptions& options
                                                     const std::string& dumpDirectory,
                                                     bool log = false);
 
-// client_create.cc: reads the compile settings first, so a bad XLA_MODE fails
-// clearly before any GPU is touched.
-PJRT_Error* clientCreate(PJRT_Client_Create_Args* args);
-PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args);
-PJRT_Error* clientPlatformName(PJRT_Client_PlatformName_Args* args);
-PJRT_Error* clientProcessIndex(PJRT_Client_ProcessIndex_Args* args);
-PJRT_Error* clientPlatformVersion(PJRT_Client_PlatformVersion_Args* args);
-PJRT_Error* clientDevices(PJRT_Client_Devices_Args* args);
-PJRT_Error* clientAddressableDevices(PJRT_Client_AddressableDevices_Args* args);
-PJRT_Error* clientLookupDevice(PJRT_Client_LookupDevice_Args* args);
-PJRT_Error* clientLookupAddressableDevice(PJRT_Client_LookupAddressableDevice_Args* args);
-PJRT_Error* clientAddressableMemories(PJRT_Client_AddressableMemories_Args* args);
-PJRT_Error* clientDefaultDeviceAssignment(PJRT_Client_DefaultDeviceAssignment_Args* args);
-PJRT_Error* clientTopologyDescription(PJRT_Client_TopologyDescription_Args* args);
-
 }  // namespace jft::pjrt

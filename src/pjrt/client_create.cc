@@ -2,10 +2,13 @@
 // then (under jax.distributed) the other processes' devices.
 #include "pjrt/args.h"
 #include "pjrt/client.h"
+#include "pjrt/entry_points.h"
 #include "runtime/gpu_platform.h"
 
 namespace jft::pjrt {
 
+// Reads the compile settings first, so a bad XLA_MODE fails clearly before any
+// GPU is touched.
 PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
   constexpr const char* kName = "PJRT_Client_Create";
   return boundary(kName, [&]() -> Status {

@@ -15,6 +15,7 @@
 #include "pjrt/device_conv_library.h"
 #include "pjrt/device_measurer.h"
 #include "pjrt/device_native_compiler.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/executable.h"
 
 namespace jft::pjrt {

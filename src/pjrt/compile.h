@@ -21,7 +21,4 @@ namespace jft::pjrt {
 compiler::KernelTarget deviceTarget(const PJRT_Client& client, const PJRT_Device& device);
 std::string targetText(const compiler::KernelTarget& target);
 
-PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args);
-PJRT_Error* compileForTopology(PJRT_Compile_Args* args);
-
 }  // namespace jft::pjrt

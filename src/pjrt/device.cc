@@ -37,19 +37,10 @@ Status requireAddressable(const PJRT_Device& device, const char* function) {
       " and is not addressable from this one");
 }
 
-#define JFT_DESCRIPTION_ENTRY(Function, Name, lastField, body)                         \
-  PJRT_Error* Function(PJRT_##Name##_Args* args) {                                     \
-    constexpr const char* kName = "PJRT_" #Name;                                       \
-    return boundary(kName, [&]() -> Status {                                           \
-      JFT_RETURN_IF_ERROR(                                                             \
-          checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
-      JFT_RETURN_IF_ERROR(                                                             \
-          requireNonNull(args->device_description, "device_description", kName));      \
-      const PJRT_DeviceDescription& d = *args->device_description;                     \
-      body;                                                                            \
-      return Status::ok();                                                             \
-    });                                                                                \
-  }
+#define JFT_DESCRIPTION_ENTRY(Function, Name, lastField, ...)                        \
+  JFT_PJRT_OBJECT_ENTRY(Function, Name, lastField, device_description,               \
+                        const PJRT_DeviceDescription& d = *args->device_description, \
+                        __VA_ARGS__)
 
 JFT_DESCRIPTION_ENTRY(deviceDescriptionId, DeviceDescription_Id, id, args->id = d.id)
 JFT_DESCRIPTION_ENTRY(deviceDescriptionProcessIndex, DeviceDescription_ProcessIndex,
@@ -75,18 +66,9 @@ JFT_DESCRIPTION_ENTRY(deviceDescriptionToString, DeviceDescription_ToString,
                       })
 #undef JFT_DESCRIPTION_ENTRY
 
-#define JFT_DEVICE_ENTRY(Function, Name, lastField, body)                              \
-  PJRT_Error* Function(PJRT_##Name##_Args* args) {                                     \
-    constexpr const char* kName = "PJRT_" #Name;                                       \
-    return boundary(kName, [&]() -> Status {                                           \
-      JFT_RETURN_IF_ERROR(                                                             \
-          checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
-      JFT_RETURN_IF_ERROR(requireNonNull(args->device, "device", kName));              \
-      [[maybe_unused]] PJRT_Device& device = *args->device;                            \
-      body;                                                                            \
-      return Status::ok();                                                             \
-    });                                                                                \
-  }
+#define JFT_DEVICE_ENTRY(Function, Name, lastField, ...)   \
+  JFT_PJRT_OBJECT_ENTRY(Function, Name, lastField, device, \
+                        PJRT_Device& device = *args->device, __VA_ARGS__)
 
 JFT_DEVICE_ENTRY(deviceGetDescription, Device_GetDescription, device_description,
                  args->device_description = &device.description)

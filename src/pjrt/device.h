@@ -57,20 +57,4 @@ void describeDevice(int id, int process_index, const runtime::DeviceInfo& info,
 // its process and `function`.
 Status requireAddressable(const PJRT_Device& device, const char* function);
 
-PJRT_Error* deviceDescriptionId(PJRT_DeviceDescription_Id_Args* args);
-PJRT_Error* deviceDescriptionProcessIndex(PJRT_DeviceDescription_ProcessIndex_Args* args);
-PJRT_Error* deviceDescriptionAttributes(PJRT_DeviceDescription_Attributes_Args* args);
-PJRT_Error* deviceDescriptionKind(PJRT_DeviceDescription_Kind_Args* args);
-PJRT_Error* deviceDescriptionDebugString(PJRT_DeviceDescription_DebugString_Args* args);
-PJRT_Error* deviceDescriptionToString(PJRT_DeviceDescription_ToString_Args* args);
-
-PJRT_Error* deviceGetDescription(PJRT_Device_GetDescription_Args* args);
-PJRT_Error* deviceIsAddressable(PJRT_Device_IsAddressable_Args* args);
-PJRT_Error* deviceLocalHardwareId(PJRT_Device_LocalHardwareId_Args* args);
-PJRT_Error* deviceAddressableMemories(PJRT_Device_AddressableMemories_Args* args);
-PJRT_Error* deviceDefaultMemory(PJRT_Device_DefaultMemory_Args* args);
-PJRT_Error* deviceMemoryStats(PJRT_Device_MemoryStats_Args* args);
-PJRT_Error* deviceClearMemoryStats(PJRT_Device_ClearMemoryStats_Args* args);
-PJRT_Error* deviceGetAttributes(PJRT_Device_GetAttributes_Args* args);
-
 }  // namespace jft::pjrt

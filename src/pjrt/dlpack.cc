@@ -9,6 +9,7 @@
 #include "pjrt/client.h"
 #include "pjrt/device.h"
 #include "pjrt/element_types.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/memory.h"
 #include "pjrt/shape.h"
 

@@ -11,9 +11,6 @@
 
 namespace jft::pjrt {
 
-PJRT_Error* clientCreateViewOfDeviceBuffer(
-    PJRT_Client_CreateViewOfDeviceBuffer_Args* args);
-
 // The stream extension; `next` links the rest of the chain. Lives as long as
 // the process.
 PJRT_Extension_Base* streamExtension(PJRT_Extension_Base* next);

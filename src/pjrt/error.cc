@@ -6,6 +6,7 @@
 #include <new>
 
 #include "pjrt/args.h"
+#include "pjrt/entry_points.h"
 
 namespace jft::pjrt {
 namespace {

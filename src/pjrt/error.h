@@ -19,9 +19,4 @@ Status toStatus(const PJRT_Error* error);
 PJRT_Error_Code toPjrtCode(StatusCode code);
 StatusCode fromPjrtCode(PJRT_Error_Code code);
 
-void errorDestroy(PJRT_Error_Destroy_Args* args);
-void errorMessage(PJRT_Error_Message_Args* args);
-PJRT_Error* errorGetCode(PJRT_Error_GetCode_Args* args);
-PJRT_Error* errorForEachPayload(PJRT_Error_ForEachPayload_Args* args);
-
 }  // namespace jft::pjrt

@@ -2,6 +2,7 @@
 #include "pjrt/event.h"
 
 #include "pjrt/args.h"
+#include "pjrt/entry_points.h"
 
 namespace jft::pjrt {
 
@@ -18,37 +19,19 @@ PJRT_Error* eventDestroy(PJRT_Event_Destroy_Args* args) {
   });
 }
 
-PJRT_Error* eventIsReady(PJRT_Event_IsReady_Args* args) {
-  return boundary("PJRT_Event_IsReady", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(args,
-                                  JFT_PJRT_SIZE_UP_TO(PJRT_Event_IsReady_Args, is_ready),
-                                  "PJRT_Event_IsReady"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", "PJRT_Event_IsReady"));
-    args->is_ready = args->event->event->isReady();
-    return Status::ok();
-  });
-}
+#define JFT_EVENT_ENTRY(Function, Name, lastField, ...)   \
+  JFT_PJRT_OBJECT_ENTRY(Function, Name, lastField, event, \
+                        runtime::Event& event = *args->event->event, __VA_ARGS__)
 
+JFT_EVENT_ENTRY(eventIsReady, Event_IsReady, is_ready, args->is_ready = event.isReady())
 // The event's own failure is the *result* here, so it is returned as the error.
-PJRT_Error* eventError(PJRT_Event_Error_Args* args) {
-  return boundary("PJRT_Event_Error", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Event_Error_Args, event),
-                                  "PJRT_Event_Error"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", "PJRT_Event_Error"));
-    if (!args->event->event->isReady())
-      return failedPrecondition("PJRT_Event_Error: the event is not ready yet");
-    return args->event->event->status();
-  });
-}
-
-PJRT_Error* eventAwait(PJRT_Event_Await_Args* args) {
-  return boundary("PJRT_Event_Await", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Event_Await_Args, event),
-                                  "PJRT_Event_Await"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", "PJRT_Event_Await"));
-    return args->event->event->await();
-  });
-}
+JFT_EVENT_ENTRY(eventError, Event_Error, event, {
+  if (!event.isReady())
+    return failedPrecondition("PJRT_Event_Error: the event is not ready yet");
+  return event.status();
+})
+JFT_EVENT_ENTRY(eventAwait, Event_Await, event, return event.await())
+#undef JFT_EVENT_ENTRY
 
 PJRT_Error* eventOnReady(PJRT_Event_OnReady_Args* args) {
   return boundary("PJRT_Event_OnReady", [&]() -> Status {

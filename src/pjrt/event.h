@@ -15,12 +15,4 @@ namespace jft::pjrt {
 
 PJRT_Event* wrapEvent(runtime::EventPtr event);
 
-PJRT_Error* eventDestroy(PJRT_Event_Destroy_Args* args);
-PJRT_Error* eventIsReady(PJRT_Event_IsReady_Args* args);
-PJRT_Error* eventError(PJRT_Event_Error_Args* args);
-PJRT_Error* eventAwait(PJRT_Event_Await_Args* args);
-PJRT_Error* eventOnReady(PJRT_Event_OnReady_Args* args);
-PJRT_Error* eventCreate(PJRT_Event_Create_Args* args);
-PJRT_Error* eventSet(PJRT_Event_Set_Args* args);
-
 }  // namespace jft::pjrt

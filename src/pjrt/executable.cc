@@ -7,6 +7,7 @@
 #include "pjrt/args.h"
 #include "pjrt/client.h"
 #include "pjrt/device.h"
+#include "pjrt/entry_points.h"
 
 jft::StatusOr<std::shared_ptr<jft::pjrt::DeviceProgram>>
 PJRT_LoadedExecutable::programFor(PJRT_Device* device) {

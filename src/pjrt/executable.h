@@ -87,39 +87,4 @@ StatusOr<std::unique_ptr<PJRT_LoadedExecutable>> loadExecutable(
 StatusOr<std::string> serializeDeviceAssignment(int replicas, int partitions,
                                                 const std::vector<int>& device_ids);
 
-PJRT_Error* loadedExecutableGetDeviceAssignment(
-    PJRT_LoadedExecutable_GetDeviceAssignment_Args* args);
-PJRT_Error* loadedExecutableDestroy(PJRT_LoadedExecutable_Destroy_Args* args);
-PJRT_Error* loadedExecutableGetExecutable(PJRT_LoadedExecutable_GetExecutable_Args* args);
-PJRT_Error* loadedExecutableAddressableDevices(
-    PJRT_LoadedExecutable_AddressableDevices_Args* args);
-PJRT_Error* loadedExecutableAddressableDeviceLogicalIds(
-    PJRT_LoadedExecutable_AddressableDeviceLogicalIds_Args* args);
-PJRT_Error* loadedExecutableDelete(PJRT_LoadedExecutable_Delete_Args* args);
-PJRT_Error* loadedExecutableIsDeleted(PJRT_LoadedExecutable_IsDeleted_Args* args);
-PJRT_Error* loadedExecutableFingerprint(PJRT_LoadedExecutable_Fingerprint_Args* args);
-
-PJRT_Error* executableDestroy(PJRT_Executable_Destroy_Args* args);
-PJRT_Error* executableName(PJRT_Executable_Name_Args* args);
-PJRT_Error* executableNumReplicas(PJRT_Executable_NumReplicas_Args* args);
-PJRT_Error* executableNumPartitions(PJRT_Executable_NumPartitions_Args* args);
-PJRT_Error* executableNumOutputs(PJRT_Executable_NumOutputs_Args* args);
-PJRT_Error* executableSizeOfGeneratedCodeInBytes(
-    PJRT_Executable_SizeOfGeneratedCodeInBytes_Args* args);
-PJRT_Error* executableFingerprint(PJRT_Executable_Fingerprint_Args* args);
-PJRT_Error* executableGetCostAnalysis(PJRT_Executable_GetCostAnalysis_Args* args);
-PJRT_Error* executableGetCompiledMemoryStats(
-    PJRT_Executable_GetCompiledMemoryStats_Args* args);
-PJRT_Error* executableOutputElementTypes(PJRT_Executable_OutputElementTypes_Args* args);
-PJRT_Error* executableOutputDimensions(PJRT_Executable_OutputDimensions_Args* args);
-PJRT_Error* executableOutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Args* args);
-PJRT_Error* executableParameterMemoryKinds(
-    PJRT_Executable_ParameterMemoryKinds_Args* args);
-PJRT_Error* executableOptimizedProgram(PJRT_Executable_OptimizedProgram_Args* args);
-PJRT_Error* executableGetCompileOptions(PJRT_Executable_GetCompileOptions_Args* args);
-// executable_serialize.cc: the bytes of executable_blob.h, and back to a
-// loaded executable (JAX's persistent compilation cache).
-PJRT_Error* executableSerialize(PJRT_Executable_Serialize_Args* args);
-PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args* args);
-
 }  // namespace jft::pjrt

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "pjrt/args.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/executable.h"
 #include "pjrt/named_values.h"
 
@@ -39,18 +40,12 @@ void handOut(std::string bytes, const char*& data, size_t& size, Handle*& handle
 
 }  // namespace
 
-#define JFT_EXECUTABLE_ENTRY(Function, Name, lastField, body)                          \
-  PJRT_Error* Function(PJRT_##Name##_Args* args) {                                     \
-    constexpr const char* kName = "PJRT_" #Name;                                       \
-    return boundary(kName, [&]() -> Status {                                           \
-      JFT_RETURN_IF_ERROR(                                                             \
-          checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
-      JFT_RETURN_IF_ERROR(requireInfo(args->executable, kName));                       \
-      [[maybe_unused]] const ExecutableInfo& info = infoOf(*args->executable);         \
-      body;                                                                            \
-      return Status::ok();                                                             \
-    });                                                                                \
-  }
+#define JFT_EXECUTABLE_ENTRY(Function, Name, lastField, ...)                   \
+  JFT_PJRT_ENTRY(                                                              \
+      Function, Name, lastField,                                               \
+      JFT_RETURN_IF_ERROR(requireInfo(args->executable, kName));               \
+      [[maybe_unused]] const ExecutableInfo& info = infoOf(*args->executable); \
+      __VA_ARGS__)
 
 JFT_EXECUTABLE_ENTRY(executableName, Executable_Name, executable_name_size, {
   args->executable_name = info.name.c_str();
@@ -165,18 +160,11 @@ PJRT_Error* executableDestroy(PJRT_Executable_Destroy_Args* args) {
   });
 }
 
-#define JFT_LOADED_ENTRY(Function, Name, lastField, body)                              \
-  PJRT_Error* Function(PJRT_##Name##_Args* args) {                                     \
-    constexpr const char* kName = "PJRT_" #Name;                                       \
-    return boundary(kName, [&]() -> Status {                                           \
-      JFT_RETURN_IF_ERROR(                                                             \
-          checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
-      JFT_RETURN_IF_ERROR(requireLoaded(args->executable, kName));                     \
-      [[maybe_unused]] PJRT_LoadedExecutable& executable = *args->executable;          \
-      body;                                                                            \
-      return Status::ok();                                                             \
-    });                                                                                \
-  }
+#define JFT_LOADED_ENTRY(Function, Name, lastField, ...)                                 \
+  JFT_PJRT_ENTRY(Function, Name, lastField,                                              \
+                 JFT_RETURN_IF_ERROR(requireLoaded(args->executable, kName));            \
+                 [[maybe_unused]] PJRT_LoadedExecutable& executable = *args->executable; \
+                 __VA_ARGS__)
 
 JFT_LOADED_ENTRY(loadedExecutableAddressableDevices, LoadedExecutable_AddressableDevices,
                  num_addressable_devices, {

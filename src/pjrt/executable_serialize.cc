@@ -1,4 +1,6 @@
-// PJRT_Executable_Serialize and PJRT_Executable_DeserializeAndLoad.
+// PJRT_Executable_Serialize and PJRT_Executable_DeserializeAndLoad: the bytes of
+// executable_blob.h, and back to a loaded executable (JAX's persistent
+// compilation cache).
 #include "pjrt/executable_serialize.h"
 
 #include <string>
@@ -8,6 +10,7 @@
 #include "pjrt/client.h"
 #include "pjrt/compile.h"
 #include "pjrt/device.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/executable_blob.h"
 
 namespace jft::pjrt {

@@ -1,6 +1,12 @@
-// Execute: argument checks, donation, launch, output buffers.
-#include "pjrt/execute.h"
-
+// PJRT_LoadedExecutable_Execute: checks the arguments, enqueues the program
+// and returns at once with output buffers whose ready event is the
+// execution's completion.
+//
+// Donation: a parameter that an output may alias (Program::output_aliases) is
+// donated unless the caller lists it in non_donatable_input_indices, passes
+// the same buffer twice, or holds an external reference to it. A donated
+// argument is consumed: marked deleted without freeing the memory the output
+// now owns.
 #include <algorithm>
 #include <exception>
 #include <future>
@@ -12,6 +18,7 @@
 #include "pjrt/buffer.h"
 #include "pjrt/client.h"
 #include "pjrt/device.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/event.h"
 #include "pjrt/executable.h"
 

@@ -7,6 +7,7 @@
 #include "ffi/registry.h"
 #include "pjrt/args.h"
 #include "pjrt/dlpack.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/profiler_extension.h"
 
 namespace jft::pjrt {

@@ -14,7 +14,4 @@ namespace jft::pjrt {
 // The first extension of the chain; the chain lives as long as the process.
 PJRT_Extension_Base* extensionChain();
 
-PJRT_Error* executeContextCreate(PJRT_ExecuteContext_Create_Args* args);
-PJRT_Error* executeContextDestroy(PJRT_ExecuteContext_Destroy_Args* args);
-
 }  // namespace jft::pjrt

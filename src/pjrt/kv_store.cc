@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "pjrt/args.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/error.h"
 
 namespace jft::pjrt {

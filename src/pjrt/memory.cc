@@ -2,6 +2,7 @@
 #include "pjrt/memory.h"
 
 #include "pjrt/args.h"
+#include "pjrt/entry_points.h"
 
 namespace jft::pjrt {
 namespace {

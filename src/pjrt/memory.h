@@ -42,11 +42,4 @@ inline PJRT_Memory* wrap(MemorySpace* memory) {
   return &memory->base;
 }
 
-PJRT_Error* memoryId(PJRT_Memory_Id_Args* args);
-PJRT_Error* memoryKind(PJRT_Memory_Kind_Args* args);
-PJRT_Error* memoryKindId(PJRT_Memory_Kind_Id_Args* args);
-PJRT_Error* memoryDebugString(PJRT_Memory_DebugString_Args* args);
-PJRT_Error* memoryToString(PJRT_Memory_ToString_Args* args);
-PJRT_Error* memoryAddressableByDevices(PJRT_Memory_AddressableByDevices_Args* args);
-
 }  // namespace jft::pjrt

@@ -2,6 +2,7 @@
 #include "pjrt/plugin.h"
 
 #include "pjrt/args.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/named_values.h"
 
 namespace jft::pjrt {

@@ -15,14 +15,3 @@ struct PJRT_TopologyDescription {
   std::vector<PJRT_DeviceDescription*> descriptions;
   jft::pjrt::NamedValues attributes;
 };
-
-namespace jft::pjrt {
-
-PJRT_Error* topologyDestroy(PJRT_TopologyDescription_Destroy_Args* args);
-PJRT_Error* topologyPlatformName(PJRT_TopologyDescription_PlatformName_Args* args);
-PJRT_Error* topologyPlatformVersion(PJRT_TopologyDescription_PlatformVersion_Args* args);
-PJRT_Error* topologyGetDeviceDescriptions(
-    PJRT_TopologyDescription_GetDeviceDescriptions_Args* args);
-PJRT_Error* topologyAttributes(PJRT_TopologyDescription_Attributes_Args* args);
-
-}  // namespace jft::pjrt

@@ -6,6 +6,7 @@
 #include "pjrt/buffer.h"
 #include "pjrt/client.h"
 #include "pjrt/element_types.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/error.h"
 #include "pjrt/event.h"
 #include "pjrt/shape.h"
@@ -35,11 +36,10 @@ StatusOr<Target> resolveTarget(PJRT_Client& client, PJRT_Device* device,
   return Target{device, device->default_memory};
 }
 
-// A new buffer on `target` with memory allocated for `byte_size` bytes.
-StatusOr<std::unique_ptr<PJRT_Buffer>> allocateBuffer(PJRT_Client& client, Target target,
-                                                      PJRT_Buffer_Type type,
-                                                      std::vector<int64_t> dims,
-                                                      uint64_t byte_size) {
+std::unique_ptr<PJRT_Buffer> describeBuffer(PJRT_Client& client, Target target,
+                                            PJRT_Buffer_Type type,
+                                            std::vector<int64_t> dims,
+                                            uint64_t byte_size) {
   auto buffer = std::make_unique<PJRT_Buffer>();
   buffer->client = &client;
   buffer->device = target.device;
@@ -48,6 +48,14 @@ StatusOr<std::unique_ptr<PJRT_Buffer>> allocateBuffer(PJRT_Client& client, Targe
   buffer->dims = std::move(dims);
   buffer->byte_size = byte_size;
   buffer->pinned_host = target.memory != nullptr && unwrap(target.memory)->pinned_host;
+  return buffer;
+}
+
+StatusOr<std::unique_ptr<PJRT_Buffer>> allocateBuffer(PJRT_Client& client, Target target,
+                                                      PJRT_Buffer_Type type,
+                                                      std::vector<int64_t> dims,
+                                                      uint64_t byte_size) {
+  auto buffer = describeBuffer(client, target, type, std::move(dims), byte_size);
   if (buffer->pinned_host) {
     JFT_ASSIGN_OR_RETURN(buffer->host, target.device->runtime->allocatePinned(byte_size));
   } else {

@@ -7,6 +7,7 @@
 #include "pjrt/args.h"
 #include "pjrt/client.h"
 #include "pjrt/element_types.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/error.h"
 #include "pjrt/event.h"
 #include "pjrt/shape.h"
@@ -169,23 +170,11 @@ PJRT_Error* transferManagerDestroy(
 }
 
 // Checks the args and the manager, locks it, then runs `body`.
-#define JFT_MANAGER_ENTRY(Function, Name, lastField, body)                               \
-  PJRT_Error* Function(PJRT_AsyncHostToDeviceTransferManager_##Name##_Args* args) {      \
-    constexpr const char* kName = "PJRT_AsyncHostToDeviceTransferManager_" #Name;        \
-    return boundary(kName, [&]() -> Status {                                             \
-      JFT_RETURN_IF_ERROR(                                                               \
-          checkArgs(args,                                                                \
-                    JFT_PJRT_SIZE_UP_TO(                                                 \
-                        PJRT_AsyncHostToDeviceTransferManager_##Name##_Args, lastField), \
-                    kName));                                                             \
-      JFT_RETURN_IF_ERROR(                                                               \
-          requireNonNull(args->transfer_manager, "transfer_manager", kName));            \
-      Manager& manager = *args->transfer_manager;                                        \
-      std::lock_guard<std::mutex> lock(manager.mutex);                                   \
-      body;                                                                              \
-      return Status::ok();                                                               \
-    });                                                                                  \
-  }
+#define JFT_MANAGER_ENTRY(Function, Name, lastField, ...)                             \
+  JFT_PJRT_OBJECT_ENTRY(Function, AsyncHostToDeviceTransferManager_##Name, lastField, \
+                        transfer_manager, Manager& manager = *args->transfer_manager, \
+                        std::lock_guard<std::mutex> lock(manager.mutex);              \
+                        __VA_ARGS__)
 
 JFT_MANAGER_ENTRY(transferManagerTransferData, TransferData, done_with_h2d_transfer, {
   JFT_ASSIGN_OR_RETURN(Manager::Slot * slot, slotAt(manager, args->buffer_index, kName));

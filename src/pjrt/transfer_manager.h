@@ -30,28 +30,3 @@ struct PJRT_AsyncHostToDeviceTransferManager {
 
   ~PJRT_AsyncHostToDeviceTransferManager();
 };
-
-namespace jft::pjrt {
-
-PJRT_Error* clientCreateBuffersForAsyncHostToDevice(
-    PJRT_Client_CreateBuffersForAsyncHostToDevice_Args* args);
-PJRT_Error* transferManagerDestroy(
-    PJRT_AsyncHostToDeviceTransferManager_Destroy_Args* args);
-PJRT_Error* transferManagerTransferData(
-    PJRT_AsyncHostToDeviceTransferManager_TransferData_Args* args);
-PJRT_Error* transferManagerTransferLiteral(
-    PJRT_AsyncHostToDeviceTransferManager_TransferLiteral_Args* args);
-PJRT_Error* transferManagerRetrieveBuffer(
-    PJRT_AsyncHostToDeviceTransferManager_RetrieveBuffer_Args* args);
-PJRT_Error* transferManagerDevice(
-    PJRT_AsyncHostToDeviceTransferManager_Device_Args* args);
-PJRT_Error* transferManagerBufferCount(
-    PJRT_AsyncHostToDeviceTransferManager_BufferCount_Args* args);
-PJRT_Error* transferManagerBufferSize(
-    PJRT_AsyncHostToDeviceTransferManager_BufferSize_Args* args);
-PJRT_Error* transferManagerSetBufferError(
-    PJRT_AsyncHostToDeviceTransferManager_SetBufferError_Args* args);
-PJRT_Error* transferManagerAddMetadata(
-    PJRT_AsyncHostToDeviceTransferManager_AddMetadata_Args* args);
-
-}  // namespace jft::pjrt

@@ -51,9 +51,14 @@ StatusOr<uint64_t> ByteReader::fixed(const char* what, int width) {
   return value;
 }
 
+template <typename T>
+StatusOr<T> ByteReader::fixedAs(const char* what) {
+  JFT_ASSIGN_OR_RETURN(uint64_t value, fixed(what, static_cast<int>(sizeof(T))));
+  return static_cast<T>(value);
+}
+
 StatusOr<uint8_t> ByteReader::u8(const char* what) {
-  JFT_ASSIGN_OR_RETURN(uint64_t value, fixed(what, 1));
-  return static_cast<uint8_t>(value);
+  return fixedAs<uint8_t>(what);
 }
 
 StatusOr<bool> ByteReader::boolean(const char* what) {
@@ -64,17 +69,15 @@ StatusOr<bool> ByteReader::boolean(const char* what) {
 }
 
 StatusOr<uint32_t> ByteReader::u32(const char* what) {
-  JFT_ASSIGN_OR_RETURN(uint64_t value, fixed(what, 4));
-  return static_cast<uint32_t>(value);
+  return fixedAs<uint32_t>(what);
 }
 
 StatusOr<uint64_t> ByteReader::u64(const char* what) {
-  return fixed(what, 8);
+  return fixedAs<uint64_t>(what);
 }
 
 StatusOr<int64_t> ByteReader::i64(const char* what) {
-  JFT_ASSIGN_OR_RETURN(uint64_t value, fixed(what, 8));
-  return static_cast<int64_t>(value);
+  return fixedAs<int64_t>(what);
 }
 
 StatusOr<int> ByteReader::i32(const char* what) {

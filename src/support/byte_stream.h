@@ -55,6 +55,9 @@ class ByteReader {
 
  private:
   StatusOr<uint64_t> fixed(const char* what, int width);
+  // `fixed` at T's width, as T.
+  template <typename T>
+  StatusOr<T> fixedAs(const char* what);
   std::string_view bytes_;
   size_t offset_ = 0;
 };

@@ -14,7 +14,7 @@ import pjrt_harness as h
 h.require_gpu_and_jax()
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-SLOTS = re.findall(r"^JFT_PJRT_SLOT\((\w+)\)", (ROOT / "src/pjrt/api_slots.def").read_text(), re.M)
+SLOTS = re.findall(r"^JFT_PJRT_(?:SLOT|VOID_SLOT|STUB)\((\w+)", (ROOT / "src/pjrt/api_slots.def").read_text(), re.M)
 CALL = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)
 INVALID_ARGUMENT, RESOURCE_EXHAUSTED = 3, 8
 U8 = 6

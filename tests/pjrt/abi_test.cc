@@ -256,8 +256,12 @@ TEST(PjrtAbi, EverySlotSurvivesNullAndEmptyArgs) {
   const PJRT_Api* api = loadApi();
   ASSERT_NE(api, nullptr);
   static const char* const kNames[] = {
-#define JFT_PJRT_SLOT(name) #name,
+#define JFT_PJRT_SLOT(name, function) #name,
+#define JFT_PJRT_VOID_SLOT(name, function) #name,
+#define JFT_PJRT_STUB(name) #name,
 #include "pjrt/api_slots.def"
+#undef JFT_PJRT_STUB
+#undef JFT_PJRT_VOID_SLOT
 #undef JFT_PJRT_SLOT
   };
   const auto* slots = reinterpret_cast<const PJRT_SlotFn*>(

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "executable_test_support.h"
-#include "pjrt/execute.h"
+#include "pjrt/entry_points.h"
 
 namespace jft::pjrt::testing {
 namespace {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "executable_test_support.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/ffi_extension.h"
 
 namespace jft::pjrt::testing {

@@ -22,6 +22,7 @@
 #ifdef JFT_FAKE_WORKER
 #include "kernel_compiler/fake_worker_command.h"
 #include "kernel_compiler/kernel_compiler.h"
+#include "pjrt/entry_points.h"
 #endif
 
 namespace jft::pjrt::testing {

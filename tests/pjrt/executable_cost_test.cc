@@ -12,6 +12,7 @@
 #include "compiler/cost_analysis.h"
 #include "executable_test_support.h"
 #include "ir/builder.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/executable_blob.h"
 
 namespace jft::pjrt::testing {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "executable_test_support.h"
+#include "pjrt/entry_points.h"
 
 namespace jft::pjrt::testing {
 namespace {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "pjrt/entry_points.h"
 #include "pjrt/error.h"
 
 namespace jft::pjrt {

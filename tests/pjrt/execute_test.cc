@@ -1,9 +1,9 @@
 // PJRT_LoadedExecutable_Execute over host stand-ins: outputs, asynchronous
 // completion, argument checks (each naming the argument), donation.
-#include "pjrt/execute.h"
 
 #include "executable_test_support.h"
 #include "pjrt/dlpack.h"
+#include "pjrt/entry_points.h"
 
 namespace jft::pjrt::testing {
 namespace {

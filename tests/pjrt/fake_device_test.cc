@@ -10,6 +10,7 @@
 
 #include "pjrt/buffer.h"
 #include "pjrt/client.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/error.h"
 #include "pjrt/event.h"
 

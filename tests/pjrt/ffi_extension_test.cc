@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "ffi/registry.h"
+#include "pjrt/entry_points.h"
 #include "pjrt/error.h"
 
 namespace jft::pjrt {

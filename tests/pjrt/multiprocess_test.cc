@@ -10,6 +10,7 @@
 #include "executable_test_support.h"
 #include "kv_fakes.h"
 #include "pjrt/device_exchange.h"
+#include "pjrt/entry_points.h"
 
 namespace jft::pjrt::testing {
 namespace {

@@ -9,6 +9,7 @@
 #include "compiler/zoo_fixture.h"
 #include "executable_test_support.h"
 #include "pjrt/compile.h"
+#include "pjrt/entry_points.h"
 
 namespace jft::pjrt::testing {
 namespace {

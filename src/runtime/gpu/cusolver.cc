@@ -31,6 +31,10 @@ int solverDataType(SolverType type) {
   return mapOf(kCusolverDataTypes, type, kSolverDataR32F);
 }
 
+uint64_t elementBytesOf(const SolverDesc& d) {
+  return static_cast<uint64_t>(solverTypeBytes(d.type));
+}
+
 // Bytes between one item's a, s, u and v and the next's, for the SVDs that
 // keep k = min(m, n) singular values and full (m x m, n x n) or economy
 // (m x k, n x k) vectors: gesvdj and gesvdp.
@@ -40,7 +44,7 @@ struct SvdStrides {
 
 SvdStrides svdStrides(const SolverDesc& d) {
   const int64_t k = std::min(d.m, d.n);
-  const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+  const uint64_t elementBytes = elementBytesOf(d);
   return {static_cast<uint64_t>(d.m * d.n) * elementBytes,
           static_cast<uint64_t>(k * solverTypeBytes(solverRealType(d.type))),
           static_cast<uint64_t>(d.m * (d.full_matrices ? d.m : k)) * elementBytes,
@@ -138,29 +142,28 @@ class CudaSolverRunner final : public SolverRunner {
     return driver_.check(driver_.ctxSetCurrent(device_.context()), "cuCtxSetCurrent");
   }
 
-  Status ensureSolver() {
-    if (solver_handle_ != nullptr) return Status::ok();
-    JFT_ASSIGN_OR_RETURN(solver_, CusolverLibrary::load());
-    JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->create(&solver_handle_), "cusolverDnCreate"));
-    Status bound = solver_->check(solver_->setStream(solver_handle_, device_.stream()),
-                                  "cusolverDnSetStream");
+  // `library` loaded and its `handle` made, bound to the device's stream, once.
+  template <typename Library, typename Handle>
+  Status ensureHandle(const Library*& library, Handle& handle, const char* create,
+                      const char* setStream) {
+    if (handle != nullptr) return Status::ok();
+    JFT_ASSIGN_OR_RETURN(library, Library::load());
+    JFT_RETURN_IF_ERROR(library->check(library->create(&handle), create));
+    Status bound =
+        library->check(library->setStream(handle, device_.stream()), setStream);
     if (bound.isOk()) return bound;
-    solver_->destroy(solver_handle_);
-    solver_handle_ = nullptr;
+    library->destroy(handle);
+    handle = nullptr;
     return bound;
   }
 
+  Status ensureSolver() {
+    return ensureHandle(solver_, solver_handle_, "cusolverDnCreate",
+                        "cusolverDnSetStream");
+  }
+
   Status ensureBlas() {
-    if (blas_handle_ != nullptr) return Status::ok();
-    JFT_ASSIGN_OR_RETURN(blas_, CublasLibrary::load());
-    JFT_RETURN_IF_ERROR(blas_->check(blas_->create(&blas_handle_), "cublasCreate"));
-    Status bound =
-        blas_->check(blas_->setStream(blas_handle_, device_.stream()), "cublasSetStream");
-    if (bound.isOk()) return bound;
-    blas_->destroy(blas_handle_);
-    blas_handle_ = nullptr;
-    return bound;
+    return ensureHandle(blas_, blas_handle_, "cublasCreate", "cublasSetStream");
   }
 
   // The library workspace, at least `bytes` large.
@@ -174,6 +177,15 @@ class CudaSolverRunner final : public SolverRunner {
     return workspace_;
   }
 
+  // `call(item)` for each item of the batch (its index, as the multiplier of
+  // the item's strides), up to the first error.
+  template <typename Call>
+  static Status eachItem(const SolverDesc& d, Call&& call) {
+    for (int64_t i = 0; i < d.batch; ++i)
+      JFT_RETURN_IF_ERROR(call(static_cast<uint64_t>(i)));
+    return Status::ok();
+  }
+
   // The in-place result starts as the operand it replaces.
   Status copyIn(uint64_t from, uint64_t to, uint64_t bytes) {
     if (from == to) return Status::ok();
@@ -182,8 +194,7 @@ class CudaSolverRunner final : public SolverRunner {
 
   // The library workspace for `lwork` elements of d's type.
   StatusOr<uint64_t> elementWorkspace(const SolverDesc& d, int lwork) {
-    return workspace(static_cast<uint64_t>(lwork) *
-                     static_cast<uint64_t>(solverTypeBytes(d.type)));
+    return workspace(static_cast<uint64_t>(lwork) * elementBytesOf(d));
   }
 
   // A routine's buffers: its in-place result `to` starts as operand `from`;
@@ -224,19 +235,17 @@ class CudaSolverRunner final : public SolverRunner {
         solver_->check(solver_->potrf_buffer_size[t](
                            solver_handle_, uplo, n, devicePointer(buffers[1]), n, &lwork),
                        "cusolverDnXpotrf_bufferSize" + where));
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t elementBytes = elementBytesOf(d);
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytes;
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
-      JFT_RETURN_IF_ERROR(solver_->check(
+    return eachItem(d, [&](uint64_t item) {
+      return solver_->check(
           solver_->potrf[t](solver_handle_, uplo, n,
                             devicePointer(buffers[1] + item * stride), n,
                             devicePointer(work), lwork,
-                            static_cast<int*>(devicePointer(buffers[2])) + i),
-          "cusolverDnXpotrf" + where));
-    }
-    return Status::ok();
+                            static_cast<int*>(devicePointer(buffers[2])) + item),
+          "cusolverDnXpotrf" + where);
+    });
   }
 
   // buffers: a, lu, pivots, info.
@@ -253,21 +262,20 @@ class CudaSolverRunner final : public SolverRunner {
         solver_->check(solver_->getrf_buffer_size[t](
                            solver_handle_, m, n, devicePointer(buffers[1]), m, &lwork),
                        "cusolverDnXgetrf_bufferSize" + where));
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t elementBytes = elementBytesOf(d);
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const int64_t pivots = std::min(d.m, d.n);
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
-      JFT_RETURN_IF_ERROR(solver_->check(
+    return eachItem(d, [&](uint64_t item) {
+      return solver_->check(
           solver_->getrf[t](solver_handle_, m, n,
                             devicePointer(buffers[1] + item * stride), m,
                             devicePointer(work),
-                            static_cast<int*>(devicePointer(buffers[2])) + i * pivots,
-                            static_cast<int*>(devicePointer(buffers[3])) + i),
-          "cusolverDnXgetrf" + where));
-    }
-    return Status::ok();
+                            static_cast<int*>(devicePointer(buffers[2])) +
+                                item * static_cast<uint64_t>(pivots),
+                            static_cast<int*>(devicePointer(buffers[3])) + item),
+          "cusolverDnXgetrf" + where);
+    });
   }
 
   // The library workspace for `lwork` elements of d's type, then one int
@@ -275,9 +283,7 @@ class CudaSolverRunner final : public SolverRunner {
   // reports only invalid arguments there, which validation rules out).
   StatusOr<std::pair<uint64_t, uint64_t>> workAndInfo(const SolverDesc& d, int lwork) {
     const uint64_t workBytes =
-        (static_cast<uint64_t>(lwork) * static_cast<uint64_t>(solverTypeBytes(d.type)) +
-         255) /
-        256 * 256;
+        (static_cast<uint64_t>(lwork) * elementBytesOf(d) + 255) / 256 * 256;
     JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(workBytes + 256));
     return std::pair{work, work + workBytes};
   }
@@ -297,19 +303,17 @@ class CudaSolverRunner final : public SolverRunner {
                            solver_handle_, m, n, devicePointer(buffers[1]), m, &lwork),
                        "cusolverDnXgeqrf_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t elementBytes = elementBytesOf(d);
     const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const uint64_t tauStride = static_cast<uint64_t>(std::min(d.m, d.n)) * elementBytes;
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
-      JFT_RETURN_IF_ERROR(solver_->check(
+    return eachItem(d, [&](uint64_t item) {
+      return solver_->check(
           solver_->geqrf[t](
               solver_handle_, m, n, devicePointer(buffers[1] + item * stride), m,
               devicePointer(buffers[2] + item * tauStride), devicePointer(work.first),
               lwork, static_cast<int*>(devicePointer(work.second))),
-          "cusolverDnXgeqrf" + where));
-    }
-    return Status::ok();
+          "cusolverDnXgeqrf" + where);
+    });
   }
 
   // buffers: a, tau, q.
@@ -328,19 +332,17 @@ class CudaSolverRunner final : public SolverRunner {
                                       m, devicePointer(buffers[1]), &lwork),
         "cusolverDnXorgqr_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t elementBytes = elementBytesOf(d);
     const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const uint64_t tauStride = static_cast<uint64_t>(d.k) * elementBytes;
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
-      JFT_RETURN_IF_ERROR(solver_->check(
+    return eachItem(d, [&](uint64_t item) {
+      return solver_->check(
           solver_->orgqr[t](
               solver_handle_, m, n, k, devicePointer(buffers[2] + item * stride), m,
               devicePointer(buffers[1] + item * tauStride), devicePointer(work.first),
               lwork, static_cast<int*>(devicePointer(work.second))),
-          "cusolverDnXorgqr" + where));
-    }
-    return Status::ok();
+          "cusolverDnXorgqr" + where);
+    });
   }
 
   // The 64-bit API's options object, made once (library defaults).
@@ -373,7 +375,7 @@ class CudaSolverRunner final : public SolverRunner {
     const int n = static_cast<int>(d.n);
     const int uplo = d.lower ? kFillLower : kFillUpper;
     const std::string where = " for " + solverText(d);
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t elementBytes = elementBytesOf(d);
     const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytes;
     const uint64_t wStride =
         static_cast<uint64_t>(d.n * solverTypeBytes(solverRealType(d.type)));
@@ -407,19 +409,18 @@ class CudaSolverRunner final : public SolverRunner {
                          "cusolverDnXsyevd_bufferSize" + where));
     }
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
+    return eachItem(d, [&](uint64_t item) {
       void* vi = devicePointer(buffers[1] + item * stride);
       void* wi = devicePointer(buffers[2] + item * wStride);
       const cusolverStatus_t status =
-          jacobi ? solver_->syevj[t](solver_handle_, kEigModeVector, uplo, n, vi, n, wi,
-                                     devicePointer(work), lwork, info + i, syevj_params_)
-                 : solver_->syevd[t](solver_handle_, kEigModeVector, uplo, n, vi, n, wi,
-                                     devicePointer(work), lwork, info + i);
-      JFT_RETURN_IF_ERROR(solver_->check(
-          status, std::string(jacobi ? "cusolverDnXsyevj" : "cusolverDnXsyevd") + where));
-    }
-    return Status::ok();
+          jacobi
+              ? solver_->syevj[t](solver_handle_, kEigModeVector, uplo, n, vi, n, wi,
+                                  devicePointer(work), lwork, info + item, syevj_params_)
+              : solver_->syevd[t](solver_handle_, kEigModeVector, uplo, n, vi, n, wi,
+                                  devicePointer(work), lwork, info + item);
+      return solver_->check(
+          status, std::string(jacobi ? "cusolverDnXsyevj" : "cusolverDnXsyevd") + where);
+    });
   }
 
   // buffers: a, work, s, u, v, info. As JAX's handler: one gesvdj_batched
@@ -463,18 +464,16 @@ class CudaSolverRunner final : public SolverRunner {
                        "cusolverDnXgesvdj_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const auto [aStride, sStride, uStride, vStride] = svdStrides(d);
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
-      JFT_RETURN_IF_ERROR(solver_->check(
+    return eachItem(d, [&](uint64_t item) {
+      return solver_->check(
           solver_->gesvdj[t](solver_handle_, jobz, econ, m, n,
                              devicePointer(buffers[1] + item * aStride), m,
                              devicePointer(buffers[2] + item * sStride),
                              devicePointer(buffers[3] + item * uStride), m,
                              devicePointer(buffers[4] + item * vStride), n,
-                             devicePointer(work), lwork, info + i, gesvdj_params_),
-          "cusolverDnXgesvdj" + where));
-    }
-    return Status::ok();
+                             devicePointer(work), lwork, info + item, gesvdj_params_),
+          "cusolverDnXgesvdj" + where);
+    });
   }
 
   // buffers: a, out, s, u, vt, info; item by item (the library has no
@@ -496,7 +495,7 @@ class CudaSolverRunner final : public SolverRunner {
     JFT_RETURN_IF_ERROR(
         solver_->check(solver_->gesvd_buffer_size[t](solver_handle_, m, n, &lwork),
                        "cusolverDnXgesvd_bufferSize" + where));
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t elementBytes = elementBytesOf(d);
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const uint64_t sStride =
@@ -508,18 +507,16 @@ class CudaSolverRunner final : public SolverRunner {
     const uint64_t vtStride =
         d.compute_uv ? static_cast<uint64_t>(d.n * d.n) * elementBytes : 0;
     int* info = static_cast<int*>(devicePointer(buffers[5]));
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
-      JFT_RETURN_IF_ERROR(solver_->check(
+    return eachItem(d, [&](uint64_t item) {
+      return solver_->check(
           solver_->gesvd[t](
               solver_handle_, job, job, m, n, devicePointer(buffers[1] + item * aStride),
               m, devicePointer(buffers[2] + item * sStride),
               devicePointer(buffers[3] + item * uStride), m,
               devicePointer(buffers[4] + item * vtStride), n, devicePointer(work), lwork,
-              /*rwork=*/nullptr, info + i),
-          "cusolverDnXgesvd" + where));
-    }
-    return Status::ok();
+              /*rwork=*/nullptr, info + item),
+          "cusolverDnXgesvd" + where);
+    });
   }
 
   // buffers: a, work, s, u, v, info; item by item, as JAX's handler.
@@ -552,10 +549,9 @@ class CudaSolverRunner final : public SolverRunner {
     if (host_work_.size() < hostBytes) host_work_.resize(hostBytes);
     const auto [aStride, sStride, uStride, vStride] = svdStrides(d);
     int* info = static_cast<int*>(devicePointer(buffers[5]));
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
+    return eachItem(d, [&](uint64_t item) {
       double errorEstimate = 0;
-      JFT_RETURN_IF_ERROR(solver_->check(
+      return solver_->check(
           solver_->gesvdp(solver_handle_, params_, jobz, econ, d.m, d.n, type,
                           devicePointer(buffers[1] + item * aStride), d.m, real,
                           devicePointer(buffers[2] + item * sStride), type,
@@ -563,10 +559,9 @@ class CudaSolverRunner final : public SolverRunner {
                           devicePointer(buffers[4] + item * vStride), d.n, type,
                           devicePointer(work), deviceBytes,
                           host_work_.empty() ? nullptr : host_work_.data(), hostBytes,
-                          info + i, &errorEstimate),
-          "cusolverDnXgesvdp" + where));
-    }
-    return Status::ok();
+                          info + item, &errorEstimate),
+          "cusolverDnXgesvdp" + where);
+    });
   }
 
   // buffers: a, out, w, vl, vr, info; item by item, as JAX's handler, in
@@ -605,19 +600,17 @@ class CudaSolverRunner final : public SolverRunner {
     const uint64_t matrixStride = bytes[1] / static_cast<uint64_t>(d.batch);
     const uint64_t wStride = bytes[2] / static_cast<uint64_t>(d.batch);
     int* info = static_cast<int*>(devicePointer(buffers[5]));
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
-      JFT_RETURN_IF_ERROR(solver_->check(
+    return eachItem(d, [&](uint64_t item) {
+      return solver_->check(
           solver_->geev(
               solver_handle_, params_, kEigModeNoVector, jobvr, d.n, type,
               devicePointer(buffers[1] + item * matrixStride), d.n, wType,
               devicePointer(buffers[2] + item * wStride), type, devicePointer(buffers[3]),
               d.n, type, devicePointer(buffers[4] + item * matrixStride), d.n, type,
               devicePointer(work), deviceBytes,
-              host_work_.empty() ? nullptr : host_work_.data(), hostBytes, info + i),
-          "cusolverDnXgeev" + where));
-    }
-    return Status::ok();
+              host_work_.empty() ? nullptr : host_work_.data(), hostBytes, info + item),
+          "cusolverDnXgeev" + where);
+    });
   }
 
   // buffers: a, tau, c, out; item by item (JAX's handler has a kernel of
@@ -646,23 +639,21 @@ class CudaSolverRunner final : public SolverRunner {
             devicePointer(buffers[1]), devicePointer(buffers[3]), m, &lwork),
         "cusolverDnXormqr_bufferSize" + where));
     JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t elementBytes = elementBytesOf(d);
     const uint64_t aStride =
         static_cast<uint64_t>(order * d.reflector_cols) * elementBytes;
     const uint64_t tauStride = static_cast<uint64_t>(d.k) * elementBytes;
     const uint64_t cStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
-      JFT_RETURN_IF_ERROR(solver_->check(
+    return eachItem(d, [&](uint64_t item) {
+      return solver_->check(
           solver_->ormqr[t](solver_handle_, side, trans, m, n, k,
                             devicePointer(buffers[0] + item * aStride), order,
                             devicePointer(buffers[1] + item * tauStride),
                             devicePointer(buffers[3] + item * cStride), m,
                             devicePointer(work.first), lwork,
                             static_cast<int*>(devicePointer(work.second))),
-          "cusolverDnXormqr" + where));
-    }
-    return Status::ok();
+          "cusolverDnXormqr" + where);
+    });
   }
 
   // buffers: a, out, d, e, tau, info; item by item, as JAX's handler.
@@ -681,24 +672,22 @@ class CudaSolverRunner final : public SolverRunner {
                                       devicePointer(buffers[3]),
                                       devicePointer(buffers[4]), &lwork),
         "cusolverDnXsytrd_bufferSize" + where));
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t elementBytes = elementBytesOf(d);
     const uint64_t realBytes =
         static_cast<uint64_t>(solverTypeBytes(solverRealType(d.type)));
     JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t size = static_cast<uint64_t>(d.n);
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
-      JFT_RETURN_IF_ERROR(solver_->check(
+    return eachItem(d, [&](uint64_t item) {
+      return solver_->check(
           solver_->sytrd[t](solver_handle_, uplo, n,
                             devicePointer(buffers[1] + item * size * size * elementBytes),
                             n, devicePointer(buffers[2] + item * size * realBytes),
                             devicePointer(buffers[3] + item * (size - 1) * realBytes),
                             devicePointer(buffers[4] + item * (size - 1) * elementBytes),
                             devicePointer(work), lwork,
-                            static_cast<int*>(devicePointer(buffers[5])) + i),
-          "cusolverDnXsytrd" + where));
-    }
-    return Status::ok();
+                            static_cast<int*>(devicePointer(buffers[5])) + item),
+          "cusolverDnXsytrd" + where);
+    });
   }
 
   // buffers: a, b, x. alpha = 1 in the element type, read from the host.
@@ -721,21 +710,19 @@ class CudaSolverRunner final : public SolverRunner {
     const int op = d.transpose == SolverTranspose::kNone        ? kOpN
                    : d.transpose == SolverTranspose::kTranspose ? kOpT
                                                                 : kOpC;
-    const uint64_t elementBytes = static_cast<uint64_t>(solverTypeBytes(d.type));
+    const uint64_t elementBytes = elementBytesOf(d);
     const uint64_t aStride =
         static_cast<uint64_t>(k) * static_cast<uint64_t>(k) * elementBytes;
     const uint64_t xStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
-    for (int64_t i = 0; i < d.batch; ++i) {
-      const uint64_t item = static_cast<uint64_t>(i);
-      JFT_RETURN_IF_ERROR(
-          blas_->check(blas_->trsm[t](blas_handle_, d.left_side ? kSideLeft : kSideRight,
-                                      d.lower ? kFillLower : kFillUpper, op,
-                                      d.unit_diagonal ? kDiagUnit : kDiagNonUnit, m, n,
-                                      one, devicePointer(buffers[0] + item * aStride), k,
-                                      devicePointer(buffers[2] + item * xStride), m),
-                       "cublasXtrsm for " + solverText(d)));
-    }
-    return Status::ok();
+    return eachItem(d, [&](uint64_t item) {
+      return blas_->check(
+          blas_->trsm[t](blas_handle_, d.left_side ? kSideLeft : kSideRight,
+                         d.lower ? kFillLower : kFillUpper, op,
+                         d.unit_diagonal ? kDiagUnit : kDiagNonUnit, m, n, one,
+                         devicePointer(buffers[0] + item * aStride), k,
+                         devicePointer(buffers[2] + item * xStride), m),
+          "cublasXtrsm for " + solverText(d));
+    });
   }
 
   // The runner's pinned buffer, at least `need` bytes (reused by later
@@ -751,6 +738,22 @@ class CudaSolverRunner final : public SolverRunner {
     return static_cast<unsigned char*>(pinned_);
   }
 
+  // Copies and host work queued on the stream, behind the work before them.
+  Status toHost(void* host, uint64_t from, uint64_t bytes) {
+    return driver_.check(driver_.memcpyDtoHAsync(host, static_cast<CUdeviceptr>(from),
+                                                 bytes, device_.stream()),
+                         "cuMemcpyDtoHAsync");
+  }
+  Status toDevice(uint64_t to, const void* host, uint64_t bytes) {
+    return driver_.check(driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(to), host,
+                                                 bytes, device_.stream()),
+                         "cuMemcpyHtoDAsync");
+  }
+  Status launchHost(CUhostFn function, void* data) {
+    return driver_.check(driver_.launchHostFunc(device_.stream(), function, data),
+                         "cuLaunchHostFunc");
+  }
+
   // buffers: r, w, r_out, w_out. As the permutation: both go to pinned
   // memory, a host function updates them there (O(n^2) per item, as JAX's
   // one-thread-block kernel), and they are copied to the outputs, all in
@@ -759,32 +762,18 @@ class CudaSolverRunner final : public SolverRunner {
                         const std::vector<uint64_t>& bytes) {
     if (bytes[0] == 0) return Status::ok();
     JFT_ASSIGN_OR_RETURN(unsigned char* host, pinned(bytes[0] + bytes[1]));
-    const CUstream stream = device_.stream();
-    JFT_RETURN_IF_ERROR(
-        driver_.check(driver_.memcpyDtoHAsync(host, static_cast<CUdeviceptr>(buffers[0]),
-                                              bytes[0], stream),
-                      "cuMemcpyDtoHAsync"));
-    JFT_RETURN_IF_ERROR(driver_.check(
-        driver_.memcpyDtoHAsync(host + bytes[0], static_cast<CUdeviceptr>(buffers[1]),
-                                bytes[1], stream),
-        "cuMemcpyDtoHAsync"));
+    JFT_RETURN_IF_ERROR(toHost(host, buffers[0], bytes[0]));
+    JFT_RETURN_IF_ERROR(toHost(host + bytes[0], buffers[1], bytes[1]));
     auto job = std::make_unique<CholeskyUpdateJob>();
     job->r = host;
     job->w = host + bytes[0];
     job->type = d.type;
     job->batch = d.batch;
     job->n = d.n;
-    JFT_RETURN_IF_ERROR(
-        driver_.check(driver_.launchHostFunc(stream, runCholeskyUpdateJob, job.get()),
-                      "cuLaunchHostFunc"));
+    JFT_RETURN_IF_ERROR(launchHost(runCholeskyUpdateJob, job.get()));
     job.release();  // the host function owns it now
-    JFT_RETURN_IF_ERROR(
-        driver_.check(driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(buffers[2]), host,
-                                              bytes[2], stream),
-                      "cuMemcpyHtoDAsync"));
-    return driver_.check(driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(buffers[3]),
-                                                 host + bytes[0], bytes[3], stream),
-                         "cuMemcpyHtoDAsync");
+    JFT_RETURN_IF_ERROR(toDevice(buffers[2], host, bytes[2]));
+    return toDevice(buffers[3], host + bytes[0], bytes[3]);
   }
 
   // buffers: pivots, permutation. Pivots go to pinned memory, a host
@@ -795,25 +784,16 @@ class CudaSolverRunner final : public SolverRunner {
                      const std::vector<uint64_t>& bytes) {
     if (bytes[1] == 0) return Status::ok();
     JFT_ASSIGN_OR_RETURN(unsigned char* host, pinned(bytes[0] + bytes[1]));
-    const CUstream stream = device_.stream();
-    if (bytes[0] != 0)
-      JFT_RETURN_IF_ERROR(
-          driver_.check(driver_.memcpyDtoHAsync(
-                            host, static_cast<CUdeviceptr>(buffers[0]), bytes[0], stream),
-                        "cuMemcpyDtoHAsync"));
+    if (bytes[0] != 0) JFT_RETURN_IF_ERROR(toHost(host, buffers[0], bytes[0]));
     auto job = std::make_unique<PermutationJob>();
     job->pivots = reinterpret_cast<const int32_t*>(host);
     job->permutation = reinterpret_cast<int32_t*>(host + bytes[0]);
     job->batch = d.batch;
     job->n = d.n;
     job->m = d.m;
-    JFT_RETURN_IF_ERROR(
-        driver_.check(driver_.launchHostFunc(stream, runPermutationJob, job.get()),
-                      "cuLaunchHostFunc"));
+    JFT_RETURN_IF_ERROR(launchHost(runPermutationJob, job.get()));
     job.release();  // the host function owns it now
-    return driver_.check(driver_.memcpyHtoDAsync(static_cast<CUdeviceptr>(buffers[1]),
-                                                 host + bytes[0], bytes[1], stream),
-                         "cuMemcpyHtoDAsync");
+    return toDevice(buffers[1], host + bytes[0], bytes[1]);
   }
 
   CudaDevice& device_;

@@ -204,6 +204,24 @@ using GeevFn = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t, int,
                                     int64_t, int, void*, int64_t, int, void*, size_t,
                                     void*, size_t, int*);
 
+// The routines resolved per element type T (S, D, C, Z), each with its
+// workspace query: "cusolverDn" T name "_bufferSize" and "cusolverDn" T name,
+// the name for S, D first and for C, Z second. X(member, Type, name, complex
+// name): the member's signatures are TypeBufferSizeFn and TypeFn.
+#define JFT_CUSOLVER_TYPED_ROUTINES(X)                               \
+  X(getrf, Getrf, "getrf", "getrf")                                  \
+  X(potrf, Potrf, "potrf", "potrf")                                  \
+  X(geqrf, Geqrf, "geqrf", "geqrf")                                  \
+  X(orgqr, Orgqr, "orgqr", "ungqr")                                  \
+  X(syevd, Syevd, "syevd", "heevd")                                  \
+  X(syevj, Syevj, "syevj", "heevj")                                  \
+  X(syevj_batched, SyevjBatched, "syevjBatched", "heevjBatched")     \
+  X(gesvdj, Gesvdj, "gesvdj", "gesvdj")                              \
+  X(gesvdj_batched, GesvdjBatched, "gesvdjBatched", "gesvdjBatched") \
+  X(gesvd, Gesvd, "gesvd", "gesvd")                                  \
+  X(sytrd, Sytrd, "sytrd", "hetrd")                                  \
+  X(ormqr, Ormqr, "ormqr", "unmqr")
+
 // cuBLAS entry points. X(name, symbol, signature).
 #define JFT_CUBLAS_FUNCTIONS(X)                                                        \
   X(create, "cublasCreate_v2", cublasStatusCode_t (*)(cublasHandle_t*))                \

@@ -27,31 +27,14 @@ std::string resolveCusolver(void* handle, CusolverLibrary& library) {
   JFT_CUSOLVER_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
   for (int t = 0; t < 4; ++t) {
     const std::string x = std::string("cusolverDn") + kTypeLetters[t];
-    const std::string sy = x + (t < 2 ? "sy" : "he");
-    const std::string missing[] = {
-        lookUpRoutine(handle, x + "getrf", library.getrf_buffer_size[t],
-                      library.getrf[t]),
-        lookUpRoutine(handle, x + "potrf", library.potrf_buffer_size[t],
-                      library.potrf[t]),
-        lookUpRoutine(handle, x + "geqrf", library.geqrf_buffer_size[t],
-                      library.geqrf[t]),
-        lookUpRoutine(handle, x + (t < 2 ? "orgqr" : "ungqr"),
-                      library.orgqr_buffer_size[t], library.orgqr[t]),
-        lookUpRoutine(handle, sy + "evd", library.syevd_buffer_size[t], library.syevd[t]),
-        lookUpRoutine(handle, sy + "evj", library.syevj_buffer_size[t], library.syevj[t]),
-        lookUpRoutine(handle, sy + "evjBatched", library.syevj_batched_buffer_size[t],
-                      library.syevj_batched[t]),
-        lookUpRoutine(handle, x + "gesvdj", library.gesvdj_buffer_size[t],
-                      library.gesvdj[t]),
-        lookUpRoutine(handle, x + "gesvdjBatched", library.gesvdj_batched_buffer_size[t],
-                      library.gesvdj_batched[t]),
-        lookUpRoutine(handle, x + "gesvd", library.gesvd_buffer_size[t],
-                      library.gesvd[t]),
-        lookUpRoutine(handle, sy + "trd", library.sytrd_buffer_size[t], library.sytrd[t]),
-        lookUpRoutine(handle, x + (t < 2 ? "ormqr" : "unmqr"),
-                      library.ormqr_buffer_size[t], library.ormqr[t])};
-    for (const std::string& symbol : missing)
-      if (!symbol.empty()) return symbol;
+#define JFT_RESOLVE_TYPED_ROUTINE(member, Type, name, complex_name)          \
+  if (std::string missing =                                                  \
+          lookUpRoutine(handle, x + (t < 2 ? name : complex_name),           \
+                        library.member##_buffer_size[t], library.member[t]); \
+      !missing.empty())                                                      \
+    return missing;
+    JFT_CUSOLVER_TYPED_ROUTINES(JFT_RESOLVE_TYPED_ROUTINE)
+#undef JFT_RESOLVE_TYPED_ROUTINE
   }
   // Newer than the rest: its absence only leaves geev unavailable.
   if (!lookUpSymbol(handle, "cusolverDnXgeev_bufferSize", library.geev_buffer_size) ||

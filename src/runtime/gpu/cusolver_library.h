@@ -22,31 +22,12 @@ struct CusolverLibrary {
   static StatusOr<const CusolverLibrary*> load();
 
   JFT_CUSOLVER_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
-  std::array<GetrfBufferSizeFn, 4> getrf_buffer_size{};
-  std::array<GetrfFn, 4> getrf{};
-  std::array<PotrfBufferSizeFn, 4> potrf_buffer_size{};
-  std::array<PotrfFn, 4> potrf{};
-  std::array<GeqrfBufferSizeFn, 4> geqrf_buffer_size{};
-  std::array<GeqrfFn, 4> geqrf{};
-  std::array<OrgqrBufferSizeFn, 4> orgqr_buffer_size{};
-  std::array<OrgqrFn, 4> orgqr{};  // orgqr for S, D; ungqr for C, Z
-  // sy* for S, D; he* for C, Z.
-  std::array<SyevdBufferSizeFn, 4> syevd_buffer_size{};
-  std::array<SyevdFn, 4> syevd{};
-  std::array<SyevjBufferSizeFn, 4> syevj_buffer_size{};
-  std::array<SyevjFn, 4> syevj{};
-  std::array<SyevjBatchedBufferSizeFn, 4> syevj_batched_buffer_size{};
-  std::array<SyevjBatchedFn, 4> syevj_batched{};
-  std::array<GesvdjBufferSizeFn, 4> gesvdj_buffer_size{};
-  std::array<GesvdjFn, 4> gesvdj{};
-  std::array<GesvdjBatchedBufferSizeFn, 4> gesvdj_batched_buffer_size{};
-  std::array<GesvdjBatchedFn, 4> gesvdj_batched{};
-  std::array<GesvdBufferSizeFn, 4> gesvd_buffer_size{};
-  std::array<GesvdFn, 4> gesvd{};
-  std::array<SytrdBufferSizeFn, 4> sytrd_buffer_size{};  // hetrd for C, Z
-  std::array<SytrdFn, 4> sytrd{};
-  std::array<OrmqrBufferSizeFn, 4> ormqr_buffer_size{};  // unmqr for C, Z
-  std::array<OrmqrFn, 4> ormqr{};
+  // Indexed by solverTypeIndex.
+#define JFT_DECLARE_TYPED_ROUTINE(member, Type, name, complex_name) \
+  std::array<Type##BufferSizeFn, 4> member##_buffer_size{};         \
+  std::array<Type##Fn, 4> member{};
+  JFT_CUSOLVER_TYPED_ROUTINES(JFT_DECLARE_TYPED_ROUTINE)
+#undef JFT_DECLARE_TYPED_ROUTINE
   // Optional (cuSOLVER 11.7.1 and newer): null when the library lacks them.
   GeevBufferSizeFn geev_buffer_size = nullptr;
   GeevFn geev = nullptr;
