@@ -18,7 +18,7 @@ using ir::ValueId;
 
 constexpr std::string_view kTarget = "ApproxTopK";
 
-Status bad(const ir::Module& module, const ir::Op& op, const std::string& why) {
+Status badTopK(const ir::Module& module, const ir::Op& op, const std::string& why) {
   return invalidArgument("custom_call @" + std::string(kTarget) + " at " +
                          module.locations.describe(op.loc) + ": " + why);
 }
@@ -46,35 +46,35 @@ struct TopK {
 Status checkComparator(const ir::Module& module, const ir::Op& op, const TopK& k) {
   const ir::Function& f = *k.comparator;
   if (f.body.args.size() != 2 * k.inputs)
-    return bad(module, op,
+    return badTopK(module, op,
                "comparator @" + f.name + " takes " + std::to_string(f.body.args.size()) +
                    " arguments, expected " + std::to_string(2 * k.inputs) +
                    " (lhs and rhs of each input)");
   for (size_t i = 0; i < f.body.args.size(); ++i) {
     const ir::Type want = ir::Type::tensor(module.typeOf(op.operands[i / 2]).element, {});
     if (module.typeOf(f.body.args[i]) != want)
-      return bad(module, op,
+      return badTopK(module, op,
                  "comparator @" + f.name + " argument " + std::to_string(i) + " is " +
                      module.typeOf(f.body.args[i]).str() + ", expected " + want.str());
   }
   if (f.result_types.size() != 1 ||
       f.result_types[0] != ir::Type::tensor(ir::ElementType::PRED, {}))
-    return bad(module, op, "comparator @" + f.name + " must return one tensor<i1>");
+    return badTopK(module, op, "comparator @" + f.name + " must return one tensor<i1>");
   return Status::ok();
 }
 
-StatusOr<TopK> check(const ir::Module& module, const ir::Op& op) {
+StatusOr<TopK> checkTopK(const ir::Module& module, const ir::Op& op) {
   TopK k;
   k.inputs = op.results.size();
   if (k.inputs == 0 || op.operands.size() != 2 * k.inputs)
-    return bad(module, op,
+    return badTopK(module, op,
                "expected n inputs, n init values and n results, got " +
                    std::to_string(op.operands.size()) + " operands and " +
                    std::to_string(op.results.size()) + " results");
   const ir::Type& first = module.typeOf(op.operands[0]);
   const std::optional<int64_t> dim = reductionDim(op);
   if (!dim || *dim < 0 || *dim >= first.rank())
-    return bad(module, op,
+    return badTopK(module, op,
                "the configuration needs an integer `reduction_dim` within the rank of " +
                    first.str());
   k.dim = *dim;
@@ -83,11 +83,11 @@ StatusOr<TopK> check(const ir::Module& module, const ir::Op& op) {
     const ir::Type& init = module.typeOf(op.operands[k.inputs + i]);
     const ir::Type& result = module.typeOf(op.results[i]);
     if (!input.isTensor() || input.dims != first.dims)
-      return bad(module, op,
+      return badTopK(module, op,
                  "input " + std::to_string(i) + " is " + input.str() +
                      ", expected the shape of " + first.str());
     if (init != ir::Type::tensor(input.element, {}))
-      return bad(module, op,
+      return badTopK(module, op,
                  "init value " + std::to_string(i) + " is " + init.str() +
                      ", expected a scalar of its input's type");
     std::vector<int64_t> cut = input.dims;
@@ -95,18 +95,18 @@ StatusOr<TopK> check(const ir::Module& module, const ir::Op& op) {
     cut[d] = result.isTensor() && result.rank() == input.rank() ? result.dims[d] : -1;
     if (result != ir::Type::tensor(input.element, cut) || cut[d] < 0 ||
         cut[d] > input.dims[d])
-      return bad(module, op,
+      return badTopK(module, op,
                  "result " + std::to_string(i) + " is " + result.str() +
                      ", expected input " + input.str() + " with dimension " +
                      std::to_string(k.dim) + " cut to the output size");
   }
   const auto* called = ir::findAttrAs<ir::AttrList>(op.attrs, "called_computations");
   if (called == nullptr || called->size() != 1 || !(*called)[0].is<ir::SymbolRef>())
-    return bad(module, op, "expected one called computation, the comparator");
+    return badTopK(module, op, "expected one called computation, the comparator");
   const std::string& name = (*called)[0].as<ir::SymbolRef>().name;
   k.comparator = module.findFunction(name);
   if (k.comparator == nullptr)
-    return bad(module, op, "the comparator @" + name + " does not exist");
+    return badTopK(module, op, "the comparator @" + name + " does not exist");
   JFT_RETURN_IF_ERROR(checkComparator(module, op, k));
   return k;
 }
@@ -124,7 +124,7 @@ ir::Region comparatorRegion(ir::Module& module, const ir::Function& f) {
   return region;
 }
 
-void expand(ir::Module& module, const ir::Op& op, const TopK& k,
+void expandTopK(ir::Module& module, const ir::Op& op, const TopK& k,
             std::vector<ir::Op>& out) {
   OpEmitter e(module, op, out);
   const std::vector<ValueId> inputs(op.operands.begin(),
@@ -155,8 +155,8 @@ StatusOr<bool> expandApproxTopK(ir::Module& module) {
       bool changed,
       rewriteCustomCalls(module, kTarget,
                          [&](const ir::Op& op, std::vector<ir::Op>& out) -> Status {
-                           JFT_ASSIGN_OR_RETURN(TopK k, check(module, op));
-                           expand(module, op, k, out);
+                           JFT_ASSIGN_OR_RETURN(TopK k, checkTopK(module, op));
+                           expandTopK(module, op, k, out);
                            return Status::ok();
                          }));
   if (changed) removeUnusedFunctions(module);

@@ -12,7 +12,7 @@ namespace {
 using ir::OpKind;
 using ir::ValueId;
 
-bool listed(const std::vector<int64_t>& list, int64_t v) {
+bool listedDim(const std::vector<int64_t>& list, int64_t v) {
   return std::find(list.begin(), list.end(), v) != list.end();
 }
 
@@ -56,7 +56,7 @@ ir::NamedAttrs gatherAttrs(const ir::Module& module, const ir::Op& scatter,
   size_t window = 0;
   for (size_t d = 0; d < operand.size(); ++d) {
     const int64_t di = static_cast<int64_t>(d);
-    if (listed(dn.inserted_window_dims, di) || listed(dn.input_batching_dims, di))
+    if (listedDim(dn.inserted_window_dims, di) || listedDim(dn.input_batching_dims, di))
       continue;
     sizes[d] = updates[static_cast<size_t>(dn.update_window_dims[window++])];
   }
@@ -73,7 +73,7 @@ ir::NamedAttrs gatherAttrs(const ir::Module& module, const ir::Op& scatter,
   return attrs;
 }
 
-bool expand(ir::Module& module, const ir::Op& scatter, std::vector<ir::Op>& out) {
+bool expandScatter(ir::Module& module, const ir::Op& scatter, std::vector<ir::Op>& out) {
   if (scatter.kind != OpKind::Scatter || scatter.operands.size() != 3 ||
       scatter.results.size() != 1 ||
       !ir::isComplex(module.typeOf(scatter.operands[0]).element))
@@ -114,7 +114,7 @@ bool expand(ir::Module& module, const ir::Op& scatter, std::vector<ir::Op>& out)
 
 bool expandComplexScatters(ir::Module& module) {
   return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-    return expand(module, op, out);
+    return expandScatter(module, op, out);
   });
 }
 
