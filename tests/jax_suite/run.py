@@ -645,7 +645,8 @@ def cmd_make_list(a) -> int:
   # Upstream's outcome of every id run, so why an id is not in the list stays on record.
   up = upstream_path(list_path)
   up.write_text(json.dumps({"per_file": verdict.per_file_counts(list(by_id.values())),
-                            "not_passing": [[r["nodeid"], r["outcome"], r.get("error", "")[:160]]
+                            "not_passing": [[r["nodeid"], r["outcome"],
+                                             suite.without_machine_paths(r.get("error", ""))[:160]]
                                             for r in by_id.values() if r["outcome"] != "PASS"]},
                            indent=0) + "\n")
   say(f"make-list: {len(passing)} of {len(by_id)} ids pass upstream, from {len(files)} files "

@@ -524,6 +524,20 @@ _SHAPE = re.compile(r"\[\s*\d+(?:\s*,\s*\d+)*\s*\]|\(\s*\d+\s*(?:,\s*\d+\s*)*,?\
 _NUM = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])")
 
 
+# An absolute path up to an installed package's tree, or up to this repository's
+# tests/jax_suite folder, as the machine that ran the tests spelled it.
+_SITE_PACKAGES = re.compile(r"(?:/[^\s'\":,()]+)*?/(?:site|dist)-packages/")
+_SUITE_FOLDER = re.compile(r"(?:/[^\s'\":,()]+)*?/(tests/jax_suite/)")
+
+
+def without_machine_paths(text: str) -> str:
+  """`text` with the running machine's directories cut from its paths: a file of an
+  installed package becomes site-packages/..., a file of this repository's suite folder
+  tests/jax_suite/..., so recorded outcomes say the same on every machine."""
+  text = _SITE_PACKAGES.sub("site-packages/", text or "")
+  return _SUITE_FOLDER.sub(r"\1", text)
+
+
 def normalize_error(line: str, limit: int = 200) -> str:
   """A failure's first line with its specifics removed, so that failures of one cause
   group together: addresses -> 0x?, shapes -> [S] / (S), numbers -> N, spaces squeezed."""

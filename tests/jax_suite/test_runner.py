@@ -355,6 +355,19 @@ class NormaliseTest(unittest.TestCase):
                      "unsupported op stablehlo.cosine on float32 x2")
     self.assertEqual(suite.normalize_error(""), "(no message)")
 
+  def test_machine_paths_are_cut(self):
+    # Outcomes recorded on the GPU machine are committed: no directory of that machine.
+    self.assertEqual(
+        suite.without_machine_paths(
+            "FileNotFoundError: '/srv/checkout/tests/jax_suite/upstream/docs/jax.numpy.rst'"),
+        "FileNotFoundError: 'tests/jax_suite/upstream/docs/jax.numpy.rst'")
+    self.assertEqual(
+        suite.without_machine_paths(
+            "kernel at /opt/env/lib/python3.12/site-packages/jax/_src/helpers.py:487 captures"),
+        "kernel at site-packages/jax/_src/helpers.py:487 captures")
+    self.assertEqual(suite.without_machine_paths("tests/a_test.py:3: relative stays"),
+                     "tests/a_test.py:3: relative stays")
+
   def test_grouping(self):
     rows = [{"nodeid": f"a::t{k}", "outcome": "FAIL", "error": f"Mismatch at {k}"} for k in range(5)]
     rows += [{"nodeid": "a::x", "outcome": "ERROR", "error": "crashed: signal SIGSEGV"},
