@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/custom_call.h"
 #include "passes/clone_region.h"
 #include "passes/op_emitter.h"
 #include "passes/unused_functions.h"
@@ -23,17 +24,16 @@ Status badTopK(const ir::Module& module, const ir::Op& op, const std::string& wh
                          module.locations.describe(op.loc) + ": " + why);
 }
 
+// From the call's attribute dictionary, which JAX writes as for an FFI call.
 std::optional<int64_t> reductionDim(const ir::Op& op) {
-  for (const char* holder : {"backend_config", "mhlo.backend_config"}) {
-    const auto* dict = ir::findAttrAs<ir::NamedAttrs>(op.attrs, holder);
-    if (dict == nullptr) continue;
-    const ir::Attribute* dim = ir::findAttr(*dict, "reduction_dim");
-    if (dim == nullptr) continue;
-    if (dim->is<int64_t>()) return dim->as<int64_t>();
-    // FFI-style dictionaries keep integers as rank-0 tensors of their type.
-    if (dim->is<ir::DenseElements>())
-      if (auto v = ir::scalarInteger(dim->as<ir::DenseElements>())) return *v;
-  }
+  const ir::NamedAttrs none;
+  const ir::NamedAttrs* config = ir::typedFfiConfig(op, none);
+  const ir::Attribute* dim = config ? ir::findAttr(*config, "reduction_dim") : nullptr;
+  if (dim == nullptr) return std::nullopt;
+  if (dim->is<int64_t>()) return dim->as<int64_t>();
+  // FFI dictionaries keep integers as rank-0 tensors of their type.
+  if (dim->is<ir::DenseElements>())
+    return ir::scalarInteger(dim->as<ir::DenseElements>());
   return std::nullopt;
 }
 
