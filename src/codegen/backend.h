@@ -27,6 +27,15 @@ struct Call {
   std::vector<ir::ValueId> reads;
   std::vector<ir::ValueId> writes;
   uint64_t workspace_bytes = 0;
+  // Writes updated in place by the callee (a custom call's output/operand
+  // alias): write `write` starts as a copy of read `read` (`bytes` long), and
+  // the thunk is handed the write's slot for both.
+  struct InPlace {
+    size_t read = 0;
+    size_t write = 0;
+    uint64_t bytes = 0;
+  };
+  std::vector<InPlace> in_place;
 };
 
 // One group's code: its kernels, launched in order (the ones from index

@@ -228,6 +228,14 @@ class Assembler {
     JFT_RETURN_IF_ERROR(addBuffers(name, call.reads, call.writes, buffers));
     if (call.workspace_bytes != 0)
       buffers.push_back(slots_->newTemp(call.workspace_bytes));
+    for (const codegen::Call::InPlace& alias : call.in_place) {
+      if (alias.read >= call.reads.size() || alias.write >= call.writes.size())
+        return internalError(name + ": an in-place write names a buffer the call lacks");
+      int& read = buffers[alias.read];
+      const int write = buffers[call.reads.size() + alias.write];
+      if (read != write) out.push_back(runtime::CopyThunk{read, write, alias.bytes});
+      read = write;
+    }
     Thunk thunk = call.thunk;
     JFT_RETURN_IF_ERROR(
         placeBuffers(name, call.reads.size(), call.writes.size(), buffers, thunk));

@@ -50,6 +50,20 @@ class IntegerDotLowering {
     return value;
   }
 
+  // XLA's result caster: a float product asked for an integer result is
+  // computed in the operands' float type (f32 when they differ) and converted.
+  bool computeInFloat(const ir::Op& op, ElementType element, std::vector<ir::Op>& out) {
+    OpEmitter e(module_, op, out);
+    std::vector<ValueId> operands = op.operands;
+    for (ValueId& v : operands)
+      if (e.typeOf(v).element != element) v = e.convert(v, element);
+    const ir::Type result = module_.typeOf(op.results[0]);
+    const ValueId product =
+        e.emit(op.kind, operands, ir::Type::tensor(element, result.dims), op.attrs);
+    e.giveId(e.convert(product, result.element), op.results[0]);
+    return true;
+  }
+
   bool lower(const ir::Op& op, std::vector<ir::Op>& out) {
     if (op.kind != OpKind::DotGeneral && op.kind != OpKind::Dot) return false;
     if (op.operands.size() != 2 || op.results.size() != 1) return false;
@@ -57,6 +71,10 @@ class IntegerDotLowering {
     const ir::Type rhs = module_.typeOf(op.operands[1]);
     const ir::Type result = module_.typeOf(op.results[0]);
     if (!lhs.isTensor() || !rhs.isTensor() || !result.isTensor()) return false;
+    if (ir::isFloat(lhs.element) && ir::isFloat(rhs.element) &&
+        ir::isInteger(result.element))
+      return computeInFloat(
+          op, lhs.element == rhs.element ? lhs.element : ElementType::F32, out);
     if (!integerLike(lhs.element) || !integerLike(rhs.element) ||
         !integerLike(result.element))
       return false;

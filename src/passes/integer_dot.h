@@ -14,13 +14,17 @@
 // The broadcasts' dimension maps carry any reordering (no transpose is
 // materialised), so the planner loads both operands straight into one
 // reduction. `dot` is read as dot_general contracting lhs's last dim with rhs's first.
+// A float product asked for an integer result (einsum's
+// preferred_element_type=int32) is XLA's result caster: the dot in the
+// operands' float type (f32 when they differ), then a convert.
 // The result keeps the dot's result id and location; new ops carry the
 // dot's location. Ops whose broadcast shape exceeds 2^31 elements, float or
 // complex products, and the library's s8 x s8 -> s32 are left alone.
 //
 // Before: the IR verifies. After: it verifies, and no dot with integer (or
 // pred) operands and an integer or pred result other than the library's
-// s8 x s8 -> s32 remains unless its broadcast shape is over the limit.
+// s8 x s8 -> s32 remains unless its broadcast shape is over the limit, and no
+// dot of float operands has an integer result.
 #pragma once
 
 #include "ir/module.h"

@@ -10,6 +10,7 @@
 #include "passes/collectives.h"
 #include "passes/collectives_spmd.h"
 #include "passes/complex_iota.h"
+#include "passes/complex_reduce.h"
 #include "passes/complex_scatter.h"
 #include "passes/complex_sort.h"
 #include "passes/cse.h"
@@ -130,6 +131,11 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
     return splitComplexSorts(m);
   }));
   (void)parted;
+  // Complex reduces other than one add or multiply (max, min) by parts.
+  JFT_ASSIGN_OR_RETURN(bool reduced, runner.run("complex_reduce", 0, [](ir::Module& m) {
+    return splitComplexReduces(m);
+  }));
+  (void)reduced;
   // Complex scatters combining by more than add, when updates cannot
   // collide: gather, combine, set (the scatter family combines per part).
   JFT_ASSIGN_OR_RETURN(

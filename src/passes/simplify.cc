@@ -57,6 +57,7 @@ class Simplifier : public LocalRewriter {
       context.replaceOp(op, {*same});
       return true;
     }
+    if (partThroughSelect(context, op)) return true;
     return foldSelfCompare(context, op);
   }
 
@@ -101,6 +102,41 @@ class Simplifier : public LocalRewriter {
     std::optional<SplatValue> predicate = knownSplat(context, in[0]);
     if (!predicate || !ir::isPred(predicate->element)) return std::nullopt;
     return predicate->bits != 0 ? in[1] : in[2];
+  }
+
+  // real(select(p, x, y)) -> select(p, real(x), real(y)), imag alike: a
+  // select of complex values read by parts (complex max/min reduced by parts)
+  // selects the parts, which real(complex(a, b)) then folds.
+  bool partThroughSelect(RewriteContext& context, ir::Op& op) {
+    if ((op.kind != OpKind::Real && op.kind != OpKind::Imag) || op.operands.size() != 1)
+      return false;
+    const ir::Op* select = context.definingOp(op.operands[0]);
+    if (select == nullptr || select->kind != OpKind::Select ||
+        select->operands.size() != 3)
+      return false;
+    const std::vector<ValueId> in = select->operands;  // insertBefore may move it
+    const ValueId on_true = partOf(context, op, in[1]);
+    const ValueId on_false = partOf(context, op, in[2]);
+    op.kind = OpKind::Select;
+    op.operands = {in[0], on_true, on_false};
+    op.attrs.clear();
+    return true;
+  }
+
+  // The part `take` (a real or imag op) reads, of `value`: a complex op's
+  // operand, else a new part op.
+  ValueId partOf(RewriteContext& context, const ir::Op& take, ValueId value) {
+    const bool real = take.kind == OpKind::Real;
+    if (const ir::Op* whole = context.definingOp(value);
+        whole && whole->kind == OpKind::Complex && whole->operands.size() == 2)
+      return whole->operands[real ? 0 : 1];
+    ir::Op part;
+    part.kind = take.kind;
+    part.operands = {value};
+    part.results = {context.module().newValue(ir::Type::tensor(
+        context.typeOf(take.results[0]).element, context.typeOf(value).dims))};
+    part.loc = take.loc;
+    return context.insertBefore(std::move(part)).results[0];
   }
 
   // compare(x, x) on integers is decided by the direction alone.

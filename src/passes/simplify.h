@@ -14,6 +14,7 @@
 //                     minimum return a NaN x, and keep the sign of a zero x
 //   compare(x, x) -> true/false      integers and pred only
 //   real(complex(a, b)) -> a, imag(complex(a, b)) -> b
+//   real(select(p, x, y)) -> select(p, real(x), real(y)), imag alike
 //
 // Deliberately not done, because they are not exact:
 //   x + 0.0 -> x       (-0.0) + 0.0 is +0.0

@@ -2,8 +2,9 @@
 library built with nvcc at test time (against the FFI headers jaxlib ships,
 jax.ffi.include_dir()), registered with jax.ffi.register_ffi_target(...,
 platform="CUDA") and called through jax.ffi.ffi_call with a float and an
-integer-array attribute and two outputs; results against numpy. A handler
-error reaches the caller with its message. Skips without a GPU, JAX or nvcc."""
+integer-array attribute and two outputs, and one whose output aliases an
+operand (updated in place); results against numpy. A handler error reaches
+the caller with its message. Skips without a GPU, JAX or nvcc."""
 
 import ctypes
 import os
@@ -43,6 +44,29 @@ ffi::Error AffineImpl(cudaStream_t stream, ffi::Buffer<ffi::F32> x, float scale,
   if (e != cudaSuccess) return ffi::Error::Internal(cudaGetErrorString(e));
   return ffi::Error::Success();
 }
+
+// Adds x into its result, which aliases its second operand: it reads the
+// result buffer, so that buffer must already hold the operand's values.
+__global__ void accumulate(const float* x, float* acc, int64_t n) {
+  int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (i < n) acc[i] += x[i];
+}
+
+ffi::Error AccumulateImpl(cudaStream_t stream, ffi::Buffer<ffi::F32> x,
+                          ffi::Buffer<ffi::F32> acc_in, ffi::ResultBuffer<ffi::F32> acc) {
+  if (acc_in.typed_data() != acc->typed_data())
+    return ffi::Error::InvalidArgument("the aliased operand and result differ");
+  int64_t n = x.element_count();
+  accumulate<<<(n + 127) / 128, 128, 0, stream>>>(x.typed_data(), acc->typed_data(), n);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return ffi::Error::Internal(cudaGetErrorString(e));
+  return ffi::Error::Success();
+}
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(Accumulate, AccumulateImpl,
+    ffi::Ffi::Bind().Ctx<ffi::PlatformStream<cudaStream_t>>()
+        .Arg<ffi::Buffer<ffi::F32>>().Arg<ffi::Buffer<ffi::F32>>()
+        .Ret<ffi::Buffer<ffi::F32>>());
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(Affine, AffineImpl,
     ffi::Ffi::Bind().Ctx<ffi::PlatformStream<cudaStream_t>>()
@@ -87,6 +111,18 @@ def user_handler():
     # Inside a loop body: applied three times.
     looped = jax.jit(lambda x: jax.lax.fori_loop(0, 3, lambda i, v: call(v, 1.0)[0], x))(x)
     np.testing.assert_allclose(np.asarray(looped), x + 21.0, rtol=1e-5, atol=1e-5)
+    # An output aliasing an operand (input_output_aliases, as jaxlib's cuDNN
+    # RNN backward uses): the handler updates the operand's values in place,
+    # and the caller's own array is left as it was.
+    jax.ffi.register_ffi_target("jft_test_accumulate",
+                                jax.ffi.pycapsule(library.Accumulate), platform="CUDA")
+    acc = jnp.asarray(np.arange(1000, dtype=np.float32))
+    accumulate = jax.jit(lambda x, a: jax.ffi.ffi_call(
+        "jft_test_accumulate", jax.ShapeDtypeStruct(a.shape, a.dtype),
+        input_output_aliases={1: 0})(x, a))
+    np.testing.assert_allclose(np.asarray(accumulate(x, acc)),
+                               np.arange(1000, dtype=np.float32) + x, rtol=1e-6)
+    np.testing.assert_array_equal(np.asarray(acc), np.arange(1000, dtype=np.float32))
     try:
       jax.block_until_ready(jax.jit(lambda x: call(x, -1.0))(x))
     except Exception as e:

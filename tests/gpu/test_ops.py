@@ -980,6 +980,29 @@ def suite_class_cases():
   case("empty_convolution", empty_convolution)
 
 
+def suite_class_cases_2():
+  """Complex max and min (reduced by real and imaginary parts) against numpy's
+  lexicographic order, and a float product asked for an int32 result (the
+  float product, then a convert toward zero)."""
+  import jax.numpy as jnp
+
+  def complex_max_min():
+    z = (rng.integers(-3, 4, (5, 7)) + 1j * rng.standard_normal((5, 7))).astype(np.complex64)
+    for axis in [0, 1, None]:
+      compare(run(lambda a, axis=axis: jnp.max(a, axis=axis), z), np.max(z, axis=axis))
+      compare(run(lambda a, axis=axis: jnp.min(a, axis=axis), z), np.min(z, axis=axis))
+  case("complex_max_min", complex_max_min)
+
+  def float_product_int_result():
+    x = rng.integers(-4, 5, (6, 5)).astype(np.float32) + 0.25
+    y = rng.integers(-4, 5, (5, 3)).astype(np.float32)
+    got = run(lambda a, b: jnp.einsum("ij,jk->ik", a, b,
+                                      preferred_element_type=jnp.int32), x, y)
+    assert got.dtype == np.int32, got.dtype
+    compare(got, np.trunc(x.astype(np.float64) @ y).astype(np.int32))
+  case("float_product_int_result", float_product_int_result)
+
+
 def jax_run2(fn, *args):
   import jax
   return tuple(np.asarray(r) for r in jax.jit(fn)(*args))
@@ -1002,6 +1025,7 @@ def main() -> None:
   transposed_reduction_cases()
   sum_and_summand_cases()
   suite_class_cases()
+  suite_class_cases_2()
   finish()
 
 

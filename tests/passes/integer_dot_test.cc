@@ -230,6 +230,35 @@ TEST(IntegerDot, LibraryAndFloatProductsAreLeftAlone) {
       libraryComputes(ElementType::I8, ElementType::I32, ElementType::I32, 4, 4, 4));
 }
 
+// einsum(..., preferred_element_type=int32) on float operands: XLA computes
+// the product in the operands' float type and converts (its result caster).
+TEST(IntegerDot, FloatProductWithIntegerResultIsAFloatDotThenAConvert) {
+  const auto dn = numbers({}, {}, {1}, {0});
+  ir::Module m = dotModule(f32({2, 3}), f32({3, 4}), i32({2, 4}), dn);
+  const ir::ValueId result = m.functions[0].body.ops[0].results[0];
+  ASSERT_TRUE(lowerIntegerDots(m));
+  ASSERT_TRUE(ir::verifyModule(m).isOk());
+  const auto& ops = m.functions[0].body.ops;
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_EQ(ops[0].kind, OpKind::DotGeneral);
+  EXPECT_EQ(m.typeOf(ops[0].results[0]), f32({2, 4}));
+  EXPECT_EQ(ops[1].kind, OpKind::Convert);
+  EXPECT_EQ(ops[1].results[0], result);
+  EXPECT_EQ(m.typeOf(result), i32({2, 4}));
+
+  // Mixed float operands meet in f32.
+  ir::Module mixed =
+      dotModule(tensor(ElementType::BF16, {2, 3}), f32({3, 4}), i32({2, 4}), dn);
+  ASSERT_TRUE(lowerIntegerDots(mixed));
+  ASSERT_TRUE(ir::verifyModule(mixed).isOk());
+  const auto& mixed_ops = mixed.functions[0].body.ops;
+  ASSERT_EQ(mixed_ops.size(), 4u);
+  EXPECT_EQ(mixed_ops[0].kind, OpKind::Convert);
+  EXPECT_EQ(mixed.typeOf(mixed_ops[0].results[0]), f32({2, 3}));
+  EXPECT_EQ(mixed_ops[1].kind, OpKind::DotGeneral);
+  EXPECT_EQ(mixed.typeOf(mixed_ops[1].results[0]), f32({2, 4}));
+}
+
 // cuBLASLt's int8 kernels refuse leading dimensions that are not multiples
 // of 4: such s8 x s8 -> s32 products run as a reduction instead.
 TEST(IntegerDot, Int8ProductsTheLibraryRefusesAreLowered) {

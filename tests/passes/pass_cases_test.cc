@@ -18,6 +18,7 @@
 #include "ir/verifier.h"
 #include "passes/approx_top_k.h"
 #include "passes/canonicalize.h"
+#include "passes/complex_reduce.h"
 #include "passes/complex_scatter.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
@@ -40,6 +41,8 @@ const std::map<std::string, PassFn>& passes() {
       {"dce", [](ir::Module& m) -> StatusOr<bool> { return eliminateDeadCode(m); }},
       {"inline", [](ir::Module& m) { return inlineCalls(m); }},
       {"approx_top_k", [](ir::Module& m) { return expandApproxTopK(m); }},
+      {"complex_reduce",
+       [](ir::Module& m) -> StatusOr<bool> { return splitComplexReduces(m); }},
       {"complex_scatter",
        [](ir::Module& m) -> StatusOr<bool> { return expandComplexScatters(m); }},
   };

@@ -49,20 +49,34 @@ TEST(Pipeline, RedundantProgramShrinksToOneExponential) {
   EXPECT_EQ(report->rounds, 2);
   std::vector<std::string> order;
   for (const PassRecord& record : report->passes) order.push_back(record.pass);
-  EXPECT_EQ(order,
-            (std::vector<std::string>{
-                "inline",       "sink_constants", "collectives",  "syrk_expand",
-                "approx_top_k", "integer_dot",    "float8_dot",   "bitcast_widths",
-                "rng_expand",   "complex_iota",   "complex_sort", "complex_scatter",
-                "canonicalize", "simplify",       "cse",          "dce",
-                "canonicalize", "simplify",       "cse",          "dce"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"inline",
+                                             "sink_constants",
+                                             "collectives",
+                                             "syrk_expand",
+                                             "approx_top_k",
+                                             "integer_dot",
+                                             "float8_dot",
+                                             "bitcast_widths",
+                                             "rng_expand",
+                                             "complex_iota",
+                                             "complex_sort",
+                                             "complex_reduce",
+                                             "complex_scatter",
+                                             "canonicalize",
+                                             "simplify",
+                                             "cse",
+                                             "dce",
+                                             "canonicalize",
+                                             "simplify",
+                                             "cse",
+                                             "dce"}));
   EXPECT_TRUE(report->passes[0].changed);
   // No constant to sink, no collective, syrk or ApproxTopK call, integer or
-  // float8 product, bitcast, rng_bit_generator, complex iota, sort or
+  // float8 product, bitcast, rng_bit_generator, complex iota, sort, reduce or
   // scatter to expand.
-  for (size_t i = 1; i < 12; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
-  for (size_t i = 12; i < 16; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
-  for (size_t i = 16; i < 20; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  for (size_t i = 1; i < 13; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  for (size_t i = 13; i < 17; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
+  for (size_t i = 17; i < 21; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
   EXPECT_NE(describeReport(*report).find("round 2 dce: unchanged"), std::string::npos);
 }
 
@@ -74,7 +88,7 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
     dumps.emplace_back(record.pass, text);
   };
   ASSERT_TRUE(runPasses(m, options).isOk());
-  ASSERT_EQ(dumps.size(), 20u);
+  ASSERT_EQ(dumps.size(), 21u);
   EXPECT_EQ(dumps[0].first, "inline");
   EXPECT_NE(dumps[0].second.find("stablehlo.multiply"), std::string::npos);
   EXPECT_EQ(dumps[0].second.find("call @scale"), std::string::npos);
@@ -94,11 +108,13 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
   EXPECT_EQ(dumps[9].second, "");  // unchanged
   EXPECT_EQ(dumps[10].first, "complex_sort");
   EXPECT_EQ(dumps[10].second, "");  // unchanged
-  EXPECT_EQ(dumps[11].first, "complex_scatter");
+  EXPECT_EQ(dumps[11].first, "complex_reduce");
   EXPECT_EQ(dumps[11].second, "");  // unchanged
-  EXPECT_EQ(dumps[12].first, "canonicalize");
-  EXPECT_EQ(dumps[12].second.find("stablehlo.transpose"), std::string::npos);
-  EXPECT_EQ(dumps[19].second, "");  // unchanged
+  EXPECT_EQ(dumps[12].first, "complex_scatter");
+  EXPECT_EQ(dumps[12].second, "");  // unchanged
+  EXPECT_EQ(dumps[13].first, "canonicalize");
+  EXPECT_EQ(dumps[13].second.find("stablehlo.transpose"), std::string::npos);
+  EXPECT_EQ(dumps[20].second, "");  // unchanged
 }
 
 TEST(Pipeline, RoundsAreBounded) {
@@ -109,7 +125,7 @@ TEST(Pipeline, RoundsAreBounded) {
   ASSERT_TRUE(report.isOk());
   EXPECT_EQ(report->rounds, 1);
   EXPECT_FALSE(report->reached_fixed_point);
-  EXPECT_EQ(report->passes.size(), 16u);
+  EXPECT_EQ(report->passes.size(), 17u);
 }
 
 TEST(Pipeline, BrokenInputIsRejectedWhenVerifying) {

@@ -83,6 +83,10 @@ StatusOr<GroupCode> FfiBackend::lower(ir::Module& module, const ir::Function& sc
   made.thunk = std::move(thunk);
   made.reads = call.inputs;
   made.writes = call.outputs;
+  for (const FfiCall::Alias& alias : call.aliases)
+    made.in_place.push_back(
+        {alias.input, alias.output,
+         static_cast<uint64_t>(module.typeOf(call.inputs[alias.input]).byteSize())});
   GroupCode code;
   code.call = std::move(made);
   code.text = ffiCallText(call);

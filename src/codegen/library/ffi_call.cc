@@ -115,6 +115,31 @@ StatusOr<ffi::Attribute> convert(const ir::Attribute& a, const std::string& name
                        "arrays, strings and dictionaries only)");
 }
 
+// Each alias as (operand, result); the verifier has checked their types
+// agree. Tuple indices beyond picking one of several results are refused.
+StatusOr<std::vector<FfiCall::Alias>> aliasesOf(
+    const ir::Op& op, const std::vector<ir::OutputOperandAlias>& aliases,
+    const std::string& where) {
+  std::vector<FfiCall::Alias> out;
+  const bool by_result = op.results.size() > 1;
+  for (const ir::OutputOperandAlias& alias : aliases) {
+    const auto& indices = alias.output_tuple_indices;
+    if (!alias.operand_tuple_indices.empty() || indices.size() > (by_result ? 1u : 0u) ||
+        (by_result && indices.empty()))
+      return unimplemented(where + ": an output/operand alias into a tuple element");
+    const auto result = static_cast<size_t>(by_result ? indices[0] : 0);
+    const auto operand = static_cast<size_t>(alias.operand_index);
+    if (result >= op.results.size() || operand >= op.operands.size())
+      return invalidArgument(where + ": an output/operand alias names a missing value");
+    for (const FfiCall::Alias& seen : out)
+      if (seen.output == result || seen.input == operand)
+        return invalidArgument(where +
+                               ": a value is named by two output/operand aliases");
+    out.push_back({operand, result});
+  }
+  return out;
+}
+
 }  // namespace
 
 StatusOr<ffi::Attribute> ffiAttributesOf(const ir::Attribute& config) {
@@ -141,11 +166,12 @@ StatusOr<FfiCall> lowerFfiGroup(const ir::Module& module, const ir::Function& fu
   call.location = module.locations.describe(op.loc);
   const std::string where = "custom_call @" + call.target +
                             (call.location.empty() ? "" : " at " + call.location);
-  if (ir::findAttr(op.attrs, "called_computations") != nullptr ||
-      ir::findAttr(op.attrs, "output_operand_aliases") != nullptr)
-    return unimplemented(where +
-                         ": called computations and output/operand aliases are not "
-                         "supported on FFI calls");
+  if (ir::findAttr(op.attrs, "called_computations") != nullptr)
+    return unimplemented(where + ": called computations are not supported on FFI calls");
+  if (const auto* aliases = ir::findAttrAs<std::vector<ir::OutputOperandAlias>>(
+          op.attrs, "output_operand_aliases")) {
+    JFT_ASSIGN_OR_RETURN(call.aliases, aliasesOf(op, *aliases, where));
+  }
   for (ir::ValueId v : op.operands) {
     JFT_ASSIGN_OR_RETURN(ffi::BufferShape shape, shapeOf(module.typeOf(v), where));
     call.inputs.push_back(v);
@@ -173,6 +199,9 @@ std::string ffiCallText(const FfiCall& call) {
   std::string text = "ffi @" + call.target +
                      " args=" + std::to_string(call.inputs.size()) +
                      " results=" + std::to_string(call.outputs.size());
+  for (const FfiCall::Alias& alias : call.aliases)
+    text +=
+        " in_place=" + std::to_string(alias.input) + "->" + std::to_string(alias.output);
   if (!call.attributes.names.empty()) {
     text += " attrs=";
     for (size_t i = 0; i < call.attributes.names.size(); ++i)

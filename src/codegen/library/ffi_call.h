@@ -27,11 +27,19 @@ struct FfiCall {
   std::vector<ffi::BufferShape> output_shapes;
   ffi::Attribute attributes = ffi::Attribute::dictionary({}, {});
   std::string location;
+  // output_operand_aliases: result `output` is operand `input`'s buffer,
+  // updated in place by the handler.
+  struct Alias {
+    size_t input = 0;
+    size_t output = 0;
+  };
+  std::vector<Alias> aliases;
 };
 
 // INVALID_ARGUMENT / UNIMPLEMENTED naming the op and its source line for a
-// group that is not one FFI custom call, tuple-typed values, an element type
-// FFI has no code for, or an attribute it cannot carry.
+// group that is not one FFI custom call, called computations, tuple-typed
+// values or aliases into tuples, an element type FFI has no code for, or an
+// attribute it cannot carry.
 StatusOr<FfiCall> lowerFfiGroup(const ir::Module& module, const ir::Function& function,
                                 const fusion::Plan& plan, size_t g);
 

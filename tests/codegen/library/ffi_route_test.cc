@@ -150,6 +150,49 @@ TEST(FfiRoute, ACallInsideAWhileBodyLandsInTheLoopList) {
   EXPECT_EQ(onTop, 0);
 }
 
+// cudnn_rnn_bwd_ffi's form: main(x: f32[4], w: f32[4]) -> (f32[4], f32[4]) =
+// custom_call(x, w) with result 1 aliasing operand 1 (the handler adds into
+// it). The result's slot starts as a copy of w and the handler is given that
+// slot as argument 1 too.
+TEST(FfiRoute, AnAliasedResultStartsAsItsOperandAndIsPassedInItsPlace) {
+  ir::Module m;
+  m.name = "ffi_alias";
+  ir::Builder b(m);
+  auto args = b.beginFunction("main", {f32({4}), f32({4})}, {f32({4}), f32({4})});
+  b.setLoc(b.fileLoc("model.py", 20, 2));
+  ir::NamedAttrs attrs = callbackAttrs("rnn_bwd", ir::CustomCallApiVersion::TYPED_FFI);
+  attrs.push_back({"output_operand_aliases",
+                   ir::Attribute(std::vector<ir::OutputOperandAlias>{{{1}, 1, {}}})});
+  auto out = b.op(OpKind::CustomCall, args, {f32({4}), f32({4})}, std::move(attrs));
+  b.ret(out);
+  b.endFunction();
+  auto compiled = compileIt(std::move(m));
+  ASSERT_TRUE(compiled.isOk()) << compiled.status().toString();
+  const runtime::Program& p = compiled->program;
+  const runtime::CopyThunk* copy = nullptr;
+  const runtime::FfiThunk* call = nullptr;
+  for (const runtime::Thunk& t : p.thunks) {
+    if (const auto* c = std::get_if<runtime::CopyThunk>(&t)) {
+      EXPECT_EQ(call, nullptr) << "the copy comes before the call";
+      copy = c;
+    }
+    if (const auto* f = std::get_if<runtime::FfiThunk>(&t)) call = f;
+  }
+  ASSERT_NE(call, nullptr);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(copy->source, 1);  // w's parameter slot
+  EXPECT_EQ(copy->destination, call->results[1]);
+  EXPECT_EQ(copy->bytes, 16u);
+  EXPECT_EQ(call->arguments[0], 0);
+  EXPECT_EQ(call->arguments[1], call->results[1]);
+  EXPECT_NE(call->results[0], call->results[1]);
+  for (const RouteEntry& e : compiled->report.entries) {
+    if (e.route == "custom_call") {
+      EXPECT_NE(e.tile.find("in_place=1->1"), std::string::npos) << e.tile;
+    }
+  }
+}
+
 TEST(FfiRoute, OtherCustomCallsAreRefusedWithWhatToDo) {
   auto compiled = compileIt(
       callModule("my_legacy_kernel", ir::CustomCallApiVersion::STATUS_RETURNING));

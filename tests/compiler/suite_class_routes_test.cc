@@ -1,0 +1,65 @@
+// Programs from failure classes JAX's test suite found, compiled in fl_only:
+// each must plan every op on the TTIR route (or a library) with nothing left
+// over. Their values are checked on the GPU by tests/gpu/test_ops.py.
+#include <gtest/gtest.h>
+
+#include "compiler/compiler.h"
+#include "compiler/native_route_programs.h"
+
+namespace jft::compiler {
+namespace {
+
+using testing::compileText;
+using testing::entryOf;
+
+// jnp.max of a complex array (lax_autodiff_test testReduceGrad, nanmin):
+// JAX's combiner compares real parts, then imaginary parts, and selects.
+constexpr const char* kComplexMax = R"(
+func.func @main(%x: tensor<3x4xcomplex<f32>>) -> tensor<3xcomplex<f32>> {
+  %c = stablehlo.constant dense<(0xFF800000, 0.0)> : tensor<complex<f32>>
+  %r = stablehlo.reduce %x, %c {dimensions = array<i64: 1>} ({
+  ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):
+    %ar = stablehlo.real %a : (tensor<complex<f32>>) -> tensor<f32>
+    %br = stablehlo.real %b : (tensor<complex<f32>>) -> tensor<f32>
+    %ai = stablehlo.imag %a : (tensor<complex<f32>>) -> tensor<f32>
+    %bi = stablehlo.imag %b : (tensor<complex<f32>>) -> tensor<f32>
+    %eq = stablehlo.compare %ar, %br {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %gi = stablehlo.compare %ai, %bi {comparison_direction = #stablehlo<comparison_direction GT>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %gr = stablehlo.compare %ar, %br {comparison_direction = #stablehlo<comparison_direction GT>, compare_type = #stablehlo<comparison_type FLOAT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %p = stablehlo.select %eq, %gi, %gr : (tensor<i1>, tensor<i1>, tensor<i1>) -> tensor<i1>
+    %m = stablehlo.select %p, %a, %b : (tensor<i1>, tensor<complex<f32>>, tensor<complex<f32>>) -> tensor<complex<f32>>
+    stablehlo.return %m : tensor<complex<f32>>
+  }) : (tensor<3x4xcomplex<f32>>, tensor<complex<f32>>) -> tensor<3xcomplex<f32>>
+  return %r : tensor<3xcomplex<f32>>
+})";
+
+// einsum("ij,jk->ik", x, y, preferred_element_type=int32) on float32 operands.
+constexpr const char* kFloatDotToInt = R"(
+func.func @main(%x: tensor<2x3xf32>, %y: tensor<3x4xf32>) -> tensor<2x4xi32> {
+  %d = stablehlo.dot_general %x, %y {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xi32>
+  return %d : tensor<2x4xi32>
+})";
+
+Options flOnly() {
+  Options options;
+  options.mode = Mode::kFlOnly;
+  return options;
+}
+
+TEST(SuiteClassRoutes, ComplexMaxIsReducedByPartsOnTheTtirRoute) {
+  StatusOr<Executable> built = compileText(kComplexMax, flOnly());
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  const RouteEntry* reduce = entryOf(*built, "reduce");
+  ASSERT_NE(reduce, nullptr) << built->report.text();
+  EXPECT_EQ(reduce->route, "ttir") << built->report.text();
+}
+
+TEST(SuiteClassRoutes, FloatProductWithAnIntegerResultCompiles) {
+  StatusOr<Executable> built = compileText(kFloatDotToInt, flOnly());
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  const RouteEntry* convert = entryOf(*built, "convert");
+  ASSERT_NE(convert, nullptr) << built->report.text();
+}
+
+}  // namespace
+}  // namespace jft::compiler
