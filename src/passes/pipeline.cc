@@ -1,6 +1,8 @@
 #include "passes/pipeline.h"
 
 #include <cstdio>
+#include <functional>
+#include <utility>
 
 #include "ir/printer.h"
 #include "ir/verifier.h"
@@ -71,77 +73,52 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
         "a program needs at least one replica and one partition, not " +
         std::to_string(grid.replicas) + " x " + std::to_string(grid.partitions));
   PassRunner runner(module, options);
-  JFT_ASSIGN_OR_RETURN(bool inlined, runner.run("inline", 0, [&](ir::Module& m) {
-    return inlineCalls(m, options.inlining);
-  }));
-  (void)inlined;
-  // Closed regions (comparators, combiners) get their own copies of the
-  // constants JAX hoisted out of them, before anything else reads them.
-  JFT_ASSIGN_OR_RETURN(bool sunk, runner.run("sink_constants", 0, [](ir::Module& m) {
-    return sinkConstantsIntoClosedRegions(m);
-  }));
-  (void)sunk;
-  // Collectives of one participant are plain ops; over several they take
-  // the canonical form the collective route runs (after inlining, so those
-  // of called functions are in place; before the rest, which may simplify
-  // what they leave).
-  JFT_ASSIGN_OR_RETURN(bool collectives, runner.run("collectives", 0, [&](ir::Module& m) {
-    return grid.participants() == 1 ? lowerSingleParticipantCollectives(m)
-                                    : lowerCollectivesForParticipants(m, grid);
-  }));
-  (void)collectives;
-  // JAX's cuBLAS syrk call (symmetric_product) as a product and a masked
-  // epilogue, before integer_dot and float8_dot look at products.
-  JFT_ASSIGN_OR_RETURN(bool syrk, runner.run("syrk_expand", 0, [](ir::Module& m) {
-    return expandSyrkCalls(m);
-  }));
-  (void)syrk;
-  // ApproxTopK as XLA computes it off TPU: an exact top-k by sorting.
-  JFT_ASSIGN_OR_RETURN(bool top_k, runner.run("approx_top_k", 0, [](ir::Module& m) {
-    return expandApproxTopK(m);
-  }));
-  (void)top_k;
-  // Integer products no library GEMM computes become a multiply and a
-  // reduce before the rounds, so they simplify and fuse like other ops.
-  JFT_ASSIGN_OR_RETURN(bool lowered, runner.run("integer_dot", 0, [](ir::Module& m) {
-    return lowerIntegerDots(m);
-  }));
-  (void)lowered;
-  // float8 products on 16-bit operands, which the library multiplies.
-  JFT_ASSIGN_OR_RETURN(bool widened, runner.run("float8_dot", 0, [](ir::Module& m) {
-    return widenFloat8Dots(m);
-  }));
-  (void)widened;
-  // Width-changing bitcasts and rng_bit_generator (as XLA's GPU backend
-  // expands it) as integer ops that fuse like any others.
-  JFT_ASSIGN_OR_RETURN(bool split, runner.run("bitcast_widths", 0, [](ir::Module& m) {
-    return expandWidthChangingBitcasts(m);
-  }));
-  (void)split;
-  JFT_ASSIGN_OR_RETURN(bool expanded, runner.run("rng_expand", 0, [](ir::Module& m) {
-    return expandRngBitGenerators(m);
-  }));
-  (void)expanded;
-  JFT_ASSIGN_OR_RETURN(bool iotas, runner.run("complex_iota", 0, [](ir::Module& m) {
-    return splitComplexIotas(m);
-  }));
-  (void)iotas;
-  // Complex sort keys as their parts (the sort family keeps real lanes).
-  JFT_ASSIGN_OR_RETURN(bool parted, runner.run("complex_sort", 0, [](ir::Module& m) {
-    return splitComplexSorts(m);
-  }));
-  (void)parted;
-  // Complex reduces other than one add or multiply (max, min) by parts.
-  JFT_ASSIGN_OR_RETURN(bool reduced, runner.run("complex_reduce", 0, [](ir::Module& m) {
-    return splitComplexReduces(m);
-  }));
-  (void)reduced;
-  // Complex scatters combining by more than add, when updates cannot
-  // collide: gather, combine, set (the scatter family combines per part).
-  JFT_ASSIGN_OR_RETURN(
-      bool scattered, runner.run("complex_scatter", 0,
-                                 [](ir::Module& m) { return expandComplexScatters(m); }));
-  (void)scattered;
+  // Round 0: each expansion once, in this order, before the repeated rounds.
+  using Expansion = std::function<StatusOr<bool>(ir::Module&)>;
+  auto plain = [](bool (*pass)(ir::Module&)) -> Expansion {
+    return [pass](ir::Module& m) -> StatusOr<bool> { return pass(m); };
+  };
+  const std::pair<const char*, Expansion> expansions[] = {
+      {"inline", [&](ir::Module& m) { return inlineCalls(m, options.inlining); }},
+      // Closed regions (comparators, combiners) get their own copies of the
+      // constants JAX hoisted out of them, before anything else reads them.
+      {"sink_constants", plain(sinkConstantsIntoClosedRegions)},
+      // Collectives of one participant are plain ops; over several they take
+      // the canonical form the collective route runs (after inlining, so those
+      // of called functions are in place; before the rest, which may simplify
+      // what they leave).
+      {"collectives",
+       [&](ir::Module& m) -> StatusOr<bool> {
+         return grid.participants() == 1 ? lowerSingleParticipantCollectives(m)
+                                         : lowerCollectivesForParticipants(m, grid);
+       }},
+      // JAX's cuBLAS syrk call (symmetric_product) as a product and a masked
+      // epilogue, before integer_dot and float8_dot look at products.
+      {"syrk_expand", expandSyrkCalls},
+      // ApproxTopK as XLA computes it off TPU: an exact top-k by sorting.
+      {"approx_top_k", expandApproxTopK},
+      // Integer products no library GEMM computes become a multiply and a
+      // reduce before the rounds, so they simplify and fuse like other ops.
+      {"integer_dot", plain(lowerIntegerDots)},
+      // float8 products on 16-bit operands, which the library multiplies.
+      {"float8_dot", plain(widenFloat8Dots)},
+      // Width-changing bitcasts and rng_bit_generator (as XLA's GPU backend
+      // expands it) as integer ops that fuse like any others.
+      {"bitcast_widths", plain(expandWidthChangingBitcasts)},
+      {"rng_expand", plain(expandRngBitGenerators)},
+      {"complex_iota", plain(splitComplexIotas)},
+      // Complex sort keys as their parts (the sort family keeps real lanes).
+      {"complex_sort", plain(splitComplexSorts)},
+      // Complex reduces other than one add or multiply (max, min) by parts.
+      {"complex_reduce", plain(splitComplexReduces)},
+      // Complex scatters combining by more than add, when updates cannot
+      // collide: gather, combine, set (the scatter family combines per part).
+      {"complex_scatter", plain(expandComplexScatters)},
+  };
+  for (const auto& [name, expand] : expansions) {
+    JFT_ASSIGN_OR_RETURN(bool changed, runner.run(name, 0, expand));
+    (void)changed;
+  }
   PipelineReport& report = runner.report();
   for (int round = 1; round <= options.max_rounds; ++round) {
     report.rounds = round;
