@@ -194,11 +194,15 @@ def _initial_metadata(compiler_module, target, options, ttir_text):
 XLA_NUMERICS = {"enable_reflect_ftz": False}
 
 
-def run_pipeline(ttir_text, target_fields, option_fields):
-    """Runs every stage from make_ttir to the binary; returns (binary, artifacts, metadata, signature)."""
+def run_pipeline(ttir_text, target_fields, option_fields, stage_seconds=None):
+    """Runs every stage from make_ttir to the binary; returns (binary, artifacts, metadata, signature).
+
+    When `stage_seconds` is a dict, each stage's wall time lands in it by name
+    ("parse" for reading the TTIR text)."""
     from triton._C.libtriton import ir
     from triton.compiler import compiler as compiler_module
 
+    clock = time.monotonic()
     target = _make_target(target_fields)
     backend = compiler_module.make_backend(target)
     context = ir.context()
@@ -219,14 +223,19 @@ def run_pipeline(ttir_text, target_fields, option_fields):
         module = source.make_ir(target, options, None, None, context)
     else:
         module = source.make_ir(options, None, None, context)
+    if stage_seconds is not None:
+        stage_seconds["parse"] = time.monotonic() - clock
 
     artifacts = {}
     names = list(stages)
     for name in names[names.index("ttir"):]:
+        clock = time.monotonic()
         try:
             result = stages[name](module, metadata)
         except Exception as e:
             raise StageError(name, f"{type(e).__name__}: {e}") from e
+        if stage_seconds is not None:
+            stage_seconds[name] = time.monotonic() - clock
         # FlagTree backends may return StageResult(value, artifact): the value
         # feeds the next stage, the artifact is what gets kept.
         if hasattr(result, "value") and hasattr(result, "artifact"):
@@ -376,9 +385,14 @@ def _binary_params(binary_ext, artifacts, kernel_name, ttir_signature):
 def compile_request(header, ttir_text, identity):
     """Compiles one request; returns (result header, binary payload)."""
     started = time.monotonic()
+    stage_seconds = {}
     binary, binary_ext, artifacts, metadata, signature = run_pipeline(
-        ttir_text, header["target"], header.get("options", {}))
+        ttir_text, header["target"], header.get("options", {}), stage_seconds)
     kernel_name = metadata["name"]
+    if os.environ.get("XLA_FLAGTREE_LOG", "") not in ("", "0"):
+        # Where one kernel's compile time goes, beside the plugin's line for it.
+        times = " ".join(f"{name} {seconds * 1000:.0f}ms" for name, seconds in stage_seconds.items())
+        print(f"jax-flagtree worker: {kernel_name}: {times}", file=sys.stderr, flush=True)
     try:
         params = describe_params(signature, _binary_params(binary_ext, artifacts, kernel_name, signature))
     except ValueError as e:
@@ -398,6 +412,7 @@ def compile_request(header, ttir_text, identity):
         "profile_scratch_align": int(metadata.get("profile_scratch_align") or 1),
         "compiler": identity,
         "compile_seconds": time.monotonic() - started,
+        "stage_seconds": stage_seconds,
     }
     return answer, binary
 

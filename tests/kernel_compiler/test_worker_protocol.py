@@ -535,6 +535,9 @@ class MockTritonPipelineTest(unittest.TestCase):
         self.assertEqual([p["type"] for p in answer["params"]], ["*f32", "*f32", "*f32", "i32", "*i8", "*i8"])
         self.assertEqual([p["role"] for p in answer["params"]][-2:], ["global_scratch", "profile_scratch"])
         self.assertEqual((answer["global_scratch_size"], answer["profile_scratch_size"]), (0, 0))
+        # Each stage's time, for XLA_FLAGTREE_LOG's breakdown of a slow compile.
+        self.assertEqual(list(answer["stage_seconds"]), ["parse", "ttir", "ttgir", "llir", "ptx", "cubin"])
+        self.assertTrue(all(t >= 0 for t in answer["stage_seconds"].values()))
 
     def test_libdevice_keeps_denormals_as_xla_does(self):
         with open(os.path.join(DATA_DIR, "add_exp.ttir")) as f:
