@@ -9,8 +9,7 @@ bool splitComplexIotas(ir::Module& module) {
     if (op.kind != ir::OpKind::Iota || op.results.size() != 1) return false;
     const ir::Type result = module.typeOf(op.results[0]);
     if (!result.isTensor() || !ir::isComplex(result.element)) return false;
-    const ir::Type part =
-        ir::Type::tensor(ir::complexComponent(result.element), result.dims);
+    const ir::Type part = complexPartType(result);
     OpEmitter e(module, op, out);
     const ir::ValueId real = e.emit(ir::OpKind::Iota, {}, part, op.attrs);
     const ir::ValueId imag = e.constant(part.element, part.dims, 0);

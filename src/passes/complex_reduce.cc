@@ -11,10 +11,6 @@ namespace {
 using ir::OpKind;
 using ir::ValueId;
 
-ir::Type partOf(const ir::Type& complex) {
-  return ir::Type::tensor(ir::complexComponent(complex.element), complex.dims);
-}
-
 // A combiner that only takes complex values apart, builds them and selects
 // among them (JAX's complex max and min): by parts it is real ops alone once
 // simplify folds real/imag. Complex arithmetic (the reduction family's own
@@ -49,8 +45,8 @@ class ComplexReduceSplit {
 
     std::vector<ValueId> inputs, inits;
     for (size_t i = 0; i < n; ++i) {
-      appendParts(op_.operands[i], inputs);
-      appendParts(op_.operands[n + i], inits);
+      e_.appendParts(op_.operands[i], inputs);
+      e_.appendParts(op_.operands[n + i], inits);
     }
     ir::Op reduce = e_.make(OpKind::Reduce, inputs, module_.typeOf(inputs[0]), op_.attrs);
     reduce.operands.insert(reduce.operands.end(), inits.begin(), inits.end());
@@ -61,8 +57,8 @@ class ComplexReduceSplit {
         reduce.results.push_back(op_.results[i]);
         continue;
       }
-      reduce.results.push_back(module_.newValue(partOf(type)));
-      reduce.results.push_back(module_.newValue(partOf(type)));
+      reduce.results.push_back(module_.newValue(complexPartType(type)));
+      reduce.results.push_back(module_.newValue(complexPartType(type)));
     }
     reduce.regions.push_back(splitCombiner());
     const std::vector<ValueId> parts = reduce.results;
@@ -82,16 +78,6 @@ class ComplexReduceSplit {
   }
 
  private:
-  void appendParts(ValueId x, std::vector<ValueId>& out) {
-    const ir::Type type = module_.typeOf(x);
-    if (!ir::isComplex(type.element)) {
-      out.push_back(x);
-      return;
-    }
-    out.push_back(e_.emit(OpKind::Real, {x}, partOf(type)));
-    out.push_back(e_.emit(OpKind::Imag, {x}, partOf(type)));
-  }
-
   // Arguments over the parts (accumulators, then values), `complex` ops that
   // give the old complex arguments their ids, the old body, and a return of
   // the parts.
@@ -110,8 +96,8 @@ class ComplexReduceSplit {
           args.push_back(arg);
           continue;
         }
-        const ValueId re = module_.newValue(partOf(type));
-        const ValueId im = module_.newValue(partOf(type));
+        const ValueId re = module_.newValue(complexPartType(type));
+        const ValueId im = module_.newValue(complexPartType(type));
         args.insert(args.end(), {re, im});
         ir::Op whole = e_.make(OpKind::Complex, {re, im}, type);
         whole.results[0] = arg;
@@ -130,7 +116,7 @@ class ComplexReduceSplit {
         continue;
       }
       for (OpKind part : {OpKind::Real, OpKind::Imag}) {
-        ir::Op take = e_.make(part, {v}, partOf(type));
+        ir::Op take = e_.make(part, {v}, complexPartType(type));
         returned.push_back(take.results[0]);
         ops.push_back(std::move(take));
       }

@@ -17,10 +17,6 @@ bool hasComplexOperand(const ir::Module& module, const ir::Op& op) {
                      [&](ValueId v) { return ir::isComplex(module.typeOf(v).element); });
 }
 
-ir::Type partType(const ir::Type& complex) {
-  return ir::Type::tensor(ir::complexComponent(complex.element), complex.dims);
-}
-
 // The comparator over the parts: new arguments, then `complex` ops that give
 // the old complex arguments their ids back, then the old body.
 ir::Region splitComparator(ir::Module& module, OpEmitter& e, const ir::Op& sort) {
@@ -35,10 +31,10 @@ ir::Region splitComparator(ir::Module& module, OpEmitter& e, const ir::Op& sort)
       region.args.push_back(rhs);
       continue;
     }
-    const ValueId re_l = module.newValue(partType(arg)),
-                  re_r = module.newValue(partType(arg));
-    const ValueId im_l = module.newValue(partType(arg)),
-                  im_r = module.newValue(partType(arg));
+    const ValueId re_l = module.newValue(complexPartType(arg)),
+                  re_r = module.newValue(complexPartType(arg));
+    const ValueId im_l = module.newValue(complexPartType(arg)),
+                  im_r = module.newValue(complexPartType(arg));
     region.args.insert(region.args.end(), {re_l, re_r, im_l, im_r});
     for (auto [re, im, id] : {std::tuple{re_l, im_l, lhs}, std::tuple{re_r, im_r, rhs}}) {
       ir::Op make = e.make(OpKind::Complex, {re, im}, arg);
@@ -59,15 +55,7 @@ bool splitComplexSort(ir::Module& module, const ir::Op& op, std::vector<ir::Op>&
     return false;
   OpEmitter e(module, op, out);
   std::vector<ValueId> operands;
-  for (ValueId x : op.operands) {
-    const ir::Type type = module.typeOf(x);
-    if (!ir::isComplex(type.element)) {
-      operands.push_back(x);
-      continue;
-    }
-    operands.push_back(e.emit(OpKind::Real, {x}, partType(type)));
-    operands.push_back(e.emit(OpKind::Imag, {x}, partType(type)));
-  }
+  for (ValueId x : op.operands) e.appendParts(x, operands);
   ir::Op sort = e.make(OpKind::Sort, operands, module.typeOf(operands[0]), op.attrs);
   sort.results.clear();
   for (ValueId x : operands) sort.results.push_back(module.newValue(module.typeOf(x)));

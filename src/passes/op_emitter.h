@@ -17,6 +17,11 @@
 
 namespace jft::passes {
 
+// The type of a complex tensor's real (or imaginary) part.
+inline ir::Type complexPartType(const ir::Type& complex) {
+  return ir::Type::tensor(ir::complexComponent(complex.element), complex.dims);
+}
+
 class OpEmitter {
  public:
   using Dims = std::vector<int64_t>;
@@ -92,6 +97,18 @@ class OpEmitter {
 
   ValueId convert(ValueId a, ElementType element) {
     return emit(OpKind::Convert, {a}, ir::Type::tensor(element, typeOf(a).dims));
+  }
+
+  // A complex value as real(x) then imag(x) appended to `out`; any other
+  // value as itself.
+  void appendParts(ValueId x, std::vector<ValueId>& out) {
+    const ir::Type type = typeOf(x);
+    if (!ir::isComplex(type.element)) {
+      out.push_back(x);
+      return;
+    }
+    out.push_back(emit(OpKind::Real, {x}, complexPartType(type)));
+    out.push_back(emit(OpKind::Imag, {x}, complexPartType(type)));
   }
 
   ValueId reshape(ValueId a, const Dims& dims) {
