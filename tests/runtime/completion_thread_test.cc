@@ -9,6 +9,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace jft::runtime::gpu {
@@ -16,11 +17,15 @@ namespace {
 
 std::atomic<int> synchronized{0};
 std::atomic<int> destroyed{0};
+// While closed, watched events' GPU work "runs": a test queues several items
+// before the first completes.
+std::atomic<bool> gate_open{true};
 
 CUresult fakeSetCurrent(CUcontext) {
   return kCudaSuccess;
 }
 CUresult fakeSynchronize(CUevent) {
+  while (!gate_open.load()) std::this_thread::yield();
   ++synchronized;
   return kCudaSuccess;
 }
@@ -80,9 +85,11 @@ TEST(CompletionThread, ACallbackOnItsThreadMayDestroyIt) {
     owner->reset();
     gone->complete(Status::ok());
   });
+  gate_open = false;  // both items are queued before the first completes
   thread.watch(fakeEvent(1), first);
   thread.watch(fakeEvent(2), later, [&] { later_followed = true; });
   owner.reset();
+  gate_open = true;
   ASSERT_TRUE(gone->await().isOk());
   // What was queued behind it was finished by the destructor, not lost.
   ASSERT_TRUE(later->await().isOk());
