@@ -156,7 +156,7 @@ class Platform {
  public:
   virtual ~Platform() = default;
   virtual std::string name() const = 0;     // "cuda"
-  virtual std::string version() const = 0;  // "cuda 13.0 (driver 13000)"
+  virtual std::string version() const = 0;  // ends in an integer version, as upstream's
   virtual int deviceCount() const = 0;
   virtual Device& device(int ordinal) = 0;
   // How the devices' collective runners learn the ids of cliques whose rank 0

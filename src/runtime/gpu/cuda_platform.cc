@@ -20,11 +20,7 @@ class CudaPlatform final : public Platform {
   ~CudaPlatform() override { cliques_->destroyAll(); }
 
   std::string name() const override { return "cuda"; }
-  std::string version() const override {
-    return "cuda " + std::to_string(driver_version_ / 1000) + "." +
-           std::to_string(driver_version_ % 1000 / 10) + " (driver API " +
-           std::to_string(driver_version_) + ")";
-  }
+  std::string version() const override { return cudaPlatformVersion(driver_version_); }
   int deviceCount() const override { return static_cast<int>(devices_.size()); }
   Device& device(int ordinal) override { return *devices_.at(ordinal); }
   void setCliqueIdExchange(std::shared_ptr<CliqueIdExchange> exchange) override {
@@ -39,6 +35,12 @@ class CudaPlatform final : public Platform {
 };
 
 }  // namespace
+
+std::string cudaPlatformVersion(int driverVersion) {
+  return "cuda " + std::to_string(driverVersion / 1000) + "." +
+         std::to_string(driverVersion % 1000 / 10) + " (jax-flagtree, driver API) " +
+         std::to_string(driverVersion);
+}
 
 StatusOr<std::unique_ptr<Platform>> openCudaPlatform(
     const std::vector<int>& visibleOrdinals, const MemoryOptions& memory) {
