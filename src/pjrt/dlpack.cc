@@ -20,11 +20,18 @@ constexpr const char* kCreateView = "PJRT_Client_CreateViewOfDeviceBuffer";
 constexpr const char* kGetStream = "PJRT_Get_Stream_For_External_Ready_Events";
 constexpr const char* kWaitStream = "PJRT_Wait_Until_Buffer_Ready_On_Stream";
 
-// The device the view lives on: `memory` (when the caller's struct has it)
-// wins over `device`, as for BufferFromHostBuffer. Only device memory.
-StatusOr<PJRT_Device*> viewDevice(PJRT_Client& client,
-                                  const PJRT_Client_CreateViewOfDeviceBuffer_Args& args) {
+// Where the view lives: `memory` (when the caller's struct has it) wins over
+// `device`, as for BufferFromHostBuffer. A view of "pinned_host" memory is a
+// page-locked host array (DLPack's kDLCUDAHost, e.g. torch's pin_memory()).
+struct ViewTarget {
+  PJRT_Device* device;
+  PJRT_Memory* memory;
+};
+
+StatusOr<ViewTarget> viewTarget(PJRT_Client& client,
+                                const PJRT_Client_CreateViewOfDeviceBuffer_Args& args) {
   PJRT_Device* device = args.device;
+  PJRT_Memory* memory = nullptr;
   const bool hasMemory =
       args.struct_size >=
       JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateViewOfDeviceBuffer_Args, memory);
@@ -33,13 +40,10 @@ StatusOr<PJRT_Device*> viewDevice(PJRT_Client& client,
       return invalidArgument(std::string(kCreateView) +
                              ": memory does not belong to the client");
     MemorySpace* space = unwrap(args.memory);
-    if (space->pinned_host)
-      return unimplemented(std::string(kCreateView) +
-                           ": views of pinned_host memory are not supported; view "
-                           "device memory");
     if (space->devices.empty())
       return invalidArgument(std::string(kCreateView) + ": memory has no device");
     device = space->devices.front();
+    memory = args.memory;
   }
   if (device == nullptr)
     return invalidArgument(std::string(kCreateView) +
@@ -49,7 +53,7 @@ StatusOr<PJRT_Device*> viewDevice(PJRT_Client& client,
   if (!client.ownsDevice(device))
     return invalidArgument(std::string(kCreateView) +
                            ": device does not belong to the client");
-  return device;
+  return ViewTarget{device, memory != nullptr ? memory : device->default_memory};
 }
 
 PJRT_Error* getStream(PJRT_Get_Stream_For_External_Ready_Events_Args* args) {
@@ -112,7 +116,8 @@ PJRT_Error* clientCreateViewOfDeviceBuffer(
                            ": only the dense row-major (major-to-minor) layout can be "
                            "viewed; make the array contiguous first (e.g. "
                            "torch.Tensor.contiguous())");
-    JFT_ASSIGN_OR_RETURN(PJRT_Device * device, viewDevice(client, *args));
+    JFT_ASSIGN_OR_RETURN(ViewTarget target, viewTarget(client, *args));
+    PJRT_Device* device = target.device;
     if (args->stream != 0) {
       Status waited =
           device->runtime->waitForStream(reinterpret_cast<void*>(args->stream));
@@ -122,12 +127,17 @@ PJRT_Error* clientCreateViewOfDeviceBuffer(
     auto buffer = std::make_unique<PJRT_Buffer>();
     buffer->client = &client;
     buffer->device = device;
-    buffer->memory = device->default_memory;
+    buffer->memory = target.memory;
+    buffer->pinned_host = target.memory != nullptr && unwrap(target.memory)->pinned_host;
     buffer->type = args->element_type;
     buffer->dims = std::move(dims);
     buffer->byte_size = *byte_size;
-    buffer->address =
-        static_cast<uint64_t>(reinterpret_cast<uintptr_t>(args->device_buffer_ptr));
+    if (buffer->pinned_host) {
+      buffer->host = args->device_buffer_ptr;
+    } else {
+      buffer->address =
+          static_cast<uint64_t>(reinterpret_cast<uintptr_t>(args->device_buffer_ptr));
+    }
     buffer->view = true;
     buffer->ready = runtime::Event::ready();
     if (args->on_delete_callback != nullptr) {

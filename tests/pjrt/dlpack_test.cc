@@ -104,6 +104,42 @@ TEST_F(DlpackTest, ViewReadsForeignMemoryAndNeverFreesIt) {
   EXPECT_EQ(device(0).bytesInUse(), inUse);
 }
 
+// A pinned torch tensor comes as kDLCUDAHost: JAX asks for a view in the
+// device's pinned_host memory and expects the same pointer back, zero-copy.
+TEST_F(DlpackTest, ViewOfPinnedHostMemoryIsAHostArrayItNeverFrees) {
+  std::vector<float> foreign{1, 2, 3, 4};
+  Owner owner;
+  std::vector<int64_t> dims{4};
+  auto args = viewArgs(foreign.data(), dims, &owner);
+  PJRT_Memory* pinned = client_->devices[0]->memories.back();
+  ASSERT_TRUE(unwrap(pinned)->pinned_host);
+  args.device = nullptr;
+  args.memory = pinned;
+  ASSERT_EQ(clientCreateViewOfDeviceBuffer(&args), nullptr);
+  PJRT_Buffer* view = args.buffer;
+  EXPECT_EQ(view->memory, pinned);
+  EXPECT_TRUE(view->pinned_host);
+  EXPECT_EQ(view->host, foreign.data());
+  EXPECT_EQ(view->address, 0u);
+  EXPECT_EQ(view->device, client_->devices[0]);
+  PJRT_Buffer_UnsafePointer_Args pointer{sizeof(pointer), nullptr, view, 0};
+  ASSERT_EQ(bufferUnsafePointer(&pointer), nullptr);
+  EXPECT_EQ(pointer.buffer_pointer, reinterpret_cast<uintptr_t>(foreign.data()));
+  foreign[3] = 40;
+  std::vector<float> host(4);
+  PJRT_Buffer_ToHostBuffer_Args toHost{};
+  toHost.struct_size = sizeof(toHost);
+  toHost.src = view;
+  toHost.dst = host.data();
+  toHost.dst_size = 16;
+  ASSERT_EQ(bufferToHostBuffer(&toHost), nullptr);
+  ASSERT_TRUE(awaitAndDestroy(toHost.event).isOk());
+  EXPECT_EQ(host, (std::vector<float>{1, 2, 3, 40}));
+  ASSERT_EQ(destroy(view), nullptr);  // the owner's callback, never a free of its memory
+  EXPECT_EQ(owner.deletes, 1);
+  EXPECT_EQ(owner.lastPointer, foreign.data());
+}
+
 TEST_F(DlpackTest, DestroyingAViewCallsItsOwnerOnceAndNoCallbackIsFine) {
   std::vector<float> foreign{1, 2};
   Owner owner;
