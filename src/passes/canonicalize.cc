@@ -101,14 +101,15 @@ class Canonicalizer : public LocalRewriter {
     return true;
   }
 
-  // custom_call @AllocateBuffer() (lax.empty): a buffer whose contents are
-  // unspecified. Zeros are one valid content, and a splat constant costs
-  // nothing until something reads it.
+  // custom_call @AllocateBuffer() (lax.empty) and @CreateBuffer() (a pinned
+  // jax.empty_ref): a buffer whose contents are unspecified. Zeros are one valid content,
+  // and a splat constant costs nothing until something reads it.
   static bool uninitializedBuffer(const RewriteContext& context, ir::Op& op) {
     if (op.kind != OpKind::CustomCall || !op.operands.empty() || op.results.size() != 1)
       return false;
     const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
-    if (target == nullptr || *target != "AllocateBuffer") return false;
+    if (target == nullptr || (*target != "AllocateBuffer" && *target != "CreateBuffer"))
+      return false;
     const ir::Type& result = context.typeOf(op.results[0]);
     if (!result.isTensor()) return false;
     becomeZeros(op, result);
@@ -116,15 +117,17 @@ class Canonicalizer : public LocalRewriter {
   }
 
   // custom_call @annotate_device_placement (device_put to another memory
-  // space, compute_on, host offloading) marks where a value's buffer lives;
-  // its value is its operand. Buffers stay in device memory here (no host
-  // offloading), so the annotation is its operand.
+  // space, compute_on, host offloading) and @Pin / @Unpin (a pinned jax.new_ref
+  // and its freeze) mark where a value's buffer lives; its value is its operand. Buffers
+  // stay in device memory here (no host offloading), so the annotation is its operand.
   static bool placementAnnotation(RewriteContext& context, ir::Op& op) {
     if (op.kind != OpKind::CustomCall || op.operands.size() != 1 ||
         op.results.size() != 1)
       return false;
     const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
-    if (target == nullptr || *target != "annotate_device_placement") return false;
+    if (target == nullptr || (*target != "annotate_device_placement" &&
+                              *target != "Pin" && *target != "Unpin"))
+      return false;
     if (context.typeOf(op.operands[0]) != context.typeOf(op.results[0])) return false;
     context.replaceOp(op, {op.operands[0]});
     return true;

@@ -120,6 +120,13 @@ StatusOr<ir::Type> convertTypeAt(const MType* type, const OpSite& site, int dept
     case MType::Kind::UnrankedTensor:
       return site.invalid("unranked tensor " + describeType(type) +
                           " is not supported: shapes must be static");
+    case MType::Kind::Opaque:
+      // A buffer (JAX's pinned refs: custom_call @CreateBuffer, @Pin, @Unpin)
+      // holds one array; as a value it is that array.
+      if (type->text != "buffer_v1")
+        return site.invalid("expected a tensor, token or tuple type, got " +
+                            describeType(type));
+      [[fallthrough]];
     case MType::Kind::RankedTensor: {
       if (type->elements.empty()) return site.invalid("tensor type without element type");
       int64_t elements = 1;

@@ -77,6 +77,26 @@ TEST(Types, TensorsTokensTuples) {
                       {ir::Type::tensor(ElementType::F32, {4}), ir::Type::token()}));
 }
 
+// JAX's pinned refs (custom_call @CreateBuffer, @Pin, @Unpin) carry
+// !vhlo.buffer_v1: one array, so as a value it is that tensor. Other opaque types stay
+// invalid.
+TEST(Types, BufferIsTheTensorItHolds) {
+  auto buffer = std::make_shared<MType>(*tensor({3, 2}, f32()));
+  buffer->kind = MType::Kind::Opaque;
+  buffer->dialect = "vhlo";
+  buffer->text = "buffer_v1";
+  auto t = convertType(buffer.get(), kAddSite);
+  ASSERT_TRUE(t.isOk()) << t.status().message();
+  EXPECT_EQ(*t, ir::Type::tensor(ElementType::F32, {3, 2}));
+
+  auto future = std::make_shared<MType>(*tuple({tensor({4}, f32())}));
+  future->kind = MType::Kind::Opaque;
+  future->dialect = "vhlo";
+  future->text = "future_v1";
+  EXPECT_EQ(convertType(future.get(), kAddSite).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
 TEST(Types, DynamicDimensionIsInvalidAndNamesTheSite) {
   auto t = convertType(tensor({4, kDynamicDim}, f32()).get(), kAddSite);
   ASSERT_FALSE(t.isOk());
