@@ -200,6 +200,15 @@ inline bool rewriteOps(
   return changed;
 }
 
+// rewriteOps with a per-op rewrite that also reads and extends `module`
+// (types, fresh ids): the common form of a pass's entry point.
+inline bool rewriteOps(ir::Module& module,
+                       bool (*expand)(ir::Module&, const ir::Op&, std::vector<ir::Op>&)) {
+  return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
+    return expand(module, op, out);
+  });
+}
+
 // rewriteOps over the custom calls to `target`: `expand` checks a call and
 // appends its replacement, or returns the error that stops the rewrite
 // (nothing more is replaced) and is returned.
