@@ -209,6 +209,15 @@ inline bool rewriteOps(ir::Module& module,
   });
 }
 
+// A user error about custom call `op` (one rewriteCustomCalls matched): its
+// target and location first, then `why`.
+inline Status customCallError(const ir::Module& module, const ir::Op& op,
+                              const std::string& why) {
+  const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
+  return invalidArgument("custom_call @" + (target != nullptr ? *target : std::string()) +
+                         " at " + module.locations.describe(op.loc) + ": " + why);
+}
+
 // rewriteOps over the custom calls to `target`: `expand` checks a call and
 // appends its replacement, or returns the error that stops the rewrite
 // (nothing more is replaced) and is returned.
