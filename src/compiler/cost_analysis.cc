@@ -5,6 +5,7 @@
 
 #include "ir/attribute.h"
 #include "ir/elementwise_spec.h"
+#include "support/enum_table.h"
 
 namespace jft::compiler {
 namespace {
@@ -12,40 +13,16 @@ namespace {
 using ir::OpKind;
 
 bool isTranscendental(OpKind kind) {
-  switch (kind) {
-    case OpKind::Exponential:
-    case OpKind::ExponentialMinusOne:
-    case OpKind::Log:
-    case OpKind::LogPlusOne:
-    case OpKind::Logistic:
-    case OpKind::Power:
-    case OpKind::Sqrt:
-    case OpKind::Rsqrt:
-    case OpKind::Cbrt:
-    case OpKind::Tanh:
-    case OpKind::Sine:
-    case OpKind::Cosine:
-    case OpKind::Tan:
-    case OpKind::Atan2:
-      return true;
-    default:
-      return false;
-  }
+  return isOneOf(kind, {OpKind::Exponential, OpKind::ExponentialMinusOne, OpKind::Log,
+                        OpKind::LogPlusOne, OpKind::Logistic, OpKind::Power, OpKind::Sqrt,
+                        OpKind::Rsqrt, OpKind::Cbrt, OpKind::Tanh, OpKind::Sine,
+                        OpKind::Cosine, OpKind::Tan, OpKind::Atan2});
 }
 
 // Elementwise ops that convert or move bits compute nothing.
 bool isConversion(OpKind kind) {
-  switch (kind) {
-    case OpKind::BitcastConvert:
-    case OpKind::Complex:
-    case OpKind::Convert:
-    case OpKind::Imag:
-    case OpKind::Real:
-    case OpKind::ReducePrecision:
-      return true;
-    default:
-      return false;
-  }
+  return isOneOf(kind, {OpKind::BitcastConvert, OpKind::Complex, OpKind::Convert,
+                        OpKind::Imag, OpKind::Real, OpKind::ReducePrecision});
 }
 
 // Arithmetic and logic applied element by element: one operation per output.

@@ -8,6 +8,7 @@
 #include "fusion/pallas_call.h"
 #include "fusion/product_route.h"
 #include "fusion/ttir_support.h"
+#include "support/enum_table.h"
 
 namespace jft::fusion {
 namespace {
@@ -17,16 +18,8 @@ using ir::OpKind;
 // Ops cheap enough to recompute in every consumer group rather than write out
 // once and read back: they only re-index or convert what they read.
 bool isCheap(const ir::Op& op) {
-  switch (op.kind) {
-    case OpKind::BroadcastInDim:
-    case OpKind::Reshape:
-    case OpKind::Iota:
-    case OpKind::Convert:
-    case OpKind::BitcastConvert:
-      return true;
-    default:
-      return false;
-  }
+  return isOneOf(op.kind, {OpKind::BroadcastInDim, OpKind::Reshape, OpKind::Iota,
+                           OpKind::Convert, OpKind::BitcastConvert});
 }
 
 // Pooling and its gradient (not the cumulative reduce_window of the scan

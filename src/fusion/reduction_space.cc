@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fusion/ttir_support.h"
+#include "support/int_lists.h"
 
 namespace jft::fusion {
 namespace {
@@ -56,9 +57,7 @@ std::vector<int64_t> ReductionSpace::kept() const {
 }
 
 int64_t ReductionSpace::rowElements() const {
-  int64_t n = 1;
-  for (int64_t d : reduced) n *= full[d];
-  return n;
+  return product(full, reduced);
 }
 
 bool ReductionSpace::isKept(const std::vector<int64_t>& dims) const {

@@ -1,5 +1,7 @@
 #include "ir/type.h"
 
+#include "support/int_lists.h"
+
 namespace jft::ir {
 
 Type Type::tensor(ElementType element, std::vector<int64_t> dims) {
@@ -24,12 +26,12 @@ Type Type::makeTuple(std::vector<Type> elements) {
 }
 
 int64_t Type::numElements() const {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
+  return product(dims);
 }
 
-int64_t Type::byteSize() const { return numElements() * storageBytes(element); }
+int64_t Type::byteSize() const {
+  return numElements() * storageBytes(element);
+}
 
 std::string Type::str() const {
   switch (kind) {

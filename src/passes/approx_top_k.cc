@@ -19,11 +19,6 @@ using ir::ValueId;
 
 constexpr std::string_view kTarget = "ApproxTopK";
 
-Status badTopK(const ir::Module& module, const ir::Op& op, const std::string& why) {
-  return invalidArgument("custom_call @" + std::string(kTarget) + " at " +
-                         module.locations.describe(op.loc) + ": " + why);
-}
-
 // From the call's attribute dictionary, which JAX writes as for an FFI call.
 std::optional<int64_t> reductionDim(const ir::Op& op) {
   const ir::NamedAttrs none;
@@ -46,21 +41,23 @@ struct TopK {
 Status checkComparator(const ir::Module& module, const ir::Op& op, const TopK& k) {
   const ir::Function& f = *k.comparator;
   if (f.body.args.size() != 2 * k.inputs)
-    return badTopK(module, op,
-                   "comparator @" + f.name + " takes " +
-                       std::to_string(f.body.args.size()) + " arguments, expected " +
-                       std::to_string(2 * k.inputs) + " (lhs and rhs of each input)");
+    return customCallError(module, op,
+                           "comparator @" + f.name + " takes " +
+                               std::to_string(f.body.args.size()) +
+                               " arguments, expected " + std::to_string(2 * k.inputs) +
+                               " (lhs and rhs of each input)");
   for (size_t i = 0; i < f.body.args.size(); ++i) {
     const ir::Type want = ir::Type::tensor(module.typeOf(op.operands[i / 2]).element, {});
     if (module.typeOf(f.body.args[i]) != want)
-      return badTopK(module, op,
-                     "comparator @" + f.name + " argument " + std::to_string(i) + " is " +
-                         module.typeOf(f.body.args[i]).str() + ", expected " +
-                         want.str());
+      return customCallError(module, op,
+                             "comparator @" + f.name + " argument " + std::to_string(i) +
+                                 " is " + module.typeOf(f.body.args[i]).str() +
+                                 ", expected " + want.str());
   }
   if (f.result_types.size() != 1 ||
       f.result_types[0] != ir::Type::tensor(ir::ElementType::PRED, {}))
-    return badTopK(module, op, "comparator @" + f.name + " must return one tensor<i1>");
+    return customCallError(module, op,
+                           "comparator @" + f.name + " must return one tensor<i1>");
   return Status::ok();
 }
 
@@ -68,14 +65,14 @@ StatusOr<TopK> checkTopK(const ir::Module& module, const ir::Op& op) {
   TopK k;
   k.inputs = op.results.size();
   if (k.inputs == 0 || op.operands.size() != 2 * k.inputs)
-    return badTopK(module, op,
-                   "expected n inputs, n init values and n results, got " +
-                       std::to_string(op.operands.size()) + " operands and " +
-                       std::to_string(op.results.size()) + " results");
+    return customCallError(module, op,
+                           "expected n inputs, n init values and n results, got " +
+                               std::to_string(op.operands.size()) + " operands and " +
+                               std::to_string(op.results.size()) + " results");
   const ir::Type& first = module.typeOf(op.operands[0]);
   const std::optional<int64_t> dim = reductionDim(op);
   if (!dim || *dim < 0 || *dim >= first.rank())
-    return badTopK(
+    return customCallError(
         module, op,
         "the configuration needs an integer `reduction_dim` within the rank of " +
             first.str());
@@ -85,30 +82,30 @@ StatusOr<TopK> checkTopK(const ir::Module& module, const ir::Op& op) {
     const ir::Type& init = module.typeOf(op.operands[k.inputs + i]);
     const ir::Type& result = module.typeOf(op.results[i]);
     if (!input.isTensor() || input.dims != first.dims)
-      return badTopK(module, op,
-                     "input " + std::to_string(i) + " is " + input.str() +
-                         ", expected the shape of " + first.str());
+      return customCallError(module, op,
+                             "input " + std::to_string(i) + " is " + input.str() +
+                                 ", expected the shape of " + first.str());
     if (init != ir::Type::tensor(input.element, {}))
-      return badTopK(module, op,
-                     "init value " + std::to_string(i) + " is " + init.str() +
-                         ", expected a scalar of its input's type");
+      return customCallError(module, op,
+                             "init value " + std::to_string(i) + " is " + init.str() +
+                                 ", expected a scalar of its input's type");
     std::vector<int64_t> cut = input.dims;
     const size_t d = static_cast<size_t>(k.dim);
     cut[d] = result.isTensor() && result.rank() == input.rank() ? result.dims[d] : -1;
     if (result != ir::Type::tensor(input.element, cut) || cut[d] < 0 ||
         cut[d] > input.dims[d])
-      return badTopK(module, op,
-                     "result " + std::to_string(i) + " is " + result.str() +
-                         ", expected input " + input.str() + " with dimension " +
-                         std::to_string(k.dim) + " cut to the output size");
+      return customCallError(module, op,
+                             "result " + std::to_string(i) + " is " + result.str() +
+                                 ", expected input " + input.str() + " with dimension " +
+                                 std::to_string(k.dim) + " cut to the output size");
   }
   const auto* called = ir::findAttrAs<ir::AttrList>(op.attrs, "called_computations");
   if (called == nullptr || called->size() != 1 || !(*called)[0].is<ir::SymbolRef>())
-    return badTopK(module, op, "expected one called computation, the comparator");
+    return customCallError(module, op, "expected one called computation, the comparator");
   const std::string& name = (*called)[0].as<ir::SymbolRef>().name;
   k.comparator = module.findFunction(name);
   if (k.comparator == nullptr)
-    return badTopK(module, op, "the comparator @" + name + " does not exist");
+    return customCallError(module, op, "the comparator @" + name + " does not exist");
   JFT_RETURN_IF_ERROR(checkComparator(module, op, k));
   return k;
 }

@@ -81,9 +81,7 @@ bool expandWidthChangingBitcast(ir::Module& module, const ir::Op& op,
 }  // namespace
 
 bool expandWidthChangingBitcasts(ir::Module& module) {
-  return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-    return expandWidthChangingBitcast(module, op, out);
-  });
+  return rewriteOps(module, expandWidthChangingBitcast);
 }
 
 }  // namespace jft::passes

@@ -4,22 +4,15 @@
 #include <algorithm>
 
 #include "passes/literal_elements.h"
+#include "support/enum_table.h"
 
 namespace jft::passes {
 
 bool isCollective(ir::OpKind kind) {
-  switch (kind) {
-    case ir::OpKind::AllReduce:
-    case ir::OpKind::AllGather:
-    case ir::OpKind::ReduceScatter:
-    case ir::OpKind::AllToAll:
-    case ir::OpKind::CollectivePermute:
-    case ir::OpKind::CollectiveBroadcast:
-    case ir::OpKind::CrossReplicaSum:
-      return true;
-    default:
-      return false;
-  }
+  return isOneOf(kind,
+                 {ir::OpKind::AllReduce, ir::OpKind::AllGather, ir::OpKind::ReduceScatter,
+                  ir::OpKind::AllToAll, ir::OpKind::CollectivePermute,
+                  ir::OpKind::CollectiveBroadcast, ir::OpKind::CrossReplicaSum});
 }
 namespace {
 

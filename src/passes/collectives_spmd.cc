@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "passes/op_emitter.h"
+#include "support/enum_table.h"
 
 namespace jft::passes {
 namespace {
@@ -22,23 +23,10 @@ bool reduces(OpKind kind) {
 
 // The types NCCL reduces (runtime::CollectiveType, by our names).
 bool ncclReduces(ElementType t) {
-  switch (t) {
-    case ElementType::I8:
-    case ElementType::U8:
-    case ElementType::I32:
-    case ElementType::U32:
-    case ElementType::I64:
-    case ElementType::U64:
-    case ElementType::F16:
-    case ElementType::BF16:
-    case ElementType::F32:
-    case ElementType::F64:
-    case ElementType::F8E4M3FN:
-    case ElementType::F8E5M2:
-      return true;
-    default:
-      return false;
-  }
+  return isOneOf(t, {ElementType::I8, ElementType::U8, ElementType::I32, ElementType::U32,
+                     ElementType::I64, ElementType::U64, ElementType::F16,
+                     ElementType::BF16, ElementType::F32, ElementType::F64,
+                     ElementType::F8E4M3FN, ElementType::F8E5M2});
 }
 
 // 2-, 4- and 16-bit integers: no NCCL type; 32 bits hold them exactly.

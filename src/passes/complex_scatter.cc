@@ -113,9 +113,7 @@ bool expandScatter(ir::Module& module, const ir::Op& scatter, std::vector<ir::Op
 }  // namespace
 
 bool expandComplexScatters(ir::Module& module) {
-  return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-    return expandScatter(module, op, out);
-  });
+  return rewriteOps(module, expandScatter);
 }
 
 }  // namespace jft::passes

@@ -80,9 +80,7 @@ bool splitComplexSort(ir::Module& module, const ir::Op& op, std::vector<ir::Op>&
 }  // namespace
 
 bool splitComplexSorts(ir::Module& module) {
-  return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-    return splitComplexSort(module, op, out);
-  });
+  return rewriteOps(module, splitComplexSort);
 }
 
 }  // namespace jft::passes

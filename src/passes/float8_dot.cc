@@ -46,9 +46,7 @@ bool widenFloat8Dot(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& o
 }  // namespace
 
 bool widenFloat8Dots(ir::Module& module) {
-  return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-    return widenFloat8Dot(module, op, out);
-  });
+  return rewriteOps(module, widenFloat8Dot);
 }
 
 }  // namespace jft::passes

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "passes/literal_elements.h"
+#include "support/enum_table.h"
 
 namespace jft::passes {
 namespace {
@@ -145,21 +146,9 @@ std::optional<uint64_t> convert(const IntType& from, const IntType& to, int64_t 
 
 // Pred supports the logical subset; add and multiply are or and and there.
 bool foldsOnPred(OpKind kind) {
-  switch (kind) {
-    case OpKind::Add:
-    case OpKind::Multiply:
-    case OpKind::And:
-    case OpKind::Or:
-    case OpKind::Xor:
-    case OpKind::Not:
-    case OpKind::Minimum:
-    case OpKind::Maximum:
-    case OpKind::Compare:
-    case OpKind::Convert:
-      return true;
-    default:
-      return false;
-  }
+  return isOneOf(kind, {OpKind::Add, OpKind::Multiply, OpKind::And, OpKind::Or,
+                        OpKind::Xor, OpKind::Not, OpKind::Minimum, OpKind::Maximum,
+                        OpKind::Compare, OpKind::Convert});
 }
 
 bool sameShapedOperands(const std::vector<ir::DenseElements>& operands,

@@ -200,6 +200,24 @@ inline bool rewriteOps(
   return changed;
 }
 
+// rewriteOps with a per-op rewrite that also reads and extends `module`
+// (types, fresh ids): the common form of a pass's entry point.
+inline bool rewriteOps(ir::Module& module,
+                       bool (*expand)(ir::Module&, const ir::Op&, std::vector<ir::Op>&)) {
+  return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
+    return expand(module, op, out);
+  });
+}
+
+// A user error about custom call `op` (one rewriteCustomCalls matched): its
+// target and location first, then `why`.
+inline Status customCallError(const ir::Module& module, const ir::Op& op,
+                              const std::string& why) {
+  const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
+  return invalidArgument("custom_call @" + (target != nullptr ? *target : std::string()) +
+                         " at " + module.locations.describe(op.loc) + ": " + why);
+}
+
 // rewriteOps over the custom calls to `target`: `expand` checks a call and
 // appends its replacement, or returns the error that stops the rewrite
 // (nothing more is replaced) and is returned.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "passes/op_emitter.h"
+#include "support/int_lists.h"
 
 namespace jft::passes {
 namespace {
@@ -13,12 +14,6 @@ using ir::ElementType;
 using ir::OpKind;
 using ir::ValueId;
 using Dims = std::vector<int64_t>;
-
-int64_t elementCount(const Dims& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
-}
 
 using Words4 = std::array<ValueId, 4>;
 using Words2 = std::array<ValueId, 2>;
@@ -86,7 +81,7 @@ Words2 keyWords(OpEmitter& e, ValueId key, const Dims& dims) {
 // PHILOX: `low`/`high` are the 128-bit counter's words (scalars).
 Generated philoxBits(OpEmitter& e, ValueId key, ValueId low, ValueId high,
                      const Dims& shape, int bits, bool keep_high) {
-  const int64_t n = elementCount(shape);
+  const int64_t n = product(shape);
   const int64_t words = bits == 64 ? 2 * n : n;
   const int64_t counters = (words + 3) / 4;
   const Dims lanes = {counters};
@@ -143,7 +138,7 @@ Generated threefryBits(OpEmitter& e, ValueId key, ValueId counter, const Dims& s
     const Words2 c = e.halves(threefryCounters(e, counter, shape));
     const Words2 out = threefry2x32(e, c, keyWords(e, key, shape));
     const ValueId next =
-        e.withConstant(OpKind::Add, counter, static_cast<uint64_t>(elementCount(shape)));
+        e.withConstant(OpKind::Add, counter, static_cast<uint64_t>(product(shape)));
     return {e.join(out[0], out[1]), next};
   }
   // Split the shape in halves along its first even dim (else its largest);
@@ -173,7 +168,7 @@ Generated threefryBits(OpEmitter& e, ValueId key, ValueId counter, const Dims& s
   const Words2 c = e.halves(threefryCounters(e, counter, half));
   const Words2 out = threefry2x32(e, c, keyWords(e, key, half));
   const ValueId next =
-      e.withConstant(OpKind::Add, counter, static_cast<uint64_t>(elementCount(half)));
+      e.withConstant(OpKind::Add, counter, static_cast<uint64_t>(product(half)));
   if (shape.empty()) return {e.reshape(out[0], {}), next};
   ValueId value = e.concatenate({out[0], out[1]}, split + 1);
   Dims even = shape;
@@ -203,7 +198,7 @@ bool expandRngBitGenerator(ir::Module& module, const ir::Op& op,
   const ElementType raw = bits == 64 ? ElementType::U64 : ElementType::U32;
   const ValueId key = e.word(op.operands[0], 0);
   ValueId value, state_out;
-  if (elementCount(result.dims) == 0) {
+  if (product(result.dims) == 0) {
     // Nothing drawn: the counter does not move.
     value = e.constant(result.element, result.dims, 0);
     state_out = e.withConstant(OpKind::Add, op.operands[0], 0);
@@ -235,9 +230,7 @@ bool expandRngBitGenerator(ir::Module& module, const ir::Op& op,
 }  // namespace
 
 bool expandRngBitGenerators(ir::Module& module) {
-  return rewriteOps(module, [&](const ir::Op& op, std::vector<ir::Op>& out) {
-    return expandRngBitGenerator(module, op, out);
-  });
+  return rewriteOps(module, expandRngBitGenerator);
 }
 
 }  // namespace jft::passes

@@ -17,12 +17,6 @@ using ir::ValueId;
 
 constexpr std::string_view kTarget = "cusolver_syrk_ffi";
 
-// A user error about the call: its name and location first.
-Status bad(const ir::Module& module, const ir::Op& op, const std::string& why) {
-  return invalidArgument("custom_call @" + std::string(kTarget) + " at " +
-                         module.locations.describe(op.loc) + ": " + why);
-}
-
 bool kernelType(ElementType t) {
   return t == ElementType::F32 || t == ElementType::F64 || t == ElementType::C64 ||
          t == ElementType::C128;
@@ -77,53 +71,56 @@ struct Syrk {
 // Checks the call against the kernel's signature (syrk_expand.h).
 StatusOr<Syrk> check(const ir::Module& module, const ir::Op& op) {
   if (op.operands.size() != 4 || op.results.size() != 1)
-    return bad(module, op,
-               "expected 4 operands (a, c, alpha, beta) and 1 result, got " +
-                   std::to_string(op.operands.size()) + " operands and " +
-                   std::to_string(op.results.size()) + " results");
+    return customCallError(module, op,
+                           "expected 4 operands (a, c, alpha, beta) and 1 result, got " +
+                               std::to_string(op.operands.size()) + " operands and " +
+                               std::to_string(op.results.size()) + " results");
   for (ValueId v :
        {op.operands[0], op.operands[1], op.operands[2], op.operands[3], op.results[0]})
     if (!module.typeOf(v).isTensor())
-      return bad(
+      return customCallError(
           module, op,
           "every operand and the result must be a tensor, got " + module.typeOf(v).str());
   Syrk s;
   s.a = module.typeOf(op.operands[0]);
   s.c = module.typeOf(op.operands[1]);
   if (!kernelType(s.a.element))
-    return bad(module, op,
-               "element type " + std::string(ir::elementTypeName(s.a.element)) +
-                   " is not one syrk computes (f32, f64, complex<f32>, complex<f64>)");
+    return customCallError(
+        module, op,
+        "element type " + std::string(ir::elementTypeName(s.a.element)) +
+            " is not one syrk computes (f32, f64, complex<f32>, complex<f64>)");
   const std::optional<bool> transpose = transposeFlag(op);
   if (!transpose.has_value())
-    return bad(module, op, "the configuration has no bool `transpose`");
+    return customCallError(module, op, "the configuration has no bool `transpose`");
   s.transpose = *transpose;
   const int64_t rank = s.a.rank();
   if (rank < 2)
-    return bad(module, op, "operand a must be a batch of matrices, got " + s.a.str());
+    return customCallError(module, op,
+                           "operand a must be a batch of matrices, got " + s.a.str());
   const int64_t m = s.a.dims[rank - 2], n = s.a.dims[rank - 1];
   const int64_t size = s.transpose ? n : m;
   std::vector<int64_t> want = s.a.dims;
   want[rank - 2] = want[rank - 1] = size;
   const ir::Type c_want = ir::Type::tensor(s.a.element, want);
   if (s.c != c_want)
-    return bad(module, op,
-               "operand c is " + s.c.str() + ", expected " + c_want.str() + " for a " +
-                   s.a.str() + (s.transpose ? " with" : " without") + " transpose");
+    return customCallError(module, op,
+                           "operand c is " + s.c.str() + ", expected " + c_want.str() +
+                               " for a " + s.a.str() +
+                               (s.transpose ? " with" : " without") + " transpose");
   if (module.typeOf(op.results[0]) != c_want)
-    return bad(module, op,
-               "the result is " + module.typeOf(op.results[0]).str() + ", expected " +
-                   c_want.str());
+    return customCallError(module, op,
+                           "the result is " + module.typeOf(op.results[0]).str() +
+                               ", expected " + c_want.str());
   for (size_t i : {2u, 3u}) {
     const ir::Type& scalar = module.typeOf(op.operands[i]);
     if (scalar.element != s.a.element || scalar.numElements() != 1)
-      return bad(module, op,
-                 std::string(i == 2 ? "alpha" : "beta") + " is " + scalar.str() +
-                     ", expected one element of " +
-                     std::string(ir::elementTypeName(s.a.element)));
+      return customCallError(module, op,
+                             std::string(i == 2 ? "alpha" : "beta") + " is " +
+                                 scalar.str() + ", expected one element of " +
+                                 std::string(ir::elementTypeName(s.a.element)));
   }
   if (std::optional<std::string> why = layoutProblem(module, op))
-    return bad(module, op, *why);
+    return customCallError(module, op, *why);
   return s;
 }
 

@@ -33,6 +33,14 @@ inline Status requireNonNull(const void* pointer, const char* field,
   return invalidArgument(std::string(function) + ": " + field + " is null");
 }
 
+// Hands the caller `values` (a list or string the object asked keeps
+// owning) as the C ABI's pointer and count out-parameters.
+template <typename Pointer, typename Count, typename Values>
+void setView(Pointer& data, Count& count, const Values& values) {
+  data = values.data();
+  count = values.size();
+}
+
 // JFT_PJRT_TRACE=1 prints each entry point as it is called (to stderr).
 bool traceCalls();
 void traceCall(const char* function);

@@ -98,30 +98,20 @@ bool PJRT_Buffer::isDeleted() {
 
 namespace jft::pjrt {
 
-PJRT_Error* bufferDestroy(PJRT_Buffer_Destroy_Args* args) {
-  return boundary("PJRT_Buffer_Destroy", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(args,
-                                  JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_Destroy_Args, buffer),
-                                  "PJRT_Buffer_Destroy"));
-    if (args->buffer == nullptr) return Status::ok();
-    PJRT_Buffer::destroy(args->buffer);
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(bufferDestroy, Buffer_Destroy, buffer, {
+  if (args->buffer == nullptr) return Status::ok();
+  PJRT_Buffer::destroy(args->buffer);
+})
 
 #define JFT_BUFFER_ENTRY(Function, Name, lastField, ...)   \
   JFT_PJRT_OBJECT_ENTRY(Function, Name, lastField, buffer, \
                         PJRT_Buffer& buffer = *args->buffer, __VA_ARGS__)
 
 JFT_BUFFER_ENTRY(bufferElementType, Buffer_ElementType, type, args->type = buffer.type)
-JFT_BUFFER_ENTRY(bufferDimensions, Buffer_Dimensions, num_dims, {
-  args->dims = buffer.dims.data();
-  args->num_dims = buffer.dims.size();
-})
-JFT_BUFFER_ENTRY(bufferUnpaddedDimensions, Buffer_UnpaddedDimensions, num_dims, {
-  args->unpadded_dims = buffer.dims.data();
-  args->num_dims = buffer.dims.size();
-})
+JFT_BUFFER_ENTRY(bufferDimensions, Buffer_Dimensions, num_dims,
+                 setView(args->dims, args->num_dims, buffer.dims))
+JFT_BUFFER_ENTRY(bufferUnpaddedDimensions, Buffer_UnpaddedDimensions, num_dims,
+                 setView(args->unpadded_dims, args->num_dims, buffer.dims))
 JFT_BUFFER_ENTRY(bufferDynamicDimensionIndices, Buffer_DynamicDimensionIndices,
                  num_dynamic_dims, {
                    args->dynamic_dim_indices = nullptr;

@@ -7,7 +7,6 @@
 #include "pjrt/args.h"
 #include "pjrt/buffer.h"
 #include "pjrt/client.h"
-#include "pjrt/element_types.h"
 #include "pjrt/entry_points.h"
 #include "pjrt/error.h"
 #include "pjrt/memory.h"
@@ -21,24 +20,12 @@ struct PJRT_FulfillAliasBufferCallback {
 namespace jft::pjrt {
 namespace {
 
-struct ShapeBytes {
-  std::vector<int64_t> dims;
-  uint64_t bytes = 0;
-};
-
-StatusOr<ShapeBytes> checkShape(PJRT_Buffer_Type type, const int64_t* dims,
+// The caller's array, which must have the dense major-to-minor layout.
+StatusOr<DenseShape> checkShape(PJRT_Buffer_Type type, const int64_t* dims,
                                 size_t numDims, const PJRT_Buffer_MemoryLayout* layout,
                                 const char* function) {
-  auto elementBytes = transferableElementBytes(type);
-  if (!elementBytes.isOk()) return elementBytes.status().withContext(function);
-  Status dimsOk = validateDims(dims, numDims);
-  if (!dimsOk.isOk()) return dimsOk.withContext(function);
-  ShapeBytes shape;
-  shape.dims.assign(dims, dims + numDims);
-  auto bytes = denseByteSize(shape.dims, *elementBytes);
-  if (!bytes.isOk()) return bytes.status().withContext(function);
-  shape.bytes = *bytes;
-  if (!isDefaultLayout(layout, shape.dims, *elementBytes))
+  JFT_ASSIGN_OR_RETURN(DenseShape shape, denseShape(type, dims, numDims, function));
+  if (!isDefaultLayout(layout, shape.dims, shape.element_bytes))
     return unimplemented(std::string(function) +
                          ": only the dense major-to-minor layout is supported");
   return shape;
@@ -68,139 +55,113 @@ std::unique_ptr<PJRT_Buffer> makeErrorBuffer(PJRT_Client& client, BufferTarget t
   return buffer;
 }
 
-PJRT_Error* clientCreateUninitializedBuffer(
-    PJRT_Client_CreateUninitializedBuffer_Args* args) {
-  constexpr const char* kName = "PJRT_Client_CreateUninitializedBuffer";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateUninitializedBuffer_Args, buffer),
-        kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
-    JFT_ASSIGN_OR_RETURN(ShapeBytes shape,
-                         checkShape(args->shape_element_type, args->shape_dims,
-                                    args->shape_num_dims, args->shape_layout, kName));
-    JFT_ASSIGN_OR_RETURN(BufferTarget target,
-                         resolveTarget(*args->client, args->device, args->memory, kName));
-    auto buffer = allocateBuffer(*args->client, target, args->shape_element_type,
-                                 std::move(shape.dims), shape.bytes);
-    if (!buffer.isOk()) return buffer.status().withContext(kName);
-    (*buffer)->ready = runtime::Event::ready();  // defined by whatever writes it next
-    args->buffer = buffer->release();
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(
+    clientCreateUninitializedBuffer, Client_CreateUninitializedBuffer, buffer, {
+      JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
+      JFT_ASSIGN_OR_RETURN(DenseShape shape,
+                           checkShape(args->shape_element_type, args->shape_dims,
+                                      args->shape_num_dims, args->shape_layout, kName));
+      JFT_ASSIGN_OR_RETURN(BufferTarget target, resolveTarget(*args->client, args->device,
+                                                              args->memory, kName));
+      auto buffer = allocateBuffer(*args->client, target, args->shape_element_type,
+                                   std::move(shape.dims), shape.bytes);
+      if (!buffer.isOk()) return buffer.status().withContext(kName);
+      (*buffer)->ready = runtime::Event::ready();  // defined by whatever writes it next
+      args->buffer = buffer->release();
+    })
 
-PJRT_Error* clientCreateErrorBuffer(PJRT_Client_CreateErrorBuffer_Args* args) {
-  constexpr const char* kName = "PJRT_Client_CreateErrorBuffer";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateErrorBuffer_Args, buffer), kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", kName));
-    JFT_RETURN_IF_ERROR(checkErrorCode(args->error_code, kName));
-    Status error =
-        errorOf(args->error_code, args->error_message, args->error_message_size);
-    JFT_ASSIGN_OR_RETURN(ShapeBytes shape,
-                         checkShape(args->shape_element_type, args->shape_dims,
-                                    args->shape_num_dims, args->shape_layout, kName));
-    JFT_ASSIGN_OR_RETURN(BufferTarget target,
-                         resolveTarget(*args->client, nullptr, args->memory, kName));
-    args->buffer = makeErrorBuffer(*args->client, target, args->shape_element_type,
-                                   std::move(shape.dims), shape.bytes, std::move(error))
-                       .release();
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(clientCreateErrorBuffer, Client_CreateErrorBuffer, buffer, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
+  JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", kName));
+  JFT_RETURN_IF_ERROR(checkErrorCode(args->error_code, kName));
+  Status error = errorOf(args->error_code, args->error_message, args->error_message_size);
+  JFT_ASSIGN_OR_RETURN(DenseShape shape,
+                       checkShape(args->shape_element_type, args->shape_dims,
+                                  args->shape_num_dims, args->shape_layout, kName));
+  JFT_ASSIGN_OR_RETURN(BufferTarget target,
+                       resolveTarget(*args->client, nullptr, args->memory, kName));
+  args->buffer = makeErrorBuffer(*args->client, target, args->shape_element_type,
+                                 std::move(shape.dims), shape.bytes, std::move(error))
+                     .release();
+})
 
-PJRT_Error* clientCreateAliasBuffer(PJRT_Client_CreateAliasBuffer_Args* args) {
-  constexpr const char* kName = "PJRT_Client_CreateAliasBuffer";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args,
-        JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateAliasBuffer_Args, fulfill_alias_buffer_cb),
-        kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", kName));
-    JFT_ASSIGN_OR_RETURN(ShapeBytes shape,
-                         checkShape(args->shape_element_type, args->shape_dims,
-                                    args->shape_num_dims, args->shape_layout, kName));
-    JFT_ASSIGN_OR_RETURN(BufferTarget target,
-                         resolveTarget(*args->client, nullptr, args->memory, kName));
-    auto alias = makeErrorBuffer(*args->client, target, args->shape_element_type,
-                                 std::move(shape.dims), shape.bytes, Status::ok());
-    alias->ready = runtime::Event::create();
-    alias->incomplete = true;
-    alias->alias_link = std::make_shared<AliasLink>();
-    alias->alias_link->alias = alias.get();
-    auto callback = std::make_unique<PJRT_FulfillAliasBufferCallback>();
-    callback->link = alias->alias_link;
-    args->alias_buffer = alias.release();
-    args->fulfill_alias_buffer_cb = callback.release();
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(
+    clientCreateAliasBuffer, Client_CreateAliasBuffer, fulfill_alias_buffer_cb, {
+      JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
+      JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", kName));
+      JFT_ASSIGN_OR_RETURN(DenseShape shape,
+                           checkShape(args->shape_element_type, args->shape_dims,
+                                      args->shape_num_dims, args->shape_layout, kName));
+      JFT_ASSIGN_OR_RETURN(BufferTarget target,
+                           resolveTarget(*args->client, nullptr, args->memory, kName));
+      auto alias = makeErrorBuffer(*args->client, target, args->shape_element_type,
+                                   std::move(shape.dims), shape.bytes, Status::ok());
+      alias->ready = runtime::Event::create();
+      alias->incomplete = true;
+      alias->alias_link = std::make_shared<AliasLink>();
+      alias->alias_link->alias = alias.get();
+      auto callback = std::make_unique<PJRT_FulfillAliasBufferCallback>();
+      callback->link = alias->alias_link;
+      args->alias_buffer = alias.release();
+      args->fulfill_alias_buffer_cb = callback.release();
+    })
 
-PJRT_Error* clientFulfillAliasBuffer(PJRT_Client_FulfillAliasBuffer_Args* args) {
-  constexpr const char* kName = "PJRT_Client_FulfillAliasBuffer";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args,
-        JFT_PJRT_SIZE_UP_TO(PJRT_Client_FulfillAliasBuffer_Args, fulfill_alias_buffer_cb),
-        kName));
-    JFT_RETURN_IF_ERROR(
-        requireNonNull(args->fulfill_alias_buffer_cb, "fulfill_alias_buffer_cb", kName));
-    // The callback is consumed by this call, whatever its outcome.
-    std::unique_ptr<PJRT_FulfillAliasBufferCallback> callback(
-        args->fulfill_alias_buffer_cb);
-    std::lock_guard<std::mutex> linkLock(callback->link->mutex);
-    PJRT_Buffer* alias = callback->link->alias;
-    if (alias == nullptr)
-      return failedPrecondition(std::string(kName) +
-                                ": the alias buffer was deleted or already fulfilled");
-    if (args->status_code != PJRT_Error_Code_OK) {
-      JFT_RETURN_IF_ERROR(checkErrorCode(args->status_code, kName));
-      Status error =
-          errorOf(args->status_code, args->error_message, args->error_message_size);
+JFT_PJRT_ENTRY(
+    clientFulfillAliasBuffer, Client_FulfillAliasBuffer, fulfill_alias_buffer_cb, {
+      JFT_RETURN_IF_ERROR(requireNonNull(args->fulfill_alias_buffer_cb,
+                                         "fulfill_alias_buffer_cb", kName));
+      // The callback is consumed by this call, whatever its outcome.
+      std::unique_ptr<PJRT_FulfillAliasBufferCallback> callback(
+          args->fulfill_alias_buffer_cb);
+      std::lock_guard<std::mutex> linkLock(callback->link->mutex);
+      PJRT_Buffer* alias = callback->link->alias;
+      if (alias == nullptr)
+        return failedPrecondition(std::string(kName) +
+                                  ": the alias buffer was deleted or already fulfilled");
+      if (args->status_code != PJRT_Error_Code_OK) {
+        JFT_RETURN_IF_ERROR(checkErrorCode(args->status_code, kName));
+        Status error =
+            errorOf(args->status_code, args->error_message, args->error_message_size);
+        callback->link->alias = nullptr;
+        {
+          std::lock_guard<std::mutex> lock(alias->mutex);
+          alias->incomplete = false;
+        }
+        alias->ready->complete(std::move(error));
+        return Status::ok();
+      }
+      JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
+      PJRT_Buffer& source = *args->buffer;
+      if (source.client != alias->client || source.memory != alias->memory)
+        return invalidArgument(std::string(kName) +
+                               ": the buffer is not in the alias's memory space");
+      if (source.type != alias->type || source.dims != alias->dims)
+        return invalidArgument(std::string(kName) +
+                               ": the buffer's shape differs from the alias's");
+      {
+        // The alias reads the source's memory: an external reference keeps it
+        // (no free, no donation) until the alias goes.
+        std::lock_guard<std::mutex> lock(source.mutex);
+        if (source.deleted || source.incomplete)
+          return failedPrecondition(
+              std::string(kName) + ": the buffer is deleted or still receiving its data");
+        ++source.external_references;
+      }
+      PJRT_Buffer* keep = &source;
       callback->link->alias = nullptr;
       {
         std::lock_guard<std::mutex> lock(alias->mutex);
+        alias->address = source.address;
+        alias->host = source.host;
+        alias->view = true;
+        alias->on_view_deleted = [keep] {
+          (void)PJRT_Buffer::dropExternalReference(keep);
+        };
         alias->incomplete = false;
       }
-      alias->ready->complete(std::move(error));
-      return Status::ok();
-    }
-    JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
-    PJRT_Buffer& source = *args->buffer;
-    if (source.client != alias->client || source.memory != alias->memory)
-      return invalidArgument(std::string(kName) +
-                             ": the buffer is not in the alias's memory space");
-    if (source.type != alias->type || source.dims != alias->dims)
-      return invalidArgument(std::string(kName) +
-                             ": the buffer's shape differs from the alias's");
-    {
-      // The alias reads the source's memory: an external reference keeps it
-      // (no free, no donation) until the alias goes.
-      std::lock_guard<std::mutex> lock(source.mutex);
-      if (source.deleted || source.incomplete)
-        return failedPrecondition(std::string(kName) +
-                                  ": the buffer is deleted or still receiving its data");
-      ++source.external_references;
-    }
-    PJRT_Buffer* keep = &source;
-    callback->link->alias = nullptr;
-    {
-      std::lock_guard<std::mutex> lock(alias->mutex);
-      alias->address = source.address;
-      alias->host = source.host;
-      alias->view = true;
-      alias->on_view_deleted = [keep] { (void)PJRT_Buffer::dropExternalReference(keep); };
-      alias->incomplete = false;
-    }
-    runtime::EventPtr aliasReady = alias->ready;
-    source.ready->onReady(
-        [aliasReady](const Status& status) { aliasReady->complete(status); });
-    return Status::ok();
-  });
-}
+      runtime::EventPtr aliasReady = alias->ready;
+      source.ready->onReady(
+          [aliasReady](const Status& status) { aliasReady->complete(status); });
+    })
 
 }  // namespace jft::pjrt

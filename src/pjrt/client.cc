@@ -158,44 +158,30 @@ compiler::KernelWorkerSettings kernelWorkerSettings(const ClientOptions& options
   return settings;
 }
 
-PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args) {
-  return boundary("PJRT_Client_Destroy", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(args,
-                                  JFT_PJRT_SIZE_UP_TO(PJRT_Client_Destroy_Args, client),
-                                  "PJRT_Client_Destroy"));
-    delete args->client;
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(clientDestroy, Client_Destroy, client, { delete args->client; })
 
 #define JFT_CLIENT_ENTRY(Function, Name, lastField, ...)   \
   JFT_PJRT_OBJECT_ENTRY(Function, Name, lastField, client, \
                         PJRT_Client& client = *args->client, __VA_ARGS__)
 
-JFT_CLIENT_ENTRY(clientPlatformName, Client_PlatformName, platform_name_size, {
-  args->platform_name = client.platform_name.c_str();
-  args->platform_name_size = client.platform_name.size();
-})
+JFT_CLIENT_ENTRY(clientPlatformName, Client_PlatformName, platform_name_size,
+                 setView(args->platform_name, args->platform_name_size,
+                         client.platform_name))
 JFT_CLIENT_ENTRY(clientProcessIndex, Client_ProcessIndex, process_index,
                  args->process_index = client.process_index)
-JFT_CLIENT_ENTRY(clientPlatformVersion, Client_PlatformVersion, platform_version_size, {
-  args->platform_version = client.platform_version.c_str();
-  args->platform_version_size = client.platform_version.size();
-})
-JFT_CLIENT_ENTRY(clientDevices, Client_Devices, num_devices, {
-  args->devices = client.all_devices.data();
-  args->num_devices = client.all_devices.size();
-})
+JFT_CLIENT_ENTRY(clientPlatformVersion, Client_PlatformVersion, platform_version_size,
+                 setView(args->platform_version, args->platform_version_size,
+                         client.platform_version))
+JFT_CLIENT_ENTRY(clientDevices, Client_Devices, num_devices,
+                 setView(args->devices, args->num_devices, client.all_devices))
 JFT_CLIENT_ENTRY(clientAddressableDevices, Client_AddressableDevices,
-                 num_addressable_devices, {
-                   args->addressable_devices = client.devices.data();
-                   args->num_addressable_devices = client.devices.size();
-                 })
+                 num_addressable_devices,
+                 setView(args->addressable_devices, args->num_addressable_devices,
+                         client.devices))
 JFT_CLIENT_ENTRY(clientAddressableMemories, Client_AddressableMemories,
-                 num_addressable_memories, {
-                   args->addressable_memories = client.memories.data();
-                   args->num_addressable_memories = client.memories.size();
-                 })
+                 num_addressable_memories,
+                 setView(args->addressable_memories, args->num_addressable_memories,
+                         client.memories))
 JFT_CLIENT_ENTRY(clientTopologyDescription, Client_TopologyDescription, topology,
                  args->topology = client.topology.get())
 JFT_CLIENT_ENTRY(clientLookupDevice, Client_LookupDevice, device, {

@@ -132,39 +132,29 @@ std::string targetText(const compiler::KernelTarget& target) {
   return target.backend + " " + target.arch + " warp " + std::to_string(target.warp_size);
 }
 
-PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
-  constexpr const char* kName = "PJRT_Client_Compile";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Client_Compile_Args, executable), kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
-    JFT_ASSIGN_OR_RETURN(
-        Received received,
-        receiveProgram(args->program, args->compile_options, args->compile_options_size,
-                       args->client->dump.get(), kName));
-    return compileAndLoad(*args->client, received, args->executable);
-  });
-}
+JFT_PJRT_ENTRY(clientCompile, Client_Compile, executable, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
+  JFT_ASSIGN_OR_RETURN(
+      Received received,
+      receiveProgram(args->program, args->compile_options, args->compile_options_size,
+                     args->client->dump.get(), kName));
+  return compileAndLoad(*args->client, received, args->executable);
+})
 
-PJRT_Error* compileForTopology(PJRT_Compile_Args* args) {
-  constexpr const char* kName = "PJRT_Compile";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Compile_Args, executable), kName));
-    CompileDump* dump = args->client != nullptr ? args->client->dump.get() : nullptr;
-    const char* xlaFlags = std::getenv("XLA_FLAGS");
-    auto flags = compiler::parseXlaFlags(xlaFlags != nullptr ? xlaFlags : "");
-    CompileDump fromEnvironment(flags.isOk() ? flags->dump_to : "");
-    JFT_ASSIGN_OR_RETURN(
-        Received received,
-        receiveProgram(args->program, args->compile_options, args->compile_options_size,
-                       dump != nullptr ? dump : &fromEnvironment, kName));
-    return unimplemented(
-        "jax-flagtree compiles only for a client's own devices: the compiler route runs "
-        "through PJRT_Client_Compile; ahead-of-time PJRT_Compile of a " +
-        std::to_string(received.code.size()) + "-byte '" + std::string(received.format) +
-        "' program is not supported");
-  });
-}
+JFT_PJRT_ENTRY(compileForTopology, Compile, executable, {
+  CompileDump* dump = args->client != nullptr ? args->client->dump.get() : nullptr;
+  const char* xlaFlags = std::getenv("XLA_FLAGS");
+  auto flags = compiler::parseXlaFlags(xlaFlags != nullptr ? xlaFlags : "");
+  CompileDump fromEnvironment(flags.isOk() ? flags->dump_to : "");
+  JFT_ASSIGN_OR_RETURN(
+      Received received,
+      receiveProgram(args->program, args->compile_options, args->compile_options_size,
+                     dump != nullptr ? dump : &fromEnvironment, kName));
+  return unimplemented(
+      "jax-flagtree compiles only for a client's own devices: the compiler route runs "
+      "through PJRT_Client_Compile; ahead-of-time PJRT_Compile of a " +
+      std::to_string(received.code.size()) + "-byte '" + std::string(received.format) +
+      "' program is not supported");
+})
 
 }  // namespace jft::pjrt

@@ -46,24 +46,17 @@ JFT_DESCRIPTION_ENTRY(deviceDescriptionId, DeviceDescription_Id, id, args->id = 
 JFT_DESCRIPTION_ENTRY(deviceDescriptionProcessIndex, DeviceDescription_ProcessIndex,
                       process_index, args->process_index = d.process_index)
 JFT_DESCRIPTION_ENTRY(deviceDescriptionAttributes, DeviceDescription_Attributes,
-                      attributes, {
-                        args->attributes = d.attributes.data();
-                        args->num_attributes = d.attributes.size();
-                      })
-JFT_DESCRIPTION_ENTRY(deviceDescriptionKind, DeviceDescription_Kind, device_kind_size, {
-  args->device_kind = d.kind.c_str();
-  args->device_kind_size = d.kind.size();
-})
+                      attributes,
+                      setView(args->attributes, args->num_attributes, d.attributes))
+JFT_DESCRIPTION_ENTRY(deviceDescriptionKind, DeviceDescription_Kind, device_kind_size,
+                      setView(args->device_kind, args->device_kind_size, d.kind))
 JFT_DESCRIPTION_ENTRY(deviceDescriptionDebugString, DeviceDescription_DebugString,
-                      debug_string_size, {
-                        args->debug_string = d.debug_string.c_str();
-                        args->debug_string_size = d.debug_string.size();
-                      })
+                      debug_string_size,
+                      setView(args->debug_string, args->debug_string_size,
+                              d.debug_string))
 JFT_DESCRIPTION_ENTRY(deviceDescriptionToString, DeviceDescription_ToString,
-                      to_string_size, {
-                        args->to_string = d.to_string.c_str();
-                        args->to_string_size = d.to_string.size();
-                      })
+                      to_string_size,
+                      setView(args->to_string, args->to_string_size, d.to_string))
 #undef JFT_DESCRIPTION_ENTRY
 
 #define JFT_DEVICE_ENTRY(Function, Name, lastField, ...)   \
@@ -76,10 +69,8 @@ JFT_DEVICE_ENTRY(deviceIsAddressable, Device_IsAddressable, is_addressable,
                  args->is_addressable = device.addressable())
 JFT_DEVICE_ENTRY(deviceLocalHardwareId, Device_LocalHardwareId, local_hardware_id,
                  args->local_hardware_id = device.local_hardware_id)
-JFT_DEVICE_ENTRY(deviceAddressableMemories, Device_AddressableMemories, num_memories, {
-  args->memories = device.memories.data();
-  args->num_memories = device.memories.size();
-})
+JFT_DEVICE_ENTRY(deviceAddressableMemories, Device_AddressableMemories, num_memories,
+                 setView(args->memories, args->num_memories, device.memories))
 JFT_DEVICE_ENTRY(deviceDefaultMemory, Device_DefaultMemory, memory, {
   JFT_RETURN_IF_ERROR(requireAddressable(device, kName));
   args->memory = device.default_memory;
@@ -89,8 +80,7 @@ JFT_DEVICE_ENTRY(deviceClearMemoryStats, Device_ClearMemoryStats, device, {
   device.runtime->resetPeakMemory();
 })
 JFT_DEVICE_ENTRY(deviceGetAttributes, Device_GetAttributes, attributes_deleter, {
-  args->attributes = device.description.attributes.data();
-  args->num_attributes = device.description.attributes.size();
+  setView(args->attributes, args->num_attributes, device.description.attributes);
   // The attributes live as long as the device, so there is nothing to delete.
   args->device_attributes = nullptr;
   args->attributes_deleter = [](PJRT_Device_Attributes*) {};

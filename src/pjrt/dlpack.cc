@@ -8,7 +8,6 @@
 #include "pjrt/buffer.h"
 #include "pjrt/client.h"
 #include "pjrt/device.h"
-#include "pjrt/element_types.h"
 #include "pjrt/entry_points.h"
 #include "pjrt/memory.h"
 #include "pjrt/shape.h"
@@ -17,8 +16,6 @@ namespace jft::pjrt {
 namespace {
 
 constexpr const char* kCreateView = "PJRT_Client_CreateViewOfDeviceBuffer";
-constexpr const char* kGetStream = "PJRT_Get_Stream_For_External_Ready_Events";
-constexpr const char* kWaitStream = "PJRT_Wait_Until_Buffer_Ready_On_Stream";
 
 // Where the view lives: `memory` (when the caller's struct has it) wins over
 // `device`, as for BufferFromHostBuffer. A view of "pinned_host" memory is a
@@ -56,102 +53,77 @@ StatusOr<ViewTarget> viewTarget(PJRT_Client& client,
   return ViewTarget{device, memory != nullptr ? memory : device->default_memory};
 }
 
-PJRT_Error* getStream(PJRT_Get_Stream_For_External_Ready_Events_Args* args) {
-  return boundary(kGetStream, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Get_Stream_For_External_Ready_Events_Args, stream),
-        kGetStream));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->device, "device", kGetStream));
-    JFT_RETURN_IF_ERROR(requireAddressable(*args->device, kGetStream));
-    void* stream = args->device->runtime->nativeStream();
-    if (stream == nullptr)
-      return unimplemented(std::string(kGetStream) + ": " +
-                           args->device->runtime->info().name + " has no stream");
-    args->stream = reinterpret_cast<intptr_t>(stream);
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(getStream, Get_Stream_For_External_Ready_Events, stream, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->device, "device", kName));
+  JFT_RETURN_IF_ERROR(requireAddressable(*args->device, kName));
+  void* stream = args->device->runtime->nativeStream();
+  if (stream == nullptr)
+    return unimplemented(std::string(kName) + ": " + args->device->runtime->info().name +
+                         " has no stream");
+  args->stream = reinterpret_cast<intptr_t>(stream);
+})
 
-PJRT_Error* waitStream(PJRT_Wait_Until_Buffer_Ready_On_Stream_Args* args) {
-  return boundary(kWaitStream, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Wait_Until_Buffer_Ready_On_Stream_Args, buffer),
-        kWaitStream));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kWaitStream));
-    PJRT_Buffer& buffer = *args->buffer;
-    if (buffer.isDeleted())
-      return failedPrecondition(std::string(kWaitStream) +
-                                ": the buffer has been deleted or donated");
-    // Our ready events complete once the GPU finished the producing work, so
-    // any later work on the consumer's stream sees the data. Waiting here on
-    // the host costs latency, never correctness.
-    if (buffer.ready == nullptr) return Status::ok();
-    Status status = buffer.ready->await();
-    if (!status.isOk()) return status.withContext(kWaitStream);
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(waitStream, Wait_Until_Buffer_Ready_On_Stream, buffer, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
+  PJRT_Buffer& buffer = *args->buffer;
+  if (buffer.isDeleted())
+    return failedPrecondition(std::string(kName) +
+                              ": the buffer has been deleted or donated");
+  // Our ready events complete once the GPU finished the producing work, so
+  // any later work on the consumer's stream sees the data. Waiting here on
+  // the host costs latency, never correctness.
+  if (buffer.ready == nullptr) return Status::ok();
+  Status status = buffer.ready->await();
+  if (!status.isOk()) return status.withContext(kName);
+})
 
 }  // namespace
 
-PJRT_Error* clientCreateViewOfDeviceBuffer(
-    PJRT_Client_CreateViewOfDeviceBuffer_Args* args) {
-  return boundary(kCreateView, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateViewOfDeviceBuffer_Args, buffer),
-        kCreateView));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kCreateView));
-    PJRT_Client& client = *args->client;
-    auto elementBytes = transferableElementBytes(args->element_type);
-    if (!elementBytes.isOk()) return elementBytes.status().withContext(kCreateView);
-    Status dimsOk = validateDims(args->dims, args->num_dims);
-    if (!dimsOk.isOk()) return dimsOk.withContext(kCreateView);
-    std::vector<int64_t> dims(args->dims, args->dims + args->num_dims);
-    auto byte_size = denseByteSize(dims, *elementBytes);
-    if (!byte_size.isOk()) return byte_size.status().withContext(kCreateView);
-    if (*byte_size > 0 && args->device_buffer_ptr == nullptr)
-      return invalidArgument(std::string(kCreateView) + ": device_buffer_ptr is null");
-    if (!isDefaultLayout(args->layout, dims, *elementBytes))
-      return unimplemented(std::string(kCreateView) +
-                           ": only the dense row-major (major-to-minor) layout can be "
-                           "viewed; make the array contiguous first (e.g. "
-                           "torch.Tensor.contiguous())");
-    JFT_ASSIGN_OR_RETURN(ViewTarget target, viewTarget(client, *args));
-    PJRT_Device* device = target.device;
-    if (args->stream != 0) {
-      Status waited =
-          device->runtime->waitForStream(reinterpret_cast<void*>(args->stream));
-      if (!waited.isOk()) return waited.withContext(kCreateView);
-    }
+JFT_PJRT_ENTRY(clientCreateViewOfDeviceBuffer, Client_CreateViewOfDeviceBuffer, buffer, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
+  PJRT_Client& client = *args->client;
+  JFT_ASSIGN_OR_RETURN(DenseShape shape,
+                       denseShape(args->element_type, args->dims, args->num_dims, kName));
+  if (shape.bytes > 0 && args->device_buffer_ptr == nullptr)
+    return invalidArgument(std::string(kName) + ": device_buffer_ptr is null");
+  if (!isDefaultLayout(args->layout, shape.dims, shape.element_bytes))
+    return unimplemented(std::string(kName) +
+                         ": only the dense row-major (major-to-minor) layout can be "
+                         "viewed; make the array contiguous first (e.g. "
+                         "torch.Tensor.contiguous())");
+  JFT_ASSIGN_OR_RETURN(ViewTarget target, viewTarget(client, *args));
+  PJRT_Device* device = target.device;
+  if (args->stream != 0) {
+    Status waited = device->runtime->waitForStream(reinterpret_cast<void*>(args->stream));
+    if (!waited.isOk()) return waited.withContext(kName);
+  }
 
-    auto buffer = std::make_unique<PJRT_Buffer>();
-    buffer->client = &client;
-    buffer->device = device;
-    buffer->memory = target.memory;
-    buffer->pinned_host = target.memory != nullptr && unwrap(target.memory)->pinned_host;
-    buffer->type = args->element_type;
-    buffer->dims = std::move(dims);
-    buffer->byte_size = *byte_size;
-    if (buffer->pinned_host) {
-      buffer->host = args->device_buffer_ptr;
-    } else {
-      buffer->address =
-          static_cast<uint64_t>(reinterpret_cast<uintptr_t>(args->device_buffer_ptr));
-    }
-    buffer->view = true;
-    buffer->ready = runtime::Event::ready();
-    if (args->on_delete_callback != nullptr) {
-      auto callback = args->on_delete_callback;
-      void* pointer = args->device_buffer_ptr;
-      void* userArg = args->on_delete_callback_arg;
-      buffer->on_view_deleted = [callback, pointer, userArg] {
-        callback(pointer, userArg);
-      };
-    }
-    args->buffer = buffer.release();
-    return Status::ok();
-  });
-}
+  auto buffer = std::make_unique<PJRT_Buffer>();
+  buffer->client = &client;
+  buffer->device = device;
+  buffer->memory = target.memory;
+  buffer->pinned_host = target.memory != nullptr && unwrap(target.memory)->pinned_host;
+  buffer->type = args->element_type;
+  buffer->dims = std::move(shape.dims);
+  buffer->byte_size = shape.bytes;
+  if (buffer->pinned_host) {
+    buffer->host = args->device_buffer_ptr;
+  } else {
+    buffer->address =
+        static_cast<uint64_t>(reinterpret_cast<uintptr_t>(args->device_buffer_ptr));
+  }
+  buffer->view = true;
+  buffer->ready = runtime::Event::ready();
+  if (args->on_delete_callback != nullptr) {
+    auto callback = args->on_delete_callback;
+    void* pointer = args->device_buffer_ptr;
+    void* userArg = args->on_delete_callback_arg;
+    buffer->on_view_deleted = [callback, pointer, userArg] {
+      callback(pointer, userArg);
+    };
+  }
+  args->buffer = buffer.release();
+})
 
 PJRT_Extension_Base* streamExtension(PJRT_Extension_Base* next) {
   static PJRT_Stream_Extension* extension = [next] {

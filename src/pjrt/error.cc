@@ -100,23 +100,12 @@ void errorMessage(PJRT_Error_Message_Args* args) {
   errorText(args->error, &args->message, &args->message_size);
 }
 
-PJRT_Error* errorGetCode(PJRT_Error_GetCode_Args* args) {
-  return boundary("PJRT_Error_GetCode", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Error_GetCode_Args, code), "PJRT_Error_GetCode"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->error, "error", "PJRT_Error_GetCode"));
-    args->code = errorCode(args->error);
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(errorGetCode, Error_GetCode, code, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->error, "error", kName));
+  args->code = errorCode(args->error);
+})
 
-PJRT_Error* errorForEachPayload(PJRT_Error_ForEachPayload_Args* args) {
-  return boundary("PJRT_Error_ForEachPayload", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Error_ForEachPayload_Args, user_arg),
-                  "PJRT_Error_ForEachPayload"));
-    return requireNonNull(args->error, "error", "PJRT_Error_ForEachPayload");
-  });
-}
+JFT_PJRT_ENTRY(errorForEachPayload, Error_ForEachPayload, user_arg,
+               { return requireNonNull(args->error, "error", kName); })
 
 }  // namespace jft::pjrt

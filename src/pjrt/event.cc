@@ -10,14 +10,7 @@ PJRT_Event* wrapEvent(runtime::EventPtr event) {
   return new PJRT_Event{std::move(event)};
 }
 
-PJRT_Error* eventDestroy(PJRT_Event_Destroy_Args* args) {
-  return boundary("PJRT_Event_Destroy", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Event_Destroy_Args, event), "PJRT_Event_Destroy"));
-    delete args->event;
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(eventDestroy, Event_Destroy, event, { delete args->event; })
 
 #define JFT_EVENT_ENTRY(Function, Name, lastField, ...)   \
   JFT_PJRT_OBJECT_ENTRY(Function, Name, lastField, event, \
@@ -33,54 +26,36 @@ JFT_EVENT_ENTRY(eventError, Event_Error, event, {
 JFT_EVENT_ENTRY(eventAwait, Event_Await, event, return event.await())
 #undef JFT_EVENT_ENTRY
 
-PJRT_Error* eventOnReady(PJRT_Event_OnReady_Args* args) {
-  return boundary("PJRT_Event_OnReady", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(args,
-                                  JFT_PJRT_SIZE_UP_TO(PJRT_Event_OnReady_Args, user_arg),
-                                  "PJRT_Event_OnReady"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", "PJRT_Event_OnReady"));
-    if (args->callback == nullptr)
-      return invalidArgument("PJRT_Event_OnReady: callback is null");
-    PJRT_Event_OnReadyCallback callback = args->callback;
-    void* userArg = args->user_arg;
-    args->event->event->onReady([callback, userArg](const Status& status) {
-      callback(toPjrtError(status), userArg);
-    });
-    return Status::ok();
+JFT_PJRT_ENTRY(eventOnReady, Event_OnReady, user_arg, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", kName));
+  if (args->callback == nullptr)
+    return invalidArgument("PJRT_Event_OnReady: callback is null");
+  PJRT_Event_OnReadyCallback callback = args->callback;
+  void* userArg = args->user_arg;
+  args->event->event->onReady([callback, userArg](const Status& status) {
+    callback(toPjrtError(status), userArg);
   });
-}
+})
 
-PJRT_Error* eventCreate(PJRT_Event_Create_Args* args) {
-  return boundary("PJRT_Event_Create", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Event_Create_Args, event), "PJRT_Event_Create"));
-    args->event = wrapEvent(runtime::Event::create());
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(eventCreate, Event_Create, event,
+               { args->event = wrapEvent(runtime::Event::create()); })
 
-PJRT_Error* eventSet(PJRT_Event_Set_Args* args) {
-  return boundary("PJRT_Event_Set", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Event_Set_Args, error_message_size),
-                  "PJRT_Event_Set"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", "PJRT_Event_Set"));
-    if (args->error_code < PJRT_Error_Code_OK ||
-        args->error_code > PJRT_Error_Code_UNAUTHENTICATED)
-      return invalidArgument("PJRT_Event_Set: unknown error code " +
-                             std::to_string(args->error_code));
-    if (args->error_code == PJRT_Error_Code_OK) {
-      args->event->event->complete(Status::ok());
-      return Status::ok();
-    }
-    if (args->error_message == nullptr && args->error_message_size > 0)
-      return invalidArgument("PJRT_Event_Set: error_message is null");
-    std::string message(args->error_message != nullptr ? args->error_message : "",
-                        args->error_message_size);
-    args->event->event->complete(
-        Status(fromPjrtCode(args->error_code), std::move(message)));
+JFT_PJRT_ENTRY(eventSet, Event_Set, error_message_size, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->event, "event", kName));
+  if (args->error_code < PJRT_Error_Code_OK ||
+      args->error_code > PJRT_Error_Code_UNAUTHENTICATED)
+    return invalidArgument("PJRT_Event_Set: unknown error code " +
+                           std::to_string(args->error_code));
+  if (args->error_code == PJRT_Error_Code_OK) {
+    args->event->event->complete(Status::ok());
     return Status::ok();
-  });
-}
+  }
+  if (args->error_message == nullptr && args->error_message_size > 0)
+    return invalidArgument("PJRT_Event_Set: error_message is null");
+  std::string message(args->error_message != nullptr ? args->error_message : "",
+                      args->error_message_size);
+  args->event->event->complete(
+      Status(fromPjrtCode(args->error_code), std::move(message)));
+})
 
 }  // namespace jft::pjrt

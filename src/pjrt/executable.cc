@@ -220,39 +220,32 @@ StatusOr<std::string> serializeDeviceAssignment(int replicas, int partitions,
   return out;
 }
 
-PJRT_Error* loadedExecutableGetDeviceAssignment(
-    PJRT_LoadedExecutable_GetDeviceAssignment_Args* args) {
-  constexpr const char* kName = "PJRT_LoadedExecutable_GetDeviceAssignment";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args,
-                  JFT_PJRT_SIZE_UP_TO(PJRT_LoadedExecutable_GetDeviceAssignment_Args,
-                                      serialized_device_assignment_deleter),
-                  kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->executable, "executable", kName));
-    const PJRT_LoadedExecutable& executable = *args->executable;
-    // The framework calls the deleter whatever it gets, so it is never null.
-    args->serialized_device_assignment = nullptr;
-    args->serialized_device_assignment_deleter = [](PJRT_DeviceAssignmentSerialized* da) {
-      delete reinterpret_cast<std::string*>(da);
-    };
-    if (executable.portable) {
-      // No bytes: "portable, no device assignment" to the framework.
-      args->serialized_bytes = nullptr;
-      args->serialized_bytes_size = 0;
-      return Status::ok();
-    }
-    JFT_ASSIGN_OR_RETURN(
-        std::string bytes,
-        serializeDeviceAssignment(executable.num_replicas, executable.num_partitions,
-                                  executable.device_ids));
-    auto* owned = new std::string(std::move(bytes));
-    args->serialized_bytes = owned->data();
-    args->serialized_bytes_size = owned->size();
-    args->serialized_device_assignment =
-        reinterpret_cast<PJRT_DeviceAssignmentSerialized*>(owned);
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(loadedExecutableGetDeviceAssignment, LoadedExecutable_GetDeviceAssignment,
+               serialized_device_assignment_deleter, {
+                 JFT_RETURN_IF_ERROR(
+                     requireNonNull(args->executable, "executable", kName));
+                 const PJRT_LoadedExecutable& executable = *args->executable;
+                 // The framework calls the deleter whatever it gets, so it is never null.
+                 args->serialized_device_assignment = nullptr;
+                 args->serialized_device_assignment_deleter =
+                     [](PJRT_DeviceAssignmentSerialized* da) {
+                       delete reinterpret_cast<std::string*>(da);
+                     };
+                 if (executable.portable) {
+                   // No bytes: "portable, no device assignment" to the framework.
+                   args->serialized_bytes = nullptr;
+                   args->serialized_bytes_size = 0;
+                   return Status::ok();
+                 }
+                 JFT_ASSIGN_OR_RETURN(std::string bytes,
+                                      serializeDeviceAssignment(executable.num_replicas,
+                                                                executable.num_partitions,
+                                                                executable.device_ids));
+                 auto* owned = new std::string(std::move(bytes));
+                 args->serialized_bytes = owned->data();
+                 args->serialized_bytes_size = owned->size();
+                 args->serialized_device_assignment =
+                     reinterpret_cast<PJRT_DeviceAssignmentSerialized*>(owned);
+               })
 
 }  // namespace jft::pjrt

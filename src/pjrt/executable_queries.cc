@@ -47,10 +47,9 @@ void handOut(std::string bytes, const char*& data, size_t& size, Handle*& handle
       [[maybe_unused]] const ExecutableInfo& info = infoOf(*args->executable); \
       __VA_ARGS__)
 
-JFT_EXECUTABLE_ENTRY(executableName, Executable_Name, executable_name_size, {
-  args->executable_name = info.name.c_str();
-  args->executable_name_size = info.name.size();
-})
+JFT_EXECUTABLE_ENTRY(executableName, Executable_Name, executable_name_size,
+                     setView(args->executable_name, args->executable_name_size,
+                             info.name))
 JFT_EXECUTABLE_ENTRY(executableNumReplicas, Executable_NumReplicas, num_replicas,
                      args->num_replicas = static_cast<size_t>(info.num_replicas))
 JFT_EXECUTABLE_ENTRY(executableNumPartitions, Executable_NumPartitions, num_partitions,
@@ -61,10 +60,9 @@ JFT_EXECUTABLE_ENTRY(executableSizeOfGeneratedCodeInBytes,
                      Executable_SizeOfGeneratedCodeInBytes, size_in_bytes,
                      args->size_in_bytes = info.code_bytes)
 JFT_EXECUTABLE_ENTRY(executableFingerprint, Executable_Fingerprint,
-                     executable_fingerprint_size, {
-                       args->executable_fingerprint = info.fingerprint.data();
-                       args->executable_fingerprint_size = info.fingerprint.size();
-                     })
+                     executable_fingerprint_size,
+                     setView(args->executable_fingerprint,
+                             args->executable_fingerprint_size, info.fingerprint))
 // No analysis yet: an empty property list is a valid answer.
 JFT_EXECUTABLE_ENTRY(executableGetCostAnalysis, Executable_GetCostAnalysis, properties, {
   args->num_properties = info.cost_properties->size();
@@ -150,15 +148,8 @@ JFT_EXECUTABLE_ENTRY(executableGetCompileOptions, Executable_GetCompileOptions,
                              args->serialized_compile_options_deleter))
 #undef JFT_EXECUTABLE_ENTRY
 
-PJRT_Error* executableDestroy(PJRT_Executable_Destroy_Args* args) {
-  constexpr const char* kName = "PJRT_Executable_Destroy";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Executable_Destroy_Args, executable), kName));
-    delete args->executable;
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(executableDestroy, Executable_Destroy, executable,
+               { delete args->executable; })
 
 #define JFT_LOADED_ENTRY(Function, Name, lastField, ...)                                 \
   JFT_PJRT_ENTRY(Function, Name, lastField,                                              \
@@ -167,10 +158,9 @@ PJRT_Error* executableDestroy(PJRT_Executable_Destroy_Args* args) {
                  __VA_ARGS__)
 
 JFT_LOADED_ENTRY(loadedExecutableAddressableDevices, LoadedExecutable_AddressableDevices,
-                 num_addressable_devices, {
-                   args->addressable_devices = executable.addressable_devices.data();
-                   args->num_addressable_devices = executable.addressable_devices.size();
-                 })
+                 num_addressable_devices,
+                 setView(args->addressable_devices, args->num_addressable_devices,
+                         executable.addressable_devices))
 JFT_LOADED_ENTRY(loadedExecutableAddressableDeviceLogicalIds,
                  LoadedExecutable_AddressableDeviceLogicalIds,
                  num_addressable_device_logical_ids, {
@@ -190,28 +180,13 @@ JFT_LOADED_ENTRY(loadedExecutableFingerprint, LoadedExecutable_Fingerprint,
                  })
 #undef JFT_LOADED_ENTRY
 
-PJRT_Error* loadedExecutableGetExecutable(
-    PJRT_LoadedExecutable_GetExecutable_Args* args) {
-  constexpr const char* kName = "PJRT_LoadedExecutable_GetExecutable";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_LoadedExecutable_GetExecutable_Args, executable),
-        kName));
-    JFT_RETURN_IF_ERROR(requireLoaded(args->loaded_executable, kName));
-    args->executable = new PJRT_Executable{args->loaded_executable->info};
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(loadedExecutableGetExecutable, LoadedExecutable_GetExecutable, executable,
+               {
+                 JFT_RETURN_IF_ERROR(requireLoaded(args->loaded_executable, kName));
+                 args->executable = new PJRT_Executable{args->loaded_executable->info};
+               })
 
-PJRT_Error* loadedExecutableDestroy(PJRT_LoadedExecutable_Destroy_Args* args) {
-  constexpr const char* kName = "PJRT_LoadedExecutable_Destroy";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_LoadedExecutable_Destroy_Args, executable),
-        kName));
-    delete args->executable;
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(loadedExecutableDestroy, LoadedExecutable_Destroy, executable,
+               { delete args->executable; })
 
 }  // namespace jft::pjrt

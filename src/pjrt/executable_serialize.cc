@@ -74,58 +74,43 @@ StatusOr<std::unique_ptr<PJRT_LoadedExecutable>> deserializeAndLoad(
   return loadExecutable(client, std::move(info), *options, std::move(loader));
 }
 
-PJRT_Error* executableSerialize(PJRT_Executable_Serialize_Args* args) {
-  constexpr const char* kName = "PJRT_Executable_Serialize";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(args,
-                                  JFT_PJRT_SIZE_UP_TO(PJRT_Executable_Serialize_Args,
-                                                      serialized_executable_deleter),
-                                  kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->executable, "executable", kName));
-    if (args->executable->info == nullptr)
-      return invalidArgument(std::string(kName) + ": the executable is empty");
-    auto* owned =
-        new std::string(serializeExecutable(*args->executable->info, buildIdentity()));
-    args->serialized_bytes = owned->data();
-    args->serialized_bytes_size = owned->size();
-    args->serialized_executable = reinterpret_cast<PJRT_SerializedExecutable*>(owned);
-    args->serialized_executable_deleter = [](PJRT_SerializedExecutable* handle) {
-      delete reinterpret_cast<std::string*>(handle);
-    };
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(executableSerialize, Executable_Serialize, serialized_executable_deleter, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->executable, "executable", kName));
+  if (args->executable->info == nullptr)
+    return invalidArgument(std::string(kName) + ": the executable is empty");
+  auto* owned =
+      new std::string(serializeExecutable(*args->executable->info, buildIdentity()));
+  args->serialized_bytes = owned->data();
+  args->serialized_bytes_size = owned->size();
+  args->serialized_executable = reinterpret_cast<PJRT_SerializedExecutable*>(owned);
+  args->serialized_executable_deleter = [](PJRT_SerializedExecutable* handle) {
+    delete reinterpret_cast<std::string*>(handle);
+  };
+})
 
-PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args* args) {
-  constexpr const char* kName = "PJRT_Executable_DeserializeAndLoad";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args,
-        JFT_PJRT_SIZE_UP_TO(PJRT_Executable_DeserializeAndLoad_Args, loaded_executable),
-        kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
-    if (args->serialized_executable == nullptr && args->serialized_executable_size > 0)
-      return invalidArgument(std::string(kName) + ": serialized_executable is null");
-    std::string_view bytes(
-        args->serialized_executable != nullptr ? args->serialized_executable : "",
-        args->serialized_executable_size);
-    // The overriding options are read only where the caller's struct holds
-    // them; load_options (computation origin, multi-slice) has nothing to say
-    // to a program on this client's own devices.
-    std::optional<std::string_view> overridden;
-    using A = PJRT_Executable_DeserializeAndLoad_Args;
-    if (args->struct_size >=
-            JFT_PJRT_SIZE_UP_TO(A, overridden_serialized_compile_options_size) &&
-        args->overridden_serialized_compile_options != nullptr &&
-        args->overridden_serialized_compile_options_size > 0)
-      overridden = std::string_view(args->overridden_serialized_compile_options,
-                                    args->overridden_serialized_compile_options_size);
-    auto loaded =
-        deserializeAndLoad(*args->client, bytes, overridden, runtimeProgramLoader());
-    if (!loaded.isOk()) return loaded.status().withContext(kName);
-    args->loaded_executable = loaded->release();
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(
+    executableDeserializeAndLoad, Executable_DeserializeAndLoad, loaded_executable, {
+      JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
+      if (args->serialized_executable == nullptr && args->serialized_executable_size > 0)
+        return invalidArgument(std::string(kName) + ": serialized_executable is null");
+      std::string_view bytes(
+          args->serialized_executable != nullptr ? args->serialized_executable : "",
+          args->serialized_executable_size);
+      // The overriding options are read only where the caller's struct holds
+      // them; load_options (computation origin, multi-slice) has nothing to say
+      // to a program on this client's own devices.
+      std::optional<std::string_view> overridden;
+      using A = PJRT_Executable_DeserializeAndLoad_Args;
+      if (args->struct_size >=
+              JFT_PJRT_SIZE_UP_TO(A, overridden_serialized_compile_options_size) &&
+          args->overridden_serialized_compile_options != nullptr &&
+          args->overridden_serialized_compile_options_size > 0)
+        overridden = std::string_view(args->overridden_serialized_compile_options,
+                                      args->overridden_serialized_compile_options_size);
+      auto loaded =
+          deserializeAndLoad(*args->client, bytes, overridden, runtimeProgramLoader());
+      if (!loaded.isOk()) return loaded.status().withContext(kName);
+      args->loaded_executable = loaded->release();
+    })
 
 }  // namespace jft::pjrt

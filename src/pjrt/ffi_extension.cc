@@ -13,91 +13,67 @@
 namespace jft::pjrt {
 namespace {
 
-PJRT_Error* typeRegister(PJRT_FFI_Type_Register_Args* args) {
-  constexpr const char* kName = "PJRT_FFI_Type_Register";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_FFI_Type_Register_Args, type_id), kName));
-    if (args->type_name == nullptr || args->type_name_size == 0)
-      return invalidArgument(std::string(kName) + ": no type name");
-    JFT_ASSIGN_OR_RETURN(
-        int64_t id,
-        ffi::registerType(std::string_view(args->type_name, args->type_name_size),
-                          args->type_id));
-    args->type_id = id;
-    // jax.ffi.register_ffi_type's type_info: the deleter of the states its
-    // handlers set (XLA_FFI_State_Set's staged layout names no deleter).
-    if (args->struct_size >=
-            JFT_PJRT_SIZE_UP_TO(PJRT_FFI_Type_Register_Args, type_info) &&
-        args->type_info != nullptr && args->type_info->deleter != nullptr)
-      ffi::setTypeDeleter(id, args->type_info->deleter);
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(typeRegister, FFI_Type_Register, type_id, {
+  if (args->type_name == nullptr || args->type_name_size == 0)
+    return invalidArgument(std::string(kName) + ": no type name");
+  JFT_ASSIGN_OR_RETURN(
+      int64_t id,
+      ffi::registerType(std::string_view(args->type_name, args->type_name_size),
+                        args->type_id));
+  args->type_id = id;
+  // jax.ffi.register_ffi_type's type_info: the deleter of the states its
+  // handlers set (XLA_FFI_State_Set's staged layout names no deleter).
+  if (args->struct_size >= JFT_PJRT_SIZE_UP_TO(PJRT_FFI_Type_Register_Args, type_info) &&
+      args->type_info != nullptr && args->type_info->deleter != nullptr)
+    ffi::setTypeDeleter(id, args->type_info->deleter);
+})
 
-PJRT_Error* userDataAdd(PJRT_FFI_UserData_Add_Args* args) {
-  constexpr const char* kName = "PJRT_FFI_UserData_Add";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_FFI_UserData_Add_Args, user_data), kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->context, "context", kName));
-    // A header with a deleter in PJRT_FFI_UserData sends a larger struct; the
-    // deleter follows `data`.
-    ffi::TypedObjects::Deleter deleter = nullptr;
-    if (args->struct_size >=
-        JFT_PJRT_SIZE_UP_TO(PJRT_FFI_UserData_Add_Args, user_data) + 8) {
-      const auto* bytes = reinterpret_cast<const unsigned char*>(&args->user_data);
-      std::memcpy(&deleter, bytes + sizeof(PJRT_FFI_UserData), sizeof(deleter));
-    }
-    return args->context->user_data.add(args->user_data.type_id, args->user_data.data,
-                                        deleter);
-  });
-}
+JFT_PJRT_ENTRY(userDataAdd, FFI_UserData_Add, user_data, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->context, "context", kName));
+  // A header with a deleter in PJRT_FFI_UserData sends a larger struct; the
+  // deleter follows `data`.
+  ffi::TypedObjects::Deleter deleter = nullptr;
+  if (args->struct_size >=
+      JFT_PJRT_SIZE_UP_TO(PJRT_FFI_UserData_Add_Args, user_data) + 8) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&args->user_data);
+    std::memcpy(&deleter, bytes + sizeof(PJRT_FFI_UserData), sizeof(deleter));
+  }
+  return args->context->user_data.add(args->user_data.type_id, args->user_data.data,
+                                      deleter);
+})
 
-PJRT_Error* registerFfiHandler(PJRT_FFI_Register_Handler_Args* args) {
-  constexpr const char* kName = "PJRT_FFI_Register_Handler";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_FFI_Register_Handler_Args, platform_name_size),
-        kName));
-    if (args->target_name == nullptr)
-      return invalidArgument(std::string(kName) + ": no target");
-    ffi::RegisteredHandler handler;
-    handler.bundle.execute = reinterpret_cast<XLA_FFI_Handler*>(args->handler);
-    if (args->struct_size >= JFT_PJRT_SIZE_UP_TO(PJRT_FFI_Register_Handler_Args, traits))
-      handler.traits = args->traits;
-    return ffi::registerHandler(
-        std::string_view(args->target_name, args->target_name_size),
-        std::string_view(args->platform_name != nullptr ? args->platform_name : "",
-                         args->platform_name_size),
-        handler);
-  });
-}
+JFT_PJRT_ENTRY(registerFfiHandler, FFI_Register_Handler, platform_name_size, {
+  if (args->target_name == nullptr)
+    return invalidArgument(std::string(kName) + ": no target");
+  ffi::RegisteredHandler handler;
+  handler.bundle.execute = reinterpret_cast<XLA_FFI_Handler*>(args->handler);
+  if (args->struct_size >= JFT_PJRT_SIZE_UP_TO(PJRT_FFI_Register_Handler_Args, traits))
+    handler.traits = args->traits;
+  return ffi::registerHandler(
+      std::string_view(args->target_name, args->target_name_size),
+      std::string_view(args->platform_name != nullptr ? args->platform_name : "",
+                       args->platform_name_size),
+      handler);
+})
 
-PJRT_Error* registerCustomCall(PJRT_Gpu_Register_Custom_Call_Args* args) {
-  constexpr const char* kName = "PJRT_Gpu_Register_Custom_Call";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Gpu_Register_Custom_Call_Args, handler_execute),
-        kName));
-    if (args->function_name == nullptr)
-      return invalidArgument(std::string(kName) + ": no function name");
-    ffi::RegisteredHandler handler;
-    handler.api_version = args->api_version;
-    handler.bundle.instantiate =
-        reinterpret_cast<XLA_FFI_Handler*>(args->handler_instantiate);
-    handler.bundle.prepare = reinterpret_cast<XLA_FFI_Handler*>(args->handler_prepare);
-    handler.bundle.initialize =
-        reinterpret_cast<XLA_FFI_Handler*>(args->handler_initialize);
-    handler.bundle.execute = reinterpret_cast<XLA_FFI_Handler*>(args->handler_execute);
-    if (args->struct_size >=
-        JFT_PJRT_SIZE_UP_TO(PJRT_Gpu_Register_Custom_Call_Args, traits))
-      handler.traits = args->traits;
-    // This extension is the GPU plugin's: its handlers are CUDA's.
-    return ffi::registerHandler(
-        std::string_view(args->function_name, args->function_name_size), "CUDA", handler);
-  });
-}
+JFT_PJRT_ENTRY(registerCustomCall, Gpu_Register_Custom_Call, handler_execute, {
+  if (args->function_name == nullptr)
+    return invalidArgument(std::string(kName) + ": no function name");
+  ffi::RegisteredHandler handler;
+  handler.api_version = args->api_version;
+  handler.bundle.instantiate =
+      reinterpret_cast<XLA_FFI_Handler*>(args->handler_instantiate);
+  handler.bundle.prepare = reinterpret_cast<XLA_FFI_Handler*>(args->handler_prepare);
+  handler.bundle.initialize =
+      reinterpret_cast<XLA_FFI_Handler*>(args->handler_initialize);
+  handler.bundle.execute = reinterpret_cast<XLA_FFI_Handler*>(args->handler_execute);
+  if (args->struct_size >=
+      JFT_PJRT_SIZE_UP_TO(PJRT_Gpu_Register_Custom_Call_Args, traits))
+    handler.traits = args->traits;
+  // This extension is the GPU plugin's: its handlers are CUDA's.
+  return ffi::registerHandler(
+      std::string_view(args->function_name, args->function_name_size), "CUDA", handler);
+})
 
 struct Chain {
   PJRT_FFI_Extension ffi{};
@@ -123,24 +99,10 @@ PJRT_Extension_Base* extensionChain() {
   return &chain->ffi.base;
 }
 
-PJRT_Error* executeContextCreate(PJRT_ExecuteContext_Create_Args* args) {
-  constexpr const char* kName = "PJRT_ExecuteContext_Create";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteContext_Create_Args, context), kName));
-    args->context = new PJRT_ExecuteContext();
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(executeContextCreate, ExecuteContext_Create, context,
+               { args->context = new PJRT_ExecuteContext(); })
 
-PJRT_Error* executeContextDestroy(PJRT_ExecuteContext_Destroy_Args* args) {
-  constexpr const char* kName = "PJRT_ExecuteContext_Destroy";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteContext_Destroy_Args, context), kName));
-    delete args->context;
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(executeContextDestroy, ExecuteContext_Destroy, context,
+               { delete args->context; })
 
 }  // namespace jft::pjrt

@@ -45,78 +45,21 @@ MemorySpace::~MemorySpace() {
   }
 }
 
-PJRT_Error* memoryId(PJRT_Memory_Id_Args* args) {
-  return boundary("PJRT_Memory_Id", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Memory_Id_Args, id), "PJRT_Memory_Id"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", "PJRT_Memory_Id"));
-    args->id = unwrap(args->memory)->id;
-    return Status::ok();
-  });
-}
+#define JFT_MEMORY_ENTRY(Function, Name, lastField, ...)   \
+  JFT_PJRT_OBJECT_ENTRY(Function, Name, lastField, memory, \
+                        const MemorySpace& memory = *unwrap(args->memory), __VA_ARGS__)
 
-PJRT_Error* memoryKind(PJRT_Memory_Kind_Args* args) {
-  return boundary("PJRT_Memory_Kind", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Memory_Kind_Args, kind_size), "PJRT_Memory_Kind"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", "PJRT_Memory_Kind"));
-    const std::string& kind = unwrap(args->memory)->kind;
-    args->kind = kind.c_str();
-    args->kind_size = kind.size();
-    return Status::ok();
-  });
-}
-
-PJRT_Error* memoryKindId(PJRT_Memory_Kind_Id_Args* args) {
-  return boundary("PJRT_Memory_Kind_Id", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(args,
-                                  JFT_PJRT_SIZE_UP_TO(PJRT_Memory_Kind_Id_Args, kind_id),
-                                  "PJRT_Memory_Kind_Id"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", "PJRT_Memory_Kind_Id"));
-    args->kind_id = unwrap(args->memory)->kind_id;
-    return Status::ok();
-  });
-}
-
-PJRT_Error* memoryDebugString(PJRT_Memory_DebugString_Args* args) {
-  return boundary("PJRT_Memory_DebugString", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Memory_DebugString_Args, debug_string_size),
-        "PJRT_Memory_DebugString"));
-    JFT_RETURN_IF_ERROR(
-        requireNonNull(args->memory, "memory", "PJRT_Memory_DebugString"));
-    const std::string& text = unwrap(args->memory)->debug_string;
-    args->debug_string = text.c_str();
-    args->debug_string_size = text.size();
-    return Status::ok();
-  });
-}
-
-PJRT_Error* memoryToString(PJRT_Memory_ToString_Args* args) {
-  return boundary("PJRT_Memory_ToString", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Memory_ToString_Args, to_string_size),
-                  "PJRT_Memory_ToString"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", "PJRT_Memory_ToString"));
-    const std::string& text = unwrap(args->memory)->to_string;
-    args->to_string = text.c_str();
-    args->to_string_size = text.size();
-    return Status::ok();
-  });
-}
-
-PJRT_Error* memoryAddressableByDevices(PJRT_Memory_AddressableByDevices_Args* args) {
-  return boundary("PJRT_Memory_AddressableByDevices", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Memory_AddressableByDevices_Args, num_devices),
-        "PJRT_Memory_AddressableByDevices"));
-    JFT_RETURN_IF_ERROR(
-        requireNonNull(args->memory, "memory", "PJRT_Memory_AddressableByDevices"));
-    const auto& devices = unwrap(args->memory)->devices;
-    args->devices = devices.data();
-    args->num_devices = devices.size();
-    return Status::ok();
-  });
-}
+JFT_MEMORY_ENTRY(memoryId, Memory_Id, id, args->id = memory.id)
+JFT_MEMORY_ENTRY(memoryKind, Memory_Kind, kind_size,
+                 setView(args->kind, args->kind_size, memory.kind))
+JFT_MEMORY_ENTRY(memoryKindId, Memory_Kind_Id, kind_id, args->kind_id = memory.kind_id)
+JFT_MEMORY_ENTRY(memoryDebugString, Memory_DebugString, debug_string_size,
+                 setView(args->debug_string, args->debug_string_size,
+                         memory.debug_string))
+JFT_MEMORY_ENTRY(memoryToString, Memory_ToString, to_string_size,
+                 setView(args->to_string, args->to_string_size, memory.to_string))
+JFT_MEMORY_ENTRY(memoryAddressableByDevices, Memory_AddressableByDevices, num_devices,
+                 setView(args->devices, args->num_devices, memory.devices))
+#undef JFT_MEMORY_ENTRY
 
 }  // namespace jft::pjrt

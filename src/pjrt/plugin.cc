@@ -33,15 +33,7 @@ PJRT_Error* pluginInitialize(PJRT_Plugin_Initialize_Args* args) {
   });
 }
 
-PJRT_Error* pluginAttributes(PJRT_Plugin_Attributes_Args* args) {
-  return boundary("PJRT_Plugin_Attributes", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args, JFT_PJRT_SIZE_UP_TO(PJRT_Plugin_Attributes_Args, num_attributes),
-                  "PJRT_Plugin_Attributes"));
-    args->attributes = attributes().data();
-    args->num_attributes = attributes().size();
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(pluginAttributes, Plugin_Attributes, num_attributes,
+               setView(args->attributes, args->num_attributes, attributes()))
 
 }  // namespace jft::pjrt

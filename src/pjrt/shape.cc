@@ -5,6 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "pjrt/element_types.h"
+
 namespace jft::pjrt {
 
 Status validateDims(const int64_t* dims, size_t numDims) {
@@ -38,6 +40,21 @@ StatusOr<uint64_t> denseByteSize(std::span<const int64_t> dims, uint64_t element
     bytes *= extent;
   }
   return bytes;
+}
+
+StatusOr<DenseShape> denseShape(int type, const int64_t* dims, size_t numDims,
+                                const std::string& context) {
+  auto elementBytes = transferableElementBytes(type);
+  if (!elementBytes.isOk()) return elementBytes.status().withContext(context);
+  Status dimsOk = validateDims(dims, numDims);
+  if (!dimsOk.isOk()) return dimsOk.withContext(context);
+  DenseShape shape;
+  shape.element_bytes = *elementBytes;
+  shape.dims.assign(dims, dims + numDims);
+  auto bytes = denseByteSize(shape.dims, shape.element_bytes);
+  if (!bytes.isOk()) return bytes.status().withContext(context);
+  shape.bytes = *bytes;
+  return shape;
 }
 
 std::vector<int64_t> denseByteStrides(std::span<const int64_t> dims,

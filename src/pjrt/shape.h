@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "pjrt/abi.h"
@@ -20,6 +21,19 @@ Status validateDims(const int64_t* dims, size_t numDims);
 
 // Product of `dims` times `elementBytes`, or INVALID_ARGUMENT on overflow.
 StatusOr<uint64_t> denseByteSize(std::span<const int64_t> dims, uint64_t elementBytes);
+
+// An array a caller describes by element type and dims: the bytes of one
+// element, the dims and the dense byte size.
+struct DenseShape {
+  uint64_t element_bytes = 0;
+  std::vector<int64_t> dims;
+  uint64_t bytes = 0;
+};
+
+// Checks the element type (one we transfer), the dims and the byte size in
+// that order; the first error found carries `context`.
+StatusOr<DenseShape> denseShape(int type, const int64_t* dims, size_t numDims,
+                                const std::string& context);
 
 // Row-major (major to minor) byte strides of a dense array.
 std::vector<int64_t> denseByteStrides(std::span<const int64_t> dims,

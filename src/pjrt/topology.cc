@@ -6,75 +6,27 @@
 
 namespace jft::pjrt {
 
-PJRT_Error* topologyDestroy(PJRT_TopologyDescription_Destroy_Args* args) {
-  return boundary("PJRT_TopologyDescription_Destroy", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_TopologyDescription_Destroy_Args, topology),
-        "PJRT_TopologyDescription_Destroy"));
-    if (args->topology != nullptr && args->topology->owner == nullptr)
-      delete args->topology;
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(topologyDestroy, TopologyDescription_Destroy, topology, {
+  if (args->topology != nullptr && args->topology->owner == nullptr)
+    delete args->topology;
+})
 
-PJRT_Error* topologyPlatformName(PJRT_TopologyDescription_PlatformName_Args* args) {
-  return boundary("PJRT_TopologyDescription_PlatformName", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args,
-                  JFT_PJRT_SIZE_UP_TO(PJRT_TopologyDescription_PlatformName_Args,
-                                      platform_name_size),
-                  "PJRT_TopologyDescription_PlatformName"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->topology, "topology",
-                                       "PJRT_TopologyDescription_PlatformName"));
-    args->platform_name = args->topology->platform_name.c_str();
-    args->platform_name_size = args->topology->platform_name.size();
-    return Status::ok();
-  });
-}
+#define JFT_TOPOLOGY_ENTRY(Function, Name, lastField, ...)                          \
+  JFT_PJRT_OBJECT_ENTRY(Function, TopologyDescription_##Name, lastField, topology,  \
+                        const PJRT_TopologyDescription& topology = *args->topology, \
+                        __VA_ARGS__)
 
-PJRT_Error* topologyPlatformVersion(PJRT_TopologyDescription_PlatformVersion_Args* args) {
-  return boundary("PJRT_TopologyDescription_PlatformVersion", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args,
-                  JFT_PJRT_SIZE_UP_TO(PJRT_TopologyDescription_PlatformVersion_Args,
-                                      platform_version_size),
-                  "PJRT_TopologyDescription_PlatformVersion"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->topology, "topology",
-                                       "PJRT_TopologyDescription_PlatformVersion"));
-    args->platform_version = args->topology->platform_version.c_str();
-    args->platform_version_size = args->topology->platform_version.size();
-    return Status::ok();
-  });
-}
-
-PJRT_Error* topologyGetDeviceDescriptions(
-    PJRT_TopologyDescription_GetDeviceDescriptions_Args* args) {
-  return boundary("PJRT_TopologyDescription_GetDeviceDescriptions", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args,
-                  JFT_PJRT_SIZE_UP_TO(PJRT_TopologyDescription_GetDeviceDescriptions_Args,
-                                      num_descriptions),
-                  "PJRT_TopologyDescription_GetDeviceDescriptions"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->topology, "topology",
-                                       "PJRT_TopologyDescription_GetDeviceDescriptions"));
-    args->descriptions = args->topology->descriptions.data();
-    args->num_descriptions = args->topology->descriptions.size();
-    return Status::ok();
-  });
-}
-
-PJRT_Error* topologyAttributes(PJRT_TopologyDescription_Attributes_Args* args) {
-  return boundary("PJRT_TopologyDescription_Attributes", [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args,
-        JFT_PJRT_SIZE_UP_TO(PJRT_TopologyDescription_Attributes_Args, num_attributes),
-        "PJRT_TopologyDescription_Attributes"));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->topology, "topology",
-                                       "PJRT_TopologyDescription_Attributes"));
-    args->attributes = args->topology->attributes.data();
-    args->num_attributes = args->topology->attributes.size();
-    return Status::ok();
-  });
-}
+JFT_TOPOLOGY_ENTRY(topologyPlatformName, PlatformName, platform_name_size,
+                   setView(args->platform_name, args->platform_name_size,
+                           topology.platform_name))
+JFT_TOPOLOGY_ENTRY(topologyPlatformVersion, PlatformVersion, platform_version_size,
+                   setView(args->platform_version, args->platform_version_size,
+                           topology.platform_version))
+JFT_TOPOLOGY_ENTRY(topologyGetDeviceDescriptions, GetDeviceDescriptions, num_descriptions,
+                   setView(args->descriptions, args->num_descriptions,
+                           topology.descriptions))
+JFT_TOPOLOGY_ENTRY(topologyAttributes, Attributes, num_attributes,
+                   setView(args->attributes, args->num_attributes, topology.attributes))
+#undef JFT_TOPOLOGY_ENTRY
 
 }  // namespace jft::pjrt

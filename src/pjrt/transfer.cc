@@ -91,105 +91,88 @@ Status checkSemantics(PJRT_HostBufferSemantics semantics) {
 
 }  // namespace
 
-PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* args) {
-  return boundary(kFromHost, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Client_BufferFromHostBuffer_Args, buffer),
-        kFromHost));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kFromHost));
-    PJRT_Client& client = *args->client;
-    JFT_RETURN_IF_ERROR(checkSemantics(args->host_buffer_semantics));
-    auto elementBytes = transferableElementBytes(args->type);
-    if (!elementBytes.isOk()) return elementBytes.status().withContext(kFromHost);
-    Status dimsOk = validateDims(args->dims, args->num_dims);
-    if (!dimsOk.isOk()) return dimsOk.withContext(kFromHost);
-    std::vector<int64_t> dims(args->dims, args->dims + args->num_dims);
-    auto byte_size = denseByteSize(dims, *elementBytes);
-    if (!byte_size.isOk()) return byte_size.status().withContext(kFromHost);
-    if (*byte_size > 0 && args->data == nullptr)
-      return invalidArgument(std::string(kFromHost) + ": data is null");
-    if (args->num_byte_strides != 0 && args->num_byte_strides != args->num_dims)
-      return invalidArgument(
-          std::string(kFromHost) + ": " + std::to_string(args->num_byte_strides) +
-          " byte strides for " + std::to_string(args->num_dims) + " dimensions");
-    if (args->num_byte_strides != 0 && args->byte_strides == nullptr)
-      return invalidArgument(std::string(kFromHost) + ": byte_strides is null");
-    if (!isDefaultLayout(args->device_layout, dims, *elementBytes))
-      return unimplemented(std::string(kFromHost) +
-                           ": only the dense major-to-minor device layout is supported");
-    JFT_ASSIGN_OR_RETURN(Target target,
-                         resolveTarget(client, args->device, args->memory, kFromHost));
+JFT_PJRT_ENTRY(clientBufferFromHostBuffer, Client_BufferFromHostBuffer, buffer, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
+  PJRT_Client& client = *args->client;
+  JFT_RETURN_IF_ERROR(checkSemantics(args->host_buffer_semantics));
+  JFT_ASSIGN_OR_RETURN(DenseShape shape,
+                       denseShape(args->type, args->dims, args->num_dims, kName));
+  if (shape.bytes > 0 && args->data == nullptr)
+    return invalidArgument(std::string(kName) + ": data is null");
+  if (args->num_byte_strides != 0 && args->num_byte_strides != args->num_dims)
+    return invalidArgument(std::string(kName) + ": " +
+                           std::to_string(args->num_byte_strides) + " byte strides for " +
+                           std::to_string(args->num_dims) + " dimensions");
+  if (args->num_byte_strides != 0 && args->byte_strides == nullptr)
+    return invalidArgument(std::string(kName) + ": byte_strides is null");
+  if (!isDefaultLayout(args->device_layout, shape.dims, shape.element_bytes))
+    return unimplemented(std::string(kName) +
+                         ": only the dense major-to-minor device layout is supported");
+  JFT_ASSIGN_OR_RETURN(Target target,
+                       resolveTarget(client, args->device, args->memory, kName));
 
-    // Strided host data is packed into a dense staging copy first.
-    const void* source = args->data;
-    std::shared_ptr<std::vector<unsigned char>> staging;
-    if (args->num_byte_strides != 0) {
-      std::span<const int64_t> strides(args->byte_strides, args->num_byte_strides);
-      if (!stridesAreDense(dims, strides, *elementBytes)) {
-        staging = std::make_shared<std::vector<unsigned char>>(*byte_size);
-        packStrided(args->data, dims, strides, *elementBytes, staging->data());
-        source = staging->data();
-      }
+  // Strided host data is packed into a dense staging copy first.
+  const void* source = args->data;
+  std::shared_ptr<std::vector<unsigned char>> staging;
+  if (args->num_byte_strides != 0) {
+    std::span<const int64_t> strides(args->byte_strides, args->num_byte_strides);
+    if (!stridesAreDense(shape.dims, strides, shape.element_bytes)) {
+      staging = std::make_shared<std::vector<unsigned char>>(shape.bytes);
+      packStrided(args->data, shape.dims, strides, shape.element_bytes, staging->data());
+      source = staging->data();
     }
+  }
 
-    JFT_ASSIGN_OR_RETURN(auto buffer,
-                         allocateBuffer(client, target, args->type, dims, *byte_size));
-    if (buffer->pinned_host) {
-      // Host to pinned host is a plain copy, finished before we return.
-      if (*byte_size > 0) std::memcpy(buffer->host, source, *byte_size);
-      buffer->ready = runtime::Event::ready();
-      args->done_with_host_buffer = wrapEvent(runtime::Event::ready());
-      args->buffer = buffer.release();
-      return Status::ok();
-    }
-    // Under this semantics the caller may reuse `data` as soon as we return.
-    bool waitForSource = args->host_buffer_semantics ==
-                             PJRT_HostBufferSemantics_kImmutableOnlyDuringCall &&
-                         !staging;
-    auto copied = target.device->runtime->copyToDevice(buffer->address, source,
-                                                       *byte_size, waitForSource);
-    if (!copied.isOk()) {
-      buffer->release();
-      return copied.status().withContext(kFromHost);
-    }
-    runtime::EventPtr done = *copied;
-    if (staging) done->onReady([staging](const Status&) {});  // keep it alive until then
-    buffer->ready = done;
-    args->done_with_host_buffer = wrapEvent(staging ? runtime::Event::ready() : done);
+  JFT_ASSIGN_OR_RETURN(
+      auto buffer, allocateBuffer(client, target, args->type, shape.dims, shape.bytes));
+  if (buffer->pinned_host) {
+    // Host to pinned host is a plain copy, finished before we return.
+    if (shape.bytes > 0) std::memcpy(buffer->host, source, shape.bytes);
+    buffer->ready = runtime::Event::ready();
+    args->done_with_host_buffer = wrapEvent(runtime::Event::ready());
     args->buffer = buffer.release();
     return Status::ok();
-  });
-}
+  }
+  // Under this semantics the caller may reuse `data` as soon as we return.
+  bool waitForSource =
+      args->host_buffer_semantics == PJRT_HostBufferSemantics_kImmutableOnlyDuringCall &&
+      !staging;
+  auto copied = target.device->runtime->copyToDevice(buffer->address, source, shape.bytes,
+                                                     waitForSource);
+  if (!copied.isOk()) {
+    buffer->release();
+    return copied.status().withContext(kName);
+  }
+  runtime::EventPtr done = *copied;
+  if (staging) done->onReady([staging](const Status&) {});  // keep it alive until then
+  buffer->ready = done;
+  args->done_with_host_buffer = wrapEvent(staging ? runtime::Event::ready() : done);
+  args->buffer = buffer.release();
+})
 
-PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args) {
-  constexpr const char* kName = "PJRT_Buffer_ToHostBuffer";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_ToHostBuffer_Args, event), kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->src, "src", kName));
-    PJRT_Buffer& buffer = *args->src;
-    auto elementBytes = transferableElementBytes(buffer.type);
-    if (!elementBytes.isOk()) return elementBytes.status().withContext(kName);
-    if (!isDefaultLayout(args->host_layout, buffer.dims, *elementBytes))
-      return unimplemented(std::string(kName) +
-                           ": only the dense major-to-minor host layout is supported");
-    if (args->dst == nullptr) {
-      args->dst_size = buffer.byte_size;
-      args->event = nullptr;
-      return Status::ok();
-    }
-    if (args->dst_size < buffer.byte_size)
-      return invalidArgument(std::string(kName) + ": dst_size " +
-                             std::to_string(args->dst_size) + " is smaller than the " +
-                             std::to_string(buffer.byte_size) + " bytes of the buffer");
-    if (buffer.isDeleted())
-      return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
-    auto read = readRaw(buffer, args->dst, 0, buffer.byte_size);
-    if (!read.isOk()) return read.status().withContext(kName);
-    args->event = wrapEvent(*read);
+JFT_PJRT_ENTRY(bufferToHostBuffer, Buffer_ToHostBuffer, event, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->src, "src", kName));
+  PJRT_Buffer& buffer = *args->src;
+  auto elementBytes = transferableElementBytes(buffer.type);
+  if (!elementBytes.isOk()) return elementBytes.status().withContext(kName);
+  if (!isDefaultLayout(args->host_layout, buffer.dims, *elementBytes))
+    return unimplemented(std::string(kName) +
+                         ": only the dense major-to-minor host layout is supported");
+  if (args->dst == nullptr) {
+    args->dst_size = buffer.byte_size;
+    args->event = nullptr;
     return Status::ok();
-  });
-}
+  }
+  if (args->dst_size < buffer.byte_size)
+    return invalidArgument(std::string(kName) + ": dst_size " +
+                           std::to_string(args->dst_size) + " is smaller than the " +
+                           std::to_string(buffer.byte_size) + " bytes of the buffer");
+  if (buffer.isDeleted())
+    return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
+  auto read = readRaw(buffer, args->dst, 0, buffer.byte_size);
+  if (!read.isOk()) return read.status().withContext(kName);
+  args->event = wrapEvent(*read);
+})
 
 namespace {
 
@@ -269,49 +252,36 @@ StatusOr<runtime::EventPtr> readRaw(PJRT_Buffer& buffer, void* dst, uint64_t off
   return runtime::whenAll({buffer.ready, copied});
 }
 
-PJRT_Error* bufferCopyRawToHost(PJRT_Buffer_CopyRawToHost_Args* args) {
-  constexpr const char* kName = "PJRT_Buffer_CopyRawToHost";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_CopyRawToHost_Args, event), kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
-    PJRT_Buffer& buffer = *args->buffer;
-    JFT_RETURN_IF_ERROR(checkRange(buffer, args->offset, args->transfer_size, kName));
-    if (args->transfer_size > 0 && args->dst == nullptr)
-      return invalidArgument(std::string(kName) + ": dst is null");
-    if (buffer.isDeleted())
-      return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
-    auto read = readRaw(buffer, args->dst, static_cast<uint64_t>(args->offset),
-                        static_cast<uint64_t>(args->transfer_size));
-    if (!read.isOk()) return read.status().withContext(kName);
-    args->event = wrapEvent(*read);
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(bufferCopyRawToHost, Buffer_CopyRawToHost, event, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
+  PJRT_Buffer& buffer = *args->buffer;
+  JFT_RETURN_IF_ERROR(checkRange(buffer, args->offset, args->transfer_size, kName));
+  if (args->transfer_size > 0 && args->dst == nullptr)
+    return invalidArgument(std::string(kName) + ": dst is null");
+  if (buffer.isDeleted())
+    return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
+  auto read = readRaw(buffer, args->dst, static_cast<uint64_t>(args->offset),
+                      static_cast<uint64_t>(args->transfer_size));
+  if (!read.isOk()) return read.status().withContext(kName);
+  args->event = wrapEvent(*read);
+})
 
-PJRT_Error* bufferCopyRawToHostFuture(PJRT_Buffer_CopyRawToHostFuture_Args* args) {
-  constexpr const char* kName = "PJRT_Buffer_CopyRawToHostFuture";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args,
-        JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_CopyRawToHostFuture_Args, future_ready_callback),
-        kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
-    PJRT_Buffer& buffer = *args->buffer;
-    JFT_RETURN_IF_ERROR(checkRange(buffer, args->offset, args->transfer_size, kName));
-    if (buffer.isDeleted())
-      return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
-    auto promise = std::make_unique<RawCopyPromise>();
-    promise->buffer = &buffer;
-    promise->offset = static_cast<uint64_t>(args->offset);
-    promise->bytes = static_cast<uint64_t>(args->transfer_size);
-    promise->done = runtime::Event::create();
-    args->event = wrapEvent(promise->done);
-    args->future_ready_callback = &fulfilRawCopy;
-    args->callback_data = promise.release();
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(
+    bufferCopyRawToHostFuture, Buffer_CopyRawToHostFuture, future_ready_callback, {
+      JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
+      PJRT_Buffer& buffer = *args->buffer;
+      JFT_RETURN_IF_ERROR(checkRange(buffer, args->offset, args->transfer_size, kName));
+      if (buffer.isDeleted())
+        return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
+      auto promise = std::make_unique<RawCopyPromise>();
+      promise->buffer = &buffer;
+      promise->offset = static_cast<uint64_t>(args->offset);
+      promise->bytes = static_cast<uint64_t>(args->transfer_size);
+      promise->done = runtime::Event::create();
+      args->event = wrapEvent(promise->done);
+      args->future_ready_callback = &fulfilRawCopy;
+      args->callback_data = promise.release();
+    })
 
 namespace {
 
@@ -359,31 +329,19 @@ StatusOr<PJRT_Buffer*> copyBuffer(PJRT_Buffer& source, Target target,
 
 }  // namespace
 
-PJRT_Error* bufferCopyToDevice(PJRT_Buffer_CopyToDevice_Args* args) {
-  constexpr const char* kName = "PJRT_Buffer_CopyToDevice";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_CopyToDevice_Args, dst_buffer), kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
-    JFT_ASSIGN_OR_RETURN(Target target, resolveTarget(*args->buffer->client,
-                                                      args->dst_device, nullptr, kName));
-    JFT_ASSIGN_OR_RETURN(args->dst_buffer, copyBuffer(*args->buffer, target, kName));
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(bufferCopyToDevice, Buffer_CopyToDevice, dst_buffer, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
+  JFT_ASSIGN_OR_RETURN(Target target, resolveTarget(*args->buffer->client,
+                                                    args->dst_device, nullptr, kName));
+  JFT_ASSIGN_OR_RETURN(args->dst_buffer, copyBuffer(*args->buffer, target, kName));
+})
 
-PJRT_Error* bufferCopyToMemory(PJRT_Buffer_CopyToMemory_Args* args) {
-  constexpr const char* kName = "PJRT_Buffer_CopyToMemory";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(checkArgs(
-        args, JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_CopyToMemory_Args, dst_buffer), kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->dst_memory, "dst_memory", kName));
-    JFT_ASSIGN_OR_RETURN(Target target, resolveTarget(*args->buffer->client, nullptr,
-                                                      args->dst_memory, kName));
-    JFT_ASSIGN_OR_RETURN(args->dst_buffer, copyBuffer(*args->buffer, target, kName));
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(bufferCopyToMemory, Buffer_CopyToMemory, dst_buffer, {
+  JFT_RETURN_IF_ERROR(requireNonNull(args->buffer, "buffer", kName));
+  JFT_RETURN_IF_ERROR(requireNonNull(args->dst_memory, "dst_memory", kName));
+  JFT_ASSIGN_OR_RETURN(Target target, resolveTarget(*args->buffer->client, nullptr,
+                                                    args->dst_memory, kName));
+  JFT_ASSIGN_OR_RETURN(args->dst_buffer, copyBuffer(*args->buffer, target, kName));
+})
 
 }  // namespace jft::pjrt

@@ -96,78 +96,55 @@ StatusOr<runtime::EventPtr> transfer(Manager::Slot& slot, const void* data,
 
 }  // namespace
 
-PJRT_Error* clientCreateBuffersForAsyncHostToDevice(
-    PJRT_Client_CreateBuffersForAsyncHostToDevice_Args* args) {
-  constexpr const char* kName = "PJRT_Client_CreateBuffersForAsyncHostToDevice";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args,
-                  JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateBuffersForAsyncHostToDevice_Args,
-                                      transfer_manager),
-                  kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
-    JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", kName));
-    if (args->num_shape_specs > 0 && args->shape_specs == nullptr)
-      return invalidArgument(std::string(kName) + ": shape_specs is null");
-    if (args->num_device_layouts != 0 &&
-        args->num_device_layouts != args->num_shape_specs)
-      return invalidArgument(
-          std::string(kName) + ": " + std::to_string(args->num_device_layouts) +
-          " device layouts for " + std::to_string(args->num_shape_specs) + " shapes");
-    PJRT_Client& client = *args->client;
-    JFT_ASSIGN_OR_RETURN(BufferTarget target,
-                         resolveTarget(client, nullptr, args->memory, kName));
-    auto manager = std::make_unique<Manager>();
-    manager->client = &client;
-    manager->device = target.device;
-    manager->memory = target.memory;
-    for (size_t i = 0; i < args->num_shape_specs; ++i) {
-      const PJRT_ShapeSpec& spec = args->shape_specs[i];
-      const std::string where = std::string(kName) + ": shape " + std::to_string(i);
-      auto elementBytes = transferableElementBytes(spec.element_type);
-      if (!elementBytes.isOk()) return elementBytes.status().withContext(where);
-      Status dimsOk = validateDims(spec.dims, spec.num_dims);
-      if (!dimsOk.isOk()) return dimsOk.withContext(where);
-      std::vector<int64_t> dims(spec.dims, spec.dims + spec.num_dims);
-      auto bytes = denseByteSize(dims, *elementBytes);
-      if (!bytes.isOk()) return bytes.status().withContext(where);
-      const PJRT_Buffer_MemoryLayout* layout =
-          args->num_device_layouts != 0 && args->device_layouts != nullptr
-              ? args->device_layouts[i]
-              : nullptr;
-      if (!isDefaultLayout(layout, dims, *elementBytes))
-        return unimplemented(where +
-                             ": only the dense major-to-minor layout is supported");
-      auto buffer = allocateBuffer(client, target, spec.element_type, dims, *bytes);
-      if (!buffer.isOk()) return buffer.status().withContext(where);
-      (*buffer)->ready = runtime::Event::create();
-      (*buffer)->incomplete = true;
-      // Held until the last transfer (finish), so a caller destroying a
-      // retrieved buffer early defers the free instead of leaving us a
-      // dangling slot.
-      (*buffer)->external_references = 1;
-      Manager::Slot slot;
-      slot.buffer = buffer->release();
-      manager->slots.push_back(std::move(slot));
-    }
-    args->transfer_manager = manager.release();
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(
+    clientCreateBuffersForAsyncHostToDevice, Client_CreateBuffersForAsyncHostToDevice,
+    transfer_manager, {
+      JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
+      JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", kName));
+      if (args->num_shape_specs > 0 && args->shape_specs == nullptr)
+        return invalidArgument(std::string(kName) + ": shape_specs is null");
+      if (args->num_device_layouts != 0 &&
+          args->num_device_layouts != args->num_shape_specs)
+        return invalidArgument(
+            std::string(kName) + ": " + std::to_string(args->num_device_layouts) +
+            " device layouts for " + std::to_string(args->num_shape_specs) + " shapes");
+      PJRT_Client& client = *args->client;
+      JFT_ASSIGN_OR_RETURN(BufferTarget target,
+                           resolveTarget(client, nullptr, args->memory, kName));
+      auto manager = std::make_unique<Manager>();
+      manager->client = &client;
+      manager->device = target.device;
+      manager->memory = target.memory;
+      for (size_t i = 0; i < args->num_shape_specs; ++i) {
+        const PJRT_ShapeSpec& spec = args->shape_specs[i];
+        const std::string where = std::string(kName) + ": shape " + std::to_string(i);
+        JFT_ASSIGN_OR_RETURN(DenseShape shape, denseShape(spec.element_type, spec.dims,
+                                                          spec.num_dims, where));
+        const PJRT_Buffer_MemoryLayout* layout =
+            args->num_device_layouts != 0 && args->device_layouts != nullptr
+                ? args->device_layouts[i]
+                : nullptr;
+        if (!isDefaultLayout(layout, shape.dims, shape.element_bytes))
+          return unimplemented(where +
+                               ": only the dense major-to-minor layout is supported");
+        auto buffer =
+            allocateBuffer(client, target, spec.element_type, shape.dims, shape.bytes);
+        if (!buffer.isOk()) return buffer.status().withContext(where);
+        (*buffer)->ready = runtime::Event::create();
+        (*buffer)->incomplete = true;
+        // Held until the last transfer (finish), so a caller destroying a
+        // retrieved buffer early defers the free instead of leaving us a
+        // dangling slot.
+        (*buffer)->external_references = 1;
+        Manager::Slot slot;
+        slot.buffer = buffer->release();
+        manager->slots.push_back(std::move(slot));
+      }
+      args->transfer_manager = manager.release();
+    })
 
-PJRT_Error* transferManagerDestroy(
-    PJRT_AsyncHostToDeviceTransferManager_Destroy_Args* args) {
-  constexpr const char* kName = "PJRT_AsyncHostToDeviceTransferManager_Destroy";
-  return boundary(kName, [&]() -> Status {
-    JFT_RETURN_IF_ERROR(
-        checkArgs(args,
-                  JFT_PJRT_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_Destroy_Args,
-                                      transfer_manager),
-                  kName));
-    delete args->transfer_manager;
-    return Status::ok();
-  });
-}
+JFT_PJRT_ENTRY(transferManagerDestroy, AsyncHostToDeviceTransferManager_Destroy,
+               transfer_manager, { delete args->transfer_manager; })
 
 // Checks the args and the manager, locks it, then runs `body`.
 #define JFT_MANAGER_ENTRY(Function, Name, lastField, ...)                             \

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 namespace jft {
 
@@ -57,6 +58,15 @@ template <typename Row, size_t N, typename Enum, typename To>
 constexpr To mapOf(const Row (&rows)[N], Enum value, To unknown) {
   const Row* row = rowOf(rows, value);
   return row != nullptr ? row->to : unknown;
+}
+
+// Whether `value` is one of `members`: a set of enum values written as one
+// list, instead of a switch whose every case returns true.
+template <typename Enum>
+constexpr bool isOneOf(Enum value, std::initializer_list<Enum> members) {
+  for (Enum member : members)
+    if (member == value) return true;
+  return false;
 }
 
 }  // namespace jft

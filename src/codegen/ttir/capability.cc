@@ -9,6 +9,7 @@
 #include "fusion/scan_form.h"
 #include "fusion/scatter_form.h"
 #include "fusion/ttir_support.h"
+#include "support/enum_table.h"
 
 namespace jft::codegen::ttir {
 namespace {
@@ -31,21 +32,10 @@ TtirSupport noEmitter(OpKind kind) {
 // Ops that only move elements (the elemental emitter maps the index and
 // reads the operand), whatever their type.
 bool isIndexOp(OpKind kind) {
-  switch (kind) {
-    case OpKind::BroadcastInDim:
-    case OpKind::Reshape:
-    case OpKind::Transpose:
-    case OpKind::Slice:
-    case OpKind::Concatenate:
-    case OpKind::Pad:
-    case OpKind::Reverse:
-    case OpKind::DynamicSlice:
-    case OpKind::DynamicUpdateSlice:
-    case OpKind::Gather:
-      return true;
-    default:
-      return false;
-  }
+  return isOneOf(
+      kind, {OpKind::BroadcastInDim, OpKind::Reshape, OpKind::Transpose, OpKind::Slice,
+             OpKind::Concatenate, OpKind::Pad, OpKind::Reverse, OpKind::DynamicSlice,
+             OpKind::DynamicUpdateSlice, OpKind::Gather});
 }
 
 // The ops the loop family computes on complex values, carried as two real
@@ -252,36 +242,17 @@ TtirSupport checkOp(const ir::Module& module, const ir::Op& op) {
 }
 
 bool isTtirMovement(OpKind kind) {
-  if (isIndexOp(kind)) return true;
-  switch (kind) {
-    case OpKind::Iota:
-    case OpKind::ReduceWindow:
-    case OpKind::SelectAndScatter:
-    case OpKind::Composite:
-    case OpKind::Scatter:
-    case OpKind::Sort:
-    case OpKind::Constant:
-    case OpKind::Reduce:
-      return true;
-    default:
-      return false;
-  }
+  return isIndexOp(kind) ||
+         isOneOf(kind, {OpKind::Iota, OpKind::ReduceWindow, OpKind::SelectAndScatter,
+                        OpKind::Composite, OpKind::Scatter, OpKind::Sort,
+                        OpKind::Constant, OpKind::Reduce});
 }
 
 }  // namespace
 
 bool isTtirFloat(ElementType type) {
-  switch (type) {
-    case ElementType::F16:
-    case ElementType::BF16:
-    case ElementType::F32:
-    case ElementType::F64:
-    case ElementType::F8E4M3FN:
-    case ElementType::F8E5M2:
-      return true;
-    default:
-      return false;
-  }
+  return isOneOf(type, {ElementType::F16, ElementType::BF16, ElementType::F32,
+                        ElementType::F64, ElementType::F8E4M3FN, ElementType::F8E5M2});
 }
 
 bool ttirHoldsElementType(ElementType type) {

@@ -71,8 +71,7 @@ StatusOr<Launch> emitLoopKernel(TtirWriter& writer, const ir::Module& module,
       return unimplemented(fusion.name + ": loop outputs of different shapes (" +
                            module.typeOf(fusion.outputs[0]).str() + ", " +
                            module.typeOf(out).str() + ")");
-  int64_t total = 1;
-  for (int64_t d : dims) total *= d;
+  const int64_t total = product(dims);
   const bool flat = isFlat(module, function, fusion, dims);
   const int64_t inner = flat ? total : dims.back();
   const int64_t outer = flat ? 1 : total / inner;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -205,77 +206,51 @@ class CudaSolverRunner final : public SolverRunner {
     int info;
   };
 
+  // What a cuSOLVER routine passes for d: the index of its per-type entry
+  // points and the sizes as the 32-bit API's ints (validateSolver keeps
+  // them in range).
+  struct Routine {
+    int t, m, n, k;
+  };
+
   // Every cuSOLVER routine's start: the in-place copy; then an empty batch is
-  // done, and so are empty matrices once their info is zeroed. False when
+  // done, and so are empty matrices once their info is zeroed. Nothing when
   // nothing is left to do; else the solver is ready.
-  StatusOr<bool> start(const SolverDesc& d, const std::vector<uint64_t>& buffers,
-                       const std::vector<uint64_t>& bytes, InPlace io, bool empty) {
+  StatusOr<std::optional<Routine>> start(const SolverDesc& d,
+                                         const std::vector<uint64_t>& buffers,
+                                         const std::vector<uint64_t>& bytes, InPlace io,
+                                         bool empty) {
     JFT_RETURN_IF_ERROR(copyIn(buffers[io.from], buffers[io.to], bytes[io.to]));
-    if (d.batch == 0) return false;
+    if (d.batch == 0) return std::optional<Routine>();
     if (empty) {
       if (io.info >= 0)
         JFT_RETURN_IF_ERROR(device_.fill(buffers[io.info], 0, bytes[io.info]));
-      return false;
+      return std::optional<Routine>();
     }
     JFT_RETURN_IF_ERROR(ensureSolver());
-    return true;
+    return std::optional<Routine>(Routine{solverTypeIndex(d.type), static_cast<int>(d.m),
+                                          static_cast<int>(d.n), static_cast<int>(d.k)});
   }
 
-  // buffers: a, factor, info.
-  Status potrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
-               const std::vector<uint64_t>& bytes) {
-    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 2}, d.n == 0));
-    if (!busy) return Status::ok();
-    const int t = solverTypeIndex(d.type);
-    const int n = static_cast<int>(d.n);
-    const int uplo = d.lower ? kFillLower : kFillUpper;
-    const std::string where = " for " + solverText(d);
-    int lwork = 0;
-    JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->potrf_buffer_size[t](
-                           solver_handle_, uplo, n, devicePointer(buffers[1]), n, &lwork),
-                       "cusolverDnXpotrf_bufferSize" + where));
-    const uint64_t elementBytes = elementBytesOf(d);
-    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
-    const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytes;
-    return eachItem(d, [&](uint64_t item) {
-      return solver_->check(
-          solver_->potrf[t](solver_handle_, uplo, n,
-                            devicePointer(buffers[1] + item * stride), n,
-                            devicePointer(work), lwork,
-                            static_cast<int*>(devicePointer(buffers[2])) + item),
-          "cusolverDnXpotrf" + where);
-    });
+  // A library call's status; an error names routine `name` and d.
+  Status checkCall(cusolverStatus_t status, const std::string& name,
+                   const SolverDesc& d) const {
+    return solver_->check(status, name + " for " + solverText(d));
   }
 
-  // buffers: a, lu, pivots, info.
-  Status getrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
-               const std::vector<uint64_t>& bytes) {
-    JFT_ASSIGN_OR_RETURN(bool busy,
-                         start(d, buffers, bytes, {0, 1, 3}, d.m == 0 || d.n == 0));
-    if (!busy) return Status::ok();
-    const int t = solverTypeIndex(d.type);
-    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
-    const std::string where = " for " + solverText(d);
+  // The workspace routine `name` asks for: `query(&lwork)` is its
+  // _bufferSize call.
+  template <typename Query>
+  StatusOr<int> workSize(const SolverDesc& d, const char* name, Query&& query) {
     int lwork = 0;
-    JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->getrf_buffer_size[t](
-                           solver_handle_, m, n, devicePointer(buffers[1]), m, &lwork),
-                       "cusolverDnXgetrf_bufferSize" + where));
-    const uint64_t elementBytes = elementBytesOf(d);
-    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
-    const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
-    const int64_t pivots = std::min(d.m, d.n);
-    return eachItem(d, [&](uint64_t item) {
-      return solver_->check(
-          solver_->getrf[t](solver_handle_, m, n,
-                            devicePointer(buffers[1] + item * stride), m,
-                            devicePointer(work),
-                            static_cast<int*>(devicePointer(buffers[2])) +
-                                item * static_cast<uint64_t>(pivots),
-                            static_cast<int*>(devicePointer(buffers[3])) + item),
-          "cusolverDnXgetrf" + where);
-    });
+    JFT_RETURN_IF_ERROR(checkCall(query(&lwork), std::string(name) + "_bufferSize", d));
+    return lwork;
+  }
+
+  // `call(item)` for each item of the batch, each checked as routine `name`'s.
+  template <typename Call>
+  Status eachCall(const SolverDesc& d, const char* name, Call&& call) const {
+    return eachItem(d, [&](uint64_t item) { return checkCall(call(item), name, d); });
   }
 
   // The library workspace for `lwork` elements of d's type, then one int
@@ -288,61 +263,117 @@ class CudaSolverRunner final : public SolverRunner {
     return std::pair{work, work + workBytes};
   }
 
+  // The shape of most routines: the workspace in elements of d's type that
+  // `query(&lwork)` asks for, then `call(item, work, lwork)` item by item.
+  template <typename Query, typename Call>
+  Status withWorkEachItem(const SolverDesc& d, const char* name, Query&& query,
+                          Call&& call) {
+    JFT_ASSIGN_OR_RETURN(const int lwork, workSize(d, name, query));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
+    return eachCall(
+        d, name, [&](uint64_t item) { return call(item, devicePointer(work), lwork); });
+  }
+
+  // The same for the routines whose description has no info buffer
+  // (geqrf, orgqr, ormqr): `call(item, work, lwork, info)` with an info
+  // behind the workspace.
+  template <typename Query, typename Call>
+  Status withWorkAndInfoEachItem(const SolverDesc& d, const char* name, Query&& query,
+                                 Call&& call) {
+    JFT_ASSIGN_OR_RETURN(const int lwork, workSize(d, name, query));
+    JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
+    int* info = static_cast<int*>(devicePointer(work.second));
+    return eachCall(d, name, [&](uint64_t item) {
+      return call(item, devicePointer(work.first), lwork, info);
+    });
+  }
+
+  // buffers: a, factor, info.
+  Status potrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_ASSIGN_OR_RETURN(auto r, start(d, buffers, bytes, {0, 1, 2}, d.n == 0));
+    if (!r) return Status::ok();
+    const int uplo = d.lower ? kFillLower : kFillUpper;
+    const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytesOf(d);
+    int* info = static_cast<int*>(devicePointer(buffers[2]));
+    return withWorkEachItem(
+        d, "cusolverDnXpotrf",
+        [&](int* lwork) {
+          return solver_->potrf_buffer_size[r->t](solver_handle_, uplo, r->n,
+                                                  devicePointer(buffers[1]), r->n, lwork);
+        },
+        [&](uint64_t item, void* work, int lwork) {
+          return solver_->potrf[r->t](solver_handle_, uplo, r->n,
+                                      devicePointer(buffers[1] + item * stride), r->n,
+                                      work, lwork, info + item);
+        });
+  }
+
+  // buffers: a, lu, pivots, info.
+  Status getrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
+               const std::vector<uint64_t>& bytes) {
+    JFT_ASSIGN_OR_RETURN(auto r,
+                         start(d, buffers, bytes, {0, 1, 3}, d.m == 0 || d.n == 0));
+    if (!r) return Status::ok();
+    const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytesOf(d);
+    const uint64_t pivots = static_cast<uint64_t>(std::min(d.m, d.n));
+    return withWorkEachItem(
+        d, "cusolverDnXgetrf",
+        [&](int* lwork) {
+          return solver_->getrf_buffer_size[r->t](solver_handle_, r->m, r->n,
+                                                  devicePointer(buffers[1]), r->m, lwork);
+        },
+        [&](uint64_t item, void* work, int) {
+          return solver_->getrf[r->t](
+              solver_handle_, r->m, r->n, devicePointer(buffers[1] + item * stride), r->m,
+              work, static_cast<int*>(devicePointer(buffers[2])) + item * pivots,
+              static_cast<int*>(devicePointer(buffers[3])) + item);
+        });
+  }
+
   // buffers: a, qr, tau.
   Status geqrf(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_ASSIGN_OR_RETURN(bool busy,
+    JFT_ASSIGN_OR_RETURN(auto r,
                          start(d, buffers, bytes, {0, 1, -1}, d.m == 0 || d.n == 0));
-    if (!busy) return Status::ok();
-    const int t = solverTypeIndex(d.type);
-    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
-    const std::string where = " for " + solverText(d);
-    int lwork = 0;
-    JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->geqrf_buffer_size[t](
-                           solver_handle_, m, n, devicePointer(buffers[1]), m, &lwork),
-                       "cusolverDnXgeqrf_bufferSize" + where));
-    JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
+    if (!r) return Status::ok();
     const uint64_t elementBytes = elementBytesOf(d);
     const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const uint64_t tauStride = static_cast<uint64_t>(std::min(d.m, d.n)) * elementBytes;
-    return eachItem(d, [&](uint64_t item) {
-      return solver_->check(
-          solver_->geqrf[t](
-              solver_handle_, m, n, devicePointer(buffers[1] + item * stride), m,
-              devicePointer(buffers[2] + item * tauStride), devicePointer(work.first),
-              lwork, static_cast<int*>(devicePointer(work.second))),
-          "cusolverDnXgeqrf" + where);
-    });
+    return withWorkAndInfoEachItem(
+        d, "cusolverDnXgeqrf",
+        [&](int* lwork) {
+          return solver_->geqrf_buffer_size[r->t](solver_handle_, r->m, r->n,
+                                                  devicePointer(buffers[1]), r->m, lwork);
+        },
+        [&](uint64_t item, void* work, int lwork, int* info) {
+          return solver_->geqrf[r->t](
+              solver_handle_, r->m, r->n, devicePointer(buffers[1] + item * stride), r->m,
+              devicePointer(buffers[2] + item * tauStride), work, lwork, info);
+        });
   }
 
   // buffers: a, tau, q.
   Status orgqr(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_ASSIGN_OR_RETURN(bool busy,
+    JFT_ASSIGN_OR_RETURN(auto r,
                          start(d, buffers, bytes, {0, 2, -1}, d.m == 0 || d.n == 0));
-    if (!busy) return Status::ok();
-    const int t = solverTypeIndex(d.type);
-    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n),
-              k = static_cast<int>(d.k);
-    const std::string where = " for " + solverText(d);
-    int lwork = 0;
-    JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->orgqr_buffer_size[t](solver_handle_, m, n, k, devicePointer(buffers[2]),
-                                      m, devicePointer(buffers[1]), &lwork),
-        "cusolverDnXorgqr_bufferSize" + where));
-    JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
+    if (!r) return Status::ok();
     const uint64_t elementBytes = elementBytesOf(d);
     const uint64_t stride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const uint64_t tauStride = static_cast<uint64_t>(d.k) * elementBytes;
-    return eachItem(d, [&](uint64_t item) {
-      return solver_->check(
-          solver_->orgqr[t](
-              solver_handle_, m, n, k, devicePointer(buffers[2] + item * stride), m,
-              devicePointer(buffers[1] + item * tauStride), devicePointer(work.first),
-              lwork, static_cast<int*>(devicePointer(work.second))),
-          "cusolverDnXorgqr" + where);
-    });
+    return withWorkAndInfoEachItem(
+        d, "cusolverDnXorgqr",
+        [&](int* lwork) {
+          return solver_->orgqr_buffer_size[r->t](solver_handle_, r->m, r->n, r->k,
+                                                  devicePointer(buffers[2]), r->m,
+                                                  devicePointer(buffers[1]), lwork);
+        },
+        [&](uint64_t item, void* work, int lwork, int* info) {
+          return solver_->orgqr[r->t](
+              solver_handle_, r->m, r->n, r->k, devicePointer(buffers[2] + item * stride),
+              r->m, devicePointer(buffers[1] + item * tauStride), work, lwork, info);
+        });
   }
 
   // The 64-bit API's options object, made once (library defaults).
@@ -368,15 +399,12 @@ class CudaSolverRunner final : public SolverRunner {
   // by default up to 32 x 32; divide and conquer (syevd) item by item else.
   Status syevd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 3}, d.n == 0));
-    if (!busy) return Status::ok();
+    JFT_ASSIGN_OR_RETURN(auto r, start(d, buffers, bytes, {0, 1, 3}, d.n == 0));
+    if (!r) return Status::ok();
     JFT_RETURN_IF_ERROR(ensureJacobiParams());
-    const int t = solverTypeIndex(d.type);
-    const int n = static_cast<int>(d.n);
+    const int t = r->t, n = r->n;
     const int uplo = d.lower ? kFillLower : kFillUpper;
-    const std::string where = " for " + solverText(d);
-    const uint64_t elementBytes = elementBytesOf(d);
-    const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytes;
+    const uint64_t stride = static_cast<uint64_t>(d.n * d.n) * elementBytesOf(d);
     const uint64_t wStride =
         static_cast<uint64_t>(d.n * solverTypeBytes(solverRealType(d.type)));
     void* v = devicePointer(buffers[1]);
@@ -384,43 +412,38 @@ class CudaSolverRunner final : public SolverRunner {
     int* info = static_cast<int*>(devicePointer(buffers[3]));
     const bool jacobi = d.algorithm == EigAlgorithm::kJacobi ||
                         (d.algorithm == EigAlgorithm::kDefault && d.n <= 32);
-    int lwork = 0;
     if (jacobi && d.n <= 32 && d.batch > 1 && d.batch <= kMaxBatch) {
       const int batch = static_cast<int>(d.batch);
-      JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->syevj_batched_buffer_size[t](solver_handle_, kEigModeVector, uplo, n,
-                                                v, n, w, &lwork, syevj_params_, batch),
-          "cusolverDnXsyevjBatched_bufferSize" + where));
+      JFT_ASSIGN_OR_RETURN(
+          const int lwork, workSize(d, "cusolverDnXsyevjBatched", [&](int* size) {
+            return solver_->syevj_batched_buffer_size[t](solver_handle_, kEigModeVector,
+                                                         uplo, n, v, n, w, size,
+                                                         syevj_params_, batch);
+          }));
       JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
-      return solver_->check(solver_->syevj_batched[t](
-                                solver_handle_, kEigModeVector, uplo, n, v, n, w,
-                                devicePointer(work), lwork, info, syevj_params_, batch),
-                            "cusolverDnXsyevjBatched" + where);
+      return checkCall(solver_->syevj_batched[t](solver_handle_, kEigModeVector, uplo, n,
+                                                 v, n, w, devicePointer(work), lwork,
+                                                 info, syevj_params_, batch),
+                       "cusolverDnXsyevjBatched", d);
     }
-    if (jacobi) {
-      JFT_RETURN_IF_ERROR(solver_->check(
-          solver_->syevj_buffer_size[t](solver_handle_, kEigModeVector, uplo, n, v, n, w,
-                                        &lwork, syevj_params_),
-          "cusolverDnXsyevj_bufferSize" + where));
-    } else {
-      JFT_RETURN_IF_ERROR(
-          solver_->check(solver_->syevd_buffer_size[t](solver_handle_, kEigModeVector,
-                                                       uplo, n, v, n, w, &lwork),
-                         "cusolverDnXsyevd_bufferSize" + where));
-    }
-    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
-    return eachItem(d, [&](uint64_t item) {
-      void* vi = devicePointer(buffers[1] + item * stride);
-      void* wi = devicePointer(buffers[2] + item * wStride);
-      const cusolverStatus_t status =
-          jacobi
-              ? solver_->syevj[t](solver_handle_, kEigModeVector, uplo, n, vi, n, wi,
-                                  devicePointer(work), lwork, info + item, syevj_params_)
-              : solver_->syevd[t](solver_handle_, kEigModeVector, uplo, n, vi, n, wi,
-                                  devicePointer(work), lwork, info + item);
-      return solver_->check(
-          status, std::string(jacobi ? "cusolverDnXsyevj" : "cusolverDnXsyevd") + where);
-    });
+    return withWorkEachItem(
+        d, jacobi ? "cusolverDnXsyevj" : "cusolverDnXsyevd",
+        [&](int* lwork) {
+          return jacobi
+                     ? solver_->syevj_buffer_size[t](solver_handle_, kEigModeVector, uplo,
+                                                     n, v, n, w, lwork, syevj_params_)
+                     : solver_->syevd_buffer_size[t](solver_handle_, kEigModeVector, uplo,
+                                                     n, v, n, w, lwork);
+        },
+        [&](uint64_t item, void* work, int lwork) {
+          void* vi = devicePointer(buffers[1] + item * stride);
+          void* wi = devicePointer(buffers[2] + item * wStride);
+          return jacobi
+                     ? solver_->syevj[t](solver_handle_, kEigModeVector, uplo, n, vi, n,
+                                         wi, work, lwork, info + item, syevj_params_)
+                     : solver_->syevd[t](solver_handle_, kEigModeVector, uplo, n, vi, n,
+                                         wi, work, lwork, info + item);
+        });
   }
 
   // buffers: a, work, s, u, v, info. As JAX's handler: one gesvdj_batched
@@ -428,52 +451,49 @@ class CudaSolverRunner final : public SolverRunner {
   // item by item else. The library destroys `work` (its copy of a).
   Status gesvdj(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                 const std::vector<uint64_t>& bytes) {
-    JFT_ASSIGN_OR_RETURN(bool busy,
+    JFT_ASSIGN_OR_RETURN(auto r,
                          start(d, buffers, bytes, {0, 1, 5}, d.m == 0 || d.n == 0));
-    if (!busy) return Status::ok();
+    if (!r) return Status::ok();
     JFT_RETURN_IF_ERROR(ensureJacobiParams());
-    const int t = solverTypeIndex(d.type);
-    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
+    const int t = r->t, m = r->m, n = r->n;
     const int jobz = d.compute_uv ? kEigModeVector : kEigModeNoVector;
-    const std::string where = " for " + solverText(d);
     int* info = static_cast<int*>(devicePointer(buffers[5]));
-    int lwork = 0;
     if (d.full_matrices && d.m <= 32 && d.n <= 32 && d.batch > 1 &&
         d.batch <= kMaxBatch) {
       const int batch = static_cast<int>(d.batch);
-      JFT_RETURN_IF_ERROR(
-          solver_->check(solver_->gesvdj_batched_buffer_size[t](
-                             solver_handle_, jobz, m, n, devicePointer(buffers[1]), m,
-                             devicePointer(buffers[2]), devicePointer(buffers[3]), m,
-                             devicePointer(buffers[4]), n, &lwork, gesvdj_params_, batch),
-                         "cusolverDnXgesvdjBatched_bufferSize" + where));
+      JFT_ASSIGN_OR_RETURN(
+          const int lwork, workSize(d, "cusolverDnXgesvdjBatched", [&](int* size) {
+            return solver_->gesvdj_batched_buffer_size[t](
+                solver_handle_, jobz, m, n, devicePointer(buffers[1]), m,
+                devicePointer(buffers[2]), devicePointer(buffers[3]), m,
+                devicePointer(buffers[4]), n, size, gesvdj_params_, batch);
+          }));
       JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
-      return solver_->check(solver_->gesvdj_batched[t](
-                                solver_handle_, jobz, m, n, devicePointer(buffers[1]), m,
-                                devicePointer(buffers[2]), devicePointer(buffers[3]), m,
-                                devicePointer(buffers[4]), n, devicePointer(work), lwork,
-                                info, gesvdj_params_, batch),
-                            "cusolverDnXgesvdjBatched" + where);
+      return checkCall(solver_->gesvdj_batched[t](
+                           solver_handle_, jobz, m, n, devicePointer(buffers[1]), m,
+                           devicePointer(buffers[2]), devicePointer(buffers[3]), m,
+                           devicePointer(buffers[4]), n, devicePointer(work), lwork, info,
+                           gesvdj_params_, batch),
+                       "cusolverDnXgesvdjBatched", d);
     }
     const int econ = d.full_matrices ? 0 : 1;
-    JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->gesvdj_buffer_size[t](
-                           solver_handle_, jobz, econ, m, n, devicePointer(buffers[1]), m,
-                           devicePointer(buffers[2]), devicePointer(buffers[3]), m,
-                           devicePointer(buffers[4]), n, &lwork, gesvdj_params_),
-                       "cusolverDnXgesvdj_bufferSize" + where));
-    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const auto [aStride, sStride, uStride, vStride] = svdStrides(d);
-    return eachItem(d, [&](uint64_t item) {
-      return solver_->check(
-          solver_->gesvdj[t](solver_handle_, jobz, econ, m, n,
-                             devicePointer(buffers[1] + item * aStride), m,
-                             devicePointer(buffers[2] + item * sStride),
-                             devicePointer(buffers[3] + item * uStride), m,
-                             devicePointer(buffers[4] + item * vStride), n,
-                             devicePointer(work), lwork, info + item, gesvdj_params_),
-          "cusolverDnXgesvdj" + where);
-    });
+    return withWorkEachItem(
+        d, "cusolverDnXgesvdj",
+        [&](int* lwork) {
+          return solver_->gesvdj_buffer_size[t](
+              solver_handle_, jobz, econ, m, n, devicePointer(buffers[1]), m,
+              devicePointer(buffers[2]), devicePointer(buffers[3]), m,
+              devicePointer(buffers[4]), n, lwork, gesvdj_params_);
+        },
+        [&](uint64_t item, void* work, int lwork) {
+          return solver_->gesvdj[t](solver_handle_, jobz, econ, m, n,
+                                    devicePointer(buffers[1] + item * aStride), m,
+                                    devicePointer(buffers[2] + item * sStride),
+                                    devicePointer(buffers[3] + item * uStride), m,
+                                    devicePointer(buffers[4] + item * vStride), n, work,
+                                    lwork, info + item, gesvdj_params_);
+        });
   }
 
   // buffers: a, out, s, u, vt, info; item by item (the library has no
@@ -484,19 +504,11 @@ class CudaSolverRunner final : public SolverRunner {
   // needs no options object or host workspace. The library destroys `out`.
   Status gesvd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_ASSIGN_OR_RETURN(bool busy,
+    JFT_ASSIGN_OR_RETURN(auto r,
                          start(d, buffers, bytes, {0, 1, 5}, d.m == 0 || d.n == 0));
-    if (!busy) return Status::ok();
-    const int t = solverTypeIndex(d.type);
-    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n);
+    if (!r) return Status::ok();
     const signed char job = !d.compute_uv ? 'N' : d.full_matrices ? 'A' : 'S';
-    const std::string where = " for " + solverText(d);
-    int lwork = 0;
-    JFT_RETURN_IF_ERROR(
-        solver_->check(solver_->gesvd_buffer_size[t](solver_handle_, m, n, &lwork),
-                       "cusolverDnXgesvd_bufferSize" + where));
     const uint64_t elementBytes = elementBytesOf(d);
-    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t aStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
     const uint64_t sStride =
         static_cast<uint64_t>(d.n * solverTypeBytes(solverRealType(d.type)));
@@ -507,16 +519,39 @@ class CudaSolverRunner final : public SolverRunner {
     const uint64_t vtStride =
         d.compute_uv ? static_cast<uint64_t>(d.n * d.n) * elementBytes : 0;
     int* info = static_cast<int*>(devicePointer(buffers[5]));
-    return eachItem(d, [&](uint64_t item) {
-      return solver_->check(
-          solver_->gesvd[t](
-              solver_handle_, job, job, m, n, devicePointer(buffers[1] + item * aStride),
-              m, devicePointer(buffers[2] + item * sStride),
-              devicePointer(buffers[3] + item * uStride), m,
-              devicePointer(buffers[4] + item * vtStride), n, devicePointer(work), lwork,
-              /*rwork=*/nullptr, info + item),
-          "cusolverDnXgesvd" + where);
-    });
+    return withWorkEachItem(
+        d, "cusolverDnXgesvd",
+        [&](int* lwork) {
+          return solver_->gesvd_buffer_size[r->t](solver_handle_, r->m, r->n, lwork);
+        },
+        [&](uint64_t item, void* work, int lwork) {
+          return solver_->gesvd[r->t](solver_handle_, job, job, r->m, r->n,
+                                      devicePointer(buffers[1] + item * aStride), r->m,
+                                      devicePointer(buffers[2] + item * sStride),
+                                      devicePointer(buffers[3] + item * uStride), r->m,
+                                      devicePointer(buffers[4] + item * vtStride), r->n,
+                                      work, lwork, /*rwork=*/nullptr, info + item);
+        });
+  }
+
+  // The 64-bit API's workspaces, as routine `name`'s _bufferSize call
+  // `query(&device_bytes, &host_bytes)` asks: the device one and the
+  // runner's host one.
+  struct Workspaces {
+    void* device;
+    size_t device_bytes;
+    void* host;
+    size_t host_bytes;
+  };
+  template <typename Query>
+  StatusOr<Workspaces> workspaces(const SolverDesc& d, const char* name, Query&& query) {
+    size_t deviceBytes = 0, hostBytes = 0;
+    JFT_RETURN_IF_ERROR(
+        checkCall(query(&deviceBytes, &hostBytes), std::string(name) + "_bufferSize", d));
+    JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
+    if (host_work_.size() < hostBytes) host_work_.resize(hostBytes);
+    return Workspaces{devicePointer(work), deviceBytes,
+                      host_work_.empty() ? nullptr : host_work_.data(), hostBytes};
   }
 
   // buffers: a, work, s, u, v, info; item by item, as JAX's handler.
@@ -528,39 +563,34 @@ class CudaSolverRunner final : public SolverRunner {
   // assumes (it frees its own host workspace then).
   Status gesvdp(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                 const std::vector<uint64_t>& bytes) {
-    JFT_ASSIGN_OR_RETURN(bool busy,
+    JFT_ASSIGN_OR_RETURN(auto r,
                          start(d, buffers, bytes, {0, 1, 5}, d.m == 0 || d.n == 0));
-    if (!busy) return Status::ok();
+    if (!r) return Status::ok();
     JFT_RETURN_IF_ERROR(ensureParams());
     const int type = solverDataType(d.type);
     const int real = solverDataType(solverRealType(d.type));
     const int jobz = d.compute_uv ? kEigModeVector : kEigModeNoVector;
     const int econ = d.full_matrices ? 0 : 1;
-    const std::string where = " for " + solverText(d);
-    size_t deviceBytes = 0, hostBytes = 0;
-    JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->gesvdpBufferSize(
-            solver_handle_, params_, jobz, econ, d.m, d.n, type,
-            devicePointer(buffers[1]), d.m, real, devicePointer(buffers[2]), type,
-            devicePointer(buffers[3]), d.m, type, devicePointer(buffers[4]), d.n, type,
-            &deviceBytes, &hostBytes),
-        "cusolverDnXgesvdp_bufferSize" + where));
-    JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
-    if (host_work_.size() < hostBytes) host_work_.resize(hostBytes);
+    JFT_ASSIGN_OR_RETURN(
+        const Workspaces work,
+        workspaces(d, "cusolverDnXgesvdp", [&](size_t* deviceBytes, size_t* hostBytes) {
+          return solver_->gesvdpBufferSize(
+              solver_handle_, params_, jobz, econ, d.m, d.n, type,
+              devicePointer(buffers[1]), d.m, real, devicePointer(buffers[2]), type,
+              devicePointer(buffers[3]), d.m, type, devicePointer(buffers[4]), d.n, type,
+              deviceBytes, hostBytes);
+        }));
     const auto [aStride, sStride, uStride, vStride] = svdStrides(d);
     int* info = static_cast<int*>(devicePointer(buffers[5]));
-    return eachItem(d, [&](uint64_t item) {
+    return eachCall(d, "cusolverDnXgesvdp", [&](uint64_t item) {
       double errorEstimate = 0;
-      return solver_->check(
-          solver_->gesvdp(solver_handle_, params_, jobz, econ, d.m, d.n, type,
-                          devicePointer(buffers[1] + item * aStride), d.m, real,
-                          devicePointer(buffers[2] + item * sStride), type,
-                          devicePointer(buffers[3] + item * uStride), d.m, type,
-                          devicePointer(buffers[4] + item * vStride), d.n, type,
-                          devicePointer(work), deviceBytes,
-                          host_work_.empty() ? nullptr : host_work_.data(), hostBytes,
-                          info + item, &errorEstimate),
-          "cusolverDnXgesvdp" + where);
+      return solver_->gesvdp(solver_handle_, params_, jobz, econ, d.m, d.n, type,
+                             devicePointer(buffers[1] + item * aStride), d.m, real,
+                             devicePointer(buffers[2] + item * sStride), type,
+                             devicePointer(buffers[3] + item * uStride), d.m, type,
+                             devicePointer(buffers[4] + item * vStride), d.n, type,
+                             work.device, work.device_bytes, work.host, work.host_bytes,
+                             info + item, &errorEstimate);
     });
   }
 
@@ -573,8 +603,8 @@ class CudaSolverRunner final : public SolverRunner {
   // assumes.
   Status geev(const SolverDesc& d, const std::vector<uint64_t>& buffers,
               const std::vector<uint64_t>& bytes) {
-    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 5}, d.n == 0));
-    if (!busy) return Status::ok();
+    JFT_ASSIGN_OR_RETURN(auto r, start(d, buffers, bytes, {0, 1, 5}, d.n == 0));
+    if (!r) return Status::ok();
     if (solver_->geev == nullptr || solver_->geev_buffer_size == nullptr)
       return unimplemented(solverText(d) + ": " + solver_->library_name +
                            " has no cusolverDnXgeev (it needs cuSOLVER 11.7.1, from "
@@ -586,30 +616,25 @@ class CudaSolverRunner final : public SolverRunner {
                                      : d.type == SolverType::kF64 ? SolverType::kC128
                                                                   : SolverType::kC64);
     const int jobvr = d.eigenvectors ? kEigModeVector : kEigModeNoVector;
-    const std::string where = " for " + solverText(d);
-    size_t deviceBytes = 0, hostBytes = 0;
-    JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->geev_buffer_size(
-            solver_handle_, params_, kEigModeNoVector, jobvr, d.n, type,
-            devicePointer(buffers[1]), d.n, wType, devicePointer(buffers[2]), type,
-            devicePointer(buffers[3]), d.n, type, devicePointer(buffers[4]), d.n, type,
-            &deviceBytes, &hostBytes),
-        "cusolverDnXgeev_bufferSize" + where));
-    JFT_ASSIGN_OR_RETURN(uint64_t work, workspace(deviceBytes));
-    if (host_work_.size() < hostBytes) host_work_.resize(hostBytes);
+    JFT_ASSIGN_OR_RETURN(
+        const Workspaces work,
+        workspaces(d, "cusolverDnXgeev", [&](size_t* deviceBytes, size_t* hostBytes) {
+          return solver_->geev_buffer_size(
+              solver_handle_, params_, kEigModeNoVector, jobvr, d.n, type,
+              devicePointer(buffers[1]), d.n, wType, devicePointer(buffers[2]), type,
+              devicePointer(buffers[3]), d.n, type, devicePointer(buffers[4]), d.n, type,
+              deviceBytes, hostBytes);
+        }));
     const uint64_t matrixStride = bytes[1] / static_cast<uint64_t>(d.batch);
     const uint64_t wStride = bytes[2] / static_cast<uint64_t>(d.batch);
     int* info = static_cast<int*>(devicePointer(buffers[5]));
-    return eachItem(d, [&](uint64_t item) {
-      return solver_->check(
-          solver_->geev(
-              solver_handle_, params_, kEigModeNoVector, jobvr, d.n, type,
-              devicePointer(buffers[1] + item * matrixStride), d.n, wType,
-              devicePointer(buffers[2] + item * wStride), type, devicePointer(buffers[3]),
-              d.n, type, devicePointer(buffers[4] + item * matrixStride), d.n, type,
-              devicePointer(work), deviceBytes,
-              host_work_.empty() ? nullptr : host_work_.data(), hostBytes, info + item),
-          "cusolverDnXgeev" + where);
+    return eachCall(d, "cusolverDnXgeev", [&](uint64_t item) {
+      return solver_->geev(
+          solver_handle_, params_, kEigModeNoVector, jobvr, d.n, type,
+          devicePointer(buffers[1] + item * matrixStride), d.n, wType,
+          devicePointer(buffers[2] + item * wStride), type, devicePointer(buffers[3]),
+          d.n, type, devicePointer(buffers[4] + item * matrixStride), d.n, type,
+          work.device, work.device_bytes, work.host, work.host_bytes, info + item);
     });
   }
 
@@ -619,75 +644,64 @@ class CudaSolverRunner final : public SolverRunner {
   Status ormqr(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
     // No reflectors: Q is the identity and the copy is the product.
-    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {2, 3, -1},
-                                          d.m == 0 || d.n == 0 || d.k == 0));
-    if (!busy) return Status::ok();
-    const int t = solverTypeIndex(d.type);
+    JFT_ASSIGN_OR_RETURN(
+        auto r, start(d, buffers, bytes, {2, 3, -1}, d.m == 0 || d.n == 0 || d.k == 0));
+    if (!r) return Status::ok();
     const bool complex = d.type == SolverType::kC64 || d.type == SolverType::kC128;
     const int side = d.left_side ? kSideLeft : kSideRight;
     const int trans = d.transpose == SolverTranspose::kNone ? kOpN
                       : complex                             ? kOpC
                                                             : kOpT;
-    const int m = static_cast<int>(d.m), n = static_cast<int>(d.n),
-              k = static_cast<int>(d.k);
+    const int t = r->t, m = r->m, n = r->n, k = r->k;
     const int order = d.left_side ? m : n;
-    const std::string where = " for " + solverText(d);
-    int lwork = 0;
-    JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->ormqr_buffer_size[t](
-            solver_handle_, side, trans, m, n, k, devicePointer(buffers[0]), order,
-            devicePointer(buffers[1]), devicePointer(buffers[3]), m, &lwork),
-        "cusolverDnXormqr_bufferSize" + where));
-    JFT_ASSIGN_OR_RETURN(auto work, workAndInfo(d, lwork));
     const uint64_t elementBytes = elementBytesOf(d);
     const uint64_t aStride =
         static_cast<uint64_t>(order * d.reflector_cols) * elementBytes;
     const uint64_t tauStride = static_cast<uint64_t>(d.k) * elementBytes;
     const uint64_t cStride = static_cast<uint64_t>(d.m * d.n) * elementBytes;
-    return eachItem(d, [&](uint64_t item) {
-      return solver_->check(
-          solver_->ormqr[t](solver_handle_, side, trans, m, n, k,
-                            devicePointer(buffers[0] + item * aStride), order,
-                            devicePointer(buffers[1] + item * tauStride),
-                            devicePointer(buffers[3] + item * cStride), m,
-                            devicePointer(work.first), lwork,
-                            static_cast<int*>(devicePointer(work.second))),
-          "cusolverDnXormqr" + where);
-    });
+    return withWorkAndInfoEachItem(
+        d, "cusolverDnXormqr",
+        [&](int* lwork) {
+          return solver_->ormqr_buffer_size[t](
+              solver_handle_, side, trans, m, n, k, devicePointer(buffers[0]), order,
+              devicePointer(buffers[1]), devicePointer(buffers[3]), m, lwork);
+        },
+        [&](uint64_t item, void* work, int lwork, int* info) {
+          return solver_->ormqr[t](solver_handle_, side, trans, m, n, k,
+                                   devicePointer(buffers[0] + item * aStride), order,
+                                   devicePointer(buffers[1] + item * tauStride),
+                                   devicePointer(buffers[3] + item * cStride), m, work,
+                                   lwork, info);
+        });
   }
 
   // buffers: a, out, d, e, tau, info; item by item, as JAX's handler.
   Status sytrd(const SolverDesc& d, const std::vector<uint64_t>& buffers,
                const std::vector<uint64_t>& bytes) {
-    JFT_ASSIGN_OR_RETURN(bool busy, start(d, buffers, bytes, {0, 1, 5}, d.n == 0));
-    if (!busy) return Status::ok();
-    const int t = solverTypeIndex(d.type);
-    const int n = static_cast<int>(d.n);
+    JFT_ASSIGN_OR_RETURN(auto r, start(d, buffers, bytes, {0, 1, 5}, d.n == 0));
+    if (!r) return Status::ok();
     const int uplo = d.lower ? kFillLower : kFillUpper;
-    const std::string where = " for " + solverText(d);
-    int lwork = 0;
-    JFT_RETURN_IF_ERROR(solver_->check(
-        solver_->sytrd_buffer_size[t](solver_handle_, uplo, n, devicePointer(buffers[1]),
-                                      n, devicePointer(buffers[2]),
-                                      devicePointer(buffers[3]),
-                                      devicePointer(buffers[4]), &lwork),
-        "cusolverDnXsytrd_bufferSize" + where));
     const uint64_t elementBytes = elementBytesOf(d);
     const uint64_t realBytes =
         static_cast<uint64_t>(solverTypeBytes(solverRealType(d.type)));
-    JFT_ASSIGN_OR_RETURN(uint64_t work, elementWorkspace(d, lwork));
     const uint64_t size = static_cast<uint64_t>(d.n);
-    return eachItem(d, [&](uint64_t item) {
-      return solver_->check(
-          solver_->sytrd[t](solver_handle_, uplo, n,
-                            devicePointer(buffers[1] + item * size * size * elementBytes),
-                            n, devicePointer(buffers[2] + item * size * realBytes),
-                            devicePointer(buffers[3] + item * (size - 1) * realBytes),
-                            devicePointer(buffers[4] + item * (size - 1) * elementBytes),
-                            devicePointer(work), lwork,
-                            static_cast<int*>(devicePointer(buffers[5])) + item),
-          "cusolverDnXsytrd" + where);
-    });
+    return withWorkEachItem(
+        d, "cusolverDnXsytrd",
+        [&](int* lwork) {
+          return solver_->sytrd_buffer_size[r->t](
+              solver_handle_, uplo, r->n, devicePointer(buffers[1]), r->n,
+              devicePointer(buffers[2]), devicePointer(buffers[3]),
+              devicePointer(buffers[4]), lwork);
+        },
+        [&](uint64_t item, void* work, int lwork) {
+          return solver_->sytrd[r->t](
+              solver_handle_, uplo, r->n,
+              devicePointer(buffers[1] + item * size * size * elementBytes), r->n,
+              devicePointer(buffers[2] + item * size * realBytes),
+              devicePointer(buffers[3] + item * (size - 1) * realBytes),
+              devicePointer(buffers[4] + item * (size - 1) * elementBytes), work, lwork,
+              static_cast<int*>(devicePointer(buffers[5])) + item);
+        });
   }
 
   // buffers: a, b, x. alpha = 1 in the element type, read from the host.
