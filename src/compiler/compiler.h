@@ -150,6 +150,11 @@ struct Executable {
   std::string fingerprint;  // hex SHA-256 of the input and the options that matter
   std::vector<ir::Type> parameter_types;  // of the entry function
   std::vector<ir::Type> output_types;
+  // Where each lives for the caller: "device", or "pinned_host" where the
+  // entry function says `mhlo.memory_kind = "pinned_host"` (a jit whose in/out
+  // shardings name host memory); one per parameter / output.
+  std::vector<std::string> parameter_memory_kinds;
+  std::vector<std::string> output_memory_kinds;
   runtime::Program program;
   RouteReport report;
   ProgramCost cost;  // flops and transcendentals (cost_analysis.h)

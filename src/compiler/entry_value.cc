@@ -1,13 +1,19 @@
 // Entry values from the entry function's types.
 #include "compiler/entry_value.h"
 
+#include "ir/attribute.h"
+
 namespace jft::compiler {
 namespace {
 
-std::vector<EntryValue> describeAll(const std::vector<ir::Type>& types) {
+std::vector<EntryValue> describeAll(const std::vector<ir::Type>& types,
+                                    const std::vector<std::string>& memory_kinds) {
   std::vector<EntryValue> values;
   values.reserve(types.size());
-  for (const ir::Type& type : types) values.push_back(describeEntryValue(type));
+  for (size_t i = 0; i < types.size(); ++i) {
+    values.push_back(describeEntryValue(types[i]));
+    if (i < memory_kinds.size()) values.back().memory_kind = memory_kinds[i];
+  }
   return values;
 }
 
@@ -27,12 +33,17 @@ EntryValue describeEntryValue(const ir::Type& type) {
   return value;
 }
 
+std::string entryMemoryKind(const ir::NamedAttrs& attrs) {
+  const auto* kind = ir::findAttrAs<std::string>(attrs, "mhlo.memory_kind");
+  return kind != nullptr && *kind == "pinned_host" ? "pinned_host" : "device";
+}
+
 std::vector<EntryValue> entryParameters(const Executable& executable) {
-  return describeAll(executable.parameter_types);
+  return describeAll(executable.parameter_types, executable.parameter_memory_kinds);
 }
 
 std::vector<EntryValue> entryOutputs(const Executable& executable) {
-  return describeAll(executable.output_types);
+  return describeAll(executable.output_types, executable.output_memory_kinds);
 }
 
 }  // namespace jft::compiler

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "ir/attribute.h"
 #include "ir/type.h"
 
 namespace jft::compiler {
@@ -22,9 +23,14 @@ struct EntryValue {
   std::vector<int64_t> dims;               // kArray only
   int64_t bytes = 0;                       // kArray only
   std::string text;                        // the type as written: "tensor<2x3xf32>"
+  std::string memory_kind = "device";      // or "pinned_host"
 };
 
 EntryValue describeEntryValue(const ir::Type& type);
+// The memory kind a caller keeps an entry value in, from its argument or
+// result attributes: "pinned_host" when `mhlo.memory_kind` says so, else
+// "device" (our buffers hold no other host kind).
+std::string entryMemoryKind(const ir::NamedAttrs& attrs);
 std::vector<EntryValue> entryParameters(const Executable& executable);
 std::vector<EntryValue> entryOutputs(const Executable& executable);
 

@@ -17,6 +17,7 @@ void encodeSpec(ByteWriter& out, const ArraySpec& spec) {
   out.u64(spec.dims.size());
   for (int64_t dim : spec.dims) out.i64(dim);
   out.u64(spec.bytes);
+  out.bytes(spec.memory_kind);
 }
 
 StatusOr<ArraySpec> decodeSpec(ByteReader& in) {
@@ -31,6 +32,10 @@ StatusOr<ArraySpec> decodeSpec(ByteReader& in) {
     spec.dims.push_back(dim);
   }
   JFT_ASSIGN_OR_RETURN(spec.bytes, in.u64("array bytes"));
+  JFT_ASSIGN_OR_RETURN(spec.memory_kind, in.bytes("array memory kind"));
+  if (spec.memory_kind != "device" && spec.memory_kind != "pinned_host")
+    return invalidArgument("array memory kind '" + spec.memory_kind +
+                           "' is not one we keep");
   return spec;
 }
 

@@ -26,7 +26,7 @@
 
 namespace jft::pjrt {
 
-inline constexpr uint32_t kFormatVersion = 2;  // 2: cost analysis counts
+inline constexpr uint32_t kFormatVersion = 3;  // 2: cost analysis counts; 3: memory kinds
 
 std::string serializeExecutable(const ExecutableInfo& info, std::string_view identity);
 

@@ -8,7 +8,6 @@ namespace jft::pjrt {
 namespace {
 
 // Memory kinds are static strings so the views stay valid for the process.
-constexpr const char kDeviceKind[] = "device";
 
 }  // namespace
 
@@ -104,6 +103,7 @@ StatusOr<ArraySpec> arraySpec(const compiler::EntryValue& value) {
     return unimplemented("PJRT has no buffer type for " + value.text);
   spec.dims = value.dims;
   spec.bytes = static_cast<uint64_t>(value.bytes);
+  spec.memory_kind = value.memory_kind;
   return spec;
 }
 
@@ -142,10 +142,19 @@ Status ExecutableInfo::finish() {
                            " which does not exist");
     if (alias >= 0) alias_bytes += static_cast<int64_t>(outputs[i].bytes);
   }
-  output_kinds.assign(numOutputs, kDeviceKind);
-  output_kind_sizes.assign(numOutputs, sizeof(kDeviceKind) - 1);
-  parameter_kinds.assign(parameters.size(), kDeviceKind);
-  parameter_kind_sizes.assign(parameters.size(), sizeof(kDeviceKind) - 1);
+  // Views into the specs' strings: neither list changes after finish().
+  output_kinds.clear();
+  output_kind_sizes.clear();
+  for (const ArraySpec& output : outputs) {
+    output_kinds.push_back(output.memory_kind.c_str());
+    output_kind_sizes.push_back(output.memory_kind.size());
+  }
+  parameter_kinds.clear();
+  parameter_kind_sizes.clear();
+  for (const ArraySpec& parameter : parameters) {
+    parameter_kinds.push_back(parameter.memory_kind.c_str());
+    parameter_kind_sizes.push_back(parameter.memory_kind.size());
+  }
   code_bytes = 0;
   for (const runtime::KernelImage& kernel : program.kernels)
     code_bytes += static_cast<int64_t>(kernel.binary.size());

@@ -22,6 +22,10 @@ struct ArraySpec {
   PJRT_Buffer_Type type = PJRT_Buffer_Type_INVALID;
   std::vector<int64_t> dims;
   uint64_t bytes = 0;
+  // The memory the caller keeps it in: "device", or "pinned_host" (Execute
+  // stages such a parameter into device memory and such an output out of it).
+  std::string memory_kind = "device";
+  bool onHost() const { return memory_kind == "pinned_host"; }
   std::string text() const;  // "f32[2,3]"
 };
 

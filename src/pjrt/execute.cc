@@ -130,8 +130,6 @@ Status checkArgument(const PJRT_Buffer& buffer, size_t index, const ArraySpec& s
   if (buffer.device != device)
     return fail(what + " is on " + deviceName(buffer.device) +
                 " but the program runs on " + deviceName(device));
-  if (buffer.pinned_host)
-    return fail(what + " is in pinned_host memory; the program reads device memory");
   if (buffer.incomplete)
     return failedPrecondition(std::string(kName) + ": " + what +
                               " is still receiving its data (its transfer manager's "
@@ -189,6 +187,68 @@ Status precheck(PJRT_LoadedExecutable& executable, PJRT_Device* device,
   return executable.programFor(device).status();
 }
 
+// An argument in pinned host memory (jit with a host in_sharding, or a host
+// array passed on): the program reads device memory, so it reads a copy made
+// on the device's queue, freed once the queued work is done with it.
+StatusOr<uint64_t> stageIn(PJRT_Buffer& argument, PJRT_Device* device) {
+  if (argument.byte_size == 0) return uint64_t{0};
+  // A pending DMA into the argument may be on another device's queue.
+  if (argument.ready != nullptr && !argument.ready->isReady())
+    JFT_RETURN_IF_ERROR(argument.ready->await());
+  JFT_ASSIGN_OR_RETURN(uint64_t copy, device->runtime->allocate(argument.byte_size));
+  StatusOr<runtime::EventPtr> copied =
+      device->runtime->copyPinnedToDevice(copy, argument.host, argument.byte_size);
+  if (!copied.isOk()) {
+    device->runtime->deallocate(copy, argument.byte_size);
+    return copied.status();
+  }
+  return copy;
+}
+
+// The device copies of pinned host arguments, given back when the launch is
+// enqueued (or failed): the device defers each free until the queued work
+// that reads it is done.
+struct StagedArguments {
+  runtime::Device* device;
+  std::vector<std::pair<uint64_t, uint64_t>> copies;  // address, bytes
+  ~StagedArguments() {
+    for (const auto& [address, bytes] : copies) device->deallocate(address, bytes);
+  }
+};
+
+PJRT_Memory* pinnedMemoryOf(PJRT_Device* device) {
+  for (PJRT_Memory* memory : device->memories) {
+    if (unwrap(memory)->pinned_host) return memory;
+  }
+  return nullptr;
+}
+
+// An output the program's signature keeps in pinned host memory (a host
+// out_sharding): copied there on the device's queue after the program; the
+// device memory it was computed in goes back once that copy has read it.
+Status stageOut(PJRT_Buffer& output, PJRT_Device* device, runtime::EventPtr& ready) {
+  PJRT_Memory* pinned = pinnedMemoryOf(device);
+  if (pinned == nullptr)
+    return failedPrecondition(deviceName(device) + " has no pinned_host memory");
+  void* host = nullptr;
+  if (output.byte_size > 0) {
+    JFT_ASSIGN_OR_RETURN(host, device->runtime->allocatePinned(output.byte_size));
+    StatusOr<runtime::EventPtr> copied =
+        device->runtime->copyDeviceToPinned(host, output.address, output.byte_size);
+    if (!copied.isOk()) {
+      device->runtime->deallocatePinned(host);
+      return copied.status();
+    }
+    ready = runtime::whenAll({ready, *copied});
+    device->runtime->deallocate(output.address, output.byte_size);
+  }
+  output.memory = pinned;
+  output.pinned_host = true;
+  output.host = host;
+  output.address = 0;
+  return Status::ok();
+}
+
 StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* device,
                             PJRT_Buffer* const* arguments,
                             const std::vector<bool>& forbidDonation,
@@ -224,6 +284,10 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
     PJRT_Buffer& buffer = *arguments[i];
     JFT_RETURN_IF_ERROR(checkArgument(buffer, i, info.parameters[i], executable, device));
     bool passedOnce = std::count(arguments, arguments + numArgs, &buffer) == 1;
+    if (buffer.pinned_host) {
+      runtimeArgs[i] = {0, buffer.byte_size, false};  // staged below
+      continue;
+    }
     runtimeArgs[i] = {buffer.address, buffer.byte_size,
                       giveAway[i] && !forbidDonation[i] && passedOnce &&
                           buffer.external_references == 0 && !buffer.view};
@@ -256,6 +320,17 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
     return launched;
   }
 
+  StagedArguments staged{device->runtime};
+  for (size_t i = 0; i < numArgs; ++i) {
+    PJRT_Buffer& buffer = *arguments[i];
+    if (!buffer.pinned_host) continue;
+    StatusOr<uint64_t> copy = stageIn(buffer, device);
+    if (!copy.isOk())
+      return copy.status().withContext(std::string(kName) + ": argument " +
+                                       std::to_string(i) + " of " + info.name);
+    staged.copies.emplace_back(*copy, buffer.byte_size);
+    runtimeArgs[i].address = *copy;
+  }
   JFT_ASSIGN_OR_RETURN(runtime::ExecuteResult result,
                        program->execute(runtimeArgs, participant));
   Launched launched;
@@ -316,6 +391,16 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
       device->runtime->deallocate(consumed.address, consumed.byte_size);
     consumed.deleted = true;
     consumed.address = 0;
+  }
+  for (size_t o = 0; o < launched.outputs.size(); ++o) {
+    if (!info.outputs[o].onHost()) continue;
+    PJRT_Buffer& output = *launched.outputs[o];
+    Status moved = stageOut(output, device, output.ready);
+    // Not moved (no pinned memory left): the output, still in device memory,
+    // carries the error.
+    if (!moved.isOk())
+      output.ready = runtime::Event::ready(moved.withContext(
+          std::string(kName) + ": output " + std::to_string(o) + " of " + info.name));
   }
   return launched;
 }

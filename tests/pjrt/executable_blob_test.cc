@@ -43,6 +43,7 @@ void expectSameSpecs(const std::vector<ArraySpec>& a, const std::vector<ArraySpe
     EXPECT_EQ(a[i].type, b[i].type) << i;
     EXPECT_EQ(a[i].dims, b[i].dims) << i;
     EXPECT_EQ(a[i].bytes, b[i].bytes) << i;
+    EXPECT_EQ(a[i].memory_kind, b[i].memory_kind) << i;
   }
 }
 
@@ -182,7 +183,7 @@ std::shared_ptr<ExecutableInfo> smallInfo() {
   info->name = "jit_small";
   info->fingerprint = "0123abcd";
   info->parameters.push_back({PJRT_Buffer_Type_F32, {4}, 16});
-  info->outputs.push_back({PJRT_Buffer_Type_F32, {4}, 16});
+  info->outputs.push_back({PJRT_Buffer_Type_F32, {4}, 16, "pinned_host"});
   info->target = std::string(kTarget);
   runtime::Program& p = info->program;
   p.name = "jit_small";

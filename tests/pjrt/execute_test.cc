@@ -50,6 +50,95 @@ class ExecuteTest : public ExecutableTest {
   }
 };
 
+// Host memory at the program's boundary (jit with host in/out shardings):
+// a pinned host argument is read through a device copy, and an output the
+// signature keeps in pinned_host memory is copied there.
+class HostMemoryExecuteTest : public ExecuteTest {
+ protected:
+  PJRT_Memory* pinned() { return client_->devices[0]->memories.back(); }
+
+  PJRT_Buffer* pinnedBuffer(std::vector<float> values) {
+    std::vector<int64_t> dims{static_cast<int64_t>(values.size())};
+    PJRT_Client_BufferFromHostBuffer_Args args{};
+    args.struct_size = sizeof(args);
+    args.client = client_.get();
+    args.data = values.data();
+    args.type = PJRT_Buffer_Type_F32;
+    args.dims = dims.data();
+    args.num_dims = dims.size();
+    args.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
+    args.memory = pinned();
+    EXPECT_EQ(clientBufferFromHostBuffer(&args), nullptr);
+    if (args.done_with_host_buffer != nullptr) {
+      PJRT_Event_Destroy_Args destroy{sizeof(destroy), nullptr,
+                                      args.done_with_host_buffer};
+      eventDestroy(&destroy);
+    }
+    buffers_.push_back(args.buffer);
+    return args.buffer;
+  }
+
+  static std::vector<float> read(PJRT_Buffer* buffer) {
+    std::vector<float> out(buffer->byte_size / sizeof(float));
+    PJRT_Buffer_ToHostBuffer_Args args{};
+    args.struct_size = sizeof(args);
+    args.src = buffer;
+    args.dst = out.data();
+    args.dst_size = buffer->byte_size;
+    EXPECT_EQ(bufferToHostBuffer(&args), nullptr);
+    EXPECT_TRUE(awaitAndDestroy(args.event).isOk());
+    return out;
+  }
+};
+
+TEST_F(HostMemoryExecuteTest, APinnedHostArgumentIsReadThroughADeviceCopy) {
+  PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
+  ASSERT_NE(executable, nullptr);
+  PJRT_Buffer* x = pinnedBuffer({1, 2, 3, 4});
+  ASSERT_TRUE(x->pinned_host);
+  const int64_t inUse = device(0).bytesInUse();
+  Call call(executable, {x}, 1);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  loader_.loaded[0]->done->complete(Status::ok());
+  PJRT_Buffer* out = call.outputs[0];
+  EXPECT_EQ(out->memory, client_->devices[0]->default_memory);
+  EXPECT_EQ(contents(out), (std::vector<float>{2, 4, 6, 8}));
+  EXPECT_FALSE(x->isDeleted());
+  EXPECT_EQ(read(x), (std::vector<float>{1, 2, 3, 4}));
+  // Only the output stays: the device copy of x went back.
+  EXPECT_EQ(device(0).bytesInUse(), inUse + 16);
+  EXPECT_EQ(device(0).badFrees(), 0);
+}
+
+TEST_F(HostMemoryExecuteTest, AnOutputKeptInPinnedHostMemoryIsCopiedThere) {
+  compiler::Executable compiled = doublingExecutable(1, {-1});
+  compiled.output_memory_kinds = {"pinned_host"};
+  PJRT_LoadedExecutable* executable = load(std::move(compiled));
+  ASSERT_NE(executable, nullptr);
+  EXPECT_EQ(std::string(executable->info->output_kinds[0],
+                        executable->info->output_kind_sizes[0]),
+            "pinned_host");
+  EXPECT_EQ(std::string(executable->info->parameter_kinds[0],
+                        executable->info->parameter_kind_sizes[0]),
+            "device");
+  PJRT_Buffer* x = buffer({1, 2, 3, 4});
+  const int64_t inUse = device(0).bytesInUse();
+  Call call(executable, {x}, 1);
+  ASSERT_EQ(call.run(), nullptr);
+  keep(call);
+  loader_.loaded[0]->done->complete(Status::ok());
+  PJRT_Buffer* out = call.outputs[0];
+  EXPECT_TRUE(out->pinned_host);
+  EXPECT_EQ(out->memory, pinned());
+  EXPECT_EQ(out->address, 0u);
+  ASSERT_TRUE(out->ready->await().isOk());
+  EXPECT_EQ(read(out), (std::vector<float>{2, 4, 6, 8}));
+  // The device memory the output was computed in went back.
+  EXPECT_EQ(device(0).bytesInUse(), inUse);
+  EXPECT_EQ(device(0).badFrees(), 0);
+}
+
 TEST_F(ExecuteTest, ReturnsOutputsBeforeTheDeviceFinishes) {
   PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {-1}));
   ASSERT_NE(executable, nullptr);
