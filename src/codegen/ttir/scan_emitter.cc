@@ -276,13 +276,8 @@ StatusOr<Launch> ScanKernel::emit() {
 
 }  // namespace
 
-StatusOr<Launch> emitScanKernel(TtirWriter& writer, const ir::Module& module,
-                                const ir::Function& function,
-                                const fusion::Fusion& fusion,
-                                const KernelSignature& signature,
-                                const std::string& index_type) {
-  ScanKernel kernel(writer, module, function, fusion, signature, index_type);
-  return kernel.emit();
+StatusOr<Launch> emitScanKernel(const KernelInputs& in) {
+  return ScanKernel(in).emit();
 }
 
 }  // namespace jft::codegen::ttir

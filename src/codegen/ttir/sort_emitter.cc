@@ -540,13 +540,11 @@ StatusOr<Launch> SortKernel::emit() {
 
 }  // namespace
 
-StatusOr<StagedKernels> emitSortKernels(const ir::Module& module,
-                                        const ir::Function& function,
-                                        const fusion::Fusion& fusion,
-                                        const std::string& index_type) {
-  JFT_ASSIGN_OR_RETURN(KernelSignature plain, kernelSignature(module, fusion));
+StatusOr<StagedKernels> emitSortKernels(const GroupInputs& group) {
+  JFT_ASSIGN_OR_RETURN(KernelSignature plain,
+                       kernelSignature(group.module, group.fusion));
   TtirWriter writer;
-  SortKernel kernel(writer, module, function, fusion, plain, index_type);
+  SortKernel kernel({group, plain, writer});
   JFT_RETURN_IF_ERROR(kernel.check());
   StagedKernels staged;
   if (!kernel.longRow()) {
@@ -556,9 +554,9 @@ StatusOr<StagedKernels> emitSortKernels(const ir::Module& module,
   }
   staged.scratch = kernel.longScratch();
   JFT_ASSIGN_OR_RETURN(KernelSignature signature,
-                       kernelSignature(module, fusion, "", staged.scratch));
+                       kernelSignature(group.module, group.fusion, "", staged.scratch));
   TtirWriter long_writer;
-  SortKernel long_kernel(long_writer, module, function, fusion, signature, index_type);
+  SortKernel long_kernel({group, signature, long_writer});
   JFT_ASSIGN_OR_RETURN(Launch launch, long_kernel.emitLong());
   staged.stages.push_back({std::move(signature), long_writer.body(), std::move(launch)});
   return staged;
