@@ -13,6 +13,7 @@
 #include "codegen/ttir/memory_access.h"
 #include "codegen/ttir/reduction_layout.h"
 #include "codegen/ttir/tile_choice.h"
+#include "codegen/ttir/tile_ops.h"
 #include "ir/op_kind.h"
 #include "support/int_lists.h"
 
@@ -391,10 +392,7 @@ StatusOr<Value> ReductionKernel::reduceAt(const ir::Op& op, size_t result, int s
     } else {
       JFT_ASSIGN_OR_RETURN(int full, fullSpace(kept, index_->range(1)));
       JFT_ASSIGN_OR_RETURN(std::vector<Value> reduced, reduceTile(op, full, 1, nullptr));
-      for (Value& r : reduced)
-        r = w_.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type + " -> " +
-                      tensorType({r.shape[0], 1}, r.scalar),
-                  {r.shape[0], 1}, r.scalar);
+      for (Value& r : reduced) r = expandDims(w_, r, 1);
       results_[key] = reduced;
     }
   }
@@ -472,10 +470,7 @@ Status ReductionKernel::emitLoop(int kept, const std::optional<Value>& chunk) {
     const size_t n = lanesOf(module_, *op).size();
     std::vector<Value> lanes(results.begin() + at, results.begin() + at + n);
     JFT_ASSIGN_OR_RETURN(std::vector<Value> reduced, ttReduce(*op, lanes, 1));
-    for (Value& r : reduced)
-      r = w_.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type + " -> " +
-                    tensorType({r.shape[0], 1}, r.scalar),
-                {r.shape[0], 1}, r.scalar);
+    for (Value& r : reduced) r = expandDims(w_, r, 1);
     results_[std::make_pair(op, kept)] = reduced;
     at += n;
   }
@@ -672,10 +667,7 @@ Status ReductionKernel::reducePartials(int kept) {
       ++next;
     }
     JFT_ASSIGN_OR_RETURN(std::vector<Value> reduced, ttReduce(*op, values, 1));
-    for (Value& r : reduced)
-      r = w.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type + " -> " +
-                   tensorType({r.shape[0], 1}, r.scalar),
-               {r.shape[0], 1}, r.scalar);
+    for (Value& r : reduced) r = expandDims(w, r, 1);
     results_[std::make_pair(op, kept)] = reduced;
   }
   return Status::ok();

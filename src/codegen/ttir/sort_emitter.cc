@@ -9,6 +9,7 @@
 #include "codegen/ttir/index_space.h"
 #include "codegen/ttir/kernel_emitter.h"
 #include "codegen/ttir/memory_access.h"
+#include "codegen/ttir/tile_ops.h"
 #include "fusion/ttir_support.h"
 
 namespace jft::codegen::ttir {
@@ -223,12 +224,7 @@ Status SortKernel::step(std::vector<Value>& values, Value& pos, int64_t distance
       while ((int64_t{1} << s) < 2 * distance) ++s;
       return s;
     }();
-    Value r = w_.op("tt.make_range {end = " + std::to_string(a) +
-                        " : i32, start = 0 : i32} : " + tensorType({a}, "i32"),
-                    {a}, "i32");
-    r = w_.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type + " -> " +
-                  tensorType({a, 1}, "i32"),
-              {a, 1}, "i32");
+    const Value r = expandDims(w_, makeRange(w_, a), 1);
     const Value sh = w_.op("arith.constant dense<" + std::to_string(shift) +
                                "> : " + tensorType({a, 1}, "i32"),
                            {a, 1}, "i32");
