@@ -18,17 +18,12 @@
 namespace jft::runtime::gpu {
 namespace {
 
-std::string resolveCublasLt(void* handle, CublasLt& library) {
-  JFT_CUBLASLT_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
-  return "";
-}
-
 // An older cuBLASLt lacks entry points of the 12 series; it is passed over.
 StatusOr<CublasLt*> openCublasLt() {
   return openVendorLibrary<CublasLt>(
       "JFT_CUBLASLT_LIBRARY",
       {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"},
-      "cuBLASLt 12 or newer", "the nvidia-cublas wheel", resolveCublasLt);
+      "cuBLASLt 12 or newer", "the nvidia-cublas wheel");
 }
 
 // clang-format off

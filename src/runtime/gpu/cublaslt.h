@@ -30,7 +30,7 @@ class CublasLt {
   // point we need.
   static StatusOr<const CublasLt*> load();
 
-  JFT_CUBLASLT_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
+  JFT_ENTRY_POINTS(JFT_CUBLASLT_FUNCTIONS)
 
   std::string library_name;  // the file that was opened
 

@@ -21,15 +21,10 @@ constexpr int64_t kUidX = 1, kUidW = 2, kUidY = 3;
 // A plan needing more workspace than this is passed over for the next one.
 constexpr int64_t kMaxWorkspaceBytes = int64_t{4} << 30;
 
-std::string resolveCudnn(void* handle, Cudnn& library) {
-  JFT_CUDNN_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
-  return "";
-}
-
 StatusOr<Cudnn*> openCudnn() {
   return openVendorLibrary<Cudnn>("JFT_CUDNN_LIBRARY",
                                   {"libcudnn.so.9", "libcudnn.so.8", "libcudnn.so"},
-                                  "cuDNN", "the nvidia-cudnn-cu12 wheel", resolveCudnn);
+                                  "cuDNN", "the nvidia-cudnn-cu12 wheel");
 }
 
 // clang-format off

@@ -38,7 +38,7 @@ class Cudnn {
   // one lacks an entry point we need.
   static StatusOr<const Cudnn*> load();
 
-  JFT_CUDNN_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
+  JFT_ENTRY_POINTS(JFT_CUDNN_FUNCTIONS)
 
   std::string library_name;  // the file that was opened
 

@@ -16,15 +16,10 @@
 namespace jft::runtime::gpu {
 namespace {
 
-std::string resolveCufft(void* handle, Cufft& library) {
-  JFT_CUFFT_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
-  return "";
-}
-
 StatusOr<Cufft*> openCufft() {
   return openVendorLibrary<Cufft>("JFT_CUFFT_LIBRARY",
                                   {"libcufft.so.12", "libcufft.so.11", "libcufft.so"},
-                                  "cuFFT", "the nvidia-cufft wheel", resolveCufft);
+                                  "cuFFT", "the nvidia-cufft wheel");
 }
 
 // clang-format off

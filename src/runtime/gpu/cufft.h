@@ -34,7 +34,7 @@ class Cufft {
   // none loads or one lacks an entry point we need.
   static StatusOr<const Cufft*> load();
 
-  JFT_CUFFT_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
+  JFT_ENTRY_POINTS(JFT_CUFFT_FUNCTIONS)
 
   std::string library_name;  // the file that was opened
 
