@@ -33,13 +33,25 @@ Status needContext(XLA_FFI_ExecutionContext* ctx, const char* function) {
   return Status::ok();
 }
 
+// JFT_FFI_CHECK for the entries that work in the call's execution context:
+// the arguments checked, then a context required.
+template <typename Args>
+Status checkArgsInContext(const Args* args, size_t needed, const char* function) {
+  JFT_RETURN_IF_ERROR(checkArgs(args, needed, function));
+  return needContext(args->ctx, function);
+}
+
+#define JFT_FFI_CHECK_IN_CONTEXT(args, type, last, function)                         \
+  if (Status s = checkArgsInContext(args, JFT_FFI_SIZE_UP_TO(type, last), function); \
+      !s.isOk())                                                                     \
+  return toFfiError(s)
+
 // The getters that hand a handler one field of its execution context: the
 // arguments checked up to `out`, a context required, the field copied.
 template <auto kOut, auto kIn, typename Args>
 XLA_FFI_Error* contextField(Args* args, size_t size_up_to_out, const char* function) {
-  if (Status s = checkArgs(args, size_up_to_out, function); !s.isOk())
+  if (Status s = checkArgsInContext(args, size_up_to_out, function); !s.isOk())
     return toFfiError(s);
-  if (Status s = needContext(args->ctx, function); !s.isOk()) return toFfiError(s);
   args->*kOut = args->ctx->*kIn;
   return nullptr;
 }
@@ -95,10 +107,8 @@ XLA_FFI_Error* typeIdRegister(XLA_FFI_TypeId_Register_Args* args) {
 }
 
 XLA_FFI_Error* executionContextGet(XLA_FFI_ExecutionContext_Get_Args* args) {
-  JFT_FFI_CHECK(args, XLA_FFI_ExecutionContext_Get_Args, data,
-                "XLA_FFI_ExecutionContext_Get");
-  if (Status s = needContext(args->ctx, "XLA_FFI_ExecutionContext_Get"); !s.isOk())
-    return toFfiError(s);
+  JFT_FFI_CHECK_IN_CONTEXT(args, XLA_FFI_ExecutionContext_Get_Args, data,
+                           "XLA_FFI_ExecutionContext_Get");
   if (args->type_id == nullptr)
     return toFfiError(invalidArgument("XLA_FFI_ExecutionContext_Get: null type_id"));
   void* data = args->ctx->user_data != nullptr
@@ -170,10 +180,8 @@ XLA_FFI_Error* stateGet(XLA_FFI_State_Get_Args* args) {
 }
 
 XLA_FFI_Error* memoryAllocate(XLA_FFI_DeviceMemory_Allocate_Args* args) {
-  JFT_FFI_CHECK(args, XLA_FFI_DeviceMemory_Allocate_Args, data,
-                "XLA_FFI_DeviceMemory_Allocate");
-  if (Status s = needContext(args->ctx, "XLA_FFI_DeviceMemory_Allocate"); !s.isOk())
-    return toFfiError(s);
+  JFT_FFI_CHECK_IN_CONTEXT(args, XLA_FFI_DeviceMemory_Allocate_Args, data,
+                           "XLA_FFI_DeviceMemory_Allocate");
   if (!args->ctx->allocate)
     return toFfiError(
         unimplemented("XLA_FFI_DeviceMemory_Allocate: no device allocator here"));
@@ -188,9 +196,8 @@ XLA_FFI_Error* memoryAllocate(XLA_FFI_DeviceMemory_Allocate_Args* args) {
 }
 
 XLA_FFI_Error* memoryFree(XLA_FFI_DeviceMemory_Free_Args* args) {
-  JFT_FFI_CHECK(args, XLA_FFI_DeviceMemory_Free_Args, data, "XLA_FFI_DeviceMemory_Free");
-  if (Status s = needContext(args->ctx, "XLA_FFI_DeviceMemory_Free"); !s.isOk())
-    return toFfiError(s);
+  JFT_FFI_CHECK_IN_CONTEXT(args, XLA_FFI_DeviceMemory_Free_Args, data,
+                           "XLA_FFI_DeviceMemory_Free");
   if (!args->ctx->deallocate)
     return toFfiError(
         unimplemented("XLA_FFI_DeviceMemory_Free: no device allocator here"));
@@ -199,6 +206,7 @@ XLA_FFI_Error* memoryFree(XLA_FFI_DeviceMemory_Free_Args* args) {
 }
 
 #undef JFT_FFI_CHECK
+#undef JFT_FFI_CHECK_IN_CONTEXT
 
 template <typename Args>
 XLA_FFI_Error* notSupported(Args*) {

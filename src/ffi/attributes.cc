@@ -5,7 +5,20 @@
 #include <numeric>
 #include <set>
 
+#include "support/enum_table.h"
+
 namespace jft::ffi {
+namespace {
+
+// The XLA_FFI_AttrType a handler sees for each kind of attribute.
+constexpr EnumMapping<Attribute::Kind, XLA_FFI_AttrType> kAttrTypes[] = {
+    {Attribute::Kind::kScalar, XLA_FFI_AttrType_SCALAR},
+    {Attribute::Kind::kArray, XLA_FFI_AttrType_ARRAY},
+    {Attribute::Kind::kString, XLA_FFI_AttrType_STRING},
+    {Attribute::Kind::kDictionary, XLA_FFI_AttrType_DICTIONARY},
+};
+
+}  // namespace
 
 Attribute Attribute::scalar(XLA_FFI_DataType dtype, const void* data, size_t bytes) {
   Attribute a;
@@ -133,21 +146,8 @@ StatusOr<XLA_FFI_Attrs*> EncodedAttributes::encodeDictionary(
   Table& table = tables_.emplace_back();
   for (size_t i : order) {
     static_assert(XLA_FFI_AttrType_SCALAR == 3);
-    XLA_FFI_AttrType type = XLA_FFI_AttrType_SCALAR;
-    switch (dictionary.values[i].kind) {
-      case Attribute::Kind::kScalar:
-        type = XLA_FFI_AttrType_SCALAR;
-        break;
-      case Attribute::Kind::kArray:
-        type = XLA_FFI_AttrType_ARRAY;
-        break;
-      case Attribute::Kind::kString:
-        type = XLA_FFI_AttrType_STRING;
-        break;
-      case Attribute::Kind::kDictionary:
-        type = XLA_FFI_AttrType_DICTIONARY;
-        break;
-    }
+    const XLA_FFI_AttrType type =
+        mapOf(kAttrTypes, dictionary.values[i].kind, XLA_FFI_AttrType_SCALAR);
     JFT_ASSIGN_OR_RETURN(void* value, encodeValue(dictionary.values[i]));
     const std::string& name = strings_.emplace_back(dictionary.names[i]);
     table.types.push_back(type);

@@ -68,9 +68,7 @@ void verifyBinary(OpVerifier& v, unsigned classes) {
     return;
   }
   if (!checkClass(v, lhs, classes, "operand")) return;
-  if (v.result(0) != lhs)
-    v.fail("result type " + v.result(0).str() + " differs from operand type " +
-           lhs.str());
+  checkResultIsOperandType(v, lhs);
 }
 
 void verifyCompare(OpVerifier& v) {
@@ -129,9 +127,7 @@ void verifySelect(OpVerifier& v) {
   if (on_true != on_false)
     return (void)v.fail("operand types differ: " + on_true.str() + " vs " +
                         on_false.str());
-  if (v.result(0) != on_true)
-    v.fail("result type " + v.result(0).str() + " differs from operand type " +
-           on_true.str());
+  checkResultIsOperandType(v, on_true);
 }
 
 void verifyClamp(OpVerifier& v) {
@@ -150,9 +146,7 @@ void verifyClamp(OpVerifier& v) {
                           " element type differs from the operand's: " + bound->str() +
                           " vs " + operand.str());
   }
-  if (v.result(0) != operand)
-    v.fail("result type " + v.result(0).str() + " differs from operand type " +
-           operand.str());
+  checkResultIsOperandType(v, operand);
 }
 
 void verifyConvert(OpVerifier& v) {

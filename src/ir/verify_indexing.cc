@@ -51,6 +51,41 @@ bool checkIndexing(OpVerifier& v, const Type& operand, const Type& indices,
   return true;
 }
 
+// A list of dimension numbers and its attribute name ("offset_dims").
+struct DimList {
+  const std::vector<int64_t>& dims;
+  std::string_view name;
+};
+
+// gather's offset, collapsed and operand batching dims and scatter's update
+// window, inserted and input batching dims obey the same rules: together they
+// name each dimension of the operand once; the window dims are unique, sorted
+// and dimensions of the windowed value (`window_rank`: gather's result,
+// scatter's updates); the other two unique together, each sorted and
+// dimensions of the operand (`operand_name`: "operand", "input").
+bool checkWindowDims(OpVerifier& v, const DimList& window, int64_t window_rank,
+                     const DimList& collapsed, const DimList& batching,
+                     const Type& operand, std::string_view operand_name) {
+  const int64_t dims_named = static_cast<int64_t>(
+      window.dims.size() + collapsed.dims.size() + batching.dims.size());
+  if (dims_named != operand.rank())
+    return v.fail(std::string(window.name) + ", " + std::string(collapsed.name) +
+                  " and " + std::string(batching.name) + " name " +
+                  std::to_string(dims_named) + " dimensions, " +
+                  std::string(operand_name) + " has rank " +
+                  std::to_string(operand.rank()));
+  return checkUnique(v, window.dims, window.name) &&
+         checkSorted(v, window.dims, window.name) &&
+         checkDimsInRange(v, window.dims, window_rank, window.name) &&
+         checkUnique(
+             v, concat(collapsed.dims, batching.dims),
+             std::string(collapsed.name) + " and " + std::string(batching.name)) &&
+         checkSorted(v, collapsed.dims, collapsed.name) &&
+         checkDimsInRange(v, collapsed.dims, operand.rank(), collapsed.name) &&
+         checkSorted(v, batching.dims, batching.name) &&
+         checkDimsInRange(v, batching.dims, operand.rank(), batching.name);
+}
+
 // Dimensions of `indices` that index (all but index_vector_dim), in order.
 std::vector<int64_t> indexBatchSizes(const Type& indices, int64_t index_vector_dim) {
   std::vector<int64_t> sizes;
@@ -70,25 +105,10 @@ void verifyGather(OpVerifier& v) {
   if (out.element != operand.element)
     return (void)v.fail("result element type differs from operand's: " + out.str() +
                         " vs " + operand.str());
-  const int64_t dims_named =
-      static_cast<int64_t>(dn->offset_dims.size() + dn->collapsed_slice_dims.size() +
-                           dn->operand_batching_dims.size());
-  if (dims_named != operand.rank())
-    return (void)v.fail(
-        "offset_dims, collapsed_slice_dims and operand_batching_dims name " +
-        std::to_string(dims_named) + " dimensions, operand has rank " +
-        std::to_string(operand.rank()));
-  if (!checkUnique(v, dn->offset_dims, "offset_dims") ||
-      !checkSorted(v, dn->offset_dims, "offset_dims") ||
-      !checkDimsInRange(v, dn->offset_dims, out.rank(), "offset_dims") ||
-      !checkUnique(v, concat(dn->collapsed_slice_dims, dn->operand_batching_dims),
-                   "collapsed_slice_dims and operand_batching_dims") ||
-      !checkSorted(v, dn->collapsed_slice_dims, "collapsed_slice_dims") ||
-      !checkDimsInRange(v, dn->collapsed_slice_dims, operand.rank(),
-                        "collapsed_slice_dims") ||
-      !checkSorted(v, dn->operand_batching_dims, "operand_batching_dims") ||
-      !checkDimsInRange(v, dn->operand_batching_dims, operand.rank(),
-                        "operand_batching_dims"))
+  if (!checkWindowDims(v, {dn->offset_dims, "offset_dims"}, out.rank(),
+                       {dn->collapsed_slice_dims, "collapsed_slice_dims"},
+                       {dn->operand_batching_dims, "operand_batching_dims"}, operand,
+                       "operand"))
     return;
   if (!checkIndexing(v, operand, indices, dn->index_vector_dim, dn->start_index_map,
                      dn->operand_batching_dims, dn->start_indices_batching_dims,
@@ -151,25 +171,9 @@ void verifyScatter(OpVerifier& v) {
                           " does not match input element type " + in.str());
     elements.push_back(in.element);
   }
-  const int64_t dims_named = static_cast<int64_t>(dn->update_window_dims.size() +
-                                                  dn->inserted_window_dims.size() +
-                                                  dn->input_batching_dims.size());
-  if (dims_named != input.rank())
-    return (void)v.fail(
-        "update_window_dims, inserted_window_dims and input_batching_dims "
-        "name " +
-        std::to_string(dims_named) + " dimensions, input has rank " +
-        std::to_string(input.rank()));
-  if (!checkUnique(v, dn->update_window_dims, "update_window_dims") ||
-      !checkSorted(v, dn->update_window_dims, "update_window_dims") ||
-      !checkDimsInRange(v, dn->update_window_dims, update.rank(), "update_window_dims") ||
-      !checkUnique(v, concat(dn->inserted_window_dims, dn->input_batching_dims),
-                   "inserted_window_dims and input_batching_dims") ||
-      !checkSorted(v, dn->inserted_window_dims, "inserted_window_dims") ||
-      !checkDimsInRange(v, dn->inserted_window_dims, input.rank(),
-                        "inserted_window_dims") ||
-      !checkSorted(v, dn->input_batching_dims, "input_batching_dims") ||
-      !checkDimsInRange(v, dn->input_batching_dims, input.rank(), "input_batching_dims"))
+  if (!checkWindowDims(v, {dn->update_window_dims, "update_window_dims"}, update.rank(),
+                       {dn->inserted_window_dims, "inserted_window_dims"},
+                       {dn->input_batching_dims, "input_batching_dims"}, input, "input"))
     return;
   if (!checkIndexing(v, input, indices, dn->index_vector_dim,
                      dn->scatter_dims_to_operand_dims, dn->input_batching_dims,

@@ -31,8 +31,7 @@ void verifyFft(OpVerifier& v) {
   const std::string name(fftTypeName(*type));
   if (*type == FftType::FFT || *type == FftType::IFFT) {
     if (!isComplex(in.element)) return (void)v.fail(name + " needs a complex operand");
-    if (out != in)
-      v.fail("result type " + out.str() + " differs from operand type " + in.str());
+    checkResultIsOperandType(v, in);
     return;
   }
   const bool forward = *type == FftType::RFFT;
@@ -65,9 +64,7 @@ bool checkSquareMatrices(OpVerifier& v, const Type& a) {
 void verifyCholesky(OpVerifier& v) {
   if (!v.expectCounts(1, 1) || !v.expectTensors()) return;
   if (!checkSquareMatrices(v, v.operand(0))) return;
-  if (v.result(0) != v.operand(0))
-    v.fail("result type " + v.result(0).str() + " differs from operand type " +
-           v.operand(0).str());
+  checkResultIsOperandType(v, v.operand(0));
 }
 
 void verifyTriangularSolve(OpVerifier& v) {

@@ -215,6 +215,13 @@ bool checkSorted(OpVerifier& v, const std::vector<int64_t>& dims, std::string_vi
   return true;
 }
 
+bool checkResultIsOperandType(OpVerifier& v, const Type& operand) {
+  if (v.result(0) != operand)
+    return v.fail("result type " + v.result(0).str() + " differs from operand type " +
+                  operand.str());
+  return true;
+}
+
 std::vector<Type> regionArgTypes(const Module& module, const Region& region) {
   std::vector<Type> types;
   for (ValueId arg : region.args) types.push_back(module.typeOf(arg));

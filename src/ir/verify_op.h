@@ -103,6 +103,10 @@ bool checkDimsInRange(OpVerifier& v, const std::vector<int64_t>& dims, int64_t r
 bool checkUnique(OpVerifier& v, const std::vector<int64_t>& dims, std::string_view what);
 bool checkSorted(OpVerifier& v, const std::vector<int64_t>& dims, std::string_view what);
 
+// The result has `operand`'s type (ops whose result is their operand's type
+// unchanged); otherwise reports the two types and returns false.
+bool checkResultIsOperandType(OpVerifier& v, const Type& operand);
+
 // The types a region takes and returns (its terminator's operands); nullopt
 // when the region has no return (reported by the structural checks).
 std::vector<Type> regionArgTypes(const Module& module, const Region& region);

@@ -139,9 +139,7 @@ void verifyDynamicUpdateSlice(OpVerifier& v) {
   if (!v.expectCounts(-1, 1) || v.numOperands() < 2 || !v.expectTensors()) return;
   const Type& in = v.operand(0);
   const Type& update = v.operand(1);
-  if (v.result(0) != in)
-    return (void)v.fail("result type " + v.result(0).str() +
-                        " differs from operand type " + in.str());
+  if (!checkResultIsOperandType(v, in)) return;
   if (update.element != in.element || update.rank() != in.rank())
     return (void)v.fail("update " + update.str() + " must have the operand's rank and " +
                         "element type: " + in.str());
@@ -232,9 +230,7 @@ void verifyIota(OpVerifier& v) {
 void verifyReverse(OpVerifier& v) {
   if (!v.expectCounts(1, 1) || !v.expectTensors()) return;
   const Type& in = v.operand(0);
-  if (v.result(0) != in)
-    return (void)v.fail("result type " + v.result(0).str() +
-                        " differs from operand type " + in.str());
+  if (!checkResultIsOperandType(v, in)) return;
   auto dims = v.intsAttr("dimensions");
   if (dims && checkUnique(v, *dims, "dimensions"))
     checkDimsInRange(v, *dims, in.rank(), "dimensions");

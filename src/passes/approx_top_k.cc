@@ -14,9 +14,6 @@
 namespace jft::passes {
 namespace {
 
-using ir::OpKind;
-using ir::ValueId;
-
 constexpr std::string_view kTarget = "ApproxTopK";
 
 // From the call's attribute dictionary, which JAX writes as for an FFI call.

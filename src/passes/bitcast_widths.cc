@@ -5,10 +5,6 @@
 namespace jft::passes {
 namespace {
 
-using ir::ElementType;
-using ir::OpKind;
-using ir::ValueId;
-
 bool plainBits(ElementType t) {
   return (ir::isInteger(t) || ir::isFloat(t)) && ir::bitWidth(t) >= 8;
 }

@@ -10,9 +10,6 @@
 namespace jft::passes {
 namespace {
 
-using ir::OpKind;
-using ir::ValueId;
-
 // A user error about `op`: its name and location first.
 Status bad(const ir::Module& module, const ir::Op& op, const std::string& why) {
   return invalidArgument(std::string(ir::opKindName(op.kind)) + " at " +

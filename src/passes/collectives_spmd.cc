@@ -11,11 +11,6 @@
 namespace jft::passes {
 namespace {
 
-using ir::ElementType;
-using ir::OpKind;
-using ir::ValueId;
-using Dims = std::vector<int64_t>;
-
 bool reduces(OpKind kind) {
   return kind == OpKind::AllReduce || kind == OpKind::ReduceScatter ||
          kind == OpKind::CrossReplicaSum;

@@ -8,9 +8,6 @@
 namespace jft::passes {
 namespace {
 
-using ir::OpKind;
-using ir::ValueId;
-
 // A combiner that only takes complex values apart, builds them and selects
 // among them (JAX's complex max and min): by parts it is real ops alone once
 // simplify folds real/imag. Complex arithmetic (the reduction family's own

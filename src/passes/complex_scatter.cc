@@ -9,9 +9,6 @@
 namespace jft::passes {
 namespace {
 
-using ir::OpKind;
-using ir::ValueId;
-
 bool listedDim(const std::vector<int64_t>& list, int64_t v) {
   return std::find(list.begin(), list.end(), v) != list.end();
 }

@@ -9,9 +9,6 @@
 namespace jft::passes {
 namespace {
 
-using ir::OpKind;
-using ir::ValueId;
-
 bool hasComplexOperand(const ir::Module& module, const ir::Op& op) {
   return std::any_of(op.operands.begin(), op.operands.end(),
                      [&](ValueId v) { return ir::isComplex(module.typeOf(v).element); });

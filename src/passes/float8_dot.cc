@@ -7,10 +7,6 @@
 namespace jft::passes {
 namespace {
 
-using ir::ElementType;
-using ir::OpKind;
-using ir::ValueId;
-
 bool widenable(ElementType t) {
   return ir::isFloat(t) && ir::bitWidth(t) == 8 && t != ElementType::F8E8M0FNU;
 }

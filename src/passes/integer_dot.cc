@@ -10,10 +10,6 @@
 namespace jft::passes {
 namespace {
 
-using ir::ElementType;
-using ir::OpKind;
-using ir::ValueId;
-
 constexpr int64_t kMaxElements = int64_t{1} << 31;
 
 bool integerLike(ElementType t) {

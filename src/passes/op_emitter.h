@@ -22,13 +22,15 @@ inline ir::Type complexPartType(const ir::Type& complex) {
   return ir::Type::tensor(ir::complexComponent(complex.element), complex.dims);
 }
 
+// The IR names every rewrite that emits ops spells its output in, declared
+// once here rather than at the top of each pass.
+using Dims = std::vector<int64_t>;
+using ir::ElementType;
+using ir::OpKind;
+using ir::ValueId;
+
 class OpEmitter {
  public:
-  using Dims = std::vector<int64_t>;
-  using ElementType = ir::ElementType;
-  using OpKind = ir::OpKind;
-  using ValueId = ir::ValueId;
-
   OpEmitter(ir::Module& module, const ir::Op& at, std::vector<ir::Op>& out)
       : module_(module), at_(at), out_(out) {}
 

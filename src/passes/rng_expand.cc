@@ -10,11 +10,6 @@
 namespace jft::passes {
 namespace {
 
-using ir::ElementType;
-using ir::OpKind;
-using ir::ValueId;
-using Dims = std::vector<int64_t>;
-
 using Words4 = std::array<ValueId, 4>;
 using Words2 = std::array<ValueId, 2>;
 

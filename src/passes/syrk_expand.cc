@@ -11,10 +11,6 @@
 namespace jft::passes {
 namespace {
 
-using ir::ElementType;
-using ir::OpKind;
-using ir::ValueId;
-
 constexpr std::string_view kTarget = "cusolver_syrk_ffi";
 
 bool kernelType(ElementType t) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 
 namespace jft {
 
@@ -58,6 +59,15 @@ template <typename Row, size_t N, typename Enum, typename To>
 constexpr To mapOf(const Row (&rows)[N], Enum value, To unknown) {
   const Row* row = rowOf(rows, value);
   return row != nullptr ? row->to : unknown;
+}
+
+// The `to` of value's row; nothing when it has none (a partial mapping).
+template <typename Row, size_t N, typename Enum>
+constexpr auto mapOf(const Row (&rows)[N], Enum value)
+    -> std::optional<decltype(Row::to)> {
+  const Row* row = rowOf(rows, value);
+  if (row == nullptr) return std::nullopt;
+  return row->to;
 }
 
 // Whether `value` is one of `members`: a set of enum values written as one

@@ -55,6 +55,25 @@ StatusOr<const ir::DenseElements*> splatValue(const ir::Op& op) {
   return value;
 }
 
+namespace {
+
+// `list` (an attribute naming `size` dimensions, each below `bound`) as
+// indices; UNIMPLEMENTED "<op>: bad <what>" otherwise.
+StatusOr<std::vector<size_t>> dimIndices(const ir::Op& op,
+                                         const std::vector<int64_t>& list, size_t size,
+                                         size_t bound, const char* what) {
+  if (list.size() != size) return unimplemented(opName(op) + ": bad " + what);
+  std::vector<size_t> dims;
+  for (int64_t d : list) {
+    if (d < 0 || static_cast<size_t>(d) >= bound)
+      return unimplemented(opName(op) + ": bad " + what);
+    dims.push_back(static_cast<size_t>(d));
+  }
+  return dims;
+}
+
+}  // namespace
+
 StatusOr<std::vector<size_t>> broadcastDims(const ir::Op& op, size_t operand_rank,
                                             size_t result_rank) {
   std::vector<int64_t> map = intsAttr(op, "broadcast_dimensions");
@@ -64,27 +83,11 @@ StatusOr<std::vector<size_t>> broadcastDims(const ir::Op& op, size_t operand_ran
     for (size_t i = 0; i < operand_rank; ++i)
       map.push_back(static_cast<int64_t>(lead + i));
   }
-  if (map.size() != operand_rank)
-    return unimplemented(opName(op) + ": bad broadcast dimensions");
-  std::vector<size_t> dims;
-  for (int64_t d : map) {
-    if (d < 0 || static_cast<size_t>(d) >= result_rank)
-      return unimplemented(opName(op) + ": bad broadcast dimensions");
-    dims.push_back(static_cast<size_t>(d));
-  }
-  return dims;
+  return dimIndices(op, map, operand_rank, result_rank, "broadcast dimensions");
 }
 
 StatusOr<std::vector<size_t>> permutation(const ir::Op& op, size_t rank) {
-  const std::vector<int64_t> perm = intsAttr(op, "permutation");
-  if (perm.size() != rank) return unimplemented(opName(op) + ": bad permutation");
-  std::vector<size_t> dims;
-  for (int64_t d : perm) {
-    if (d < 0 || static_cast<size_t>(d) >= rank)
-      return unimplemented(opName(op) + ": bad permutation");
-    dims.push_back(static_cast<size_t>(d));
-  }
-  return dims;
+  return dimIndices(op, intsAttr(op, "permutation"), rank, rank, "permutation");
 }
 
 StatusOr<SliceAttrs> sliceAttrs(const ir::Op& op, size_t rank) {

@@ -4,6 +4,8 @@
 
 #include <optional>
 
+#include "support/enum_table.h"
+
 namespace jft::codegen::library {
 namespace {
 
@@ -17,24 +19,14 @@ bool isCollectiveRouteOp(OpKind kind) {
          kind == OpKind::PartitionId;
 }
 
-std::optional<CollectiveKind> kindOf(OpKind kind) {
-  switch (kind) {
-    case OpKind::AllReduce:
-      return CollectiveKind::kAllReduce;
-    case OpKind::AllGather:
-      return CollectiveKind::kAllGather;
-    case OpKind::ReduceScatter:
-      return CollectiveKind::kReduceScatter;
-    case OpKind::AllToAll:
-      return CollectiveKind::kAllToAll;
-    case OpKind::CollectivePermute:
-      return CollectiveKind::kCollectivePermute;
-    case OpKind::CollectiveBroadcast:
-      return CollectiveKind::kCollectiveBroadcast;
-    default:
-      return std::nullopt;
-  }
-}
+constexpr EnumMapping<OpKind, CollectiveKind> kCollectiveKinds[] = {
+    {OpKind::AllReduce, CollectiveKind::kAllReduce},
+    {OpKind::AllGather, CollectiveKind::kAllGather},
+    {OpKind::ReduceScatter, CollectiveKind::kReduceScatter},
+    {OpKind::AllToAll, CollectiveKind::kAllToAll},
+    {OpKind::CollectivePermute, CollectiveKind::kCollectivePermute},
+    {OpKind::CollectiveBroadcast, CollectiveKind::kCollectiveBroadcast},
+};
 
 // The NCCL type an element travels as, and how many of them one element is.
 struct WireType {
@@ -42,90 +34,53 @@ struct WireType {
   int64_t per_element = 1;
 };
 
-std::optional<WireType> wireTypeOf(ElementType element, bool reduces) {
-  switch (element) {
-    case ElementType::I8:
-      return WireType{CollectiveType::kS8};
-    case ElementType::U8:
-      return WireType{CollectiveType::kU8};
-    case ElementType::I32:
-      return WireType{CollectiveType::kS32};
-    case ElementType::U32:
-      return WireType{CollectiveType::kU32};
-    case ElementType::I64:
-      return WireType{CollectiveType::kS64};
-    case ElementType::U64:
-      return WireType{CollectiveType::kU64};
-    case ElementType::F16:
-      return WireType{CollectiveType::kF16};
-    case ElementType::BF16:
-      return WireType{CollectiveType::kBF16};
-    case ElementType::F32:
-      return WireType{CollectiveType::kF32};
-    case ElementType::F64:
-      return WireType{CollectiveType::kF64};
-    case ElementType::F8E4M3FN:
-      return WireType{CollectiveType::kF8E4M3FN};
-    case ElementType::F8E5M2:
-      return WireType{CollectiveType::kF8E5M2};
+// clang-format off
+constexpr EnumMapping<ElementType, WireType> kWireTypes[] = {
+    {ElementType::I8, {CollectiveType::kS8}}, {ElementType::U8, {CollectiveType::kU8}},
+    {ElementType::I32, {CollectiveType::kS32}}, {ElementType::U32, {CollectiveType::kU32}},
+    {ElementType::I64, {CollectiveType::kS64}}, {ElementType::U64, {CollectiveType::kU64}},
+    {ElementType::F16, {CollectiveType::kF16}}, {ElementType::BF16, {CollectiveType::kBF16}},
+    {ElementType::F32, {CollectiveType::kF32}}, {ElementType::F64, {CollectiveType::kF64}},
+    {ElementType::F8E4M3FN, {CollectiveType::kF8E4M3FN}},
+    {ElementType::F8E5M2, {CollectiveType::kF8E5M2}},
     // Complex values as (re, im) pairs: what moves is the same bytes, and a
     // complex sum is the sum of each part.
-    case ElementType::C64:
-      return WireType{CollectiveType::kF32, 2};
-    case ElementType::C128:
-      return WireType{CollectiveType::kF64, 2};
+    {ElementType::C64, {CollectiveType::kF32, 2}},
+    {ElementType::C128, {CollectiveType::kF64, 2}},
     // Pred is one byte holding 0 or 1: its and/or are u8 min/max (the pass
     // leaves only those), and moving it moves bytes.
-    case ElementType::PRED:
-      return WireType{CollectiveType::kU8};
-    default:
-      break;
-  }
+    {ElementType::PRED, {CollectiveType::kU8}},
+};
+// clang-format on
+
+std::optional<WireType> wireTypeOf(ElementType element, bool reduces) {
+  if (std::optional<WireType> wire = mapOf(kWireTypes, element)) return wire;
   // Other one-byte types (2- and 4-bit integers, narrow floats NCCL lacks)
   // move as their bytes; the pass widened any that a reduction reads.
   if (!reduces && ir::storageBytes(element) == 1) return WireType{CollectiveType::kU8};
   return std::nullopt;
 }
 
-runtime::CollectiveGroupMode modeOf(passes::GroupMode mode) {
-  switch (mode) {
-    case passes::GroupMode::kCrossReplica:
-      return runtime::CollectiveGroupMode::kCrossReplica;
-    case passes::GroupMode::kCrossPartition:
-      return runtime::CollectiveGroupMode::kCrossPartition;
-    case passes::GroupMode::kCrossReplicaAndPartition:
-      return runtime::CollectiveGroupMode::kCrossReplicaAndPartition;
-    case passes::GroupMode::kFlattenedIds:
-      return runtime::CollectiveGroupMode::kFlattenedIds;
-  }
-  return runtime::CollectiveGroupMode::kCrossReplica;
-}
+constexpr EnumMapping<passes::GroupMode, runtime::CollectiveGroupMode> kGroupModes[] = {
+    {passes::GroupMode::kCrossReplica, runtime::CollectiveGroupMode::kCrossReplica},
+    {passes::GroupMode::kCrossPartition, runtime::CollectiveGroupMode::kCrossPartition},
+    {passes::GroupMode::kCrossReplicaAndPartition,
+     runtime::CollectiveGroupMode::kCrossReplicaAndPartition},
+    {passes::GroupMode::kFlattenedIds, runtime::CollectiveGroupMode::kFlattenedIds},
+};
 
-std::optional<runtime::CollectiveReduction> reductionOf(OpKind kind) {
-  switch (kind) {
-    case OpKind::Add:
-      return runtime::CollectiveReduction::kSum;
-    case OpKind::Multiply:
-      return runtime::CollectiveReduction::kProd;
-    case OpKind::Minimum:
-      return runtime::CollectiveReduction::kMin;
-    case OpKind::Maximum:
-      return runtime::CollectiveReduction::kMax;
-    default:
-      return std::nullopt;
-  }
-}
+constexpr EnumMapping<OpKind, runtime::CollectiveReduction> kReductions[] = {
+    {OpKind::Add, runtime::CollectiveReduction::kSum},
+    {OpKind::Multiply, runtime::CollectiveReduction::kProd},
+    {OpKind::Minimum, runtime::CollectiveReduction::kMin},
+    {OpKind::Maximum, runtime::CollectiveReduction::kMax},
+};
 
-const char* dimensionAttr(OpKind kind) {
-  switch (kind) {
-    case OpKind::AllGather:
-      return "all_gather_dim";
-    case OpKind::ReduceScatter:
-      return "scatter_dimension";
-    default:
-      return nullptr;
-  }
-}
+// The attribute naming the dimension a collective gathers or scatters along.
+constexpr EnumName<OpKind> kDimensionAttrs[] = {
+    {OpKind::AllGather, "all_gather_dim"},
+    {OpKind::ReduceScatter, "scatter_dimension"},
+};
 
 StatusOr<CollectiveCall> participantId(const ir::Module& module, const ir::Op& op) {
   if (!op.operands.empty() || op.results.size() != 1)
@@ -159,21 +114,21 @@ StatusOr<CollectiveCall> collective(const ir::Module& module, const ir::Op& op,
   const ir::Type& out = module.typeOf(op.results[0]);
   if (!in.isTensor() || !out.isTensor())
     return notCanonical("reads or gives something other than a tensor");
-  for (const char* name :
-       {dimensionAttr(op.kind), op.kind == OpKind::AllToAll ? "split_dimension" : nullptr,
-        op.kind == OpKind::AllToAll ? "concat_dimension" : nullptr}) {
+  for (const char* name : {nameOf(kDimensionAttrs, op.kind, nullptr),
+                           op.kind == OpKind::AllToAll ? "split_dimension" : nullptr,
+                           op.kind == OpKind::AllToAll ? "concat_dimension" : nullptr}) {
     if (name == nullptr) continue;
     const auto* dim = ir::findAttrAs<int64_t>(op.attrs, name);
     if (dim == nullptr || *dim != 0 || in.rank() == 0)
       return notCanonical(std::string(name) + " is not 0");
   }
   CollectiveCall call;
-  call.desc.kind = *kindOf(op.kind);
+  call.desc.kind = *mapOf(kCollectiveKinds, op.kind);
   const bool reduces = runtime::collectiveReduces(call.desc.kind);
   if (reduces) {
     JFT_ASSIGN_OR_RETURN(passes::RegionReduction region,
                          passes::regionReductionOf(module, op));
-    std::optional<runtime::CollectiveReduction> reduction = reductionOf(region.op);
+    std::optional<runtime::CollectiveReduction> reduction = mapOf(kReductions, region.op);
     if (!reduction || region.element != in.element ||
         (ir::isPred(in.element) && *reduction != runtime::CollectiveReduction::kMin &&
          *reduction != runtime::CollectiveReduction::kMax) ||
@@ -190,7 +145,8 @@ StatusOr<CollectiveCall> collective(const ir::Module& module, const ir::Op& op,
 
   JFT_ASSIGN_OR_RETURN(passes::CollectiveGroupsForm groups,
                        passes::collectiveGroupsOf(module, op, grid));
-  call.groups.mode = modeOf(groups.mode);
+  call.groups.mode =
+      mapOf(kGroupModes, groups.mode, runtime::CollectiveGroupMode::kCrossReplica);
   call.groups.groups = groups.groups;
   call.groups.pairs = groups.pairs;
   // Each participant resolves ranks (and a permute's pairs as ranks) again;
@@ -242,20 +198,6 @@ std::string groupsText(const runtime::CollectiveGroups& groups) {
   return groups.groups.empty() ? "all" : "[" + text + "]";
 }
 
-const char* modeName(runtime::CollectiveGroupMode mode) {
-  switch (mode) {
-    case runtime::CollectiveGroupMode::kCrossReplica:
-      return "cross_replica";
-    case runtime::CollectiveGroupMode::kCrossPartition:
-      return "cross_partition";
-    case runtime::CollectiveGroupMode::kCrossReplicaAndPartition:
-      return "cross_replica_and_partition";
-    case runtime::CollectiveGroupMode::kFlattenedIds:
-      return "flattened_ids";
-  }
-  return "?";
-}
-
 }  // namespace
 
 StatusOr<CollectiveCall> lowerCollectiveGroup(const ir::Module& module,
@@ -283,8 +225,8 @@ StatusOr<CollectiveCall> lowerCollectiveGroup(const ir::Module& module,
 
 std::string collectiveCallText(const CollectiveCall& call) {
   if (call.participant_id) return call.partition ? "partition_id" : "replica_id";
-  std::string text =
-      runtime::collectiveText(call.desc) + ", " + modeName(call.groups.mode);
+  std::string text = runtime::collectiveText(call.desc) + ", " +
+                     runtime::collectiveGroupModeName(call.groups.mode);
   if (call.desc.kind != runtime::CollectiveKind::kCollectivePermute)
     text += " " + groupsText(call.groups);
   return text;

@@ -248,12 +248,8 @@ class ConvKernel : KernelEmitter {
 
 }  // namespace
 
-StatusOr<Launch> emitConvKernel(TtirWriter& writer, const ir::Module& module,
-                                const ir::Function& function,
-                                const fusion::Fusion& fusion,
-                                const KernelSignature& signature,
-                                const std::string& index_type) {
-  return ConvKernel(writer, module, function, fusion, signature, index_type).emit();
+StatusOr<Launch> emitConvKernel(const KernelInputs& in) {
+  return ConvKernel(in).emit();
 }
 
 }  // namespace jft::codegen::ttir

@@ -23,12 +23,7 @@
 // epilogue stores every output at the tile's indices in the result's layout.
 #pragma once
 
-#include <string>
-
-#include "codegen/ttir/kernel_signature.h"
-#include "codegen/ttir/ttir_writer.h"
-#include "fusion/fusion.h"
-#include "ir/module.h"
+#include "codegen/ttir/kernel_inputs.h"
 #include "support/status.h"
 
 namespace jft::codegen::ttir {
@@ -36,10 +31,6 @@ namespace jft::codegen::ttir {
 // UNIMPLEMENTED when the group is not a conv group as the planner forms them
 // (one convolution the conv family takes, operands read from inputs or
 // through one convert of an input, outputs of the convolution's shape).
-StatusOr<Launch> emitConvKernel(TtirWriter& writer, const ir::Module& module,
-                                const ir::Function& function,
-                                const fusion::Fusion& fusion,
-                                const KernelSignature& signature,
-                                const std::string& index_type);
+StatusOr<Launch> emitConvKernel(const KernelInputs& in);
 
 }  // namespace jft::codegen::ttir

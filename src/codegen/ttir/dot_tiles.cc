@@ -6,6 +6,7 @@
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/memory_access.h"
 #include "codegen/ttir/tf32_rounding.h"
+#include "codegen/ttir/tile_ops.h"
 
 namespace jft::codegen::ttir {
 
@@ -151,16 +152,7 @@ Value DotTiles::offsetOf(const Value& i, const fusion::IndexMap& map) {
 }
 
 Value DotTiles::range2d(int64_t n, int axis) {
-  const std::vector<int64_t> flat{n};
-  Value r = w_.op("tt.make_range {end = " + std::to_string(n) +
-                      " : i32, start = 0 : i32} : " + tensorType(flat, "i32"),
-                  flat, "i32");
-  const std::vector<int64_t> shape =
-      axis == 0 ? std::vector<int64_t>{n, 1} : std::vector<int64_t>{1, n};
-  r = w_.op("tt.expand_dims " + r.name + " {axis = " + std::to_string(1 - axis) +
-                " : i32} : " + r.type + " -> " + tensorType(shape, "i32"),
-            shape, "i32");
-  return ix_.toIndex(r, false);
+  return ix_.toIndex(expandDims(w_, makeRange(w_, n), 1 - axis), false);
 }
 
 StatusOr<Value> DotTiles::loadOperand(const OperandSource& source, const Value& offset,

@@ -32,11 +32,11 @@ std::string indexType(const ir::Module& module, const ir::Function& function,
 
 // One kernel from a family that writes a single body with a given signature.
 template <typename EmitBody>
-StatusOr<StagedKernels> oneStage(const ir::Module& module, const fusion::Fusion& fusion,
-                                 EmitBody emit_body) {
-  JFT_ASSIGN_OR_RETURN(KernelSignature signature, kernelSignature(module, fusion));
+StatusOr<StagedKernels> oneStage(const GroupInputs& group, EmitBody emit_body) {
+  JFT_ASSIGN_OR_RETURN(KernelSignature signature,
+                       kernelSignature(group.module, group.fusion));
   TtirWriter writer;
-  JFT_ASSIGN_OR_RETURN(Launch launch, emit_body(writer, signature));
+  JFT_ASSIGN_OR_RETURN(Launch launch, emit_body(KernelInputs{group, signature, writer}));
   StagedKernels staged;
   staged.stages.push_back({std::move(signature), writer.body(), std::move(launch)});
   return staged;
@@ -45,10 +45,10 @@ StatusOr<StagedKernels> oneStage(const ir::Module& module, const fusion::Fusion&
 StatusOr<StagedKernels> emitStages(const ir::Module& module, const ir::Function& function,
                                    const fusion::Fusion& fusion,
                                    const EmitOptions& options) {
-  const std::string index = indexType(module, function, fusion);
+  const GroupInputs group{module, function, fusion, indexType(module, function, fusion)};
   using F = fusion::Family;
   if (common::hasNoElements(module, fusion)) {
-    return oneStage(module, fusion, [](TtirWriter&, const KernelSignature&) {
+    return oneStage(group, [](const KernelInputs&) {
       Launch launch;
       launch.grid = {0, 1, 1};  // never launched; the module still compiles
       launch.tile.assign(1, '0');
@@ -57,28 +57,21 @@ StatusOr<StagedKernels> emitStages(const ir::Module& module, const ir::Function&
   }
   switch (fusion.family) {
     case F::kLoop:
-      return oneStage(module, fusion, [&](TtirWriter& w, const KernelSignature& sig) {
-        return emitLoopKernel(w, module, function, fusion, sig, index);
-      });
+      return oneStage(group, emitLoopKernel);
     case F::kReduction:
-      return emitReductionKernels(module, function, fusion, index);
+      return emitReductionKernels(group);
     case F::kScan:
-      return oneStage(module, fusion, [&](TtirWriter& w, const KernelSignature& sig) {
-        return emitScanKernel(w, module, function, fusion, sig, index);
-      });
+      return oneStage(group, emitScanKernel);
     case F::kScatter:
-      return emitScatterKernels(module, function, fusion, index, options.deterministic);
+      return emitScatterKernels(group, options.deterministic);
     case F::kSort:
-      return emitSortKernels(module, function, fusion, index);
+      return emitSortKernels(group);
     case F::kMatmul:
-      return oneStage(module, fusion, [&](TtirWriter& w, const KernelSignature& sig) {
-        return emitMatmulKernel(w, module, function, fusion, sig, index,
-                                options.matmul_tiles);
+      return oneStage(group, [&](const KernelInputs& in) {
+        return emitMatmulKernel(in, options.matmul_tiles);
       });
     case F::kConv:
-      return oneStage(module, fusion, [&](TtirWriter& w, const KernelSignature& sig) {
-        return emitConvKernel(w, module, function, fusion, sig, index);
-      });
+      return oneStage(group, emitConvKernel);
     default:
       break;
   }

@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "codegen/ttir/tile_ops.h"
 #include "support/status.h"
 
 namespace jft::codegen::ttir {
@@ -126,17 +127,8 @@ Value IndexBuilder::range(int axis) {
   const std::string key = "range" + std::to_string(axis);
   if (auto it = constants_.find(key); it != constants_.end()) return it->second;
   const int64_t n = tile_.at(axis);
-  const std::vector<int64_t> flat{n};
-  Value r = writer_.op("tt.make_range {end = " + std::to_string(n) +
-                           " : i32, start = 0 : i32} : " + tensorType(flat, "i32"),
-                       flat, "i32");
-  if (tile_.size() == 2) {
-    std::vector<int64_t> shape =
-        axis == 0 ? std::vector<int64_t>{n, 1} : std::vector<int64_t>{1, n};
-    r = writer_.op("tt.expand_dims " + r.name + " {axis = " + std::to_string(1 - axis) +
-                       " : i32} : " + r.type + " -> " + tensorType(shape, "i32"),
-                   shape, "i32");
-  }
+  Value r = makeRange(writer_, n);
+  if (tile_.size() == 2) r = expandDims(writer_, r, 1 - axis);
   r = toIndex(r, false);
   constants_.emplace(key, r);
   return r;

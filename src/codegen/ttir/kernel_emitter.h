@@ -5,26 +5,20 @@
 #pragma once
 
 #include <string>
-#include <utility>
 
-#include "codegen/ttir/kernel_signature.h"
-#include "codegen/ttir/ttir_writer.h"
-#include "fusion/fusion.h"
-#include "ir/module.h"
+#include "codegen/ttir/kernel_inputs.h"
 
 namespace jft::codegen::ttir {
 
 class KernelEmitter {
  public:
-  KernelEmitter(TtirWriter& writer, const ir::Module& module,
-                const ir::Function& function, const fusion::Fusion& fusion,
-                const KernelSignature& signature, std::string index_type)
-      : w_(writer),
-        module_(module),
-        function_(function),
-        fusion_(fusion),
-        signature_(signature),
-        index_type_(std::move(index_type)) {}
+  explicit KernelEmitter(const KernelInputs& in)
+      : w_(in.writer),
+        module_(in.group.module),
+        function_(in.group.function),
+        fusion_(in.group.fusion),
+        signature_(in.signature),
+        index_type_(in.group.index_type) {}
 
  protected:
   TtirWriter& w_;

@@ -58,11 +58,10 @@ int64_t loopBodyWeight(const ir::Function& function, const fusion::Fusion& fusio
 
 }  // namespace
 
-StatusOr<Launch> emitLoopKernel(TtirWriter& writer, const ir::Module& module,
-                                const ir::Function& function,
-                                const fusion::Fusion& fusion,
-                                const KernelSignature& signature,
-                                const std::string& index_type) {
+StatusOr<Launch> emitLoopKernel(const KernelInputs& in) {
+  const ir::Module& module = in.group.module;
+  const ir::Function& function = in.group.function;
+  const fusion::Fusion& fusion = in.group.fusion;
   if (fusion.outputs.empty())
     return unimplemented(fusion.name + ": a loop group without outputs");
   const std::vector<int64_t> dims = module.typeOf(fusion.outputs[0]).dims;
@@ -84,9 +83,9 @@ StatusOr<Launch> emitLoopKernel(TtirWriter& writer, const ir::Module& module,
     return unimplemented(fusion.name + ": more tiles than one grid axis holds");
 
   IndexBuilder index(
-      writer,
+      in.writer,
       flat ? std::vector<int64_t>{tile.cols} : std::vector<int64_t>{tile.rows, tile.cols},
-      index_type);
+      in.group.index_type);
   const Value pid = index.programId();
   IndexSpace root;
   root.dims = dims;
@@ -131,13 +130,13 @@ StatusOr<Launch> emitLoopKernel(TtirWriter& writer, const ir::Module& module,
   }
   const int space = index.intern(std::move(root));
 
-  Elemental elemental(index, module, fusion, function, signature.inputs);
+  Elemental elemental(index, module, fusion, function, in.signature.inputs);
   for (size_t i = 0; i < fusion.outputs.size(); ++i) {
     const ir::ElementType element = module.typeOf(fusion.outputs[i]).element;
     // A complex output is stored one part at a time.
     for (int part = 0; part < (ir::isComplex(element) ? 2 : 1); ++part) {
       JFT_ASSIGN_OR_RETURN(Value v, elemental.emitPart(fusion.outputs[i], space, part));
-      elemental.store(signature.outputs[i], element, v, space, part);
+      elemental.store(in.signature.outputs[i], element, v, space, part);
     }
   }
   Launch launch;

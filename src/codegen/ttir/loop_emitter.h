@@ -11,20 +11,11 @@
 // of a loop group have one shape and are stored at the same index.
 #pragma once
 
-#include <string>
-
-#include "codegen/ttir/kernel_signature.h"
-#include "codegen/ttir/ttir_writer.h"
-#include "fusion/fusion.h"
-#include "ir/module.h"
+#include "codegen/ttir/kernel_inputs.h"
 #include "support/status.h"
 
 namespace jft::codegen::ttir {
 
-StatusOr<Launch> emitLoopKernel(TtirWriter& writer, const ir::Module& module,
-                                const ir::Function& function,
-                                const fusion::Fusion& fusion,
-                                const KernelSignature& signature,
-                                const std::string& index_type);
+StatusOr<Launch> emitLoopKernel(const KernelInputs& in);
 
 }  // namespace jft::codegen::ttir

@@ -26,12 +26,8 @@ bool validTile(const MatmulTile& t) {
 
 class MatmulKernel : KernelEmitter {
  public:
-  MatmulKernel(TtirWriter& writer, const ir::Module& module, const ir::Function& function,
-               const fusion::Fusion& fusion, const KernelSignature& signature,
-               const std::string& index_type,
-               const std::map<std::string, MatmulTile>& tiles)
-      : KernelEmitter(writer, module, function, fusion, signature, index_type),
-        tiles_(tiles) {}
+  MatmulKernel(const KernelInputs& in, const std::map<std::string, MatmulTile>& tiles)
+      : KernelEmitter(in), tiles_(tiles) {}
 
   StatusOr<Launch> emit() {
     JFT_ASSIGN_OR_RETURN(const ir::Op* dot,
@@ -158,14 +154,9 @@ class MatmulKernel : KernelEmitter {
 
 }  // namespace
 
-StatusOr<Launch> emitMatmulKernel(TtirWriter& writer, const ir::Module& module,
-                                  const ir::Function& function,
-                                  const fusion::Fusion& fusion,
-                                  const KernelSignature& signature,
-                                  const std::string& index_type,
+StatusOr<Launch> emitMatmulKernel(const KernelInputs& in,
                                   const std::map<std::string, MatmulTile>& tiles) {
-  return MatmulKernel(writer, module, function, fusion, signature, index_type, tiles)
-      .emit();
+  return MatmulKernel(in, tiles).emit();
 }
 
 }  // namespace jft::codegen::ttir

@@ -18,11 +18,8 @@
 #include <map>
 #include <string>
 
-#include "codegen/ttir/kernel_signature.h"
+#include "codegen/ttir/kernel_inputs.h"
 #include "codegen/ttir/tile_choice.h"
-#include "codegen/ttir/ttir_writer.h"
-#include "fusion/fusion.h"
-#include "ir/module.h"
 #include "support/status.h"
 
 namespace jft::codegen::ttir {
@@ -32,11 +29,7 @@ namespace jft::codegen::ttir {
 // an input, outputs of the dot's shape). `tiles`: tiles fixed per dot
 // signature (EmitOptions::matmul_tiles; INVALID_ARGUMENT for one whose extents
 // are not powers of two >= 16); other dots get chooseMatmulTile's.
-StatusOr<Launch> emitMatmulKernel(TtirWriter& writer, const ir::Module& module,
-                                  const ir::Function& function,
-                                  const fusion::Fusion& fusion,
-                                  const KernelSignature& signature,
-                                  const std::string& index_type,
+StatusOr<Launch> emitMatmulKernel(const KernelInputs& in,
                                   const std::map<std::string, MatmulTile>& tiles = {});
 
 }  // namespace jft::codegen::ttir

@@ -9,9 +9,11 @@
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
+#include "codegen/ttir/kernel_emitter.h"
 #include "codegen/ttir/memory_access.h"
 #include "codegen/ttir/reduction_layout.h"
 #include "codegen/ttir/tile_choice.h"
+#include "codegen/ttir/tile_ops.h"
 #include "ir/op_kind.h"
 #include "support/int_lists.h"
 
@@ -54,20 +56,11 @@ std::vector<Lane> lanesOf(const ir::Module& module, const ir::Op& op) {
 // stages of a split one (reduction_emitter.h).
 enum class Stage { kWhole, kPartials, kFinish };
 
-class ReductionKernel {
+class ReductionKernel : KernelEmitter {
  public:
-  ReductionKernel(TtirWriter& writer, const ir::Module& module,
-                  const ir::Function& function, const fusion::Fusion& fusion,
-                  const KernelSignature& signature, const std::string& index_type,
-                  Stage stage = Stage::kWhole, ReductionSplit split = {})
-      : writer_(writer),
-        module_(module),
-        function_(function),
-        fusion_(fusion),
-        signature_(signature),
-        index_type_(index_type),
-        stage_(stage),
-        split_(split) {}
+  explicit ReductionKernel(const KernelInputs& in, Stage stage = Stage::kWhole,
+                           ReductionSplit split = {})
+      : KernelEmitter(in), stage_(stage), split_(split) {}
 
   // The group's shape and tile (emit() runs it when not yet done).
   Status analyse();
@@ -120,12 +113,6 @@ class ReductionKernel {
   // extent), once per kernel.
   Status storeStreamed(int full_space);
 
-  TtirWriter& writer_;
-  const ir::Module& module_;
-  const ir::Function& function_;
-  const fusion::Fusion& fusion_;
-  const KernelSignature& signature_;
-  std::string index_type_;
   Stage stage_ = Stage::kWhole;
   ReductionSplit split_;
   bool analysed_ = false;
@@ -319,7 +306,7 @@ StatusOr<int> ReductionKernel::makeFullSpace(int kept_space, const Value& k) {
 StatusOr<std::vector<Value>> ReductionKernel::ttReduce(const ir::Op& op,
                                                        const std::vector<Value>& operands,
                                                        int axis) {
-  return combinerOp(writer_, "tt.reduce", operands, axis,
+  return combinerOp(w_, "tt.reduce", operands, axis,
                     [&](const std::vector<Value>& lhs, const std::vector<Value>& rhs) {
                       return combine(op, lhs, rhs);
                     });
@@ -329,10 +316,10 @@ StatusOr<std::vector<Value>> ReductionKernel::combine(const ir::Op& op,
                                                       const std::vector<Value>& acc,
                                                       const std::vector<Value>& value) {
   if (isComplexReduce(module_, op))
-    return emitComplexCombiner(writer_, module_, op.regions[0], acc, value);
+    return emitComplexCombiner(w_, module_, op.regions[0], acc, value);
   std::vector<Value> args = acc;
   args.insert(args.end(), value.begin(), value.end());
-  return emitScalarRegion(writer_, module_, op.regions[0], args);
+  return emitScalarRegion(w_, module_, op.regions[0], args);
 }
 
 // The operands of `op` at `full_space`, lanes outside it set to the init
@@ -386,9 +373,9 @@ StatusOr<std::vector<Value>> ReductionKernel::joinedReduce(
     std::vector<int64_t> shape = values[i].shape;
     shape.push_back(2);
     const Value& a = accumulators[i];
-    pairs.push_back(writer_.op("tt.join " + a.name + ", " + values[i].name + " : " +
-                                   a.type + " -> " + tensorType(shape, a.scalar),
-                               shape, a.scalar));
+    pairs.push_back(w_.op("tt.join " + a.name + ", " + values[i].name + " : " + a.type +
+                              " -> " + tensorType(shape, a.scalar),
+                          shape, a.scalar));
   }
   return ttReduce(op, pairs, 2);
 }
@@ -405,10 +392,7 @@ StatusOr<Value> ReductionKernel::reduceAt(const ir::Op& op, size_t result, int s
     } else {
       JFT_ASSIGN_OR_RETURN(int full, fullSpace(kept, index_->range(1)));
       JFT_ASSIGN_OR_RETURN(std::vector<Value> reduced, reduceTile(op, full, 1, nullptr));
-      for (Value& r : reduced)
-        r = writer_.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type +
-                           " -> " + tensorType({r.shape[0], 1}, r.scalar),
-                       {r.shape[0], 1}, r.scalar);
+      for (Value& r : reduced) r = expandDims(w_, r, 1);
       results_[key] = reduced;
     }
   }
@@ -439,20 +423,20 @@ Status ReductionKernel::emitLoop(int kept, const std::optional<Value>& chunk) {
     lower = ix.scalarBinary("arith.muli", *chunk, ix.scalarConstant(split_.chunk));
     upper = ix.scalarBinary("arith.addi", lower, ix.scalarConstant(split_.chunk));
   }
-  const std::string name = writer_.freshName(), k0 = writer_.freshName();
+  const std::string name = w_.freshName(), k0 = w_.freshName();
   std::string iter, types;
   std::vector<Value> accs, results;
   for (size_t i = 0; i < inits.size(); ++i) {
-    accs.push_back(Value{writer_.freshName(), inits[i].type, tile, inits[i].scalar});
+    accs.push_back(Value{w_.freshName(), inits[i].type, tile, inits[i].scalar});
     iter += (i ? ", " : "") + accs[i].name + " = " + inits[i].name;
     types += (i ? ", " : "") + inits[i].type;
     results.push_back(Value{inits.size() == 1 ? name : name + "#" + std::to_string(i),
                             inits[i].type, tile, inits[i].scalar});
   }
   const std::string count = inits.size() > 1 ? ":" + std::to_string(inits.size()) : "";
-  writer_.open(name + count + " = scf.for " + k0 + " = " + lower.name + " to " +
-               upper.name + " step " + step.name + " iter_args(" + iter + ") -> (" +
-               types + ") : " + index_type_ + " {");
+  w_.open(name + count + " = scf.for " + k0 + " = " + lower.name + " to " + upper.name +
+          " step " + step.name + " iter_args(" + iter + ") -> (" + types +
+          ") : " + index_type_ + " {");
   const Elemental::State saved = elemental_->save();
   const std::map<std::string, std::vector<Value>> saved_k = k_comps_;
   const std::map<std::string, int> saved_full = full_spaces_;
@@ -475,8 +459,8 @@ Status ReductionKernel::emitLoop(int kept, const std::optional<Value>& chunk) {
   JFT_RETURN_IF_ERROR(storeStreamed(full));
   std::string yields;
   for (size_t i = 0; i < next.size(); ++i) yields += (i ? ", " : "") + next[i].name;
-  writer_.line("scf.yield " + yields + " : " + types);
-  writer_.close("}");
+  w_.line("scf.yield " + yields + " : " + types);
+  w_.close("}");
   elemental_->restore(saved);
   k_comps_ = saved_k;
   full_spaces_ = saved_full;
@@ -486,10 +470,7 @@ Status ReductionKernel::emitLoop(int kept, const std::optional<Value>& chunk) {
     const size_t n = lanesOf(module_, *op).size();
     std::vector<Value> lanes(results.begin() + at, results.begin() + at + n);
     JFT_ASSIGN_OR_RETURN(std::vector<Value> reduced, ttReduce(*op, lanes, 1));
-    for (Value& r : reduced)
-      r = writer_.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type +
-                         " -> " + tensorType({r.shape[0], 1}, r.scalar),
-                     {r.shape[0], 1}, r.scalar);
+    for (Value& r : reduced) r = expandDims(w_, r, 1);
     results_[std::make_pair(op, kept)] = reduced;
     at += n;
   }
@@ -498,7 +479,7 @@ Status ReductionKernel::emitLoop(int kept, const std::optional<Value>& chunk) {
 
 StatusOr<Launch> ReductionKernel::emit() {
   JFT_RETURN_IF_ERROR(analyse());
-  index_.emplace(writer_, std::vector<int64_t>{tile_.kept, tile_.reduced}, index_type_);
+  index_.emplace(w_, std::vector<int64_t>{tile_.kept, tile_.reduced}, index_type_);
   IndexBuilder& ix = *index_;
   elemental_.emplace(ix, module_, fusion_, function_, signature_.inputs);
   elemental_->reduce_hook = [this](const ir::Op& op, size_t result, int space, int part) {
@@ -655,7 +636,7 @@ Status ReductionKernel::storePartials(int kept, const Value& o, const Value& chu
 
 Status ReductionKernel::reducePartials(int kept) {
   IndexBuilder& ix = *index_;
-  TtirWriter& w = writer_;
+  TtirWriter& w = w_;
   const std::vector<int64_t> tile = ix.tile();
   // [BO, 1] kept positions by [1, BS] chunks: offset s * kept_count + o.
   const Value o = ix.linear(kept);
@@ -686,10 +667,7 @@ Status ReductionKernel::reducePartials(int kept) {
       ++next;
     }
     JFT_ASSIGN_OR_RETURN(std::vector<Value> reduced, ttReduce(*op, values, 1));
-    for (Value& r : reduced)
-      r = w.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type + " -> " +
-                   tensorType({r.shape[0], 1}, r.scalar),
-               {r.shape[0], 1}, r.scalar);
+    for (Value& r : reduced) r = expandDims(w, r, 1);
     results_[std::make_pair(op, kept)] = reduced;
   }
   return Status::ok();
@@ -697,13 +675,11 @@ Status ReductionKernel::reducePartials(int kept) {
 
 }  // namespace
 
-StatusOr<StagedKernels> emitReductionKernels(const ir::Module& module,
-                                             const ir::Function& function,
-                                             const fusion::Fusion& fusion,
-                                             const std::string& index_type) {
-  JFT_ASSIGN_OR_RETURN(KernelSignature plain, kernelSignature(module, fusion));
+StatusOr<StagedKernels> emitReductionKernels(const GroupInputs& group) {
+  JFT_ASSIGN_OR_RETURN(KernelSignature plain,
+                       kernelSignature(group.module, group.fusion));
   TtirWriter writer;
-  ReductionKernel whole(writer, module, function, fusion, plain, index_type);
+  ReductionKernel whole({group, plain, writer});
   JFT_RETURN_IF_ERROR(whole.analyse());
   const ReductionSplit split =
       whole.wholeRow()
@@ -722,11 +698,10 @@ StatusOr<StagedKernels> emitReductionKernels(const ir::Module& module,
   for (Stage stage : {Stage::kPartials, Stage::kFinish}) {
     JFT_ASSIGN_OR_RETURN(
         KernelSignature signature,
-        kernelSignature(module, fusion, stage == Stage::kPartials ? "_partials" : "",
-                        staged.scratch));
+        kernelSignature(group.module, group.fusion,
+                        stage == Stage::kPartials ? "_partials" : "", staged.scratch));
     TtirWriter stage_writer;
-    ReductionKernel kernel(stage_writer, module, function, fusion, signature, index_type,
-                           stage, split);
+    ReductionKernel kernel({group, signature, stage_writer}, stage, split);
     JFT_ASSIGN_OR_RETURN(Launch launch, kernel.emit());
     staged.stages.push_back(
         {std::move(signature), stage_writer.body(), std::move(launch)});

@@ -36,20 +36,12 @@
 // so it does not force the whole reduced extent into one tile.
 #pragma once
 
-#include <string>
-
-#include "codegen/ttir/kernel_signature.h"
-#include "codegen/ttir/ttir_writer.h"
-#include "fusion/fusion.h"
-#include "ir/module.h"
+#include "codegen/ttir/kernel_inputs.h"
 #include "support/status.h"
 
 namespace jft::codegen::ttir {
 
 // One kernel, or the two stages of a split reduction with their scratch.
-StatusOr<StagedKernels> emitReductionKernels(const ir::Module& module,
-                                             const ir::Function& function,
-                                             const fusion::Fusion& fusion,
-                                             const std::string& index_type);
+StatusOr<StagedKernels> emitReductionKernels(const GroupInputs& group);
 
 }  // namespace jft::codegen::ttir

@@ -9,6 +9,7 @@
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
 #include "codegen/ttir/kernel_emitter.h"
+#include "codegen/ttir/tile_ops.h"
 #include "fusion/scan_form.h"
 
 namespace jft::codegen::ttir {
@@ -97,12 +98,7 @@ StatusOr<ScanKernel::Parts> ScanKernel::lastLane(const Parts& tile, const Value&
             return picked;
           }));
   Parts out;
-  for (size_t i = 0; i < n; ++i) {
-    const Value& v = r[i];
-    out.push_back(w_.op("tt.expand_dims " + v.name + " {axis = 1 : i32} : " + v.type +
-                            " -> " + tensorType({v.shape[0], 1}, v.scalar),
-                        {v.shape[0], 1}, v.scalar));
-  }
+  for (size_t i = 0; i < n; ++i) out.push_back(expandDims(w_, r[i], 1));
   return out;
 }
 
@@ -276,13 +272,8 @@ StatusOr<Launch> ScanKernel::emit() {
 
 }  // namespace
 
-StatusOr<Launch> emitScanKernel(TtirWriter& writer, const ir::Module& module,
-                                const ir::Function& function,
-                                const fusion::Fusion& fusion,
-                                const KernelSignature& signature,
-                                const std::string& index_type) {
-  ScanKernel kernel(writer, module, function, fusion, signature, index_type);
-  return kernel.emit();
+StatusOr<Launch> emitScanKernel(const KernelInputs& in) {
+  return ScanKernel(in).emit();
 }
 
 }  // namespace jft::codegen::ttir

@@ -18,20 +18,11 @@
 // three-operand tt.reduce (re, im, lane) for the carry, both parts stored.
 #pragma once
 
-#include <string>
-
-#include "codegen/ttir/kernel_signature.h"
-#include "codegen/ttir/ttir_writer.h"
-#include "fusion/fusion.h"
-#include "ir/module.h"
+#include "codegen/ttir/kernel_inputs.h"
 #include "support/status.h"
 
 namespace jft::codegen::ttir {
 
-StatusOr<Launch> emitScanKernel(TtirWriter& writer, const ir::Module& module,
-                                const ir::Function& function,
-                                const fusion::Fusion& fusion,
-                                const KernelSignature& signature,
-                                const std::string& index_type);
+StatusOr<Launch> emitScanKernel(const KernelInputs& in);
 
 }  // namespace jft::codegen::ttir

@@ -7,6 +7,7 @@
 #include "codegen/ttir/elemental.h"
 #include "codegen/ttir/elementwise.h"
 #include "codegen/ttir/index_space.h"
+#include "codegen/ttir/kernel_emitter.h"
 #include "fusion/scatter_form.h"
 #include "support/int_lists.h"
 
@@ -38,22 +39,15 @@ UpdateOrder updateOrderOf(const ir::Module& module, const ir::Function& function
                                                     : UpdateOrder::kOneByOne;
 }
 
-class ScatterKernel {
+class ScatterKernel : KernelEmitter {
  public:
   // `lanes`: the tile, kChunk but for kOneByOne's single lane.
-  ScatterKernel(TtirWriter& writer, const ir::Module& module,
-                const ir::Function& function, const fusion::Fusion& fusion,
-                const KernelSignature& signature, const std::string& index_type,
-                UpdateOrder order)
-      : w_(writer),
-        module_(module),
-        function_(function),
-        fusion_(fusion),
-        signature_(signature),
+  ScatterKernel(const KernelInputs& in, UpdateOrder order)
+      : KernelEmitter(in),
         order_(order),
         lanes_(order == UpdateOrder::kOneByOne ? 1 : kChunk),
-        ix_(writer, {lanes_}, index_type),
-        el_(ix_, module, fusion, function, signature.inputs) {}
+        ix_(w_, {lanes_}, index_type_),
+        el_(ix_, module_, fusion_, function_, signature_.inputs) {}
 
   // The stages' bodies (after check()): the operand into the result, then
   // the updates into it.
@@ -81,11 +75,6 @@ class ScatterKernel {
   Value withWordElement(const Value& word, const Value& shift, int bits,
                         const Value& element);
 
-  TtirWriter& w_;
-  const ir::Module& module_;
-  const ir::Function& function_;
-  const fusion::Fusion& fusion_;
-  const KernelSignature& signature_;
   UpdateOrder order_;
   int64_t lanes_;
   IndexBuilder ix_;
@@ -631,18 +620,16 @@ StatusOr<Launch> ScatterKernel::emitUpdates() {
 
 }  // namespace
 
-StatusOr<StagedKernels> emitScatterKernels(const ir::Module& module,
-                                           const ir::Function& function,
-                                           const fusion::Fusion& fusion,
-                                           const std::string& index_type,
-                                           bool deterministic) {
-  const UpdateOrder order = updateOrderOf(module, function, fusion, deterministic);
+StatusOr<StagedKernels> emitScatterKernels(const GroupInputs& group, bool deterministic) {
+  const UpdateOrder order =
+      updateOrderOf(group.module, group.function, group.fusion, deterministic);
   StagedKernels staged;
   for (int stage = 0; stage < 2; ++stage) {
-    JFT_ASSIGN_OR_RETURN(KernelSignature signature,
-                         kernelSignature(module, fusion, stage == 0 ? "" : "_updates"));
+    JFT_ASSIGN_OR_RETURN(
+        KernelSignature signature,
+        kernelSignature(group.module, group.fusion, stage == 0 ? "" : "_updates"));
     TtirWriter writer;
-    ScatterKernel kernel(writer, module, function, fusion, signature, index_type,
+    ScatterKernel kernel({group, signature, writer},
                          stage == 0 ? UpdateOrder::kAtomic : order);
     JFT_RETURN_IF_ERROR(kernel.check());
     JFT_ASSIGN_OR_RETURN(Launch launch,

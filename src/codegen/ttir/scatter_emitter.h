@@ -31,19 +31,12 @@
 // false), one program of one lane walking every update in order.
 #pragma once
 
-#include <string>
-
-#include "codegen/ttir/kernel_signature.h"
-#include "fusion/fusion.h"
-#include "ir/module.h"
+#include "codegen/ttir/kernel_inputs.h"
 #include "support/status.h"
 
 namespace jft::codegen::ttir {
 
-StatusOr<StagedKernels> emitScatterKernels(const ir::Module& module,
-                                           const ir::Function& function,
-                                           const fusion::Fusion& fusion,
-                                           const std::string& index_type,
+StatusOr<StagedKernels> emitScatterKernels(const GroupInputs& group,
                                            bool deterministic = false);
 
 }  // namespace jft::codegen::ttir

@@ -9,6 +9,7 @@
 #include "codegen/ttir/index_space.h"
 #include "codegen/ttir/kernel_emitter.h"
 #include "codegen/ttir/memory_access.h"
+#include "codegen/ttir/tile_ops.h"
 #include "fusion/ttir_support.h"
 
 namespace jft::codegen::ttir {
@@ -223,12 +224,7 @@ Status SortKernel::step(std::vector<Value>& values, Value& pos, int64_t distance
       while ((int64_t{1} << s) < 2 * distance) ++s;
       return s;
     }();
-    Value r = w_.op("tt.make_range {end = " + std::to_string(a) +
-                        " : i32, start = 0 : i32} : " + tensorType({a}, "i32"),
-                    {a}, "i32");
-    r = w_.op("tt.expand_dims " + r.name + " {axis = 1 : i32} : " + r.type + " -> " +
-                  tensorType({a, 1}, "i32"),
-              {a, 1}, "i32");
+    const Value r = expandDims(w_, makeRange(w_, a), 1);
     const Value sh = w_.op("arith.constant dense<" + std::to_string(shift) +
                                "> : " + tensorType({a, 1}, "i32"),
                            {a, 1}, "i32");
@@ -540,13 +536,11 @@ StatusOr<Launch> SortKernel::emit() {
 
 }  // namespace
 
-StatusOr<StagedKernels> emitSortKernels(const ir::Module& module,
-                                        const ir::Function& function,
-                                        const fusion::Fusion& fusion,
-                                        const std::string& index_type) {
-  JFT_ASSIGN_OR_RETURN(KernelSignature plain, kernelSignature(module, fusion));
+StatusOr<StagedKernels> emitSortKernels(const GroupInputs& group) {
+  JFT_ASSIGN_OR_RETURN(KernelSignature plain,
+                       kernelSignature(group.module, group.fusion));
   TtirWriter writer;
-  SortKernel kernel(writer, module, function, fusion, plain, index_type);
+  SortKernel kernel({group, plain, writer});
   JFT_RETURN_IF_ERROR(kernel.check());
   StagedKernels staged;
   if (!kernel.longRow()) {
@@ -556,9 +550,9 @@ StatusOr<StagedKernels> emitSortKernels(const ir::Module& module,
   }
   staged.scratch = kernel.longScratch();
   JFT_ASSIGN_OR_RETURN(KernelSignature signature,
-                       kernelSignature(module, fusion, "", staged.scratch));
+                       kernelSignature(group.module, group.fusion, "", staged.scratch));
   TtirWriter long_writer;
-  SortKernel long_kernel(long_writer, module, function, fusion, signature, index_type);
+  SortKernel long_kernel({group, signature, long_writer});
   JFT_ASSIGN_OR_RETURN(Launch launch, long_kernel.emitLong());
   staged.stages.push_back({std::move(signature), long_writer.body(), std::move(launch)});
   return staged;

@@ -28,12 +28,9 @@
 // merge stores the outputs.
 #pragma once
 
-#include <string>
+#include <cstdint>
 
-#include "codegen/ttir/kernel_signature.h"
-#include "codegen/ttir/ttir_writer.h"
-#include "fusion/fusion.h"
-#include "ir/module.h"
+#include "codegen/ttir/kernel_inputs.h"
 #include "support/status.h"
 
 namespace jft::codegen::ttir {
@@ -44,9 +41,6 @@ inline constexpr int64_t kMaxSortRow = 4096;
 inline constexpr int64_t kMaxLongSortRow = int64_t{1} << 17;
 
 // One kernel; a long row's has the scratch buffers.
-StatusOr<StagedKernels> emitSortKernels(const ir::Module& module,
-                                        const ir::Function& function,
-                                        const fusion::Fusion& fusion,
-                                        const std::string& index_type);
+StatusOr<StagedKernels> emitSortKernels(const GroupInputs& group);
 
 }  // namespace jft::codegen::ttir

@@ -18,17 +18,12 @@
 namespace jft::runtime::gpu {
 namespace {
 
-std::string resolveCublasLt(void* handle, CublasLt& library) {
-  JFT_CUBLASLT_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
-  return "";
-}
-
 // An older cuBLASLt lacks entry points of the 12 series; it is passed over.
 StatusOr<CublasLt*> openCublasLt() {
   return openVendorLibrary<CublasLt>(
       "JFT_CUBLASLT_LIBRARY",
       {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"},
-      "cuBLASLt 12 or newer", "the nvidia-cublas wheel", resolveCublasLt);
+      "cuBLASLt 12 or newer", "the nvidia-cublas wheel");
 }
 
 // clang-format off
@@ -164,30 +159,25 @@ size_t GemmRunner::KeyHash::operator()(const Key& key) const {
   return seed;
 }
 
-GemmRunner::GemmRunner(CudaDevice& device, const Driver& driver, const CublasLt& lt)
-    : device_(device), driver_(driver), lt_(lt) {}
+GemmRunner::GemmRunner(CudaDevice& device, const CublasLt& lt)
+    : device_(device), lt_(lt) {}
 
 StatusOr<std::unique_ptr<GemmRunner>> GemmRunner::create(CudaDevice& device) {
-  JFT_ASSIGN_OR_RETURN(const Driver* driver, Driver::load());
   JFT_ASSIGN_OR_RETURN(const CublasLt* lt, CublasLt::load());
-  std::unique_ptr<GemmRunner> runner(new GemmRunner(device, *driver, *lt));
-  JFT_RETURN_IF_ERROR(runner->makeCurrent());
+  std::unique_ptr<GemmRunner> runner(new GemmRunner(device, *lt));
+  JFT_RETURN_IF_ERROR(runner->device_.makeCurrent());
   JFT_RETURN_IF_ERROR(lt->check(lt->create(&runner->handle_), "cublasLtCreate"));
   JFT_ASSIGN_OR_RETURN(runner->workspace_, device.allocate(kWorkspaceBytes));
   return runner;
 }
 
 GemmRunner::~GemmRunner() {
-  if (makeCurrent().isOk()) {
+  if (device_.makeCurrent().isOk()) {
     plans_.clear();
     if (handle_ != nullptr) lt_.destroy(handle_);
   }
   // Freed behind the products still queued on the stream.
   if (workspace_ != 0) device_.deallocate(workspace_, kWorkspaceBytes);
-}
-
-Status GemmRunner::makeCurrent() const {
-  return driver_.check(driver_.ctxSetCurrent(device_.context()), "cuCtxSetCurrent");
 }
 
 size_t GemmRunner::planCount() const {
@@ -275,14 +265,6 @@ StatusOr<std::unique_ptr<GemmRunner::Plan>> GemmRunner::makePlan(const Key& key)
   return plan;
 }
 
-StatusOr<const GemmRunner::Plan*> GemmRunner::planFor(const Key& key) {
-  if (auto it = plans_.find(key); it != plans_.end()) return it->second.get();
-  JFT_ASSIGN_OR_RETURN(std::unique_ptr<Plan> plan, makePlan(key));
-  const Plan* raw = plan.get();
-  plans_.emplace(key, std::move(plan));
-  return raw;
-}
-
 Status GemmRunner::run(const GemmDesc& desc, const GemmBuffers& buffers) {
   JFT_RETURN_IF_ERROR(validateGemm(desc));
   if (buffers.a == 0 || buffers.b == 0 || buffers.d == 0 ||
@@ -294,8 +276,9 @@ Status GemmRunner::run(const GemmDesc& desc, const GemmBuffers& buffers) {
   // One lock for lookup and enqueue: the bias pointer lives in the cached
   // descriptor, and the workspace is shared by every product on the stream.
   std::lock_guard<std::mutex> lock(mutex_);
-  JFT_RETURN_IF_ERROR(makeCurrent());
-  JFT_ASSIGN_OR_RETURN(const Plan* plan, planFor(key));
+  JFT_RETURN_IF_ERROR(device_.makeCurrent());
+  JFT_ASSIGN_OR_RETURN(const Plan* plan,
+                       plans_.get(key, [this](const Key& k) { return makePlan(k); }));
   if (desc.bias) {
     const void* bias =
         reinterpret_cast<const void*>(static_cast<uintptr_t>(buffers.bias));

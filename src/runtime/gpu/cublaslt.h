@@ -18,6 +18,7 @@
 #include "runtime/gpu/cublaslt_api.h"
 #include "runtime/gpu/cuda_device.h"
 #include "runtime/gpu/library_loader.h"
+#include "runtime/gpu/plan_cache.h"
 #include "support/status.h"
 
 namespace jft::runtime::gpu {
@@ -30,7 +31,7 @@ class CublasLt {
   // point we need.
   static StatusOr<const CublasLt*> load();
 
-  JFT_CUBLASLT_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
+  JFT_ENTRY_POINTS(JFT_CUBLASLT_FUNCTIONS)
 
   std::string library_name;  // the file that was opened
 
@@ -73,18 +74,15 @@ class GemmRunner {
     size_t operator()(const Key& key) const;
   };
 
-  GemmRunner(CudaDevice& device, const Driver& driver, const CublasLt& lt);
-  StatusOr<const Plan*> planFor(const Key& key);
+  GemmRunner(CudaDevice& device, const CublasLt& lt);
   StatusOr<std::unique_ptr<Plan>> makePlan(const Key& key);
-  Status makeCurrent() const;
 
   CudaDevice& device_;
-  const Driver& driver_;
   const CublasLt& lt_;
   cublasLtHandle_t handle_ = nullptr;
   uint64_t workspace_ = 0;
   mutable std::mutex mutex_;
-  std::unordered_map<Key, std::unique_ptr<Plan>, KeyHash> plans_;
+  PlanCache<Key, Plan, KeyHash> plans_;
 };
 
 }  // namespace jft::runtime::gpu

@@ -92,6 +92,9 @@ class CudaDevice final : public Device {
   bool usesMemoryPool() const { return pool_ != nullptr; }
 
   CUcontext context() const { return context_; }
+  // Makes the device's context current on the calling thread, as every call
+  // into the driver or a library for this device needs first.
+  Status makeCurrent() const;
   // The stream every operation of this device is ordered on (library calls
   // such as cuBLASLt enqueue on it too).
   CUstream stream() const { return stream_; }
@@ -100,7 +103,6 @@ class CudaDevice final : public Device {
 
  private:
   CudaDevice(const Driver& driver, CUdevice device, DeviceInfo info);
-  Status makeCurrent() const;
   // Records an event after everything queued so far; `done` completes when the
   // GPU passes it, then `follow_up` runs on the completion thread.
   StatusOr<EventPtr> fence(std::function<void()> follow_up = {});

@@ -21,15 +21,10 @@ constexpr int64_t kUidX = 1, kUidW = 2, kUidY = 3;
 // A plan needing more workspace than this is passed over for the next one.
 constexpr int64_t kMaxWorkspaceBytes = int64_t{4} << 30;
 
-std::string resolveCudnn(void* handle, Cudnn& library) {
-  JFT_CUDNN_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
-  return "";
-}
-
 StatusOr<Cudnn*> openCudnn() {
   return openVendorLibrary<Cudnn>("JFT_CUDNN_LIBRARY",
                                   {"libcudnn.so.9", "libcudnn.so.8", "libcudnn.so"},
-                                  "cuDNN", "the nvidia-cudnn-cu12 wheel", resolveCudnn);
+                                  "cuDNN", "the nvidia-cudnn-cu12 wheel");
 }
 
 // clang-format off
@@ -175,14 +170,13 @@ size_t ConvRunner::KeyHash::operator()(const Key& key) const {
   return seed * 1000003u ^ std::hash<uint64_t>()(key.alignment);
 }
 
-ConvRunner::ConvRunner(CudaDevice& device, const Driver& driver, const Cudnn& cudnn)
-    : device_(device), driver_(driver), cudnn_(cudnn) {}
+ConvRunner::ConvRunner(CudaDevice& device, const Cudnn& cudnn)
+    : device_(device), cudnn_(cudnn) {}
 
 StatusOr<std::unique_ptr<ConvRunner>> ConvRunner::create(CudaDevice& device) {
-  JFT_ASSIGN_OR_RETURN(const Driver* driver, Driver::load());
   JFT_ASSIGN_OR_RETURN(const Cudnn* cudnn, Cudnn::load());
-  std::unique_ptr<ConvRunner> runner(new ConvRunner(device, *driver, *cudnn));
-  JFT_RETURN_IF_ERROR(runner->makeCurrent());
+  std::unique_ptr<ConvRunner> runner(new ConvRunner(device, *cudnn));
+  JFT_RETURN_IF_ERROR(runner->device_.makeCurrent());
   JFT_RETURN_IF_ERROR(cudnn->check(cudnn->create(&runner->handle_), "cudnnCreate"));
   JFT_RETURN_IF_ERROR(
       cudnn->check(cudnn->setStream(runner->handle_, device.stream()), "cudnnSetStream"));
@@ -190,14 +184,10 @@ StatusOr<std::unique_ptr<ConvRunner>> ConvRunner::create(CudaDevice& device) {
 }
 
 ConvRunner::~ConvRunner() {
-  if (!makeCurrent().isOk()) return;
+  if (!device_.makeCurrent().isOk()) return;
   plans_.clear();
   if (workspace_ != 0) device_.deallocate(workspace_, workspace_bytes_);
   if (handle_ != nullptr) cudnn_.destroy(handle_);
-}
-
-Status ConvRunner::makeCurrent() const {
-  return driver_.check(driver_.ctxSetCurrent(device_.context()), "cuCtxSetCurrent");
 }
 
 size_t ConvRunner::planCount() const {
@@ -400,17 +390,12 @@ StatusOr<std::unique_ptr<ConvRunner::Plan>> ConvRunner::makePlan(const Key& key)
 }
 
 StatusOr<const ConvRunner::Plan*> ConvRunner::planFor(const Key& key) {
-  if (auto it = plans_.find(key); it != plans_.end()) return it->second.get();
   if (auto it = refused_.find(key); it != refused_.end()) return it->second;
-  StatusOr<std::unique_ptr<Plan>> made = makePlan(key);
-  if (!made.isOk()) {
-    if (made.status().code() == StatusCode::kUnimplemented)
-      refused_.emplace(key, made.status());
-    return made.status();
-  }
-  const Plan* raw = made.value().get();
-  plans_.emplace(key, std::move(made).value());
-  return raw;
+  StatusOr<const Plan*> plan =
+      plans_.get(key, [this](const Key& k) { return makePlan(k); });
+  if (!plan.isOk() && plan.status().code() == StatusCode::kUnimplemented)
+    refused_.emplace(key, plan.status());
+  return plan;
 }
 
 Status ConvRunner::growWorkspace(uint64_t bytes) {
@@ -427,7 +412,7 @@ Status ConvRunner::growWorkspace(uint64_t bytes) {
 Status ConvRunner::prepare(const ConvDesc& desc) {
   JFT_RETURN_IF_ERROR(validateConv(desc));
   std::lock_guard<std::mutex> lock(mutex_);
-  JFT_RETURN_IF_ERROR(makeCurrent());
+  JFT_RETURN_IF_ERROR(device_.makeCurrent());
   return planFor(Key{desc, kAlignment}).status();
 }
 
@@ -441,7 +426,7 @@ Status ConvRunner::run(const ConvDesc& desc, const std::vector<uint64_t>& buffer
       return invalidArgument(convText(desc) + ": a buffer address is null");
 
   std::lock_guard<std::mutex> lock(mutex_);
-  JFT_RETURN_IF_ERROR(makeCurrent());
+  JFT_RETURN_IF_ERROR(device_.makeCurrent());
   JFT_ASSIGN_OR_RETURN(const Plan* plan, planFor(Key{desc, alignmentOf(buffers)}));
   JFT_RETURN_IF_ERROR(growWorkspace(static_cast<uint64_t>(plan->workspace_bytes)));
 

@@ -23,12 +23,12 @@
 #include "runtime/conv.h"
 #include "runtime/gpu/cudnn_api.h"
 #include "runtime/gpu/library_loader.h"
+#include "runtime/gpu/plan_cache.h"
 #include "support/status.h"
 
 namespace jft::runtime::gpu {
 
 class CudaDevice;
-class Driver;
 
 class Cudnn {
  public:
@@ -38,7 +38,7 @@ class Cudnn {
   // one lacks an entry point we need.
   static StatusOr<const Cudnn*> load();
 
-  JFT_CUDNN_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
+  JFT_ENTRY_POINTS(JFT_CUDNN_FUNCTIONS)
 
   std::string library_name;  // the file that was opened
 
@@ -85,19 +85,17 @@ class ConvRunner {
     size_t operator()(const Key& key) const;
   };
 
-  ConvRunner(CudaDevice& device, const Driver& driver, const Cudnn& cudnn);
+  ConvRunner(CudaDevice& device, const Cudnn& cudnn);
   StatusOr<const Plan*> planFor(const Key& key);
   StatusOr<std::unique_ptr<Plan>> makePlan(const Key& key);
   Status growWorkspace(uint64_t bytes);
-  Status makeCurrent() const;
 
   CudaDevice& device_;
-  const Driver& driver_;
   const Cudnn& cudnn_;
   cudnnHandle_t handle_ = nullptr;
   uint64_t workspace_ = 0, workspace_bytes_ = 0;
   mutable std::mutex mutex_;  // plans, the workspace and the handle: one user at a time
-  std::unordered_map<Key, std::unique_ptr<Plan>, KeyHash> plans_;
+  PlanCache<Key, Plan, KeyHash> plans_;
   std::unordered_map<Key, Status, KeyHash> refused_;  // no engine takes these
 };
 

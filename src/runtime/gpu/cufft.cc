@@ -16,15 +16,10 @@
 namespace jft::runtime::gpu {
 namespace {
 
-std::string resolveCufft(void* handle, Cufft& library) {
-  JFT_CUFFT_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
-  return "";
-}
-
 StatusOr<Cufft*> openCufft() {
   return openVendorLibrary<Cufft>("JFT_CUFFT_LIBRARY",
                                   {"libcufft.so.12", "libcufft.so.11", "libcufft.so"},
-                                  "cuFFT", "the nvidia-cufft wheel", resolveCufft);
+                                  "cuFFT", "the nvidia-cufft wheel");
 }
 
 // clang-format off
@@ -100,24 +95,19 @@ size_t FftRunner::KeyHash::operator()(const FftDesc& d) const {
   return seed * 1000003u ^ std::hash<int64_t>()(d.batch);
 }
 
-FftRunner::FftRunner(CudaDevice& device, const Driver& driver, const Cufft& cufft)
-    : device_(device), driver_(driver), cufft_(cufft) {}
+FftRunner::FftRunner(CudaDevice& device, const Cufft& cufft)
+    : device_(device), cufft_(cufft) {}
 
 StatusOr<std::unique_ptr<FftRunner>> FftRunner::create(CudaDevice& device) {
-  JFT_ASSIGN_OR_RETURN(const Driver* driver, Driver::load());
   JFT_ASSIGN_OR_RETURN(const Cufft* cufft, Cufft::load());
-  std::unique_ptr<FftRunner> runner(new FftRunner(device, *driver, *cufft));
+  std::unique_ptr<FftRunner> runner(new FftRunner(device, *cufft));
   JFT_ASSIGN_OR_RETURN(runner->scale_, FftScaleKernels::load(device));
   return runner;
 }
 
 FftRunner::~FftRunner() {
   // cufftDestroy frees the plan's work area behind the work queued with it.
-  if (makeCurrent().isOk()) plans_.clear();
-}
-
-Status FftRunner::makeCurrent() const {
-  return driver_.check(driver_.ctxSetCurrent(device_.context()), "cuCtxSetCurrent");
+  if (device_.makeCurrent().isOk()) plans_.clear();
 }
 
 size_t FftRunner::planCount() const {
@@ -143,14 +133,6 @@ StatusOr<std::unique_ptr<FftRunner::Plan>> FftRunner::makePlan(const FftDesc& d)
   JFT_RETURN_IF_ERROR(Cufft::check(cufft_.setStream(plan->handle, device_.stream()),
                                    "cufftSetStream" + where));
   return plan;
-}
-
-StatusOr<const FftRunner::Plan*> FftRunner::planFor(const FftDesc& desc) {
-  if (auto it = plans_.find(desc); it != plans_.end()) return it->second.get();
-  JFT_ASSIGN_OR_RETURN(std::unique_ptr<Plan> plan, makePlan(desc));
-  const Plan* raw = plan.get();
-  plans_.emplace(desc, std::move(plan));
-  return raw;
 }
 
 Status FftRunner::execute(const FftDesc& d, const Plan& plan, uint64_t input,
@@ -187,8 +169,10 @@ Status FftRunner::run(const FftDesc& desc, const std::vector<uint64_t>& buffers)
       return invalidArgument(fftText(desc) + ": a buffer address is null");
 
   std::lock_guard<std::mutex> lock(mutex_);
-  JFT_RETURN_IF_ERROR(makeCurrent());
-  JFT_ASSIGN_OR_RETURN(const Plan* plan, planFor(desc));
+  JFT_RETURN_IF_ERROR(device_.makeCurrent());
+  JFT_ASSIGN_OR_RETURN(const Plan* plan, plans_.get(desc, [this](const FftDesc& d) {
+    return makePlan(d);
+  }));
   uint64_t input = buffers[0];
   if (desc.kind == FftKind::kIrfft) {
     // cuFFT's complex-to-real transform overwrites its input: give it a copy.

@@ -20,12 +20,12 @@
 #include "runtime/gpu/cufft_api.h"
 #include "runtime/gpu/fft_scale.h"
 #include "runtime/gpu/library_loader.h"
+#include "runtime/gpu/plan_cache.h"
 #include "support/status.h"
 
 namespace jft::runtime::gpu {
 
 class CudaDevice;
-class Driver;
 
 class Cufft {
  public:
@@ -34,7 +34,7 @@ class Cufft {
   // none loads or one lacks an entry point we need.
   static StatusOr<const Cufft*> load();
 
-  JFT_CUFFT_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
+  JFT_ENTRY_POINTS(JFT_CUFFT_FUNCTIONS)
 
   std::string library_name;  // the file that was opened
 
@@ -66,18 +66,15 @@ class FftRunner {
     size_t operator()(const FftDesc& desc) const;
   };
 
-  FftRunner(CudaDevice& device, const Driver& driver, const Cufft& cufft);
-  StatusOr<const Plan*> planFor(const FftDesc& desc);
+  FftRunner(CudaDevice& device, const Cufft& cufft);
   StatusOr<std::unique_ptr<Plan>> makePlan(const FftDesc& desc);
   Status execute(const FftDesc& desc, const Plan& plan, uint64_t input, uint64_t output);
-  Status makeCurrent() const;
 
   CudaDevice& device_;
-  const Driver& driver_;
   const Cufft& cufft_;
   std::unique_ptr<FftScaleKernels> scale_;
   mutable std::mutex mutex_;  // plans are not to be used by two threads at once
-  std::unordered_map<FftDesc, std::unique_ptr<Plan>, KeyHash> plans_;
+  PlanCache<FftDesc, Plan, KeyHash> plans_;
 };
 
 }  // namespace jft::runtime::gpu

@@ -16,18 +16,13 @@ namespace {
 
 struct Cupti {
   std::string library_name;
-  JFT_CUPTI_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
+  JFT_ENTRY_POINTS(JFT_CUPTI_FUNCTIONS)
 };
-
-std::string resolveCupti(void* handle, Cupti& library) {
-  JFT_CUPTI_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
-  return "";
-}
 
 StatusOr<Cupti*> openCupti() {
   return openVendorLibrary<Cupti>(
       "JFT_CUPTI_LIBRARY", {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}, "CUPTI",
-      "the nvidia-cuda-cupti wheel (jax[cuda13] installs it)", resolveCupti);
+      "the nvidia-cuda-cupti wheel (jax[cuda13] installs it)");
 }
 
 constexpr size_t kBufferBytes = size_t{8} << 20;

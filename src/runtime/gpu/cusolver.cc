@@ -85,7 +85,7 @@ class CudaSolverRunner final : public SolverRunner {
       : device_(device), driver_(driver) {}
 
   ~CudaSolverRunner() override {
-    if (makeCurrent().isOk()) {
+    if (device_.makeCurrent().isOk()) {
       if (syevj_params_ != nullptr) solver_->destroySyevjInfo(syevj_params_);
       if (gesvdj_params_ != nullptr) solver_->destroyGesvdjInfo(gesvdj_params_);
       if (params_ != nullptr) solver_->destroyParams(params_);
@@ -104,7 +104,7 @@ class CudaSolverRunner final : public SolverRunner {
       return invalidArgument(solverText(desc) + ": " + std::to_string(buffers.size()) +
                              " buffers, not " + std::to_string(bytes.size()));
     std::lock_guard<std::mutex> lock(mutex_);
-    JFT_RETURN_IF_ERROR(makeCurrent());
+    JFT_RETURN_IF_ERROR(device_.makeCurrent());
     switch (desc.kind) {
       case SolverKind::kPotrf:
         return potrf(desc, buffers, bytes);
@@ -139,10 +139,6 @@ class CudaSolverRunner final : public SolverRunner {
   }
 
  private:
-  Status makeCurrent() const {
-    return driver_.check(driver_.ctxSetCurrent(device_.context()), "cuCtxSetCurrent");
-  }
-
   // `library` loaded and its `handle` made, bound to the device's stream, once.
   template <typename Library, typename Handle>
   Status ensureHandle(const Library*& library, Handle& handle, const char* create,

@@ -24,7 +24,6 @@ std::string lookUpRoutine(void* handle, const std::string& name, SizeFn& size, F
 }
 
 std::string resolveCusolver(void* handle, CusolverLibrary& library) {
-  JFT_CUSOLVER_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
   for (int t = 0; t < 4; ++t) {
     const std::string x = std::string("cusolverDn") + kTypeLetters[t];
 #define JFT_RESOLVE_TYPED_ROUTINE(member, Type, name, complex_name)          \
@@ -46,7 +45,6 @@ std::string resolveCusolver(void* handle, CusolverLibrary& library) {
 }
 
 std::string resolveCublas(void* handle, CublasLibrary& library) {
-  JFT_CUBLAS_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
   for (int t = 0; t < 4; ++t) {
     const std::string symbol = std::string("cublas") + kTypeLetters[t] + "trsm_v2";
     if (!lookUpSymbol(handle, symbol, library.trsm[t])) return symbol;

@@ -21,7 +21,7 @@ struct CusolverLibrary {
   // $JFT_CUSOLVER_LIBRARY when set, then libcusolver.so.12, .so.11, .so.
   static StatusOr<const CusolverLibrary*> load();
 
-  JFT_CUSOLVER_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
+  JFT_ENTRY_POINTS(JFT_CUSOLVER_FUNCTIONS)
   // Indexed by solverTypeIndex.
 #define JFT_DECLARE_TYPED_ROUTINE(member, Type, name, complex_name) \
   std::array<Type##BufferSizeFn, 4> member##_buffer_size{};         \
@@ -42,7 +42,7 @@ struct CublasLibrary {
   // $JFT_CUBLAS_LIBRARY when set, then libcublas.so.13, .so.12, .so.
   static StatusOr<const CublasLibrary*> load();
 
-  JFT_CUBLAS_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
+  JFT_ENTRY_POINTS(JFT_CUBLAS_FUNCTIONS)
   std::array<TrsmFn, 4> trsm{};
   std::string library_name;
 

@@ -6,11 +6,6 @@
 namespace jft::runtime::gpu {
 namespace {
 
-std::string resolveDriver(void* handle, Driver& library) {
-  JFT_CUDA_DRIVER_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
-  return "";
-}
-
 StatusOr<Driver*> openDriver() {
   void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
@@ -21,7 +16,7 @@ StatusOr<Driver*> openDriver() {
         "; is an NVIDIA driver installed on this machine?");
   }
   auto* driver = new Driver();  // lives for the process, like the library
-  const std::string missing = resolveDriver(handle, *driver);
+  const std::string missing = driver->resolveEntryPoints(handle);
   if (!missing.empty()) {
     delete driver;
     dlclose(handle);

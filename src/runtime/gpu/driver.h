@@ -17,7 +17,7 @@ class Driver {
   // The process-wide driver, loaded and initialised on first use.
   static StatusOr<const Driver*> load();
 
-  JFT_CUDA_DRIVER_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
+  JFT_ENTRY_POINTS(JFT_CUDA_DRIVER_FUNCTIONS)
 
   // OK for CUDA_SUCCESS; otherwise a status naming `what` and the driver's error
   // (out of memory becomes RESOURCE_EXHAUSTED).

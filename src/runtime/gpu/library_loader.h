@@ -19,15 +19,16 @@
 
 namespace jft::runtime::gpu {
 
-// Opens the first of $env, then `names`, for which `resolve` finds every
-// entry point (it returns the first missing symbol, or ""). The error lists
-// each file tried and why it was passed over, and says how to point us at
-// the library (`install`: e.g. "the nvidia-cufft wheel").
+// Opens the first of $env, then `names`, in which every entry point is found:
+// the library's list (JFT_ENTRY_POINTS), then any that `resolve_more` looks
+// up (it returns the first missing symbol, or ""). The error lists each file
+// tried and why it was passed over, and says how to point us at the library
+// (`install`: e.g. "the nvidia-cufft wheel").
 template <typename Library>
 StatusOr<Library*> openVendorLibrary(
     const char* env, std::vector<std::string> names, const std::string& what,
     const std::string& install,
-    const std::function<std::string(void*, Library&)>& resolve) {
+    const std::function<std::string(void*, Library&)>& resolve_more = nullptr) {
   if (const char* path = std::getenv(env); path != nullptr && *path != '\0')
     names.insert(names.begin(), path);
   std::string tried;
@@ -40,7 +41,8 @@ StatusOr<Library*> openVendorLibrary(
     }
     auto* library = new Library();  // lives for the process, like the library
     library->library_name = name;
-    const std::string missing = resolve(handle, *library);
+    std::string missing = library->resolveEntryPoints(handle);
+    if (missing.empty() && resolve_more) missing = resolve_more(handle, *library);
     if (missing.empty()) return library;
     delete library;
     dlclose(handle);
@@ -76,11 +78,19 @@ inline void* devicePointer(uint64_t address) {
 
 }  // namespace jft::runtime::gpu
 
-// In a library's class: one member per entry point of its list.
+// In a library's class: one member per entry point of `LIST`, and
+// resolveEntryPoints(handle), which looks each up and returns the first
+// missing symbol ("" when every one is there).
+#define JFT_ENTRY_POINTS(LIST)                   \
+  LIST(JFT_DECLARE_ENTRY_POINT)                  \
+  std::string resolveEntryPoints(void* handle) { \
+    auto& library = *this;                       \
+    LIST(JFT_RESOLVE_ENTRY_POINT)                \
+    return "";                                   \
+  }
+
+// The two halves of JFT_ENTRY_POINTS, one entry point each.
 #define JFT_DECLARE_ENTRY_POINT(member, symbol, signature) \
   std::type_identity_t<signature> member = nullptr;
-
-// In a resolver with `void* handle` and `Library& library` that returns the
-// first missing symbol: looks each entry point of a list up.
 #define JFT_RESOLVE_ENTRY_POINT(member, symbol, signature) \
   if (!::jft::runtime::gpu::lookUpSymbol(handle, symbol, library.member)) return symbol;

@@ -21,7 +21,6 @@ namespace jft::runtime::gpu {
 namespace {
 
 std::string resolveNccl(void* handle, Nccl& library) {
-  JFT_NCCL_FUNCTIONS(JFT_RESOLVE_ENTRY_POINT)
   lookUpSymbol(handle, "ncclCommFinalize", library.comm_finalize);  // optional
   return "";
 }

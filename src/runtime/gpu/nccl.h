@@ -28,7 +28,7 @@ struct Nccl {
   // entry point we need.
   static StatusOr<const Nccl*> load();
 
-  JFT_NCCL_FUNCTIONS(JFT_DECLARE_ENTRY_POINT)
+  JFT_ENTRY_POINTS(JFT_NCCL_FUNCTIONS)
 
   std::string library_name;  // the file that was opened
 

@@ -9,14 +9,6 @@
 namespace jft::runtime::gpu {
 namespace {
 
-std::string resolveNvrtc(void* handle, Nvrtc& nvrtc) {
-#define JFT_RESOLVE_NVRTC_FN(member, symbol, signature) \
-  if (!lookUpSymbol(handle, symbol, nvrtc.member)) return symbol;
-  JFT_NVRTC_FUNCTIONS(JFT_RESOLVE_NVRTC_FN)
-#undef JFT_RESOLVE_NVRTC_FN
-  return "";
-}
-
 std::string resultText(const Nvrtc& nvrtc, nvrtcResult result) {
   const char* text = nvrtc.getErrorString(result);
   return std::string(text != nullptr ? text : "NVRTC error") + " (" +
@@ -58,8 +50,7 @@ StatusOr<const Nvrtc*> Nvrtc::load() {
   static const StatusOr<const Nvrtc*> library = []() -> StatusOr<const Nvrtc*> {
     StatusOr<Nvrtc*> opened = openVendorLibrary<Nvrtc>(
         "JFT_NVRTC_LIBRARY", candidates(), "NVRTC",
-        "the nvidia-cuda-nvrtc wheel (then point JFT_NVRTC_DIR at its lib folder)",
-        resolveNvrtc);
+        "the nvidia-cuda-nvrtc wheel (then point JFT_NVRTC_DIR at its lib folder)");
     if (!opened.isOk()) return opened.status();
     return static_cast<const Nvrtc*>(*opened);
   }();

@@ -4,9 +4,9 @@
 #pragma once
 
 #include <string>
-#include <type_traits>
 #include <vector>
 
+#include "runtime/gpu/library_loader.h"
 #include "runtime/gpu/nvrtc_api.h"
 #include "support/status.h"
 
@@ -23,10 +23,7 @@ class Nvrtc {
   // The candidate files load() tries after $JFT_NVRTC_LIBRARY, in order.
   static std::vector<std::string> candidates();
 
-#define JFT_DECLARE_NVRTC_FN(member, symbol, signature) \
-  std::type_identity_t<signature> member = nullptr;
-  JFT_NVRTC_FUNCTIONS(JFT_DECLARE_NVRTC_FN)
-#undef JFT_DECLARE_NVRTC_FN
+  JFT_ENTRY_POINTS(JFT_NVRTC_FUNCTIONS)
 
   std::string library_name;  // the file that was opened
 };
