@@ -235,6 +235,23 @@ TEST_F(RuntimeLaunchTest, VectorProgramWithTempConstantCopiesAndOutputs) {
   }
 }
 
+// readToHost: the synchronous read a while loop makes for its predicate every
+// iteration (small reads land in the device's pinned readback buffer) and a
+// larger one, each after the queued work that wrote the memory.
+TEST_F(RuntimeLaunchTest, ReadToHostSeesQueuedWritesSmallAndLarge) {
+  uint64_t address = upload(iota(1.0f));
+  uint8_t predicate = 0;
+  ASSERT_TRUE(device_->readToHost(&predicate, address + 3, 1).isOk());
+  EXPECT_EQ(predicate, 0x3F);  // the high byte of 1.0f
+  float first[4] = {};
+  ASSERT_TRUE(device_->readToHost(first, address, sizeof(first)).isOk());
+  EXPECT_EQ(first[3], 4.0f);
+  std::vector<float> all(kN);
+  ASSERT_TRUE(device_->readToHost(all.data(), address, kBytes).isOk());
+  EXPECT_EQ(all, iota(1.0f));
+  device_->deallocate(address, kBytes);
+}
+
 TEST_F(RuntimeLaunchTest, DonatedParameterIsWrittenInPlace) {
   auto executable = Executable::load(*device_, vectorProgram());
   ASSERT_TRUE(executable.isOk());

@@ -87,6 +87,7 @@ CudaDevice::~CudaDevice() {
   libraries_.release();    // likewise, while the stream and context live
   completions_.reset();    // drains pending frees, joins the thread
   staging_.reset();
+  if (readback_ != nullptr) driver_.memFreeHost(readback_);
   // The default pool outlives us (the primary context may stay retained by
   // others): hand its cached memory back.
   if (pool_ != nullptr) driver_.memPoolTrimTo(pool_, 0);
@@ -310,10 +311,23 @@ StatusOr<EventPtr> CudaDevice::copyToHost(void* dst, uint64_t src, uint64_t byte
 Status CudaDevice::readToHost(void* dst, uint64_t src, uint64_t bytes) {
   if (bytes == 0) return Status::ok();
   JFT_RETURN_IF_ERROR(makeCurrent());
+  std::unique_lock<std::mutex> lock(readback_mutex_, std::defer_lock);
+  void* landing = dst;
+  if (bytes <= kReadbackBytes) {
+    lock.lock();
+    if (readback_ == nullptr)
+      JFT_RETURN_IF_ERROR(driver_.check(
+          driver_.memHostAlloc(&readback_, kReadbackBytes, kHostAllocPortable),
+          "cuMemHostAlloc"));
+    landing = readback_;
+  }
   JFT_RETURN_IF_ERROR(driver_.check(
-      driver_.memcpyDtoHAsync(dst, static_cast<CUdeviceptr>(src), bytes, stream_),
+      driver_.memcpyDtoHAsync(landing, static_cast<CUdeviceptr>(src), bytes, stream_),
       "cuMemcpyDtoHAsync"));
-  return driver_.check(driver_.streamSynchronize(stream_), "cuStreamSynchronize");
+  JFT_RETURN_IF_ERROR(
+      driver_.check(driver_.streamSynchronize(stream_), "cuStreamSynchronize"));
+  if (landing != dst) std::memcpy(dst, landing, bytes);
+  return Status::ok();
 }
 
 StatusOr<EventPtr> CudaDevice::copyFromDevice(uint64_t dst, Device& srcDevice,

@@ -123,6 +123,12 @@ class CudaDevice final : public Device {
   int max_shared_per_block_ = 0;  // opt-in limit for dynamic shared memory
   std::unique_ptr<CompletionThread> completions_;
   std::unique_ptr<PinnedStaging> staging_;
+  // Small reads (a while loop's predicate, a branch index: one per iteration)
+  // land in page-locked memory: a pageable destination costs the driver a
+  // bounce through its own staging on every read. Made on first use.
+  static constexpr uint64_t kReadbackBytes = 64;
+  std::mutex readback_mutex_;
+  void* readback_ = nullptr;
 
   MemoryBudget budget_;
 
