@@ -120,9 +120,11 @@ class ExecutableTest : public ::testing::Test {
     return executables_.back().get();
   }
 
-  // A device buffer holding `values` (f32) on device `d`; the test owns it.
+  // A buffer holding `values` (f32) on device `d`, or in `memory` when given
+  // (e.g. a device's pinned_host memory); the test owns it.
   PJRT_Buffer* buffer(std::vector<float> values, int d = 0,
-                      PJRT_Buffer_Type type = PJRT_Buffer_Type_F32) {
+                      PJRT_Buffer_Type type = PJRT_Buffer_Type_F32,
+                      PJRT_Memory* memory = nullptr) {
     std::vector<int64_t> dims{static_cast<int64_t>(values.size())};
     PJRT_Client_BufferFromHostBuffer_Args args{};
     args.struct_size = sizeof(args);
@@ -133,6 +135,7 @@ class ExecutableTest : public ::testing::Test {
     args.num_dims = dims.size();
     args.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
     args.device = client_->devices[static_cast<size_t>(d)];
+    args.memory = memory;
     EXPECT_EQ(clientBufferFromHostBuffer(&args), nullptr);
     if (args.done_with_host_buffer != nullptr) {
       PJRT_Event_Destroy_Args destroy{sizeof(destroy), nullptr,
@@ -143,6 +146,21 @@ class ExecutableTest : public ::testing::Test {
     return args.buffer;
   }
 
+  // The f32 values of any buffer, device or pinned host, read as JAX reads
+  // them (PJRT_Buffer_ToHostBuffer).
+  static std::vector<float> readBack(PJRT_Buffer* buffer) {
+    std::vector<float> out(buffer->byte_size / sizeof(float));
+    PJRT_Buffer_ToHostBuffer_Args args{};
+    args.struct_size = sizeof(args);
+    args.src = buffer;
+    args.dst = out.data();
+    args.dst_size = buffer->byte_size;
+    EXPECT_EQ(bufferToHostBuffer(&args), nullptr);
+    EXPECT_TRUE(awaitAndDestroy(args.event).isOk());
+    return out;
+  }
+
+  // A device buffer's f32 values straight from its (host stand-in) memory.
   static std::vector<float> contents(PJRT_Buffer* buffer) {
     std::vector<float> out(buffer->byte_size / sizeof(float));
     if (!out.empty())

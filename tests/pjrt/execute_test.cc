@@ -58,36 +58,7 @@ class HostMemoryExecuteTest : public ExecuteTest {
   PJRT_Memory* pinned() { return client_->devices[0]->memories.back(); }
 
   PJRT_Buffer* pinnedBuffer(std::vector<float> values) {
-    std::vector<int64_t> dims{static_cast<int64_t>(values.size())};
-    PJRT_Client_BufferFromHostBuffer_Args args{};
-    args.struct_size = sizeof(args);
-    args.client = client_.get();
-    args.data = values.data();
-    args.type = PJRT_Buffer_Type_F32;
-    args.dims = dims.data();
-    args.num_dims = dims.size();
-    args.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
-    args.memory = pinned();
-    EXPECT_EQ(clientBufferFromHostBuffer(&args), nullptr);
-    if (args.done_with_host_buffer != nullptr) {
-      PJRT_Event_Destroy_Args destroy{sizeof(destroy), nullptr,
-                                      args.done_with_host_buffer};
-      eventDestroy(&destroy);
-    }
-    buffers_.push_back(args.buffer);
-    return args.buffer;
-  }
-
-  static std::vector<float> read(PJRT_Buffer* buffer) {
-    std::vector<float> out(buffer->byte_size / sizeof(float));
-    PJRT_Buffer_ToHostBuffer_Args args{};
-    args.struct_size = sizeof(args);
-    args.src = buffer;
-    args.dst = out.data();
-    args.dst_size = buffer->byte_size;
-    EXPECT_EQ(bufferToHostBuffer(&args), nullptr);
-    EXPECT_TRUE(awaitAndDestroy(args.event).isOk());
-    return out;
+    return buffer(std::move(values), 0, PJRT_Buffer_Type_F32, pinned());
   }
 };
 
@@ -105,7 +76,7 @@ TEST_F(HostMemoryExecuteTest, APinnedHostArgumentIsReadThroughADeviceCopy) {
   EXPECT_EQ(out->memory, client_->devices[0]->default_memory);
   EXPECT_EQ(contents(out), (std::vector<float>{2, 4, 6, 8}));
   EXPECT_FALSE(x->isDeleted());
-  EXPECT_EQ(read(x), (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_EQ(readBack(x), (std::vector<float>{1, 2, 3, 4}));
   // Only the output stays: the device copy of x went back.
   EXPECT_EQ(device(0).bytesInUse(), inUse + 16);
   EXPECT_EQ(device(0).badFrees(), 0);
@@ -133,7 +104,7 @@ TEST_F(HostMemoryExecuteTest, AnOutputKeptInPinnedHostMemoryIsCopiedThere) {
   EXPECT_EQ(out->memory, pinned());
   EXPECT_EQ(out->address, 0u);
   ASSERT_TRUE(out->ready->await().isOk());
-  EXPECT_EQ(read(out), (std::vector<float>{2, 4, 6, 8}));
+  EXPECT_EQ(readBack(out), (std::vector<float>{2, 4, 6, 8}));
   // The device memory the output was computed in went back.
   EXPECT_EQ(device(0).bytesInUse(), inUse);
   EXPECT_EQ(device(0).badFrees(), 0);
