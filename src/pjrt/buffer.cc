@@ -45,14 +45,10 @@ void PJRT_Buffer::freeMemory() {
     host = nullptr;
   }
   if (view) {
-    if (!viewDone) return;
-    // The owner may reuse the memory once our queued reads of it are done.
-    auto fence = device->runtime->recordEvent();
-    if (fence.isOk()) {
-      (*fence)->onReady([viewDone](const jft::Status&) { viewDone(); });
-    } else {
-      viewDone();  // a device without a queue (host stand-ins) has nothing pending
-    }
+    // The owner may reuse the memory once our queued reads of it are done. On an
+    // idle queue its callback runs here, on the deleting thread: a framework's
+    // deleter may need that thread's interpreter lock (cupy's does).
+    if (viewDone) device->runtime->afterQueuedWork(std::move(viewDone));
     return;
   }
   if (toFree != 0) device->runtime->deallocate(toFree, byte_size);

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -145,6 +146,10 @@ class Device {
   // blocking the caller. UNIMPLEMENTED by default (devices without queues).
   virtual Status waitForStream(void* foreign);
   virtual StatusOr<EventPtr> recordEvent();
+  // Runs `then` once everything queued so far is done: at once, on the calling
+  // thread, when the queue is idle (the default: devices without queues), else
+  // later on the device's completion thread.
+  virtual void afterQueuedWork(std::function<void()> then) { then(); }
   // This device's collective runner (runtime/collective_context.h), made on
   // first use and owned by the device; UNAVAILABLE when the platform has no
   // collective library (the default). CUDA always makes one: a missing NCCL

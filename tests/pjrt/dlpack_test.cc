@@ -147,6 +147,21 @@ TEST_F(DlpackTest, DestroyingAViewCallsItsOwnerOnceAndNoCallbackIsFine) {
   EXPECT_EQ(device(0).badFrees(), 0);
 }
 
+// The owner gets its memory back once our queued reads of it are done: at
+// once (on the deleting thread) when the queue is idle, else when it drains.
+TEST_F(DlpackTest, ViewOwnerIsCalledAfterTheQueuedWork) {
+  std::vector<float> foreign{1, 2};
+  Owner owner;
+  std::vector<int64_t> dims{2};
+  auto args = viewArgs(foreign.data(), dims, &owner);
+  ASSERT_EQ(clientCreateViewOfDeviceBuffer(&args), nullptr);
+  device(0).busy = true;
+  ASSERT_EQ(destroy(args.buffer), nullptr);
+  EXPECT_EQ(owner.deletes, 0);
+  device(0).finishQueuedWork();
+  EXPECT_EQ(owner.deletes, 1);
+}
+
 TEST_F(DlpackTest, ViewHeldByAnExternalReferenceCallsItsOwnerAfterTheLastOne) {
   std::vector<float> foreign{1, 2};
   Owner owner;

@@ -9,10 +9,12 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "pjrt/executable_program.h"
@@ -105,6 +107,20 @@ class HostDevice final : public runtime::Device {
   }
   runtime::MemoryStats memoryStats() const override { return stats_; }
   void resetPeakMemory() override {}
+  // A queue that stays busy until finishQueuedWork(): what runs after the
+  // queued work waits until then.
+  void afterQueuedWork(std::function<void()> then) override {
+    if (busy) {
+      waiting_.push_back(std::move(then));
+    } else {
+      then();
+    }
+  }
+  void finishQueuedWork() {
+    busy = false;
+    for (auto& then : std::exchange(waiting_, {})) then();
+  }
+  bool busy = false;
   StatusOr<runtime::CollectiveRunner*> collectiveRunner() override { return &runner_; }
   Status prepareLibrary(const runtime::LibraryOp&) override {
     ++libraryChecks;
@@ -121,6 +137,7 @@ class HostDevice final : public runtime::Device {
   runtime::DeviceInfo info_;
   runtime::MemoryStats stats_;
   std::map<void*, uint64_t> live_;
+  std::vector<std::function<void()>> waiting_;
   int badFrees_ = 0;
   IdleRunner runner_;
 };

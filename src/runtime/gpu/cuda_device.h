@@ -77,6 +77,9 @@ class CudaDevice final : public Device {
   StatusOr<std::string> compileSource(const std::string& source,
                                       const std::string& name) override;
   StatusOr<EventPtr> recordEvent() override { return fence(); }
+  void afterQueuedWork(std::function<void()> then) override {
+    releaseAfterQueuedWork(std::move(then));
+  }
   // Collectives through NCCL (cuda_collectives.cc, runtime/gpu/nccl_cliques.h):
   // the runner is made on first call and never fails; NCCL loads on the first
   // collective that moves data, whose run is UNAVAILABLE without it.
