@@ -146,15 +146,13 @@ StatusOr<Executable> buildExecutable(
   }
   JFT_RETURN_IF_ERROR(assembleProgram(module, function, top, program));
   assignOutputAliases(donationRequests(function), program);
-  for (size_t i = 0; i < function.body.args.size(); ++i) {
+  for (size_t i = 0; i < function.body.args.size(); ++i)
     executable.parameter_types.push_back(module.typeOf(function.body.args[i]));
-    executable.parameter_memory_kinds.push_back(entryMemoryKind(
-        i < function.arg_attrs.size() ? function.arg_attrs[i] : ir::NamedAttrs{}));
-  }
   executable.output_types = function.result_types;
-  for (size_t i = 0; i < function.result_types.size(); ++i)
-    executable.output_memory_kinds.push_back(entryMemoryKind(
-        i < function.result_attrs.size() ? function.result_attrs[i] : ir::NamedAttrs{}));
+  executable.parameter_memory_kinds =
+      entryMemoryKinds(function.arg_attrs, function.body.args.size());
+  executable.output_memory_kinds =
+      entryMemoryKinds(function.result_attrs, function.result_types.size());
   executable.cost = programCost(module, function);
   executable.fingerprint =
       fingerprint(input, options, buildersText(binaries ? &*binaries : nullptr));

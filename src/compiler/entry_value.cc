@@ -38,6 +38,15 @@ std::string entryMemoryKind(const ir::NamedAttrs& attrs) {
   return kind != nullptr && *kind == "pinned_host" ? "pinned_host" : "device";
 }
 
+std::vector<std::string> entryMemoryKinds(const std::vector<ir::NamedAttrs>& attrs,
+                                          size_t count) {
+  std::vector<std::string> kinds;
+  kinds.reserve(count);
+  for (size_t i = 0; i < count; ++i)
+    kinds.push_back(entryMemoryKind(i < attrs.size() ? attrs[i] : ir::NamedAttrs{}));
+  return kinds;
+}
+
 std::vector<EntryValue> entryParameters(const Executable& executable) {
   return describeAll(executable.parameter_types, executable.parameter_memory_kinds);
 }

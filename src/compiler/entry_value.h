@@ -31,6 +31,10 @@ EntryValue describeEntryValue(const ir::Type& type);
 // result attributes: "pinned_host" when `mhlo.memory_kind` says so, else
 // "device" (our buffers hold no other host kind).
 std::string entryMemoryKind(const ir::NamedAttrs& attrs);
+// The kinds of `count` arguments or results whose attribute lists are `attrs`
+// (a missing list means none).
+std::vector<std::string> entryMemoryKinds(const std::vector<ir::NamedAttrs>& attrs,
+                                          size_t count);
 std::vector<EntryValue> entryParameters(const Executable& executable);
 std::vector<EntryValue> entryOutputs(const Executable& executable);
 

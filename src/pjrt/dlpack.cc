@@ -15,44 +15,6 @@
 namespace jft::pjrt {
 namespace {
 
-constexpr const char* kCreateView = "PJRT_Client_CreateViewOfDeviceBuffer";
-
-// Where the view lives: `memory` (when the caller's struct has it) wins over
-// `device`, as for BufferFromHostBuffer. A view of "pinned_host" memory is a
-// page-locked host array (DLPack's kDLCUDAHost, e.g. torch's pin_memory()).
-struct ViewTarget {
-  PJRT_Device* device;
-  PJRT_Memory* memory;
-};
-
-StatusOr<ViewTarget> viewTarget(PJRT_Client& client,
-                                const PJRT_Client_CreateViewOfDeviceBuffer_Args& args) {
-  PJRT_Device* device = args.device;
-  PJRT_Memory* memory = nullptr;
-  const bool hasMemory =
-      args.struct_size >=
-      JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateViewOfDeviceBuffer_Args, memory);
-  if (hasMemory && args.memory != nullptr) {
-    if (!client.ownsMemory(args.memory))
-      return invalidArgument(std::string(kCreateView) +
-                             ": memory does not belong to the client");
-    MemorySpace* space = unwrap(args.memory);
-    if (space->devices.empty())
-      return invalidArgument(std::string(kCreateView) + ": memory has no device");
-    device = space->devices.front();
-    memory = args.memory;
-  }
-  if (device == nullptr)
-    return invalidArgument(std::string(kCreateView) +
-                           ": neither device nor memory is set");
-  if (device->client == &client && !device->addressable())
-    return requireAddressable(*device, kCreateView);
-  if (!client.ownsDevice(device))
-    return invalidArgument(std::string(kCreateView) +
-                           ": device does not belong to the client");
-  return ViewTarget{device, memory != nullptr ? memory : device->default_memory};
-}
-
 JFT_PJRT_ENTRY(getStream, Get_Stream_For_External_Ready_Events, stream, {
   JFT_RETURN_IF_ERROR(requireNonNull(args->device, "device", kName));
   JFT_RETURN_IF_ERROR(requireAddressable(*args->device, kName));
@@ -91,21 +53,24 @@ JFT_PJRT_ENTRY(clientCreateViewOfDeviceBuffer, Client_CreateViewOfDeviceBuffer, 
                          ": only the dense row-major (major-to-minor) layout can be "
                          "viewed; make the array contiguous first (e.g. "
                          "torch.Tensor.contiguous())");
-  JFT_ASSIGN_OR_RETURN(ViewTarget target, viewTarget(client, *args));
+  // `memory` (when the caller's struct has it) wins over `device`, as for
+  // BufferFromHostBuffer. A view of "pinned_host" memory is a page-locked host
+  // array (DLPack's kDLCUDAHost, e.g. torch's pin_memory()).
+  const bool hasMemory =
+      args->struct_size >=
+      JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateViewOfDeviceBuffer_Args, memory);
+  JFT_ASSIGN_OR_RETURN(
+      BufferTarget target,
+      resolveTarget(client, args->device, hasMemory ? args->memory : nullptr, kName));
   PJRT_Device* device = target.device;
+  if (!device->addressable()) return requireAddressable(*device, kName);
   if (args->stream != 0) {
     Status waited = device->runtime->waitForStream(reinterpret_cast<void*>(args->stream));
     if (!waited.isOk()) return waited.withContext(kName);
   }
 
-  auto buffer = std::make_unique<PJRT_Buffer>();
-  buffer->client = &client;
-  buffer->device = device;
-  buffer->memory = target.memory;
-  buffer->pinned_host = target.memory != nullptr && unwrap(target.memory)->pinned_host;
-  buffer->type = args->element_type;
-  buffer->dims = std::move(shape.dims);
-  buffer->byte_size = shape.bytes;
+  auto buffer = describeBuffer(client, target, args->element_type, std::move(shape.dims),
+                               shape.bytes);
   if (buffer->pinned_host) {
     buffer->host = args->device_buffer_ptr;
   } else {

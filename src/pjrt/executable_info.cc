@@ -5,11 +5,6 @@
 #include "pjrt/executable_cost.h"
 
 namespace jft::pjrt {
-namespace {
-
-// Memory kinds are static strings so the views stay valid for the process.
-
-}  // namespace
 
 PJRT_Buffer_Type bufferType(compiler::ElementType type) {
   using E = compiler::ElementType;

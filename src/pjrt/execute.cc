@@ -283,11 +283,11 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
   for (size_t i = 0; i < numArgs; ++i) {
     PJRT_Buffer& buffer = *arguments[i];
     JFT_RETURN_IF_ERROR(checkArgument(buffer, i, info.parameters[i], executable, device));
-    bool passedOnce = std::count(arguments, arguments + numArgs, &buffer) == 1;
     if (buffer.pinned_host) {
       runtimeArgs[i] = {0, buffer.byte_size, false};  // staged below
       continue;
     }
+    bool passedOnce = std::count(arguments, arguments + numArgs, &buffer) == 1;
     runtimeArgs[i] = {buffer.address, buffer.byte_size,
                       giveAway[i] && !forbidDonation[i] && passedOnce &&
                           buffer.external_references == 0 && !buffer.view};

@@ -60,6 +60,16 @@ class HostMemoryExecuteTest : public ExecuteTest {
   PJRT_Buffer* pinnedBuffer(std::vector<float> values) {
     return buffer(std::move(values), 0, PJRT_Buffer_Type_F32, pinned());
   }
+
+  // Runs the one-argument `executable` on `x` until the stand-in finishes;
+  // its output (kept for TearDown).
+  PJRT_Buffer* runToCompletion(PJRT_LoadedExecutable* executable, PJRT_Buffer* x) {
+    Call call(executable, {x}, 1);
+    EXPECT_EQ(call.run(), nullptr);
+    keep(call);
+    loader_.loaded[0]->done->complete(Status::ok());
+    return call.outputs[0];
+  }
 };
 
 TEST_F(HostMemoryExecuteTest, APinnedHostArgumentIsReadThroughADeviceCopy) {
@@ -68,11 +78,8 @@ TEST_F(HostMemoryExecuteTest, APinnedHostArgumentIsReadThroughADeviceCopy) {
   PJRT_Buffer* x = pinnedBuffer({1, 2, 3, 4});
   ASSERT_TRUE(x->pinned_host);
   const int64_t inUse = device(0).bytesInUse();
-  Call call(executable, {x}, 1);
-  ASSERT_EQ(call.run(), nullptr);
-  keep(call);
-  loader_.loaded[0]->done->complete(Status::ok());
-  PJRT_Buffer* out = call.outputs[0];
+  PJRT_Buffer* out = runToCompletion(executable, x);
+  ASSERT_NE(out, nullptr);
   EXPECT_EQ(out->memory, client_->devices[0]->default_memory);
   EXPECT_EQ(contents(out), (std::vector<float>{2, 4, 6, 8}));
   EXPECT_FALSE(x->isDeleted());
@@ -95,11 +102,8 @@ TEST_F(HostMemoryExecuteTest, AnOutputKeptInPinnedHostMemoryIsCopiedThere) {
             "device");
   PJRT_Buffer* x = buffer({1, 2, 3, 4});
   const int64_t inUse = device(0).bytesInUse();
-  Call call(executable, {x}, 1);
-  ASSERT_EQ(call.run(), nullptr);
-  keep(call);
-  loader_.loaded[0]->done->complete(Status::ok());
-  PJRT_Buffer* out = call.outputs[0];
+  PJRT_Buffer* out = runToCompletion(executable, x);
+  ASSERT_NE(out, nullptr);
   EXPECT_TRUE(out->pinned_host);
   EXPECT_EQ(out->memory, pinned());
   EXPECT_EQ(out->address, 0u);
