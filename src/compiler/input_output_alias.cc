@@ -47,9 +47,12 @@ bool touchesSlot(const runtime::Program& program, const runtime::Thunk& thunk, i
     return collective->input == slot || collective->output == slot;
   if (const auto* id = std::get_if<runtime::ParticipantIdThunk>(&thunk))
     return id->destination == slot;
-  if (const auto* loop = std::get_if<runtime::WhileThunk>(&thunk))
-    return loop->predicate == slot || listTouchesSlot(program, loop->cond, slot) ||
-           listTouchesSlot(program, loop->body, slot);
+  if (const auto* loop = std::get_if<runtime::WhileThunk>(&thunk)) {
+    if (loop->predicate == slot || loop->odd_predicate == slot) return true;
+    for (int list : loop->lists())
+      if (listTouchesSlot(program, list, slot)) return true;
+    return false;
+  }
   if (const auto* conditional = std::get_if<runtime::ConditionalThunk>(&thunk)) {
     if (conditional->index == slot) return true;
     for (int branch : conditional->branches)

@@ -86,19 +86,28 @@ class Assembler {
     return Status::ok();
   }
 
-  // Output slots first, so that a thunk of the body computing a returned
-  // value writes it in place; the first result naming it claims it.
-  Status addOutputs(const ir::Region& body, const RegionCode& top) {
+  // The values a region's thunks write (kernels, calls, control ops): each
+  // may be written straight into a slot chosen before the region runs.
+  static std::unordered_set<ir::ValueId> computedIn(const RegionCode& code,
+                                                    const ir::Region& body) {
     std::unordered_set<ir::ValueId> computed;
-    for (const codegen::GroupCode& code : top.groups) {
-      for (const codegen::ttir::TtirKernel& kernel : code.kernels)
+    for (const codegen::GroupCode& group : code.groups) {
+      for (const codegen::ttir::TtirKernel& kernel : group.kernels)
         computed.insert(kernel.outputs.begin(), kernel.outputs.end());
-      if (code.call) computed.insert(code.call->writes.begin(), code.call->writes.end());
+      if (group.call)
+        computed.insert(group.call->writes.begin(), group.call->writes.end());
     }
-    for (const fusion::Fusion& group : top.plan.fusions)
+    for (const fusion::Fusion& group : code.plan.fusions)
       if (group.route == fusion::Route::kControl)
         if (const ir::Op* op = controlOpOf(body, group))
           computed.insert(op->results.begin(), op->results.end());
+    return computed;
+  }
+
+  // Output slots first, so that a thunk of the body computing a returned
+  // value writes it in place; the first result naming it claims it.
+  Status addOutputs(const ir::Region& body, const RegionCode& top) {
+    const std::unordered_set<ir::ValueId> computed = computedIn(top, body);
     const ir::Op& ret = body.ops.back();
     for (size_t i = 0; i < ret.operands.size(); ++i) {
       JFT_ASSIGN_OR_RETURN(
@@ -296,6 +305,59 @@ class Assembler {
     return &body.ops.back();
   }
 
+  // Loops nested deeper than this keep one set of carried slots: each level
+  // of two sets assembles the lists below it twice.
+  static constexpr int kMaxPingPongDepth = 3;
+
+  // One parity of a loop (runtime::WhileThunk): its condition and body read
+  // the carried values from `from`; the body leaves the next values in `to`,
+  // written there by the thunks computing `direct` roots (none: -1), copied
+  // for the others.
+  struct LoopPass {
+    int cond = -1, predicate = -1, body = -1;
+  };
+  StatusOr<LoopPass> addLoopPass(const ir::Op& op, const RegionCode& cond,
+                                 const RegionCode& body, const ir::Op& ret,
+                                 const std::vector<int>& from, const std::vector<int>& to,
+                                 const std::vector<std::optional<ir::ValueId>>& direct) {
+    const std::string name = where(op);
+    for (size_t k = 0; k < from.size(); ++k) {
+      slots_->bind(cond.scope.body.args[k], from[k]);
+      slots_->bind(body.scope.body.args[k], from[k]);
+      if (direct[k]) slots_->bind(*direct[k], to[k]);
+    }
+    LoopPass pass;
+    pass.cond = newList();
+    std::vector<Thunk> cond_list;
+    JFT_RETURN_IF_ERROR(addRegion(cond, cond.scope.body, cond_list));
+    JFT_ASSIGN_OR_RETURN(const ir::Op* cond_ret, regionReturn(op, cond, 1));
+    JFT_ASSIGN_OR_RETURN(pass.predicate, slots_->read(cond_ret->operands[0], name));
+    slots_->tick();  // the host read
+    program_.lists[static_cast<size_t>(pass.cond)] = std::move(cond_list);
+    pass.body = newList();
+    std::vector<Thunk> body_list;
+    JFT_RETURN_IF_ERROR(addRegion(body, body.scope.body, body_list));
+    // Next values into `to`, as one parallel assignment: a source that an
+    // earlier copy of it overwrites is staged in a temp first.
+    std::vector<int> sources;
+    for (size_t k = 0; k < to.size(); ++k) {
+      JFT_ASSIGN_OR_RETURN(int source, slots_->read(ret.operands[k], name));
+      const bool overwritten = source != to[k] &&
+                               std::find(to.begin(), to.end(), source) != to.end() &&
+                               std::find(from.begin(), from.end(), source) != from.end();
+      if (overwritten) {
+        const int staged =
+            slots_->newTemp(program_.slots[static_cast<size_t>(source)].bytes);
+        slots_->copy(source, staged, body_list);
+        source = staged;
+      }
+      sources.push_back(source);
+    }
+    for (size_t k = 0; k < to.size(); ++k) slots_->copy(sources[k], to[k], body_list);
+    program_.lists[static_cast<size_t>(pass.body)] = std::move(body_list);
+    return pass;
+  }
+
   Status addWhile(const ir::Op& op, const std::vector<RegionCode>& regions,
                   std::vector<Thunk>& out) {
     const std::string name = where(op);
@@ -306,51 +368,69 @@ class Assembler {
         body.scope.body.args.size() != op.results.size())
       return internalError(name + ": operands, results and region arguments differ");
     // Carried slots: the result's claimed (output) slot or a new temp.
+    const size_t n = op.results.size();
     std::vector<int> carried;
-    for (size_t k = 0; k < op.results.size(); ++k) {
+    for (size_t k = 0; k < n; ++k) {
       JFT_ASSIGN_OR_RETURN(int init, slots_->read(op.operands[k], name));
       JFT_ASSIGN_OR_RETURN(int slot, slots_->write(op.results[k], name));
       slots_->copy(init, slot, out);
       carried.push_back(slot);
-      slots_->bind(cond.scope.body.args[k], slot);
-      slots_->bind(body.scope.body.args[k], slot);
+    }
+    JFT_ASSIGN_OR_RETURN(const ir::Op* ret, regionReturn(op, body, n));
+    // A second set of slots where the body computes a next value itself
+    // (not a value it hands back unchanged, a constant or one from outside);
+    // the first position returning a root claims it.
+    std::vector<std::optional<ir::ValueId>> direct(n);
+    std::vector<int> second = carried;
+    if (loop_depth_ < kMaxPingPongDepth) {
+      const std::unordered_set<ir::ValueId> computed = computedIn(body, body.scope.body);
+      std::unordered_set<ir::ValueId> claimed;
+      for (size_t k = 0; k < n; ++k) {
+        const ir::ValueId root = slots_->resolve(ret->operands[k]);
+        if (computed.count(root) != 0 && claimed.insert(root).second &&
+            program_.slots[static_cast<size_t>(carried[k])].bytes != 0)
+          direct[k] = root;
+      }
+    }
+    const bool ping_pong = std::any_of(direct.begin(), direct.end(),
+                                       [](const auto& d) { return d.has_value(); });
+    if (ping_pong) {
+      for (size_t k = 0; k < n; ++k) {
+        const ir::ValueId root = slots_->resolve(ret->operands[k]);
+        if (root != slots_->resolve(body.scope.body.args[k]))
+          second[k] =
+              slots_->newTemp(program_.slots[static_cast<size_t>(carried[k])].bytes);
+      }
     }
     const int start = slots_->now();
     runtime::WhileThunk loop;
     loop.trip_count = knownTripCount(module_, op, [&](ir::ValueId v) {
       return slots_->constantOf(slots_->resolve(v));
     });
-    loop.cond = newList();
-    std::vector<Thunk> cond_list;
-    JFT_RETURN_IF_ERROR(addRegion(cond, cond.scope.body, cond_list));
-    JFT_ASSIGN_OR_RETURN(const ir::Op* cond_ret, regionReturn(op, cond, 1));
-    JFT_ASSIGN_OR_RETURN(loop.predicate, slots_->read(cond_ret->operands[0], name));
-    slots_->tick();  // the host read
-    program_.lists[static_cast<size_t>(loop.cond)] = std::move(cond_list);
-    loop.body = newList();
-    std::vector<Thunk> body_list;
-    JFT_RETURN_IF_ERROR(addRegion(body, body.scope.body, body_list));
-    // Next values into the carried slots, as one parallel assignment: a
-    // carried slot read for another position is staged in a temp first.
-    JFT_ASSIGN_OR_RETURN(const ir::Op* ret, regionReturn(op, body, carried.size()));
-    std::vector<int> sources;
-    for (size_t k = 0; k < carried.size(); ++k) {
-      JFT_ASSIGN_OR_RETURN(int source, slots_->read(ret->operands[k], name));
-      const bool other_carried =
-          source != carried[k] &&
-          std::find(carried.begin(), carried.end(), source) != carried.end();
-      if (other_carried) {
-        const int staged =
-            slots_->newTemp(program_.slots[static_cast<size_t>(source)].bytes);
-        slots_->copy(source, staged, body_list);
-        source = staged;
+    ++loop_depth_;
+    StatusOr<LoopPass> even =
+        addLoopPass(op, cond, body, *ret, carried, ping_pong ? second : carried, direct);
+    if (even.isOk() && ping_pong) {
+      StatusOr<LoopPass> odd = addLoopPass(op, cond, body, *ret, second, carried, direct);
+      if (!odd.isOk()) {
+        --loop_depth_;
+        return odd.status();
       }
-      sources.push_back(source);
+      loop.odd_cond = odd->cond;
+      loop.odd_predicate = odd->predicate;
+      loop.odd_body = odd->body;
+      loop.odd_exit = newList();
+      std::vector<Thunk> exit_list;
+      for (size_t k = 0; k < n; ++k) slots_->copy(second[k], carried[k], exit_list);
+      program_.lists[static_cast<size_t>(loop.odd_exit)] = std::move(exit_list);
     }
-    for (size_t k = 0; k < carried.size(); ++k)
-      slots_->copy(sources[k], carried[k], body_list);
-    program_.lists[static_cast<size_t>(loop.body)] = std::move(body_list);
+    --loop_depth_;
+    if (!even.isOk()) return even.status();
+    loop.cond = even->cond;
+    loop.predicate = even->predicate;
+    loop.body = even->body;
     slots_->holdAcross(start, slots_->now());
+    for (size_t k = 0; k < n; ++k) slots_->touch(second[k]);
     out.push_back(loop);
     slots_->tick();
     return Status::ok();
@@ -393,6 +473,7 @@ class Assembler {
   std::optional<SlotTable> slots_;
   std::vector<std::pair<ir::ValueId, int>> copies_;  // after everything else
   std::vector<int> group_scratch_;  // the current multi-kernel group's scratch slots
+  int loop_depth_ = 0;              // loops being assembled around the current list
 };
 
 }  // namespace

@@ -26,7 +26,8 @@
 
 namespace jft::pjrt {
 
-inline constexpr uint32_t kFormatVersion = 3;  // 2: cost analysis counts; 3: memory kinds
+inline constexpr uint32_t kFormatVersion =
+    4;  // 2: cost analysis counts; 3: memory kinds; 4: while ping-pong lists
 
 std::string serializeExecutable(const ExecutableInfo& info, std::string_view identity);
 

@@ -33,6 +33,14 @@ void Executable::planControl(const Program& program, const Thunk& thunk, Step& s
     if (loop->trip_count < 0)
       planThunks(program, program.lists[loop->cond], planned.cond);
     planThunks(program, program.lists[loop->body], planned.body);
+    if (loop->pingPong()) {
+      planned.ping_pong = true;
+      planned.odd_predicate = loop->odd_predicate;
+      if (loop->trip_count < 0)
+        planThunks(program, program.lists[loop->odd_cond], planned.odd_cond);
+      planThunks(program, program.lists[loop->odd_body], planned.odd_body);
+      planThunks(program, program.lists[loop->odd_exit], planned.odd_exit);
+    }
     step.kind = Step::Kind::kWhile;
     step.control = static_cast<int>(loops_.size());
     loops_.push_back(std::move(planned));
@@ -68,19 +76,28 @@ StatusOr<int32_t> Executable::readScalar(int slot, uint64_t bytes) {
 }
 
 Status Executable::runLoop(const Loop& loop) {
+  // Bodies run so far; with two sets of carried slots its parity says which
+  // set holds the values.
+  int64_t runs = 0;
+  auto odd = [&] { return loop.ping_pong && (runs & 1) != 0; };
+  auto body = [&] {
+    return enqueueList(odd() ? loop.odd_body : loop.body, "while body ");
+  };
   if (loop.trip_count >= 0) {
-    for (int64_t i = 0; i < loop.trip_count; ++i)
-      JFT_RETURN_IF_ERROR(enqueueList(loop.body, "while body "));
-    return Status::ok();
+    for (; runs < loop.trip_count; ++runs) JFT_RETURN_IF_ERROR(body());
+  } else {
+    for (;; ++runs) {
+      JFT_RETURN_IF_ERROR(enqueueList(odd() ? loop.odd_cond : loop.cond, "while cond "));
+      StatusOr<int32_t> predicate =
+          readScalar(odd() ? loop.odd_predicate : loop.predicate, 1);
+      if (!predicate.isOk())
+        return predicate.status().withContext("reading the while predicate");
+      if (*predicate == 0) break;
+      JFT_RETURN_IF_ERROR(body());
+    }
   }
-  for (;;) {
-    JFT_RETURN_IF_ERROR(enqueueList(loop.cond, "while cond "));
-    StatusOr<int32_t> predicate = readScalar(loop.predicate, 1);
-    if (!predicate.isOk())
-      return predicate.status().withContext("reading the while predicate");
-    if (*predicate == 0) return Status::ok();
-    JFT_RETURN_IF_ERROR(enqueueList(loop.body, "while body "));
-  }
+  if (odd()) return enqueueList(loop.odd_exit, "while exit ");
+  return Status::ok();
 }
 
 Status Executable::runConditional(const Conditional& conditional) {

@@ -125,6 +125,11 @@ class Executable {
     int predicate = -1;
     std::vector<Step> body;
     int64_t trip_count = -1;
+    bool ping_pong = false;  // WhileThunk::odd_body: the odd lists below
+    std::vector<Step> odd_cond;
+    int odd_predicate = -1;
+    std::vector<Step> odd_body;
+    std::vector<Step> odd_exit;
   };
   struct Conditional {
     int index = -1;

@@ -136,17 +136,34 @@ using Thunk =
 // A loop (stablehlo.while). Its lists are Program::lists entries (list
 // indices larger than that of the list holding this thunk, so nesting is
 // acyclic) over the program's slots. The compiler keeps loop-carried values
-// in fixed slots: it copies the initial values in before this thunk, and
-// the body list ends by copying each next value into its slot, so the
+// in fixed slots: it copies the initial values in before this thunk, so the
 // runtime only repeats lists. With trip_count >= 0 the body runs exactly that
 // many times and `cond` never runs (no host read); otherwise each iteration
 // runs `cond`, reads the 1-byte `predicate` slot on the host (the one wait on
 // the device an execution may do) and stops at 0.
+//
+// Carried values have one slot each (the body list ends by copying each next
+// value into it), or, with `odd_body` >= 0, two: the even lists read the
+// first set and compute the next values straight into the second, the odd
+// lists the other way round, so no iteration copies what it computed. After
+// an odd number of bodies the values are in the second set: `odd_exit`
+// copies them back.
 struct WhileThunk {
   int cond = -1;       // index into Program::lists
   int predicate = -1;  // slot; unused when trip_count >= 0
   int body = -1;       // index into Program::lists
   int64_t trip_count = -1;
+  int odd_cond = -1;       // with odd_body: as cond, predicate, body, on the
+  int odd_predicate = -1;  // second set
+  int odd_body = -1;
+  int odd_exit = -1;  // with odd_body: a list
+
+  bool pingPong() const { return odd_body >= 0; }
+  // Every list it names, for walks over the program.
+  std::vector<int> lists() const {
+    if (!pingPong()) return {cond, body};
+    return {cond, body, odd_cond, odd_body, odd_exit};
+  }
 };
 
 // stablehlo.case / stablehlo.if: runs one of `branches` (Program::lists

@@ -404,19 +404,29 @@ class Checker {
     return checkList(p_.lists[nested], nested, name);
   }
 
+  Status checkPredicate(int slot) const {
+    if (!slotInRange(slot))
+      return invalidArgument("while predicate slot " + std::to_string(slot) + " of " +
+                             str(p_.slots.size()));
+    if (p_.slots[slot].bytes < 1)
+      return invalidArgument("while predicate slot " + std::to_string(slot) +
+                             " holds no byte");
+    return Status::ok();
+  }
+
   Status checkControl(const WhileThunk& loop, int list) const {
     if (loop.trip_count < -1)
       return invalidArgument("while with trip count " + std::to_string(loop.trip_count));
     if (loop.trip_count == -1) {
-      if (!slotInRange(loop.predicate))
-        return invalidArgument("while predicate slot " + std::to_string(loop.predicate) +
-                               " of " + str(p_.slots.size()));
-      if (p_.slots[loop.predicate].bytes < 1)
-        return invalidArgument("while predicate slot " + std::to_string(loop.predicate) +
-                               " holds no byte");
+      JFT_RETURN_IF_ERROR(checkPredicate(loop.predicate));
+      if (loop.pingPong()) JFT_RETURN_IF_ERROR(checkPredicate(loop.odd_predicate));
     }
     JFT_RETURN_IF_ERROR(checkNested(loop.cond, list, "while cond "));
-    return checkNested(loop.body, list, "while body ");
+    JFT_RETURN_IF_ERROR(checkNested(loop.body, list, "while body "));
+    if (!loop.pingPong()) return Status::ok();
+    JFT_RETURN_IF_ERROR(checkNested(loop.odd_cond, list, "while odd cond "));
+    JFT_RETURN_IF_ERROR(checkNested(loop.odd_body, list, "while odd body "));
+    return checkNested(loop.odd_exit, list, "while odd exit ");
   }
 
   Status checkControl(const ConditionalThunk& conditional, int list) const {

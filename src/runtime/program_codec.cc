@@ -148,6 +148,10 @@ void encodeThunk(ByteWriter& out, const Thunk& thunk) {
     out.i64(t->predicate);
     out.i64(t->body);
     out.i64(t->trip_count);
+    out.i64(t->odd_cond);
+    out.i64(t->odd_predicate);
+    out.i64(t->odd_body);
+    out.i64(t->odd_exit);
   } else if (const auto* t = std::get_if<ConditionalThunk>(&thunk)) {
     out.i64(t->index);
     out.boolean(t->predicate);
@@ -212,6 +216,10 @@ StatusOr<Thunk> decodeThunk(ByteReader& in) {
       JFT_ASSIGN_OR_RETURN(t.predicate, in.i32("while predicate"));
       JFT_ASSIGN_OR_RETURN(t.body, in.i32("while body"));
       JFT_ASSIGN_OR_RETURN(t.trip_count, in.i64("while trip count"));
+      JFT_ASSIGN_OR_RETURN(t.odd_cond, in.i32("while odd condition"));
+      JFT_ASSIGN_OR_RETURN(t.odd_predicate, in.i32("while odd predicate"));
+      JFT_ASSIGN_OR_RETURN(t.odd_body, in.i32("while odd body"));
+      JFT_ASSIGN_OR_RETURN(t.odd_exit, in.i32("while odd exit"));
       return Thunk(t);
     }
     case 6: {
@@ -273,8 +281,7 @@ Status checkNesting(const Program& program) {
                    uint64_t reached) -> Status {
     for (const Thunk& thunk : list) {
       std::vector<int> nested;
-      if (const auto* loop = std::get_if<WhileThunk>(&thunk))
-        nested = {loop->cond, loop->body};
+      if (const auto* loop = std::get_if<WhileThunk>(&thunk)) nested = loop->lists();
       if (const auto* branch = std::get_if<ConditionalThunk>(&thunk))
         nested = branch->branches;
       for (int index : nested) {

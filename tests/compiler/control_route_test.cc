@@ -90,15 +90,29 @@ TEST(ControlRoute, ForiLoopHasAKnownTripCount) {
   auto loops = topLevel<runtime::WhileThunk>(p);
   ASSERT_EQ(loops.size(), 1u);
   EXPECT_EQ(loops[0]->trip_count, 10) << "fori_loop(0, 10, ...)";
-  // The returned carried value lives in the output slot: the body ends by
-  // copying the next value there, and nothing copies it after the loop.
+  // The returned carried value lives in the output slot and a second slot:
+  // the even body computes the next value from the output into the second
+  // slot, the odd body back, so neither copies; only an odd number of
+  // bodies ends with a copy back into the output (the exit list).
   const int out = p.output_slots.at(0);
+  ASSERT_TRUE(loops[0]->pingPong());
   const auto& body = p.lists.at(loops[0]->body);
-  bool copied_in = false;
-  for (const runtime::Thunk& t : body)
-    if (const auto* c = std::get_if<runtime::CopyThunk>(&t))
-      copied_in |= c->destination == out;
-  EXPECT_TRUE(copied_in);
+  for (int list : {loops[0]->body, loops[0]->odd_body})
+    for (const runtime::Thunk& t : p.lists.at(list))
+      EXPECT_FALSE(std::holds_alternative<runtime::CopyThunk>(t)) << "list " << list;
+  auto uses = [&](int list, int slot) {
+    for (const runtime::Thunk& t : p.lists.at(list))
+      if (const auto* l = std::get_if<runtime::LaunchThunk>(&t))
+        if (std::find(l->buffers.begin(), l->buffers.end(), slot) != l->buffers.end())
+          return true;
+    return false;
+  };
+  EXPECT_TRUE(uses(loops[0]->body, out));
+  EXPECT_TRUE(uses(loops[0]->odd_body, out));
+  // The exit copies back all three carried values (i, the counter, x).
+  const auto& exit = p.lists.at(loops[0]->odd_exit);
+  ASSERT_EQ(exit.size(), 3u);
+  EXPECT_EQ(std::get<runtime::CopyThunk>(exit[2]).destination, out);
   EXPECT_TRUE(std::holds_alternative<runtime::WhileThunk>(p.thunks.back()));
   size_t launches = 0;
   for (const runtime::Thunk& t : body)

@@ -50,6 +50,29 @@ Program loopProgram(int64_t trip_count) {
   return p;
 }
 
+// loopProgram with two sets of carried slots (WhileThunk's ping-pong): out
+// and counter (slots 1, 2), then their second set (slots 6, 5). The body
+// "step_to" computes the next values into the other set, so no body
+// copies; after an odd number of bodies the exit list copies them back.
+Program pingPongProgram(int64_t trip_count) {
+  Program p = loopProgram(trip_count);
+  p.kernels.push_back(kernelImage(
+      "step_to", {P::kBuffer, P::kBuffer, P::kBuffer, P::kBuffer, P::kBuffer}));  // 4
+  p.slots.push_back(slot(K::kTemp, 4, -1, 768));                                  // 5
+  p.slots.push_back(slot(K::kTemp, kVectorBytes, -1, 1024));                      // 6
+  p.temp_bytes = 1024 + kVectorBytes;
+  p.lists[1] = {LaunchThunk{4, {1, 1, 1}, {2, 0, 1, 5, 6}}};               // even body
+  p.lists.push_back({LaunchThunk{0, {1, 1, 1}, {5, 3}}});                  // 2: odd cond
+  p.lists.push_back({LaunchThunk{4, {1, 1, 1}, {5, 0, 6, 2, 1}}});         // 3: odd body
+  p.lists.push_back({CopyThunk{5, 2, 4}, CopyThunk{6, 1, kVectorBytes}});  // 4: exit
+  auto& loop = std::get<WhileThunk>(p.thunks.back());
+  loop.odd_cond = 2;
+  loop.odd_predicate = 3;
+  loop.odd_body = 3;
+  loop.odd_exit = 4;
+  return p;
+}
+
 class ControlFlowTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -65,6 +88,13 @@ class ControlFlowTest : public ::testing::Test {
     device_.setKernelBody("less", less(kLimit));
     device_.setKernelBody("inner_less", less(kInnerLimit));
     device_.setKernelBody("step", step);
+    // (counter, x, out) -> (counter + 1, out + x), into other slots.
+    device_.setKernelBody("step_to",
+                          [](const std::vector<uint64_t>& p, const LaunchDims&) {
+                            *ints(p[3]) = *ints(p[0]) + 1;
+                            for (int i = 0; i < kElements; ++i)
+                              floats(p[4])[i] = floats(p[2])[i] + floats(p[1])[i];
+                          });
     device_.setKernelBody("inner_step", step);
     x_ = *device_.allocate(kVectorBytes);
     for (int i = 0; i < kElements; ++i) floats(x_)[i] = 1.0f + static_cast<float>(i);
@@ -137,6 +167,21 @@ TEST_F(ControlFlowTest, ConditionFalseAtOnceRunsNoBody) {
   EXPECT_EQ(runMultiple(std::move(program)), 1.0f);
   EXPECT_EQ(launchesOf("step"), 0u);
   EXPECT_EQ(device_.opsOfKind(Op::kDownload).size(), 1u);
+}
+
+// Two sets of carried slots: the values end in the first set whatever the
+// parity, copied back only after an odd number of bodies.
+TEST_F(ControlFlowTest, PingPongLoopsEndInTheFirstSetWithoutBodyCopies) {
+  EXPECT_EQ(runMultiple(pingPongProgram(-1)), 1.0f + kLimit);  // 5 bodies: odd
+  EXPECT_EQ(launchesOf("step_to"), static_cast<size_t>(kLimit));
+  EXPECT_EQ(launchesOf("less"), static_cast<size_t>(kLimit + 1));
+  EXPECT_EQ(device_.opsOfKind(Op::kCopy).size(), 1u + 2u) << "x into out, then the exit";
+  for (int64_t trips : {0, 4, 7}) {
+    SCOPED_TRACE(trips);
+    EXPECT_EQ(runMultiple(pingPongProgram(trips)), 1.0f + static_cast<float>(trips));
+    EXPECT_EQ(launchesOf("step_to"), static_cast<size_t>(trips));
+    EXPECT_EQ(device_.opsOfKind(Op::kCopy).size(), trips % 2 == 1 ? 3u : 1u);
+  }
 }
 
 // Outer loop of 3 known trips; each resets the inner counter and runs an
