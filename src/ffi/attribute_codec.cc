@@ -70,18 +70,13 @@ StatusOr<Attribute> decodeAttribute(ByteReader& in) {
 
 void encodeBufferShape(ByteWriter& out, const BufferShape& shape) {
   out.i64(static_cast<int64_t>(shape.dtype));
-  out.u64(shape.dims.size());
-  for (int64_t dim : shape.dims) out.i64(dim);
+  out.ints(shape.dims);
 }
 
 StatusOr<BufferShape> decodeBufferShape(ByteReader& in) {
   BufferShape shape;
   JFT_ASSIGN_OR_RETURN(shape.dtype, decodeDataType(in, "buffer element type"));
-  JFT_ASSIGN_OR_RETURN(size_t rank, in.count("buffer rank", 8));
-  for (size_t i = 0; i < rank; ++i) {
-    JFT_ASSIGN_OR_RETURN(int64_t dim, in.i64("buffer dim"));
-    shape.dims.push_back(dim);
-  }
+  JFT_ASSIGN_OR_RETURN(shape.dims, in.i64s("buffer rank", "buffer dim"));
   return shape;
 }
 

@@ -1,7 +1,8 @@
 // The named fields of the dimension-number attributes, with StableHLO's names
 // in its order (lists first, then integers): one table that the printer, the
 // text parser and the VHLO import all read, so a field added to a struct is
-// added here once.
+// added here once. Convolution's is read by the VHLO import only: its text form
+// is the compact `[b, 0, 1, f]x[...]->[...]` layout, not named fields.
 #pragma once
 
 #include <array>
@@ -68,6 +69,24 @@ struct AttrFields<ScatterDimensionNumbers> {
   }};
   static constexpr std::array<IntField<T>, 1> ints{
       {{"index_vector_dim", &T::index_vector_dim}}};
+};
+
+template <>
+struct AttrFields<ConvDimensionNumbers> {
+  using T = ConvDimensionNumbers;
+  static constexpr std::array<ListField<T>, 3> lists{{
+      {"input_spatial_dimensions", &T::input_spatial_dims},
+      {"kernel_spatial_dimensions", &T::kernel_spatial_dims},
+      {"output_spatial_dimensions", &T::output_spatial_dims},
+  }};
+  static constexpr std::array<IntField<T>, 6> ints{{
+      {"input_batch_dimension", &T::input_batch_dim},
+      {"input_feature_dimension", &T::input_feature_dim},
+      {"kernel_input_feature_dimension", &T::kernel_input_feature_dim},
+      {"kernel_output_feature_dimension", &T::kernel_output_feature_dim},
+      {"output_batch_dimension", &T::output_batch_dim},
+      {"output_feature_dimension", &T::output_feature_dim},
+  }};
 };
 
 }  // namespace jft::ir

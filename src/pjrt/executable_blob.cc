@@ -14,8 +14,7 @@ constexpr const char* kRecompile = "; the program must be compiled again";
 
 void encodeSpec(ByteWriter& out, const ArraySpec& spec) {
   out.i64(static_cast<int64_t>(spec.type));
-  out.u64(spec.dims.size());
-  for (int64_t dim : spec.dims) out.i64(dim);
+  out.ints(spec.dims);
   out.u64(spec.bytes);
   out.bytes(spec.memory_kind);
 }
@@ -26,11 +25,7 @@ StatusOr<ArraySpec> decodeSpec(ByteReader& in) {
   if (type < 0 || type > PJRT_Buffer_Type_F6E3M2FN)
     return invalidArgument("array type " + std::to_string(type) + " is not a PJRT type");
   spec.type = static_cast<PJRT_Buffer_Type>(type);
-  JFT_ASSIGN_OR_RETURN(size_t rank, in.count("array rank", 8));
-  for (size_t i = 0; i < rank; ++i) {
-    JFT_ASSIGN_OR_RETURN(int64_t dim, in.i64("array dim"));
-    spec.dims.push_back(dim);
-  }
+  JFT_ASSIGN_OR_RETURN(spec.dims, in.i64s("array rank", "array dim"));
   JFT_ASSIGN_OR_RETURN(spec.bytes, in.u64("array bytes"));
   JFT_ASSIGN_OR_RETURN(spec.memory_kind, in.bytes("array memory kind"));
   if (spec.memory_kind != "device" && spec.memory_kind != "pinned_host")

@@ -4,22 +4,6 @@
 namespace jft::runtime {
 namespace {
 
-void encodeInts(ByteWriter& out, const std::vector<int64_t>& values) {
-  out.u64(values.size());
-  for (int64_t value : values) out.i64(value);
-}
-
-StatusOr<std::vector<int64_t>> decodeInts(ByteReader& in, const char* what) {
-  JFT_ASSIGN_OR_RETURN(size_t count, in.count(what, 8));
-  std::vector<int64_t> values;
-  values.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    JFT_ASSIGN_OR_RETURN(int64_t value, in.i64(what));
-    values.push_back(value);
-  }
-  return values;
-}
-
 void encodePairs(ByteWriter& out, const std::vector<std::pair<int64_t, int64_t>>& pairs) {
   out.u64(pairs.size());
   for (const auto& [source, target] : pairs) {
@@ -63,7 +47,7 @@ struct Writer {
     return Status::ok();
   }
   Status ints(const std::vector<int64_t>& values, const char*) {
-    encodeInts(out, values);
+    out.ints(values);
     return Status::ok();
   }
   Status pairs(const std::vector<std::pair<int64_t, int64_t>>& values, const char*) {
@@ -73,7 +57,7 @@ struct Writer {
   Status intLists(const std::vector<std::vector<int64_t>>& lists, const char*,
                   const char*) {
     out.u64(lists.size());
-    for (const std::vector<int64_t>& list : lists) encodeInts(out, list);
+    for (const std::vector<int64_t>& list : lists) out.ints(list);
     return Status::ok();
   }
 };
@@ -88,7 +72,7 @@ struct Reader {
     return take(value, decodeEnum(in, what, last));
   }
   Status ints(std::vector<int64_t>& values, const char* what) {
-    return take(values, decodeInts(in, what));
+    return take(values, in.i64s(what));
   }
   Status pairs(std::vector<std::pair<int64_t, int64_t>>& values, const char* what) {
     return take(values, decodePairs(in, what));
@@ -98,7 +82,7 @@ struct Reader {
                   const char* each) {
     JFT_ASSIGN_OR_RETURN(size_t count, in.count(what, 8));
     for (size_t i = 0; i < count; ++i) {
-      JFT_ASSIGN_OR_RETURN(std::vector<int64_t> list, decodeInts(in, each));
+      JFT_ASSIGN_OR_RETURN(std::vector<int64_t> list, in.i64s(each));
       lists.push_back(std::move(list));
     }
     return Status::ok();

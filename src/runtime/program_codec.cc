@@ -10,22 +10,6 @@
 namespace jft::runtime {
 namespace {
 
-void encodeInt32s(ByteWriter& out, const std::vector<int>& values) {
-  out.u64(values.size());
-  for (int value : values) out.i64(value);
-}
-
-StatusOr<std::vector<int>> decodeInt32s(ByteReader& in, const char* what) {
-  JFT_ASSIGN_OR_RETURN(size_t count, in.count(what, 8));
-  std::vector<int> values;
-  values.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    JFT_ASSIGN_OR_RETURN(int value, in.i32(what));
-    values.push_back(value);
-  }
-  return values;
-}
-
 void encodeKernel(ByteWriter& out, const KernelImage& kernel) {
   out.bytes(kernel.binary);
   out.bytes(kernel.name);
@@ -83,11 +67,11 @@ void encodeFfi(ByteWriter& out, const FfiThunk& thunk) {
   out.u64(thunk.argument_shapes.size());
   for (const ffi::BufferShape& shape : thunk.argument_shapes)
     ffi::encodeBufferShape(out, shape);
-  encodeInt32s(out, thunk.arguments);
+  out.ints(thunk.arguments);
   out.u64(thunk.result_shapes.size());
   for (const ffi::BufferShape& shape : thunk.result_shapes)
     ffi::encodeBufferShape(out, shape);
-  encodeInt32s(out, thunk.results);
+  out.ints(thunk.results);
   ffi::encodeAttribute(out, thunk.attributes);
   out.bytes(thunk.location);
 }
@@ -106,9 +90,9 @@ StatusOr<FfiThunk> decodeFfi(ByteReader& in) {
   FfiThunk thunk;
   JFT_ASSIGN_OR_RETURN(thunk.target, in.bytes("custom call target"));
   JFT_ASSIGN_OR_RETURN(thunk.argument_shapes, decodeShapes(in, "custom call arguments"));
-  JFT_ASSIGN_OR_RETURN(thunk.arguments, decodeInt32s(in, "custom call argument slots"));
+  JFT_ASSIGN_OR_RETURN(thunk.arguments, in.i32s("custom call argument slots"));
   JFT_ASSIGN_OR_RETURN(thunk.result_shapes, decodeShapes(in, "custom call results"));
-  JFT_ASSIGN_OR_RETURN(thunk.results, decodeInt32s(in, "custom call result slots"));
+  JFT_ASSIGN_OR_RETURN(thunk.results, in.i32s("custom call result slots"));
   JFT_ASSIGN_OR_RETURN(thunk.attributes, ffi::decodeAttribute(in));
   JFT_ASSIGN_OR_RETURN(thunk.location, in.bytes("custom call location"));
   if (thunk.arguments.size() != thunk.argument_shapes.size() ||
@@ -125,7 +109,7 @@ void encodeThunk(ByteWriter& out, const Thunk& thunk) {
   if (const auto* t = std::get_if<LaunchThunk>(&thunk)) {
     out.i64(t->kernel);
     for (uint32_t g : t->grid) out.u32(g);
-    encodeInt32s(out, t->buffers);
+    out.ints(t->buffers);
   } else if (const auto* t = std::get_if<CopyThunk>(&thunk)) {
     out.i64(t->source);
     out.i64(t->destination);
@@ -142,7 +126,7 @@ void encodeThunk(ByteWriter& out, const Thunk& thunk) {
     out.i64(t->bias);
   } else if (const auto* t = std::get_if<LibraryThunk>(&thunk)) {
     encodeLibraryOp(out, t->op);
-    encodeInt32s(out, t->buffers);
+    out.ints(t->buffers);
   } else if (const auto* t = std::get_if<WhileThunk>(&thunk)) {
     out.i64(t->cond);
     out.i64(t->predicate);
@@ -155,7 +139,7 @@ void encodeThunk(ByteWriter& out, const Thunk& thunk) {
   } else if (const auto* t = std::get_if<ConditionalThunk>(&thunk)) {
     out.i64(t->index);
     out.boolean(t->predicate);
-    encodeInt32s(out, t->branches);
+    out.ints(t->branches);
   } else if (const auto* t = std::get_if<CollectiveThunk>(&thunk)) {
     encodeCollective(out, t->desc);
     encodeCollectiveGroups(out, t->groups);
@@ -178,7 +162,7 @@ StatusOr<Thunk> decodeThunk(ByteReader& in) {
       for (uint32_t& g : t.grid) {
         JFT_ASSIGN_OR_RETURN(g, in.u32("launch grid"));
       }
-      JFT_ASSIGN_OR_RETURN(t.buffers, decodeInt32s(in, "launch buffers"));
+      JFT_ASSIGN_OR_RETURN(t.buffers, in.i32s("launch buffers"));
       return Thunk(std::move(t));
     }
     case 1: {
@@ -207,7 +191,7 @@ StatusOr<Thunk> decodeThunk(ByteReader& in) {
     case 4: {
       LibraryThunk t;
       JFT_ASSIGN_OR_RETURN(t.op, decodeLibraryOp(in));
-      JFT_ASSIGN_OR_RETURN(t.buffers, decodeInt32s(in, "library buffers"));
+      JFT_ASSIGN_OR_RETURN(t.buffers, in.i32s("library buffers"));
       return Thunk(std::move(t));
     }
     case 5: {
@@ -226,7 +210,7 @@ StatusOr<Thunk> decodeThunk(ByteReader& in) {
       ConditionalThunk t;
       JFT_ASSIGN_OR_RETURN(t.index, in.i32("conditional index"));
       JFT_ASSIGN_OR_RETURN(t.predicate, in.boolean("conditional predicate"));
-      JFT_ASSIGN_OR_RETURN(t.branches, decodeInt32s(in, "conditional branches"));
+      JFT_ASSIGN_OR_RETURN(t.branches, in.i32s("conditional branches"));
       return Thunk(std::move(t));
     }
     case 7: {
@@ -326,8 +310,8 @@ void encodeProgram(ByteWriter& out, const Program& program) {
   out.u64(program.temp_bytes);
   out.u64(program.parameter_bytes.size());
   for (uint64_t bytes : program.parameter_bytes) out.u64(bytes);
-  encodeInt32s(out, program.output_slots);
-  encodeInt32s(out, program.output_aliases);
+  out.ints(program.output_slots);
+  out.ints(program.output_aliases);
   out.u64(program.donated_parameters.size());
   for (bool donated : program.donated_parameters) out.boolean(donated);
 }
@@ -357,8 +341,8 @@ StatusOr<Program> decodeProgram(ByteReader& in, int warp_size) {
     JFT_ASSIGN_OR_RETURN(uint64_t bytes, in.u64("parameter bytes"));
     program.parameter_bytes.push_back(bytes);
   }
-  JFT_ASSIGN_OR_RETURN(program.output_slots, decodeInt32s(in, "output slots"));
-  JFT_ASSIGN_OR_RETURN(program.output_aliases, decodeInt32s(in, "output aliases"));
+  JFT_ASSIGN_OR_RETURN(program.output_slots, in.i32s("output slots"));
+  JFT_ASSIGN_OR_RETURN(program.output_aliases, in.i32s("output aliases"));
   JFT_ASSIGN_OR_RETURN(size_t donated, in.count("donated parameters", 1));
   for (size_t i = 0; i < donated; ++i) {
     JFT_ASSIGN_OR_RETURN(bool value, in.boolean("donated parameter"));

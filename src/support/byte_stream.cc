@@ -107,6 +107,28 @@ StatusOr<std::string> ByteReader::bytes(const char* what) {
   return value;
 }
 
+template <typename T>
+StatusOr<std::vector<T>> ByteReader::list(const char* count_what, const char* item_what,
+                                          StatusOr<T> (ByteReader::*read)(const char*)) {
+  JFT_ASSIGN_OR_RETURN(size_t count, this->count(count_what, 8));
+  std::vector<T> values;
+  values.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    JFT_ASSIGN_OR_RETURN(T value, (this->*read)(item_what));
+    values.push_back(value);
+  }
+  return values;
+}
+
+StatusOr<std::vector<int64_t>> ByteReader::i64s(const char* count_what,
+                                                const char* item_what) {
+  return list<int64_t>(count_what, item_what, &ByteReader::i64);
+}
+
+StatusOr<std::vector<int>> ByteReader::i32s(const char* what) {
+  return list<int>(what, what, &ByteReader::i32);
+}
+
 StatusOr<size_t> ByteReader::count(const char* what, size_t min_item_bytes) {
   const size_t at = offset_;
   JFT_ASSIGN_OR_RETURN(uint64_t value, u64(what));

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "support/status.h"
 
@@ -24,6 +25,13 @@ class ByteWriter {
   void f64(double value);
   // u64 length, then the bytes.
   void bytes(std::string_view value);
+  // u64 count, then each value as an i64: the one list form of our formats,
+  // whatever the width the caller holds its integers in.
+  template <typename Int>
+  void ints(const std::vector<Int>& values) {
+    u64(values.size());
+    for (Int value : values) i64(static_cast<int64_t>(value));
+  }
   const std::string& data() const { return out_; }
   std::string take() { return std::move(out_); }
 
@@ -48,6 +56,12 @@ class ByteReader {
   // A count of items each at least `min_item_bytes` long (at least 1): refused
   // when the bytes left cannot hold that many.
   StatusOr<size_t> count(const char* what, size_t min_item_bytes);
+  // A list ByteWriter::ints wrote, `what` naming its count and each item (or
+  // `count_what` the count, `item_what` each item); the i32 form refuses an
+  // item outside int's range.
+  StatusOr<std::vector<int64_t>> i64s(const char* what) { return i64s(what, what); }
+  StatusOr<std::vector<int64_t>> i64s(const char* count_what, const char* item_what);
+  StatusOr<std::vector<int>> i32s(const char* what);
   // An enum stored as u8: refused when above `max`.
   StatusOr<uint8_t> enumeration(const char* what, uint8_t max);
   size_t offset() const { return offset_; }
@@ -58,6 +72,10 @@ class ByteReader {
   // `fixed` at T's width, as T.
   template <typename T>
   StatusOr<T> fixedAs(const char* what);
+  // A counted list, each item read by `read` (i64 or i32).
+  template <typename T>
+  StatusOr<std::vector<T>> list(const char* count_what, const char* item_what,
+                                StatusOr<T> (ByteReader::*read)(const char*));
   std::string_view bytes_;
   size_t offset_ = 0;
 };

@@ -33,12 +33,10 @@ std::string indexType(const ir::Module& module, const ir::Function& function,
 // One kernel from a family that writes a single body with a given signature.
 template <typename EmitBody>
 StatusOr<StagedKernels> oneStage(const GroupInputs& group, EmitBody emit_body) {
-  JFT_ASSIGN_OR_RETURN(KernelSignature signature,
-                       kernelSignature(group.module, group.fusion));
-  TtirWriter writer;
-  JFT_ASSIGN_OR_RETURN(Launch launch, emit_body(KernelInputs{group, signature, writer}));
+  JFT_ASSIGN_OR_RETURN(StageWriter stage, StageWriter::open(group));
+  JFT_ASSIGN_OR_RETURN(Launch launch, emit_body(stage.inputs()));
   StagedKernels staged;
-  staged.stages.push_back({std::move(signature), writer.body(), std::move(launch)});
+  staged.stages.push_back(stage.finish(std::move(launch)));
   return staged;
 }
 

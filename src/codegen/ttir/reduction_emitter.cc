@@ -676,10 +676,8 @@ Status ReductionKernel::reducePartials(int kept) {
 }  // namespace
 
 StatusOr<StagedKernels> emitReductionKernels(const GroupInputs& group) {
-  JFT_ASSIGN_OR_RETURN(KernelSignature plain,
-                       kernelSignature(group.module, group.fusion));
-  TtirWriter writer;
-  ReductionKernel whole({group, plain, writer});
+  JFT_ASSIGN_OR_RETURN(StageWriter plain, StageWriter::open(group));
+  ReductionKernel whole(plain.inputs());
   JFT_RETURN_IF_ERROR(whole.analyse());
   const ReductionSplit split =
       whole.wholeRow()
@@ -688,7 +686,7 @@ StatusOr<StagedKernels> emitReductionKernels(const GroupInputs& group) {
   StagedKernels staged;
   if (split.chunks <= 1) {
     JFT_ASSIGN_OR_RETURN(Launch launch, whole.emit());
-    staged.stages.push_back({std::move(plain), writer.body(), std::move(launch)});
+    staged.stages.push_back(plain.finish(std::move(launch)));
     return staged;
   }
   for (ir::ElementType element : whole.accumulatorTypes())
@@ -697,14 +695,12 @@ StatusOr<StagedKernels> emitReductionKernels(const GroupInputs& group) {
                               memoryType(element)});
   for (Stage stage : {Stage::kPartials, Stage::kFinish}) {
     JFT_ASSIGN_OR_RETURN(
-        KernelSignature signature,
-        kernelSignature(group.module, group.fusion,
-                        stage == Stage::kPartials ? "_partials" : "", staged.scratch));
-    TtirWriter stage_writer;
-    ReductionKernel kernel({group, signature, stage_writer}, stage, split);
+        StageWriter part,
+        StageWriter::open(group, stage == Stage::kPartials ? "_partials" : "",
+                          staged.scratch));
+    ReductionKernel kernel(part.inputs(), stage, split);
     JFT_ASSIGN_OR_RETURN(Launch launch, kernel.emit());
-    staged.stages.push_back(
-        {std::move(signature), stage_writer.body(), std::move(launch)});
+    staged.stages.push_back(part.finish(std::move(launch)));
   }
   return staged;
 }

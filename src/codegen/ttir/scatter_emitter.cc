@@ -625,16 +625,13 @@ StatusOr<StagedKernels> emitScatterKernels(const GroupInputs& group, bool determ
       updateOrderOf(group.module, group.function, group.fusion, deterministic);
   StagedKernels staged;
   for (int stage = 0; stage < 2; ++stage) {
-    JFT_ASSIGN_OR_RETURN(
-        KernelSignature signature,
-        kernelSignature(group.module, group.fusion, stage == 0 ? "" : "_updates"));
-    TtirWriter writer;
-    ScatterKernel kernel({group, signature, writer},
-                         stage == 0 ? UpdateOrder::kAtomic : order);
+    JFT_ASSIGN_OR_RETURN(StageWriter part,
+                         StageWriter::open(group, stage == 0 ? "" : "_updates"));
+    ScatterKernel kernel(part.inputs(), stage == 0 ? UpdateOrder::kAtomic : order);
     JFT_RETURN_IF_ERROR(kernel.check());
     JFT_ASSIGN_OR_RETURN(Launch launch,
                          stage == 0 ? kernel.emitCopy() : kernel.emitUpdates());
-    staged.stages.push_back({std::move(signature), writer.body(), std::move(launch)});
+    staged.stages.push_back(part.finish(std::move(launch)));
   }
   return staged;
 }

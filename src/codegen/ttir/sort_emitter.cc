@@ -537,24 +537,21 @@ StatusOr<Launch> SortKernel::emit() {
 }  // namespace
 
 StatusOr<StagedKernels> emitSortKernels(const GroupInputs& group) {
-  JFT_ASSIGN_OR_RETURN(KernelSignature plain,
-                       kernelSignature(group.module, group.fusion));
-  TtirWriter writer;
-  SortKernel kernel({group, plain, writer});
+  JFT_ASSIGN_OR_RETURN(StageWriter plain, StageWriter::open(group));
+  SortKernel kernel(plain.inputs());
   JFT_RETURN_IF_ERROR(kernel.check());
   StagedKernels staged;
   if (!kernel.longRow()) {
     JFT_ASSIGN_OR_RETURN(Launch launch, kernel.emit());
-    staged.stages.push_back({std::move(plain), writer.body(), std::move(launch)});
+    staged.stages.push_back(plain.finish(std::move(launch)));
     return staged;
   }
   staged.scratch = kernel.longScratch();
-  JFT_ASSIGN_OR_RETURN(KernelSignature signature,
-                       kernelSignature(group.module, group.fusion, "", staged.scratch));
-  TtirWriter long_writer;
-  SortKernel long_kernel({group, signature, long_writer});
+  JFT_ASSIGN_OR_RETURN(StageWriter long_row,
+                       StageWriter::open(group, "", staged.scratch));
+  SortKernel long_kernel(long_row.inputs());
   JFT_ASSIGN_OR_RETURN(Launch launch, long_kernel.emitLong());
-  staged.stages.push_back({std::move(signature), long_writer.body(), std::move(launch)});
+  staged.stages.push_back(long_row.finish(std::move(launch)));
   return staged;
 }
 

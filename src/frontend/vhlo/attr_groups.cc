@@ -117,22 +117,7 @@ class Grouper {
     return Status::ok();
   }
 
-  Status conv() {
-    ir::ConvDimensionNumbers dims;
-    JFT_ASSIGN_OR_RETURN(dims.input_batch_dim, integer("input_batch_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.input_feature_dim, integer("input_feature_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.input_spatial_dims, ints("input_spatial_dimensions"));
-    JFT_ASSIGN_OR_RETURN(dims.kernel_input_feature_dim,
-                         integer("kernel_input_feature_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.kernel_output_feature_dim,
-                         integer("kernel_output_feature_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.kernel_spatial_dims, ints("kernel_spatial_dimensions"));
-    JFT_ASSIGN_OR_RETURN(dims.output_batch_dim, integer("output_batch_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.output_feature_dim, integer("output_feature_dimension"));
-    JFT_ASSIGN_OR_RETURN(dims.output_spatial_dims, ints("output_spatial_dimensions"));
-    out_.emplace_back("dimension_numbers", std::move(dims));
-    return Status::ok();
-  }
+  Status conv() { return fields<ir::ConvDimensionNumbers>("dimension_numbers"); }
 
   Status gather() { return fields<ir::GatherDimensionNumbers>("dimension_numbers"); }
 
