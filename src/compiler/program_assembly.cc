@@ -452,9 +452,21 @@ class Assembler {
     for (const RegionCode& branch : regions) {
       const int list = newList();
       conditional.branches.push_back(list);
+      JFT_ASSIGN_OR_RETURN(const ir::Op* ret, regionReturn(op, branch, results.size()));
+      // What the branch computes itself is written straight into the
+      // result's slot (bound anew each time: inside a loop the slot may
+      // differ between parities); the rest is copied at its end.
+      const std::unordered_set<ir::ValueId> computed =
+          computedIn(branch, branch.scope.body);
+      std::unordered_set<ir::ValueId> claimed;
+      for (size_t k = 0; k < results.size(); ++k) {
+        const ir::ValueId root = slots_->resolve(ret->operands[k]);
+        if (computed.count(root) != 0 && claimed.insert(root).second &&
+            program_.slots[static_cast<size_t>(results[k])].bytes != 0)
+          slots_->bind(root, results[k]);
+      }
       std::vector<Thunk> thunks;
       JFT_RETURN_IF_ERROR(addRegion(branch, branch.scope.body, thunks));
-      JFT_ASSIGN_OR_RETURN(const ir::Op* ret, regionReturn(op, branch, results.size()));
       for (size_t k = 0; k < results.size(); ++k) {
         JFT_ASSIGN_OR_RETURN(int source, slots_->read(ret->operands[k], name));
         slots_->copy(source, results[k], thunks);

@@ -7,7 +7,9 @@
 #include <set>
 
 #include "compiler/compiler.h"
+#include "compiler/ir_shorthands.h"
 #include "compiler/zoo_fixture.h"
+#include "ir/builder.h"
 #include "runtime/program_check.h"
 
 #ifdef JFT_FAKE_WORKER
@@ -48,8 +50,8 @@ void slotsUsed(const runtime::Program& p, const std::vector<runtime::Thunk>& lis
       out.insert({copy->source, copy->destination});
     } else if (const auto* loop = std::get_if<runtime::WhileThunk>(&t)) {
       out.insert(loop->predicate);
-      slotsUsed(p, p.lists.at(loop->cond), out);
-      slotsUsed(p, p.lists.at(loop->body), out);
+      if (loop->pingPong()) out.insert(loop->odd_predicate);
+      for (int list : loop->lists()) slotsUsed(p, p.lists.at(list), out);
     } else if (const auto* cond = std::get_if<runtime::ConditionalThunk>(&t)) {
       out.insert(cond->index);
       for (int b : cond->branches) slotsUsed(p, p.lists.at(b), out);
@@ -149,10 +151,93 @@ TEST(ControlRoute, CaseBecomesAConditionalWithTwoBranches) {
     std::set<int> used;
     slotsUsed(p, p.lists.at(b), used);
     EXPECT_TRUE(used.count(out)) << "branch list " << b << " writes the result";
-    size_t launches = 0;
-    for (const runtime::Thunk& t : p.lists.at(b))
+    size_t launches = 0, copies = 0;
+    for (const runtime::Thunk& t : p.lists.at(b)) {
       launches += std::holds_alternative<runtime::LaunchThunk>(t);
+      copies += std::holds_alternative<runtime::CopyThunk>(t);
+    }
     EXPECT_EQ(launches, 1u) << "cosine / exponential";
+    EXPECT_EQ(copies, 0u) << "the branch's kernel writes the result's slot itself";
+  }
+}
+
+// main(x: f32[64]) = while (i < 5) { i + 1, if (i < 2) sin(x) else cos(x) }: the
+// branch's result is a next carried value the body computes, so each parity's
+// branch kernel writes that parity's other set, never the set it reads.
+TEST(ControlRoute, ABranchInsideATwoSetLoopWritesTheOtherSet) {
+  using ir::ElementType;
+  using ir::OpKind;
+  using ir::Type;
+  using testing::f32;
+  ir::Module m;
+  m.name = "branch_loop";
+  ir::Builder b(m);
+  const Type i32 = Type::scalar(ElementType::I32);
+  const Type pred = Type::scalar(ElementType::PRED);
+  auto args = b.beginFunction("main", {f32({64})}, {f32({64})});
+  auto constant = [&](uint8_t v) {
+    return b.constant(ir::DenseElements::makeSplat(i32, {v, 0, 0, 0}));
+  };
+  auto zero = constant(0), one = constant(1), two = constant(2), five = constant(5);
+  auto less = [&](ir::ValueId a, ir::ValueId c) {
+    return b.op1(OpKind::Compare, {a, c}, pred,
+                 {{"comparison_direction", ir::Attribute(ir::ComparisonDirection::LT)}});
+  };
+  auto cond = b.beginRegion({i32, f32({64})});
+  b.ret({less(cond[0], five)});
+  ir::Region cond_region = b.endRegion();
+  auto body = b.beginRegion({i32, f32({64})});
+  auto next = b.op1(OpKind::Add, {body[0], one}, i32);
+  b.beginRegion({});
+  b.ret({b.op1(OpKind::Sine, {body[1]}, f32({64}))});
+  ir::Region then_region = b.endRegion();
+  b.beginRegion({});
+  b.ret({b.op1(OpKind::Cosine, {body[1]}, f32({64}))});
+  ir::Region else_region = b.endRegion();
+  std::vector<ir::Region> branches;
+  branches.push_back(std::move(then_region));
+  branches.push_back(std::move(else_region));
+  auto picked =
+      b.op(OpKind::If, {less(body[0], two)}, {f32({64})}, {}, std::move(branches));
+  b.ret({next, picked[0]});
+  ir::Region body_region = b.endRegion();
+  std::vector<ir::Region> regions;
+  regions.push_back(std::move(cond_region));
+  regions.push_back(std::move(body_region));
+  auto loop =
+      b.op(OpKind::While, {zero, args[0]}, {i32, f32({64})}, {}, std::move(regions));
+  b.ret({loop[1]});
+  b.endFunction();
+  Options options;
+  options.mode = Mode::kFlOnly;
+  StatusOr<Executable> built = compileModule(std::move(m), options, nullptr, nullptr);
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  const runtime::Program& p = built->program;
+  auto loops = topLevel<runtime::WhileThunk>(p);
+  ASSERT_EQ(loops.size(), 1u);
+  ASSERT_TRUE(loops[0]->pingPong());
+  // Each branch is one kernel (x in, the result out) and copies nothing.
+  auto branchSlots = [&](int body_list) {
+    std::vector<std::pair<int, int>> in_out;
+    for (const runtime::Thunk& t : p.lists.at(body_list))
+      if (const auto* c = std::get_if<runtime::ConditionalThunk>(&t))
+        for (int branch : c->branches)
+          for (const runtime::Thunk& k : p.lists.at(branch)) {
+            EXPECT_FALSE(std::holds_alternative<runtime::CopyThunk>(k));
+            if (const auto* l = std::get_if<runtime::LaunchThunk>(&k))
+              in_out.push_back({l->buffers.at(0), l->buffers.at(1)});
+          }
+    return in_out;
+  };
+  const auto even = branchSlots(loops[0]->body), odd = branchSlots(loops[0]->odd_body);
+  ASSERT_EQ(even.size(), 2u);
+  ASSERT_EQ(odd.size(), 2u);
+  const int out = p.output_slots.at(0);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(even[i].first, out) << "even iterations read the first set";
+    EXPECT_NE(even[i].second, out);
+    EXPECT_EQ(odd[i].first, even[i].second) << "odd iterations read the second set";
+    EXPECT_EQ(odd[i].second, out) << "and write the first";
   }
 }
 
