@@ -50,6 +50,10 @@ struct GroupCode {
   // Index of kernels[0] in runtime::Program::kernels, set by the compiler
   // when it collects every group's kernels; the rest follow in order.
   int first_kernel = -1;
+  // The combined launch (compiler/horizontal_batches.h) this group's kernel
+  // joined: the run's last group holds that kernel, the others hold none and
+  // run nothing themselves.
+  std::string joined;
 
   bool empty() const { return kernels.empty() && !call; }
 };

@@ -2,6 +2,7 @@
 #include "compiler/backends.h"
 
 #include "compiler/control_regions.h"
+#include "compiler/horizontal_batches.h"
 
 namespace jft::compiler {
 namespace {
@@ -24,20 +25,23 @@ codegen::native::NativeOptions nativeOptions(const Options& options) {
 
 Status lowerRegion(
     ir::Module& module, const ir::Function& scope, RegionCode& code,
-    const Backends& backends, std::vector<codegen::ttir::TtirKernel>& kernels,
+    const Backends& backends, const HorizontalLimits* horizontal,
+    std::vector<codegen::ttir::TtirKernel>& kernels,
     const std::function<void(const codegen::ttir::TtirKernel&)>& on_kernel) {
   code.groups.assign(code.plan.fusions.size(), {});
   for (size_t g = 0; g < code.plan.fusions.size(); ++g) {
     const codegen::Backend* backend = backends.of(code.plan.fusions[g].route);
     if (backend == nullptr) continue;
-    JFT_ASSIGN_OR_RETURN(codegen::GroupCode made,
-                         backend->lower(module, scope, code.plan, g));
+    JFT_ASSIGN_OR_RETURN(code.groups[g], backend->lower(module, scope, code.plan, g));
+  }
+  if (horizontal != nullptr)
+    JFT_RETURN_IF_ERROR(combineHorizontally(scope, code, *horizontal));
+  for (codegen::GroupCode& made : code.groups) {
     made.first_kernel = static_cast<int>(kernels.size());
     for (const codegen::ttir::TtirKernel& kernel : made.kernels) {
       on_kernel(kernel);
       kernels.push_back(kernel);
     }
-    code.groups[g] = std::move(made);
   }
   return Status::ok();
 }
@@ -95,13 +99,14 @@ std::vector<fusion::UnsupportedOp> Backends::rejects(const ir::Module& module,
 
 StatusOr<std::vector<codegen::ttir::TtirKernel>> lowerProgram(
     ir::Module& module, const ir::Function& function, RegionCode& top,
-    const Backends& backends,
+    const Backends& backends, const HorizontalLimits* horizontal,
     const std::function<void(const codegen::ttir::TtirKernel&)>& on_kernel) {
   std::vector<codegen::ttir::TtirKernel> kernels;
-  JFT_RETURN_IF_ERROR(lowerRegion(module, function, top, backends, kernels, on_kernel));
+  JFT_RETURN_IF_ERROR(
+      lowerRegion(module, function, top, backends, horizontal, kernels, on_kernel));
   for (RegionCode* region : nestedRegions(top))
-    JFT_RETURN_IF_ERROR(
-        lowerRegion(module, region->scope, *region, backends, kernels, on_kernel));
+    JFT_RETURN_IF_ERROR(lowerRegion(module, region->scope, *region, backends, horizontal,
+                                    kernels, on_kernel));
   return kernels;
 }
 

@@ -10,6 +10,7 @@
 #include "codegen/native/backend.h"
 #include "codegen/ttir/backend.h"
 #include "compiler/compiler.h"
+#include "compiler/horizontal_batches.h"
 #include "compiler/matmul_autotune.h"
 #include "compiler/native_routing.h"
 #include "compiler/program_assembly.h"
@@ -54,10 +55,11 @@ class Backends {
 // Fills `groups` of `top` (the body of `function`) and of every nested
 // region (parents before children) with its groups' code, and returns all their kernels
 // in that order, each GroupCode's first_kernel its index there; `on_kernel` sees each
-// kernel as it is made (dumps).
+// kernel as it is made (dumps). With `horizontal`, each body's runs of small
+// loop groups are combined first (horizontal_batches.h).
 StatusOr<std::vector<codegen::ttir::TtirKernel>> lowerProgram(
     ir::Module& module, const ir::Function& function, RegionCode& top,
-    const Backends& backends,
+    const Backends& backends, const HorizontalLimits* horizontal,
     const std::function<void(const codegen::ttir::TtirKernel&)>& on_kernel);
 
 }  // namespace jft::compiler

@@ -186,8 +186,11 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
   auto on_kernel = [&](const codegen::ttir::TtirKernel& k) {
     keepKernel(k, stages, dump);
   };
+  const HorizontalLimits horizontal;
+  const bool combine = options.horizontal && options.mode != Mode::kBackFail;
   JFT_ASSIGN_OR_RETURN(std::vector<codegen::ttir::TtirKernel> kernels,
-                       lowerProgram(module, *function, top, backends, on_kernel));
+                       lowerProgram(module, *function, top, backends,
+                                    combine ? &horizontal : nullptr, on_kernel));
   std::vector<kernel_compiler::CompiledKernel> compiled;
   JFT_ASSIGN_OR_RETURN(Executable executable,
                        buildExecutable(module, *function, top, kernels, input, options,

@@ -107,12 +107,17 @@ struct Options {
   // TTIR kernel whose name contains one of these fails as if the kernel
   // compiler had failed it, without asking the compiler.
   std::vector<std::string> fail_kernels;
+  // XLA_FLAGTREE_HORIZONTAL=0 turns horizontal fusion off (runs of small loop
+  // groups as one launch: horizontal_batches.h). Never under back_fail, whose
+  // fallback is per group.
+  bool horizontal = true;
 
   // Reads an environment variable; nullopt when unset.
   using EnvLookup = std::function<std::optional<std::string>(const char* name)>;
 
   // XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG,
-  // XLA_FLAGTREE_FAIL_KERNELS and XLA_FLAGS from the environment;
+  // XLA_FLAGTREE_FAIL_KERNELS, XLA_FLAGTREE_HORIZONTAL and XLA_FLAGS from the
+  // environment;
   // INVALID_ARGUMENT for a bad value. Warns once per process on stderr about
   // unknown XLA_FLAGS entries.
   static StatusOr<Options> fromEnvironment();

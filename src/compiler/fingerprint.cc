@@ -43,6 +43,7 @@ std::string fingerprint(std::string_view bytecode, const Options& options,
   // Fault injection moves kernels to the native route (back_fail); absent,
   // it leaves every fingerprint as it was.
   for (const std::string& failing : options.fail_kernels) field(hash, "fail " + failing);
+  if (!options.horizontal) field(hash, "no horizontal fusion");
   return kernel_compiler::toHex(hash.finish());
 }
 

@@ -1,5 +1,6 @@
 // Options from the environment: XLA_MODE, XLA_FLAGTREE_MATMUL,
-// XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG, XLA_FLAGTREE_FAIL_KERNELS and XLA_FLAGS.
+// XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG, XLA_FLAGTREE_FAIL_KERNELS,
+// XLA_FLAGTREE_HORIZONTAL and XLA_FLAGS.
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
@@ -31,14 +32,14 @@ std::string normalized(std::string_view text) {
   return out;
 }
 
-StatusOr<bool> parseLogSwitch(std::string_view text) {
+StatusOr<bool> parseSwitch(const char* name, std::string_view text) {
   std::string value = normalized(text);
   if (value.empty() || value == "0" || value == "false" || value == "no" ||
       value == "off")
     return false;
   if (value == "true" || value == "yes" || value == "on") return true;
   if (value.find_first_not_of("0123456789") == std::string::npos) return true;
-  return invalidArgument("XLA_FLAGTREE_LOG='" + std::string(text) +
+  return invalidArgument(std::string(name) + "='" + std::string(text) +
                          "': expected 1/0, true/false, yes/no or on/off");
 }
 
@@ -124,7 +125,11 @@ StatusOr<Options> Options::fromEnvironment(const EnvLookup& env) {
     JFT_ASSIGN_OR_RETURN(options.conv, parseConvRoute(*conv));
   }
   if (std::optional<std::string> log = env("XLA_FLAGTREE_LOG")) {
-    JFT_ASSIGN_OR_RETURN(options.log, parseLogSwitch(*log));
+    JFT_ASSIGN_OR_RETURN(options.log, parseSwitch("XLA_FLAGTREE_LOG", *log));
+  }
+  if (std::optional<std::string> horizontal = env("XLA_FLAGTREE_HORIZONTAL")) {
+    JFT_ASSIGN_OR_RETURN(options.horizontal,
+                         parseSwitch("XLA_FLAGTREE_HORIZONTAL", *horizontal));
   }
   if (std::optional<std::string> fail = env("XLA_FLAGTREE_FAIL_KERNELS"))
     options.fail_kernels = commaList(*fail);

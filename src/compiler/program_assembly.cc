@@ -162,6 +162,7 @@ class Assembler {
             JFT_RETURN_IF_ERROR(addGroupCode(group.name, *made, out));
             break;
           }
+          if (made != nullptr && !made->joined.empty()) break;  // a later group runs it
           if (hasBackend(group.route))
             return internalError(group.name + " is a " + fusion::routeName(group.route) +
                                  " group without its code");

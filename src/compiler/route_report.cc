@@ -75,6 +75,8 @@ void addRows(const ir::Module& module, const ir::Function& scope, const RegionCo
       else
         addKernels(entry, made, compiled);
       if (log) std::cerr << logLine(entry) << "\n";
+    } else if (g < code.groups.size() && !code.groups[g].joined.empty()) {
+      entry.tile = "in " + code.groups[g].joined;
     }
     report.entries.push_back(std::move(entry));
   }

@@ -141,6 +141,7 @@ class ControlLibraryRun : public ::testing::Test {
     Options options;
     options.mode = Mode::kFlOnly;
     options.matmul = fusion::MatmulRoute::kLibrary;  // the library route under test
+    options.horizontal = false;  // the host bodies are per group's kernel
     StatusOr<Executable> built =
         compileModule(std::move(module), options, compiler_.get());
     ASSERT_TRUE(built.isOk()) << built.status().toString();

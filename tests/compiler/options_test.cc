@@ -124,6 +124,17 @@ TEST(OptionsFromEnvironment, LogSwitchSpellings) {
   EXPECT_FALSE(Options::fromEnvironment(envOf({{"XLA_FLAGTREE_LOG", "loud"}})).isOk());
 }
 
+TEST(OptionsFromEnvironment, HorizontalFusionIsOnUnlessTurnedOff) {
+  EXPECT_TRUE(Options::fromEnvironment(envOf({}))->horizontal);
+  EXPECT_FALSE(
+      Options::fromEnvironment(envOf({{"XLA_FLAGTREE_HORIZONTAL", "0"}}))->horizontal);
+  StatusOr<Options> bad =
+      Options::fromEnvironment(envOf({{"XLA_FLAGTREE_HORIZONTAL", "x"}}));
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.status().message().find("XLA_FLAGTREE_HORIZONTAL='x'"),
+            std::string::npos);
+}
+
 TEST(OptionsFromEnvironment, BadValuesFailNamingTheVariable) {
   StatusOr<Options> mode = Options::fromEnvironment(envOf({{"XLA_MODE", "fast"}}));
   ASSERT_FALSE(mode.isOk());

@@ -140,7 +140,7 @@ StatusOr<TtirKernel> combineKernels(const std::vector<TtirKernel>& members,
     start = end;
     out.num_warps = std::max(out.num_warps, members[m].num_warps);
     out.num_stages = std::max(out.num_stages, members[m].num_stages);
-    out.tile += (m ? " + " : "") + members[m].tile;
+    out.tile += (m ? " | " : "") + members[m].tile;  // side by side, not in turn
   }
   if (start > 0x7fffffffu)
     return invalidArgument(name + ": the combined grid is too large");

@@ -1,0 +1,33 @@
+// Horizontal fusion over one lowered body: a run of consecutive small,
+// independent one-kernel loop groups becomes one launch
+// (codegen/ttir/horizontal.h), so that a loop body or an optimizer update
+// over many small parameters pays one launch instead of one per group.
+//
+// The combined kernel takes the place of the run's last group, whose code it
+// becomes; the earlier groups keep no code and name the launch they joined
+// (GroupCode::joined), for the assembler and the route report. The launch
+// reads every member's inputs and writes every member's outputs at one point
+// of the timeline, so the slot table keeps them apart.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "compiler/program_assembly.h"
+#include "support/status.h"
+
+namespace jft::compiler {
+
+struct HorizontalLimits {
+  size_t max_members = 8;          // bounds one kernel's compile time
+  uint32_t max_member_grid = 256;  // programs; larger groups gain nothing
+};
+
+// Combines the runs of `code` (lowered, first_kernel not yet set). A run
+// ends at any group that is not such a loop group or a constant-only group,
+// at a group that reads an output of the run, and at `max_members`. Members
+// share their warp count. Changes nothing when no run has two members.
+Status combineHorizontally(const ir::Function& scope, RegionCode& code,
+                           const HorizontalLimits& limits = {});
+
+}  // namespace jft::compiler
