@@ -26,9 +26,10 @@ class SortKernel : KernelEmitter {
   StatusOr<Launch> emitLong();
   // Checks the group and sets op_, n_, rows_, inner_.
   Status check();
+  // Scratch: each operand's lanes, then i32 positions, nextPow2(n) lanes
+  // per row (the padding included).
+  std::vector<ScratchBuffer> rowScratch() const;
   bool longRow() const { return lanes_ > kMaxSortRow; }
-  // Scratch of a long row: each operand's elements, then i32 positions.
-  std::vector<ScratchBuffer> longScratch() const;
 
  private:
   // The row of program `pid` in the input/output layout: lanes `lane`
@@ -46,6 +47,27 @@ class SortKernel : KernelEmitter {
   // the row: the mirror pairs of blocks of `block` (distance < 0) or pairs
   // `distance` apart; then a barrier.
   Status globalPass(IndexBuilder& ix, const Value& row, int64_t block, int64_t distance);
+  // scf.for iv = lower to upper step 1 carrying `state` (replaced by the
+  // loop's results); `body` turns the carried values into the next ones.
+  using LoopBody = std::function<Status(const Value& iv, std::vector<Value>& state)>;
+  Status forLoop(IndexBuilder& ix, const Value& lower, const Value& upper,
+                 std::vector<Value>& state, const LoopBody& body);
+  // One compare-and-swap step at partner distance `distance` (a scalar):
+  // every lane of `state` (the operands, then the positions) stored at
+  // `row_start` ([T] splat, index type) + lane, a barrier, its partner's
+  // read back, a barrier, then each lane keeps its own or the partner's.
+  // Lanes where `descending` holds sort their pair the other way.
+  Status exchange(IndexBuilder& ix, const Value& row_start, const Value& distance,
+                  const std::optional<Value>& descending, std::vector<Value>& state);
+  int laneBits() const;  // log2 T
+  // The bitonic network over T lanes as two nested loops (stage, then
+  // partner distance) of one exchange each: TTIR of one step whatever T is.
+  Status loopNetwork(IndexBuilder& ix, const Value& row_start, std::vector<Value>& values,
+                     Value& pos);
+  // Its last stage alone (all ascending): T lanes holding two sorted halves
+  // in bitonic order, or a tile of a merge below the tile's width, sorted.
+  Status loopMerge(IndexBuilder& ix, const Value& row_start, std::vector<Value>& values,
+                   Value& pos);
   // Positions to i32.
   Value positions(const Value& lane);
   // The sort's results that are group outputs, stored at `space`.
@@ -67,49 +89,13 @@ class SortKernel : KernelEmitter {
   // less(a, b): the comparator, then the position; lanes past the row last.
   StatusOr<Value> less(const std::vector<Value>& a, const Value& ai,
                        const std::vector<Value>& b, const Value& bi);
-  Value reshape(const Value& v, const std::vector<int64_t>& shape);
-  Value trans021(const Value& v);
-  std::pair<Value, Value> split(const Value& v);
-  Value join(const Value& a, const Value& b);
   Value select(const Value& c, const Value& a, const Value& b);
-  // One compare-and-swap step at partner distance `b` (a power of two);
-  // pairs whose lane has bit `dir_bit` set sort descending (-1: none do).
-  Status step(std::vector<Value>& values, Value& pos, int64_t distance, int dir_bit);
 
   const ir::Op* op_ = nullptr;
   int64_t n_ = 1, lanes_ = 1;
   int64_t rows_ = 1, inner_ = 1;
   size_t axis_ = 0;
 };
-
-Value SortKernel::reshape(const Value& v, const std::vector<int64_t>& shape) {
-  return w_.op(
-      "tt.reshape " + v.name + " : " + v.type + " -> " + tensorType(shape, v.scalar),
-      shape, v.scalar);
-}
-
-Value SortKernel::trans021(const Value& v) {
-  const std::vector<int64_t> shape{v.shape[0], v.shape[2], v.shape[1]};
-  return w_.op("tt.trans " + v.name + " {order = array<i32: 0, 2, 1>} : " + v.type +
-                   " -> " + tensorType(shape, v.scalar),
-               shape, v.scalar);
-}
-
-std::pair<Value, Value> SortKernel::split(const Value& v) {
-  const std::vector<int64_t> shape{v.shape[0], v.shape[1]};
-  const std::string name = w_.freshName();
-  const std::string type = tensorType(shape, v.scalar);
-  w_.line(name + ":2 = tt.split " + v.name + " : " + v.type + " -> " + type);
-  return {Value{name + "#0", type, shape, v.scalar},
-          Value{name + "#1", type, shape, v.scalar}};
-}
-
-Value SortKernel::join(const Value& a, const Value& b) {
-  const std::vector<int64_t> shape{a.shape[0], a.shape[1], 2};
-  return w_.op("tt.join " + a.name + ", " + b.name + " : " + a.type + " -> " +
-                   tensorType(shape, a.scalar),
-               shape, a.scalar);
-}
 
 Value SortKernel::select(const Value& c, const Value& a, const Value& b) {
   return w_.op("arith.select " + c.name + ", " + a.name + ", " + b.name + " : " + c.type +
@@ -201,56 +187,6 @@ StatusOr<Value> SortKernel::less(const std::vector<Value>& a, const Value& ai,
   return select(past, earlier, by_key);
 }
 
-Status SortKernel::step(std::vector<Value>& values, Value& pos, int64_t distance,
-                        int dir_bit) {
-  const int64_t a = lanes_ / (2 * distance);
-  const std::vector<int64_t> three{a, 2, distance};
-  std::vector<Value> left, right;
-  auto halves = [&](const Value& v) { return split(trans021(reshape(v, three))); };
-  for (const Value& v : values) {
-    auto [l, r] = halves(v);
-    left.push_back(l);
-    right.push_back(r);
-  }
-  auto [li, ri] = halves(pos);
-  // Swap where the right one orders first; descending blocks the opposite
-  // (less is a strict total order, so "not less" is "greater").
-  JFT_ASSIGN_OR_RETURN(Value swap, less(right, ri, left, li));
-  if (dir_bit >= 0) {
-    // Descending where bit `dir_bit` of the lane is set: that bit of the
-    // block index a (lane = a * 2 * distance + ...).
-    const int shift = dir_bit - [&] {
-      int s = 0;
-      while ((int64_t{1} << s) < 2 * distance) ++s;
-      return s;
-    }();
-    const Value r = expandDims(w_, makeRange(w_, a), 1);
-    const Value sh = w_.op("arith.constant dense<" + std::to_string(shift) +
-                               "> : " + tensorType({a, 1}, "i32"),
-                           {a, 1}, "i32");
-    const Value one =
-        w_.op("arith.constant dense<1> : " + tensorType({a, 1}, "i32"), {a, 1}, "i32");
-    Value bit =
-        w_.op("arith.shrui " + r.name + ", " + sh.name + " : " + r.type, {a, 1}, "i32");
-    bit =
-        w_.op("arith.andi " + bit.name + ", " + one.name + " : " + r.type, {a, 1}, "i32");
-    Value desc = w_.op("arith.cmpi eq, " + bit.name + ", " + one.name + " : " + r.type,
-                       {a, 1}, "i1");
-    desc = w_.op("tt.broadcast " + desc.name + " : " + desc.type + " -> " +
-                     tensorType({a, distance}, "i1"),
-                 {a, distance}, "i1");
-    swap = w_.op("arith.xori " + swap.name + ", " + desc.name + " : " + swap.type,
-                 swap.shape, "i1");
-  }
-  auto merge = [&](const Value& l, const Value& r) {
-    const Value nl = select(swap, r, l), nr = select(swap, l, r);
-    return reshape(trans021(join(nl, nr)), {lanes_});
-  };
-  for (size_t i = 0; i < values.size(); ++i) values[i] = merge(left[i], right[i]);
-  pos = merge(li, ri);
-  return Status::ok();
-}
-
 Status SortKernel::check() {
   if (fusion_.ops.empty()) return unimplemented(fusion_.name + ": an empty sort group");
   op_ = &function_.body.ops.at(fusion_.ops.back());
@@ -316,14 +252,131 @@ Status SortKernel::storeOutputs(Elemental& el, const std::vector<Value>& values,
   return Status::ok();
 }
 
-std::vector<ScratchBuffer> SortKernel::longScratch() const {
+std::vector<ScratchBuffer> SortKernel::rowScratch() const {
   std::vector<ScratchBuffer> scratch;
   for (size_t k = 0; k <= op_->operands.size(); ++k) {
     const ir::ElementType element = scratchElement(k);
-    scratch.push_back({static_cast<uint64_t>(rows_ * n_ * ir::storageBytes(element)),
+    scratch.push_back({static_cast<uint64_t>(rows_ * lanes_ * ir::storageBytes(element)),
                        memoryType(element)});
   }
   return scratch;
+}
+
+Status SortKernel::forLoop(IndexBuilder& ix, const Value& lower, const Value& upper,
+                           std::vector<Value>& state, const LoopBody& body) {
+  const std::string& it = ix.indexType();
+  const std::string name = w_.freshName(), iv = w_.freshName();
+  std::string iter, types;
+  std::vector<Value> inside, results;
+  for (size_t i = 0; i < state.size(); ++i) {
+    inside.push_back(
+        Value{w_.freshName(), state[i].type, state[i].shape, state[i].scalar});
+    iter += (i ? ", " : "") + inside[i].name + " = " + state[i].name;
+    types += (i ? ", " : "") + state[i].type;
+    results.push_back(Value{name + "#" + std::to_string(i), state[i].type, state[i].shape,
+                            state[i].scalar});
+  }
+  w_.open(name + ":" + std::to_string(state.size()) + " = scf.for " + iv + " = " +
+          lower.name + " to " + upper.name + " step " + ix.scalarConstant(1).name +
+          " iter_args(" + iter + ") -> (" + types + ") : " + it + " {");
+  const IndexBuilder::State saved = ix.save();
+  JFT_RETURN_IF_ERROR(body(Value{iv, it, {}, it}, inside));
+  std::string yields;
+  for (size_t i = 0; i < inside.size(); ++i) yields += (i ? ", " : "") + inside[i].name;
+  w_.line("scf.yield " + yields + " : " + types);
+  w_.close("}");
+  ix.restore(saved);
+  state = std::move(results);
+  return Status::ok();
+}
+
+Status SortKernel::exchange(IndexBuilder& ix, const Value& row_start,
+                            const Value& distance, const std::optional<Value>& descending,
+                            std::vector<Value>& state) {
+  const Value lane = ix.range(0);
+  const Value zeros = ix.splat(ix.scalarConstant(0), {lanes_});
+  const Value j = ix.splat(distance, {lanes_});
+  const Value at = ix.add(row_start, lane);
+  const size_t m = state.size() - 1;
+  for (size_t i = 0; i <= m; ++i) storeScratch(ix, i, at, state[i], std::nullopt);
+  w_.line("gpu.barrier");
+  const Value partner_at = ix.add(row_start, ix.binary("arith.xori", lane, j));
+  std::vector<Value> other;
+  for (size_t i = 0; i <= m; ++i)
+    other.push_back(loadScratch(ix, i, partner_at, std::nullopt));
+  // Every lane has read its partner before the next step stores over it.
+  w_.line("gpu.barrier");
+  // The pair's lower lane holds `lo`; swap when `hi` orders first
+  // (ascending blocks) or does not (descending ones).
+  const Value lower = ix.compare("eq", ix.binary("arith.andi", lane, j), zeros);
+  std::vector<Value> lo, hi;
+  for (size_t i = 0; i < m; ++i) {
+    lo.push_back(select(lower, state[i], other[i]));
+    hi.push_back(select(lower, other[i], state[i]));
+  }
+  const Value lo_pos = select(lower, state[m], other[m]);
+  const Value hi_pos = select(lower, other[m], state[m]);
+  JFT_ASSIGN_OR_RETURN(Value swap, less(hi, hi_pos, lo, lo_pos));
+  if (descending)
+    swap = w_.op("arith.xori " + swap.name + ", " + descending->name + " : " + swap.type,
+                 swap.shape, "i1");
+  for (size_t i = 0; i <= m; ++i) state[i] = select(swap, other[i], state[i]);
+  return Status::ok();
+}
+
+int SortKernel::laneBits() const {
+  int log = 0;
+  while ((int64_t{1} << log) < lanes_) ++log;
+  return log;
+}
+
+Status SortKernel::loopNetwork(IndexBuilder& ix, const Value& row_start,
+                               std::vector<Value>& values, Value& pos) {
+  const Value lane = ix.range(0);
+  const Value one = ix.scalarConstant(1), zero = ix.scalarConstant(0);
+  const Value zeros = ix.splat(zero, {lanes_});
+  std::vector<Value> state = values;
+  state.push_back(pos);
+  JFT_RETURN_IF_ERROR(forLoop(
+      ix, one, ix.scalarConstant(laneBits() + 1), state,
+      [&](const Value& stage, std::vector<Value>& outer) {
+        // Blocks of k = 2^stage lanes sort descending where lane & k is set
+        // (none in the last stage, k = T).
+        const Value k = ix.scalarBinary("arith.shli", one, stage);
+        const Value desc =
+            ix.compare("ne", ix.binary("arith.andi", lane, ix.splat(k, {lanes_})), zeros);
+        const Value top = ix.scalarBinary("arith.subi", stage, one);
+        return forLoop(ix, zero, stage, outer,
+                       [&](const Value& t, std::vector<Value>& inner) {
+                         // Partner distance 2^(stage - 1 - t).
+                         const Value j = ix.scalarBinary(
+                             "arith.shli", one, ix.scalarBinary("arith.subi", top, t));
+                         return exchange(ix, row_start, j, desc, inner);
+                       });
+      }));
+  pos = state.back();
+  state.pop_back();
+  values = std::move(state);
+  return Status::ok();
+}
+
+Status SortKernel::loopMerge(IndexBuilder& ix, const Value& row_start,
+                             std::vector<Value>& values, Value& pos) {
+  const Value one = ix.scalarConstant(1);
+  const Value top = ix.scalarConstant(laneBits() - 1);
+  std::vector<Value> state = values;
+  state.push_back(pos);
+  JFT_RETURN_IF_ERROR(forLoop(ix, ix.scalarConstant(0), ix.scalarConstant(laneBits()),
+                              state, [&](const Value& t, std::vector<Value>& inner) {
+                                const Value j = ix.scalarBinary(
+                                    "arith.shli", one,
+                                    ix.scalarBinary("arith.subi", top, t));
+                                return exchange(ix, row_start, j, std::nullopt, inner);
+                              }));
+  pos = state.back();
+  state.pop_back();
+  values = std::move(state);
+  return Status::ok();
 }
 
 ir::ElementType SortKernel::scratchElement(size_t k) const {
@@ -426,16 +479,22 @@ StatusOr<Launch> SortKernel::emitLong() {
   Elemental el(ix, module_, fusion_, function_, signature_.inputs);
   const Value pid = ix.programId();
   const Value base = rowBase(ix, pid);
-  const Value row = ix.scalarBinary("arith.muli", pid, ix.scalarConstant(n_));
+  const Value row = ix.scalarBinary("arith.muli", pid, ix.scalarConstant(padded));
   const size_t m = op_->operands.size();
-  int tile_log = 0, row_log = 0;
-  while ((int64_t{1} << tile_log) < lanes_) ++tile_log;
+  int row_log = 0;
   while ((int64_t{1} << row_log) < padded) ++row_log;
-  auto inRow = [&](const Value& lane) -> std::optional<Value> {
-    if (n_ % lanes_ == 0) return std::nullopt;
-    return ix.compareConst("slt", lane, n_);
+  // The scratch of the tile whose lanes are `lane`, and the lanes themselves.
+  auto tileStart = [&](const Value& lane) {
+    return ix.add(ix.splat(row, {lanes_}), ix.binary("arith.subi", lane, ix.range(0)));
   };
-  // 1. Each tile of the row sorted ascending in registers, into scratch.
+  auto storeTileScratch = [&](const Value& lane, const std::vector<Value>& values,
+                              const Value& pos) {
+    const Value at = ix.add(ix.splat(row, {lanes_}), lane);
+    for (size_t k = 0; k < m; ++k) storeScratch(ix, k, at, values[k], std::nullopt);
+    storeScratch(ix, m, at, pos, std::nullopt);
+  };
+  // 1. Each tile of the row sorted ascending, into scratch (the lanes past
+  // the row too: they order last, so they stay at the row's end).
   JFT_RETURN_IF_ERROR(overTiles(el, [&](const Value& lane) -> Status {
     const int space = rowSpace(ix, base, lane);
     std::vector<Value> values;
@@ -444,21 +503,15 @@ StatusOr<Launch> SortKernel::emitLong() {
       values.push_back(ix.broadcast(x, {lanes_}));
     }
     Value pos = positions(lane);
-    for (int stage = 1; stage <= tile_log; ++stage)
-      for (int j = stage - 1; j >= 0; --j)
-        JFT_RETURN_IF_ERROR(
-            step(values, pos, int64_t{1} << j, stage < tile_log ? stage : -1));
-    const Value at = ix.add(ix.splat(row, {lanes_}), lane);
-    const std::optional<Value> mask = inRow(lane);
-    for (size_t k = 0; k < m; ++k) storeScratch(ix, k, at, values[k], mask);
-    storeScratch(ix, m, at, pos, mask);
+    JFT_RETURN_IF_ERROR(loopNetwork(ix, tileStart(lane), values, pos));
+    storeTileScratch(lane, values, pos);
     return Status::ok();
   }));
   w_.line("gpu.barrier");
   // 2. Merges of sorted blocks of 2^(s-1) into 2^s: the mirror step and the
-  // steps down to a tile apart through memory, the rest in registers; the
+  // steps down to a tile apart through memory, the rest on each tile; the
   // last merge stores the outputs.
-  for (int s = tile_log + 1; s <= row_log; ++s) {
+  for (int s = laneBits() + 1; s <= row_log; ++s) {
     const int64_t block = int64_t{1} << s;
     JFT_RETURN_IF_ERROR(globalPass(ix, row, block, -1));
     for (int64_t j = block / 4; j >= lanes_; j /= 2)
@@ -466,20 +519,13 @@ StatusOr<Launch> SortKernel::emitLong() {
     const bool last = s == row_log;
     JFT_RETURN_IF_ERROR(overTiles(el, [&](const Value& lane) -> Status {
       const Value at = ix.add(ix.splat(row, {lanes_}), lane);
-      const std::optional<Value> mask = inRow(lane);
       std::vector<Value> values;
-      for (size_t k = 0; k < m; ++k) values.push_back(loadScratch(ix, k, at, mask));
-      // Lanes past the row keep their own position, so they order last.
-      Value pos = positions(lane);
-      if (mask)
-        pos = select(*mask, loadScratch(ix, m, at, mask), pos);
-      else
-        pos = loadScratch(ix, m, at, mask);
-      for (int64_t j = lanes_ / 2; j >= 1; j /= 2)
-        JFT_RETURN_IF_ERROR(step(values, pos, j, -1));
+      for (size_t k = 0; k < m; ++k)
+        values.push_back(loadScratch(ix, k, at, std::nullopt));
+      Value pos = loadScratch(ix, m, at, std::nullopt);
+      JFT_RETURN_IF_ERROR(loopMerge(ix, tileStart(lane), values, pos));
       if (last) return storeOutputs(el, values, rowSpace(ix, base, lane));
-      for (size_t k = 0; k < m; ++k) storeScratch(ix, k, at, values[k], mask);
-      storeScratch(ix, m, at, pos, mask);
+      storeTileScratch(lane, values, pos);
       return Status::ok();
     }));
     if (!last) w_.line("gpu.barrier");
@@ -518,14 +564,9 @@ StatusOr<Launch> SortKernel::emit() {
     pos = w_.op("arith.trunci " + pos.name + " : " + pos.type + " to " +
                     tensorType({lanes_}, "i32"),
                 {lanes_}, "i32");
-  int log = 0;
-  while ((int64_t{1} << log) < lanes_) ++log;
-  // Bitonic: stage s merges blocks of 2^s lanes, alternating direction by
-  // bit s of the lane (the last stage is all ascending).
-  for (int stage = 1; stage <= log; ++stage)
-    for (int j = stage - 1; j >= 0; --j)
-      JFT_RETURN_IF_ERROR(step(values, pos, int64_t{1} << j, stage < log ? stage : -1));
-
+  const Value row_start =
+      ix.splat(ix.scalarBinary("arith.muli", pid, ix.scalarConstant(lanes_)), {lanes_});
+  JFT_RETURN_IF_ERROR(loopNetwork(ix, row_start, values, pos));
   JFT_RETURN_IF_ERROR(storeOutputs(el, values, space));
   Launch launch;
   launch.grid = {static_cast<uint32_t>(rows), 1, 1};
@@ -542,11 +583,14 @@ StatusOr<StagedKernels> emitSortKernels(const GroupInputs& group) {
   JFT_RETURN_IF_ERROR(kernel.check());
   StagedKernels staged;
   if (!kernel.longRow()) {
-    JFT_ASSIGN_OR_RETURN(Launch launch, kernel.emit());
-    staged.stages.push_back(plain.finish(std::move(launch)));
+    staged.scratch = kernel.rowScratch();
+    JFT_ASSIGN_OR_RETURN(StageWriter row, StageWriter::open(group, "", staged.scratch));
+    SortKernel row_kernel(row.inputs());
+    JFT_ASSIGN_OR_RETURN(Launch launch, row_kernel.emit());
+    staged.stages.push_back(row.finish(std::move(launch)));
     return staged;
   }
-  staged.scratch = kernel.longScratch();
+  staged.scratch = kernel.rowScratch();
   JFT_ASSIGN_OR_RETURN(StageWriter long_row,
                        StageWriter::open(group, "", staged.scratch));
   SortKernel long_kernel(long_row.inputs());
