@@ -12,11 +12,10 @@
 #include <filesystem>
 
 #include "compiler/compiler.h"
+#include "compiler/fake_compiler_test.h"
 #include "compiler/ir_shorthands.h"
 #include "compiler/program_checks.h"
 #include "ir/builder.h"
-#include "kernel_compiler/fake_worker_command.h"
-#include "kernel_compiler/kernel_compiler.h"
 #include "runtime/executable.h"
 #include "runtime/recording_device.h"
 
@@ -116,25 +115,8 @@ ValueId foriLoop(ir::Builder& b, ValueId w, ValueId h, int trips, Next next) {
   return b.op(OpKind::While, {zero, w, h}, types, {}, {cond, body})[2];
 }
 
-class ControlLibraryRun : public ::testing::Test {
+class ControlLibraryRun : public testing::FakeCompilerTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("jft_control_library_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    kernel_compiler::KernelCompilerOptions kc;
-    kc.pool = kernel_compiler::testing::fakePoolOptions(2, (dir_ / "failures").string());
-    kc.cache_dir = (dir_ / "cache").string();
-    auto made = kernel_compiler::KernelCompiler::create(std::move(kc));
-    ASSERT_TRUE(made.isOk()) << made.status().toString();
-    compiler_ = std::move(made).value();
-  }
-  void TearDown() override {
-    compiler_.reset();
-    fs::remove_all(dir_);
-  }
-
   // Compiles `module`, with the host body whose key each kernel's name ends
   // with (the most specific key, the longest, wins).
   void build(ir::Module module, const std::vector<std::pair<std::string, Body>>& bodies) {
@@ -185,8 +167,6 @@ class ControlLibraryRun : public ::testing::Test {
 
   size_t recorded(RecordedOp::Kind kind) { return device_.opsOfKind(kind).size(); }
 
-  fs::path dir_;
-  std::unique_ptr<kernel_compiler::KernelCompiler> compiler_;
   RecordingDevice device_;
   runtime::Program program_;
   std::unique_ptr<runtime::Executable> executable_;

@@ -13,9 +13,8 @@
 #include <functional>
 
 #include "compiler/compiler.h"
+#include "compiler/fake_compiler_test.h"
 #include "compiler/zoo_fixture.h"
-#include "kernel_compiler/fake_worker_command.h"
-#include "kernel_compiler/kernel_compiler.h"
 #include "runtime/executable.h"
 #include "runtime/recording_device.h"
 
@@ -42,23 +41,8 @@ uint8_t* u8(uint64_t a) {
   return reinterpret_cast<uint8_t*>(a);
 }
 
-class ControlRouteRun : public ::testing::Test {
+class ControlRouteRun : public testing::FakeCompilerTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("jft_control_run_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    kernel_compiler::KernelCompilerOptions kc;
-    kc.pool = kernel_compiler::testing::fakePoolOptions(2, (dir_ / "failures").string());
-    kc.cache_dir = (dir_ / "cache").string();
-    auto made = kernel_compiler::KernelCompiler::create(std::move(kc));
-    ASSERT_TRUE(made.isOk()) << made.status().toString();
-    compiler_ = std::move(made).value();
-  }
-  void TearDown() override {
-    compiler_.reset();
-    fs::remove_all(dir_);
-  }
-
   // Compiles zoo program `name`, gives each kernel the body whose key its
   // name ends with, runs it on in*.npy and returns the outputs.
   std::vector<std::vector<float>> run(
@@ -118,9 +102,6 @@ class ControlRouteRun : public ::testing::Test {
       n += op.kernel.ends_with(key);
     return n;
   }
-
-  fs::path dir_;
-  std::unique_ptr<kernel_compiler::KernelCompiler> compiler_;
 };
 
 // Buffers come in the kernel's order: inputs (constants the passes moved out

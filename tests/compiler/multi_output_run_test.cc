@@ -16,13 +16,12 @@
 
 #include "codegen/ttir/capability.h"
 #include "compiler/compiler.h"
+#include "compiler/fake_compiler_test.h"
 #include "compiler/host_eval.h"
 #include "compiler/ir_shorthands.h"
 #include "compiler/program_checks.h"
 #include "fusion/fusion.h"
 #include "ir/builder.h"
-#include "kernel_compiler/fake_worker_command.h"
-#include "kernel_compiler/kernel_compiler.h"
 #include "passes/pipeline.h"
 #include "runtime/executable.h"
 #include "runtime/recording_device.h"
@@ -60,26 +59,7 @@ ir::Module program() {
   return m;
 }
 
-class MultiOutputRun : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("jft_multi_output_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    kernel_compiler::KernelCompilerOptions kc;
-    kc.pool = kernel_compiler::testing::fakePoolOptions(2, (dir_ / "failures").string());
-    kc.cache_dir = (dir_ / "cache").string();
-    auto made = kernel_compiler::KernelCompiler::create(std::move(kc));
-    ASSERT_TRUE(made.isOk()) << made.status().toString();
-    compiler_ = std::move(made).value();
-  }
-  void TearDown() override {
-    compiler_.reset();
-    fs::remove_all(dir_);
-  }
-
-  fs::path dir_;
-  std::unique_ptr<kernel_compiler::KernelCompiler> compiler_;
-};
+using MultiOutputRun = testing::FakeCompilerTest;
 
 TEST_F(MultiOutputRun, FusedProgramComputesWhatTheOpsDefine) {
   // The plan the compiler makes: the same passes and plan options on a copy.
