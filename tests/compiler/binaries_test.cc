@@ -11,37 +11,17 @@
 #include "compiler/compiler.h"
 #include "compiler/program_checks.h"
 #include "compiler/zoo_fixture.h"
-#include "kernel_compiler/fake_worker_command.h"
+#include "kernel_compiler/fake_compiler_fixture.h"
 #include "kernel_compiler/kernel_compiler.h"
 #include "runtime/program_check.h"
 
 namespace jft::compiler {
 namespace {
 
-namespace fs = std::filesystem;
 using Param = runtime::KernelImage::Param;
 
-class Binaries : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("jft_compiler_binaries_" + std::to_string(::getpid()) + "_" + GetParam());
-    fs::remove_all(dir_);
-    kernel_compiler::KernelCompilerOptions options;
-    options.pool = kernel_compiler::testing::fakePoolOptions(2, (dir_ / "failures").string());
-    options.cache_dir = (dir_ / "cache").string();
-    auto made = kernel_compiler::KernelCompiler::create(std::move(options));
-    ASSERT_TRUE(made.isOk()) << made.status().toString();
-    compiler_ = std::move(made).value();
-  }
-  void TearDown() override {
-    compiler_.reset();
-    fs::remove_all(dir_);
-  }
-
-  fs::path dir_;
-  std::unique_ptr<kernel_compiler::KernelCompiler> compiler_;
-};
+using Binaries =
+    kernel_compiler::testing::FakeCompilerFixture<::testing::TestWithParam<std::string>>;
 
 TEST_P(Binaries, KernelImagesCarryTheWorkersParameterList) {
   std::string bytes = testing::zooArtifact(GetParam());

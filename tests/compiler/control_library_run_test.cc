@@ -12,10 +12,10 @@
 #include <filesystem>
 
 #include "compiler/compiler.h"
-#include "compiler/fake_compiler_test.h"
 #include "compiler/ir_shorthands.h"
 #include "compiler/program_checks.h"
 #include "ir/builder.h"
+#include "kernel_compiler/fake_compiler_fixture.h"
 #include "runtime/executable.h"
 #include "runtime/recording_device.h"
 
@@ -115,7 +115,7 @@ ValueId foriLoop(ir::Builder& b, ValueId w, ValueId h, int trips, Next next) {
   return b.op(OpKind::While, {zero, w, h}, types, {}, {cond, body})[2];
 }
 
-class ControlLibraryRun : public testing::FakeCompilerTest {
+class ControlLibraryRun : public kernel_compiler::testing::FakeCompilerFixture<> {
  protected:
   // Compiles `module`, with the host body whose key each kernel's name ends
   // with (the most specific key, the longest, wins).

@@ -13,8 +13,8 @@
 #include <functional>
 
 #include "compiler/compiler.h"
-#include "compiler/fake_compiler_test.h"
 #include "compiler/zoo_fixture.h"
+#include "kernel_compiler/fake_compiler_fixture.h"
 #include "runtime/executable.h"
 #include "runtime/recording_device.h"
 
@@ -41,7 +41,7 @@ uint8_t* u8(uint64_t a) {
   return reinterpret_cast<uint8_t*>(a);
 }
 
-class ControlRouteRun : public testing::FakeCompilerTest {
+class ControlRouteRun : public kernel_compiler::testing::FakeCompilerFixture<> {
  protected:
   // Compiles zoo program `name`, gives each kernel the body whose key its
   // name ends with, runs it on in*.npy and returns the outputs.

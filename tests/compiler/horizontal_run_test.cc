@@ -14,12 +14,12 @@
 
 #include "codegen/ttir/capability.h"
 #include "compiler/compiler.h"
-#include "compiler/fake_compiler_test.h"
 #include "compiler/host_eval.h"
 #include "compiler/ir_shorthands.h"
 #include "compiler/program_checks.h"
 #include "fusion/fusion.h"
 #include "ir/builder.h"
+#include "kernel_compiler/fake_compiler_fixture.h"
 #include "passes/pipeline.h"
 #include "runtime/executable.h"
 #include "runtime/recording_device.h"
@@ -72,7 +72,7 @@ size_t launches(const runtime::Program& p) {
   return n;
 }
 
-class HorizontalRun : public testing::FakeCompilerTest {
+class HorizontalRun : public kernel_compiler::testing::FakeCompilerFixture<> {
  protected:
   StatusOr<Executable> build(ir::Module module, bool horizontal,
                              Mode mode = Mode::kFlOnly) {

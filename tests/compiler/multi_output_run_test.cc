@@ -16,12 +16,12 @@
 
 #include "codegen/ttir/capability.h"
 #include "compiler/compiler.h"
-#include "compiler/fake_compiler_test.h"
 #include "compiler/host_eval.h"
 #include "compiler/ir_shorthands.h"
 #include "compiler/program_checks.h"
 #include "fusion/fusion.h"
 #include "ir/builder.h"
+#include "kernel_compiler/fake_compiler_fixture.h"
 #include "passes/pipeline.h"
 #include "runtime/executable.h"
 #include "runtime/recording_device.h"
@@ -59,7 +59,7 @@ ir::Module program() {
   return m;
 }
 
-using MultiOutputRun = testing::FakeCompilerTest;
+using MultiOutputRun = kernel_compiler::testing::FakeCompilerFixture<>;
 
 TEST_F(MultiOutputRun, FusedProgramComputesWhatTheOpsDefine) {
   // The plan the compiler makes: the same passes and plan options on a copy.

@@ -20,7 +20,7 @@
 #include "runtime/program_codec.h"
 
 #ifdef JFT_FAKE_WORKER
-#include "kernel_compiler/fake_worker_command.h"
+#include "kernel_compiler/fake_compiler_fixture.h"
 #include "kernel_compiler/kernel_compiler.h"
 #include "pjrt/entry_points.h"
 #endif
@@ -119,30 +119,9 @@ void expectSameInfo(const ExecutableInfo& a, const ExecutableInfo& b) {
 
 #ifdef JFT_FAKE_WORKER
 
-namespace fs = std::filesystem;
 
-class ZooRoundTrip : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("jft_serialize_" + std::to_string(::getpid()) + "_" + GetParam());
-    fs::remove_all(dir_);
-    kernel_compiler::KernelCompilerOptions options;
-    options.pool =
-        kernel_compiler::testing::fakePoolOptions(2, (dir_ / "failures").string());
-    options.cache_dir = (dir_ / "cache").string();
-    auto made = kernel_compiler::KernelCompiler::create(std::move(options));
-    ASSERT_TRUE(made.isOk()) << made.status().toString();
-    compiler_ = std::move(made).value();
-  }
-  void TearDown() override {
-    compiler_.reset();
-    fs::remove_all(dir_);
-  }
-
-  fs::path dir_;
-  std::unique_ptr<kernel_compiler::KernelCompiler> compiler_;
-};
+using ZooRoundTrip =
+    kernel_compiler::testing::FakeCompilerFixture<::testing::TestWithParam<std::string>>;
 
 TEST_P(ZooRoundTrip, EveryFieldSurvives) {
   std::string artifact = compiler::testing::zooArtifact(GetParam());
