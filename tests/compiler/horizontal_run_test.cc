@@ -123,22 +123,8 @@ TEST_F(HorizontalRun, IndependentSmallGroupsRunAsOneLaunch) {
         size_t inputs = 0;
         for (const fusion::Fusion& group : plan.fusions) inputs += group.inputs.size();
         size_t in_at = 0, out_at = inputs;
-        for (const fusion::Fusion& group : plan.fusions) {
-          testing::HostEval eval(planned);
-          for (ValueId in : group.inputs) {
-            testing::HostTensor& t = eval.values[in];
-            t.dims = planned.typeOf(in).dims;
-            const float* data = reinterpret_cast<const float*>(buffers.at(in_at++));
-            t.data.assign(data, data + testing::count(t.dims));
-          }
-          eval.runOps(entry.body, group.ops);
-          for (ValueId out : group.outputs) {
-            float* data = reinterpret_cast<float*>(buffers.at(out_at++));
-            const std::vector<double>& values = eval.values.at(out).data;
-            for (size_t e = 0; e < values.size(); ++e)
-              data[e] = static_cast<float>(values[e]);
-          }
-        }
+        for (const fusion::Fusion& group : plan.fusions)
+          testing::runGroupOnBuffers(planned, entry, group, buffers, in_at, out_at);
       });
   auto loaded = runtime::Executable::load(device, program);
   ASSERT_TRUE(loaded.isOk()) << loaded.status().toString();

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "fusion/fusion.h"
 #include "ir/module.h"
 #include "runtime/gemm.h"
 
@@ -263,5 +264,27 @@ class HostEval {
 
   const ir::Module& module_;
 };
+
+// `group` of `function` evaluated on the host as its kernel would run it on
+// f32 buffers: its inputs read from buffers[in_at], buffers[in_at + 1], ...,
+// its outputs written to buffers[out_at], ... (both advanced past them).
+inline void runGroupOnBuffers(const ir::Module& module, const ir::Function& function,
+                              const fusion::Fusion& group,
+                              const std::vector<uint64_t>& buffers, size_t& in_at,
+                              size_t& out_at) {
+  HostEval eval(module);
+  for (ir::ValueId in : group.inputs) {
+    HostTensor& t = eval.values[in];
+    t.dims = module.typeOf(in).dims;
+    const float* data = reinterpret_cast<const float*>(buffers.at(in_at++));
+    t.data.assign(data, data + count(t.dims));
+  }
+  eval.runOps(function.body, group.ops);
+  for (ir::ValueId out : group.outputs) {
+    float* data = reinterpret_cast<float*>(buffers.at(out_at++));
+    const std::vector<double>& values = eval.values.at(out).data;
+    for (size_t e = 0; e < values.size(); ++e) data[e] = static_cast<float>(values[e]);
+  }
+}
 
 }  // namespace jft::compiler::testing

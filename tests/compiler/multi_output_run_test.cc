@@ -98,21 +98,8 @@ TEST_F(MultiOutputRun, FusedProgramComputesWhatTheOpsDefine) {
     device.setKernelBody(
         group.name, [&planned, &entry, group](const std::vector<uint64_t>& buffers,
                                               const runtime::LaunchDims&) {
-          testing::HostEval eval(planned);
-          size_t at = 0;
-          for (ValueId in : group.inputs) {
-            testing::HostTensor& t = eval.values[in];
-            t.dims = planned.typeOf(in).dims;
-            const float* data = reinterpret_cast<const float*>(buffers.at(at++));
-            t.data.assign(data, data + testing::count(t.dims));
-          }
-          eval.runOps(entry.body, group.ops);
-          for (ValueId out : group.outputs) {
-            float* data = reinterpret_cast<float*>(buffers.at(at++));
-            const std::vector<double>& values = eval.values.at(out).data;
-            for (size_t e = 0; e < values.size(); ++e)
-              data[e] = static_cast<float>(values[e]);
-          }
+          size_t in_at = 0, out_at = group.inputs.size();
+          testing::runGroupOnBuffers(planned, entry, group, buffers, in_at, out_at);
         });
   }
   auto loaded = runtime::Executable::load(device, built->program);
