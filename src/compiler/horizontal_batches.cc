@@ -24,6 +24,14 @@ const codegen::ttir::TtirKernel* joinable(const fusion::Fusion& group,
   return &kernel;
 }
 
+// Groups a run may pass over when they read none of its outputs: pure
+// device work whose place among the members does not matter. Control flow,
+// custom calls (callbacks may observe order) and collectives end a run.
+bool passable(const fusion::Fusion& group) {
+  return group.route == fusion::Route::kTtir || group.route == fusion::Route::kLibrary ||
+         group.route == fusion::Route::kCopy || group.route == fusion::Route::kNative;
+}
+
 // Groups that do no work and define nothing a member could read through
 // another name: constants and tokens.
 bool onlyConstants(const ir::Function& scope, const fusion::Fusion& group) {
@@ -44,7 +52,6 @@ class Run {
 
   bool empty() const { return members_.empty(); }
   size_t size() const { return members_.size(); }
-  int warps() const { return warps_; }
 
   bool readsOutputOf(const fusion::Fusion& group) const {
     for (ir::ValueId input : group.inputs)
@@ -53,7 +60,6 @@ class Run {
   }
 
   void add(size_t g, const codegen::ttir::TtirKernel& kernel) {
-    if (members_.empty()) warps_ = kernel.num_warps;
     members_.push_back(g);
     outputs_.insert(kernel.outputs.begin(), kernel.outputs.end());
   }
@@ -84,7 +90,6 @@ class Run {
   RegionCode& code_;
   std::vector<size_t> members_;
   std::unordered_set<ir::ValueId> outputs_;
-  int warps_ = 0;
 };
 
 }  // namespace
@@ -98,11 +103,15 @@ Status combineHorizontally(const ir::Function& scope, RegionCode& code,
     const fusion::Fusion& group = code.plan.fusions[g];
     if (onlyConstants(scope, group)) continue;
     const codegen::ttir::TtirKernel* kernel = joinable(group, code.groups[g], limits);
-    const bool fits = kernel != nullptr && !run.empty() &&
-                      run.size() < limits.max_members &&
-                      kernel->num_warps == run.warps() && !run.readsOutputOf(group);
-    if (!fits) JFT_RETURN_IF_ERROR(run.close());
-    if (kernel != nullptr) run.add(g, *kernel);
+    const bool reads_run = run.readsOutputOf(group);
+    if (kernel == nullptr) {
+      // The run's launch moves past this group: only if it reads nothing the
+      // run writes.
+      if (reads_run || !passable(group)) JFT_RETURN_IF_ERROR(run.close());
+      continue;
+    }
+    if (reads_run || run.size() >= limits.max_members) JFT_RETURN_IF_ERROR(run.close());
+    run.add(g, *kernel);
   }
   return run.close();
 }

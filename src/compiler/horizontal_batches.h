@@ -1,13 +1,16 @@
-// Horizontal fusion over one lowered body: a run of consecutive small,
-// independent one-kernel loop groups becomes one launch
-// (codegen/ttir/horizontal.h), so that a loop body or an optimizer update
-// over many small parameters pays one launch instead of one per group.
+// Horizontal fusion over one lowered body: a run of small, independent
+// one-kernel loop groups becomes one launch (codegen/ttir/horizontal.h), so
+// that a loop body or an optimizer update over many small parameters pays one
+// launch instead of one per group.
 //
 // The combined kernel takes the place of the run's last group, whose code it
 // becomes; the earlier groups keep no code and name the launch they joined
-// (GroupCode::joined), for the assembler and the route report. The launch
-// reads every member's inputs and writes every member's outputs at one point
-// of the timeline, so the slot table keeps them apart.
+// (GroupCode::joined), for the assembler and the route report. So the
+// earlier members run later than planned: the run passes over other device
+// work (TTIR, library, copy and native groups) only while none of it reads a
+// member's output. The launch reads every member's inputs and writes every
+// member's outputs at one point of the timeline, so the slot table keeps
+// them apart.
 #pragma once
 
 #include <cstddef>
@@ -24,9 +27,11 @@ struct HorizontalLimits {
 };
 
 // Combines the runs of `code` (lowered, first_kernel not yet set). A run
-// ends at any group that is not such a loop group or a constant-only group,
-// at a group that reads an output of the run, and at `max_members`. Members
-// share their warp count. Changes nothing when no run has two members.
+// ends at a group that reads one of its outputs, at control flow, custom
+// calls, collectives and groups that forward values (tuples), and at
+// `max_members`. The launch takes the most warps any member asks for (a
+// member's tile is the same with more threads). Changes nothing when no run
+// has two members.
 Status combineHorizontally(const ir::Function& scope, RegionCode& code,
                            const HorizontalLimits& limits = {});
 

@@ -45,11 +45,14 @@ class ControlRouteRun : public kernel_compiler::testing::FakeCompilerFixture<> {
  protected:
   // Compiles zoo program `name`, gives each kernel the body whose key its
   // name ends with, runs it on in*.npy and returns the outputs.
+  // Horizontal fusion stays off unless `horizontal`: the host bodies are
+  // per group's kernel, and a combined launch needs a body of its own.
   std::vector<std::vector<float>> run(
       const std::string& name, const std::vector<std::pair<std::string, Body>>& bodies,
-      RecordingDevice& device) {
+      RecordingDevice& device, bool horizontal = false) {
     Options options;
     options.mode = Mode::kFlOnly;
+    options.horizontal = horizontal;
     StatusOr<Executable> built =
         compile(testing::zooArtifact(name), options, compiler_.get());
     EXPECT_TRUE(built.isOk()) << built.status().toString();
@@ -133,6 +136,38 @@ TEST_F(ControlRouteRun, ForiLoopRunsTenBodiesWithoutReadingTheDevice) {
   EXPECT_EQ(launches(device, "sine_multiply_convert"), 10u);
   EXPECT_EQ(launches(device, "loop_compare"), 0u);
   EXPECT_TRUE(device.opsOfKind(runtime::testing::RecordedOp::Kind::kDownload).empty());
+}
+
+// The same loop with the body's three groups (the counter's add, the sine,
+// the fori index's add) as one combined launch: each member's body on its
+// part of the buffers (every member's inputs, then every member's outputs),
+// in the loop's two sets of carried slots.
+TEST_F(ControlRouteRun, ForiBodyAsOneCombinedLaunch) {
+  RecordingDevice device;
+  const Body sine = [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
+    for (int e = 0; e < 128; ++e)
+      floats(p[3])[e] =
+          std::sin(floats(p[0])[e]) * *floats(p[1]) + static_cast<float>(*ints(p[2]));
+  };
+  const Body combined = [sine](const std::vector<uint64_t>& p,
+                               const runtime::LaunchDims& dims) {
+    ASSERT_GE(p.size(), 2u + 3u + 2u + 3u);  // then the scratch pointers Triton appends
+    addI32()({p[0], p[1], p[7]}, dims);
+    sine({p[2], p[3], p[4], p[8]}, dims);
+    addI32()({p[5], p[6], p[9]}, dims);
+  };
+  auto out = run("fori",
+                 {{"cond_fusion_0_loop_compare",
+                   [](const std::vector<uint64_t>& p, const runtime::LaunchDims&) {
+                     *u8(p[2]) = *ints(p[0]) < *ints(p[1]);
+                   }},
+                  {"hfusion_while_4_body_fusion_0_loop_add", combined}},
+                 device, true);
+  ASSERT_EQ(out.size(), 1u);
+  expectNear(out[0], npyFloats("fori", "out0.npy"), 1e-5f);
+  EXPECT_EQ(launches(device, "hfusion_while_4_body_fusion_0_loop_add"), 10u);
+  EXPECT_EQ(device.opsOfKind(runtime::testing::RecordedOp::Kind::kLaunch).size(), 10u)
+      << "one launch per iteration";
 }
 
 // (x, s) -> (x * 1.01, s + sum(x)) while s < 100.
