@@ -389,10 +389,6 @@ def compile_request(header, ttir_text, identity):
     binary, binary_ext, artifacts, metadata, signature = run_pipeline(
         ttir_text, header["target"], header.get("options", {}), stage_seconds)
     kernel_name = metadata["name"]
-    if os.environ.get("XLA_FLAGTREE_LOG", "") not in ("", "0"):
-        # Where one kernel's compile time goes, beside the plugin's line for it.
-        times = " ".join(f"{name} {seconds * 1000:.0f}ms" for name, seconds in stage_seconds.items())
-        print(f"jax-flagtree worker: {kernel_name}: {times}", file=sys.stderr, flush=True)
     try:
         params = describe_params(signature, _binary_params(binary_ext, artifacts, kernel_name, signature))
     except ValueError as e:

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "codegen/library/conv_library.h"
@@ -141,6 +142,9 @@ struct RouteEntry {
   // other routes. Shown by the log line, not the table.
   std::string native_reason;
   double compile_seconds = 0;
+  // Where a fresh compile's time went, per pipeline stage summed over the
+  // group's kernels ("ttgir 1.20s, llir 0.40s, ..."); shown by the log line.
+  std::vector<std::pair<std::string, double>> stage_seconds;
   bool cache_hit = false;
   bool compiled = false;  // a binary was built or found (false offline, and for kNone)
 };

@@ -54,6 +54,14 @@ void addKernels(RouteEntry& entry, const codegen::GroupCode& code,
     if (code.first_kernel < 0 || at >= compiled.size()) continue;
     entry.compiled = true;
     entry.compile_seconds += compiled[at].compile_seconds;
+    for (const auto& [stage, seconds] : compiled[at].stage_seconds) {
+      auto same = std::find_if(entry.stage_seconds.begin(), entry.stage_seconds.end(),
+                               [&](const auto& known) { return known.first == stage; });
+      if (same == entry.stage_seconds.end())
+        entry.stage_seconds.emplace_back(stage, seconds);
+      else
+        same->second += seconds;
+    }
     entry.cache_hit = (k == 0 || entry.cache_hit) && compiled[at].cache_hit;
   }
 }
@@ -182,6 +190,12 @@ std::string logLine(const RouteEntry& entry) {
   } else {
     out += " " + seconds(entry.compile_seconds);
     out += entry.cache_hit ? " (cache hit)" : " (cache miss)";
+    if (!entry.stage_seconds.empty()) {
+      std::string stages;
+      for (const auto& [stage, time] : entry.stage_seconds)
+        stages += (stages.empty() ? "" : " ") + stage + " " + seconds(time);
+      out += " [" + stages + "]";
+    }
   }
   if (!entry.native_reason.empty()) out += " [native: " + entry.native_reason + "]";
   return out;

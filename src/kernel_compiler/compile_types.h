@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace jft::kernel_compiler {
@@ -81,6 +82,9 @@ struct CompiledKernel {
   // Worker-side pipeline time for a fresh compile; time spent in the cache
   // lookup for a hit.
   double compile_seconds = 0;
+  // A fresh compile's time per pipeline stage, in pipeline order ("parse",
+  // "ttir", "ttgir", "llir", "ptx", "cubin", ...); empty for a hit.
+  std::vector<std::pair<std::string, double>> stage_seconds;
 };
 
 }  // namespace jft::kernel_compiler

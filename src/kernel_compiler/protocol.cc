@@ -1,5 +1,7 @@
 #include "kernel_compiler/protocol.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "kernel_compiler/compiled_kernel_json.h"
@@ -11,6 +13,24 @@ namespace {
 StatusOr<std::string> requireType(const Frame& frame) {
   if (!frame.header.isObject()) return invalidArgument("frame header is not an object");
   return requireString(frame.header, "type");
+}
+
+// The worker's per-stage times (a JSON object, so without order) in the
+// order the pipeline runs them; stages it names that are not listed here
+// follow, by name. Entries that are not numbers are left out.
+std::vector<std::pair<std::string, double>> stagesInPipelineOrder(
+    const Json::Object& stages) {
+  static constexpr std::array<std::string_view, 8> kOrder = {
+      "parse", "ttir", "ttgir", "llir", "ptx", "cubin", "amdgcn", "hsaco"};
+  std::vector<std::pair<std::string, double>> out;
+  for (std::string_view name : kOrder)
+    if (auto it = stages.find(name); it != stages.end() && it->second.isNumber())
+      out.emplace_back(std::string(name), it->second.asNumber());
+  for (const auto& [name, seconds] : stages)
+    if (seconds.isNumber() &&
+        std::find(kOrder.begin(), kOrder.end(), name) == kOrder.end())
+      out.emplace_back(name, seconds.asNumber());
+  return out;
 }
 
 }  // namespace
@@ -135,6 +155,9 @@ StatusOr<CompiledKernel> parseResult(const Frame& frame, uint64_t expected_id) {
       seconds != nullptr && seconds->isNumber()) {
     kernel.compile_seconds = seconds->asNumber();
   }
+  if (const Json* stages = frame.header.find("stage_seconds");
+      stages != nullptr && stages->isObject())
+    kernel.stage_seconds = stagesInPipelineOrder(stages->asObject());
   return kernel;
 }
 

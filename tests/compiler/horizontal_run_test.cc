@@ -114,6 +114,12 @@ TEST_F(HorizontalRun, IndependentSmallGroupsRunAsOneLaunch) {
   EXPECT_EQ(built->report.entries[1].tile, "in " + combined);
   EXPECT_NE(built->report.entries[2].tile.find(" | "), std::string::npos);
   EXPECT_TRUE(built->report.entries[2].compiled);
+  // The worker's time per stage, in pipeline order, for the log line.
+  std::vector<std::string> stages;
+  for (const auto& [stage, seconds] : built->report.entries[2].stage_seconds)
+    stages.push_back(stage);
+  EXPECT_EQ(stages,
+            (std::vector<std::string>{"parse", "ttir", "ttgir", "llir", "ptx", "cubin"}));
 
   // The combined kernel: each member's group on the host, its inputs at the
   // front of the buffer list in member order, its outputs after all inputs.

@@ -88,6 +88,12 @@ TEST(RouteReport, LogLine) {
   hit.cache_hit = true;
   EXPECT_NE(logLine(hit).find("(cache hit)"), std::string::npos);
   EXPECT_NE(logLine(entry("f", "ttir")).find("(not compiled)"), std::string::npos);
+  // A fresh compile's time per stage ends the line.
+  RouteEntry staged = entry("g", "ttir", true);
+  staged.stage_seconds = {{"ttgir", 0.3}, {"llir", 0.1}};
+  EXPECT_EQ(logLine(staged),
+            "jax-flagtree: g ttir/loop tanh,add,multiply tensor<256xf32> tile=256 0.41s "
+            "(cache miss) [ttgir 0.30s llir 0.10s]");
 }
 
 }  // namespace

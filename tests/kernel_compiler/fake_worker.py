@@ -106,6 +106,8 @@ def compile_fake(header, ttir, out):
         "params": params, "global_scratch_size": 0, "global_scratch_align": 1,
         "profile_scratch_size": 0, "profile_scratch_align": 1, "compiler": IDENTITY,
         "compile_seconds": 0.001,
+        "stage_seconds": {"cubin": 0.0004, "ttir": 0.0001, "parse": 0.0001, "ttgir": 0.0002,
+                          "llir": 0.0001, "ptx": 0.0001},
     }
     binary = f"FAKE pid={os.getpid()} ttir={hashlib.sha256(ttir.encode()).hexdigest()}".encode()
     return answer, binary

@@ -100,7 +100,9 @@ TEST(Protocol, ParsesSuccessfulResult) {
                  {"type": "*i8", "role": "profile_scratch", "size": 8, "pointer": true}],
       "global_scratch_size": 0, "global_scratch_align": 1,
       "profile_scratch_size": 0, "profile_scratch_align": 1,
-      "compile_seconds": 0.25, )") +
+      "compile_seconds": 0.25,
+      "stage_seconds": {"ptx": 0.02, "ttgir": 0.1, "zeta": 0.01, "parse": 0.001,
+                        "llir": "?", "cubin": 0.05}, )") +
                        kIdentity + "}";
   auto kernel = parseResult(frameOf(header,
                                     "\x7f"
@@ -118,6 +120,14 @@ TEST(Protocol, ParsesSuccessfulResult) {
   EXPECT_EQ(kernel->params[3].role, ParamRole::kProfileScratch);
   EXPECT_EQ(kernel->compiler.name, "flagtree");
   EXPECT_DOUBLE_EQ(kernel->compile_seconds, 0.25);
+  // In pipeline order, an unknown stage after the known ones, a value that
+  // is not a number left out.
+  using Stages = std::vector<std::pair<std::string, double>>;
+  EXPECT_EQ(kernel->stage_seconds, (Stages{{"parse", 0.001},
+                                           {"ttgir", 0.1},
+                                           {"ptx", 0.02},
+                                           {"cubin", 0.05},
+                                           {"zeta", 0.01}}));
 }
 
 TEST(Protocol, ErrorResultBecomesInternalErrorWithStage) {
