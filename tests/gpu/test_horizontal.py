@@ -56,7 +56,7 @@ def case_independent():
   a, b, c = jax.jit(hfuse_independent)(x, y, z)
   close(a, np.sin(x.astype(np.float64)) * 2.0)
   np.testing.assert_array_equal(np.asarray(b), y * 3 + 1)
-  close(c, np.expm1(z.astype(np.float64)), rtol=2e-6, atol=2e-7)
+  close(c, np.expm1(z.astype(np.float64)), rtol=2e-6, atol=5e-7)  # exp(z) - 1 in float32
   if joined_rows("jit_hfuse_independent") < 1:
     raise AssertionError("no group joined a combined launch")
 
