@@ -21,6 +21,8 @@ const codegen::ttir::TtirKernel* joinable(const fusion::Fusion& group,
       kernel.grid[2] != 1 || kernel.grid[0] == 0 ||
       kernel.grid[0] > limits.max_member_grid)
     return nullptr;
+  // A module combineKernels cannot take apart stays a launch of its own.
+  if (!codegen::ttir::checkJoinable(kernel).isOk()) return nullptr;
   return &kernel;
 }
 

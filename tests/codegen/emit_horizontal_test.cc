@@ -61,6 +61,8 @@ TEST(Horizontal, MembersThatCannotJoinAreNamed) {
   TtirKernel sine = loopKernel(OpKind::Sine, f32({1000}), "fusion_0_sine");
   TtirKernel staged = loopKernel(OpKind::Cosine, f32({10}), "fusion_1_cosine");
   staged.scratch = {64};
+  EXPECT_TRUE(checkJoinable(sine).isOk());
+  EXPECT_NE(checkJoinable(staged).message().find("fusion_1_cosine"), std::string::npos);
   StatusOr<TtirKernel> refused = combineKernels({sine, staged}, "hfusion_0");
   ASSERT_FALSE(refused.isOk());
   EXPECT_NE(refused.status().message().find("fusion_1_cosine"), std::string::npos);

@@ -123,6 +123,19 @@ TEST(HorizontalBatches, AMemberReadingAnEarlierMembersOutputStartsANewRun) {
   EXPECT_EQ(code.groups[2].kernels[0].name, "fusion_2_loop_sine");
 }
 
+TEST(HorizontalBatches, AKernelItCannotTakeApartStaysALaunchOfItsOwn) {
+  RegionCode code = body(fusion::Route::kLibrary, {5});
+  // Reads its program id twice: combineKernels would refuse it.
+  std::string& text = code.groups[2].kernels[0].ttir;
+  const std::string pid = "tt.get_program_id x : i32\n";
+  const size_t at = text.find(pid);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + pid.size(), "    %again = " + pid);
+  ASSERT_TRUE(combineHorizontally(kScope, code).isOk());
+  EXPECT_EQ(code.groups[0].kernels[0].name, "fusion_0_loop_sine");
+  EXPECT_EQ(code.groups[2].kernels[0].name, "fusion_2_loop_sine");
+}
+
 TEST(HorizontalBatches, ABodyNotYetLoweredIsAnInternalError) {
   RegionCode code = body(fusion::Route::kLibrary, {5});
   code.groups.pop_back();

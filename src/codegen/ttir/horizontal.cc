@@ -80,6 +80,10 @@ StatusOr<Member> asMember(const TtirKernel& kernel) {
 
 }  // namespace
 
+Status checkJoinable(const TtirKernel& kernel) {
+  return asMember(kernel).status();
+}
+
 StatusOr<TtirKernel> combineKernels(const std::vector<TtirKernel>& members,
                                     const std::string& name) {
   if (members.size() < 2) return invalidArgument("a combined launch of fewer than two");

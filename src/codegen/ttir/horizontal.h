@@ -22,4 +22,8 @@ namespace jft::codegen::ttir {
 StatusOr<TtirKernel> combineKernels(const std::vector<TtirKernel>& members,
                                     const std::string& name);
 
+// OK when `kernel` can be a member; else why not (the same refusal
+// combineKernels would give).
+Status checkJoinable(const TtirKernel& kernel);
+
 }  // namespace jft::codegen::ttir
