@@ -52,8 +52,10 @@ struct GroupCode {
   int first_kernel = -1;
   // The combined launch (compiler/horizontal_batches.h) this group's kernel
   // joined: the run's last group holds that kernel, the others hold none and
-  // run nothing themselves.
+  // run nothing themselves. `unjoined` keeps the group's own kernel, so that
+  // a combined launch that fails to compile can be split back.
   std::string joined;
+  std::vector<ttir::TtirKernel> unjoined;
 
   bool empty() const { return kernels.empty() && !call; }
 };

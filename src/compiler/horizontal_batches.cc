@@ -77,14 +77,13 @@ class Run {
     const std::string name = "hfusion_" + kernels.front().name;
     JFT_ASSIGN_OR_RETURN(codegen::ttir::TtirKernel combined,
                          codegen::ttir::combineKernels(kernels, name));
-    for (size_t m = 0; m + 1 < members.size(); ++m) {
-      codegen::GroupCode& joined = code_.groups[members[m]];
-      joined = {};
-      joined.joined = name;
+    for (size_t g : members) {
+      codegen::GroupCode& member = code_.groups[g];
+      member.unjoined = std::move(member.kernels);
+      member.kernels.clear();
+      member.joined = name;
     }
-    codegen::GroupCode& last = code_.groups[members.back()];
-    last.kernels = {std::move(combined)};
-    last.joined = name;
+    code_.groups[members.back()].kernels = {std::move(combined)};
     return Status::ok();
   }
 

@@ -5,7 +5,9 @@
 //
 // The combined kernel takes the place of the run's last group, whose code it
 // becomes; the earlier groups keep no code and name the launch they joined
-// (GroupCode::joined), for the assembler and the route report. So the
+// (GroupCode::joined), for the assembler and the route report. Every member
+// keeps its own kernel aside (GroupCode::unjoined): a combined kernel that
+// fails to compile is split back (program_binaries.h). So the
 // earlier members run later than planned: the run passes over other device
 // work (TTIR, library, copy and native groups) only while none of it reads a
 // member's output. The launch reads every member's inputs and writes every

@@ -80,6 +80,34 @@ bool moveFailedGroups(ir::Module& module, const std::vector<Body>& bodies,
   return moved;
 }
 
+// A combined launch (horizontal_batches.h) whose kernel failed to compile is
+// split back into its members' own kernels (GroupCode::unjoined), which are
+// compiled on their own: combining never makes a program fail that compiles
+// without it. True when some launch was split (its members' GroupCodes are
+// new, with first_kernel -1).
+bool splitFailedLaunches(const std::vector<Body>& bodies,
+                         const std::vector<Outcome>& outcomes) {
+  bool split = false;
+  for (const Body& body : bodies) {
+    std::vector<codegen::GroupCode>& groups = body.code->groups;
+    for (const codegen::GroupCode& holder : groups) {
+      if (holder.joined.empty() || holder.kernels.empty() ||
+          firstFailure(holder, outcomes) < 0)
+        continue;
+      const std::string name = holder.joined;
+      for (codegen::GroupCode& member : groups) {
+        if (member.joined != name) continue;
+        member.kernels = std::move(member.unjoined);
+        member.unjoined.clear();
+        member.joined.clear();
+        member.first_kernel = -1;
+      }
+      split = true;
+    }
+  }
+  return split;
+}
+
 // The program's kernel list again after groups moved: the kernels of the
 // groups that kept theirs, with their outcomes, and the new ones (seen by
 // `on_kernel`), each group's first_kernel set anew.
@@ -134,10 +162,18 @@ StatusOr<KernelBinaries> buildProgramBinaries(
     const Backends& backends, kernel_compiler::KernelCompiler& kernel_compiler,
     const std::function<void(const codegen::ttir::TtirKernel&)>& on_kernel) {
   std::vector<Outcome> outcomes(kernels.size());
-  const std::vector<size_t> ttir = pending(kernels, outcomes, false);
-  std::vector<StatusOr<KernelBinary>> built =
-      compileTtirKernels(pick(kernels, ttir), options, kernel_compiler);
-  for (size_t i = 0; i < ttir.size(); ++i) outcomes[ttir[i]] = std::move(built[i]);
+  auto compilePending = [&] {
+    const std::vector<size_t> ttir = pending(kernels, outcomes, false);
+    std::vector<StatusOr<KernelBinary>> built =
+        compileTtirKernels(pick(kernels, ttir), options, kernel_compiler);
+    for (size_t i = 0; i < ttir.size(); ++i) outcomes[ttir[i]] = std::move(built[i]);
+  };
+  compilePending();
+  if (const std::vector<Body> bodies = bodiesOf(function, top);
+      splitFailedLaunches(bodies, outcomes)) {
+    renumber(bodies, kernels, outcomes, on_kernel);
+    compilePending();
+  }
 
   if (options.mode == Mode::kBackFail) {
     const std::vector<Body> bodies = bodiesOf(function, top);

@@ -1,6 +1,7 @@
 // The binaries of a lowered program: TTIR kernels through the kernel
 // compiler (kernel_binaries.h), native ones through the native compiler
-// (native_binaries.h). Under XLA_MODE=back_fail a TTIR kernel that fails to
+// (native_binaries.h). A combined launch (horizontal_batches.h) that fails
+// to compile is split back into its members' own kernels, compiled alone. Under XLA_MODE=back_fail a TTIR kernel that fails to
 // compile sends its group (a loop or reduction group the native emitter
 // takes) to the native route: the group is lowered again by the native
 // backend, its reason kept in its region's native_reasons, and the kernel

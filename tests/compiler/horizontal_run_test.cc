@@ -178,6 +178,26 @@ TEST_F(HorizontalRun, AGroupReadingTheRunsOutputStartsANewOne) {
     EXPECT_EQ(entry.tile.find("hfusion"), std::string::npos) << entry.tile;
 }
 
+TEST_F(HorizontalRun, ACombinedLaunchThatFailsToCompileIsSplitBack) {
+  // The combined kernel fails (fault injection); its members compile alone
+  // and the program runs them one by one, as without horizontal fusion.
+  Options options;
+  options.mode = Mode::kFlOnly;
+  options.fail_kernels = {"hfusion_"};
+  StatusOr<Executable> built =
+      compileModule(threeIndependent(8), options, compiler_.get());
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  testing::expectConsistentProgram(built->program, true);
+  EXPECT_EQ(launches(built->program), 3u);
+  ASSERT_EQ(built->program.kernels.size(), 3u);
+  for (const runtime::KernelImage& k : built->program.kernels)
+    EXPECT_EQ(k.name.find("hfusion_"), std::string::npos) << k.name;
+  for (const RouteEntry& entry : built->report.entries) {
+    EXPECT_EQ(entry.tile.find("hfusion"), std::string::npos) << entry.tile;
+    EXPECT_TRUE(entry.compiled) << entry.name;
+  }
+}
+
 TEST_F(HorizontalRun, BackFailKeepsEveryGroupItsOwnLaunch) {
   // Its fallback to the native route is per group.
   StatusOr<Executable> built = build(threeIndependent(8), true, Mode::kBackFail);
