@@ -17,6 +17,7 @@
 #include "compiler/host_eval.h"
 #include "compiler/ir_shorthands.h"
 #include "compiler/program_checks.h"
+#include "compiler/run_f32.h"
 #include "fusion/fusion.h"
 #include "ir/builder.h"
 #include "kernel_compiler/fake_compiler_fixture.h"
@@ -137,27 +138,12 @@ TEST_F(HorizontalRun, IndependentSmallGroupsRunAsOneLaunch) {
 
   const std::vector<std::vector<float>> inputs = {
       {1, -2, 3, -4, 5, -6, 7, -8}, {0.5f, 1, 1.5f, 2, 2.5f, 3}, {-3, 4, -5, 6}};
-  std::vector<runtime::ExecuteArgument> args;
-  for (const std::vector<float>& data : inputs) {
-    const uint64_t bytes = data.size() * sizeof(float);
-    const uint64_t address = *device.allocate(bytes);
-    std::memcpy(reinterpret_cast<void*>(address), data.data(), bytes);
-    args.push_back({address, bytes, false});
-  }
-  auto result = (*loaded)->execute(args);
-  ASSERT_TRUE(result.isOk()) << result.status().toString();
-  ASSERT_TRUE(result->done->await().isOk());
+  StatusOr<std::vector<std::vector<float>>> got =
+      testing::runF32(device, **loaded, inputs);
+  ASSERT_TRUE(got.isOk()) << got.status().toString();
   const std::vector<std::vector<float>> want = {
       {1, 4, 9, 16, 25, 36, 49, 64}, {1, 2, 3, 4, 5, 6}, {9, 16, 25, 36}};
-  ASSERT_EQ(result->outputs.size(), want.size());
-  for (size_t o = 0; o < want.size(); ++o) {
-    ASSERT_EQ(result->outputs[o].bytes, want[o].size() * sizeof(float));
-    const float* got = reinterpret_cast<const float*>(result->outputs[o].address);
-    for (size_t e = 0; e < want[o].size(); ++e)
-      EXPECT_EQ(got[e], want[o][e]) << "output " << o << " at " << e;
-    device.deallocate(result->outputs[o].address, result->outputs[o].bytes);
-  }
-  for (const auto& a : args) device.deallocate(a.address, a.bytes);
+  EXPECT_EQ(*got, want);
 }
 
 TEST_F(HorizontalRun, AGroupTooLargeKeepsItsOwnLaunch) {

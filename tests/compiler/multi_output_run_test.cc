@@ -19,6 +19,7 @@
 #include "compiler/host_eval.h"
 #include "compiler/ir_shorthands.h"
 #include "compiler/program_checks.h"
+#include "compiler/run_f32.h"
 #include "fusion/fusion.h"
 #include "ir/builder.h"
 #include "kernel_compiler/fake_compiler_fixture.h"
@@ -111,16 +112,9 @@ TEST_F(MultiOutputRun, FusedProgramComputesWhatTheOpsDefine) {
     inputs[0].push_back(static_cast<float>(e % 7 - 3));
     inputs[1].push_back(static_cast<float>(e % 5));
   }
-  std::vector<runtime::ExecuteArgument> args;
-  for (const std::vector<float>& data : inputs) {
-    const uint64_t bytes = data.size() * sizeof(float);
-    const uint64_t address = *device.allocate(bytes);
-    std::memcpy(reinterpret_cast<void*>(address), data.data(), bytes);
-    args.push_back({address, bytes, false});
-  }
-  auto result = (*loaded)->execute(args);
-  ASSERT_TRUE(result.isOk()) << result.status().toString();
-  ASSERT_TRUE(result->done->await().isOk());
+  StatusOr<std::vector<std::vector<float>>> got =
+      testing::runF32(device, **loaded, inputs);
+  ASSERT_TRUE(got.isOk()) << got.status().toString();
 
   // The reference: the unplanned function, op by op.
   ir::Module reference = program();
@@ -132,16 +126,14 @@ TEST_F(MultiOutputRun, FusedProgramComputesWhatTheOpsDefine) {
         std::vector<double>(inputs[i].begin(), inputs[i].end())};
   whole.run(f);
   const ir::Op& ret = f.body.ops.back();
-  ASSERT_EQ(result->outputs.size(), ret.operands.size());
+  ASSERT_EQ(got->size(), ret.operands.size());
   for (size_t o = 0; o < ret.operands.size(); ++o) {
     const std::vector<double>& want = whole.values.at(ret.operands[o]).data;
-    const float* got = reinterpret_cast<const float*>(result->outputs[o].address);
-    ASSERT_EQ(result->outputs[o].bytes, want.size() * sizeof(float));
+    ASSERT_EQ((*got)[o].size(), want.size());
     for (size_t e = 0; e < want.size(); ++e)
-      EXPECT_EQ(got[e], static_cast<float>(want[e])) << "output " << o << " at " << e;
-    device.deallocate(result->outputs[o].address, result->outputs[o].bytes);
+      EXPECT_EQ((*got)[o][e], static_cast<float>(want[e]))
+          << "output " << o << " at " << e;
   }
-  for (const auto& a : args) device.deallocate(a.address, a.bytes);
 }
 
 }  // namespace
