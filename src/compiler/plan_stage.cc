@@ -41,6 +41,9 @@ fusion::PlanOptions planOptions(const ir::Module& module, const Options& options
                                        library = options.conv_library](const ir::Op& op) {
       return codegen::library::libraryTakesConvolution(module, op, *library);
     };
+  plan_options.library_takes_call = [&module](const ir::Op& op) {
+    return codegen::library::libraryTakesCall(module, op);
+  };
   plan_options.matmul_decisions.insert(tuned.routes.begin(), tuned.routes.end());
   return plan_options;
 }

@@ -157,6 +157,12 @@ struct PlanOptions {
   // the library before the cost model is asked (cuDNN measured faster than
   // our implicit GEMM, docs/performance.md). Unset: no library to ask.
   std::function<bool(const ir::Op&)> conv_library_takes;
+  // Whether the library backend can plan a custom call to a library target
+  // (cuSOLVER/cuBLAS names). A typed-FFI call it cannot plan (a target it has
+  // no lowering for, or a signature it does not know) goes to the custom-call
+  // route instead: the handler jaxlib registered for that name runs it, as
+  // upstream would. Unset: every such call is the library's.
+  std::function<bool(const ir::Op&)> library_takes_call;
   // The TTIR backend's table. Unset: no op goes TTIR (each is unsupported,
   // with the reason that no TTIR backend was given).
   TtirCapability ttir;

@@ -129,7 +129,11 @@ OpRoute routeOf(const ir::Module& module, const ir::Op& op, const PlanOptions& o
     return {Route::kTtir, true, {}};
   }
   bool fixed = false;
-  const Route route = fixedRoute(op, fixed);
+  Route route = fixedRoute(op, fixed);
+  if (route == Route::kLibrary && op.kind == OpKind::CustomCall && isFfiCustomCall(op) &&
+      options.custom_call_route && options.library_takes_call &&
+      !options.library_takes_call(op))
+    route = Route::kCustomCall;
   if (fixed) {
     const char* missing = nullptr;
     if (route == Route::kLibrary && !options.library_route) missing = "library";

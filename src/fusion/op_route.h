@@ -23,7 +23,8 @@ struct OpRoute {
 // per group, a runtime collective or participant id thunk; legal in every
 // mode, fl_only included, since it is data exchange, not numeric work
 // escaping TTIR). kCustomCall: a custom call for an XLA FFI handler
-// (api_version 4) that no other route claims, run by the runtime through the
+// (api_version 4) that no other route claims (a library target the library
+// cannot plan included: PlanOptions::library_takes_call), run by the runtime through the
 // handler registered for its target (also legal in every mode: a host
 // callback or the user's own kernel, not our numeric work); other custom
 // calls are refused with what the user can do. kTtir: what PlanOptions::ttir supports.

@@ -40,6 +40,24 @@ func.func @main(%x: tensor<2x3xf32>, %y: tensor<3x4xf32>) -> tensor<2x4xi32> {
   return %d : tensor<2x4xi32>
 })";
 
+// jax.experimental.sparse.linalg.spsolve (sparse_test
+// test_sparse_qr_linear_solver): a cuSOLVER target our library has no lowering
+// for; the handler jaxlib registered under that name runs it.
+constexpr const char* kSparseQrSolve = R"(
+func.func @main(%data: tensor<8xf32>, %indices: tensor<8xi32>, %indptr: tensor<5xi32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %x = stablehlo.custom_call %data, %indices, %indptr, %b {api_version = 4 : i32, backend_config = {reorder = 1, tol = 1.0e-06}, call_target_name = "cusolver_csrlsvqr_ffi"} : (tensor<8xf32>, tensor<8xi32>, tensor<5xi32>, tensor<4xf32>) -> tensor<4xf32>
+  return %x : tensor<4xf32>
+})";
+
+// ffi_test test_effects_hlo: a known library target called with a signature
+// the library does not know (no operands, no results) still compiles, as
+// upstream's does; only running it would reach the handler's own checks.
+constexpr const char* kLibraryTargetOtherSignature = R"(
+func.func @main() {
+  stablehlo.custom_call {api_version = 4 : i32, backend_config = {}, call_target_name = "cusolver_getrf_ffi", has_side_effect = true} : () -> ()
+  return
+})";
+
 Options flOnly() {
   Options options;
   options.mode = Mode::kFlOnly;
@@ -59,6 +77,16 @@ TEST(SuiteClassRoutes, FloatProductWithAnIntegerResultCompiles) {
   ASSERT_TRUE(built.isOk()) << built.status().toString();
   const RouteEntry* convert = entryOf(*built, "convert");
   ASSERT_NE(convert, nullptr) << built->report.text();
+}
+
+TEST(SuiteClassRoutes, LibraryTargetsTheLibraryCannotPlanRunTheirFfiHandlers) {
+  for (const char* text : {kSparseQrSolve, kLibraryTargetOtherSignature}) {
+    StatusOr<Executable> built = compileText(text, flOnly());
+    ASSERT_TRUE(built.isOk()) << built.status().toString();
+    const RouteEntry* call = entryOf(*built, "custom_call");
+    ASSERT_NE(call, nullptr) << built->report.text();
+    EXPECT_EQ(call->route, "custom_call") << built->report.text();
+  }
 }
 
 }  // namespace

@@ -264,6 +264,33 @@ TEST(OpRoutes, CustomCallsByTarget) {
   EXPECT_EQ(call("cusolver_getrf_ffi").route(custom).route, Route::kLibrary);
 }
 
+TEST(OpRoutes, LibraryTargetTheLibraryCannotPlanRunsItsFfiHandler) {
+  auto ffi = [](std::string target) {
+    return OneOp(OpKind::CustomCall, {f32({4})}, {f32({4})},
+                 {{"api_version", ir::CustomCallApiVersion::TYPED_FFI},
+                  {"call_target_name", std::move(target)}});
+  };
+  PlanOptions options;
+  options.library_route = true;
+  options.custom_call_route = true;
+  options.library_takes_call = [](const ir::Op& op) {
+    const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
+    return target != nullptr && *target == "cusolver_getrf_ffi";
+  };
+  EXPECT_EQ(ffi("cusolver_getrf_ffi").route(options).route, Route::kLibrary);
+  EXPECT_EQ(ffi("cusolver_csrlsvqr_ffi").route(options).route, Route::kCustomCall);
+  // Without the custom-call route the library keeps it and says why it cannot.
+  options.custom_call_route = false;
+  EXPECT_EQ(ffi("cusolver_csrlsvqr_ffi").route(options).route, Route::kLibrary);
+  // A library target that is not a typed-FFI call has no handler to run.
+  options.custom_call_route = true;
+  EXPECT_EQ(OneOp(OpKind::CustomCall, {f32({4})}, {f32({4})},
+                  {{"call_target_name", std::string("cusolver_csrlsvqr_ffi")}})
+                .route(options)
+                .route,
+            Route::kLibrary);
+}
+
 TEST(OpRoutes, PlumbingAndDenseConstantsNeedNoKernel) {
   EXPECT_EQ(OneOp(OpKind::Tuple, {f32(), f32()}, {Type::makeTuple({f32(), f32()})})
                 .route()

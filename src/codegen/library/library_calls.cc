@@ -52,6 +52,14 @@ Status otherCallSupport(const ir::Module& module, const ir::Op& op) {
   }
 }
 
+}  // namespace
+
+bool libraryTakesCall(const ir::Module& module, const ir::Op& call) {
+  return otherCallSupport(module, call).isOk();
+}
+
+namespace {
+
 StatusOr<DotGemmPlan> planDot(const ir::Module& module, const ir::Op& op) {
   return planDotAsGemm(module, asDotGeneral(module, op));
 }

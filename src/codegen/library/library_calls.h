@@ -72,6 +72,10 @@ struct LibraryContext {
   bool log = false;
 };
 
+// Whether the library plans custom call `call` (fusion::PlanOptions::
+// library_takes_call): a target it lowers, with the operands it expects.
+bool libraryTakesCall(const ir::Module& module, const ir::Op& call);
+
 // Whether `library` takes `conv` as one call (fusion::PlanOptions::
 // conv_library_takes): its description exists and the library accepts it.
 bool libraryTakesConvolution(const ir::Module& module, const ir::Op& conv,
