@@ -195,15 +195,12 @@ class ConvKernel : KernelEmitter {
           const Value kb = ix.add(ix.splat(k0, {tile_.k, 1}), k_col);
           // An aligned step needs no k lanes (and K is a multiple of BK).
           const Value ka = aligned_ ? k_row : ix.add(ix.splat(k0, {1, tile_.k}), k_row);
-          const std::optional<Value> mask_ka = tiles.edgeMask(ka, form_.k, tile_.k);
-          const std::optional<Value> mask_kb = tiles.edgeMask(kb, form_.k, tile_.k);
-          const auto [offset, mask] = lhsAddress(splitK(k0, ka, k_row), mask_ka);
-          JFT_ASSIGN_OR_RETURN(const Value a,
-                               tiles.loadOperand(lhs_, offset, mask, {tile_.m, tile_.k}));
-          JFT_ASSIGN_OR_RETURN(
-              const Value b,
-              tiles.loadRhs(rhs_, form_.rhs_k, kb, mask_kb, rhs_cols, mask_n_, tile_));
-          return std::make_pair(a, b);
+          const auto lhs = [&](const Value& lanes, const std::optional<Value>& mask_ka) {
+            const auto [offset, mask] = lhsAddress(splitK(k0, lanes, k_row), mask_ka);
+            return tiles.loadOperand(lhs_, offset, mask, {tile_.m, tile_.k});
+          };
+          return tiles.stepTiles(ka, kb, form_.k, tile_, lhs,
+                                 {rhs_, form_.rhs_k, rhs_cols, mask_n_});
         });
   }
 

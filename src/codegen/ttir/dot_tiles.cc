@@ -177,12 +177,17 @@ StatusOr<Value> DotTiles::loadOperand(const OperandSource& source, const Value& 
   return tile;
 }
 
-StatusOr<Value> DotTiles::loadRhs(const OperandSource& rhs, const fusion::IndexMap& rhs_k,
-                                  const Value& kb, const std::optional<Value>& mask_kb,
-                                  const Value& cols, const std::optional<Value>& mask_n,
-                                  const MatmulTile& tile) {
-  return loadOperand(rhs, ix_.add(offsetOf(kb, rhs_k), cols), both(mask_kb, mask_n),
-                     {tile.k, tile.n});
+StatusOr<std::pair<Value, Value>> DotTiles::stepTiles(const Value& ka, const Value& kb,
+                                                      int64_t k, const MatmulTile& tile,
+                                                      const LhsTile& lhs,
+                                                      const RhsColumns& rhs) {
+  const std::optional<Value> mask_ka = edgeMask(ka, k, tile.k);
+  const std::optional<Value> mask_kb = edgeMask(kb, k, tile.k);
+  JFT_ASSIGN_OR_RETURN(const Value a, lhs(ka, mask_ka));
+  JFT_ASSIGN_OR_RETURN(const Value b,
+                       loadOperand(rhs.source, ix_.add(offsetOf(kb, rhs.k_map), rhs.cols),
+                                   both(mask_kb, rhs.mask_n), {tile.k, tile.n}));
+  return std::make_pair(a, b);
 }
 
 std::optional<Value> DotTiles::both(const std::optional<Value>& a,

@@ -84,16 +84,13 @@ class MatmulKernel : KernelEmitter {
         [&](const Value& k0) -> StatusOr<std::pair<Value, Value>> {
           const Value ka = ix.add(ix.splat(k0, {1, tile_.k}), k_row);
           const Value kb = ix.add(ix.splat(k0, {tile_.k, 1}), k_col);
-          const std::optional<Value> mask_ka = tiles.edgeMask(ka, form_.k, tile_.k);
-          const std::optional<Value> mask_kb = tiles.edgeMask(kb, form_.k, tile_.k);
-          JFT_ASSIGN_OR_RETURN(
-              const Value a,
-              tiles.loadOperand(lhs_, ix.add(lhs_rows, tiles.offsetOf(ka, form_.lhs_k)),
-                                tiles.both(mask_m_, mask_ka), {tile_.m, tile_.k}));
-          JFT_ASSIGN_OR_RETURN(
-              const Value b,
-              tiles.loadRhs(rhs_, form_.rhs_k, kb, mask_kb, rhs_cols, mask_n_, tile_));
-          return std::make_pair(a, b);
+          const auto lhs = [&](const Value& lanes, const std::optional<Value>& mask_ka) {
+            return tiles.loadOperand(lhs_,
+                                     ix.add(lhs_rows, tiles.offsetOf(lanes, form_.lhs_k)),
+                                     tiles.both(mask_m_, mask_ka), {tile_.m, tile_.k});
+          };
+          return tiles.stepTiles(ka, kb, form_.k, tile_, lhs,
+                                 {rhs_, form_.rhs_k, rhs_cols, mask_n_});
         });
   }
 
