@@ -9,7 +9,6 @@
 #include "codegen/ttir/kernel_emitter.h"
 #include "codegen/ttir/tile_choice.h"
 #include "fusion/conv_gemm_form.h"
-#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 namespace {
@@ -35,22 +34,19 @@ class ConvKernel : KernelEmitter {
     tile_ = chooseConvTile(form_.m, form_.n, form_.k, form_.channels,
                            ir::bitWidth(form_.operand), form_.input_precision == "ieee");
     aligned_ = form_.channels % tile_.k == 0;
-    const int64_t tiles_m = ceilDiv(form_.m, tile_.m),
-                  tiles_n = ceilDiv(form_.n, tile_.n);
-
     IndexBuilder ix(w_, {tile_.m, tile_.n}, index_type_);
     DotTiles tiles(w_, ix, module_, function_, fusion_, signature_);
     ix_ = &ix;
     t_ = &tiles;
-    const DotTiles::Program p = tiles.programTile(1, tiles_m, tiles_n, tile_);
+    const DotTiles::Program p = tiles.programTile(1, form_.m, form_.n, tile_);
     m_ = p.rows;
     n_ = p.cols;
-    mask_m_ = tiles.edgeMask(m_, form_.m, tile_.m);
-    mask_n_ = tiles.edgeMask(n_, form_.n, tile_.n);
+    mask_m_ = p.mask_m;
+    mask_n_ = p.mask_n;
     splitRows();
     JFT_ASSIGN_OR_RETURN(const Value acc, kLoop());
     JFT_RETURN_IF_ERROR(epilogue(*conv, acc));
-    return productLaunch(tiles_m * tiles_n, tile_);
+    return productLaunch(p.programs, tile_);
   }
 
  private:

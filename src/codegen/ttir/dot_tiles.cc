@@ -7,6 +7,7 @@
 #include "codegen/ttir/memory_access.h"
 #include "codegen/ttir/tf32_rounding.h"
 #include "codegen/ttir/tile_ops.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 
@@ -90,10 +91,12 @@ Launch productLaunch(int64_t programs, const MatmulTile& tile) {
 // pid -> (batch item, tile row, tile column): consecutive programs walk the
 // columns of group_m tile rows, so they reuse the same lhs rows and rhs
 // columns while those are in L2.
-DotTiles::Program DotTiles::programTile(int64_t items, int64_t tiles_m, int64_t tiles_n,
+DotTiles::Program DotTiles::programTile(int64_t items, int64_t m, int64_t n,
                                         const MatmulTile& tile) {
   IndexBuilder& ix = ix_;
+  const int64_t tiles_m = ceilDiv(m, tile.m), tiles_n = ceilDiv(n, tile.n);
   Program p;
+  p.programs = items * tiles_m * tiles_n;
   const Value pid = ix.programId();
   Value t = pid;
   p.item = ix.scalarConstant(0);
@@ -130,6 +133,8 @@ DotTiles::Program DotTiles::programTile(int64_t items, int64_t tiles_m, int64_t 
   const Value col0 = ix.scalarBinary("arith.muli", col, ix.scalarConstant(tile.n));
   p.rows = ix.add(ix.splat(row0, {tile.m, 1}), ix.range(0));
   p.cols = ix.add(ix.splat(col0, {1, tile.n}), ix.range(1));
+  p.mask_m = edgeMask(p.rows, m, tile.m);
+  p.mask_n = edgeMask(p.cols, n, tile.n);
   return p;
 }
 

@@ -4,7 +4,8 @@
 //
 //  - programTile: the program id split into (batch item, tile row, tile
 //    column), tile rows grouped by MatmulTile::group_m so that neighbouring
-//    programs share operand tiles in L2 (Triton's matmul tutorial order);
+//    programs share operand tiles in L2 (Triton's matmul tutorial order),
+//    with the tile's edge masks and the launch's program count;
 //  - loadOperand: an operand tile from a fusion input at computed offsets,
 //    masked (zeros), converted when a convert of the group feeds the
 //    product, and rounded to TF32 when the product reads f32 under tf32
@@ -77,12 +78,14 @@ class DotTiles {
         signature_(signature) {}
 
   struct Program {
-    Value item;  // batch item, scalar
-    Value rows;  // [BM, 1]: the tile's m indices
-    Value cols;  // [1, BN]: the tile's n indices
+    Value item;                           // batch item, scalar
+    Value rows;                           // [BM, 1]: the tile's m indices
+    Value cols;                           // [1, BN]: the tile's n indices
+    std::optional<Value> mask_m, mask_n;  // rows below m, columns below n
+    int64_t programs = 0;                 // items x tile rows x tile columns
   };
-  Program programTile(int64_t items, int64_t tiles_m, int64_t tiles_n,
-                      const MatmulTile& tile);
+  // The output tile of this program in `items` products of m x n.
+  Program programTile(int64_t items, int64_t m, int64_t n, const MatmulTile& tile);
 
   // The memory offset of linear index `i` (any shape, index type) through
   // `map` (fusion/matmul_form.h).

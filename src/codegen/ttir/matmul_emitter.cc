@@ -8,7 +8,6 @@
 #include "codegen/ttir/kernel_emitter.h"
 #include "codegen/ttir/tile_choice.h"
 #include "fusion/matmul_form.h"
-#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 namespace {
@@ -51,22 +50,19 @@ class MatmulKernel : KernelEmitter {
                                   : chooseMatmulTile(form_.batch, form_.m, form_.n,
                                                      form_.k, ir::bitWidth(form_.operand),
                                                      form_.input_precision == "ieee");
-    const int64_t tiles_m = ceilDiv(form_.m, tile_.m),
-                  tiles_n = ceilDiv(form_.n, tile_.n);
-
     IndexBuilder ix(w_, {tile_.m, tile_.n}, index_type_);
     DotTiles tiles(w_, ix, module_, function_, fusion_, signature_);
     ix_ = &ix;
     t_ = &tiles;
-    const DotTiles::Program p = tiles.programTile(form_.batch, tiles_m, tiles_n, tile_);
+    const DotTiles::Program p = tiles.programTile(form_.batch, form_.m, form_.n, tile_);
     b_ = p.item;
     m_ = p.rows;
     n_ = p.cols;
-    mask_m_ = tiles.edgeMask(m_, form_.m, tile_.m);
-    mask_n_ = tiles.edgeMask(n_, form_.n, tile_.n);
+    mask_m_ = p.mask_m;
+    mask_n_ = p.mask_n;
     JFT_ASSIGN_OR_RETURN(const Value acc, kLoop());
     JFT_RETURN_IF_ERROR(epilogue(*dot, acc));
-    return productLaunch(form_.batch * tiles_m * tiles_n, tile_);
+    return productLaunch(p.programs, tile_);
   }
 
  private:
