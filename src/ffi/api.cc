@@ -23,7 +23,7 @@ Status checkArgs(const Args* args, size_t needed, const char* function) {
 }
 
 #define JFT_FFI_CHECK(args, type, last, function)                                      \
-  if (Status s = checkArgs(args, JFT_FFI_SIZE_UP_TO(type, last), function); !s.isOk()) \
+  if (Status s = checkArgs(args, JFT_ABI_SIZE_UP_TO(type, last), function); !s.isOk()) \
   return toFfiError(s)
 
 Status needContext(XLA_FFI_ExecutionContext* ctx, const char* function) {
@@ -42,7 +42,7 @@ Status checkArgsInContext(const Args* args, size_t needed, const char* function)
 }
 
 #define JFT_FFI_CHECK_IN_CONTEXT(args, type, last, function)                         \
-  if (Status s = checkArgsInContext(args, JFT_FFI_SIZE_UP_TO(type, last), function); \
+  if (Status s = checkArgsInContext(args, JFT_ABI_SIZE_UP_TO(type, last), function); \
       !s.isOk())                                                                     \
   return toFfiError(s)
 
@@ -79,7 +79,7 @@ XLA_FFI_Error* handlerRegister(XLA_FFI_Handler_Register_Args* args) {
   JFT_FFI_CHECK(args, XLA_FFI_Handler_Register_Args, bundle, "XLA_FFI_Handler_Register");
   RegisteredHandler handler;
   handler.bundle = args->bundle;
-  if (args->struct_size >= JFT_FFI_SIZE_UP_TO(XLA_FFI_Handler_Register_Args, traits))
+  if (args->struct_size >= JFT_ABI_SIZE_UP_TO(XLA_FFI_Handler_Register_Args, traits))
     handler.traits = args->traits;
   return toFfiError(
       registerHandler(std::string_view(args->name.ptr, args->name.len),
@@ -89,7 +89,7 @@ XLA_FFI_Error* handlerRegister(XLA_FFI_Handler_Register_Args* args) {
 XLA_FFI_Error* streamGet(XLA_FFI_Stream_Get_Args* args) {
   return contextField<&XLA_FFI_Stream_Get_Args::stream,
                       &XLA_FFI_ExecutionContext::stream>(
-      args, JFT_FFI_SIZE_UP_TO(XLA_FFI_Stream_Get_Args, stream), "XLA_FFI_Stream_Get");
+      args, JFT_ABI_SIZE_UP_TO(XLA_FFI_Stream_Get_Args, stream), "XLA_FFI_Stream_Get");
 }
 
 XLA_FFI_Error* typeIdRegister(XLA_FFI_TypeId_Register_Args* args) {
@@ -100,7 +100,7 @@ XLA_FFI_Error* typeIdRegister(XLA_FFI_TypeId_Register_Args* args) {
                                       args->type_id->type_id);
   if (!id.isOk()) return toFfiError(id.status());
   args->type_id->type_id = *id;
-  if (args->struct_size >= JFT_FFI_SIZE_UP_TO(XLA_FFI_TypeId_Register_Args, type_info) &&
+  if (args->struct_size >= JFT_ABI_SIZE_UP_TO(XLA_FFI_TypeId_Register_Args, type_info) &&
       args->type_info != nullptr)
     setTypeDeleter(*id, args->type_info->deleter);
   return nullptr;
@@ -164,7 +164,7 @@ XLA_FFI_Error* stateGet(XLA_FFI_State_Get_Args* args) {
   JFT_FFI_CHECK(args, XLA_FFI_State_Get_Args, state, "XLA_FFI_State_Get");
   // The staged layout is one word longer (c_abi.h).
   const bool staged =
-      args->struct_size >= JFT_FFI_SIZE_UP_TO(XLA_FFI_State_Get_Staged_Args, state);
+      args->struct_size >= JFT_ABI_SIZE_UP_TO(XLA_FFI_State_Get_Staged_Args, state);
   auto* staged_args = reinterpret_cast<XLA_FFI_State_Get_Staged_Args*>(args);
   XLA_FFI_ExecutionContext* ctx = args->ctx;
   XLA_FFI_TypeId* type_id = staged ? staged_args->type_id : args->type_id;
@@ -235,20 +235,20 @@ XLA_FFI_Error* futureCreate(XLA_FFI_Future_Create_Args*) {
 
 XLA_FFI_Error* runIdGet(XLA_FFI_RunId_Get_Args* args) {
   return contextField<&XLA_FFI_RunId_Get_Args::run_id, &XLA_FFI_ExecutionContext::run_id>(
-      args, JFT_FFI_SIZE_UP_TO(XLA_FFI_RunId_Get_Args, run_id), "XLA_FFI_RunId_Get");
+      args, JFT_ABI_SIZE_UP_TO(XLA_FFI_RunId_Get_Args, run_id), "XLA_FFI_RunId_Get");
 }
 
 XLA_FFI_Error* deviceOrdinalGet(XLA_FFI_DeviceOrdinal_Get_Args* args) {
   return contextField<&XLA_FFI_DeviceOrdinal_Get_Args::device_ordinal,
                       &XLA_FFI_ExecutionContext::device_ordinal>(
-      args, JFT_FFI_SIZE_UP_TO(XLA_FFI_DeviceOrdinal_Get_Args, device_ordinal),
+      args, JFT_ABI_SIZE_UP_TO(XLA_FFI_DeviceOrdinal_Get_Args, device_ordinal),
       "XLA_FFI_DeviceOrdinal_Get");
 }
 
 XLA_FFI_Api buildApi() {
   XLA_FFI_Api api{};
   api.struct_size = sizeof(XLA_FFI_Api);
-  api.api_version.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_Api_Version, minor_version);
+  api.api_version.struct_size = JFT_ABI_SIZE_UP_TO(XLA_FFI_Api_Version, minor_version);
   api.api_version.major_version = abi::kMajorVersion;
   api.api_version.minor_version = abi::kMinorVersion;
   api.XLA_FFI_Error_Create = &errorCreate;

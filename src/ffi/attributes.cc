@@ -155,7 +155,7 @@ StatusOr<XLA_FFI_Attrs*> EncodedAttributes::encodeDictionary(
         &spans_.emplace_back(XLA_FFI_ByteSpan{name.data(), name.size()}));
     table.values.push_back(value);
   }
-  table.attrs.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_Attrs, attrs);
+  table.attrs.struct_size = JFT_ABI_SIZE_UP_TO(XLA_FFI_Attrs, attrs);
   table.attrs.extension_start = nullptr;
   table.attrs.size = static_cast<int64_t>(table.types.size());
   table.attrs.types = table.types.data();

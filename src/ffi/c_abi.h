@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "support/abi_layout.h"
+
 extern "C" {
 
 struct XLA_FFI_Api;
@@ -359,108 +361,100 @@ struct XLA_FFI_Api {
 
 namespace jft::ffi::abi {
 
-// The header's XLA_FFI_STRUCT_SIZE: the end of the named last field.
-#define JFT_FFI_SIZE_UP_TO(type, field) (offsetof(type, field) + sizeof(type::field))
-
 inline constexpr int kMajorVersion = 0;
 inline constexpr int kMinorVersion = 1;
 
-#define JFT_FFI_AT(type, field, offset) \
-  static_assert(offsetof(type, field) == (offset), #type "::" #field " offset")
-
-JFT_FFI_AT(XLA_FFI_Extension_Base, type, 8);
-JFT_FFI_AT(XLA_FFI_Extension_Base, next, 16);
-JFT_FFI_AT(XLA_FFI_Api_Version, major_version, 16);
-JFT_FFI_AT(XLA_FFI_Api_Version, minor_version, 20);
-JFT_FFI_AT(XLA_FFI_Error_Create_Args, message, 16);
-JFT_FFI_AT(XLA_FFI_Error_Create_Args, errc, 24);
-JFT_FFI_AT(XLA_FFI_Error_GetMessage_Args, error, 16);
-JFT_FFI_AT(XLA_FFI_Error_GetMessage_Args, message, 24);
-JFT_FFI_AT(XLA_FFI_Error_Destroy_Args, error, 16);
-JFT_FFI_AT(XLA_FFI_Buffer, dtype, 16);
-JFT_FFI_AT(XLA_FFI_Buffer, data, 24);
-JFT_FFI_AT(XLA_FFI_Buffer, rank, 32);
-JFT_FFI_AT(XLA_FFI_Buffer, dims, 40);
+JFT_ABI_OFFSET(XLA_FFI_Extension_Base, type, 8);
+JFT_ABI_OFFSET(XLA_FFI_Extension_Base, next, 16);
+JFT_ABI_OFFSET(XLA_FFI_Api_Version, major_version, 16);
+JFT_ABI_OFFSET(XLA_FFI_Api_Version, minor_version, 20);
+JFT_ABI_OFFSET(XLA_FFI_Error_Create_Args, message, 16);
+JFT_ABI_OFFSET(XLA_FFI_Error_Create_Args, errc, 24);
+JFT_ABI_OFFSET(XLA_FFI_Error_GetMessage_Args, error, 16);
+JFT_ABI_OFFSET(XLA_FFI_Error_GetMessage_Args, message, 24);
+JFT_ABI_OFFSET(XLA_FFI_Error_Destroy_Args, error, 16);
+JFT_ABI_OFFSET(XLA_FFI_Buffer, dtype, 16);
+JFT_ABI_OFFSET(XLA_FFI_Buffer, data, 24);
+JFT_ABI_OFFSET(XLA_FFI_Buffer, rank, 32);
+JFT_ABI_OFFSET(XLA_FFI_Buffer, dims, 40);
 static_assert(sizeof(XLA_FFI_Buffer) == 48);
-JFT_FFI_AT(XLA_FFI_ByteSpan, len, 8);
-JFT_FFI_AT(XLA_FFI_Scalar, value, 8);
-JFT_FFI_AT(XLA_FFI_Array, size, 8);
-JFT_FFI_AT(XLA_FFI_Array, data, 16);
-JFT_FFI_AT(XLA_FFI_Args, size, 16);
-JFT_FFI_AT(XLA_FFI_Args, types, 24);
-JFT_FFI_AT(XLA_FFI_Args, args, 32);
-JFT_FFI_AT(XLA_FFI_Rets, size, 16);
-JFT_FFI_AT(XLA_FFI_Rets, types, 24);
-JFT_FFI_AT(XLA_FFI_Rets, rets, 32);
-JFT_FFI_AT(XLA_FFI_Attrs, size, 16);
-JFT_FFI_AT(XLA_FFI_Attrs, types, 24);
-JFT_FFI_AT(XLA_FFI_Attrs, names, 32);
-JFT_FFI_AT(XLA_FFI_Attrs, attrs, 40);
-JFT_FFI_AT(XLA_FFI_CallFrame, api, 16);
-JFT_FFI_AT(XLA_FFI_CallFrame, ctx, 24);
-JFT_FFI_AT(XLA_FFI_CallFrame, stage, 32);
-JFT_FFI_AT(XLA_FFI_CallFrame, args, 40);
-JFT_FFI_AT(XLA_FFI_CallFrame, rets, 80);
-JFT_FFI_AT(XLA_FFI_CallFrame, attrs, 120);
-JFT_FFI_AT(XLA_FFI_CallFrame, future, 168);
-JFT_FFI_AT(XLA_FFI_Handler_Bundle, execute, 24);
-JFT_FFI_AT(XLA_FFI_Handler_Register_Args, name, 16);
-JFT_FFI_AT(XLA_FFI_Handler_Register_Args, platform, 32);
-JFT_FFI_AT(XLA_FFI_Handler_Register_Args, bundle, 48);
-JFT_FFI_AT(XLA_FFI_Handler_Register_Args, traits, 80);
-JFT_FFI_AT(XLA_FFI_TypeId_Register_Args, name, 16);
-JFT_FFI_AT(XLA_FFI_TypeId_Register_Args, type_id, 32);
-JFT_FFI_AT(XLA_FFI_TypeId_Register_Args, type_info, 40);
-JFT_FFI_AT(XLA_FFI_ExecutionContext_Get_Args, ctx, 16);
-JFT_FFI_AT(XLA_FFI_ExecutionContext_Get_Args, type_id, 24);
-JFT_FFI_AT(XLA_FFI_ExecutionContext_Get_Args, data, 32);
-JFT_FFI_AT(XLA_FFI_State_Set_Args, type_id, 24);
-JFT_FFI_AT(XLA_FFI_State_Set_Args, state, 32);
-JFT_FFI_AT(XLA_FFI_State_Set_Args, deleter, 40);
-JFT_FFI_AT(XLA_FFI_State_Get_Args, state, 32);
-JFT_FFI_AT(XLA_FFI_State_Set_Staged_Args, stage, 24);
-JFT_FFI_AT(XLA_FFI_State_Set_Staged_Args, type_id, 32);
-JFT_FFI_AT(XLA_FFI_State_Set_Staged_Args, state, 40);
-JFT_FFI_AT(XLA_FFI_State_Get_Staged_Args, type_id, 32);
-JFT_FFI_AT(XLA_FFI_State_Get_Staged_Args, state, 40);
+JFT_ABI_OFFSET(XLA_FFI_ByteSpan, len, 8);
+JFT_ABI_OFFSET(XLA_FFI_Scalar, value, 8);
+JFT_ABI_OFFSET(XLA_FFI_Array, size, 8);
+JFT_ABI_OFFSET(XLA_FFI_Array, data, 16);
+JFT_ABI_OFFSET(XLA_FFI_Args, size, 16);
+JFT_ABI_OFFSET(XLA_FFI_Args, types, 24);
+JFT_ABI_OFFSET(XLA_FFI_Args, args, 32);
+JFT_ABI_OFFSET(XLA_FFI_Rets, size, 16);
+JFT_ABI_OFFSET(XLA_FFI_Rets, types, 24);
+JFT_ABI_OFFSET(XLA_FFI_Rets, rets, 32);
+JFT_ABI_OFFSET(XLA_FFI_Attrs, size, 16);
+JFT_ABI_OFFSET(XLA_FFI_Attrs, types, 24);
+JFT_ABI_OFFSET(XLA_FFI_Attrs, names, 32);
+JFT_ABI_OFFSET(XLA_FFI_Attrs, attrs, 40);
+JFT_ABI_OFFSET(XLA_FFI_CallFrame, api, 16);
+JFT_ABI_OFFSET(XLA_FFI_CallFrame, ctx, 24);
+JFT_ABI_OFFSET(XLA_FFI_CallFrame, stage, 32);
+JFT_ABI_OFFSET(XLA_FFI_CallFrame, args, 40);
+JFT_ABI_OFFSET(XLA_FFI_CallFrame, rets, 80);
+JFT_ABI_OFFSET(XLA_FFI_CallFrame, attrs, 120);
+JFT_ABI_OFFSET(XLA_FFI_CallFrame, future, 168);
+JFT_ABI_OFFSET(XLA_FFI_Handler_Bundle, execute, 24);
+JFT_ABI_OFFSET(XLA_FFI_Handler_Register_Args, name, 16);
+JFT_ABI_OFFSET(XLA_FFI_Handler_Register_Args, platform, 32);
+JFT_ABI_OFFSET(XLA_FFI_Handler_Register_Args, bundle, 48);
+JFT_ABI_OFFSET(XLA_FFI_Handler_Register_Args, traits, 80);
+JFT_ABI_OFFSET(XLA_FFI_TypeId_Register_Args, name, 16);
+JFT_ABI_OFFSET(XLA_FFI_TypeId_Register_Args, type_id, 32);
+JFT_ABI_OFFSET(XLA_FFI_TypeId_Register_Args, type_info, 40);
+JFT_ABI_OFFSET(XLA_FFI_ExecutionContext_Get_Args, ctx, 16);
+JFT_ABI_OFFSET(XLA_FFI_ExecutionContext_Get_Args, type_id, 24);
+JFT_ABI_OFFSET(XLA_FFI_ExecutionContext_Get_Args, data, 32);
+JFT_ABI_OFFSET(XLA_FFI_State_Set_Args, type_id, 24);
+JFT_ABI_OFFSET(XLA_FFI_State_Set_Args, state, 32);
+JFT_ABI_OFFSET(XLA_FFI_State_Set_Args, deleter, 40);
+JFT_ABI_OFFSET(XLA_FFI_State_Get_Args, state, 32);
+JFT_ABI_OFFSET(XLA_FFI_State_Set_Staged_Args, stage, 24);
+JFT_ABI_OFFSET(XLA_FFI_State_Set_Staged_Args, type_id, 32);
+JFT_ABI_OFFSET(XLA_FFI_State_Set_Staged_Args, state, 40);
+JFT_ABI_OFFSET(XLA_FFI_State_Get_Staged_Args, type_id, 32);
+JFT_ABI_OFFSET(XLA_FFI_State_Get_Staged_Args, state, 40);
 static_assert(sizeof(XLA_FFI_State_Set_Staged_Args) == sizeof(XLA_FFI_State_Set_Args));
-JFT_FFI_AT(XLA_FFI_Stream_Get_Args, ctx, 16);
-JFT_FFI_AT(XLA_FFI_Stream_Get_Args, stream, 24);
-JFT_FFI_AT(XLA_FFI_DeviceMemory_Allocate_Args, size, 24);
-JFT_FFI_AT(XLA_FFI_DeviceMemory_Allocate_Args, alignment, 32);
-JFT_FFI_AT(XLA_FFI_DeviceMemory_Allocate_Args, data, 40);
-JFT_FFI_AT(XLA_FFI_DeviceMemory_Free_Args, size, 24);
-JFT_FFI_AT(XLA_FFI_DeviceMemory_Free_Args, data, 32);
-JFT_FFI_AT(XLA_FFI_ThreadPool_Schedule_Args, task, 24);
-JFT_FFI_AT(XLA_FFI_ThreadPool_Schedule_Args, data, 32);
-JFT_FFI_AT(XLA_FFI_ThreadPool_NumThreads_Args, num_threads, 24);
-JFT_FFI_AT(XLA_FFI_Future_Create_Args, future, 16);
-JFT_FFI_AT(XLA_FFI_Future_SetAvailable_Args, future, 16);
-JFT_FFI_AT(XLA_FFI_Future_SetError_Args, error, 24);
-JFT_FFI_AT(XLA_FFI_RunId_Get_Args, run_id, 24);
-JFT_FFI_AT(XLA_FFI_DeviceOrdinal_Get_Args, device_ordinal, 24);
-JFT_FFI_AT(XLA_FFI_Api, api_version, 16);
-JFT_FFI_AT(XLA_FFI_Api, internal_api, 40);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_Error_Create, 48);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_Error_GetMessage, 56);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_Error_Destroy, 64);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_Handler_Register, 72);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_Stream_Get, 80);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_TypeId_Register, 88);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_ExecutionContext_Get, 96);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_State_Set, 104);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_State_Get, 112);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_DeviceMemory_Allocate, 120);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_DeviceMemory_Free, 128);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_ThreadPool_Schedule, 136);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_ThreadPool_NumThreads, 144);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_Future_Create, 152);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_Future_SetAvailable, 160);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_Future_SetError, 168);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_RunId_Get, 176);
-JFT_FFI_AT(XLA_FFI_Api, XLA_FFI_DeviceOrdinal_Get, 184);
+JFT_ABI_OFFSET(XLA_FFI_Stream_Get_Args, ctx, 16);
+JFT_ABI_OFFSET(XLA_FFI_Stream_Get_Args, stream, 24);
+JFT_ABI_OFFSET(XLA_FFI_DeviceMemory_Allocate_Args, size, 24);
+JFT_ABI_OFFSET(XLA_FFI_DeviceMemory_Allocate_Args, alignment, 32);
+JFT_ABI_OFFSET(XLA_FFI_DeviceMemory_Allocate_Args, data, 40);
+JFT_ABI_OFFSET(XLA_FFI_DeviceMemory_Free_Args, size, 24);
+JFT_ABI_OFFSET(XLA_FFI_DeviceMemory_Free_Args, data, 32);
+JFT_ABI_OFFSET(XLA_FFI_ThreadPool_Schedule_Args, task, 24);
+JFT_ABI_OFFSET(XLA_FFI_ThreadPool_Schedule_Args, data, 32);
+JFT_ABI_OFFSET(XLA_FFI_ThreadPool_NumThreads_Args, num_threads, 24);
+JFT_ABI_OFFSET(XLA_FFI_Future_Create_Args, future, 16);
+JFT_ABI_OFFSET(XLA_FFI_Future_SetAvailable_Args, future, 16);
+JFT_ABI_OFFSET(XLA_FFI_Future_SetError_Args, error, 24);
+JFT_ABI_OFFSET(XLA_FFI_RunId_Get_Args, run_id, 24);
+JFT_ABI_OFFSET(XLA_FFI_DeviceOrdinal_Get_Args, device_ordinal, 24);
+JFT_ABI_OFFSET(XLA_FFI_Api, api_version, 16);
+JFT_ABI_OFFSET(XLA_FFI_Api, internal_api, 40);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_Error_Create, 48);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_Error_GetMessage, 56);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_Error_Destroy, 64);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_Handler_Register, 72);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_Stream_Get, 80);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_TypeId_Register, 88);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_ExecutionContext_Get, 96);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_State_Set, 104);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_State_Get, 112);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_DeviceMemory_Allocate, 120);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_DeviceMemory_Free, 128);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_ThreadPool_Schedule, 136);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_ThreadPool_NumThreads, 144);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_Future_Create, 152);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_Future_SetAvailable, 160);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_Future_SetError, 168);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_RunId_Get, 176);
+JFT_ABI_OFFSET(XLA_FFI_Api, XLA_FFI_DeviceOrdinal_Get, 184);
 static_assert(sizeof(XLA_FFI_Api) == 192);
-
-#undef JFT_FFI_AT
 
 }  // namespace jft::ffi::abi

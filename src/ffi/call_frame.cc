@@ -14,7 +14,7 @@ StatusOr<std::unique_ptr<CallFrame>> CallFrame::build(std::vector<BufferShape> a
   for (BufferShape& r : results) f->shapes_.push_back(std::move(r));
   auto buffer = [](BufferShape& shape) {
     XLA_FFI_Buffer b{};
-    b.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_Buffer, dims);
+    b.struct_size = JFT_ABI_SIZE_UP_TO(XLA_FFI_Buffer, dims);
     b.dtype = shape.dtype;
     b.data = nullptr;
     b.rank = static_cast<int64_t>(shape.dims.size());
@@ -42,16 +42,16 @@ XLA_FFI_CallFrame* CallFrame::frame(XLA_FFI_ExecutionContext* ctx,
   // handlers built against the headers it ships) require exactly this size;
   // `future` came later, and a handler that knows it reads it only from a
   // frame that counts it.
-  frame_.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_CallFrame, attrs);
+  frame_.struct_size = JFT_ABI_SIZE_UP_TO(XLA_FFI_CallFrame, attrs);
   frame_.extension_start = nullptr;
   frame_.api = ffiApi();
   frame_.ctx = ctx;
   frame_.stage = stage;
-  frame_.args.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_Args, args);
+  frame_.args.struct_size = JFT_ABI_SIZE_UP_TO(XLA_FFI_Args, args);
   frame_.args.size = static_cast<int64_t>(arguments_.size());
   frame_.args.types = arg_types_.data();
   frame_.args.args = arg_pointers_.data();
-  frame_.rets.struct_size = JFT_FFI_SIZE_UP_TO(XLA_FFI_Rets, rets);
+  frame_.rets.struct_size = JFT_ABI_SIZE_UP_TO(XLA_FFI_Rets, rets);
   frame_.rets.size = static_cast<int64_t>(results_.size());
   frame_.rets.types = ret_types_.data();
   frame_.rets.rets = ret_pointers_.data();

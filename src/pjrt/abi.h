@@ -15,14 +15,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "support/abi_layout.h"
+
 namespace jft::pjrt::abi {
 inline constexpr int kMajorVersion = 0;
 inline constexpr int kMinorVersion = 114;
 }  // namespace jft::pjrt::abi
-
-// Size of `T` up to and including `field`: the value a caller that knows `field`
-// as the last member writes into `struct_size`.
-#define JFT_PJRT_SIZE_UP_TO(T, field) (offsetof(T, field) + sizeof(T::field))
 
 extern "C" {
 
@@ -951,7 +949,7 @@ struct PJRT_Api {
 namespace jft::pjrt::abi {
 inline constexpr size_t kSlotCount = 138;
 inline constexpr size_t kApiSize =
-    JFT_PJRT_SIZE_UP_TO(PJRT_Api, PJRT_TopologyDescription_GetMemorySpaceKindIds);
+    JFT_ABI_SIZE_UP_TO(PJRT_Api, PJRT_TopologyDescription_GetMemorySpaceKindIds);
 }  // namespace jft::pjrt::abi
 
 // Layout checks against the published sizes (64-bit targets).
@@ -962,8 +960,8 @@ static_assert(sizeof(PJRT_NamedValue) == 56);
 static_assert(offsetof(PJRT_Client_BufferFromHostBuffer_Args, buffer) == 112);
 static_assert(offsetof(PJRT_DeviceDescription_Attributes_Args, attributes) == 32);
 static_assert(offsetof(PJRT_Device_MemoryStats_Args, peak_pool_bytes_is_set) == 184);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Device_MemoryStats_Args,
-                                  peak_allocated_bytes_is_set) == 201);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_Device_MemoryStats_Args,
+                                 peak_allocated_bytes_is_set) == 201);
 static_assert(PJRT_Buffer_Type_F6E3M2FN == 33);
 static_assert(PJRT_Extension_Type_XlaTransform == 24);
 static_assert(offsetof(PJRT_Client_Create_Args, client) == 64);

@@ -175,38 +175,38 @@ struct PJRT_AsyncHostToDeviceTransferManager_TransferLiteral_Args {
 #undef JFT_TRANSFER_MANAGER_ARGS_HEAD
 
 // The header's PJRT_*_STRUCT_SIZE values.
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateUninitializedBuffer_Args, buffer) ==
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_Client_CreateUninitializedBuffer_Args, buffer) ==
               80);
 static_assert(offsetof(PJRT_Client_CreateUninitializedBuffer_Args, shape_layout) == 48);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateErrorBuffer_Args, buffer) == 96);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_Client_CreateErrorBuffer_Args, buffer) == 96);
 static_assert(offsetof(PJRT_Client_CreateErrorBuffer_Args, error_message) == 32);
 static_assert(offsetof(PJRT_Client_CreateErrorBuffer_Args, shape_element_type) == 64);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateAliasBuffer_Args,
-                                  fulfill_alias_buffer_cb) == 80);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Client_FulfillAliasBuffer_Args,
-                                  fulfill_alias_buffer_cb) == 64);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_Client_CreateAliasBuffer_Args,
+                                 fulfill_alias_buffer_cb) == 80);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_Client_FulfillAliasBuffer_Args,
+                                 fulfill_alias_buffer_cb) == 64);
 static_assert(offsetof(PJRT_Client_FulfillAliasBuffer_Args, error_message) == 40);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_CopyRawToHostFuture_Callback_Args, dst) ==
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_Buffer_CopyRawToHostFuture_Callback_Args, dst) ==
               48);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_CopyRawToHostFuture_Args,
-                                  future_ready_callback) == 64);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_ShapeSpec, element_type) == 36);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateBuffersForAsyncHostToDevice_Args,
-                                  transfer_manager) == 72);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_TransferData_Args,
-                                  done_with_h2d_transfer) == 72);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_Buffer_CopyRawToHostFuture_Args,
+                                 future_ready_callback) == 64);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_ShapeSpec, element_type) == 36);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_Client_CreateBuffersForAsyncHostToDevice_Args,
+                                 transfer_manager) == 72);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_TransferData_Args,
+                                 done_with_h2d_transfer) == 72);
 static_assert(offsetof(PJRT_AsyncHostToDeviceTransferManager_TransferData_Args,
                        is_last_transfer) == 56);
 static_assert(
-    JFT_PJRT_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_RetrieveBuffer_Args,
-                        buffer_out) == 40);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_BufferSize_Args,
-                                  buffer_size) == 40);
+    JFT_ABI_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_RetrieveBuffer_Args,
+                       buffer_out) == 40);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_BufferSize_Args,
+                                 buffer_size) == 40);
 static_assert(
-    JFT_PJRT_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_SetBufferError_Args,
-                        error_message_size) == 48);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_AddMetadata_Args,
-                                  num_metadata) == 40);
+    JFT_ABI_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_SetBufferError_Args,
+                       error_message_size) == 48);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_AddMetadata_Args,
+                                 num_metadata) == 40);
 static_assert(
-    JFT_PJRT_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_TransferLiteral_Args,
-                        done_with_h2d_transfer) == 80);
+    JFT_ABI_SIZE_UP_TO(PJRT_AsyncHostToDeviceTransferManager_TransferLiteral_Args,
+                       done_with_h2d_transfer) == 80);

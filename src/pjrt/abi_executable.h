@@ -291,15 +291,15 @@ static_assert(offsetof(PJRT_ExecuteOptions, launch_id) == 48);
 static_assert(offsetof(PJRT_ExecuteOptions, incarnation_ids) == 104);
 static_assert(offsetof(PJRT_ExecuteOptions,
                        use_major_to_minor_data_layout_for_callbacks) == 120);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, num_hlo_output_callbacks) == 144);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_ExecuteOptions, num_hlo_output_callbacks) == 144);
 static_assert(sizeof(PJRT_HloOutputCallbackInfo) == 32);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_LoadOptions, multi_slice_config) == 32);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_LoadOptions, multi_slice_config) == 32);
 static_assert(offsetof(PJRT_LoadedExecutable_Execute_Args, execute_device) == 72);
 static_assert(offsetof(PJRT_Executable_GetCompiledMemoryStats_Args,
                        total_size_in_bytes) == 112);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Executable_GetCompiledMemoryStats_Args,
-                                  peak_unpadded_heap_bytes) == 144);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_Executable_GetCompiledMemoryStats_Args,
+                                 peak_unpadded_heap_bytes) == 144);
 static_assert(offsetof(PJRT_Executable_DeserializeAndLoad_Args,
                        overridden_serialized_compile_options_size) == 56);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Executable_DeserializeAndLoad_Args,
-                                  load_options) == 72);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_Executable_DeserializeAndLoad_Args, load_options) ==
+              72);

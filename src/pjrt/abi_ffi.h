@@ -101,37 +101,32 @@ struct PJRT_Gpu_Custom_Call {
 
 namespace jft::pjrt::abi {
 
-#define JFT_PJRT_FFI_AT(type, field, offset) \
-  static_assert(offsetof(type, field) == (offset), #type "::" #field " offset")
-
-JFT_PJRT_FFI_AT(PJRT_ExecuteContext_Create_Args, context, 16);
-JFT_PJRT_FFI_AT(PJRT_ExecuteContext_Destroy_Args, context, 16);
-JFT_PJRT_FFI_AT(PJRT_FFI_Type_Info, deserialize, 16);
-JFT_PJRT_FFI_AT(PJRT_FFI_Type_Register_Args, type_name, 16);
-JFT_PJRT_FFI_AT(PJRT_FFI_Type_Register_Args, type_name_size, 24);
-JFT_PJRT_FFI_AT(PJRT_FFI_Type_Register_Args, type_id, 32);
-JFT_PJRT_FFI_AT(PJRT_FFI_Type_Register_Args, type_info, 40);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_FFI_Type_Register_Args, type_info) == 0x30);
-JFT_PJRT_FFI_AT(PJRT_FFI_UserData_Add_Args, context, 16);
-JFT_PJRT_FFI_AT(PJRT_FFI_UserData_Add_Args, user_data, 24);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_FFI_UserData_Add_Args, user_data) == 0x28);
-JFT_PJRT_FFI_AT(PJRT_FFI_Register_Handler_Args, target_name, 8);
-JFT_PJRT_FFI_AT(PJRT_FFI_Register_Handler_Args, handler, 24);
-JFT_PJRT_FFI_AT(PJRT_FFI_Register_Handler_Args, platform_name, 32);
-JFT_PJRT_FFI_AT(PJRT_FFI_Register_Handler_Args, traits, 48);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_FFI_Register_Handler_Args, traits) == 0x34);
-JFT_PJRT_FFI_AT(PJRT_FFI_Extension, type_register, 24);
-JFT_PJRT_FFI_AT(PJRT_FFI_Extension, register_handler, 40);
+JFT_ABI_OFFSET(PJRT_ExecuteContext_Create_Args, context, 16);
+JFT_ABI_OFFSET(PJRT_ExecuteContext_Destroy_Args, context, 16);
+JFT_ABI_OFFSET(PJRT_FFI_Type_Info, deserialize, 16);
+JFT_ABI_OFFSET(PJRT_FFI_Type_Register_Args, type_name, 16);
+JFT_ABI_OFFSET(PJRT_FFI_Type_Register_Args, type_name_size, 24);
+JFT_ABI_OFFSET(PJRT_FFI_Type_Register_Args, type_id, 32);
+JFT_ABI_OFFSET(PJRT_FFI_Type_Register_Args, type_info, 40);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_FFI_Type_Register_Args, type_info) == 0x30);
+JFT_ABI_OFFSET(PJRT_FFI_UserData_Add_Args, context, 16);
+JFT_ABI_OFFSET(PJRT_FFI_UserData_Add_Args, user_data, 24);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_FFI_UserData_Add_Args, user_data) == 0x28);
+JFT_ABI_OFFSET(PJRT_FFI_Register_Handler_Args, target_name, 8);
+JFT_ABI_OFFSET(PJRT_FFI_Register_Handler_Args, handler, 24);
+JFT_ABI_OFFSET(PJRT_FFI_Register_Handler_Args, platform_name, 32);
+JFT_ABI_OFFSET(PJRT_FFI_Register_Handler_Args, traits, 48);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_FFI_Register_Handler_Args, traits) == 0x34);
+JFT_ABI_OFFSET(PJRT_FFI_Extension, type_register, 24);
+JFT_ABI_OFFSET(PJRT_FFI_Extension, register_handler, 40);
 static_assert(sizeof(PJRT_FFI_Extension) == 0x30);
-JFT_PJRT_FFI_AT(PJRT_Gpu_Register_Custom_Call_Args, function_name, 8);
-JFT_PJRT_FFI_AT(PJRT_Gpu_Register_Custom_Call_Args, api_version, 24);
-JFT_PJRT_FFI_AT(PJRT_Gpu_Register_Custom_Call_Args, handler_instantiate, 32);
-JFT_PJRT_FFI_AT(PJRT_Gpu_Register_Custom_Call_Args, handler_execute, 56);
-static_assert(JFT_PJRT_SIZE_UP_TO(PJRT_Gpu_Register_Custom_Call_Args, handler_execute) ==
+JFT_ABI_OFFSET(PJRT_Gpu_Register_Custom_Call_Args, function_name, 8);
+JFT_ABI_OFFSET(PJRT_Gpu_Register_Custom_Call_Args, api_version, 24);
+JFT_ABI_OFFSET(PJRT_Gpu_Register_Custom_Call_Args, handler_instantiate, 32);
+JFT_ABI_OFFSET(PJRT_Gpu_Register_Custom_Call_Args, handler_execute, 56);
+static_assert(JFT_ABI_SIZE_UP_TO(PJRT_Gpu_Register_Custom_Call_Args, handler_execute) ==
               0x40);
-JFT_PJRT_FFI_AT(PJRT_Gpu_Custom_Call, custom_call, 24);
+JFT_ABI_OFFSET(PJRT_Gpu_Custom_Call, custom_call, 24);
 static_assert(sizeof(PJRT_Gpu_Custom_Call) == 0x20);
-
-#undef JFT_PJRT_FFI_AT
 
 }  // namespace jft::pjrt::abi

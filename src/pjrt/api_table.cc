@@ -38,7 +38,7 @@ PJRT_Api buildApi() {
   PJRT_Api api{};
   api.struct_size = abi::kApiSize;
   api.extension_start = extensionChain();  // FFI and GPU custom-call extensions
-  api.pjrt_api_version.struct_size = JFT_PJRT_SIZE_UP_TO(PJRT_Api_Version, minor_version);
+  api.pjrt_api_version.struct_size = JFT_ABI_SIZE_UP_TO(PJRT_Api_Version, minor_version);
   api.pjrt_api_version.major_version = abi::kMajorVersion;
   api.pjrt_api_version.minor_version = abi::kMinorVersion;
 #define JFT_PJRT_SLOT(name, function) api.PJRT_##name = slot(&function);

@@ -63,15 +63,15 @@ PJRT_Error* boundary(const char* function, Body&& body) noexcept {
 // Defines entry point `Function` of PJRT_<Name>: its args checked up to
 // `lastField` inside the fence, then the statements that follow (which see
 // `args` and `kName`, "PJRT_<Name>", and may return a Status early).
-#define JFT_PJRT_ENTRY(Function, Name, lastField, ...)                       \
-  PJRT_Error* Function(PJRT_##Name##_Args* args) {                           \
-    constexpr const char* kName = "PJRT_" #Name;                             \
-    return ::jft::pjrt::boundary(kName, [&]() -> Status {                    \
-      JFT_RETURN_IF_ERROR(::jft::pjrt::checkArgs(                            \
-          args, JFT_PJRT_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
-      __VA_ARGS__;                                                           \
-      return Status::ok();                                                   \
-    });                                                                      \
+#define JFT_PJRT_ENTRY(Function, Name, lastField, ...)                      \
+  PJRT_Error* Function(PJRT_##Name##_Args* args) {                          \
+    constexpr const char* kName = "PJRT_" #Name;                            \
+    return ::jft::pjrt::boundary(kName, [&]() -> Status {                   \
+      JFT_RETURN_IF_ERROR(::jft::pjrt::checkArgs(                           \
+          args, JFT_ABI_SIZE_UP_TO(PJRT_##Name##_Args, lastField), kName)); \
+      __VA_ARGS__;                                                          \
+      return Status::ok();                                                  \
+    });                                                                     \
   }
 
 // The same for an entry point on the object args->`field`, which must not be

@@ -131,10 +131,10 @@ JFT_BUFFER_ENTRY(bufferGetMemoryLayout, Buffer_GetMemoryLayout, layout, {
     }
   }
   args->layout = PJRT_Buffer_MemoryLayout{};
-  args->layout.struct_size = JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_MemoryLayout, type);
+  args->layout.struct_size = JFT_ABI_SIZE_UP_TO(PJRT_Buffer_MemoryLayout, type);
   args->layout.type = PJRT_Buffer_MemoryLayout_Type_Tiled;
   args->layout.tiled.struct_size =
-      JFT_PJRT_SIZE_UP_TO(PJRT_Buffer_MemoryLayout_Tiled, num_tiles);
+      JFT_ABI_SIZE_UP_TO(PJRT_Buffer_MemoryLayout_Tiled, num_tiles);
   args->layout.tiled.minor_to_major = buffer.minor_to_major.data();
   args->layout.tiled.minor_to_major_size = buffer.minor_to_major.size();
 })

@@ -32,7 +32,7 @@ StatusOr<Received> receiveProgram(const PJRT_Program* program, const char* optio
                                   const char* function) {
   JFT_RETURN_IF_ERROR(requireNonNull(program, "program", function));
   JFT_RETURN_IF_ERROR(
-      checkArgs(program, JFT_PJRT_SIZE_UP_TO(PJRT_Program, format_size), "PJRT_Program"));
+      checkArgs(program, JFT_ABI_SIZE_UP_TO(PJRT_Program, format_size), "PJRT_Program"));
   if (program->code == nullptr && program->code_size > 0)
     return invalidArgument(std::string(function) + ": program code is null");
   if (program->format == nullptr && program->format_size > 0)

@@ -102,18 +102,18 @@ JFT_DEVICE_ENTRY(deviceMemoryStats, Device_MemoryStats, bytes_in_use, {
     field = value;
     isSet = true;
   };
-  set(JFT_PJRT_SIZE_UP_TO(A, peak_bytes_in_use_is_set), args->peak_bytes_in_use,
+  set(JFT_ABI_SIZE_UP_TO(A, peak_bytes_in_use_is_set), args->peak_bytes_in_use,
       args->peak_bytes_in_use_is_set, stats.peak_bytes_in_use);
-  set(JFT_PJRT_SIZE_UP_TO(A, num_allocs_is_set), args->num_allocs,
-      args->num_allocs_is_set, stats.num_allocs);
-  set(JFT_PJRT_SIZE_UP_TO(A, largest_alloc_size_is_set), args->largest_alloc_size,
+  set(JFT_ABI_SIZE_UP_TO(A, num_allocs_is_set), args->num_allocs, args->num_allocs_is_set,
+      stats.num_allocs);
+  set(JFT_ABI_SIZE_UP_TO(A, largest_alloc_size_is_set), args->largest_alloc_size,
       args->largest_alloc_size_is_set, stats.largest_alloc);
-  set(JFT_PJRT_SIZE_UP_TO(A, bytes_limit_is_set), args->bytes_limit,
+  set(JFT_ABI_SIZE_UP_TO(A, bytes_limit_is_set), args->bytes_limit,
       args->bytes_limit_is_set, stats.bytes_limit);
   if (stats.pool_bytes >= 0) {
-    set(JFT_PJRT_SIZE_UP_TO(A, pool_bytes_is_set), args->pool_bytes,
+    set(JFT_ABI_SIZE_UP_TO(A, pool_bytes_is_set), args->pool_bytes,
         args->pool_bytes_is_set, stats.pool_bytes);
-    set(JFT_PJRT_SIZE_UP_TO(A, peak_pool_bytes_is_set), args->peak_pool_bytes,
+    set(JFT_ABI_SIZE_UP_TO(A, peak_pool_bytes_is_set), args->peak_pool_bytes,
         args->peak_pool_bytes_is_set, stats.peak_pool_bytes);
   }
   // peak_allocated_bytes (0.113) is upstream's peak over reserved and in-use

@@ -58,7 +58,7 @@ JFT_PJRT_ENTRY(clientCreateViewOfDeviceBuffer, Client_CreateViewOfDeviceBuffer, 
   // array (DLPack's kDLCUDAHost, e.g. torch's pin_memory()).
   const bool hasMemory =
       args->struct_size >=
-      JFT_PJRT_SIZE_UP_TO(PJRT_Client_CreateViewOfDeviceBuffer_Args, memory);
+      JFT_ABI_SIZE_UP_TO(PJRT_Client_CreateViewOfDeviceBuffer_Args, memory);
   JFT_ASSIGN_OR_RETURN(
       BufferTarget target,
       resolveTarget(client, args->device, hasMemory ? args->memory : nullptr, kName));

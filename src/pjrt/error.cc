@@ -83,14 +83,14 @@ Status toStatus(const PJRT_Error* error) {
 // ignored; a null error is explicitly allowed.
 void errorDestroy(PJRT_Error_Destroy_Args* args) {
   if (args == nullptr ||
-      args->struct_size < JFT_PJRT_SIZE_UP_TO(PJRT_Error_Destroy_Args, error))
+      args->struct_size < JFT_ABI_SIZE_UP_TO(PJRT_Error_Destroy_Args, error))
     return;
   if (args->error != nullptr) args->error->vtable->destroy(args->error);
 }
 
 void errorMessage(PJRT_Error_Message_Args* args) {
   if (args == nullptr ||
-      args->struct_size < JFT_PJRT_SIZE_UP_TO(PJRT_Error_Message_Args, message_size))
+      args->struct_size < JFT_ABI_SIZE_UP_TO(PJRT_Error_Message_Args, message_size))
     return;
   if (args->error == nullptr) {
     args->message = "";

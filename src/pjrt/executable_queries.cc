@@ -90,7 +90,7 @@ JFT_EXECUTABLE_ENTRY(executableGetCompiledMemoryStats, Executable_GetCompiledMem
                        // caller's struct has room for them.
                        using A = PJRT_Executable_GetCompiledMemoryStats_Args;
                        if (args->struct_size >=
-                           JFT_PJRT_SIZE_UP_TO(A, peak_unpadded_heap_bytes)) {
+                           JFT_ABI_SIZE_UP_TO(A, peak_unpadded_heap_bytes)) {
                          args->total_allocation_bytes = 0;
                          args->indefinite_allocations = 0;
                          args->peak_unpadded_heap_bytes = 0;
@@ -123,8 +123,8 @@ JFT_EXECUTABLE_ENTRY(executableParameterMemoryKinds, Executable_ParameterMemoryK
 JFT_EXECUTABLE_ENTRY(executableOptimizedProgram, Executable_OptimizedProgram, program, {
   JFT_RETURN_IF_ERROR(requireNonNull(args->program, "program", kName));
   PJRT_Program& program = *args->program;
-  JFT_RETURN_IF_ERROR(checkArgs(&program, JFT_PJRT_SIZE_UP_TO(PJRT_Program, format_size),
-                                "PJRT_Program"));
+  JFT_RETURN_IF_ERROR(
+      checkArgs(&program, JFT_ABI_SIZE_UP_TO(PJRT_Program, format_size), "PJRT_Program"));
   program.format = info.optimized_format.c_str();
   program.format_size = info.optimized_format.size();
   if (program.code == nullptr) {

@@ -102,7 +102,7 @@ JFT_PJRT_ENTRY(
       std::optional<std::string_view> overridden;
       using A = PJRT_Executable_DeserializeAndLoad_Args;
       if (args->struct_size >=
-              JFT_PJRT_SIZE_UP_TO(A, overridden_serialized_compile_options_size) &&
+              JFT_ABI_SIZE_UP_TO(A, overridden_serialized_compile_options_size) &&
           args->overridden_serialized_compile_options != nullptr &&
           args->overridden_serialized_compile_options_size > 0)
         overridden = std::string_view(args->overridden_serialized_compile_options,

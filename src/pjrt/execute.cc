@@ -41,7 +41,7 @@ StatusOr<std::vector<bool>> nonDonatable(const PJRT_ExecuteOptions* options,
   std::vector<bool> out(numParameters, false);
   if (options == nullptr) return out;
   JFT_RETURN_IF_ERROR(checkArgs(options,
-                                JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, num_recv_ops),
+                                JFT_ABI_SIZE_UP_TO(PJRT_ExecuteOptions, num_recv_ops),
                                 "PJRT_ExecuteOptions"));
   if (options->num_send_ops > 0 || options->num_recv_ops > 0)
     return unimplemented(std::string(kName) +
@@ -49,17 +49,17 @@ StatusOr<std::vector<bool>> nonDonatable(const PJRT_ExecuteOptions* options,
   // Later options are read only where the caller's struct has them; those we
   // cannot honour are refused rather than silently dropped.
   if (options->struct_size >=
-          JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, multi_slice_config) &&
+          JFT_ABI_SIZE_UP_TO(PJRT_ExecuteOptions, multi_slice_config) &&
       options->multi_slice_config != nullptr)
     return unimplemented(std::string(kName) +
                          ": jax-flagtree does not support multi-slice execution");
   if (options->struct_size >=
-          JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, num_hlo_output_callbacks) &&
+          JFT_ABI_SIZE_UP_TO(PJRT_ExecuteOptions, num_hlo_output_callbacks) &&
       options->num_hlo_output_callbacks > 0)
     return unimplemented(std::string(kName) +
                          ": jax-flagtree does not support HLO output callbacks");
   if (options->struct_size <
-      JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, num_non_donatable_input_indices))
+      JFT_ABI_SIZE_UP_TO(PJRT_ExecuteOptions, num_non_donatable_input_indices))
     return out;
   if (options->num_non_donatable_input_indices > 0 &&
       options->non_donatable_input_indices == nullptr)
@@ -78,7 +78,7 @@ StatusOr<std::vector<bool>> nonDonatable(const PJRT_ExecuteOptions* options,
 // passed an execute context.
 const ffi::UserData* ffiUserData(const PJRT_ExecuteOptions* options) {
   if (options == nullptr ||
-      options->struct_size < JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, context) ||
+      options->struct_size < JFT_ABI_SIZE_UP_TO(PJRT_ExecuteOptions, context) ||
       options->context == nullptr)
     return nullptr;
   return &options->context->user_data;
@@ -90,7 +90,7 @@ StatusOr<std::vector<PJRT_Device*>> targetDevices(
     const PJRT_LoadedExecutable& executable) {
   PJRT_Device* only = nullptr;
   if (args.struct_size >=
-      JFT_PJRT_SIZE_UP_TO(PJRT_LoadedExecutable_Execute_Args, execute_device))
+      JFT_ABI_SIZE_UP_TO(PJRT_LoadedExecutable_Execute_Args, execute_device))
     only = args.execute_device;
   if (only != nullptr) {
     if (!executable.client->ownsDevice(only))
@@ -486,7 +486,7 @@ PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args) {
   return boundary(kName, [&]() -> Status {
     JFT_RETURN_IF_ERROR(checkArgs(
         args,
-        JFT_PJRT_SIZE_UP_TO(PJRT_LoadedExecutable_Execute_Args, device_complete_events),
+        JFT_ABI_SIZE_UP_TO(PJRT_LoadedExecutable_Execute_Args, device_complete_events),
         kName));
     JFT_RETURN_IF_ERROR(requireNonNull(args->executable, "executable", kName));
     PJRT_LoadedExecutable& executable = *args->executable;

@@ -23,7 +23,7 @@ JFT_PJRT_ENTRY(typeRegister, FFI_Type_Register, type_id, {
   args->type_id = id;
   // jax.ffi.register_ffi_type's type_info: the deleter of the states its
   // handlers set (XLA_FFI_State_Set's staged layout names no deleter).
-  if (args->struct_size >= JFT_PJRT_SIZE_UP_TO(PJRT_FFI_Type_Register_Args, type_info) &&
+  if (args->struct_size >= JFT_ABI_SIZE_UP_TO(PJRT_FFI_Type_Register_Args, type_info) &&
       args->type_info != nullptr && args->type_info->deleter != nullptr)
     ffi::setTypeDeleter(id, args->type_info->deleter);
 })
@@ -34,7 +34,7 @@ JFT_PJRT_ENTRY(userDataAdd, FFI_UserData_Add, user_data, {
   // deleter follows `data`.
   ffi::TypedObjects::Deleter deleter = nullptr;
   if (args->struct_size >=
-      JFT_PJRT_SIZE_UP_TO(PJRT_FFI_UserData_Add_Args, user_data) + 8) {
+      JFT_ABI_SIZE_UP_TO(PJRT_FFI_UserData_Add_Args, user_data) + 8) {
     const auto* bytes = reinterpret_cast<const unsigned char*>(&args->user_data);
     std::memcpy(&deleter, bytes + sizeof(PJRT_FFI_UserData), sizeof(deleter));
   }
@@ -47,7 +47,7 @@ JFT_PJRT_ENTRY(registerFfiHandler, FFI_Register_Handler, platform_name_size, {
     return invalidArgument(std::string(kName) + ": no target");
   ffi::RegisteredHandler handler;
   handler.bundle.execute = reinterpret_cast<XLA_FFI_Handler*>(args->handler);
-  if (args->struct_size >= JFT_PJRT_SIZE_UP_TO(PJRT_FFI_Register_Handler_Args, traits))
+  if (args->struct_size >= JFT_ABI_SIZE_UP_TO(PJRT_FFI_Register_Handler_Args, traits))
     handler.traits = args->traits;
   return ffi::registerHandler(
       std::string_view(args->target_name, args->target_name_size),
@@ -67,8 +67,7 @@ JFT_PJRT_ENTRY(registerCustomCall, Gpu_Register_Custom_Call, handler_execute, {
   handler.bundle.initialize =
       reinterpret_cast<XLA_FFI_Handler*>(args->handler_initialize);
   handler.bundle.execute = reinterpret_cast<XLA_FFI_Handler*>(args->handler_execute);
-  if (args->struct_size >=
-      JFT_PJRT_SIZE_UP_TO(PJRT_Gpu_Register_Custom_Call_Args, traits))
+  if (args->struct_size >= JFT_ABI_SIZE_UP_TO(PJRT_Gpu_Register_Custom_Call_Args, traits))
     handler.traits = args->traits;
   // This extension is the GPU plugin's: its handlers are CUDA's.
   return ffi::registerHandler(

@@ -77,7 +77,7 @@ class CallbackKvStore final : public KvStore {
 }  // namespace
 
 std::shared_ptr<KvStore> kvStoreFromCreateArgs(const PJRT_Client_Create_Args& args) {
-  if (args.struct_size < JFT_PJRT_SIZE_UP_TO(PJRT_Client_Create_Args, kv_put_user_arg))
+  if (args.struct_size < JFT_ABI_SIZE_UP_TO(PJRT_Client_Create_Args, kv_put_user_arg))
     return nullptr;
   if (args.kv_get_callback == nullptr || args.kv_put_callback == nullptr) return nullptr;
   return std::make_shared<CallbackKvStore>(args.kv_get_callback, args.kv_get_user_arg,

@@ -6,7 +6,7 @@ namespace jft::pjrt {
 PJRT_NamedValue& NamedValues::append(std::string name, PJRT_NamedValue_Type type) {
   const std::string& stored = strings_.emplace_back(std::move(name));
   PJRT_NamedValue value{};
-  value.struct_size = JFT_PJRT_SIZE_UP_TO(PJRT_NamedValue, value_size);
+  value.struct_size = JFT_ABI_SIZE_UP_TO(PJRT_NamedValue, value_size);
   value.name = stored.c_str();
   value.name_size = stored.size();
   value.type = type;

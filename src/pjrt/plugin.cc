@@ -28,7 +28,7 @@ const NamedValues& attributes() {
 PJRT_Error* pluginInitialize(PJRT_Plugin_Initialize_Args* args) {
   return boundary("PJRT_Plugin_Initialize", [&]() -> Status {
     return checkArgs(args,
-                     JFT_PJRT_SIZE_UP_TO(PJRT_Plugin_Initialize_Args, extension_start),
+                     JFT_ABI_SIZE_UP_TO(PJRT_Plugin_Initialize_Args, extension_start),
                      "PJRT_Plugin_Initialize");
   });
 }

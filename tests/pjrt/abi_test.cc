@@ -87,9 +87,9 @@ TEST(PjrtAbi, LayoutOfTheMinor111To114Additions) {
   // DeserializeAndLoad's overridden_serialized_compile_options_size (56).
   EXPECT_EQ(offsetof(PJRT_LoadOptions, computation_origin), 8u);
   EXPECT_EQ(offsetof(PJRT_LoadOptions, computation_origin_size), 16u);
-  EXPECT_EQ(JFT_PJRT_SIZE_UP_TO(PJRT_LoadOptions, multi_slice_config), 32u);
+  EXPECT_EQ(JFT_ABI_SIZE_UP_TO(PJRT_LoadOptions, multi_slice_config), 32u);
   EXPECT_EQ(offsetof(PJRT_Executable_DeserializeAndLoad_Args, load_options), 64u);
-  EXPECT_EQ(JFT_PJRT_SIZE_UP_TO(PJRT_Executable_DeserializeAndLoad_Args, load_options),
+  EXPECT_EQ(JFT_ABI_SIZE_UP_TO(PJRT_Executable_DeserializeAndLoad_Args, load_options),
             72u);
 
   // 0.112: after incarnation_ids (104) come multi_slice_config (0.97),
@@ -100,7 +100,7 @@ TEST(PjrtAbi, LayoutOfTheMinor111To114Additions) {
             120u);
   EXPECT_EQ(offsetof(PJRT_ExecuteOptions, hlo_output_callbacks), 128u);
   EXPECT_EQ(offsetof(PJRT_ExecuteOptions, num_hlo_output_callbacks), 136u);
-  EXPECT_EQ(JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, num_hlo_output_callbacks), 144u);
+  EXPECT_EQ(JFT_ABI_SIZE_UP_TO(PJRT_ExecuteOptions, num_hlo_output_callbacks), 144u);
   // {user_arg, callback, callback_id, num_operands}: no struct_size of its own.
   EXPECT_EQ(offsetof(PJRT_HloOutputCallbackInfo, callback), 8u);
   EXPECT_EQ(offsetof(PJRT_HloOutputCallbackInfo, callback_id), 16u);
@@ -109,9 +109,8 @@ TEST(PjrtAbi, LayoutOfTheMinor111To114Additions) {
   // 0.113: after peak_pool_bytes_is_set (184), an int64 at 192 and its flag.
   EXPECT_EQ(offsetof(PJRT_Device_MemoryStats_Args, peak_allocated_bytes), 192u);
   EXPECT_EQ(offsetof(PJRT_Device_MemoryStats_Args, peak_allocated_bytes_is_set), 200u);
-  EXPECT_EQ(
-      JFT_PJRT_SIZE_UP_TO(PJRT_Device_MemoryStats_Args, peak_allocated_bytes_is_set),
-      201u);
+  EXPECT_EQ(JFT_ABI_SIZE_UP_TO(PJRT_Device_MemoryStats_Args, peak_allocated_bytes_is_set),
+            201u);
 
   // 0.114: two buffer types after U1 (31); XlaTransform after HostMemoryAllocator.
   EXPECT_EQ(static_cast<int>(PJRT_Buffer_Type_U1), 31);
@@ -124,8 +123,8 @@ TEST(PjrtAbi, LayoutOfTheMinor111To114Additions) {
   // after total_size_in_bytes (112).
   EXPECT_EQ(offsetof(PJRT_Executable_GetCompiledMemoryStats_Args, total_allocation_bytes),
             120u);
-  EXPECT_EQ(JFT_PJRT_SIZE_UP_TO(PJRT_Executable_GetCompiledMemoryStats_Args,
-                                peak_unpadded_heap_bytes),
+  EXPECT_EQ(JFT_ABI_SIZE_UP_TO(PJRT_Executable_GetCompiledMemoryStats_Args,
+                               peak_unpadded_heap_bytes),
             144u);
 }
 

@@ -398,9 +398,9 @@ TEST_F(ExecuteTest, OlderOptionsWithoutDonationFieldsAreAccepted) {
   PJRT_LoadedExecutable* executable = load(doublingExecutable(1, {0}));
   PJRT_Buffer* x = buffer({1, 2, 3, 4});
   Call call(executable, {x}, 1);
-  call.options.struct_size = JFT_PJRT_SIZE_UP_TO(PJRT_ExecuteOptions, launch_id);
+  call.options.struct_size = JFT_ABI_SIZE_UP_TO(PJRT_ExecuteOptions, launch_id);
   call.args.struct_size =
-      JFT_PJRT_SIZE_UP_TO(PJRT_LoadedExecutable_Execute_Args, device_complete_events);
+      JFT_ABI_SIZE_UP_TO(PJRT_LoadedExecutable_Execute_Args, device_complete_events);
   ASSERT_EQ(call.run(), nullptr);
   keep(call);
   EXPECT_TRUE(x->isDeleted());

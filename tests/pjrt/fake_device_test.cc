@@ -389,7 +389,7 @@ TEST_F(FakeClientTest, MemoryStatsNeverLeakStaleMemory) {
 
   // An older caller that knows only bytes_in_use: nothing past it is touched.
   std::memset(&stats, 0xAB, sizeof(stats));
-  stats.struct_size = JFT_PJRT_SIZE_UP_TO(PJRT_Device_MemoryStats_Args, bytes_in_use);
+  stats.struct_size = JFT_ABI_SIZE_UP_TO(PJRT_Device_MemoryStats_Args, bytes_in_use);
   stats.extension_start = nullptr;
   stats.device = client_->devices[0];
   ASSERT_EQ(deviceMemoryStats(&stats), nullptr);

@@ -29,7 +29,7 @@ TEST(PjrtFfiExtension, GpuCustomCallRegistersATypedHandlerBundle) {
   EXPECT_GE(gpu->base.struct_size, sizeof(PJRT_Gpu_Custom_Call));
   PJRT_Gpu_Register_Custom_Call_Args args{};
   args.struct_size =
-      JFT_PJRT_SIZE_UP_TO(PJRT_Gpu_Register_Custom_Call_Args, handler_execute);
+      JFT_ABI_SIZE_UP_TO(PJRT_Gpu_Register_Custom_Call_Args, handler_execute);
   args.function_name = "pjrt_test_target_with_tail";
   args.function_name_size = 16;  // not NUL-terminated at 16: "pjrt_test_target"
   args.api_version = 1;

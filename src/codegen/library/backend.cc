@@ -73,14 +73,8 @@ StatusOr<GroupCode> CollectiveBackend::lower(ir::Module& module,
 StatusOr<GroupCode> FfiBackend::lower(ir::Module& module, const ir::Function& scope,
                                       const fusion::Plan& plan, size_t g) const {
   JFT_ASSIGN_OR_RETURN(FfiCall call, lowerFfiGroup(module, scope, plan, g));
-  runtime::FfiThunk thunk;
-  thunk.target = call.target;
-  thunk.argument_shapes = call.input_shapes;
-  thunk.result_shapes = call.output_shapes;
-  thunk.attributes = call.attributes;
-  thunk.location = call.location;
   Call made;
-  made.thunk = std::move(thunk);
+  made.thunk = call.thunk;
   made.reads = call.inputs;
   made.writes = call.outputs;
   for (const FfiCall::Alias& alias : call.aliases)

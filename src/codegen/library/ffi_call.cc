@@ -162,10 +162,11 @@ StatusOr<FfiCall> lowerFfiGroup(const ir::Module& module, const ir::Function& fu
     return internalError(group.name + ": a custom-call group's op is not a custom call");
   FfiCall call;
   call.fusion = g;
-  call.target = *target;
-  call.location = module.locations.describe(op.loc);
-  const std::string where = "custom_call @" + call.target +
-                            (call.location.empty() ? "" : " at " + call.location);
+  call.thunk.target = *target;
+  call.thunk.location = module.locations.describe(op.loc);
+  const std::string where =
+      "custom_call @" + call.thunk.target +
+      (call.thunk.location.empty() ? "" : " at " + call.thunk.location);
   if (ir::findAttr(op.attrs, "called_computations") != nullptr)
     return unimplemented(where + ": called computations are not supported on FFI calls");
   if (const auto* aliases = ir::findAttrAs<std::vector<ir::OutputOperandAlias>>(
@@ -175,37 +176,37 @@ StatusOr<FfiCall> lowerFfiGroup(const ir::Module& module, const ir::Function& fu
   for (ir::ValueId v : op.operands) {
     JFT_ASSIGN_OR_RETURN(ffi::BufferShape shape, shapeOf(module.typeOf(v), where));
     call.inputs.push_back(v);
-    call.input_shapes.push_back(std::move(shape));
+    call.thunk.argument_shapes.push_back(std::move(shape));
   }
   for (ir::ValueId v : op.results) {
     JFT_ASSIGN_OR_RETURN(ffi::BufferShape shape, shapeOf(module.typeOf(v), where));
     call.outputs.push_back(v);
-    call.output_shapes.push_back(std::move(shape));
+    call.thunk.result_shapes.push_back(std::move(shape));
   }
   const ir::NamedAttrs empty;
   if (const ir::NamedAttrs* config = ir::typedFfiConfig(op, empty)) {
     StatusOr<ffi::Attribute> attrs = ffiAttributesOf(ir::Attribute(*config));
     if (!attrs.isOk()) return attrs.status().withContext(where);
-    call.attributes = std::move(attrs).value();
+    call.thunk.attributes = std::move(attrs).value();
   } else if (const ir::Attribute* config = ir::findAttr(op.attrs, "backend_config")) {
     StatusOr<ffi::Attribute> attrs = ffiAttributesOf(*config);
     if (!attrs.isOk()) return attrs.status().withContext(where);
-    call.attributes = std::move(attrs).value();
+    call.thunk.attributes = std::move(attrs).value();
   }
   return call;
 }
 
 std::string ffiCallText(const FfiCall& call) {
-  std::string text = "ffi @" + call.target +
+  std::string text = "ffi @" + call.thunk.target +
                      " args=" + std::to_string(call.inputs.size()) +
                      " results=" + std::to_string(call.outputs.size());
   for (const FfiCall::Alias& alias : call.aliases)
     text +=
         " in_place=" + std::to_string(alias.input) + "->" + std::to_string(alias.output);
-  if (!call.attributes.names.empty()) {
+  if (!call.thunk.attributes.names.empty()) {
     text += " attrs=";
-    for (size_t i = 0; i < call.attributes.names.size(); ++i)
-      text += (i ? "," : "") + call.attributes.names[i];
+    for (size_t i = 0; i < call.thunk.attributes.names.size(); ++i)
+      text += (i ? "," : "") + call.thunk.attributes.names[i];
   }
   return text;
 }

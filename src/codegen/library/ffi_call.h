@@ -14,19 +14,18 @@
 #include "ffi/call_frame.h"
 #include "fusion/fusion.h"
 #include "ir/module.h"
+#include "runtime/program.h"
 #include "support/status.h"
 
 namespace jft::codegen::library {
 
 struct FfiCall {
   size_t fusion = 0;  // index into plan.fusions
-  std::string target;
-  std::vector<ir::ValueId> inputs;  // the operands, read
-  std::vector<ffi::BufferShape> input_shapes;
+  // Target, argument and result shapes, attributes and location, filled here
+  // so the backend hands the thunk on as is; its slots are the compiler's.
+  runtime::FfiThunk thunk;
+  std::vector<ir::ValueId> inputs;   // the operands, read
   std::vector<ir::ValueId> outputs;  // the results, written
-  std::vector<ffi::BufferShape> output_shapes;
-  ffi::Attribute attributes = ffi::Attribute::dictionary({}, {});
-  std::string location;
   // output_operand_aliases: result `output` is operand `input`'s buffer,
   // updated in place by the handler.
   struct Alias {

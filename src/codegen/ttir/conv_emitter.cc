@@ -9,7 +9,6 @@
 #include "codegen/ttir/kernel_emitter.h"
 #include "codegen/ttir/tile_choice.h"
 #include "fusion/conv_gemm_form.h"
-#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 namespace {
@@ -35,22 +34,19 @@ class ConvKernel : KernelEmitter {
     tile_ = chooseConvTile(form_.m, form_.n, form_.k, form_.channels,
                            ir::bitWidth(form_.operand), form_.input_precision == "ieee");
     aligned_ = form_.channels % tile_.k == 0;
-    const int64_t tiles_m = ceilDiv(form_.m, tile_.m),
-                  tiles_n = ceilDiv(form_.n, tile_.n);
-
     IndexBuilder ix(w_, {tile_.m, tile_.n}, index_type_);
     DotTiles tiles(w_, ix, module_, function_, fusion_, signature_);
     ix_ = &ix;
     t_ = &tiles;
-    const DotTiles::Program p = tiles.programTile(1, tiles_m, tiles_n, tile_);
+    const DotTiles::Program p = tiles.programTile(1, form_.m, form_.n, tile_);
     m_ = p.rows;
     n_ = p.cols;
-    mask_m_ = tiles.edgeMask(m_, form_.m, tile_.m);
-    mask_n_ = tiles.edgeMask(n_, form_.n, tile_.n);
+    mask_m_ = p.mask_m;
+    mask_n_ = p.mask_n;
     splitRows();
     JFT_ASSIGN_OR_RETURN(const Value acc, kLoop());
     JFT_RETURN_IF_ERROR(epilogue(*conv, acc));
-    return productLaunch(tiles_m * tiles_n, tile_);
+    return productLaunch(p.programs, tile_);
   }
 
  private:
@@ -195,15 +191,12 @@ class ConvKernel : KernelEmitter {
           const Value kb = ix.add(ix.splat(k0, {tile_.k, 1}), k_col);
           // An aligned step needs no k lanes (and K is a multiple of BK).
           const Value ka = aligned_ ? k_row : ix.add(ix.splat(k0, {1, tile_.k}), k_row);
-          const std::optional<Value> mask_ka = tiles.edgeMask(ka, form_.k, tile_.k);
-          const std::optional<Value> mask_kb = tiles.edgeMask(kb, form_.k, tile_.k);
-          const auto [offset, mask] = lhsAddress(splitK(k0, ka, k_row), mask_ka);
-          JFT_ASSIGN_OR_RETURN(const Value a,
-                               tiles.loadOperand(lhs_, offset, mask, {tile_.m, tile_.k}));
-          JFT_ASSIGN_OR_RETURN(
-              const Value b,
-              tiles.loadRhs(rhs_, form_.rhs_k, kb, mask_kb, rhs_cols, mask_n_, tile_));
-          return std::make_pair(a, b);
+          const auto lhs = [&](const Value& lanes, const std::optional<Value>& mask_ka) {
+            const auto [offset, mask] = lhsAddress(splitK(k0, lanes, k_row), mask_ka);
+            return tiles.loadOperand(lhs_, offset, mask, {tile_.m, tile_.k});
+          };
+          return tiles.stepTiles(ka, kb, form_.k, tile_, lhs,
+                                 {rhs_, form_.rhs_k, rhs_cols, mask_n_});
         });
   }
 

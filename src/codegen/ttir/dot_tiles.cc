@@ -7,6 +7,7 @@
 #include "codegen/ttir/memory_access.h"
 #include "codegen/ttir/tf32_rounding.h"
 #include "codegen/ttir/tile_ops.h"
+#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 
@@ -90,10 +91,12 @@ Launch productLaunch(int64_t programs, const MatmulTile& tile) {
 // pid -> (batch item, tile row, tile column): consecutive programs walk the
 // columns of group_m tile rows, so they reuse the same lhs rows and rhs
 // columns while those are in L2.
-DotTiles::Program DotTiles::programTile(int64_t items, int64_t tiles_m, int64_t tiles_n,
+DotTiles::Program DotTiles::programTile(int64_t items, int64_t m, int64_t n,
                                         const MatmulTile& tile) {
   IndexBuilder& ix = ix_;
+  const int64_t tiles_m = ceilDiv(m, tile.m), tiles_n = ceilDiv(n, tile.n);
   Program p;
+  p.programs = items * tiles_m * tiles_n;
   const Value pid = ix.programId();
   Value t = pid;
   p.item = ix.scalarConstant(0);
@@ -130,6 +133,8 @@ DotTiles::Program DotTiles::programTile(int64_t items, int64_t tiles_m, int64_t 
   const Value col0 = ix.scalarBinary("arith.muli", col, ix.scalarConstant(tile.n));
   p.rows = ix.add(ix.splat(row0, {tile.m, 1}), ix.range(0));
   p.cols = ix.add(ix.splat(col0, {1, tile.n}), ix.range(1));
+  p.mask_m = edgeMask(p.rows, m, tile.m);
+  p.mask_n = edgeMask(p.cols, n, tile.n);
   return p;
 }
 
@@ -177,12 +182,17 @@ StatusOr<Value> DotTiles::loadOperand(const OperandSource& source, const Value& 
   return tile;
 }
 
-StatusOr<Value> DotTiles::loadRhs(const OperandSource& rhs, const fusion::IndexMap& rhs_k,
-                                  const Value& kb, const std::optional<Value>& mask_kb,
-                                  const Value& cols, const std::optional<Value>& mask_n,
-                                  const MatmulTile& tile) {
-  return loadOperand(rhs, ix_.add(offsetOf(kb, rhs_k), cols), both(mask_kb, mask_n),
-                     {tile.k, tile.n});
+StatusOr<std::pair<Value, Value>> DotTiles::stepTiles(const Value& ka, const Value& kb,
+                                                      int64_t k, const MatmulTile& tile,
+                                                      const LhsTile& lhs,
+                                                      const RhsColumns& rhs) {
+  const std::optional<Value> mask_ka = edgeMask(ka, k, tile.k);
+  const std::optional<Value> mask_kb = edgeMask(kb, k, tile.k);
+  JFT_ASSIGN_OR_RETURN(const Value a, lhs(ka, mask_ka));
+  JFT_ASSIGN_OR_RETURN(const Value b,
+                       loadOperand(rhs.source, ix_.add(offsetOf(kb, rhs.k_map), rhs.cols),
+                                   both(mask_kb, rhs.mask_n), {tile.k, tile.n}));
+  return std::make_pair(a, b);
 }
 
 std::optional<Value> DotTiles::both(const std::optional<Value>& a,

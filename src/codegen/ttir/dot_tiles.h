@@ -4,7 +4,8 @@
 //
 //  - programTile: the program id split into (batch item, tile row, tile
 //    column), tile rows grouped by MatmulTile::group_m so that neighbouring
-//    programs share operand tiles in L2 (Triton's matmul tutorial order);
+//    programs share operand tiles in L2 (Triton's matmul tutorial order),
+//    with the tile's edge masks and the launch's program count;
 //  - loadOperand: an operand tile from a fusion input at computed offsets,
 //    masked (zeros), converted when a convert of the group feeds the
 //    product, and rounded to TF32 when the product reads f32 under tf32
@@ -77,12 +78,14 @@ class DotTiles {
         signature_(signature) {}
 
   struct Program {
-    Value item;  // batch item, scalar
-    Value rows;  // [BM, 1]: the tile's m indices
-    Value cols;  // [1, BN]: the tile's n indices
+    Value item;                           // batch item, scalar
+    Value rows;                           // [BM, 1]: the tile's m indices
+    Value cols;                           // [1, BN]: the tile's n indices
+    std::optional<Value> mask_m, mask_n;  // rows below m, columns below n
+    int64_t programs = 0;                 // items x tile rows x tile columns
   };
-  Program programTile(int64_t items, int64_t tiles_m, int64_t tiles_n,
-                      const MatmulTile& tile);
+  // The output tile of this program in `items` products of m x n.
+  Program programTile(int64_t items, int64_t m, int64_t n, const MatmulTile& tile);
 
   // The memory offset of linear index `i` (any shape, index type) through
   // `map` (fusion/matmul_form.h).
@@ -95,13 +98,24 @@ class DotTiles {
   StatusOr<Value> loadOperand(const OperandSource& source, const Value& offset,
                               const std::optional<Value>& mask,
                               const std::vector<int64_t>& shape);
-  // The step's [BK, BN] tile of the rhs, W[k][n] read in place through
-  // `rhs_k`: rows `kb` ([BK, 1], masked by `mask_kb`) at the columns'
-  // offsets `cols` ([1, BN], masked by `mask_n`).
-  StatusOr<Value> loadRhs(const OperandSource& rhs, const fusion::IndexMap& rhs_k,
-                          const Value& kb, const std::optional<Value>& mask_kb,
-                          const Value& cols, const std::optional<Value>& mask_n,
-                          const MatmulTile& tile);
+  // The rhs as every K step reads it: W[k][n] in place through `k_map`, at
+  // the columns' offsets `cols` ([1, BN], masked by `mask_n`).
+  struct RhsColumns {
+    const OperandSource& source;
+    const fusion::IndexMap& k_map;
+    const Value& cols;
+    const std::optional<Value>& mask_n;
+  };
+  // The family's [BM, BK] lhs tile at the step's k lanes `ka` ([1, BK],
+  // masked by `mask_ka`): each family addresses its lhs its own way.
+  using LhsTile = std::function<StatusOr<Value>(const Value& ka,
+                                                const std::optional<Value>& mask_ka)>;
+  // One K step's two tiles (what kLoop's body returns): the lanes `ka`
+  // ([1, BK]) and `kb` ([BK, 1]) masked below `k`, the lhs tile from `lhs`,
+  // then the [BK, BN] rhs tile at rows `kb`.
+  StatusOr<std::pair<Value, Value>> stepTiles(const Value& ka, const Value& kb, int64_t k,
+                                              const MatmulTile& tile, const LhsTile& lhs,
+                                              const RhsColumns& rhs);
   std::optional<Value> both(const std::optional<Value>& a, const std::optional<Value>& b);
   // The lanes of `lanes` (m, n or k indices) below `extent`, or nothing when
   // blocks of `block` cover it exactly.

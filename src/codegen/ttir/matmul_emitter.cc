@@ -8,7 +8,6 @@
 #include "codegen/ttir/kernel_emitter.h"
 #include "codegen/ttir/tile_choice.h"
 #include "fusion/matmul_form.h"
-#include "support/int_lists.h"
 
 namespace jft::codegen::ttir {
 namespace {
@@ -51,22 +50,19 @@ class MatmulKernel : KernelEmitter {
                                   : chooseMatmulTile(form_.batch, form_.m, form_.n,
                                                      form_.k, ir::bitWidth(form_.operand),
                                                      form_.input_precision == "ieee");
-    const int64_t tiles_m = ceilDiv(form_.m, tile_.m),
-                  tiles_n = ceilDiv(form_.n, tile_.n);
-
     IndexBuilder ix(w_, {tile_.m, tile_.n}, index_type_);
     DotTiles tiles(w_, ix, module_, function_, fusion_, signature_);
     ix_ = &ix;
     t_ = &tiles;
-    const DotTiles::Program p = tiles.programTile(form_.batch, tiles_m, tiles_n, tile_);
+    const DotTiles::Program p = tiles.programTile(form_.batch, form_.m, form_.n, tile_);
     b_ = p.item;
     m_ = p.rows;
     n_ = p.cols;
-    mask_m_ = tiles.edgeMask(m_, form_.m, tile_.m);
-    mask_n_ = tiles.edgeMask(n_, form_.n, tile_.n);
+    mask_m_ = p.mask_m;
+    mask_n_ = p.mask_n;
     JFT_ASSIGN_OR_RETURN(const Value acc, kLoop());
     JFT_RETURN_IF_ERROR(epilogue(*dot, acc));
-    return productLaunch(form_.batch * tiles_m * tiles_n, tile_);
+    return productLaunch(p.programs, tile_);
   }
 
  private:
@@ -84,16 +80,13 @@ class MatmulKernel : KernelEmitter {
         [&](const Value& k0) -> StatusOr<std::pair<Value, Value>> {
           const Value ka = ix.add(ix.splat(k0, {1, tile_.k}), k_row);
           const Value kb = ix.add(ix.splat(k0, {tile_.k, 1}), k_col);
-          const std::optional<Value> mask_ka = tiles.edgeMask(ka, form_.k, tile_.k);
-          const std::optional<Value> mask_kb = tiles.edgeMask(kb, form_.k, tile_.k);
-          JFT_ASSIGN_OR_RETURN(
-              const Value a,
-              tiles.loadOperand(lhs_, ix.add(lhs_rows, tiles.offsetOf(ka, form_.lhs_k)),
-                                tiles.both(mask_m_, mask_ka), {tile_.m, tile_.k}));
-          JFT_ASSIGN_OR_RETURN(
-              const Value b,
-              tiles.loadRhs(rhs_, form_.rhs_k, kb, mask_kb, rhs_cols, mask_n_, tile_));
-          return std::make_pair(a, b);
+          const auto lhs = [&](const Value& lanes, const std::optional<Value>& mask_ka) {
+            return tiles.loadOperand(lhs_,
+                                     ix.add(lhs_rows, tiles.offsetOf(lanes, form_.lhs_k)),
+                                     tiles.both(mask_m_, mask_ka), {tile_.m, tile_.k});
+          };
+          return tiles.stepTiles(ka, kb, form_.k, tile_, lhs,
+                                 {rhs_, form_.rhs_k, rhs_cols, mask_n_});
         });
   }
 
