@@ -1,0 +1,220 @@
+// Element types, tensor types and the numerics of stored values.
+#include <cmath>
+#include <cstring>
+#include <map>
+
+#include "interp_internal.h"
+
+namespace jft::codegen::ttir::testing::interp {
+
+bool isFloat(Elem e) {
+  return e == Elem::kF16 || e == Elem::kBF16 || e == Elem::kF32 || e == Elem::kF64;
+}
+
+int bitsOf(Elem e) {
+  switch (e) {
+    case Elem::kI1:
+      return 1;
+    case Elem::kI8:
+      return 8;
+    case Elem::kI16:
+    case Elem::kF16:
+    case Elem::kBF16:
+      return 16;
+    case Elem::kI32:
+    case Elem::kF32:
+      return 32;
+    case Elem::kI64:
+    case Elem::kF64:
+    case Elem::kPtr:
+      return 64;
+  }
+  return 64;
+}
+
+int bytesOf(Elem e) {
+  return e == Elem::kI1 ? 1 : bitsOf(e) / 8;
+}
+
+std::string nameOf(Elem e) {
+  static const char* names[] = {"i1",  "i8",   "i16", "i32", "i64",
+                                "f16", "bf16", "f32", "f64", "!tt.ptr"};
+  return names[static_cast<int>(e)];
+}
+
+int64_t Type::size() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+Tensor makeTensor(const Type& type) {
+  Tensor t;
+  t.type = type;
+  if (isFloat(type.elem))
+    t.floats.assign(type.size(), 0.0);
+  else
+    t.ints.assign(type.size(), 0);
+  return t;
+}
+
+namespace {
+
+StatusOr<Elem> parseElem(std::string_view s) {
+  static const std::map<std::string, Elem, std::less<>> table = {
+      {"i1", Elem::kI1},     {"i8", Elem::kI8},   {"i16", Elem::kI16},
+      {"i32", Elem::kI32},   {"i64", Elem::kI64}, {"f16", Elem::kF16},
+      {"bf16", Elem::kBF16}, {"f32", Elem::kF32}, {"f64", Elem::kF64}};
+  auto it = table.find(s);
+  if (it == table.end()) return unimplemented("element type '" + std::string(s) + "'");
+  return it->second;
+}
+
+}  // namespace
+
+StatusOr<Type> parseType(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  Type t;
+  if (s.starts_with("tensor<") && s.ends_with(">")) {
+    t.tensor = true;
+    s = s.substr(7, s.size() - 8);
+    // Dimensions are digits followed by 'x'; the element type follows.
+    while (!s.empty() && std::isdigit(static_cast<unsigned char>(s.front()))) {
+      const size_t x = s.find('x');
+      if (x == std::string_view::npos) return invalidArgument("malformed tensor type");
+      t.shape.push_back(std::stoll(std::string(s.substr(0, x))));
+      s.remove_prefix(x + 1);
+    }
+  }
+  if (s.starts_with("!tt.ptr<") && s.ends_with(">")) {
+    std::string_view inner = s.substr(8, s.size() - 9);
+    inner = inner.substr(0, inner.find(','));  // "!tt.ptr<f32, 1>": address space
+    t.elem = Elem::kPtr;
+    JFT_ASSIGN_OR_RETURN(t.pointee, parseElem(inner));
+    return t;
+  }
+  JFT_ASSIGN_OR_RETURN(t.elem, parseElem(s));
+  return t;
+}
+
+int64_t wrapInt(uint64_t v, Elem e) {
+  const int bits = bitsOf(e);
+  if (e == Elem::kI1) return static_cast<int64_t>(v & 1);
+  if (bits == 64) return static_cast<int64_t>(v);
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  const uint64_t sign = uint64_t{1} << (bits - 1);
+  v &= mask;
+  return static_cast<int64_t>((v ^ sign) - sign);
+}
+
+uint64_t unsignedOf(int64_t v, Elem e) {
+  const int bits = bitsOf(e);
+  if (bits == 64) return static_cast<uint64_t>(v);
+  return static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
+}
+
+namespace {
+
+// Rounds to nearest even onto a binary format of `precision` significand bits
+// (the implicit one included) with normal exponents [emin, emax]: directly
+// from the double, so that no intermediate rounding (double -> f32 -> bf16)
+// can round twice.
+double roundFormat(double v, int precision, int emin, int emax) {
+  if (std::isnan(v) || std::isinf(v) || v == 0) return v;
+  int e = std::ilogb(v);
+  if (e < emin) e = emin;  // subnormal: the quantum stops shrinking
+  const double quantum = std::ldexp(1.0, e - (precision - 1));
+  const double r = std::nearbyint(v / quantum) * quantum;  // ties to even
+  const double max = std::ldexp(2.0 - std::ldexp(1.0, 1 - precision), emax);
+  if (std::fabs(r) > max) return std::copysign(INFINITY, v);
+  return r;
+}
+
+}  // namespace
+
+double roundTo(double v, Elem e) {
+  switch (e) {
+    case Elem::kF64:
+      return v;
+    case Elem::kF32:
+      return static_cast<double>(static_cast<float>(v));
+    case Elem::kF16:
+      return roundFormat(v, 11, -14, 15);
+    case Elem::kBF16:
+      return roundFormat(v, 8, -126, 127);
+    default:
+      return v;
+  }
+}
+
+uint64_t floatBits(double v, Elem e) {
+  switch (e) {
+    case Elem::kF64: {
+      uint64_t b;
+      std::memcpy(&b, &v, 8);
+      return b;
+    }
+    case Elem::kF32: {
+      const float f = static_cast<float>(v);
+      uint32_t b;
+      std::memcpy(&b, &f, 4);
+      return b;
+    }
+    case Elem::kBF16: {
+      // bf16 is the upper half of the f32 with the same value (v is exact).
+      const float f = static_cast<float>(v);
+      uint32_t b;
+      std::memcpy(&b, &f, 4);
+      if (std::isnan(v)) b |= 0x00400000;  // keep it a NaN after the cut
+      return b >> 16;
+    }
+    case Elem::kF16: {
+      const uint64_t sign = std::signbit(v) ? 0x8000 : 0;
+      if (std::isnan(v)) return sign | 0x7E00;
+      const double a = std::fabs(v);
+      if (std::isinf(a)) return sign | 0x7C00;
+      if (a == 0) return sign;
+      int e = std::ilogb(a);
+      if (e < -14) return sign | static_cast<uint64_t>(std::ldexp(a, 24));  // subnormal
+      const uint64_t mant = static_cast<uint64_t>(std::ldexp(a, 10 - e)) & 0x3FF;
+      return sign | (static_cast<uint64_t>(e + 15) << 10) | mant;
+    }
+    default:
+      return 0;
+  }
+}
+
+double floatFromBits(uint64_t bits, Elem e) {
+  switch (e) {
+    case Elem::kF64: {
+      double d;
+      std::memcpy(&d, &bits, 8);
+      return d;
+    }
+    case Elem::kF32: {
+      const uint32_t b = static_cast<uint32_t>(bits);
+      float f;
+      std::memcpy(&f, &b, 4);
+      return f;
+    }
+    case Elem::kBF16: {
+      const uint32_t b = static_cast<uint32_t>(bits & 0xFFFF) << 16;
+      float f;
+      std::memcpy(&f, &b, 4);
+      return f;
+    }
+    case Elem::kF16: {
+      const double sign = (bits & 0x8000) ? -1.0 : 1.0;
+      const int exp = static_cast<int>((bits >> 10) & 0x1F);
+      const int mant = static_cast<int>(bits & 0x3FF);
+      if (exp == 0x1F) return mant ? NAN : sign * INFINITY;
+      if (exp == 0) return sign * std::ldexp(mant, -24);
+      return sign * std::ldexp(1024 + mant, exp - 25);
+    }
+    default:
+      return 0;
+  }
+}
+
+}  // namespace jft::codegen::ttir::testing::interp
