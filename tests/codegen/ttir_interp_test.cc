@@ -240,6 +240,35 @@ TEST(TtirInterp, UnsupportedOpIsNamed) {
   EXPECT_NE(s.toString().find("math.tanh"), std::string::npos) << s.toString();
 }
 
+// The shape ops the register steps of a sort use, worked by hand on 0..7:
+// split takes the even and odd lanes of the minor pair, join interleaves
+// them back, trans permutes as numpy's transpose(order), reshape is row-major.
+TEST(TtirInterp, SplitJoinTransReshapeByHand) {
+  const std::string ttir =
+      "module {\n"
+      "  tt.func public @k(%out0: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {\n"
+      "  %0 = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+      "  %1 = tt.reshape %0 : tensor<8xi32> -> tensor<4x2xi32>\n"
+      "  %2:2 = tt.split %1 : tensor<4x2xi32> -> tensor<4xi32>\n"
+      "  %4 = tt.join %2#1, %2#0 : tensor<4xi32> -> tensor<4x2xi32>\n"
+      "  %5 = tt.reshape %4 : tensor<4x2xi32> -> tensor<2x4xi32>\n"
+      "  %6 = tt.trans %5 {order = array<i32: 1, 0>} : tensor<2x4xi32> -> "
+      "tensor<4x2xi32>\n"
+      "  %7 = tt.reshape %6 : tensor<4x2xi32> -> tensor<8xi32>\n"
+      "  %8 = tt.splat %out0 : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+      "  %9 = tt.addptr %8, %0 : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+      "  tt.store %9, %7 : tensor<8x!tt.ptr<i32>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  ASSERT_TRUE(checkTtirSyntax(ttir).isOk()) << checkTtirSyntax(ttir).toString();
+  std::vector<int32_t> out(8, -1);
+  const Status s = runTtir(ttir, {1, 1, 1}, {interpBuffer(out)});
+  ASSERT_TRUE(s.isOk()) << s.toString();
+  // join(odd, even) = [1,0,3,2,5,4,7,6]; as 2x4 transposed: columns read down.
+  EXPECT_EQ(out, (std::vector<int32_t>{1, 5, 0, 4, 3, 7, 2, 6}));
+}
+
 // A store past its buffer fails the run, naming the access.
 TEST(TtirInterp, OutOfBoundsStoreFails) {
   const std::string ttir =
