@@ -7,18 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "ttir_text.h"
+
 namespace jft::codegen::ttir::testing {
 namespace {
 
 // ---------------------------------------------------------------- text ----
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
 
 bool startsWith(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;

@@ -9,17 +9,10 @@
 #include <optional>
 
 #include "interp_internal.h"
+#include "ttir_text.h"
 
 namespace jft::codegen::ttir::testing::interp {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
 
 bool isOpen(char c) {
   return c == '<' || c == '(' || c == '[' || c == '{';
