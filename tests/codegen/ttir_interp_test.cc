@@ -145,6 +145,17 @@ TEST(TtirInterp, RaggedLongRowTopKEqualsStableSort) {
   interpCheckSort(2, 5000, true, ir::ComparisonDirection::GT, 4);
 }
 
+// Rows around the network's internal boundaries: two lanes, padding past
+// the row, exactly and just past the distances a form may treat apart (32),
+// one tile exactly (4096), and a row over a tile by one.
+TEST(TtirInterp, SortsOfEveryRowLengthClassEqualStableSort) {
+  uint32_t seed = 10;
+  for (int64_t cols : {2, 3, 17, 32, 33, 64, 65, 4096, 4097}) {
+    SCOPED_TRACE("row of " + std::to_string(cols));
+    interpCheckSort(3, cols, true, ir::ComparisonDirection::LT, seed++);
+  }
+}
+
 // Multiples of 1/4 in [-4, 4): products and sums below are exact in f32.
 std::vector<float> interpQuarters(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
