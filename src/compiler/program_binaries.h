@@ -1,12 +1,12 @@
 // The binaries of a lowered program: TTIR kernels through the kernel
 // compiler (kernel_binaries.h), native ones through the native compiler
 // (native_binaries.h). A combined launch (horizontal_batches.h) that fails
-// to compile is split back into its members' own kernels, compiled alone. Under XLA_MODE=back_fail a TTIR kernel that fails to
-// compile sends its group (a loop or reduction group the native emitter
-// takes) to the native route: the group is lowered again by the native
-// backend, its reason kept in its region's native_reasons, and the kernel
-// list and the groups' first_kernel renumbered. Any kernel left without a
-// binary fails the compile, all of them listed in one error.
+// to compile is split back into its members' own kernels, compiled alone. Under
+// XLA_MODE=back_fail a TTIR kernel that fails to compile sends its group (a loop or
+// reduction group the native emitter takes) to the native route: the group is lowered
+// again by the native backend, its reason kept in its region's native_reasons, and the
+// kernel list and the groups' first_kernel renumbered. Any kernel left without a binary
+// fails the compile, all of them listed in one error.
 #pragma once
 
 #include <functional>

@@ -52,14 +52,6 @@ Status otherCallSupport(const ir::Module& module, const ir::Op& op) {
   }
 }
 
-}  // namespace
-
-bool libraryTakesCall(const ir::Module& module, const ir::Op& call) {
-  return otherCallSupport(module, call).isOk();
-}
-
-namespace {
-
 StatusOr<DotGemmPlan> planDot(const ir::Module& module, const ir::Op& op) {
   return planDotAsGemm(module, asDotGeneral(module, op));
 }
@@ -148,6 +140,10 @@ StatusOr<LibraryCall> lowerLibraryConvolution(ir::Module& module,
 }
 
 }  // namespace
+
+bool libraryTakesCall(const ir::Module& module, const ir::Op& call) {
+  return otherCallSupport(module, call).isOk();
+}
 
 std::vector<fusion::UnsupportedOp> libraryRejects(const ir::Module& module,
                                                   const ir::Function& function,

@@ -1,9 +1,10 @@
 // Element types, tensor types and the numerics of stored values.
+#include <bit>
 #include <cmath>
-#include <cstring>
 #include <map>
 
 #include "interp_internal.h"
+#include "ir/float_text.h"
 
 namespace jft::codegen::ttir::testing::interp {
 
@@ -116,69 +117,40 @@ uint64_t unsignedOf(int64_t v, Elem e) {
 
 namespace {
 
-// Rounds to nearest even onto a binary format of `precision` significand bits
-// (the implicit one included) with normal exponents [emin, emax]: directly
-// from the double, so that no intermediate rounding (double -> f32 -> bf16)
-// can round twice.
-double roundFormat(double v, int precision, int emin, int emax) {
-  if (std::isnan(v) || std::isinf(v) || v == 0) return v;
-  int e = std::ilogb(v);
-  if (e < emin) e = emin;  // subnormal: the quantum stops shrinking
-  const double quantum = std::ldexp(1.0, e - (precision - 1));
-  const double r = std::nearbyint(v / quantum) * quantum;  // ties to even
-  const double max = std::ldexp(2.0 - std::ldexp(1.0, 1 - precision), emax);
-  if (std::fabs(r) > max) return std::copysign(INFINITY, v);
-  return r;
+ir::ElementType halfType(Elem e) {
+  return e == Elem::kF16 ? ir::ElementType::F16 : ir::ElementType::BF16;
 }
+
+constexpr uint64_t kHalfSign = 0x8000;
 
 }  // namespace
 
 double roundTo(double v, Elem e) {
   switch (e) {
-    case Elem::kF64:
-      return v;
     case Elem::kF32:
       return static_cast<double>(static_cast<float>(v));
     case Elem::kF16:
-      return roundFormat(v, 11, -14, 15);
     case Elem::kBF16:
-      return roundFormat(v, 8, -126, 127);
+      return floatFromBits(floatBits(v, e), e);
     default:
       return v;
   }
 }
 
+// f32 and f64 by their bits, so a NaN keeps its sign and payload; the 16-bit
+// types through ir/float_text.h (rounded once, to nearest even, straight from
+// the double), a NaN keeping its sign on the type's canonical NaN.
 uint64_t floatBits(double v, Elem e) {
   switch (e) {
-    case Elem::kF64: {
-      uint64_t b;
-      std::memcpy(&b, &v, 8);
-      return b;
-    }
-    case Elem::kF32: {
-      const float f = static_cast<float>(v);
-      uint32_t b;
-      std::memcpy(&b, &f, 4);
-      return b;
-    }
+    case Elem::kF64:
+      return std::bit_cast<uint64_t>(v);
+    case Elem::kF32:
+      return std::bit_cast<uint32_t>(static_cast<float>(v));
+    case Elem::kF16:
     case Elem::kBF16: {
-      // bf16 is the upper half of the f32 with the same value (v is exact).
-      const float f = static_cast<float>(v);
-      uint32_t b;
-      std::memcpy(&b, &f, 4);
-      if (std::isnan(v)) b |= 0x00400000;  // keep it a NaN after the cut
-      return b >> 16;
-    }
-    case Elem::kF16: {
-      const uint64_t sign = std::signbit(v) ? 0x8000 : 0;
-      if (std::isnan(v)) return sign | 0x7E00;
-      const double a = std::fabs(v);
-      if (std::isinf(a)) return sign | 0x7C00;
-      if (a == 0) return sign;
-      int e = std::ilogb(a);
-      if (e < -14) return sign | static_cast<uint64_t>(std::ldexp(a, 24));  // subnormal
-      const uint64_t mant = static_cast<uint64_t>(std::ldexp(a, 10 - e)) & 0x3FF;
-      return sign | (static_cast<uint64_t>(e + 15) << 10) | mant;
+      const uint64_t sign = std::signbit(v) ? kHalfSign : 0;
+      if (std::isnan(v)) return (*ir::encodeFloat(halfType(e), NAN) & ~kHalfSign) | sign;
+      return *ir::encodeFloat(halfType(e), v);  // both types have inf: never nullopt
     }
     default:
       return 0;
@@ -187,30 +159,14 @@ uint64_t floatBits(double v, Elem e) {
 
 double floatFromBits(uint64_t bits, Elem e) {
   switch (e) {
-    case Elem::kF64: {
-      double d;
-      std::memcpy(&d, &bits, 8);
-      return d;
-    }
-    case Elem::kF32: {
-      const uint32_t b = static_cast<uint32_t>(bits);
-      float f;
-      std::memcpy(&f, &b, 4);
-      return f;
-    }
+    case Elem::kF64:
+      return std::bit_cast<double>(bits);
+    case Elem::kF32:
+      return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case Elem::kF16:
     case Elem::kBF16: {
-      const uint32_t b = static_cast<uint32_t>(bits & 0xFFFF) << 16;
-      float f;
-      std::memcpy(&f, &b, 4);
-      return f;
-    }
-    case Elem::kF16: {
-      const double sign = (bits & 0x8000) ? -1.0 : 1.0;
-      const int exp = static_cast<int>((bits >> 10) & 0x1F);
-      const int mant = static_cast<int>(bits & 0x3FF);
-      if (exp == 0x1F) return mant ? NAN : sign * INFINITY;
-      if (exp == 0) return sign * std::ldexp(mant, -24);
-      return sign * std::ldexp(1024 + mant, exp - 25);
+      const double v = ir::decodeFloat(halfType(e), bits & 0xFFFF);
+      return std::isnan(v) ? std::copysign(v, (bits & kHalfSign) ? -1.0 : 1.0) : v;
     }
     default:
       return 0;
