@@ -56,6 +56,7 @@ run_test test_profiler
 run_test test_zoo XLA_MODE=fl_only
 run_test test_ops XLA_MODE=fl_only
 run_test test_horizontal XLA_MODE=fl_only
+run_test test_modes
 run_test test_linalg
 run_test test_conv XLA_MODE=fl_only
 run_test test_conv XLA_MODE=fl_only XLA_FLAGTREE_CONV=ttir
