@@ -106,7 +106,8 @@ class Grouper {
   }
 
   // Whether no other group holds the pattern's own ops and the TTIR backend
-  // computes every op but the dots (the kernel's own).
+  // computes every op but the dots (the kernel's own) and holds the dots'
+  // element types.
   bool attentionFree(const AttentionForm& form) const {
     for (size_t at : form.own)
       if (out_.home[at] >= 0 || !out_.copied_into[at].empty()) return false;
@@ -115,6 +116,12 @@ class Grouper {
         if (op(at).kind != OpKind::DotGeneral &&
             !options_.ttir.supports(module_, op(at)).ok)
           return false;
+    // The dots' operand and result types, which no table entry covers.
+    for (size_t at : {form.qk_dot, form.pv_dot})
+      for (const std::vector<ir::ValueId>* values : {&op(at).operands, &op(at).results})
+        for (ir::ValueId v : *values)
+          if (!options_.ttir.holds || !options_.ttir.holds(module_.typeOf(v).element))
+            return false;
     return true;
   }
 

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <iomanip>
 #include <random>
 
 #include "attention_modules.h"
@@ -248,6 +249,52 @@ TEST(EmitAttention, InterpretedRaggedCrossAttention) {
   EXPECT_LT(relativeError(p), 1e-2);
   p.type = "f16";
   EXPECT_LT(relativeError(p), 1e-2);
+}
+
+// The benchmark's shape (B=8, H=16, T=2048, D=128, bf16, causal) and a few
+// others: the launch the kernel asks for. Under JFT_TTIR_DUMP_DIR each is
+// written as attention_<case>.ttir with its launch and program in the .json
+// beside it, for tests/codegen/run_attention_check.py on a GPU.
+TEST(EmitAttention, BenchmarkShapeLaunch) {
+  struct Case {
+    std::string name;
+    AttentionProgram program;
+  };
+  const AttentionProgram bench{
+      .batch = 8, .heads = 16, .tq = 2048, .tk = 2048, .d = 128, .dv = 128};
+  AttentionProgram full = bench;
+  full.causal = false;
+  AttentionProgram ragged{
+      .batch = 2, .heads = 3, .tq = 1000, .tk = 1000, .d = 64, .dv = 64, .type = "f16"};
+  AttentionProgram wide{
+      .batch = 2, .heads = 4, .tq = 512, .tk = 700, .d = 256, .dv = 256, .causal = false};
+  AttentionProgram f32{
+      .batch = 2, .heads = 2, .tq = 300, .tk = 300, .d = 64, .dv = 64, .type = "f32"};
+  for (const Case& c :
+       {Case{"bench", bench}, Case{"bench_full", full}, Case{"ragged_f16", ragged},
+        Case{"wide_d256", wide}, Case{"f32_tf32", f32}}) {
+    const TtirKernel k = attentionKernel(plan(c.program));
+    ASSERT_FALSE(k.ttir.empty()) << c.name;
+    if (c.name == "bench") {
+      EXPECT_EQ((std::array<uint32_t, 3>{16, 128, 1}), k.grid);
+      EXPECT_EQ(k.tile, "128x64x128");
+      EXPECT_EQ(k.num_warps, 8);
+      EXPECT_EQ(k.num_stages, 3);
+    }
+    const char* dump = std::getenv("JFT_TTIR_DUMP_DIR");
+    if (dump == nullptr || *dump == 0) continue;
+    const AttentionProgram& p = c.program;
+    const std::string base = std::string(dump) + "/attention_" + c.name;
+    std::ofstream(base + ".ttir") << k.ttir;
+    std::ofstream(base + ".json")
+        << "{\"grid\": [" << k.grid[0] << ", " << k.grid[1] << ", " << k.grid[2]
+        << "], \"num_warps\": " << k.num_warps << ", \"num_stages\": " << k.num_stages
+        << ", \"batch\": " << p.batch << ", \"heads\": " << p.heads
+        << ", \"tq\": " << p.tq << ", \"tk\": " << p.tk << ", \"d\": " << p.d
+        << ", \"dv\": " << p.dv << ", \"type\": \"" << p.type
+        << "\", \"causal\": " << (p.causal ? "true" : "false") << ", \"fill\": " << p.fill
+        << ", \"scale\": " << std::setprecision(9) << p.scale() << "}\n";
+  }
 }
 
 }  // namespace
