@@ -30,6 +30,9 @@ struct AttentionProgram {
   bool return_probs = false;  // the probabilities are read outside too
   bool return_mask = false;   // the causal compare is read outside too
   std::string fill = "-1.000000e+30";
+  // Keys k <= q + mask_offset kept (causal only): negative offsets leave the
+  // first rows with no key (uniform weights under a finite fill).
+  int64_t mask_offset = 0;
   double scale() const { return 1.0 / std::sqrt(static_cast<double>(d)); }
 };
 
@@ -73,7 +76,18 @@ inline std::string attentionText(const AttentionProgram& p) {
     const std::string ii = t({p.tq, p.tk}, "i32"), pred = t({p.tq, p.tk}, "i1");
     o << "  %row = stablehlo.iota {iota_dimension = 0} : " << ii << "\n";
     o << "  %col = stablehlo.iota {iota_dimension = 1} : " << ii << "\n";
-    o << "  %keep = stablehlo.compare %row, %col {comparison_direction = "
+    std::string row = "%row";
+    if (p.mask_offset != 0) {
+      o << "  %off = stablehlo.constant dense<" << p.mask_offset << "> : tensor<i32>\n";
+      o << "  %offb = stablehlo.broadcast_in_dim %off {broadcast_dimensions = "
+           "array<i64>} : "
+           "(tensor<i32>) -> "
+        << ii << "\n";
+      o << "  %rowo = stablehlo.add %row, %offb : " << ii << "\n";
+      row = "%rowo";
+    }
+    o << "  %keep = stablehlo.compare " << row
+      << ", %col {comparison_direction = "
          "#stablehlo<comparison_direction GE>, compare_type = "
          "#stablehlo<comparison_type SIGNED>} : ("
       << ii << ", " << ii << ") -> " << pred << "\n";

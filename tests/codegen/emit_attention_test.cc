@@ -14,6 +14,8 @@
 #include "codegen/ttir/capability.h"
 #include "codegen/ttir/kernel.h"
 #include "emit_test_util.h"
+#include "fusion/attention_form.h"
+#include "fusion/use_graph.h"
 #include "ir/float_text.h"
 #include "ir/verifier.h"
 #include "ttir_interp.h"
@@ -95,7 +97,7 @@ std::vector<double> reference(const AttentionProgram& p, const std::vector<doubl
         for (int64_t d = 0; d < p.d; ++d) s += qi[d] * kj[d];
         s = roundTo(s, e);
         s = roundTo(p.divide ? s / scale : s * scale, f32);
-        if (p.causal && !(i >= j)) s = fill;
+        if (p.causal && !(i + p.mask_offset >= j)) s = fill;
         x[static_cast<size_t>(j)] = s;
         mx = std::max(mx, s);
       }
@@ -249,6 +251,28 @@ TEST(EmitAttention, InterpretedRaggedCrossAttention) {
   EXPECT_LT(relativeError(p), 1e-2);
   p.type = "f16";
   EXPECT_LT(relativeError(p), 1e-2);
+}
+
+// A mask whose first rows keep no key: the finite fill gives them uniform
+// weights, as the program does (no key block is skipped then); a positive
+// offset keeps more keys past the diagonal, and blocks past them are
+// skipped.
+TEST(EmitAttention, InterpretedShiftedCausalMasks) {
+  for (int64_t offset : {-5, -70, 3, 40}) {
+    AttentionProgram p;
+    p.batch = 1;
+    p.tq = p.tk = 300;  // two row blocks: the first skips keys past 192
+    p.mask_offset = offset;
+    StatusOr<ir::Module> m = attentionModule(p);
+    ASSERT_TRUE(m.isOk()) << m.status().toString();
+    const fusion::UseGraph uses(m->entry()->body);
+    std::optional<fusion::AttentionForm> form = fusion::attentionFormOf(
+        *m, m->entry()->body, uses, m->entry()->body.ops.size() - 2);
+    ASSERT_TRUE(form.has_value());
+    EXPECT_EQ(form->causal_offset,
+              offset < 0 ? std::nullopt : std::optional<int64_t>(offset));
+    EXPECT_LT(relativeError(p), 1e-2) << "offset " << offset;
+  }
 }
 
 // The benchmark's shape (B=8, H=16, T=2048, D=128, bf16, causal) and a few
