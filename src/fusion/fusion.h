@@ -66,6 +66,9 @@ enum class Family : uint8_t {
   // A Pallas kernel: the Triton module a custom call carries, compiled as
   // given (pallas_call.h). Nothing joins it.
   kPallas,
+  // dot -> positional mask/scale -> softmax -> dot as one flash-attention
+  // kernel (attention_form.h): formed before the search, nothing joins it.
+  kAttention,
 };
 
 const char* routeName(Route route);     // "ttir", "library", ...

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fusion/attention_form.h"
 #include "fusion/library_epilogue.h"
 #include "fusion/op_route.h"
 #include "fusion/op_text.h"
@@ -39,6 +40,7 @@ class Grouper {
 
   Grouping run() && {
     readers_.clear();
+    placeAttention();
     for (size_t i = uses_.numOps(); i-- > 0;) {
       // An op already placed: a bias broadcast a library dot took along.
       if (out_.home[i] < 0) place(i);
@@ -58,7 +60,8 @@ class Grouper {
            std::find(copies.begin(), copies.end(), g) != copies.end();
   }
 
-  // Groups reading a result of op `i`, ascending.
+  // Groups reading a result of op `i` from where it is made, ascending: a
+  // group holding a copy of `i` computes it itself and is not listed.
   std::vector<int> userGroups(size_t i) const {
     std::vector<int> groups;
     for (size_t user : uses_.opUsers(i)) {
@@ -67,10 +70,66 @@ class Grouper {
     }
     std::sort(groups.begin(), groups.end());
     groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+    std::erase_if(groups, [&](int g) { return inGroup(i, g); });
     return groups;
   }
 
+  // Attention groups are formed before the search (attention_form.h): each
+  // is the whole pattern, so no op the walk meets could change it, and the
+  // walk skips what they hold. Not under XLA_FLAGTREE_MATMUL=library (every
+  // dot on the library) nor without fusion or a TTIR backend.
+  void placeAttention() {
+    if (!options_.fuse || options_.matmul == MatmulRoute::kLibrary ||
+        !options_.ttir.supports)
+      return;
+    for (size_t i = uses_.numOps(); i-- > 0;) {
+      if (op(i).kind != OpKind::DotGeneral || out_.home[i] >= 0) continue;
+      std::optional<AttentionForm> form = attentionFormOf(module_, region_, uses_, i);
+      if (!form || !attentionFree(*form)) continue;
+      const int g = static_cast<int>(out_.groups.size());
+      DraftGroup group;
+      group.route = Route::kTtir;
+      group.family = Family::kAttention;
+      group.root = i;
+      group.dot = static_cast<long>(i);
+      group.ops.push_back(i);
+      for (size_t at : form->own) {
+        out_.home[at] = g;
+        if (at != i) group.ops.push_back(at);
+      }
+      for (size_t at : form->copied) {
+        out_.copied_into[at].push_back(g);
+        group.copies.push_back(at);
+      }
+      out_.groups.push_back(std::move(group));
+    }
+  }
+
+  // Whether no other group holds the pattern's own ops and the TTIR backend
+  // computes every op but the dots (the kernel's own) and holds the dots'
+  // element types.
+  bool attentionFree(const AttentionForm& form) const {
+    for (size_t at : form.own)
+      if (out_.home[at] >= 0 || !out_.copied_into[at].empty()) return false;
+    for (const std::vector<size_t>* list : {&form.own, &form.copied})
+      for (size_t at : *list)
+        if (op(at).kind != OpKind::DotGeneral &&
+            !options_.ttir.supports(module_, op(at)).ok)
+          return false;
+    // The dots' operand and result types, which no table entry covers.
+    for (size_t at : {form.qk_dot, form.pv_dot})
+      for (const std::vector<ir::ValueId>* values : {&op(at).operands, &op(at).results})
+        for (ir::ValueId v : *values)
+          if (!options_.ttir.holds || !options_.ttir.holds(module_.typeOf(v).element))
+            return false;
+    return true;
+  }
+
   void place(size_t i) {
+    // Copied into attention groups only, read by nothing else: no home.
+    if (!out_.copied_into[i].empty() && !uses_.anyResultReturned(i) &&
+        userGroups(i).empty())
+      return;
     if (isProduct(op(i)) && placeProduct(i)) return;
     const OpRoute route = routeOf(module_, op(i), options_);
     if (!route.supported) {
@@ -443,6 +502,8 @@ class Grouper {
   // so `g` must store its results).
   bool canJoin(size_t i, int g, bool stored) {
     DraftGroup& target = group(g);
+    // An attention group is complete when formed.
+    if (target.family == Family::kAttention) return false;
     // Scan, scatter and sort run one op each; scan and sort take an
     // elementwise prologue (computed at the index they read), never anything
     // the return also needs (their kernels store only the op's results).
@@ -504,6 +565,7 @@ class Grouper {
   }
 
   bool canCopy(size_t i, int g) {
+    if (group(g).family == Family::kAttention) return false;
     if (group(g).family == Family::kReduction) return fitsSpace(i, g);
     if (isProductFamily(group(g).family)) return fitsProduct(i, g);
     return true;

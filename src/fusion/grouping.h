@@ -4,7 +4,8 @@
 // order. Other ops of a group may have readers in other groups too (the group
 // stores them as extra outputs: multi-output fusion); a join that would close
 // a cycle in the group graph is refused, and plan.cc orders the groups
-// topologically.
+// topologically. Attention groups (attention_form.h) are formed before the
+// walk, whole, and the walk leaves their ops where they are.
 #pragma once
 
 #include <optional>

@@ -44,6 +44,8 @@ const char* familyName(Family family) {
       return "conv";
     case Family::kPallas:
       return "pallas";
+    case Family::kAttention:
+      return "attention";
   }
   return "?";
 }

@@ -298,5 +298,76 @@ TEST(TtirInterp, OutOfBoundsStoreFails) {
   EXPECT_NE(s.toString().find("outside"), std::string::npos) << s.toString();
 }
 
+// d = c + a . b on a [16, 32] x [32, 16] product, operands of `type` (bf16
+// as the bits' top half of an f32), against a plain loop; values are small
+// multiples of 1/8, so every sum is exact in any order.
+void interpDotCase(const std::string& type) {
+  const bool half = type == "bf16";
+  auto offsets = [](const std::string& name, int64_t rows, int64_t cols) {
+    const std::string r = std::to_string(rows), c = std::to_string(cols);
+    const std::string t = "tensor<" + r + "x" + c + "xi32>";
+    return "  %" + name + "r = tt.make_range {end = " + r +
+           " : i32, start = 0 : i32} : tensor<" + r + "xi32>\n  %" + name +
+           "r2 = tt.expand_dims %" + name + "r {axis = 1 : i32} : tensor<" + r +
+           "xi32> -> tensor<" + r + "x1xi32>\n  %" + name +
+           "c = tt.make_range {end = " + c + " : i32, start = 0 : i32} : tensor<" + c +
+           "xi32>\n  %" + name + "c2 = tt.expand_dims %" + name +
+           "c {axis = 0 : i32} : tensor<" + c + "xi32> -> tensor<1x" + c + "xi32>\n  %" +
+           name + "w = arith.constant dense<" + c + "> : tensor<" + r + "x1xi32>\n  %" +
+           name + "m = arith.muli %" + name + "r2, %" + name + "w : tensor<" + r +
+           "x1xi32>\n  %" + name + "mb = tt.broadcast %" + name + "m : tensor<" + r +
+           "x1xi32> -> " + t + "\n  %" + name + "cb = tt.broadcast %" + name +
+           "c2 : tensor<1x" + c + "xi32> -> " + t + "\n  %" + name + " = arith.addi %" +
+           name + "mb, %" + name + "cb : " + t + "\n";
+  };
+  auto load = [&](const std::string& name, const std::string& param, int64_t rows,
+                  int64_t cols, const std::string& elem) {
+    const std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
+    return "  %" + name + "p = tt.splat %" + param + " : !tt.ptr<" + elem +
+           "> -> tensor<" + shape + "x!tt.ptr<" + elem + ">>\n  %" + name +
+           "a = tt.addptr %" + name + "p, %" + name + "o : tensor<" + shape +
+           "x!tt.ptr<" + elem + ">>, tensor<" + shape + "xi32>\n  %" + name +
+           " = tt.load %" + name + "a : tensor<" + shape + "x!tt.ptr<" + elem + ">>\n";
+  };
+  const std::string ttir =
+      "module {\n  tt.func public @k(%in0: !tt.ptr<" + type + ">, %in1: !tt.ptr<" + type +
+      ">, %in2: !tt.ptr<f32>, %out0: !tt.ptr<f32>) {\n" + offsets("ao", 16, 32) +
+      offsets("bo", 32, 16) + offsets("co", 16, 16) + load("a", "in0", 16, 32, type) +
+      load("b", "in1", 32, 16, type) + load("c", "in2", 16, 16, "f32") +
+      "  %d = tt.dot %a, %b, %c, inputPrecision = ieee : tensor<16x32x" + type +
+      "> * tensor<32x16x" + type + "> -> tensor<16x16xf32>\n" +
+      "  %op = tt.splat %out0 : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>\n"
+      "  %oa = tt.addptr %op, %co : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>\n"
+      "  tt.store %oa, %d : tensor<16x16x!tt.ptr<f32>>\n    tt.return\n  }\n}\n";
+  ASSERT_TRUE(checkTtirSyntax(ttir).isOk()) << checkTtirSyntax(ttir).toString() << ttir;
+  std::vector<float> a(16 * 32), b(32 * 16), c(16 * 16), out(16 * 16, -1);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<float>(static_cast<int>(i % 7) - 3) / 8;
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = static_cast<float>(static_cast<int>(i % 5) - 2) / 8;
+  for (size_t i = 0; i < c.size(); ++i) c[i] = static_cast<float>(i) / 4;
+  std::vector<uint16_t> a16(a.size()), b16(b.size());
+  for (size_t i = 0; i < a.size(); ++i) a16[i] = std::bit_cast<uint32_t>(a[i]) >> 16;
+  for (size_t i = 0; i < b.size(); ++i) b16[i] = std::bit_cast<uint32_t>(b[i]) >> 16;
+  const Status s = half ? runTtir(ttir, {1, 1, 1},
+                                  {interpBuffer(a16), interpBuffer(b16), interpBuffer(c),
+                                   interpBuffer(out)})
+                        : runTtir(ttir, {1, 1, 1},
+                                  {interpBuffer(a), interpBuffer(b), interpBuffer(c),
+                                   interpBuffer(out)});
+  ASSERT_TRUE(s.isOk()) << s.toString();
+  for (int64_t i = 0; i < 16; ++i)
+    for (int64_t j = 0; j < 16; ++j) {
+      double want = c[i * 16 + j];
+      for (int64_t k = 0; k < 32; ++k) want += double{a[i * 32 + k]} * b[k * 16 + j];
+      EXPECT_EQ(out[i * 16 + j], static_cast<float>(want)) << i << "," << j;
+    }
+}
+
+TEST(TtirInterp, DotAccumulatesOntoItsThirdOperand) {
+  interpDotCase("bf16");
+  interpDotCase("f32");
+}
+
 }  // namespace
 }  // namespace jft::codegen::ttir::testing

@@ -18,6 +18,7 @@ TEST(RouteNames, SpellEveryRouteAndFamily) {
   EXPECT_EQ(std::string(familyName(Family::kNone)), "none");
   EXPECT_EQ(std::string(familyName(Family::kLoop)), "loop");
   EXPECT_EQ(std::string(familyName(Family::kReduction)), "reduction");
+  EXPECT_EQ(std::string(familyName(Family::kAttention)), "attention");
 }
 
 }  // namespace

@@ -318,5 +318,43 @@ TEST(ZooPlanShapes, RealOfAComplexValueIsALoopKernel) {
   EXPECT_TRUE(real_in_loop) << p.text();
 }
 
+std::vector<const Fusion*> groupsOfFamily(const Plan& plan, Family family) {
+  std::vector<const Fusion*> out;
+  for (const Fusion& f : plan.fusions)
+    if (f.family == family) out.push_back(&f);
+  return out;
+}
+
+// attention (f32, q.k^T / sqrt(d), causal -1e9 fill, softmax, p.v): one
+// flash-attention kernel reading q, k, v; the [2, 4, 64, 64] scores never
+// leave it.
+TEST(ZooPlanShapes, AttentionIsOneAttentionKernel) {
+  Planned p = planFixture("attention");
+  ASSERT_EQ(p.plan.fusions.size(), 1u) << p.text();
+  const Fusion& f = p.plan.fusions[0];
+  EXPECT_EQ(f.family, Family::kAttention);
+  EXPECT_EQ(countKind(p, f, ir::OpKind::DotGeneral), 2u);
+  EXPECT_EQ(countKind(p, f, ir::OpKind::Reduce), 2u);
+  EXPECT_EQ(f.inputs, p.main().body.args);
+  EXPECT_TRUE(p.plan.unsupported.empty()) << p.text();
+}
+
+// transformer_block: its attention is one kernel too, between the
+// projections.
+TEST(ZooPlanShapes, TransformerBlockAttentionIsOneKernel) {
+  Planned p = planFixture("transformer_block");
+  const std::vector<const Fusion*> attention = groupsOfFamily(p.plan, Family::kAttention);
+  ASSERT_EQ(attention.size(), 1u) << p.text();
+  EXPECT_EQ(countKind(p, *attention[0], ir::OpKind::DotGeneral), 2u);
+  EXPECT_EQ(countKind(p, ir::OpKind::DotGeneral), 6u);
+}
+
+// transformer_train_step: the backward pass reads the probabilities, so the
+// attention keeps today's plan (scores and probabilities in memory).
+TEST(ZooPlanShapes, TransformerTrainStepHasNoAttentionKernel) {
+  Planned p = planFixture("transformer_train_step");
+  EXPECT_TRUE(groupsOfFamily(p.plan, Family::kAttention).empty()) << p.text();
+}
+
 }  // namespace
 }  // namespace jft::fusion

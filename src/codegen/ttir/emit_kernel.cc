@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "codegen/common/kernel_group.h"
+#include "codegen/ttir/attention_emitter.h"
 #include "codegen/ttir/conv_emitter.h"
 #include "codegen/ttir/kernel.h"
 #include "codegen/ttir/kernel_signature.h"
@@ -70,6 +71,8 @@ StatusOr<StagedKernels> emitStages(const ir::Module& module, const ir::Function&
       });
     case F::kConv:
       return oneStage(group, emitConvKernel);
+    case F::kAttention:
+      return oneStage(group, emitAttentionKernel);
     default:
       break;
   }

@@ -120,6 +120,7 @@ class Machine {
     if (n == "scf.for") return scfFor(op);
     if (n == "scf.if") return scfIf(op);
     if (n == "tt.reduce") return reduce(op);
+    if (n == "tt.dot") return dot(op);
     std::vector<const Tensor*> args;
     for (size_t i = 0; i < op.operands.size(); ++i) args.push_back(&in(op, i));
     Tensor out;
@@ -329,6 +330,37 @@ class Machine {
       JFT_RETURN_IF_ERROR(region(op.regions[1], yielded));
     if (yielded.size() != op.results.size()) return opError(op, "yield count");
     for (size_t i = 0; i < yielded.size(); ++i) set(op, i, std::move(yielded[i]));
+    return Status::ok();
+  }
+
+  // d = c + a . b for a [M, K], b [K, N], c and d [M, N]: each product is
+  // exact in a double (operands of 24 significant bits or fewer) and every
+  // step of the sum over k, in order, is rounded to the accumulator's type,
+  // as an MMA's f32 accumulation does (its order may differ: a sum may differ
+  // in its last bits). inputPrecision is not modelled: the emitters round
+  // f32 operands of a tf32 product to TF32 themselves (tf32_rounding.h), and
+  // the MMA reads such values exactly.
+  Status dot(const Op& op) {
+    const Tensor &a = in(op, 0), &b = in(op, 1), &c = in(op, 2);
+    const Type& rt = op.types[0];
+    if (a.type.shape.size() != 2 || b.type.shape.size() != 2 || rt.shape.size() != 2)
+      return opError(op, "tt.dot of other than 2D tiles");
+    const int64_t m = a.type.shape[0], k = a.type.shape[1], n = b.type.shape[1];
+    if (b.type.shape[0] != k || rt.shape != std::vector<int64_t>{m, n} ||
+        c.type.shape != rt.shape)
+      return opError(op, "tt.dot shapes");
+    if (!isFloat(a.type.elem) || !isFloat(b.type.elem) || !isFloat(rt.elem))
+      return unimplemented("TTIR line " + std::to_string(op.line) +
+                           ": integer tt.dot: " + op.text);
+    Tensor t = makeTensor(rt);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double acc = c.floats[i * n + j];
+        for (int64_t x = 0; x < k; ++x)
+          acc = roundTo(acc + a.floats[i * k + x] * b.floats[x * n + j], rt.elem);
+        t.floats[i * n + j] = acc;
+      }
+    set(op, 0, std::move(t));
     return Status::ok();
   }
 
