@@ -112,12 +112,18 @@ struct Options {
   // groups as one launch: horizontal_batches.h). Never under back_fail, whose
   // fallback is per group.
   bool horizontal = true;
+  // XLA_FLAGTREE_ATTENTION=1 turns the attention family on (plain-jnp
+  // attention as one flash-attention kernel, fusion/attention_form.h). Off by
+  // default until its kernels have been compiled by Triton and checked on a
+  // GPU; its numerics are checked on the host (tests/codegen).
+  bool attention = false;
 
   // Reads an environment variable; nullopt when unset.
   using EnvLookup = std::function<std::optional<std::string>(const char* name)>;
 
   // XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG,
-  // XLA_FLAGTREE_FAIL_KERNELS, XLA_FLAGTREE_HORIZONTAL and XLA_FLAGS from the
+  // XLA_FLAGTREE_FAIL_KERNELS, XLA_FLAGTREE_HORIZONTAL, XLA_FLAGTREE_ATTENTION
+  // and XLA_FLAGS from the
   // environment;
   // INVALID_ARGUMENT for a bad value. Warns once per process on stderr about
   // unknown XLA_FLAGS entries.

@@ -44,6 +44,7 @@ std::string fingerprint(std::string_view bytecode, const Options& options,
   // it leaves every fingerprint as it was.
   for (const std::string& failing : options.fail_kernels) field(hash, "fail " + failing);
   if (!options.horizontal) field(hash, "no horizontal fusion");
+  if (options.attention) field(hash, "attention family");
   return kernel_compiler::toHex(hash.finish());
 }
 

@@ -149,6 +149,9 @@ struct PlanOptions {
   bool collective_route = false;
   bool custom_call_route = false;  // typed-FFI custom calls (op_route.h)
   MatmulRoute matmul = MatmulRoute::kAuto;
+  // Whether plain attention (dot -> positional mask -> softmax -> dot) forms
+  // one kAttention group (attention_form.h).
+  bool attention = true;
   ConvRoute conv = ConvRoute::kAuto;
   // Routes measured for dots (the compiler's autotuner), keyed by
   // matmulSignature (matmul_form.h). Under kAuto, with the library route

@@ -79,8 +79,8 @@ class Grouper {
   // walk skips what they hold. Not under XLA_FLAGTREE_MATMUL=library (every
   // dot on the library) nor without fusion or a TTIR backend.
   void placeAttention() {
-    if (!options_.fuse || options_.matmul == MatmulRoute::kLibrary ||
-        !options_.ttir.supports)
+    if (!options_.attention || !options_.fuse ||
+        options_.matmul == MatmulRoute::kLibrary || !options_.ttir.supports)
       return;
     for (size_t i = uses_.numOps(); i-- > 0;) {
       if (op(i).kind != OpKind::DotGeneral || out_.home[i] >= 0) continue;

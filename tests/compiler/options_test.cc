@@ -135,6 +135,17 @@ TEST(OptionsFromEnvironment, HorizontalFusionIsOnUnlessTurnedOff) {
             std::string::npos);
 }
 
+TEST(OptionsFromEnvironment, AttentionFamilyIsOffUnlessTurnedOn) {
+  EXPECT_FALSE(Options::fromEnvironment(envOf({}))->attention);
+  EXPECT_TRUE(
+      Options::fromEnvironment(envOf({{"XLA_FLAGTREE_ATTENTION", "1"}}))->attention);
+  StatusOr<Options> bad =
+      Options::fromEnvironment(envOf({{"XLA_FLAGTREE_ATTENTION", "maybe"}}));
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.status().message().find("XLA_FLAGTREE_ATTENTION='maybe'"),
+            std::string::npos);
+}
+
 TEST(OptionsFromEnvironment, BadValuesFailNamingTheVariable) {
   StatusOr<Options> mode = Options::fromEnvironment(envOf({{"XLA_MODE", "fast"}}));
   ASSERT_FALSE(mode.isOk());
