@@ -20,7 +20,8 @@ StatusOr<MatmulDecision> decode(const Json& entry, const std::string& key) {
   d.cached = true;
   JFT_ASSIGN_OR_RETURN(d.winner.library, kernel_compiler::requireBool(entry, "library"));
   JFT_ASSIGN_OR_RETURN(d.micros, kernel_compiler::requireNumber(entry, "micros"));
-  JFT_ASSIGN_OR_RETURN(int64_t candidates, kernel_compiler::requireInt(entry, "candidates"));
+  JFT_ASSIGN_OR_RETURN(int64_t candidates,
+                       kernel_compiler::requireInt(entry, "candidates"));
   if (!(d.micros >= 0) || candidates < 1 || candidates > 1000)
     return invalidArgument("time or candidate count out of range");
   d.candidates = static_cast<int>(candidates);

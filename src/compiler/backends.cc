@@ -12,6 +12,7 @@ codegen::ttir::EmitOptions emitOptions(const Options& options,
   codegen::ttir::EmitOptions emit;
   emit.warp_size = options.target.warp_size;
   emit.deterministic = options.exclude_nondeterministic_ops;
+  emit.sort_register_steps = options.sort_registers;
   emit.matmul_tiles = options.matmul_tiles;
   emit.matmul_tiles.insert(tuned.tiles.begin(), tuned.tiles.end());
   return emit;

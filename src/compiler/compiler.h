@@ -117,14 +117,16 @@ struct Options {
   // default until its kernels have been compiled by Triton and checked on a
   // GPU; its numerics are checked on the host (tests/codegen).
   bool attention = false;
+  // XLA_FLAGTREE_SORT_REGISTERS=1: sorts do their partner distances below 32
+  // in registers (codegen/ttir/sort_emitter.h); off until run on a GPU.
+  bool sort_registers = false;
 
   // Reads an environment variable; nullopt when unset.
   using EnvLookup = std::function<std::optional<std::string>(const char* name)>;
 
   // XLA_MODE, XLA_FLAGTREE_MATMUL, XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG,
-  // XLA_FLAGTREE_FAIL_KERNELS, XLA_FLAGTREE_HORIZONTAL, XLA_FLAGTREE_ATTENTION
-  // and XLA_FLAGS from the
-  // environment;
+  // XLA_FLAGTREE_FAIL_KERNELS, XLA_FLAGTREE_HORIZONTAL, XLA_FLAGTREE_ATTENTION,
+  // XLA_FLAGTREE_SORT_REGISTERS and XLA_FLAGS from the environment;
   // INVALID_ARGUMENT for a bad value. Warns once per process on stderr about
   // unknown XLA_FLAGS entries.
   static StatusOr<Options> fromEnvironment();

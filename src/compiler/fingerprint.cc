@@ -45,6 +45,7 @@ std::string fingerprint(std::string_view bytecode, const Options& options,
   for (const std::string& failing : options.fail_kernels) field(hash, "fail " + failing);
   if (!options.horizontal) field(hash, "no horizontal fusion");
   if (options.attention) field(hash, "attention family");
+  if (options.sort_registers) field(hash, "sort register steps");
   return kernel_compiler::toHex(hash.finish());
 }
 

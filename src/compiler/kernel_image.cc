@@ -3,8 +3,8 @@
 
 namespace jft::compiler {
 
-StatusOr<runtime::KernelImage> toKernelImage(const kernel_compiler::CompiledKernel& kernel,
-                                             size_t buffer_params) {
+StatusOr<runtime::KernelImage> toKernelImage(
+    const kernel_compiler::CompiledKernel& kernel, size_t buffer_params) {
   using Param = runtime::KernelImage::Param;
   runtime::KernelImage image;
   image.binary = kernel.binary;
@@ -19,8 +19,8 @@ StatusOr<runtime::KernelImage> toKernelImage(const kernel_compiler::CompiledKern
   for (size_t i = 0; i < kernel.params.size(); ++i) {
     const kernel_compiler::KernelParam& param = kernel.params[i];
     std::string which = "kernel " + kernel.name + ": parameter " + std::to_string(i) +
-                        " (" + param.type + ", " + kernel_compiler::paramRoleName(param.role) +
-                        ")";
+                        " (" + param.type + ", " +
+                        kernel_compiler::paramRoleName(param.role) + ")";
     switch (param.role) {
       case kernel_compiler::ParamRole::kArg:
         if (!param.is_pointer)

@@ -1,6 +1,7 @@
 // Options from the environment: XLA_MODE, XLA_FLAGTREE_MATMUL,
 // XLA_FLAGTREE_CONV, XLA_FLAGTREE_LOG, XLA_FLAGTREE_FAIL_KERNELS,
-// XLA_FLAGTREE_HORIZONTAL, XLA_FLAGTREE_ATTENTION and XLA_FLAGS.
+// XLA_FLAGTREE_HORIZONTAL, XLA_FLAGTREE_ATTENTION, XLA_FLAGTREE_SORT_REGISTERS
+// and XLA_FLAGS.
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
@@ -134,6 +135,10 @@ StatusOr<Options> Options::fromEnvironment(const EnvLookup& env) {
   if (std::optional<std::string> attention = env("XLA_FLAGTREE_ATTENTION")) {
     JFT_ASSIGN_OR_RETURN(options.attention,
                          parseSwitch("XLA_FLAGTREE_ATTENTION", *attention));
+  }
+  if (std::optional<std::string> sort = env("XLA_FLAGTREE_SORT_REGISTERS")) {
+    JFT_ASSIGN_OR_RETURN(options.sort_registers,
+                         parseSwitch("XLA_FLAGTREE_SORT_REGISTERS", *sort));
   }
   if (std::optional<std::string> fail = env("XLA_FLAGTREE_FAIL_KERNELS"))
     options.fail_kernels = commaList(*fail);

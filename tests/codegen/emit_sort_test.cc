@@ -134,5 +134,43 @@ TEST(EmitSort, RaggedLongRowsSkipPairsPastTheRow) {
   EXPECT_EQ(count(k[0].ttir, "tt.splat %out1"), 1);
 }
 
+// The register form (EmitOptions::sort_register_steps): the distances below
+// kRegisterDistances (32) of each stage are done in registers, unrolled once
+// in the stage loop (distances 16, 8, 4 and 2 only in the stages that have
+// them); the longer ones stay exchanges through scratch, so the TTIR still
+// does not grow with the row.
+TEST(EmitSort, RegisterFormDoesTheShortDistancesInRegisters) {
+  ir::Module m = sortModule({8, 100}, 1, false, ir::ComparisonDirection::LT);
+  EmitOptions options;
+  options.sort_register_steps = true;
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kSort, options);
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_EQ(count(k[0].ttir, "scf.for"), 2);
+  EXPECT_EQ(count(k[0].ttir, "gpu.barrier"), 2);
+  // The scratch distances of a stage: stage - 5 of them, none before stage 6.
+  EXPECT_NE(k[0].ttir.find("arith.maxsi"), std::string::npos);
+  // Five register steps, each splitting the value, the position and the
+  // pair's direction flag, and joining back the value and the position.
+  EXPECT_EQ(count(k[0].ttir, "tt.split"), 5 * 3);
+  EXPECT_EQ(count(k[0].ttir, "tt.join"), 5 * 2);
+  EXPECT_EQ(count(k[0].ttir, "scf.if"), 4);
+  EXPECT_NE(k[0].ttir.find("-> tensor<4x2x16xf32>"), std::string::npos);  // distance 16
+  EXPECT_NE(k[0].ttir.find("-> tensor<64x2x1xf32>"), std::string::npos);  // distance 1
+  // Values move, never through arithmetic.
+  EXPECT_EQ(count(k[0].ttir, "arith.addf"), 0);
+}
+
+TEST(EmitSort, RegisterFormOfLongRowsAlsoMergesInRegisters) {
+  ir::Module m = sortModule({1024, 8192}, 1, false, ir::ComparisonDirection::LT);
+  EmitOptions options;
+  options.sort_register_steps = true;
+  const std::vector<TtirKernel> k = emitWholeStages(m, Family::kSort, options);
+  ASSERT_EQ(k.size(), 1u);
+  // Five steps in the tiles' network (value, position and direction flag
+  // split), five in the merge (value and position).
+  EXPECT_EQ(count(k[0].ttir, "tt.split"), 5 * 3 + 5 * 2);
+  EXPECT_EQ(count(k[0].ttir, "scf.if"), 4);
+}
+
 }  // namespace
 }  // namespace jft::codegen::ttir::testing

@@ -108,11 +108,15 @@ void interpExpectSameBits(const std::vector<float>& got, const std::vector<float
 }
 
 // Sorts random rows through the emitted kernels and compares with the
-// reference: values bit for bit, and the indices when the module has them.
-void interpCheckSort(int64_t rows, int64_t cols, bool with_indices,
-                     ir::ComparisonDirection dir, uint32_t seed) {
+// reference: values bit for bit, and the indices when the module has them;
+// in both forms of the network (every step through scratch, and the short
+// distances in registers: EmitOptions::sort_register_steps).
+void interpCheckSortForm(int64_t rows, int64_t cols, bool with_indices,
+                         ir::ComparisonDirection dir, uint32_t seed, bool registers) {
   ir::Module m = sortModule({rows, cols}, 1, with_indices, dir);
-  const std::vector<TtirKernel> kernels = emitWholeStages(m, Family::kSort);
+  EmitOptions options;
+  options.sort_register_steps = registers;
+  const std::vector<TtirKernel> kernels = emitWholeStages(m, Family::kSort, options);
   std::vector<float> in = interpSortInput(rows * cols, seed);
   std::vector<float> out(in.size(), -7.0f);
   std::vector<int32_t> idx(in.size(), -7);
@@ -126,6 +130,14 @@ void interpCheckSort(int64_t rows, int64_t cols, bool with_indices,
   interpExpectSameBits(out, want);
   if (with_indices) {
     EXPECT_EQ(idx, want_idx);
+  }
+}
+
+void interpCheckSort(int64_t rows, int64_t cols, bool with_indices,
+                     ir::ComparisonDirection dir, uint32_t seed) {
+  for (bool registers : {false, true}) {
+    SCOPED_TRACE(registers ? "register steps" : "exchanges through scratch");
+    interpCheckSortForm(rows, cols, with_indices, dir, seed, registers);
   }
 }
 
@@ -150,9 +162,13 @@ TEST(TtirInterp, RaggedLongRowTopKEqualsStableSort) {
 // one tile exactly (4096), and a row over a tile by one.
 TEST(TtirInterp, SortsOfEveryRowLengthClassEqualStableSort) {
   uint32_t seed = 10;
-  for (int64_t cols : {2, 3, 17, 32, 33, 64, 65, 4096, 4097}) {
+  for (int64_t cols : {2, 3, 17, 31, 32, 33, 63, 64, 65, 1024, 4096, 4097}) {
     SCOPED_TRACE("row of " + std::to_string(cols));
     interpCheckSort(3, cols, true, ir::ComparisonDirection::LT, seed++);
+  }
+  for (int64_t cols : {2, 31, 63, 1024}) {
+    SCOPED_TRACE("descending row of " + std::to_string(cols));
+    interpCheckSort(3, cols, true, ir::ComparisonDirection::GT, seed++);
   }
 }
 

@@ -146,6 +146,14 @@ TEST(OptionsFromEnvironment, AttentionFamilyIsOffUnlessTurnedOn) {
             std::string::npos);
 }
 
+TEST(OptionsFromEnvironment, SortRegisterStepsAreOffUnlessTurnedOn) {
+  EXPECT_FALSE(Options::fromEnvironment(envOf({}))->sort_registers);
+  EXPECT_TRUE(Options::fromEnvironment(envOf({{"XLA_FLAGTREE_SORT_REGISTERS", "1"}}))
+                  ->sort_registers);
+  EXPECT_FALSE(
+      Options::fromEnvironment(envOf({{"XLA_FLAGTREE_SORT_REGISTERS", "fast"}})).isOk());
+}
+
 TEST(OptionsFromEnvironment, BadValuesFailNamingTheVariable) {
   StatusOr<Options> mode = Options::fromEnvironment(envOf({{"XLA_MODE", "fast"}}));
   ASSERT_FALSE(mode.isOk());

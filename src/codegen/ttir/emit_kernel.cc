@@ -64,7 +64,7 @@ StatusOr<StagedKernels> emitStages(const ir::Module& module, const ir::Function&
     case F::kScatter:
       return emitScatterKernels(group, options.deterministic);
     case F::kSort:
-      return emitSortKernels(group);
+      return emitSortKernels(group, options.sort_register_steps);
     case F::kMatmul:
       return oneStage(group, [&](const KernelInputs& in) {
         return emitMatmulKernel(in, options.matmul_tiles);

@@ -40,6 +40,9 @@ struct EmitOptions {
   // candidates and winners) instead of chooseMatmulTile's heuristic. Each
   // extent a power of two >= 16 (as chooseMatmulTile's).
   std::map<std::string, MatmulTile> matmul_tiles;
+  // Sorts do their partner distances below kRegisterDistances in registers
+  // (sort_emitter.h) instead of through scratch.
+  bool sort_register_steps = false;
 };
 
 struct TtirKernel {

@@ -1,5 +1,6 @@
 #include "codegen/ttir/sort_emitter.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <span>
@@ -18,7 +19,8 @@ namespace {
 
 class SortKernel : KernelEmitter {
  public:
-  using KernelEmitter::KernelEmitter;
+  SortKernel(const KernelInputs& inputs, bool register_steps)
+      : KernelEmitter(inputs), register_steps_(register_steps) {}
 
   StatusOr<Launch> emit();
   // Rows longer than one tile (sort_emitter.h): the signature has the
@@ -60,6 +62,27 @@ class SortKernel : KernelEmitter {
   Status exchange(IndexBuilder& ix, const Value& row_start, const Value& distance,
                   const std::optional<Value>& descending, std::vector<Value>& state);
   int laneBits() const;  // log2 T
+  // log2 of the distances below which a step is done in registers
+  // (kRegisterDistances, at most log2 T).
+  int registerBits() const;
+  // One compare-and-swap step at the constant distance `distance` in
+  // registers: each [T] tile viewed as [T / 2d, 2, d], its two halves split
+  // apart, compared, and joined back. `descending` as in exchange.
+  Status registerStep(int64_t distance, const std::optional<Value>& descending,
+                      std::vector<Value>& state);
+  // The register steps at distances 2^(registerBits - 1) .. 1 of a stage;
+  // under `stage` (a scalar) a step runs only when its distance is below
+  // 2^stage (the early stages have fewer steps).
+  Status registerSteps(IndexBuilder& ix, const std::optional<Value>& stage,
+                       const std::optional<Value>& descending, std::vector<Value>& state);
+  // scf.if `cond` -> state: `body` when it holds, the state unchanged
+  // otherwise.
+  Status ifThen(const Value& cond, std::vector<Value>& state,
+                const std::function<Status(std::vector<Value>&)>& body);
+  Value reshape(const Value& v, const std::vector<int64_t>& shape);
+  Value trans021(const Value& v);
+  std::pair<Value, Value> split(const Value& v);
+  Value join(const Value& a, const Value& b);
   // The bitonic network over T lanes as two nested loops (stage, then
   // partner distance) of one exchange each: TTIR of one step whatever T is.
   Status loopNetwork(IndexBuilder& ix, const Value& row_start, std::vector<Value>& values,
@@ -95,12 +118,42 @@ class SortKernel : KernelEmitter {
   int64_t n_ = 1, lanes_ = 1;
   int64_t rows_ = 1, inner_ = 1;
   size_t axis_ = 0;
+  bool register_steps_ = false;  // EmitOptions::sort_register_steps
 };
 
 Value SortKernel::select(const Value& c, const Value& a, const Value& b) {
   return w_.op("arith.select " + c.name + ", " + a.name + ", " + b.name + " : " + c.type +
                    ", " + a.type,
                a.shape, a.scalar);
+}
+
+Value SortKernel::reshape(const Value& v, const std::vector<int64_t>& shape) {
+  return w_.op(
+      "tt.reshape " + v.name + " : " + v.type + " -> " + tensorType(shape, v.scalar),
+      shape, v.scalar);
+}
+
+Value SortKernel::trans021(const Value& v) {
+  const std::vector<int64_t> shape{v.shape[0], v.shape[2], v.shape[1]};
+  return w_.op("tt.trans " + v.name + " {order = array<i32: 0, 2, 1>} : " + v.type +
+                   " -> " + tensorType(shape, v.scalar),
+               shape, v.scalar);
+}
+
+std::pair<Value, Value> SortKernel::split(const Value& v) {
+  const std::vector<int64_t> shape{v.shape[0], v.shape[1]};
+  const std::string name = w_.freshName();
+  const std::string type = tensorType(shape, v.scalar);
+  w_.line(name + ":2 = tt.split " + v.name + " : " + v.type + " -> " + type);
+  return {Value{name + "#0", type, shape, v.scalar},
+          Value{name + "#1", type, shape, v.scalar}};
+}
+
+Value SortKernel::join(const Value& a, const Value& b) {
+  const std::vector<int64_t> shape{a.shape[0], a.shape[1], 2};
+  return w_.op("tt.join " + a.name + ", " + b.name + " : " + a.type + " -> " +
+                   tensorType(shape, a.scalar),
+               shape, a.scalar);
 }
 
 StatusOr<Value> SortKernel::splat(const ir::Op& op, const std::vector<int64_t>& shape) {
@@ -330,29 +383,126 @@ int SortKernel::laneBits() const {
   return log;
 }
 
+int SortKernel::registerBits() const {
+  if (!register_steps_) return 0;
+  int log = 0;
+  while ((int64_t{1} << log) < kRegisterDistances) ++log;
+  return std::min(log, laneBits());
+}
+
+Status SortKernel::registerStep(int64_t distance, const std::optional<Value>& descending,
+                                std::vector<Value>& state) {
+  const std::vector<int64_t> three{lanes_ / (2 * distance), 2, distance};
+  auto halves = [&](const Value& v) { return split(trans021(reshape(v, three))); };
+  const size_t m = state.size() - 1;
+  std::vector<Value> lo, hi;
+  for (size_t i = 0; i < m; ++i) {
+    auto [l, h] = halves(state[i]);
+    lo.push_back(l);
+    hi.push_back(h);
+  }
+  auto [lo_pos, hi_pos] = halves(state[m]);
+  JFT_ASSIGN_OR_RETURN(Value swap, less(hi, hi_pos, lo, lo_pos));
+  if (descending) {
+    // Both lanes of a pair lie in one block (the distance is below the
+    // block's), so the lower lane's flag is the pair's; split moves i32.
+    const Value wide = w_.op("arith.extui " + descending->name + " : " +
+                                 descending->type + " to " + tensorType({lanes_}, "i32"),
+                             {lanes_}, "i32");
+    const Value flag = halves(wide).first;
+    const Value zero = w_.op("arith.constant dense<0> : " + flag.type, flag.shape, "i32");
+    const Value desc =
+        w_.op("arith.cmpi ne, " + flag.name + ", " + zero.name + " : " + flag.type,
+              flag.shape, "i1");
+    swap = w_.op("arith.xori " + swap.name + ", " + desc.name + " : " + swap.type,
+                 swap.shape, "i1");
+  }
+  auto merge = [&](const Value& l, const Value& h) {
+    const Value nl = select(swap, h, l), nh = select(swap, l, h);
+    return reshape(trans021(join(nl, nh)), {lanes_});
+  };
+  for (size_t i = 0; i < m; ++i) state[i] = merge(lo[i], hi[i]);
+  state[m] = merge(lo_pos, hi_pos);
+  return Status::ok();
+}
+
+Status SortKernel::ifThen(const Value& cond, std::vector<Value>& state,
+                          const std::function<Status(std::vector<Value>&)>& body) {
+  const std::string name = w_.freshName();
+  std::string types, unchanged;
+  std::vector<Value> results;
+  for (size_t i = 0; i < state.size(); ++i) {
+    types += (i ? ", " : "") + state[i].type;
+    unchanged += (i ? ", " : "") + state[i].name;
+    results.push_back(Value{name + "#" + std::to_string(i), state[i].type, state[i].shape,
+                            state[i].scalar});
+  }
+  w_.open(name + ":" + std::to_string(state.size()) + " = scf.if " + cond.name + " -> (" +
+          types + ") {");
+  std::vector<Value> inside = state;
+  JFT_RETURN_IF_ERROR(body(inside));
+  std::string yields;
+  for (size_t i = 0; i < inside.size(); ++i) yields += (i ? ", " : "") + inside[i].name;
+  w_.line("scf.yield " + yields + " : " + types);
+  w_.between("} else {");
+  w_.line("scf.yield " + unchanged + " : " + types);
+  w_.close("}");
+  state = std::move(results);
+  return Status::ok();
+}
+
+Status SortKernel::registerSteps(IndexBuilder& ix, const std::optional<Value>& stage,
+                                 const std::optional<Value>& descending,
+                                 std::vector<Value>& state) {
+  for (int e = registerBits() - 1; e >= 0; --e) {
+    const int64_t distance = int64_t{1} << e;
+    auto step = [&](std::vector<Value>& inside) {
+      return registerStep(distance, descending, inside);
+    };
+    // Every stage has the step at distance 1; the others only from stage e + 1.
+    if (!stage || e == 0) {
+      JFT_RETURN_IF_ERROR(step(state));
+      continue;
+    }
+    const IndexBuilder::State saved = ix.save();
+    const Value runs = ix.compare("sgt", *stage, ix.scalarConstant(e));
+    JFT_RETURN_IF_ERROR(ifThen(runs, state, step));
+    ix.restore(saved);
+  }
+  return Status::ok();
+}
+
 Status SortKernel::loopNetwork(IndexBuilder& ix, const Value& row_start,
                                std::vector<Value>& values, Value& pos) {
   const Value lane = ix.range(0);
   const Value one = ix.scalarConstant(1), zero = ix.scalarConstant(0);
   const Value zeros = ix.splat(zero, {lanes_});
+  const int below = registerBits();
   std::vector<Value> state = values;
   state.push_back(pos);
   JFT_RETURN_IF_ERROR(forLoop(
       ix, one, ix.scalarConstant(laneBits() + 1), state,
-      [&](const Value& stage, std::vector<Value>& outer) {
+      [&](const Value& stage, std::vector<Value>& outer) -> Status {
         // Blocks of k = 2^stage lanes sort descending where lane & k is set
         // (none in the last stage, k = T).
         const Value k = ix.scalarBinary("arith.shli", one, stage);
         const Value desc =
             ix.compare("ne", ix.binary("arith.andi", lane, ix.splat(k, {lanes_})), zeros);
-        const Value top = ix.scalarBinary("arith.subi", stage, one);
-        return forLoop(ix, zero, stage, outer,
-                       [&](const Value& t, std::vector<Value>& inner) {
-                         // Partner distance 2^(stage - 1 - t).
-                         const Value j = ix.scalarBinary(
-                             "arith.shli", one, ix.scalarBinary("arith.subi", top, t));
-                         return exchange(ix, row_start, j, desc, inner);
-                       });
+        // Partner distances 2^(stage - 1) .. 2^below through scratch (none
+        // in the stages up to `below`), then the rest in registers.
+        if (below < laneBits()) {
+          const Value top = ix.scalarBinary("arith.subi", stage, one);
+          const Value count = ix.scalarBinary(
+              "arith.maxsi",
+              ix.scalarBinary("arith.subi", stage, ix.scalarConstant(below)), zero);
+          JFT_RETURN_IF_ERROR(forLoop(
+              ix, zero, count, outer, [&](const Value& t, std::vector<Value>& inner) {
+                const Value j = ix.scalarBinary("arith.shli", one,
+                                                ix.scalarBinary("arith.subi", top, t));
+                return exchange(ix, row_start, j, desc, inner);
+              }));
+        }
+        return registerSteps(ix, stage, desc, outer);
       }));
   pos = state.back();
   state.pop_back();
@@ -364,15 +514,18 @@ Status SortKernel::loopMerge(IndexBuilder& ix, const Value& row_start,
                              std::vector<Value>& values, Value& pos) {
   const Value one = ix.scalarConstant(1);
   const Value top = ix.scalarConstant(laneBits() - 1);
+  const int below = registerBits();
   std::vector<Value> state = values;
   state.push_back(pos);
-  JFT_RETURN_IF_ERROR(forLoop(ix, ix.scalarConstant(0), ix.scalarConstant(laneBits()),
-                              state, [&](const Value& t, std::vector<Value>& inner) {
-                                const Value j = ix.scalarBinary(
-                                    "arith.shli", one,
-                                    ix.scalarBinary("arith.subi", top, t));
-                                return exchange(ix, row_start, j, std::nullopt, inner);
-                              }));
+  if (below < laneBits())
+    JFT_RETURN_IF_ERROR(forLoop(
+        ix, ix.scalarConstant(0), ix.scalarConstant(laneBits() - below), state,
+        [&](const Value& t, std::vector<Value>& inner) {
+          const Value j =
+              ix.scalarBinary("arith.shli", one, ix.scalarBinary("arith.subi", top, t));
+          return exchange(ix, row_start, j, std::nullopt, inner);
+        }));
+  JFT_RETURN_IF_ERROR(registerSteps(ix, std::nullopt, std::nullopt, state));
   pos = state.back();
   state.pop_back();
   values = std::move(state);
@@ -577,15 +730,15 @@ StatusOr<Launch> SortKernel::emit() {
 
 }  // namespace
 
-StatusOr<StagedKernels> emitSortKernels(const GroupInputs& group) {
+StatusOr<StagedKernels> emitSortKernels(const GroupInputs& group, bool register_steps) {
   JFT_ASSIGN_OR_RETURN(StageWriter plain, StageWriter::open(group));
-  SortKernel kernel(plain.inputs());
+  SortKernel kernel(plain.inputs(), register_steps);
   JFT_RETURN_IF_ERROR(kernel.check());
   StagedKernels staged;
   if (!kernel.longRow()) {
     staged.scratch = kernel.rowScratch();
     JFT_ASSIGN_OR_RETURN(StageWriter row, StageWriter::open(group, "", staged.scratch));
-    SortKernel row_kernel(row.inputs());
+    SortKernel row_kernel(row.inputs(), register_steps);
     JFT_ASSIGN_OR_RETURN(Launch launch, row_kernel.emit());
     staged.stages.push_back(row.finish(std::move(launch)));
     return staged;
@@ -593,7 +746,7 @@ StatusOr<StagedKernels> emitSortKernels(const GroupInputs& group) {
   staged.scratch = kernel.rowScratch();
   JFT_ASSIGN_OR_RETURN(StageWriter long_row,
                        StageWriter::open(group, "", staged.scratch));
-  SortKernel long_kernel(long_row.inputs());
+  SortKernel long_kernel(long_row.inputs(), register_steps);
   JFT_ASSIGN_OR_RETURN(Launch launch, long_kernel.emitLong());
   staged.stages.push_back(long_row.finish(std::move(launch)));
   return staged;

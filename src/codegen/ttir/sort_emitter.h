@@ -3,8 +3,9 @@
 //
 // One program per row. The row is loaded into N = nextPow2(n) lanes and
 // sorted by a bitonic network written as loops: two nested scf.for (the
-// stage, then the partner distance) around one compare-and-swap step, in
-// which every lane stores itself into the row's scratch (one buffer per
+// stage, then the partner distance) around one compare-and-swap step for
+// the distances from kRegisterDistances up (below, see there), in which
+// every lane stores itself into the row's scratch (one buffer per
 // operand and one of i32 positions, N lanes per row), a barrier, reads its
 // partner (lane ^ distance) back, a barrier, and keeps its own or the
 // partner's. The TTIR is one step whatever N is (the network unrolled in
@@ -41,7 +42,19 @@ inline constexpr int64_t kMaxSortRow = 4096;
 // The longest row sorted (through scratch); the planner checks it.
 inline constexpr int64_t kMaxLongSortRow = int64_t{1} << 17;
 
-// One kernel with its scratch buffers.
-StatusOr<StagedKernels> emitSortKernels(const GroupInputs& group);
+// Steps whose partner distance is below this are done in registers: the
+// tile reshaped so that the pairs are its two halves (tt.split / tt.join),
+// which Triton compiles to register moves and shared-memory shuffles; the
+// longer distances go through scratch. Each stage of the loop network holds
+// log2 of this many such steps, unrolled (the TTIR grows with this, not
+// with the row), and the exchanges through memory, with their two barriers,
+// fall from log2(T)(log2(T)+1)/2 per row to those of the long distances.
+inline constexpr int64_t kRegisterDistances = 32;
+
+// One kernel with its scratch buffers; `register_steps` off, every step is an
+// exchange through scratch (the form measured on the GPU; the register steps
+// await a device run).
+StatusOr<StagedKernels> emitSortKernels(const GroupInputs& group,
+                                        bool register_steps = false);
 
 }  // namespace jft::codegen::ttir

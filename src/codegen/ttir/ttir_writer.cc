@@ -81,6 +81,11 @@ void TtirWriter::close(std::string_view footer) {
   line(footer);
 }
 
+void TtirWriter::between(std::string_view text) {
+  close(text);
+  indent_ += 2;
+}
+
 std::string TtirWriter::freshName() {
   return prefixed('%', next_++);
 }

@@ -48,6 +48,7 @@ class TtirWriter {
   // Opens/closes a nested block (a tt.reduce combiner, an scf.for body).
   void open(std::string_view header);   // writes header, indents
   void close(std::string_view footer);  // dedents, writes footer
+  void between(std::string_view text);  // "} else {": at the outer indent, stays in
   std::string freshName();              // "%17": for block arguments and loop results
 
   const std::string& body() const { return body_; }
