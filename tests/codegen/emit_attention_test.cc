@@ -58,21 +58,7 @@ TtirKernel attentionKernel(const Planned& planned) {
   if (planned.plan.fusions.size() != 1) return {};
   const fusion::Fusion& f = planned.plan.fusions[0];
   EXPECT_EQ(f.family, fusion::Family::kAttention);
-  StatusOr<TtirKernel> kernel = emitKernel(planned.module, *planned.module.entry(), f);
-  EXPECT_TRUE(kernel.isOk()) << kernel.status().toString();
-  if (!kernel.isOk()) return {};
-  const Status syntax = checkTtirSyntax(kernel->ttir);
-  EXPECT_TRUE(syntax.isOk()) << syntax.toString() << "\n" << kernel->ttir;
-  // For compiling and running on a GPU machine, as emitWhole's kernels.
-  if (const char* dump = std::getenv("JFT_TTIR_DUMP_DIR"); dump && *dump) {
-    std::filesystem::create_directories(dump);
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::ofstream(std::string(dump) + "/" + test->test_suite_name() + "_" + test->name() +
-                  ".ttir")
-        << kernel->ttir;
-    dumpLaunch(*kernel);
-  }
-  return *kernel;
+  return emitChecked(planned.module, f);
 }
 
 // The program's ops in its types: dot (exact sum, rounded to the dot's

@@ -81,8 +81,9 @@ inline int count(const std::string& text, const std::string& what) {
 
 // Emits the whole entry function as one kernel; fails the test on an error or
 // on text the syntax checker rejects.
-inline TtirKernel emitWhole(const ir::Module& module, fusion::Family family) {
-  const fusion::Fusion fusion = wholeFunction(module, family);
+// `fusion`'s one kernel, its TTIR syntax checked and, under
+// JFT_TTIR_DUMP_DIR, dumped with its launch.
+inline TtirKernel emitChecked(const ir::Module& module, const fusion::Fusion& fusion) {
   StatusOr<TtirKernel> kernel = emitKernel(module, *module.entry(), fusion);
   EXPECT_TRUE(kernel.isOk()) << kernel.status().toString();
   if (!kernel.isOk()) return {};
@@ -99,6 +100,10 @@ inline TtirKernel emitWhole(const ir::Module& module, fusion::Family family) {
     dumpLaunch(*kernel);
   }
   return *kernel;
+}
+
+inline TtirKernel emitWhole(const ir::Module& module, fusion::Family family) {
+  return emitChecked(module, wholeFunction(module, family));
 }
 
 // The same for a group that may run as several kernels; each is checked and,
