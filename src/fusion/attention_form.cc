@@ -66,9 +66,9 @@ struct Relation {
   int64_t offset = 0;
 };
 
-class Matcher {
+class AttentionMatcher {
  public:
-  Matcher(const ir::Module& module, const ir::Region& region, const UseGraph& uses,
+  AttentionMatcher(const ir::Module& module, const ir::Region& region, const UseGraph& uses,
           std::string* why)
       : module_(module), region_(region), uses_(uses), why_(why) {}
 
@@ -574,7 +574,7 @@ std::optional<AttentionForm> attentionFormOf(const ir::Module& module,
                                              const UseGraph& uses, size_t pv_dot,
                                              std::string* why) {
   if (why != nullptr) why->clear();
-  return Matcher(module, region, uses, why).match(pv_dot);
+  return AttentionMatcher(module, region, uses, why).match(pv_dot);
 }
 
 }  // namespace jft::fusion
