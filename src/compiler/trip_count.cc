@@ -70,21 +70,6 @@ bool holds(ComparisonDirection dir, Wide counter, Wide bound) {
   return false;
 }
 
-ComparisonDirection mirrored(ComparisonDirection dir) {
-  switch (dir) {
-    case ComparisonDirection::GE:
-      return ComparisonDirection::LE;
-    case ComparisonDirection::GT:
-      return ComparisonDirection::LT;
-    case ComparisonDirection::LE:
-      return ComparisonDirection::GE;
-    case ComparisonDirection::LT:
-      return ComparisonDirection::GT;
-    default:
-      return dir;
-  }
-}
-
 // The op defining `value` among `region`'s ops, or null.
 const ir::Op* definedIn(const ir::Region& region, ir::ValueId value) {
   for (const ir::Op& op : region.ops)
@@ -124,7 +109,7 @@ int64_t knownTripCount(const ir::Module& module, const ir::Op& loop,
     const ir::Type& type = module.typeOf(arg);
     std::optional<Counter> counter = counterType(type);
     if (!counter) return -1;
-    const ComparisonDirection dir = side == 0 ? *direction : mirrored(*direction);
+    const ComparisonDirection dir = side == 0 ? *direction : ir::mirrored(*direction);
     std::optional<Wide> bound =
         literal(lookup(cond, compare->operands[1 - side]), type, *counter);
     std::optional<Wide> init = literal(constant(loop.operands[k]), type, *counter);

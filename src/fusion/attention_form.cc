@@ -16,42 +16,12 @@ namespace {
 
 using ir::OpKind;
 
-// "k REL q + offset": which keys a row keeps, as a mask of positions says.
-enum class Rel : uint8_t { kLe, kLt, kGe, kGt };
-
+// "k REL q + offset": which keys a row keeps, as a mask of positions says
+// (REL one of LE, LT, GE, GT).
 struct KeyBound {
-  Rel rel = Rel::kLe;
+  ir::ComparisonDirection rel = ir::ComparisonDirection::LE;
   int64_t offset = 0;
 };
-
-Rel negated(Rel r) {
-  switch (r) {
-    case Rel::kLe:
-      return Rel::kGt;
-    case Rel::kLt:
-      return Rel::kGe;
-    case Rel::kGe:
-      return Rel::kLt;
-    case Rel::kGt:
-      return Rel::kLe;
-  }
-  return r;
-}
-
-// idx[a] DIR idx[b] + c seen from b's side: idx[b] DIR' idx[a] - c.
-Rel flipped(Rel r) {
-  switch (r) {
-    case Rel::kLe:
-      return Rel::kGe;
-    case Rel::kLt:
-      return Rel::kGt;
-    case Rel::kGe:
-      return Rel::kLe;
-    case Rel::kGt:
-      return Rel::kLt;
-  }
-  return r;
-}
 
 // An integer index along one dim of a value's own shape, plus a constant.
 struct Affine {
@@ -62,14 +32,14 @@ struct Affine {
 // "idx[a] rel idx[b] + offset" over the dims of a boolean value.
 struct Relation {
   int64_t a = 0, b = 0;
-  Rel rel = Rel::kLe;
+  ir::ComparisonDirection rel = ir::ComparisonDirection::LE;
   int64_t offset = 0;
 };
 
 class AttentionMatcher {
  public:
-  AttentionMatcher(const ir::Module& module, const ir::Region& region, const UseGraph& uses,
-          std::string* why)
+  AttentionMatcher(const ir::Module& module, const ir::Region& region,
+                   const UseGraph& uses, std::string* why)
       : module_(module), region_(region), uses_(uses), why_(why) {}
 
   std::optional<AttentionForm> match(size_t pv_at) {
@@ -484,24 +454,9 @@ class AttentionMatcher {
                                     b = affine(op.operands[1]);
         if (dir == nullptr || !a || !b || a->dim == b->dim) return std::nullopt;
         if (ir::isUnsignedInteger(typeOf(op.operands[0]).element)) return std::nullopt;
-        Rel rel;
-        switch (*dir) {
-          case ir::ComparisonDirection::LE:
-            rel = Rel::kLe;
-            break;
-          case ir::ComparisonDirection::LT:
-            rel = Rel::kLt;
-            break;
-          case ir::ComparisonDirection::GE:
-            rel = Rel::kGe;
-            break;
-          case ir::ComparisonDirection::GT:
-            rel = Rel::kGt;
-            break;
-          default:
-            return std::nullopt;
-        }
-        return Relation{a->dim, b->dim, rel, b->offset - a->offset};
+        if (*dir == ir::ComparisonDirection::EQ || *dir == ir::ComparisonDirection::NE)
+          return std::nullopt;
+        return Relation{a->dim, b->dim, *dir, b->offset - a->offset};
       }
       case OpKind::BroadcastInDim: {
         std::optional<Relation> inner = relation(op.operands[0]);
@@ -547,14 +502,15 @@ class AttentionMatcher {
     if (r->a == k && r->b == q) {
       kept = {r->rel, r->offset};
     } else if (r->a == q && r->b == k) {
-      kept = {flipped(r->rel), -r->offset};
+      kept = {ir::mirrored(r->rel), -r->offset};
     } else {
       return std::nullopt;
     }
     // The mask keeps where it is true when the scores are the true branch.
-    if (positional_true) kept.rel = negated(kept.rel);
-    if (kept.rel == Rel::kLt) kept = {Rel::kLe, kept.offset - 1};
-    if (kept.rel != Rel::kLe || kept.offset < 0) return std::nullopt;
+    if (positional_true) kept.rel = ir::negated(kept.rel);
+    if (kept.rel == ir::ComparisonDirection::LT)
+      kept = {ir::ComparisonDirection::LE, kept.offset - 1};
+    if (kept.rel != ir::ComparisonDirection::LE || kept.offset < 0) return std::nullopt;
     return kept.offset;
   }
 

@@ -13,9 +13,21 @@ std::string_view comparisonDirectionName(ComparisonDirection d) {
   return kNames[static_cast<int>(d)];
 }
 
+ComparisonDirection mirrored(ComparisonDirection d) {
+  using enum ComparisonDirection;
+  constexpr ComparisonDirection kMirror[] = {EQ, NE, LE, LT, GE, GT};
+  return kMirror[static_cast<int>(d)];
+}
+
+ComparisonDirection negated(ComparisonDirection d) {
+  using enum ComparisonDirection;
+  constexpr ComparisonDirection kNegation[] = {NE, EQ, LT, LE, GT, GE};
+  return kNegation[static_cast<int>(d)];
+}
+
 std::string_view comparisonTypeName(ComparisonType t) {
-  constexpr std::string_view kNames[] = {"NOTYPE", "FLOAT", "TOTALORDER",
-                                         "SIGNED", "UNSIGNED"};
+  constexpr std::string_view kNames[] = {"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED",
+                                         "UNSIGNED"};
   return kNames[static_cast<int>(t)];
 }
 

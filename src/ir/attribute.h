@@ -38,7 +38,8 @@ enum class ResultAccuracyMode : uint8_t { DEFAULT, HIGHEST, TOLERANCE };
 struct DotDimensionNumbers {
   std::vector<int64_t> lhs_batching_dims, rhs_batching_dims;
   std::vector<int64_t> lhs_contracting_dims, rhs_contracting_dims;
-  friend bool operator==(const DotDimensionNumbers&, const DotDimensionNumbers&) = default;
+  friend bool operator==(const DotDimensionNumbers&,
+                         const DotDimensionNumbers&) = default;
 };
 
 // dot_general's optional algorithm (StableHLO DotAlgorithm).
@@ -57,7 +58,8 @@ struct ConvDimensionNumbers {
   std::vector<int64_t> kernel_spatial_dims;
   int64_t output_batch_dim = 0, output_feature_dim = 0;
   std::vector<int64_t> output_spatial_dims;
-  friend bool operator==(const ConvDimensionNumbers&, const ConvDimensionNumbers&) = default;
+  friend bool operator==(const ConvDimensionNumbers&,
+                         const ConvDimensionNumbers&) = default;
 };
 
 struct GatherDimensionNumbers {
@@ -65,7 +67,8 @@ struct GatherDimensionNumbers {
   std::vector<int64_t> operand_batching_dims, start_indices_batching_dims;
   std::vector<int64_t> start_index_map;
   int64_t index_vector_dim = 0;
-  friend bool operator==(const GatherDimensionNumbers&, const GatherDimensionNumbers&) = default;
+  friend bool operator==(const GatherDimensionNumbers&,
+                         const GatherDimensionNumbers&) = default;
 };
 
 struct ScatterDimensionNumbers {
@@ -73,7 +76,8 @@ struct ScatterDimensionNumbers {
   std::vector<int64_t> input_batching_dims, scatter_indices_batching_dims;
   std::vector<int64_t> scatter_dims_to_operand_dims;
   int64_t index_vector_dim = 0;
-  friend bool operator==(const ScatterDimensionNumbers&, const ScatterDimensionNumbers&) = default;
+  friend bool operator==(const ScatterDimensionNumbers&,
+                         const ScatterDimensionNumbers&) = default;
 };
 
 struct ResultAccuracy {
@@ -118,17 +122,14 @@ struct SymbolRef {
 };
 
 struct Attribute {
-  using Value = std::variant<UnitAttr, bool, int64_t, double, std::string,
-                             std::vector<int64_t>, std::vector<bool>,
-                             DenseElements, Type, SymbolRef,
-                             ComparisonDirection, ComparisonType,
-                             std::vector<Precision>, FftType, RngAlgorithm,
-                             RngDistribution, Transpose, CustomCallApiVersion,
-                             DotDimensionNumbers, DotAlgorithm,
-                             ConvDimensionNumbers, GatherDimensionNumbers,
-                             ScatterDimensionNumbers, ResultAccuracy,
-                             ChannelHandle, std::vector<OutputOperandAlias>,
-                             AttrList, NamedAttrs, OpaqueAttr>;
+  using Value =
+      std::variant<UnitAttr, bool, int64_t, double, std::string, std::vector<int64_t>,
+                   std::vector<bool>, DenseElements, Type, SymbolRef, ComparisonDirection,
+                   ComparisonType, std::vector<Precision>, FftType, RngAlgorithm,
+                   RngDistribution, Transpose, CustomCallApiVersion, DotDimensionNumbers,
+                   DotAlgorithm, ConvDimensionNumbers, GatherDimensionNumbers,
+                   ScatterDimensionNumbers, ResultAccuracy, ChannelHandle,
+                   std::vector<OutputOperandAlias>, AttrList, NamedAttrs, OpaqueAttr>;
   Value value;
 
   Attribute() = default;
@@ -136,9 +137,13 @@ struct Attribute {
   Attribute(T v) : value(std::move(v)) {}  // NOLINT: implicit by design
 
   template <typename T>
-  bool is() const { return std::holds_alternative<T>(value); }
+  bool is() const {
+    return std::holds_alternative<T>(value);
+  }
   template <typename T>
-  const T& as() const { return std::get<T>(value); }
+  const T& as() const {
+    return std::get<T>(value);
+  }
 
   friend bool operator==(const Attribute& a, const Attribute& b) {
     return a.value == b.value;
@@ -155,6 +160,10 @@ const T* findAttrAs(const NamedAttrs& attrs, std::string_view name) {
 }
 
 std::string_view comparisonDirectionName(ComparisonDirection d);
+// a DIR b as b DIR' a (GE <-> LE, GT <-> LT; EQ, NE unchanged).
+ComparisonDirection mirrored(ComparisonDirection d);
+// not (a DIR b) as a DIR' b, for a total order (GE <-> LT, GT <-> LE, EQ <-> NE).
+ComparisonDirection negated(ComparisonDirection d);
 std::string_view comparisonTypeName(ComparisonType t);
 std::string_view precisionName(Precision p);
 std::string_view fftTypeName(FftType t);
