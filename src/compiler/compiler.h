@@ -112,13 +112,12 @@ struct Options {
   // groups as one launch: horizontal_batches.h). Never under back_fail, whose
   // fallback is per group.
   bool horizontal = true;
-  // XLA_FLAGTREE_ATTENTION=1 turns the attention family on (plain-jnp
-  // attention as one flash-attention kernel, fusion/attention_form.h). Off by
-  // default until its kernels have been compiled by Triton and checked on a
-  // GPU; its numerics are checked on the host (tests/codegen).
-  bool attention = false;
+  // The attention family (plain-jnp attention as one flash-attention kernel,
+  // fusion/attention_form.h); XLA_FLAGTREE_ATTENTION=0 turns it off.
+  bool attention = true;
   // XLA_FLAGTREE_SORT_REGISTERS=1: sorts do their partner distances below 32
-  // in registers (codegen/ttir/sort_emitter.h); off until run on a GPU.
+  // in registers (codegen/ttir/sort_emitter.h). Off: Triton 3.6 refused its
+  // kernels for rows of 1024 and more on the GPU.
   bool sort_registers = false;
 
   // Reads an environment variable; nullopt when unset.

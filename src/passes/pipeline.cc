@@ -18,6 +18,7 @@
 #include "passes/cse.h"
 #include "passes/dce.h"
 #include "passes/float8_dot.h"
+#include "passes/half_solvers.h"
 #include "passes/integer_dot.h"
 #include "passes/rng_expand.h"
 #include "passes/simplify.h"
@@ -102,6 +103,8 @@ StatusOr<PipelineReport> runPasses(ir::Module& module, const PipelineOptions& op
       {"integer_dot", plain(lowerIntegerDots)},
       // float8 products on 16-bit operands, which the library multiplies.
       {"float8_dot", plain(widenFloat8Dots)},
+      // 16-bit triangular solves and Choleskys in f32, which the library solves.
+      {"half_solvers", plain(widenHalfSolvers)},
       // Width-changing bitcasts and rng_bit_generator (as XLA's GPU backend
       // expands it) as integer ops that fuse like any others.
       {"bitcast_widths", plain(expandWidthChangingBitcasts)},

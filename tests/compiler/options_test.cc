@@ -135,10 +135,10 @@ TEST(OptionsFromEnvironment, HorizontalFusionIsOnUnlessTurnedOff) {
             std::string::npos);
 }
 
-TEST(OptionsFromEnvironment, AttentionFamilyIsOffUnlessTurnedOn) {
-  EXPECT_FALSE(Options::fromEnvironment(envOf({}))->attention);
-  EXPECT_TRUE(
-      Options::fromEnvironment(envOf({{"XLA_FLAGTREE_ATTENTION", "1"}}))->attention);
+TEST(OptionsFromEnvironment, AttentionFamilyIsOnUnlessTurnedOff) {
+  EXPECT_TRUE(Options::fromEnvironment(envOf({}))->attention);
+  EXPECT_FALSE(
+      Options::fromEnvironment(envOf({{"XLA_FLAGTREE_ATTENTION", "0"}}))->attention);
   StatusOr<Options> bad =
       Options::fromEnvironment(envOf({{"XLA_FLAGTREE_ATTENTION", "maybe"}}));
   ASSERT_FALSE(bad.isOk());

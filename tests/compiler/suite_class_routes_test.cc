@@ -58,6 +58,14 @@ func.func @main() {
   return
 })";
 
+// export_harnesses_multi_platform_test triangular_solve bf16: cuBLAS has no
+// 16-bit trsm; the solve runs in f32 between two converts.
+constexpr const char* kBf16TriangularSolve = R"(
+func.func @main(%a: tensor<4x4xbf16>, %b: tensor<4x1xbf16>) -> tensor<4x1xbf16> {
+  %x = stablehlo.triangular_solve %a, %b {left_side = true, lower = false, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<4x4xbf16>, tensor<4x1xbf16>) -> tensor<4x1xbf16>
+  return %x : tensor<4x1xbf16>
+})";
+
 Options flOnly() {
   Options options;
   options.mode = Mode::kFlOnly;
@@ -87,6 +95,14 @@ TEST(SuiteClassRoutes, LibraryTargetsTheLibraryCannotPlanRunTheirFfiHandlers) {
     ASSERT_NE(call, nullptr) << built->report.text();
     EXPECT_EQ(call->route, "custom_call") << built->report.text();
   }
+}
+
+TEST(SuiteClassRoutes, Bf16TriangularSolveRunsOnTheLibraryInF32) {
+  StatusOr<Executable> built = compileText(kBf16TriangularSolve, flOnly());
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  const RouteEntry* solve = entryOf(*built, "triangular_solve");
+  ASSERT_NE(solve, nullptr) << built->report.text();
+  EXPECT_EQ(solve->route, "library") << built->report.text();
 }
 
 }  // namespace

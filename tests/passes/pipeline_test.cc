@@ -56,6 +56,7 @@ TEST(Pipeline, RedundantProgramShrinksToOneExponential) {
                                              "approx_top_k",
                                              "integer_dot",
                                              "float8_dot",
+                                             "half_solvers",
                                              "bitcast_widths",
                                              "rng_expand",
                                              "complex_iota",
@@ -72,11 +73,11 @@ TEST(Pipeline, RedundantProgramShrinksToOneExponential) {
                                              "dce"}));
   EXPECT_TRUE(report->passes[0].changed);
   // No constant to sink, no collective, syrk or ApproxTopK call, integer or
-  // float8 product, bitcast, rng_bit_generator, complex iota, sort, reduce or
-  // scatter to expand.
-  for (size_t i = 1; i < 13; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
-  for (size_t i = 13; i < 17; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
-  for (size_t i = 17; i < 21; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  // float8 product, 16-bit solver, bitcast, rng_bit_generator, complex iota,
+  // sort, reduce or scatter to expand.
+  for (size_t i = 1; i < 14; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
+  for (size_t i = 14; i < 18; ++i) EXPECT_TRUE(report->passes[i].changed) << order[i];
+  for (size_t i = 18; i < 22; ++i) EXPECT_FALSE(report->passes[i].changed) << order[i];
   EXPECT_NE(describeReport(*report).find("round 2 dce: unchanged"), std::string::npos);
 }
 
@@ -88,7 +89,7 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
     dumps.emplace_back(record.pass, text);
   };
   ASSERT_TRUE(runPasses(m, options).isOk());
-  ASSERT_EQ(dumps.size(), 21u);
+  ASSERT_EQ(dumps.size(), 22u);
   EXPECT_EQ(dumps[0].first, "inline");
   EXPECT_NE(dumps[0].second.find("stablehlo.multiply"), std::string::npos);
   EXPECT_EQ(dumps[0].second.find("call @scale"), std::string::npos);
@@ -102,19 +103,21 @@ TEST(Pipeline, DumpsTheModuleAfterEachChangingPass) {
   EXPECT_EQ(dumps[4].second, "");  // unchanged
   EXPECT_EQ(dumps[5].first, "integer_dot");
   EXPECT_EQ(dumps[5].second, "");  // unchanged
-  EXPECT_EQ(dumps[8].first, "rng_expand");
-  EXPECT_EQ(dumps[8].second, "");  // unchanged
-  EXPECT_EQ(dumps[9].first, "complex_iota");
+  EXPECT_EQ(dumps[7].first, "half_solvers");
+  EXPECT_EQ(dumps[7].second, "");  // unchanged
+  EXPECT_EQ(dumps[9].first, "rng_expand");
   EXPECT_EQ(dumps[9].second, "");  // unchanged
-  EXPECT_EQ(dumps[10].first, "complex_sort");
+  EXPECT_EQ(dumps[10].first, "complex_iota");
   EXPECT_EQ(dumps[10].second, "");  // unchanged
-  EXPECT_EQ(dumps[11].first, "complex_reduce");
+  EXPECT_EQ(dumps[11].first, "complex_sort");
   EXPECT_EQ(dumps[11].second, "");  // unchanged
-  EXPECT_EQ(dumps[12].first, "complex_scatter");
+  EXPECT_EQ(dumps[12].first, "complex_reduce");
   EXPECT_EQ(dumps[12].second, "");  // unchanged
-  EXPECT_EQ(dumps[13].first, "canonicalize");
-  EXPECT_EQ(dumps[13].second.find("stablehlo.transpose"), std::string::npos);
-  EXPECT_EQ(dumps[20].second, "");  // unchanged
+  EXPECT_EQ(dumps[13].first, "complex_scatter");
+  EXPECT_EQ(dumps[13].second, "");  // unchanged
+  EXPECT_EQ(dumps[14].first, "canonicalize");
+  EXPECT_EQ(dumps[14].second.find("stablehlo.transpose"), std::string::npos);
+  EXPECT_EQ(dumps[21].second, "");  // unchanged
 }
 
 TEST(Pipeline, RoundsAreBounded) {
@@ -125,7 +128,7 @@ TEST(Pipeline, RoundsAreBounded) {
   ASSERT_TRUE(report.isOk());
   EXPECT_EQ(report->rounds, 1);
   EXPECT_FALSE(report->reached_fixed_point);
-  EXPECT_EQ(report->passes.size(), 17u);
+  EXPECT_EQ(report->passes.size(), 18u);
 }
 
 TEST(Pipeline, BrokenInputIsRejectedWhenVerifying) {
