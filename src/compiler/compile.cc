@@ -1,6 +1,7 @@
 // compile(): the pipeline, stage by stage (see compiler.h).
 #include <chrono>
 #include <iostream>
+#include <optional>
 
 #include "codegen/ttir/capability.h"
 #include "codegen/ttir/kernel.h"
@@ -161,10 +162,10 @@ StatusOr<Executable> buildExecutable(
 
 // The pipeline from the imported module on; `input` is what the
 // executable's fingerprint covers (the bytecode, or the printed module).
-StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
-                                     const Options& options,
-                                     kernel_compiler::KernelCompiler* kernel_compiler,
-                                     Stages* stages, Dumper& dump) {
+StatusOr<Executable> compileOnce(ir::Module module, std::string_view input,
+                                 const Options& options,
+                                 kernel_compiler::KernelCompiler* kernel_compiler,
+                                 Stages* stages, Dumper& dump) {
   dump.write("ir_imported.txt", ir::printModule(module));
   JFT_RETURN_IF_ERROR(ir::verifyModule(module));
   const passes::ParticipantGrid grid{options.num_replicas, options.num_partitions};
@@ -202,6 +203,50 @@ StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
               << routeSummary(executable.report) << "\n";
   dump.write("route_report.txt", executable.report.text());
   return executable;
+}
+
+// back_fail's second plan: the families whose TTIR kernels have no native
+// emitter to fall back to (the matmul and conv families, attention) left for
+// their library routes and separate kernels, which do. Nothing when `options`
+// already plans that way.
+std::optional<Options> libraryFallback(const Options& options) {
+  if (options.matmul == fusion::MatmulRoute::kLibrary &&
+      options.conv == fusion::ConvRoute::kLibrary && !options.attention &&
+      options.matmul_routes.empty())
+    return std::nullopt;
+  Options fallback = options;
+  fallback.matmul = fusion::MatmulRoute::kLibrary;
+  fallback.conv = fusion::ConvRoute::kLibrary;
+  fallback.attention = false;
+  fallback.matmul_routes.clear();
+  return fallback;
+}
+
+// Under back_fail a program some of whose TTIR kernels fail to compile and
+// cannot move to the native route (program_binaries.h) is planned once more
+// with libraryFallback's options; the first error stands when that fails too.
+StatusOr<Executable> compileImported(ir::Module module, std::string_view input,
+                                     const Options& options,
+                                     kernel_compiler::KernelCompiler* kernel_compiler,
+                                     Stages* stages, Dumper& dump) {
+  if (options.mode != Mode::kBackFail)
+    return compileOnce(std::move(module), input, options, kernel_compiler, stages, dump);
+  ir::Module copy = module;
+  StatusOr<Executable> first =
+      compileOnce(std::move(module), input, options, kernel_compiler, stages, dump);
+  const std::optional<Options> fallback = libraryFallback(options);
+  if (first.isOk() || !fallback ||
+      first.status().message().rfind(kKernelCompilationFailed, 0) != 0)
+    return first;
+  if (options.log)
+    std::cerr << "jax-flagtree: " << entryName(copy)
+              << ": XLA_MODE=back_fail: kernels without a native fallback failed to "
+                 "compile; planning again with products and convolutions on the "
+                 "library and attention unfused\n";
+  if (stages != nullptr) *stages = Stages();
+  StatusOr<Executable> second =
+      compileOnce(std::move(copy), input, *fallback, kernel_compiler, stages, dump);
+  return second.isOk() ? second : first;
 }
 
 }  // namespace

@@ -207,7 +207,7 @@ StatusOr<KernelBinaries> buildProgramBinaries(
     failures += "\n  " + kernels[i].name + ": " + failure.toString();
   }
   if (failures.empty()) return out;
-  return Status(code, "kernel compilation failed:" + failures);
+  return Status(code, kKernelCompilationFailed + failures);
 }
 
 }  // namespace jft::compiler

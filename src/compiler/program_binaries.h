@@ -6,7 +6,8 @@
 // reduction group the native emitter takes) to the native route: the group is lowered
 // again by the native backend, its reason kept in its region's native_reasons, and the
 // kernel list and the groups' first_kernel renumbered. Any kernel left without a binary
-// fails the compile, all of them listed in one error.
+// fails the compile, all of them listed in one error (compile.cc then plans a back_fail
+// program once more with the matmul, conv and attention families off).
 #pragma once
 
 #include <functional>
@@ -23,6 +24,9 @@
 #include "runtime/program.h"
 
 namespace jft::compiler {
+
+// The start of the message of the error a failed kernel build returns.
+inline constexpr const char* kKernelCompilationFailed = "kernel compilation failed:";
 
 struct KernelBinaries {
   std::vector<runtime::KernelImage> images;  // one per kernel, same order

@@ -281,6 +281,50 @@ TEST_F(NativeBinaries, BackFailKeepsTheFailureOfAGroupTheEmitterRefuses) {
   EXPECT_NE(m.find("stablehlo.sort: rows of 20000 elements"), std::string::npos) << m;
 }
 
+// A small bf16 product with a bias: the cost model puts it on the TTIR matmul
+// family, whose kernels the native emitter does not take.
+constexpr const char* kSmallProductWithBias = R"(
+func.func @main(%x: tensor<32x64xbf16>, %w: tensor<64x16xbf16>, %b: tensor<32x16xf32>) -> tensor<32x16xf32> {
+  %d = stablehlo.dot_general %x, %w {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<32x64xbf16>, tensor<64x16xbf16>) -> tensor<32x16xf32>
+  %s = stablehlo.add %d, %b : tensor<32x16xf32>
+  return %s : tensor<32x16xf32>
+})";
+
+TEST_F(NativeBinaries, BackFailPlansAFailedProductOnTheLibrary) {
+  ASSERT_NE(compiler_, nullptr);
+  Options options;
+  options.native_compiler = &native_;
+  StatusOr<Executable> planned =
+      compileText(kSmallProductWithBias, options, compiler_.get());
+  ASSERT_TRUE(planned.isOk()) << planned.status().toString();
+  const RouteEntry* fused = entryOf(*planned, "dot_general");
+  ASSERT_NE(fused, nullptr);
+  ASSERT_EQ(fused->route, "ttir") << planned->report.text();
+
+  options.mode = Mode::kBackFail;
+  options.fail_kernels = {"matmul"};
+  StatusOr<Executable> built =
+      compileText(kSmallProductWithBias, options, compiler_.get());
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  const RouteEntry* product = entryOf(*built, "dot_general");
+  const RouteEntry* add = entryOf(*built, "add");
+  ASSERT_NE(product, nullptr) << built->report.text();
+  ASSERT_NE(add, nullptr) << built->report.text();
+  EXPECT_EQ(product->route, "library") << built->report.text();
+  EXPECT_NE(add->route, "library") << built->report.text();
+  testing::expectConsistentProgram(built->program, true);
+  Status loadable = runtime::checkProgram(built->program, 32);
+  EXPECT_TRUE(loadable.isOk()) << loadable.toString();
+
+  // Other modes keep the failure.
+  options.mode = Mode::kBackUnsupported;
+  StatusOr<Executable> refused =
+      compileText(kSmallProductWithBias, options, compiler_.get());
+  ASSERT_FALSE(refused.isOk());
+  EXPECT_NE(refused.status().message().find("compile failure injected"), std::string::npos)
+      << refused.status().message();
+}
+
 }  // namespace
 }  // namespace jft::compiler
 
