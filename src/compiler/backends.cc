@@ -54,7 +54,7 @@ Backends::Backends(const Options& options, passes::ParticipantGrid grid,
     : mode_(options.mode),
       ttir_(emitOptions(options, tuned)),
       native_(nativeOptions(options)),
-      library_(options.mode == Mode::kNative
+      library_(options.mode == Mode::kNative || options.native_library_operands
                    ? static_cast<const codegen::Backend&>(native_)
                    : ttir_,
                {options.conv_library, options.conv, options.log}),

@@ -46,7 +46,8 @@ class Backends {
   Mode mode_;
   codegen::ttir::TtirBackend ttir_;
   codegen::native::NativeBackend native_;
-  // Its operand kernels come from native_ under XLA_MODE=native, else ttir_.
+  // Its operand kernels come from native_ under XLA_MODE=native (or
+  // Options::native_library_operands), else ttir_.
   codegen::library::LibraryBackend library_;
   codegen::library::CollectiveBackend collective_;
   codegen::library::FfiBackend ffi_;

@@ -206,19 +206,21 @@ StatusOr<Executable> compileOnce(ir::Module module, std::string_view input,
 }
 
 // back_fail's second plan: the families whose TTIR kernels have no native
-// emitter to fall back to (the matmul and conv families, attention) left for
-// their library routes and separate kernels, which do. Nothing when `options`
-// already plans that way.
+// emitter to fall back to (the matmul and conv families, attention, the
+// library's operand kernels, which moveFailedGroups does not reach) left for
+// their library routes, separate kernels and the native route. Nothing when
+// `options` already plans that way.
 std::optional<Options> libraryFallback(const Options& options) {
   if (options.matmul == fusion::MatmulRoute::kLibrary &&
       options.conv == fusion::ConvRoute::kLibrary && !options.attention &&
-      options.matmul_routes.empty())
+      options.matmul_routes.empty() && options.native_library_operands)
     return std::nullopt;
   Options fallback = options;
   fallback.matmul = fusion::MatmulRoute::kLibrary;
   fallback.conv = fusion::ConvRoute::kLibrary;
   fallback.attention = false;
   fallback.matmul_routes.clear();
+  fallback.native_library_operands = true;
   return fallback;
 }
 

@@ -108,6 +108,10 @@ struct Options {
   // TTIR kernel whose name contains one of these fails as if the kernel
   // compiler had failed it, without asking the compiler.
   std::vector<std::string> fail_kernels;
+  // The library's operand kernels (transposes around solver and GEMM calls)
+  // on the native route, as under XLA_MODE=native: back_fail's second plan
+  // (compile.cc) sets it.
+  bool native_library_operands = false;
   // XLA_FLAGTREE_HORIZONTAL=0 turns horizontal fusion off (runs of small loop
   // groups as one launch: horizontal_batches.h). Never under back_fail, whose
   // fallback is per group.

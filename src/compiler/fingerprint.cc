@@ -43,6 +43,7 @@ std::string fingerprint(std::string_view bytecode, const Options& options,
   // Fault injection moves kernels to the native route (back_fail); absent,
   // it leaves every fingerprint as it was.
   for (const std::string& failing : options.fail_kernels) field(hash, "fail " + failing);
+  if (options.native_library_operands) field(hash, "native library operands");
   if (!options.horizontal) field(hash, "no horizontal fusion");
   if (options.attention) field(hash, "attention family");
   if (options.sort_registers) field(hash, "sort register steps");

@@ -7,7 +7,9 @@
 namespace jft::passes {
 namespace {
 
-bool isHalf(ElementType t) { return t == ElementType::F16 || t == ElementType::BF16; }
+bool isHalf(ElementType t) {
+  return t == ElementType::F16 || t == ElementType::BF16;
+}
 
 bool widenHalfSolver(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& out) {
   if ((op.kind != OpKind::TriangularSolve && op.kind != OpKind::Cholesky) ||
@@ -19,7 +21,8 @@ bool widenHalfSolver(ir::Module& module, const ir::Op& op, std::vector<ir::Op>& 
     if (module.typeOf(operand).element != result.element) return false;
   OpEmitter e(module, op, out);
   std::vector<ValueId> wide;
-  for (ValueId operand : op.operands) wide.push_back(e.convert(operand, ElementType::F32));
+  for (ValueId operand : op.operands)
+    wide.push_back(e.convert(operand, ElementType::F32));
   const ValueId solved =
       e.emit(op.kind, wide, ir::Type::tensor(ElementType::F32, result.dims), op.attrs);
   e.giveId(e.convert(solved, result.element), op.results[0]);

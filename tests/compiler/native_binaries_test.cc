@@ -20,6 +20,7 @@
 #include "compiler/native_compiler.h"
 #include "compiler/native_route_programs.h"
 #include "compiler/program_checks.h"
+#include "compiler/zoo_fixture.h"
 #include "kernel_compiler/fake_worker_command.h"
 #include "kernel_compiler/kernel_compiler.h"
 #include "runtime/program_check.h"
@@ -321,8 +322,36 @@ TEST_F(NativeBinaries, BackFailPlansAFailedProductOnTheLibrary) {
   StatusOr<Executable> refused =
       compileText(kSmallProductWithBias, options, compiler_.get());
   ASSERT_FALSE(refused.isOk());
-  EXPECT_NE(refused.status().message().find("compile failure injected"), std::string::npos)
+  EXPECT_NE(refused.status().message().find("compile failure injected"),
+            std::string::npos)
       << refused.status().message();
+}
+
+// The zoo's linalg program: cuSOLVER and cuBLAS calls on column-major copies,
+// made and read back by the library's operand kernels (transposes, on the
+// TTIR route).
+std::string linalgArtifact() {
+  return testing::zooArtifact("linalg");
+}
+
+TEST_F(NativeBinaries, BackFailMovesFailedLibraryOperandKernelsToNative) {
+  ASSERT_NE(compiler_, nullptr);
+  Options options;
+  options.native_compiler = &native_;
+  StatusOr<Executable> planned = compile(linalgArtifact(), options, compiler_.get());
+  ASSERT_TRUE(planned.isOk()) << planned.status().toString();
+  ASSERT_FALSE(planned->program.kernels.empty()) << planned->report.text();
+
+  options.mode = Mode::kBackFail;
+  options.fail_kernels = {"fusion_"};  // every TTIR kernel fails
+  StatusOr<Executable> built = compile(linalgArtifact(), options, compiler_.get());
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  ASSERT_FALSE(built->program.kernels.empty());
+  for (const runtime::KernelImage& k : built->program.kernels)
+    EXPECT_EQ(k.binary.rfind("FAKE-CUBIN ", 0), 0u) << k.name << ": " << k.binary;
+  testing::expectConsistentProgram(built->program, true);
+  Status loadable = runtime::checkProgram(built->program, 32);
+  EXPECT_TRUE(loadable.isOk()) << loadable.toString();
 }
 
 }  // namespace

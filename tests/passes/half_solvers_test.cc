@@ -60,8 +60,8 @@ TEST(HalfSolvers, Bf16TriangularSolveSolvesInF32) {
 TEST(HalfSolvers, F16CholeskySolvesInF32) {
   ir::Module m;
   ir::Builder b(m);
-  auto args =
-      b.beginFunction("main", {tensor(ElementType::F16, {5, 5})}, {tensor(ElementType::F16, {5, 5})});
+  auto args = b.beginFunction("main", {tensor(ElementType::F16, {5, 5})},
+                              {tensor(ElementType::F16, {5, 5})});
   b.ret({b.op1(OpKind::Cholesky, {args[0]}, tensor(ElementType::F16, {5, 5}),
                {{"lower", true}})});
   b.endFunction();
