@@ -58,7 +58,10 @@ Backends::Backends(const Options& options, passes::ParticipantGrid grid,
                    ? static_cast<const codegen::Backend&>(native_)
                    : ttir_,
                {options.conv_library, options.conv, options.log}),
-      collective_(grid) {}
+      collective_(grid),
+      ffi_(options.mode == Mode::kNative || options.native_library_operands
+               ? static_cast<const codegen::Backend&>(native_)
+               : ttir_) {}
 
 const codegen::Backend* Backends::of(fusion::Route route) const {
   switch (route) {

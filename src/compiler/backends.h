@@ -50,7 +50,7 @@ class Backends {
   // Options::native_library_operands), else ttir_.
   codegen::library::LibraryBackend library_;
   codegen::library::CollectiveBackend collective_;
-  codegen::library::FfiBackend ffi_;
+  codegen::library::FfiBackend ffi_;  // its layout copies: as library_'s
 };
 
 // Fills `groups` of `top` (the body of `function`) and of every nested

@@ -13,27 +13,31 @@ std::vector<fusion::UnsupportedOp> LibraryBackend::rejects(
   return libraryRejects(module, scope, plan);
 }
 
-Status LibraryBackend::addKernels(ir::Module& module,
-                                  const std::vector<OperandTranspose>& transposes,
-                                  GroupCode& code) const {
+namespace {
+
+// The scratch kernels `transposes` lowered by `kernels`, appended to `code`.
+Status addKernels(const Backend& kernels, ir::Module& module,
+                  const std::vector<OperandTranspose>& transposes, GroupCode& code) {
   for (const OperandTranspose& t : transposes) {
     fusion::Plan one;
     one.fusions = {t.group};
-    JFT_ASSIGN_OR_RETURN(GroupCode made, kernels_.lower(module, t.scratch, one, 0));
+    JFT_ASSIGN_OR_RETURN(GroupCode made, kernels.lower(module, t.scratch, one, 0));
     for (ttir::TtirKernel& kernel : made.kernels)
       code.kernels.push_back(std::move(kernel));
   }
   return Status::ok();
 }
 
+}  // namespace
+
 StatusOr<GroupCode> LibraryBackend::lower(ir::Module& module, const ir::Function& scope,
                                           const fusion::Plan& plan, size_t g) const {
   JFT_ASSIGN_OR_RETURN(LibraryCall call,
                        lowerLibraryGroup(module, scope, plan, g, context_));
   GroupCode code;
-  JFT_RETURN_IF_ERROR(addKernels(module, call.transposes, code));
+  JFT_RETURN_IF_ERROR(addKernels(kernels_, module, call.transposes, code));
   code.after_call = code.kernels.size();
-  JFT_RETURN_IF_ERROR(addKernels(module, call.after, code));
+  JFT_RETURN_IF_ERROR(addKernels(kernels_, module, call.after, code));
   Call made;
   if (call.other) {
     made.thunk = runtime::LibraryThunk{call.other->op, {}};
@@ -82,6 +86,9 @@ StatusOr<GroupCode> FfiBackend::lower(ir::Module& module, const ir::Function& sc
         {alias.input, alias.output,
          static_cast<uint64_t>(module.typeOf(call.inputs[alias.input]).byteSize())});
   GroupCode code;
+  JFT_RETURN_IF_ERROR(addKernels(kernels_, module, call.before, code));
+  code.after_call = code.kernels.size();
+  JFT_RETURN_IF_ERROR(addKernels(kernels_, module, call.after, code));
   code.call = std::move(made);
   code.text = ffiCallText(call);
   return code;

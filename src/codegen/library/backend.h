@@ -2,7 +2,8 @@
 // call (library_calls.h) with the kernels that move its operands, made by the
 // kernel backend it is given; a kCollective group as one collective or
 // participant-id thunk (collective_call.h); a kCustomCall group as one FFI
-// handler call (ffi_call.h).
+// handler call (ffi_call.h) with the kernels that copy its buffers into and
+// out of the layouts it asks for.
 #pragma once
 
 #include "codegen/backend.h"
@@ -24,9 +25,6 @@ class LibraryBackend final : public Backend {
                             const fusion::Plan& plan, size_t g) const override;
 
  private:
-  Status addKernels(ir::Module& module, const std::vector<OperandTranspose>& transposes,
-                    GroupCode& code) const;
-
   const Backend& kernels_;
   LibraryContext context_;
 };
@@ -43,8 +41,13 @@ class CollectiveBackend final : public Backend {
 
 class FfiBackend final : public Backend {
  public:
+  // `kernels` lowers the layout copies, as LibraryBackend's.
+  explicit FfiBackend(const Backend& kernels) : kernels_(kernels) {}
   StatusOr<GroupCode> lower(ir::Module& module, const ir::Function& scope,
                             const fusion::Plan& plan, size_t g) const override;
+
+ private:
+  const Backend& kernels_;
 };
 
 }  // namespace jft::codegen::library

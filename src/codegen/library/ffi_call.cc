@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "codegen/library/scratch_kernel.h"
 #include "ir/custom_call.h"
 
 namespace jft::codegen::library {
@@ -140,6 +141,79 @@ StatusOr<std::vector<FfiCall::Alias>> aliasesOf(
   return out;
 }
 
+// The dims of a value of `rank` in memory order (major first) under the
+// minor-to-major `layout` of `which` (operand_layouts or result_layouts) entry
+// `index`; empty for row-major or no layout given.
+StatusOr<std::vector<int64_t>> memoryOrder(const ir::Op& op, const char* which,
+                                           size_t index, int64_t rank,
+                                           const std::string& where) {
+  const auto* layouts = ir::findAttrAs<ir::AttrList>(op.attrs, which);
+  if (layouts == nullptr || index >= layouts->size()) return std::vector<int64_t>{};
+  const ir::Attribute& a = (*layouts)[index];
+  if (!a.is<std::vector<int64_t>>())
+    return invalidArgument(where + ": " + which + " entry " + std::to_string(index) +
+                           " is not a list of dims");
+  const std::vector<int64_t>& minor_to_major = a.as<std::vector<int64_t>>();
+  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  bool row_major = static_cast<int64_t>(minor_to_major.size()) == rank;
+  for (size_t i = 0; i < minor_to_major.size() && row_major; ++i) {
+    const int64_t d = minor_to_major[i];
+    if (d < 0 || d >= rank || seen[static_cast<size_t>(d)])
+      row_major = false;
+    else
+      seen[static_cast<size_t>(d)] = true;
+  }
+  if (!row_major)
+    return invalidArgument(where + ": " + which + " entry " + std::to_string(index) +
+                           " is not a permutation of the " + std::to_string(rank) +
+                           " dims of its value");
+  std::vector<int64_t> order(minor_to_major.rbegin(), minor_to_major.rend());
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] != static_cast<int64_t>(i)) return order;
+  return std::vector<int64_t>{};
+}
+
+// A new value of `value`'s type with its dims in `order`.
+ir::ValueId permutedValue(ir::Module& module, ir::ValueId value,
+                          const std::vector<int64_t>& order) {
+  const ir::Type from = module.typeOf(value);  // a copy: newValue moves the table
+  std::vector<int64_t> dims;
+  for (int64_t d : order) dims.push_back(from.dims[static_cast<size_t>(d)]);
+  return module.newValue(ir::Type::tensor(from.element, std::move(dims)));
+}
+
+// Operand and result copies for layouts other than row-major (ffi_call.h).
+Status addLayoutCopies(ir::Module& module, const fusion::Fusion& group, const ir::Op& op,
+                       const std::string& where, FfiCall& call) {
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const ir::ValueId v = op.operands[i];
+    const int64_t rank = module.typeOf(v).rank();
+    JFT_ASSIGN_OR_RETURN(std::vector<int64_t> order,
+                         memoryOrder(op, "operand_layouts", i, rank, where));
+    if (order.empty()) continue;
+    const ir::ValueId copy = permutedValue(module, v, order);
+    ScratchKernel k(module, group, op, "operand" + std::to_string(i) + "_layout", {v});
+    k.finish(k.transpose(v, order, copy), call.before);
+    call.inputs[i] = copy;
+  }
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    const ir::ValueId v = op.results[i];
+    const int64_t rank = module.typeOf(v).rank();
+    JFT_ASSIGN_OR_RETURN(std::vector<int64_t> order,
+                         memoryOrder(op, "result_layouts", i, rank, where));
+    if (order.empty()) continue;
+    const ir::ValueId written = permutedValue(module, v, order);
+    std::vector<int64_t> back(order.size());
+    for (size_t j = 0; j < order.size(); ++j)
+      back[static_cast<size_t>(order[j])] = static_cast<int64_t>(j);
+    ScratchKernel k(module, group, op, "result" + std::to_string(i) + "_layout",
+                    {written});
+    k.finish(k.transpose(written, back, v), call.after);
+    call.outputs[i] = written;
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 StatusOr<ffi::Attribute> ffiAttributesOf(const ir::Attribute& config) {
@@ -151,12 +225,12 @@ StatusOr<ffi::Attribute> ffiAttributesOf(const ir::Attribute& config) {
   return convert(config, "backend_config");
 }
 
-StatusOr<FfiCall> lowerFfiGroup(const ir::Module& module, const ir::Function& function,
+StatusOr<FfiCall> lowerFfiGroup(ir::Module& module, const ir::Function& function,
                                 const fusion::Plan& plan, size_t g) {
   const fusion::Fusion& group = plan.fusions[g];
   if (group.ops.size() != 1 || group.ops[0] >= function.body.ops.size())
     return internalError(group.name + ": a custom-call group holds one op");
-  const ir::Op& op = function.body.ops[group.ops[0]];
+  const ir::Op op = function.body.ops[group.ops[0]];  // a copy: the module grows
   const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
   if (op.kind != ir::OpKind::CustomCall || target == nullptr)
     return internalError(group.name + ": a custom-call group's op is not a custom call");
@@ -183,6 +257,7 @@ StatusOr<FfiCall> lowerFfiGroup(const ir::Module& module, const ir::Function& fu
     call.outputs.push_back(v);
     call.thunk.result_shapes.push_back(std::move(shape));
   }
+  JFT_RETURN_IF_ERROR(addLayoutCopies(module, group, op, where, call));
   const ir::NamedAttrs empty;
   if (const ir::NamedAttrs* config = ir::typedFfiConfig(op, empty)) {
     StatusOr<ffi::Attribute> attrs = ffiAttributesOf(ir::Attribute(*config));
@@ -203,6 +278,8 @@ std::string ffiCallText(const FfiCall& call) {
   for (const FfiCall::Alias& alias : call.aliases)
     text +=
         " in_place=" + std::to_string(alias.input) + "->" + std::to_string(alias.output);
+  if (!call.before.empty() || !call.after.empty())
+    text += " layout_copies=" + std::to_string(call.before.size() + call.after.size());
   if (!call.thunk.attributes.names.empty()) {
     text += " attrs=";
     for (size_t i = 0; i < call.thunk.attributes.names.size(); ++i)

@@ -195,6 +195,105 @@ TEST(FfiRoute, AnAliasedResultStartsAsItsOperandAndIsPassedInItsPlace) {
   }
 }
 
+// JAX's linalg FFI calls ask for column-major matrices (operand_layouts
+// {1, 2, 0} for a batch of matrices), as hybrid_geqp3 does: main(a: f32[2,3,4],
+// jpvt: i32[2,4]) -> (f32[2,3,4], i32[2,4], f32[2,3]), result 0 in place of a.
+ir::Attribute layout(std::vector<int64_t> minor_to_major) {
+  return ir::Attribute(std::move(minor_to_major));
+}
+
+ir::Module columnMajorCall() {
+  ir::Module m;
+  m.name = "ffi_layouts";
+  ir::Builder b(m);
+  const Type pivots = Type::tensor(ElementType::I32, {2, 4});
+  auto args = b.beginFunction("main", {f32({2, 3, 4}), pivots},
+                              {f32({2, 3, 4}), pivots, f32({2, 3})});
+  ir::NamedAttrs attrs = callbackAttrs("geqp3_like", ir::CustomCallApiVersion::TYPED_FFI);
+  attrs.push_back({"operand_layouts",
+                   ir::Attribute(ir::AttrList{layout({1, 2, 0}), layout({1, 0})})});
+  attrs.push_back(
+      {"result_layouts",
+       ir::Attribute(ir::AttrList{layout({1, 2, 0}), layout({1, 0}), layout({1, 0})})});
+  attrs.push_back({"output_operand_aliases",
+                   ir::Attribute(std::vector<ir::OutputOperandAlias>{{{0}, 0, {}}})});
+  auto out = b.op(OpKind::CustomCall, args, {f32({2, 3, 4}), pivots, f32({2, 3})},
+                  std::move(attrs));
+  b.ret(out);
+  b.endFunction();
+  return m;
+}
+
+TEST(FfiRoute, ColumnMajorBuffersAreCopiedIntoAndOutOfTheirLayout) {
+  ir::Module m = columnMajorCall();
+  const ir::Function& main = m.functions[0];
+  const ir::Op call_op = main.body.ops[0];
+  fusion::Plan plan;
+  fusion::Fusion group;
+  group.name = "fusion_0_custom_call";
+  group.route = fusion::Route::kCustomCall;
+  group.ops = {0};
+  plan.fusions = {group};
+  StatusOr<FfiCall> lowered = lowerFfiGroup(m, main, plan, 0);
+  ASSERT_TRUE(lowered.isOk()) << lowered.status().toString();
+  const FfiCall& call = *lowered;
+  // The handler sees the logical dims.
+  EXPECT_EQ(call.thunk.argument_shapes[0].dims, (std::vector<int64_t>{2, 3, 4}));
+  EXPECT_EQ(call.thunk.result_shapes[0].dims, (std::vector<int64_t>{2, 3, 4}));
+  // Operand 0 through a copy with each matrix's dims swapped; the row-major
+  // pivots and taus are read and written in place.
+  ASSERT_EQ(call.before.size(), 1u);
+  const ir::Op& in = call.before[0].scratch.body.ops[0];
+  EXPECT_EQ(in.kind, OpKind::Transpose);
+  EXPECT_EQ(in.operands[0], call_op.operands[0]);
+  EXPECT_EQ(*ir::findAttrAs<std::vector<int64_t>>(in.attrs, "permutation"),
+            (std::vector<int64_t>{0, 2, 1}));
+  EXPECT_EQ(call.inputs[0], in.results[0]);
+  EXPECT_EQ(m.typeOf(call.inputs[0]), f32({2, 4, 3}));
+  EXPECT_EQ(call.inputs[1], call_op.operands[1]);
+  // Result 0 written in the call's layout, then copied into the op's result.
+  ASSERT_EQ(call.after.size(), 1u);
+  const ir::Op& out = call.after[0].scratch.body.ops[0];
+  EXPECT_EQ(out.kind, OpKind::Transpose);
+  EXPECT_EQ(out.operands[0], call.outputs[0]);
+  EXPECT_EQ(out.results[0], call_op.results[0]);
+  EXPECT_EQ(*ir::findAttrAs<std::vector<int64_t>>(out.attrs, "permutation"),
+            (std::vector<int64_t>{0, 2, 1}));
+  EXPECT_EQ(m.typeOf(call.outputs[0]), f32({2, 4, 3}));
+  EXPECT_EQ(call.outputs[1], call_op.results[1]);
+  EXPECT_EQ(call.outputs[2], call_op.results[2]);
+  EXPECT_NE(ffiCallText(call).find("layout_copies=2"), std::string::npos)
+      << ffiCallText(call);
+}
+
+TEST(FfiRoute, ColumnMajorCallCompilesWithItsCopyKernelsAroundIt) {
+  Options options;
+  options.mode = Mode::kFlOnly;
+  Stages stages;
+  auto compiled = compileModule(columnMajorCall(), options, nullptr, &stages);
+  ASSERT_TRUE(compiled.isOk()) << compiled.status().toString();
+  ASSERT_EQ(stages.kernel_names.size(), 2u);
+  EXPECT_NE(stages.kernel_names[0].find("operand0_layout"), std::string::npos);
+  EXPECT_NE(stages.kernel_names[1].find("result0_layout"), std::string::npos);
+  // In place: the call's argument 0 is its result 0's slot.
+  for (const runtime::Thunk& t : compiled->program.thunks) {
+    if (const auto* f = std::get_if<runtime::FfiThunk>(&t)) {
+      EXPECT_EQ(f->arguments[0], f->results[0]);
+    }
+  }
+}
+
+TEST(FfiRoute, ALayoutThatIsNoPermutationIsRefused) {
+  ir::Module m = columnMajorCall();
+  for (auto& [name, value] : m.functions[0].body.ops[0].attrs)
+    if (name == "operand_layouts")
+      value = ir::Attribute(ir::AttrList{layout({1, 1, 0}), layout({1, 0})});
+  auto compiled = compileIt(std::move(m));
+  ASSERT_FALSE(compiled.isOk());
+  EXPECT_NE(compiled.status().message().find("not a permutation"), std::string::npos)
+      << compiled.status().message();
+}
+
 TEST(FfiRoute, OtherCustomCallsAreRefusedWithWhatToDo) {
   auto compiled = compileIt(
       callModule("my_legacy_kernel", ir::CustomCallApiVersion::STATUS_RETURNING));
