@@ -66,6 +66,13 @@ func.func @main(%a: tensor<4x4xbf16>, %b: tensor<4x1xbf16>) -> tensor<4x1xbf16> 
   return %x : tensor<4x1xbf16>
 })";
 
+// mosaic_gpu_test test_copy_layout_wgmma_upcast_4x: jnp.arange in float8.
+constexpr const char* kFloat8Iota = R"(
+func.func @main() -> tensor<1024xf8E5M2> {
+  %x = stablehlo.iota {iota_dimension = 0} : tensor<1024xf8E5M2>
+  return %x : tensor<1024xf8E5M2>
+})";
+
 Options flOnly() {
   Options options;
   options.mode = Mode::kFlOnly;
@@ -103,6 +110,22 @@ TEST(SuiteClassRoutes, Bf16TriangularSolveRunsOnTheLibraryInF32) {
   const RouteEntry* solve = entryOf(*built, "triangular_solve");
   ASSERT_NE(solve, nullptr) << built->report.text();
   EXPECT_EQ(solve->route, "library") << built->report.text();
+}
+
+TEST(SuiteClassRoutes, Float8IotaRoundsThroughF32) {
+  Stages stages;
+  StatusOr<Executable> built = compileText(kFloat8Iota, flOnly(), nullptr, &stages);
+  ASSERT_TRUE(built.isOk()) << built.status().toString();
+  ASSERT_EQ(stages.ttir.size(), 1u);
+  const std::string& ttir = stages.ttir[0];
+  // Triton has no integer-to-float8 conversion (LLVM's sitofp wants a float
+  // type; f8 is an i8 there): the index becomes f32, then tt.fp_to_fp rounds.
+  for (size_t at = ttir.find("arith.sitofp"); at != std::string::npos;
+       at = ttir.find("arith.sitofp", at + 1)) {
+    const std::string line = ttir.substr(at, ttir.find('\n', at) - at);
+    EXPECT_EQ(line.find("f8E5M2"), std::string::npos) << line;
+  }
+  EXPECT_NE(ttir.find("tt.fp_to_fp"), std::string::npos) << ttir;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "codegen/ttir/complex_emitter.h"
 #include "codegen/ttir/elementwise.h"
+#include "codegen/ttir/elementwise_internal.h"
 #include "codegen/ttir/gather_emitter.h"
 #include "codegen/ttir/memory_access.h"
 #include "codegen/ttir/window_emitter.h"
@@ -380,12 +381,10 @@ StatusOr<Value> Elemental::emitIota(const ir::Op& op, int space) {
   }
   if (!ir::isFloat(element))
     return unimplemented(opName(op) + " of " + std::string(ir::elementTypeName(element)));
-  if (element == ir::ElementType::F32 || element == ir::ElementType::F64)
-    return w.op("arith.sitofp " + c.name + " : " + c.type + " to " + to, c.shape, reg);
-  Value f = w.op(
-      "arith.sitofp " + c.name + " : " + c.type + " to " + tensorType(c.shape, "f32"),
-      c.shape, "f32");
-  return w.op("arith.truncf " + f.name + " : " + f.type + " to " + to, c.shape, reg);
+  // As a convert of the index: float8 has no integer conversion in Triton.
+  const ir::ElementType index =
+      c.scalar == "i64" ? ir::ElementType::I64 : ir::ElementType::I32;
+  return ew::emitConvert(w, index, element, c);
 }
 
 StatusOr<Value> Elemental::emitReverse(const ir::Op& op, int space) {
