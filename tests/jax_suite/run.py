@@ -299,6 +299,20 @@ def load_source(prepared: pathlib.Path) -> dict:
   return json.loads(p.read_text())
 
 
+def test_files_mismatch(list_meta: dict, source: dict) -> str | None:
+  """Why the prepared test files are not the ones the list was made from, or None.
+  A list's ids and upstream outcomes belong to one JAX revision: other files rename,
+  add and remove tests, and warnings-as-errors turns deprecations into failures."""
+  want = list_meta.get("jax_commit")
+  have = source.get("commit")
+  if not want or not have or want == have:
+    return None
+  rev = list_meta.get("jax_revision", want[:10])
+  return (f"the prepared JAX test files are at {have[:10]} ({source.get('revision', '?')}) "
+          f"but the list was made at {want[:10]}: its ids and outcomes do not hold for them; "
+          f"run `python3 tests/jax_suite/run.py prepare --jax-git DIR --rev {rev}`")
+
+
 def build_revision(a, source: dict) -> dict:
   if a.build_rev:
     return {"rev": a.build_rev, "from": "--build-rev"}
@@ -491,6 +505,9 @@ def cmd_run(a) -> int:
         f"{p['estimated_seconds']}s at {a.seconds_per_test}s a test")
     return 0
   source = load_source(prepared)
+  mismatch = test_files_mismatch(list_meta, source)
+  if mismatch:
+    say("WARNING: " + mismatch)
   out.mkdir(parents=True, exist_ok=True)
   env = batch_env(a)
   t0 = time.monotonic()

@@ -624,6 +624,18 @@ class PrepareTest(TempDirTest):
                    "--jax-version", "0.1.0"])
     self.assertTrue((foreign / "keep.txt").exists())
 
+class TestFilesMismatchTest(unittest.TestCase):
+  def test_other_commit_is_named_with_the_fix(self):
+    why = runner.test_files_mismatch(
+        {"jax_revision": "cec06d116c", "jax_commit": "cec06d116c05f0d5"},
+        {"commit": "a1521744c6dc0744", "revision": "jax-v0.11.0"})
+    self.assertIn("a1521744c6", why)
+    self.assertIn("--rev cec06d116c", why)
+
+  def test_same_or_unknown_commit_is_fine(self):
+    self.assertIsNone(runner.test_files_mismatch({"jax_commit": "abc"}, {"commit": "abc"}))
+    self.assertIsNone(runner.test_files_mismatch({}, {"commit": "abc"}))
+
 
 if __name__ == "__main__":
   unittest.main()
