@@ -155,15 +155,13 @@ StatusOr<std::vector<int64_t>> memoryOrder(const ir::Op& op, const char* which,
                            " is not a list of dims");
   const std::vector<int64_t>& minor_to_major = a.as<std::vector<int64_t>>();
   std::vector<bool> seen(static_cast<size_t>(rank), false);
-  bool row_major = static_cast<int64_t>(minor_to_major.size()) == rank;
-  for (size_t i = 0; i < minor_to_major.size() && row_major; ++i) {
+  bool permutation = static_cast<int64_t>(minor_to_major.size()) == rank;
+  for (size_t i = 0; i < minor_to_major.size() && permutation; ++i) {
     const int64_t d = minor_to_major[i];
-    if (d < 0 || d >= rank || seen[static_cast<size_t>(d)])
-      row_major = false;
-    else
-      seen[static_cast<size_t>(d)] = true;
+    permutation = d >= 0 && d < rank && !seen[static_cast<size_t>(d)];
+    if (permutation) seen[static_cast<size_t>(d)] = true;
   }
-  if (!row_major)
+  if (!permutation)
     return invalidArgument(where + ": " + which + " entry " + std::to_string(index) +
                            " is not a permutation of the " + std::to_string(rank) +
                            " dims of its value");
@@ -173,39 +171,33 @@ StatusOr<std::vector<int64_t>> memoryOrder(const ir::Op& op, const char* which,
   return std::vector<int64_t>{};
 }
 
-// A new value of `value`'s type with its dims in `order`.
-ir::ValueId permutedValue(ir::Module& module, ir::ValueId value,
-                          const std::vector<int64_t>& order) {
-  const ir::Type from = module.typeOf(value);  // a copy: newValue moves the table
-  std::vector<int64_t> dims;
-  for (int64_t d : order) dims.push_back(from.dims[static_cast<size_t>(d)]);
-  return module.newValue(ir::Type::tensor(from.element, std::move(dims)));
-}
-
 // Operand and result copies for layouts other than row-major (ffi_call.h).
 Status addLayoutCopies(ir::Module& module, const fusion::Fusion& group, const ir::Op& op,
                        const std::string& where, FfiCall& call) {
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const ir::ValueId v = op.operands[i];
-    const int64_t rank = module.typeOf(v).rank();
-    JFT_ASSIGN_OR_RETURN(std::vector<int64_t> order,
-                         memoryOrder(op, "operand_layouts", i, rank, where));
+    JFT_ASSIGN_OR_RETURN(
+        std::vector<int64_t> order,
+        memoryOrder(op, "operand_layouts", i, module.typeOf(v).rank(), where));
     if (order.empty()) continue;
-    const ir::ValueId copy = permutedValue(module, v, order);
     ScratchKernel k(module, group, op, "operand" + std::to_string(i) + "_layout", {v});
-    k.finish(k.transpose(v, order, copy), call.before);
-    call.inputs[i] = copy;
+    call.inputs[i] = k.transpose(v, order);
+    k.finish(call.inputs[i], call.before);
   }
   for (size_t i = 0; i < op.results.size(); ++i) {
     const ir::ValueId v = op.results[i];
-    const int64_t rank = module.typeOf(v).rank();
+    const ir::Type type = module.typeOf(v);  // a copy: newValue moves the table
     JFT_ASSIGN_OR_RETURN(std::vector<int64_t> order,
-                         memoryOrder(op, "result_layouts", i, rank, where));
+                         memoryOrder(op, "result_layouts", i, type.rank(), where));
     if (order.empty()) continue;
-    const ir::ValueId written = permutedValue(module, v, order);
-    std::vector<int64_t> back(order.size());
-    for (size_t j = 0; j < order.size(); ++j)
+    // The handler writes the result's dims in memory order; the copy puts
+    // logical dim order[j] (dim j there) back in place.
+    std::vector<int64_t> dims, back(order.size());
+    for (size_t j = 0; j < order.size(); ++j) {
+      dims.push_back(type.dims[static_cast<size_t>(order[j])]);
       back[static_cast<size_t>(order[j])] = static_cast<int64_t>(j);
+    }
+    const ir::ValueId written = module.newValue(ir::Type::tensor(type.element, dims));
     ScratchKernel k(module, group, op, "result" + std::to_string(i) + "_layout",
                     {written});
     k.finish(k.transpose(written, back, v), call.after);
@@ -230,7 +222,7 @@ StatusOr<FfiCall> lowerFfiGroup(ir::Module& module, const ir::Function& function
   const fusion::Fusion& group = plan.fusions[g];
   if (group.ops.size() != 1 || group.ops[0] >= function.body.ops.size())
     return internalError(group.name + ": a custom-call group holds one op");
-  const ir::Op op = function.body.ops[group.ops[0]];  // a copy: the module grows
+  const ir::Op& op = function.body.ops[group.ops[0]];
   const auto* target = ir::findAttrAs<std::string>(op.attrs, "call_target_name");
   if (op.kind != ir::OpKind::CustomCall || target == nullptr)
     return internalError(group.name + ": a custom-call group's op is not a custom call");
