@@ -57,7 +57,7 @@ void Executable::planControl(const Program& program, const Thunk& thunk, Step& s
   conditionals_.push_back(std::move(planned));
 }
 
-Status Executable::enqueueList(const std::vector<Step>& steps, const std::string& where) {
+Status Executable::enqueueList(std::span<const Step> steps, const std::string& where) {
   for (const Step& step : steps) {
     Status status = enqueueStep(step);
     if (!status.isOk())

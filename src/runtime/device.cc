@@ -21,6 +21,20 @@ Status Device::launchKernel(KernelHandle, const LaunchDims&, void**) {
   return notSupported(info(), "launch kernels");
 }
 
+StatusOr<GraphHandle> Device::createLaunchGraph(std::span<const GraphLaunch>) {
+  return notSupported(info(), "record launch graphs");
+}
+
+Status Device::updateGraphLaunch(GraphHandle, size_t, const GraphLaunch&) {
+  return notSupported(info(), "update launch graphs");
+}
+
+Status Device::launchGraph(GraphHandle) {
+  return notSupported(info(), "launch graphs");
+}
+
+void Device::destroyGraph(GraphHandle) {}
+
 Status Device::copyOnDevice(uint64_t, uint64_t, uint64_t) {
   return notSupported(info(), "copy within device memory");
 }

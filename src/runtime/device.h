@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,14 @@ struct LaunchDims {
   std::array<uint32_t, 3> grid{1, 1, 1};
   uint32_t block_threads = 128;
   uint32_t shared_mem = 0;  // dynamic shared memory bytes
+};
+
+// A recorded run of launches (Device::createLaunchGraph); owned by the device.
+using GraphHandle = void*;
+struct GraphLaunch {
+  KernelHandle kernel = nullptr;
+  LaunchDims dims;
+  void** params = nullptr;  // as launchKernel's
 };
 
 struct MemoryStats {
@@ -108,6 +117,24 @@ class Device {
   // Queue-ordered launch; `params[i]` points at the value of parameter i. The
   // values are read before the call returns. Errors name the kernel.
   virtual Status launchKernel(KernelHandle kernel, const LaunchDims& dims, void** params);
+  // Launch graphs: a run of launches recorded once and replayed with one
+  // enqueue (CUDA graphs), so the device starts each kernel without waiting
+  // for the host's next launch. launchGraphsFrom() is the execution of a
+  // program from which its runs are replayed (the first execution pays no
+  // recording); 0 where the device has none (the default: the calls below
+  // answer UNIMPLEMENTED).
+  virtual int launchGraphsFrom() const { return 0; }
+  // The launches in order, each after the one before; every `params` value is
+  // read before the call returns. The handle stays valid until destroyGraph.
+  virtual StatusOr<GraphHandle> createLaunchGraph(std::span<const GraphLaunch> launches);
+  // Launch `index` of the graph takes new parameter values (its kernel and
+  // dimensions stay those it was created with).
+  virtual Status updateGraphLaunch(GraphHandle graph, size_t index,
+                                   const GraphLaunch& launch);
+  // Queue-ordered replay of every launch of the graph.
+  virtual Status launchGraph(GraphHandle graph);
+  // Destroys the graph once all work queued so far has finished with it.
+  virtual void destroyGraph(GraphHandle graph);
   // Queue-ordered device-to-device copy and byte fill, without an event each
   // (a program's thunks share one completion event).
   virtual Status copyOnDevice(uint64_t dst, uint64_t src, uint64_t bytes);

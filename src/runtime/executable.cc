@@ -64,10 +64,12 @@ StatusOr<std::unique_ptr<Executable>> Executable::load(Device& device, Program p
     e.step_labels_ = std::move(labels);
   }
   JFT_RETURN_IF_ERROR(e.loadFfiCalls());
+  e.planGraphRuns();
   return executable;
 }
 
 Executable::~Executable() {
+  destroyGraphs();
   for (KernelHandle kernel : kernels_) device_.unloadKernel(kernel);
   device_.deallocate(arena_, arena_bytes_);
   device_.deallocate(constants_, constant_bytes_);
@@ -344,8 +346,9 @@ Status Executable::enqueue(std::span<const ExecuteArgument> arguments,
     launches_[patch.launch].values[patch.param] = slot_addresses_[patch.slot];
   const std::string where = "program '" + name_ + "', ";
   const ActivityScopeHooks* hooks = activityScopeHooks();
-  Status status =
-      hooks == nullptr ? enqueueList(steps_, where) : enqueueTraced(*hooks, where);
+  ++executions_;
+  Status status = hooks != nullptr ? enqueueTraced(*hooks, where)
+                                   : enqueueWithGraphs(where);
   participant_ = nullptr;
   return status;
 }

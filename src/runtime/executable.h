@@ -151,12 +151,27 @@ class Executable {
   Status enqueue(std::span<const ExecuteArgument> arguments,
                  const std::vector<ExecuteOutput>& outputs,
                  const ParticipantContext* participant);
-  Status enqueueList(const std::vector<Step>& steps, const std::string& where);
+  Status enqueueList(std::span<const Step> steps, const std::string& where);
   Status enqueueStep(const Step& step);
   // While a device tracer listens (runtime/activity_scope.h): the top-level
   // steps, each under its run's and step's label (executable_trace.cc).
   Status enqueueTraced(const ActivityScopeHooks& hooks, const std::string& where);
   std::string stepLabel(const Program& program, const Step& step) const;
+  // Runs of consecutive top-level launches replayed as one device graph each
+  // (executable_graphs.cc), from the device's launchGraphsFrom() execution on.
+  struct GraphRun {
+    size_t first = 0;  // its first step in steps_
+    size_t count = 0;
+    GraphHandle graph = nullptr;  // made on the run's first replay
+    // Its launches that read parameter or output slots, and their values as
+    // the graph holds them: an execution updates those whose slots moved.
+    std::vector<int> followed;
+    std::vector<std::vector<uint64_t>> held;
+  };
+  void planGraphRuns();
+  Status enqueueWithGraphs(const std::string& where);
+  Status replay(GraphRun& run, const std::string& where);
+  void destroyGraphs();
   Status runLoop(const Loop& loop);
   Status runConditional(const Conditional& conditional);
   Status runCollective(const CollectiveThunk& collective);
@@ -209,6 +224,10 @@ class Executable {
   std::vector<uint64_t> library_addresses_;          // reused by each library step
   std::vector<Loop> loops_;
   std::vector<Conditional> conditionals_;
+  std::vector<GraphRun> graph_runs_;
+  int64_t executions_ = 0;
+  // Set when the device could not make a graph: its runs launch one by one.
+  bool graphs_refused_ = false;
 };
 
 }  // namespace jft::runtime

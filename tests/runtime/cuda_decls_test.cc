@@ -3,6 +3,7 @@
 #include <cuda.h>
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <type_traits>
 
 #include "runtime/gpu/driver_api.h"
@@ -24,6 +25,28 @@ static_assert(std::is_same_v<decltype(&::cuLaunchHostFunc),
                              ::CUresult (*)(::CUstream, ::CUhostFn, void*)>);
 static_assert(std::is_same_v<::CUhostFn, void (*)(void*)>);
 
+// The launch graphs' node description, field by field.
+static_assert(sizeof(CudaKernelNodeParams) == sizeof(::CUDA_KERNEL_NODE_PARAMS_v2));
+#define JFT_SAME_OFFSET(field)                           \
+  static_assert(offsetof(CudaKernelNodeParams, field) == \
+                offsetof(::CUDA_KERNEL_NODE_PARAMS_v2, field))
+JFT_SAME_OFFSET(func);
+JFT_SAME_OFFSET(gridDimX);
+JFT_SAME_OFFSET(gridDimZ);
+JFT_SAME_OFFSET(blockDimX);
+JFT_SAME_OFFSET(blockDimZ);
+JFT_SAME_OFFSET(sharedMemBytes);
+JFT_SAME_OFFSET(kernelParams);
+JFT_SAME_OFFSET(extra);
+JFT_SAME_OFFSET(kern);
+JFT_SAME_OFFSET(ctx);
+#undef JFT_SAME_OFFSET
+static_assert(std::is_same_v<decltype(&::cuGraphAddKernelNode_v2),
+                             ::CUresult (*)(::CUgraphNode*, ::CUgraph, const ::CUgraphNode*,
+                                            size_t, const ::CUDA_KERNEL_NODE_PARAMS_v2*)>);
+static_assert(std::is_same_v<decltype(&::cuGraphInstantiateWithFlags),
+                             ::CUresult (*)(::CUgraphExec*, ::CUgraph, unsigned long long)>);
+
 #define JFT_STRINGIFY_INNER(x) #x
 #define JFT_STRINGIFY(x) JFT_STRINGIFY_INNER(x)
 
@@ -41,6 +64,11 @@ TEST(CudaDriverDecls, ExecutionEntryPointsAreTheCurrentSymbols) {
   EXPECT_STREQ(JFT_STRINGIFY(cuMemAllocFromPoolAsync), "cuMemAllocFromPoolAsync");
   EXPECT_STREQ(JFT_STRINGIFY(cuMemFreeAsync), "cuMemFreeAsync");
   EXPECT_STREQ(JFT_STRINGIFY(cuLaunchHostFunc), "cuLaunchHostFunc");
+  EXPECT_STREQ(JFT_STRINGIFY(cuGraphAddKernelNode), "cuGraphAddKernelNode_v2");
+  EXPECT_STREQ(JFT_STRINGIFY(cuGraphExecKernelNodeSetParams),
+               "cuGraphExecKernelNodeSetParams_v2");
+  EXPECT_STREQ(JFT_STRINGIFY(cuGraphInstantiate), "cuGraphInstantiateWithFlags");
+  EXPECT_STREQ(JFT_STRINGIFY(cuGraphLaunch), "cuGraphLaunch");
 }
 
 }  // namespace

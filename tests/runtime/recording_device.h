@@ -9,8 +9,10 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,7 +41,10 @@ struct RecordedOp {
     kFree,
     kGemm,
     kLibrary,  // params: the buffers' addresses
-    kDownload  // copyToHost (src = device address)
+    kDownload,  // copyToHost (src = device address)
+    kGraphCreate,  // bytes: its launches
+    kGraphUpdate,  // kernel, params: the launch's new values; bytes: its index
+    kGraphLaunch   // bytes: its launches (each then recorded as kLaunch)
   };
   Kind kind;
   std::string kernel;            // kLoad, kUnload, kLaunch
@@ -168,6 +173,68 @@ class RecordingDevice final : public Device {
     if (body) body(values, dims);
     return Status::ok();
   }
+  // Launch graphs, when enableGraphs() asked for them: a graph keeps each
+  // launch's kernel, dimensions and values, and its replay runs them in order.
+  int launchGraphsFrom() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return graphsFrom_;
+  }
+  StatusOr<GraphHandle> createLaunchGraph(std::span<const GraphLaunch> launches) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (graphsFrom_ == 0 || failGraphs_) return unimplemented("no graphs here");
+    auto graph = std::make_unique<Graph>();
+    for (const GraphLaunch& launch : launches)
+      graph->launches.push_back({launch.kernel, launch.dims, valuesOf(launch)});
+    ops_.push_back({RecordedOp::Kind::kGraphCreate, "", {}, {}, 0, 0, launches.size()});
+    graphs_.push_back(std::move(graph));
+    return static_cast<GraphHandle>(graphs_.back().get());
+  }
+  Status updateGraphLaunch(GraphHandle handle, size_t index,
+                           const GraphLaunch& launch) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto* graph = static_cast<Graph*>(handle);
+    if (index >= graph->launches.size()) return invalidArgument("no such launch");
+    graph->launches[index].values = valuesOf(launch);
+    ops_.push_back({RecordedOp::Kind::kGraphUpdate, nameOf(launch.kernel), {},
+                    graph->launches[index].values, 0, 0, index});
+    return Status::ok();
+  }
+  Status launchGraph(GraphHandle handle) override {
+    std::vector<Graph::Launch> launches;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      launches = static_cast<Graph*>(handle)->launches;
+      ops_.push_back({RecordedOp::Kind::kGraphLaunch, "", {}, {}, 0, 0, launches.size()});
+    }
+    for (Graph::Launch& launch : launches) {
+      std::vector<void*> pointers;
+      for (uint64_t& value : launch.values) pointers.push_back(&value);
+      JFT_RETURN_IF_ERROR(launchKernel(launch.kernel, launch.dims, pointers.data()));
+    }
+    return Status::ok();
+  }
+  void destroyGraph(GraphHandle handle) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = graphs_.begin(); it != graphs_.end(); ++it)
+      if (it->get() == handle) {
+        graphs_.erase(it);
+        return;
+      }
+    ++badFrees_;
+  }
+  void enableGraphs(int from) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    graphsFrom_ = from;
+  }
+  void failGraphs(bool fail) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    failGraphs_ = fail;
+  }
+  size_t liveGraphs() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return graphs_.size();
+  }
+
   Status copyOnDevice(uint64_t dst, uint64_t src, uint64_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex_);
     std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
@@ -304,6 +371,25 @@ class RecordingDevice final : public Device {
   }
 
  private:
+  struct Graph {
+    struct Launch {
+      KernelHandle kernel;
+      LaunchDims dims;
+      std::vector<uint64_t> values;
+    };
+    std::vector<Launch> launches;
+  };
+  static std::vector<uint64_t> valuesOf(const GraphLaunch& launch) {
+    auto* image = static_cast<const KernelImage*>(launch.kernel);
+    std::vector<uint64_t> values(image->params.size());
+    for (size_t i = 0; i < values.size(); ++i)
+      std::memcpy(&values[i], launch.params[i], sizeof(uint64_t));
+    return values;
+  }
+  static std::string nameOf(KernelHandle kernel) {
+    return static_cast<const KernelImage*>(kernel)->name;
+  }
+
   mutable std::mutex mutex_;
   DeviceInfo info_;
   uint64_t limit_;
@@ -318,6 +404,9 @@ class RecordingDevice final : public Device {
   std::map<std::string, LibraryBody> libraryBodies_;
   std::vector<EventPtr> held_;
   int badFrees_ = 0;
+  int graphsFrom_ = 0;
+  bool failGraphs_ = false;
+  std::vector<std::unique_ptr<Graph>> graphs_;
 };
 
 }  // namespace jft::runtime::testing

@@ -14,6 +14,19 @@
 namespace jft::runtime::gpu {
 namespace {
 
+// From which execution a program replays its runs of launches as graphs
+// (Device::launchGraphsFrom): the second by default, so a program run once
+// pays no recording; JFT_CUDA_GRAPHS=N sets it, 0 turns graphs off.
+int graphsFrom(const Driver& driver) {
+  if (!driver.has_graphs) return 0;
+  const char* setting = std::getenv("JFT_CUDA_GRAPHS");
+  if (setting == nullptr || *setting == '\0') return 2;
+  char* end = nullptr;
+  long value = std::strtol(setting, &end, 10);
+  if (*end != '\0' || value < 0 || value > 1000000) return 2;
+  return static_cast<int>(value);
+}
+
 StatusOr<DeviceInfo> describe(const Driver& driver, CUdevice device, int ordinal) {
   DeviceInfo info;
   info.ordinal = ordinal;
@@ -70,6 +83,7 @@ StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::open(const Driver& driver, int
     JFT_RETURN_IF_ERROR(device->setUpMemoryPool());
     if (memory.preallocate) device->reserveInPool(limit);
   }
+  device->graphs_from_ = graphsFrom(driver);
   device->completions_ = std::make_unique<CompletionThread>(driver, device->context_);
   device->staging_ = std::make_unique<PinnedStaging>(driver);
   return device;

@@ -60,6 +60,14 @@ class CudaDevice final : public Device {
   Status launchKernel(KernelHandle kernel, const LaunchDims& dims,
                       void** params) override;
   Status copyOnDevice(uint64_t dst, uint64_t src, uint64_t bytes) override;
+  // CUDA graphs of kernel nodes (cuda_graphs.cc), replayed from a program's
+  // second execution on; JFT_CUDA_GRAPHS=N from its N-th, 0 never.
+  int launchGraphsFrom() const override { return graphs_from_; }
+  StatusOr<GraphHandle> createLaunchGraph(std::span<const GraphLaunch> launches) override;
+  Status updateGraphLaunch(GraphHandle graph, size_t index,
+                           const GraphLaunch& launch) override;
+  Status launchGraph(GraphHandle graph) override;
+  void destroyGraph(GraphHandle graph) override;
   Status fill(uint64_t dst, uint8_t value, uint64_t bytes) override;
   // Through one cuBLASLt runner, created on the first product (its handle and
   // workspace cost memory a program without products should not pay).
@@ -124,6 +132,7 @@ class CudaDevice final : public Device {
   CUstream stream_ = nullptr;
   CUmemoryPool pool_ = nullptr;   // null: cuMemAlloc
   int max_shared_per_block_ = 0;  // opt-in limit for dynamic shared memory
+  int graphs_from_ = 0;           // launchGraphsFrom()
   std::unique_ptr<CompletionThread> completions_;
   std::unique_ptr<PinnedStaging> staging_;
   // Small reads (a while loop's predicate, a branch index: one per iteration)

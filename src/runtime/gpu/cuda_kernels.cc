@@ -4,18 +4,13 @@
 #include <string>
 
 #include "runtime/gpu/cuda_device.h"
+#include "runtime/gpu/cuda_kernel.h"
 
 namespace jft::runtime::gpu {
 namespace {
 
 // Above this, a kernel must opt in to its dynamic shared memory.
 constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
-
-struct CudaKernel {
-  CUmodule module = nullptr;
-  CUfunction function = nullptr;
-  std::string name;
-};
 
 }  // namespace
 

@@ -23,6 +23,7 @@ StatusOr<Driver*> openDriver() {
     return failedPrecondition("the CUDA driver lacks " + missing +
                               "; the installed driver is too old");
   }
+  driver->has_graphs = driver->graphs.resolveEntryPoints(handle).empty();
   Status init = driver->check(driver->init(0), "cuInit");
   if (!init.isOk()) {
     delete driver;

@@ -19,6 +19,13 @@ class Driver {
 
   JFT_ENTRY_POINTS(JFT_CUDA_DRIVER_FUNCTIONS)
 
+  struct Graphs {
+    JFT_ENTRY_POINTS(JFT_CUDA_GRAPH_FUNCTIONS)
+  };
+  Graphs graphs;
+  // Whether every entry point of `graphs` was found.
+  bool has_graphs = false;
+
   // OK for CUDA_SUCCESS; otherwise a status naming `what` and the driver's error
   // (out of memory becomes RESOURCE_EXHAUSTED).
   Status check(CUresult result, const char* what) const;

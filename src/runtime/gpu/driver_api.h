@@ -26,6 +26,28 @@ struct CUfunc_st;
 using CUfunction = CUfunc_st*;
 struct CUmemPoolHandle_st;
 using CUmemoryPool = CUmemPoolHandle_st*;
+struct CUgraph_st;
+using CUgraph = CUgraph_st*;
+struct CUgraphNode_st;
+using CUgraphNode = CUgraphNode_st*;
+struct CUgraphExec_st;
+using CUgraphExec = CUgraphExec_st*;
+struct CUkern_st;
+using CUkernel = CUkern_st*;
+
+// CUDA_KERNEL_NODE_PARAMS_v2: one kernel launch of a graph (the driver copies
+// the values `kernelParams` points at when the node is made or updated).
+struct CudaKernelNodeParams {
+  CUfunction func = nullptr;
+  unsigned gridDimX = 1, gridDimY = 1, gridDimZ = 1;
+  unsigned blockDimX = 1, blockDimY = 1, blockDimZ = 1;
+  unsigned sharedMemBytes = 0;
+  void** kernelParams = nullptr;
+  void** extra = nullptr;
+  CUkernel kern = nullptr;  // null: `func` names the kernel
+  CUcontext ctx = nullptr;  // null: the current context
+};
+
 // A host function run in stream order (cuLaunchHostFunc); it must not call CUDA.
 using CUhostFn = void (*)(void* userData);
 
@@ -116,5 +138,20 @@ inline constexpr unsigned kEventDisableTiming = 0x2;
     CUresult (*)(CUdeviceptr*, size_t, CUmemoryPool, CUstream))                          \
   X(memFreeAsync, "cuMemFreeAsync", CUresult (*)(CUdeviceptr, CUstream))                 \
   X(launchHostFunc, "cuLaunchHostFunc", CUresult (*)(CUstream, CUhostFn, void*))
+
+// Launch graphs (runtime/gpu/cuda_graphs.cc), resolved apart: a driver
+// without them runs every launch one by one.
+#define JFT_CUDA_GRAPH_FUNCTIONS(X)                                                      \
+  X(graphCreate, "cuGraphCreate", CUresult (*)(CUgraph*, unsigned))                      \
+  X(graphAddKernelNode, "cuGraphAddKernelNode_v2",                                       \
+    CUresult (*)(CUgraphNode*, CUgraph, const CUgraphNode*, size_t,                      \
+                 const CudaKernelNodeParams*))                                           \
+  X(graphInstantiate, "cuGraphInstantiateWithFlags",                                     \
+    CUresult (*)(CUgraphExec*, CUgraph, unsigned long long))                             \
+  X(graphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2",                   \
+    CUresult (*)(CUgraphExec, CUgraphNode, const CudaKernelNodeParams*))                 \
+  X(graphLaunch, "cuGraphLaunch", CUresult (*)(CUgraphExec, CUstream))                   \
+  X(graphExecDestroy, "cuGraphExecDestroy", CUresult (*)(CUgraphExec))                   \
+  X(graphDestroy, "cuGraphDestroy", CUresult (*)(CUgraph))
 
 }  // namespace jft::runtime::gpu

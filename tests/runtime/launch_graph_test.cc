@@ -1,0 +1,203 @@
+// Runs of launches replayed as device graphs (runtime/executable_graphs.cc),
+// on the recording device: from the device's chosen execution on, a run of
+// four or more launches is one graph; launches reading parameter or output
+// slots are updated when those move; results equal the launch-by-launch ones.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "recording_device.h"
+#include "runtime/executable.h"
+#include "test_programs.h"
+
+namespace jft::runtime::testing {
+namespace {
+
+using K = BufferSlot::Kind;
+using Op = RecordedOp::Kind;
+
+// `runs[r]` launches each, the runs separated by a copy of the running value
+// into a second temp: x + c + c + ... lands in the output, which a last copy
+// (or, with `launchWritesOutput`, the last launch) writes.
+//   slots: 0 x, 1 c (constant), 2 t (temp at 0), 3 u (temp at 256), 4 out
+Program chainProgram(const std::vector<int>& runs, bool launchWritesOutput = false) {
+  Program p;
+  p.name = "chain";
+  p.kernels.push_back(addKernel());
+  p.slots.push_back(slot(K::kParameter, kVectorBytes, 0));
+  BufferSlot constant = slot(K::kConstant, kVectorBytes);
+  constant.data = floatBytes(std::vector<float>(kElements, 1.0f));
+  p.slots.push_back(constant);
+  p.slots.push_back(slot(K::kTemp, kVectorBytes, -1, 0));
+  p.slots.push_back(slot(K::kTemp, kVectorBytes, -1, 256));
+  p.slots.push_back(slot(K::kOutput, kVectorBytes, 0));
+  int value = 0;  // the slot holding the running sum
+  for (size_t r = 0; r < runs.size(); ++r) {
+    for (int i = 0; i < runs[r]; ++i) {
+      const bool last = r + 1 == runs.size() && i + 1 == runs[r];
+      const int into = last && launchWritesOutput ? 4 : (value == 2 ? 3 : 2);
+      p.thunks.push_back(LaunchThunk{0, {1, 1, 1}, {value, 1, into}});
+      value = into;
+    }
+    if (r + 1 < runs.size()) {
+      p.thunks.push_back(CopyThunk{value, value == 2 ? 3 : 2, kVectorBytes});
+      value = value == 2 ? 3 : 2;
+    }
+  }
+  if (!launchWritesOutput) p.thunks.push_back(CopyThunk{value, 4, kVectorBytes});
+  p.temp_bytes = 512;
+  p.parameter_bytes = {kVectorBytes};
+  p.output_slots = {4};
+  p.output_aliases = {-1};
+  return p;
+}
+
+class LaunchGraphTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    device_.setKernelBody("add", [](const std::vector<uint64_t>& p, const LaunchDims&) {
+      for (int i = 0; i < kElements; ++i)
+        floats(p[2])[i] = floats(p[0])[i] + floats(p[1])[i];
+    });
+  }
+  std::unique_ptr<Executable> load(Program program) {
+    auto executable = Executable::load(device_, std::move(program));
+    EXPECT_TRUE(executable.isOk()) << executable.status().toString();
+    return executable.isOk() ? std::move(executable).value() : nullptr;
+  }
+  uint64_t input(float start) {
+    uint64_t address = *device_.allocate(kVectorBytes);
+    for (int i = 0; i < kElements; ++i) floats(address)[i] = start + static_cast<float>(i);
+    return address;
+  }
+  // Runs once with `x` and checks out = x + additions; the ops it queued.
+  std::vector<RecordedOp> run(Executable& executable, uint64_t x, int additions) {
+    device_.clearOps();
+    ExecuteArgument argument{x, kVectorBytes, false};
+    auto result = executable.execute({&argument, 1});
+    EXPECT_TRUE(result.isOk()) << result.status().toString();
+    if (!result.isOk()) return {};
+    for (int i = 0; i < kElements; ++i)
+      EXPECT_EQ(floats(result->outputs[0].address)[i], floats(x)[i] + additions) << i;
+    device_.deallocate(result->outputs[0].address, result->outputs[0].bytes);
+    return device_.ops();
+  }
+  static size_t count(const std::vector<RecordedOp>& ops, Op kind) {
+    size_t n = 0;
+    for (const RecordedOp& op : ops) n += op.kind == kind;
+    return n;
+  }
+  RecordingDevice device_;
+};
+
+TEST_F(LaunchGraphTest, ARunIsOneGraphFromTheDevicesExecutionOn) {
+  device_.enableGraphs(2);
+  auto executable = load(chainProgram({5}));
+  ASSERT_NE(executable, nullptr);
+  uint64_t x = input(1.0f);
+  auto first = run(*executable, x, 5);
+  EXPECT_EQ(count(first, Op::kGraphCreate), 0u) << "the first execution records nothing";
+  EXPECT_EQ(count(first, Op::kLaunch), 5u);
+  for (int execution = 2; execution <= 4; ++execution) {
+    auto ops = run(*executable, x, 5);
+    EXPECT_EQ(count(ops, Op::kGraphCreate), execution == 2 ? 1u : 0u) << execution;
+    EXPECT_EQ(count(ops, Op::kGraphLaunch), 1u) << execution;
+    EXPECT_EQ(count(ops, Op::kGraphUpdate), 0u) << "x stayed where it was";
+    EXPECT_EQ(count(ops, Op::kCopy), 1u) << "the copy to the output follows the graph";
+  }
+  EXPECT_EQ(device_.liveGraphs(), 1u);
+  executable.reset();
+  EXPECT_EQ(device_.liveGraphs(), 0u);
+  device_.deallocate(x, kVectorBytes);
+}
+
+TEST_F(LaunchGraphTest, LaunchesOfMovedSlotsAreUpdatedAndOnlyThose) {
+  device_.enableGraphs(1);
+  auto executable = load(chainProgram({5}, /*launchWritesOutput=*/true));
+  ASSERT_NE(executable, nullptr);
+  uint64_t a = input(0.0f), b = input(40.0f);
+  run(*executable, a, 5);
+  for (uint64_t x : {b, a, a, b}) {
+    auto ops = run(*executable, x, 5);
+    EXPECT_EQ(count(ops, Op::kGraphLaunch), 1u);
+    for (const RecordedOp& op : ops) {
+      if (op.kind != Op::kGraphUpdate) continue;
+      EXPECT_TRUE(op.bytes == 0 || op.bytes == 4)
+          << "launch " << op.bytes << " reads and writes temps only";
+    }
+  }
+  device_.deallocate(a, kVectorBytes);
+  device_.deallocate(b, kVectorBytes);
+}
+
+TEST_F(LaunchGraphTest, ANewArgumentUpdatesTheLaunchThatReadsIt) {
+  device_.enableGraphs(1);
+  auto executable = load(chainProgram({4}));
+  ASSERT_NE(executable, nullptr);
+  uint64_t a = input(0.0f), b = input(7.0f);
+  run(*executable, a, 4);
+  auto moved = run(*executable, b, 4);
+  ASSERT_EQ(count(moved, Op::kGraphUpdate), 1u);
+  for (const RecordedOp& op : moved) {
+    if (op.kind != Op::kGraphUpdate) continue;
+    EXPECT_EQ(op.bytes, 0u);
+    EXPECT_EQ(op.params.at(0), b);
+  }
+  EXPECT_EQ(count(run(*executable, b, 4), Op::kGraphUpdate), 0u);
+  device_.deallocate(a, kVectorBytes);
+  device_.deallocate(b, kVectorBytes);
+}
+
+TEST_F(LaunchGraphTest, RunsAreSplitByOtherStepsAndShortRunsLaunchOneByOne) {
+  device_.enableGraphs(1);
+  auto executable = load(chainProgram({4, 3, 6}));
+  ASSERT_NE(executable, nullptr);
+  uint64_t x = input(2.0f);
+  for (int execution = 0; execution < 2; ++execution) {
+    auto ops = run(*executable, x, 13);
+    EXPECT_EQ(count(ops, Op::kGraphLaunch), 2u);
+    // The run of three between them launches directly: the graphs' ten
+    // launches are recorded at replay as well.
+    EXPECT_EQ(count(ops, Op::kLaunch), 13u);
+    size_t graphLaunches = 0, lastGraph = 0;
+    for (size_t i = 0; i < ops.size(); ++i)
+      if (ops[i].kind == Op::kGraphLaunch) {
+        graphLaunches += ops[i].bytes;
+        lastGraph = i;
+      }
+    EXPECT_EQ(graphLaunches, 10u);
+    EXPECT_EQ(ops[lastGraph].bytes, 6u) << "the second graph is the run of six";
+  }
+  EXPECT_EQ(device_.liveGraphs(), 2u);
+  device_.deallocate(x, kVectorBytes);
+}
+
+TEST_F(LaunchGraphTest, WithoutGraphsEveryLaunchGoesOneByOne) {
+  auto executable = load(chainProgram({6}));  // graphs not enabled: from 0
+  ASSERT_NE(executable, nullptr);
+  uint64_t x = input(1.0f);
+  for (int execution = 0; execution < 3; ++execution) {
+    auto ops = run(*executable, x, 6);
+    EXPECT_EQ(count(ops, Op::kGraphLaunch), 0u);
+    EXPECT_EQ(count(ops, Op::kLaunch), 6u);
+  }
+  device_.deallocate(x, kVectorBytes);
+}
+
+TEST_F(LaunchGraphTest, AGraphTheDeviceCannotMakeFallsBackToLaunches) {
+  device_.enableGraphs(1);
+  device_.failGraphs(true);
+  auto executable = load(chainProgram({5, 5}));
+  ASSERT_NE(executable, nullptr);
+  uint64_t x = input(3.0f);
+  for (int execution = 0; execution < 3; ++execution) {
+    auto ops = run(*executable, x, 10);
+    EXPECT_EQ(count(ops, Op::kGraphLaunch), 0u);
+    EXPECT_EQ(count(ops, Op::kLaunch), 10u);
+  }
+  EXPECT_EQ(device_.liveGraphs(), 0u);
+  device_.deallocate(x, kVectorBytes);
+}
+
+}  // namespace
+}  // namespace jft::runtime::testing
