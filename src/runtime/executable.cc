@@ -347,8 +347,8 @@ Status Executable::enqueue(std::span<const ExecuteArgument> arguments,
   const std::string where = "program '" + name_ + "', ";
   const ActivityScopeHooks* hooks = activityScopeHooks();
   ++executions_;
-  Status status = hooks != nullptr ? enqueueTraced(*hooks, where)
-                                   : enqueueWithGraphs(where);
+  Status status =
+      hooks != nullptr ? enqueueTraced(*hooks, where) : enqueueWithGraphs(where);
   participant_ = nullptr;
   return status;
 }

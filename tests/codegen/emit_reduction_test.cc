@@ -63,6 +63,25 @@ TEST(EmitReduction, SoftmaxIsOneKernelWithOneTtReducePerReduce) {
   EXPECT_EQ(count(k.ttir, "arith.remsi"), 0);
 }
 
+// A reduce whose operand is a ladder of elementwise ops each reading the one
+// below twice: tracing which axis of the input is contiguous must visit each
+// value once, not once per path (2^60 paths; random_lax's maxwell sampler and
+// eigh_tridiagonal's solve hung in the emitter).
+TEST(EmitReduction, ContiguousAxisTraceVisitsASharedOperandOnce) {
+  ir::Module m;
+  ir::Builder b(m);
+  const Type full = f32({128, 8});  // minor extent too short: every path fails
+  auto a = b.beginFunction("main", {full}, {f32({128})});
+  ValueId zero = scalarConstant(b, f32(), 0);
+  ValueId v = a[0];
+  for (int i = 0; i < 60; ++i) v = b.op1(OpKind::Add, {v, v}, full);
+  b.ret({reduce(b, v, zero, {1}, f32({128}), OpKind::Add)});
+  b.endFunction();
+  TtirKernel k = emitWhole(m, Family::kReduction);
+  EXPECT_EQ(count(k.ttir, "\"tt.reduce\""), 1);
+  EXPECT_EQ(count(k.ttir, "arith.addf"), 61);  // the ladder, and the combiner
+}
+
 TEST(EmitReduction, RaggedRowsAreMaskedAndFilledWithInit) {
   ir::Module m = softmax(10, 100);
   TtirKernel k = emitWhole(m, Family::kReduction);

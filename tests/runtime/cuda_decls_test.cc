@@ -41,11 +41,13 @@ JFT_SAME_OFFSET(extra);
 JFT_SAME_OFFSET(kern);
 JFT_SAME_OFFSET(ctx);
 #undef JFT_SAME_OFFSET
-static_assert(std::is_same_v<decltype(&::cuGraphAddKernelNode_v2),
-                             ::CUresult (*)(::CUgraphNode*, ::CUgraph, const ::CUgraphNode*,
-                                            size_t, const ::CUDA_KERNEL_NODE_PARAMS_v2*)>);
-static_assert(std::is_same_v<decltype(&::cuGraphInstantiateWithFlags),
-                             ::CUresult (*)(::CUgraphExec*, ::CUgraph, unsigned long long)>);
+static_assert(
+    std::is_same_v<decltype(&::cuGraphAddKernelNode_v2),
+                   ::CUresult (*)(::CUgraphNode*, ::CUgraph, const ::CUgraphNode*, size_t,
+                                  const ::CUDA_KERNEL_NODE_PARAMS_v2*)>);
+static_assert(
+    std::is_same_v<decltype(&::cuGraphInstantiateWithFlags),
+                   ::CUresult (*)(::CUgraphExec*, ::CUgraph, unsigned long long)>);
 
 #define JFT_STRINGIFY_INNER(x) #x
 #define JFT_STRINGIFY(x) JFT_STRINGIFY_INNER(x)

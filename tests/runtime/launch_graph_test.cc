@@ -67,7 +67,8 @@ class LaunchGraphTest : public ::testing::Test {
   }
   uint64_t input(float start) {
     uint64_t address = *device_.allocate(kVectorBytes);
-    for (int i = 0; i < kElements; ++i) floats(address)[i] = start + static_cast<float>(i);
+    for (int i = 0; i < kElements; ++i)
+      floats(address)[i] = start + static_cast<float>(i);
     return address;
   }
   // Runs once with `x` and checks out = x + additions; the ops it queued.

@@ -40,8 +40,8 @@ struct RecordedOp {
     kEvent,
     kFree,
     kGemm,
-    kLibrary,  // params: the buffers' addresses
-    kDownload,  // copyToHost (src = device address)
+    kLibrary,      // params: the buffers' addresses
+    kDownload,     // copyToHost (src = device address)
     kGraphCreate,  // bytes: its launches
     kGraphUpdate,  // kernel, params: the launch's new values; bytes: its index
     kGraphLaunch   // bytes: its launches (each then recorded as kLaunch)
@@ -179,7 +179,8 @@ class RecordingDevice final : public Device {
     std::lock_guard<std::mutex> lock(mutex_);
     return graphsFrom_;
   }
-  StatusOr<GraphHandle> createLaunchGraph(std::span<const GraphLaunch> launches) override {
+  StatusOr<GraphHandle> createLaunchGraph(
+      std::span<const GraphLaunch> launches) override {
     std::lock_guard<std::mutex> lock(mutex_);
     if (graphsFrom_ == 0 || failGraphs_) return unimplemented("no graphs here");
     auto graph = std::make_unique<Graph>();
@@ -195,8 +196,13 @@ class RecordingDevice final : public Device {
     auto* graph = static_cast<Graph*>(handle);
     if (index >= graph->launches.size()) return invalidArgument("no such launch");
     graph->launches[index].values = valuesOf(launch);
-    ops_.push_back({RecordedOp::Kind::kGraphUpdate, nameOf(launch.kernel), {},
-                    graph->launches[index].values, 0, 0, index});
+    ops_.push_back({RecordedOp::Kind::kGraphUpdate,
+                    nameOf(launch.kernel),
+                    {},
+                    graph->launches[index].values,
+                    0,
+                    0,
+                    index});
     return Status::ok();
   }
   Status launchGraph(GraphHandle handle) override {

@@ -23,7 +23,17 @@ class AxisTracer {
     }
   }
 
+  // Each value is traced once: operands shared along several elementwise
+  // paths would otherwise be revisited once per path, exponentially many.
   std::optional<int64_t> axisOf(ir::ValueId value, int depth) const {
+    if (auto it = traced_.find(value); it != traced_.end()) return it->second;
+    const std::optional<int64_t> axis = trace(value, depth);
+    traced_.emplace(value, axis);
+    return axis;
+  }
+
+ private:
+  std::optional<int64_t> trace(ir::ValueId value, int depth) const {
     const ir::Type& type = module_.typeOf(value);
     if (!type.isTensor() || type.dims.empty() || depth > kMaxChain) return std::nullopt;
     const ir::Op* op = producer(value);
@@ -57,7 +67,6 @@ class AxisTracer {
     return std::nullopt;
   }
 
- private:
   // The group's op defining `value`; none for the group's inputs.
   const ir::Op* producer(ir::ValueId value) const {
     auto it = producers_.find(value);
@@ -66,6 +75,7 @@ class AxisTracer {
 
   const ir::Module& module_;
   std::unordered_map<ir::ValueId, const ir::Op*> producers_;
+  mutable std::unordered_map<ir::ValueId, std::optional<int64_t>> traced_;
 };
 
 }  // namespace

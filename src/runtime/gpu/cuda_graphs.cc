@@ -41,18 +41,19 @@ void release(const Driver& driver, CudaGraph* graph) {
   delete graph;
 }
 
-Status build(const Driver& driver, std::span<const GraphLaunch> launches, CudaGraph& graph) {
+Status build(const Driver& driver, std::span<const GraphLaunch> launches,
+             CudaGraph& graph) {
   const Driver::Graphs& api = driver.graphs;
   JFT_RETURN_IF_ERROR(driver.check(api.graphCreate(&graph.graph, 0), "cuGraphCreate"));
   for (const GraphLaunch& launch : launches) {
     const CudaKernelNodeParams params = nodeParams(launch);
     const CUgraphNode* after = graph.nodes.empty() ? nullptr : &graph.nodes.back();
     CUgraphNode node = nullptr;
-    JFT_RETURN_IF_ERROR(
-        driver
-            .check(api.graphAddKernelNode(&node, graph.graph, after, after ? 1 : 0, &params),
-                   "cuGraphAddKernelNode")
-            .withContext("kernel '" + kernelName(launch) + "'"));
+    JFT_RETURN_IF_ERROR(driver
+                            .check(api.graphAddKernelNode(&node, graph.graph, after,
+                                                          after ? 1 : 0, &params),
+                                   "cuGraphAddKernelNode")
+                            .withContext("kernel '" + kernelName(launch) + "'"));
     graph.nodes.push_back(node);
   }
   return driver.check(api.graphInstantiate(&graph.exec, graph.graph, 0),
@@ -61,7 +62,8 @@ Status build(const Driver& driver, std::span<const GraphLaunch> launches, CudaGr
 
 }  // namespace
 
-StatusOr<GraphHandle> CudaDevice::createLaunchGraph(std::span<const GraphLaunch> launches) {
+StatusOr<GraphHandle> CudaDevice::createLaunchGraph(
+    std::span<const GraphLaunch> launches) {
   if (graphs_from_ == 0) return Device::createLaunchGraph(launches);
   JFT_RETURN_IF_ERROR(makeCurrent());
   auto* graph = new CudaGraph();

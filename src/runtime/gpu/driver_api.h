@@ -141,17 +141,17 @@ inline constexpr unsigned kEventDisableTiming = 0x2;
 
 // Launch graphs (runtime/gpu/cuda_graphs.cc), resolved apart: a driver
 // without them runs every launch one by one.
-#define JFT_CUDA_GRAPH_FUNCTIONS(X)                                                      \
-  X(graphCreate, "cuGraphCreate", CUresult (*)(CUgraph*, unsigned))                      \
-  X(graphAddKernelNode, "cuGraphAddKernelNode_v2",                                       \
-    CUresult (*)(CUgraphNode*, CUgraph, const CUgraphNode*, size_t,                      \
-                 const CudaKernelNodeParams*))                                           \
-  X(graphInstantiate, "cuGraphInstantiateWithFlags",                                     \
-    CUresult (*)(CUgraphExec*, CUgraph, unsigned long long))                             \
-  X(graphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2",                   \
-    CUresult (*)(CUgraphExec, CUgraphNode, const CudaKernelNodeParams*))                 \
-  X(graphLaunch, "cuGraphLaunch", CUresult (*)(CUgraphExec, CUstream))                   \
-  X(graphExecDestroy, "cuGraphExecDestroy", CUresult (*)(CUgraphExec))                   \
+#define JFT_CUDA_GRAPH_FUNCTIONS(X)                                      \
+  X(graphCreate, "cuGraphCreate", CUresult (*)(CUgraph*, unsigned))      \
+  X(graphAddKernelNode, "cuGraphAddKernelNode_v2",                       \
+    CUresult (*)(CUgraphNode*, CUgraph, const CUgraphNode*, size_t,      \
+                 const CudaKernelNodeParams*))                           \
+  X(graphInstantiate, "cuGraphInstantiateWithFlags",                     \
+    CUresult (*)(CUgraphExec*, CUgraph, unsigned long long))             \
+  X(graphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2",   \
+    CUresult (*)(CUgraphExec, CUgraphNode, const CudaKernelNodeParams*)) \
+  X(graphLaunch, "cuGraphLaunch", CUresult (*)(CUgraphExec, CUstream))   \
+  X(graphExecDestroy, "cuGraphExecDestroy", CUresult (*)(CUgraphExec))   \
   X(graphDestroy, "cuGraphDestroy", CUresult (*)(CUgraph))
 
 }  // namespace jft::runtime::gpu
