@@ -70,6 +70,25 @@ constexpr auto mapOf(const Row (&rows)[N], Enum value)
   return row->to;
 }
 
+// A row that maps a value onto one of two constants, the caller's flag
+// choosing (a library's constant for ours, plain or with an option: f32 or
+// f64, real or complex, without or with a bias).
+template <typename Enum, typename To>
+struct FlaggedMapping {
+  Enum value;
+  To plain;
+  To flagged;
+};
+
+// The `flagged` (flag set) or `plain` of value's row; `unknown` when it has
+// none.
+template <typename Row, size_t N, typename Enum, typename To>
+constexpr To mapOf(const Row (&rows)[N], Enum value, bool flag, To unknown) {
+  const Row* row = rowOf(rows, value);
+  if (row == nullptr) return unknown;
+  return flag ? row->flagged : row->plain;
+}
+
 // Whether `value` is one of `members`: a set of enum values written as one
 // list, instead of a switch whose every case returns true.
 template <typename Enum>

@@ -52,18 +52,16 @@ int computeType(GemmCompute compute) {
 
 // alpha and beta are passed in the scale type: the compute type's, complex
 // when the data is.
+// clang-format off
+constexpr FlaggedMapping<GemmCompute, int> kScaleTypes[] = {  // real, complex
+    {GemmCompute::kF32, kCudaR32F, kCudaC32F}, {GemmCompute::kTf32, kCudaR32F, kCudaC32F},
+    {GemmCompute::kF64, kCudaR64F, kCudaC64F}, {GemmCompute::kS32, kCudaR32I, kCudaR32I},
+};
+// clang-format on
+
 int scaleType(const GemmDesc& d) {
   const bool complex = d.d_type == GemmType::kC64 || d.d_type == GemmType::kC128;
-  switch (d.compute) {
-    case GemmCompute::kF32:
-    case GemmCompute::kTf32:
-      return complex ? kCudaC32F : kCudaR32F;
-    case GemmCompute::kF64:
-      return complex ? kCudaC64F : kCudaR64F;
-    case GemmCompute::kS32:
-      return kCudaR32I;
-  }
-  return -1;
+  return mapOf(kScaleTypes, d.compute, complex, -1);
 }
 
 void encodeScalar(double value, int scale, unsigned char* out) {
@@ -79,16 +77,16 @@ void encodeScalar(double value, int scale, unsigned char* out) {
   }
 }
 
+// clang-format off
+constexpr FlaggedMapping<GemmEpilogue, uint32_t> kEpilogues[] = {  // without, with bias
+    {GemmEpilogue::kNone, kEpilogueDefault, kEpilogueBias},
+    {GemmEpilogue::kRelu, kEpilogueRelu, kEpilogueReluBias},
+    {GemmEpilogue::kGelu, kEpilogueGelu, kEpilogueGeluBias},
+};
+// clang-format on
+
 uint32_t epilogue(const GemmDesc& d) {
-  switch (d.epilogue) {
-    case GemmEpilogue::kNone:
-      return d.bias ? kEpilogueBias : kEpilogueDefault;
-    case GemmEpilogue::kRelu:
-      return d.bias ? kEpilogueReluBias : kEpilogueRelu;
-    case GemmEpilogue::kGelu:
-      return d.bias ? kEpilogueGeluBias : kEpilogueGelu;
-  }
-  return kEpilogueDefault;
+  return mapOf(kEpilogues, d.epilogue, d.bias, kEpilogueDefault);
 }
 
 // The largest power of two (up to the library's default of 256) dividing the

@@ -42,17 +42,15 @@ const char* cufftResultName(cufftResult result) {
   return nameOf(kCufftResultNames, result, "cuFFT error");
 }
 
+// clang-format off
+constexpr FlaggedMapping<FftKind, cufftType> kPlanTypes[] = {  // f32, f64
+    {FftKind::kFft, kCufftC2C, kCufftZ2Z}, {FftKind::kIfft, kCufftC2C, kCufftZ2Z},
+    {FftKind::kRfft, kCufftR2C, kCufftD2Z}, {FftKind::kIrfft, kCufftC2R, kCufftZ2D},
+};
+// clang-format on
+
 cufftType planType(const FftDesc& d) {
-  switch (d.kind) {
-    case FftKind::kFft:
-    case FftKind::kIfft:
-      return d.f64 ? kCufftZ2Z : kCufftC2C;
-    case FftKind::kRfft:
-      return d.f64 ? kCufftD2Z : kCufftR2C;
-    case FftKind::kIrfft:
-      return d.f64 ? kCufftZ2D : kCufftC2R;
-  }
-  return kCufftC2C;
+  return mapOf(kPlanTypes, d.kind, d.f64, kCufftC2C);
 }
 
 long long product(const std::vector<long long>& dims) {
