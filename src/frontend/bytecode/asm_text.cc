@@ -198,9 +198,7 @@ class TextParser {
   }
 
   MTypePtr functionType(const char* dialect) {
-    auto type = std::make_shared<MType>();
-    type->kind = MType::Kind::Function;
-    type->dialect = dialect;
+    auto type = newType(dialect, MType::Kind::Function);
     if (!take("(") || !typeList(type->elements, ")")) return nullptr;
     type->num_inputs = type->elements.size();
     if (!take("->")) return nullptr;
@@ -219,9 +217,7 @@ class TextParser {
   // After "tensor" / "!vhlo.tensor_v1": <dims x element (, encoding)?>
   MTypePtr tensorType(const char* dialect) {
     if (!take("<")) return nullptr;
-    auto type = std::make_shared<MType>();
-    type->dialect = dialect;
-    type->kind = MType::Kind::RankedTensor;
+    auto type = newType(dialect, MType::Kind::RankedTensor);
     if (take("*")) {
       if (!take("x")) return nullptr;
       type->kind = MType::Kind::UnrankedTensor;
@@ -293,11 +289,9 @@ class TextParser {
       return f && take(">") ? f : nullptr;
     }
     if (base == "complex" || base == "unranked_tensor" || base == "tuple") {
-      auto type = std::make_shared<MType>();
-      type->dialect = "vhlo";
-      type->kind = base == "complex" ? MType::Kind::Complex
-                   : base == "tuple" ? MType::Kind::Tuple
-                                     : MType::Kind::UnrankedTensor;
+      auto type = newType("vhlo", base == "complex" ? MType::Kind::Complex
+                                  : base == "tuple" ? MType::Kind::Tuple
+                                                    : MType::Kind::UnrankedTensor);
       if (!take("<") || !typeList(type->elements, ">")) return nullptr;
       if (type->kind != MType::Kind::Tuple && type->elements.size() != 1) return nullptr;
       return type;
@@ -307,11 +301,8 @@ class TextParser {
 
   // --- attributes ----------------------------------------------------------
 
-  MAttrPtr newAttr(MAttr::Kind kind, const char* dialect = "builtin") {
-    auto a = std::make_shared<MAttr>();
-    a->kind = kind;
-    a->dialect = dialect;
-    return a;
+  std::shared_ptr<MAttr> newAttr(MAttr::Kind kind, const char* dialect = "builtin") {
+    return bytecode::newAttr(dialect, kind);
   }
 
   MAttrPtr attrInner() {
@@ -319,13 +310,13 @@ class TextParser {
     if (c == '#') return hashAttr();
     if (c == '[') {
       ++pos_;
-      auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::Array));
+      auto a = newAttr(MAttr::Kind::Array);
       if (!attrList(a->elements, "]")) return nullptr;
       return a;
     }
     if (c == '{') return dictionary("builtin");
     if (c == '"') {
-      auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::String));
+      auto a = newAttr(MAttr::Kind::String);
       if (!quoted(a->str)) return nullptr;
       if (take(":")) {
         a->type = type();
@@ -339,7 +330,7 @@ class TextParser {
     std::string_view name = word();
     if (name == "unit") return newAttr(MAttr::Kind::Unit);
     if (name == "true" || name == "false") {
-      auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::Bool));
+      auto a = newAttr(MAttr::Kind::Bool);
       a->int_value = name == "true";
       a->type = makeIntegerType("builtin", 1, MType::Signedness::Signless);
       return a;
@@ -348,7 +339,7 @@ class TextParser {
     pos_ = save;
     MTypePtr t = type();
     if (!t) return nullptr;
-    auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::TypeAttr));
+    auto a = newAttr(MAttr::Kind::TypeAttr);
     a->type = t;
     return a;
   }
@@ -365,7 +356,7 @@ class TextParser {
 
   MAttrPtr dictionary(const char* dialect) {
     if (!take("{")) return nullptr;
-    auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::Dictionary, dialect));
+    auto a = newAttr(MAttr::Kind::Dictionary, dialect);
     if (take("}")) return a;
     do {
       std::string key;
@@ -387,7 +378,7 @@ class TextParser {
   }
 
   MAttrPtr symbolRef() {
-    auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::SymbolRef));
+    auto a = newAttr(MAttr::Kind::SymbolRef);
     take("@");
     if (peek() == '"') {
       if (!quoted(a->str)) return nullptr;
@@ -433,7 +424,7 @@ class TextParser {
     }
     if (t && t->kind == MType::Kind::Float) is_float = true;
     if (is_float) {
-      auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::Float));
+      auto a = newAttr(MAttr::Kind::Float);
       a->type = t ? t : makeFloatType("builtin", "f64");
       if (hex) {
         uint64_t bits = std::strtoull(literal.c_str(), nullptr, 16);
@@ -444,7 +435,7 @@ class TextParser {
       }
       return a;
     }
-    auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::Integer));
+    auto a = newAttr(MAttr::Kind::Integer);
     a->type = t ? t : makeIntegerType("builtin", 64, MType::Signedness::Signless);
     a->int_value = literal[0] == '-'
                        ? std::strtoll(literal.c_str(), nullptr, 0)
@@ -456,7 +447,7 @@ class TextParser {
   // array<i64: 1, 2, 3>
   MAttrPtr denseArray() {
     if (!take("<")) return nullptr;
-    auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::DenseArray));
+    auto a = newAttr(MAttr::Kind::DenseArray);
     a->type = type();
     if (!a->type) return nullptr;
     auto width = integerStorageWidth(*a->type);
@@ -497,7 +488,7 @@ class TextParser {
     // Another dialect: keep the text (balanced) as Opaque.
     if (take(".")) ident();
     if (peek() == '<' && !skipBalanced()) return nullptr;
-    auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::Opaque, ""));
+    auto a = newAttr(MAttr::Kind::Opaque, "");
     a->dialect = std::string(dialect);
     a->str = std::string(s_.substr(start, pos_ - start));
     return a;
@@ -511,7 +502,7 @@ class TextParser {
       if (info.mnemonic != mnemonic) continue;
       for (size_t i = 0; i < info.cases.size(); ++i) {
         if (info.cases[i].empty() || info.cases[i] != value) continue;
-        auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::Enum, "vhlo"));
+        auto a = newAttr(MAttr::Kind::Enum, "vhlo");
         a->name = "vhlo." + std::string(mnemonic);
         a->int_value = int64_t(i);
         a->str = std::string(value);
@@ -522,7 +513,7 @@ class TextParser {
   }
 
   MAttrPtr intListField() {
-    auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::IntList, "vhlo"));
+    auto a = newAttr(MAttr::Kind::IntList, "vhlo");
     if (!take("[")) return nullptr;
     if (take("]")) return a;
     do {
@@ -535,7 +526,7 @@ class TextParser {
 
   // struct(params): "<name = value, ...>" with fields in a known order.
   MAttrPtr vhloStruct(const std::string& name) {
-    auto a = std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::Struct, "vhlo"));
+    auto a = newAttr(MAttr::Kind::Struct, "vhlo");
     a->name = "vhlo." + name;
     do {
       std::string field(ident());
@@ -547,13 +538,11 @@ class TextParser {
       } else {
         value = attr();
         if (value && value->kind == MAttr::Kind::Integer) {
-          auto plain =
-              std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::Integer, "vhlo"));
+          auto plain = newAttr(MAttr::Kind::Integer, "vhlo");
           plain->int_value = value->int_value;
           value = plain;
         } else if (value && value->kind == MAttr::Kind::Float) {
-          auto plain =
-              std::const_pointer_cast<MAttr>(newAttr(MAttr::Kind::Float, "vhlo"));
+          auto plain = newAttr(MAttr::Kind::Float, "vhlo");
           plain->float_value = value->float_value;
           value = plain;
         }
@@ -597,9 +586,7 @@ class TextParser {
 MAttrPtr parseAttrAsm(std::string_view dialect, std::string_view text) {
   TextParser parser(text);
   if (MAttrPtr attr = parser.attr(); attr && parser.atEnd()) return attr;
-  auto attr = std::make_shared<MAttr>();
-  attr->kind = MAttr::Kind::Opaque;
-  attr->dialect = std::string(dialect);
+  auto attr = newAttr(std::string(dialect), MAttr::Kind::Opaque);
   attr->str = std::string(text);
   return attr;
 }

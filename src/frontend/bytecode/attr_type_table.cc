@@ -1,6 +1,7 @@
 #include "frontend/bytecode/attr_type_table.h"
 
 #include "frontend/bytecode/asm_text.h"
+#include "frontend/bytecode/values.h"
 
 namespace jft::frontend::bytecode {
 namespace {
@@ -157,9 +158,7 @@ Status AttrTypeTable::resolveAttr(size_t index, MAttrPtr& out) {
     } else if (dialect == "vhlo") {
       status = decodeVhloAttr(reader, value);
     } else {
-      auto opaque = std::make_shared<MAttr>();
-      opaque->kind = MAttr::Kind::Opaque;
-      opaque->dialect = dialect;
+      auto opaque = newAttr(dialect, MAttr::Kind::Opaque);
       const uint8_t* bytes = nullptr;
       size_t n = in.remaining();
       status = in.readBytes(n, bytes);
@@ -202,11 +201,8 @@ Status AttrTypeTable::resolveType(size_t index, MTypePtr& out) {
     } else if (dialect == "vhlo") {
       status = decodeVhloType(reader, value);
     } else {
-      auto opaque = std::make_shared<MType>();
-      opaque->kind = MType::Kind::Opaque;
-      opaque->dialect = dialect;
       status = in.skip(in.remaining());
-      value = opaque;
+      value = newType(dialect, MType::Kind::Opaque);
     }
   }
   --depth_;

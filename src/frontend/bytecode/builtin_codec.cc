@@ -64,10 +64,7 @@ constexpr FloatCode kBuiltinFloats[] = {
 // clang-format on
 
 std::shared_ptr<MAttr> newBuiltinAttr(MAttr::Kind kind) {
-  auto attr = std::make_shared<MAttr>();
-  attr->kind = kind;
-  attr->dialect = "builtin";
-  return attr;
+  return newAttr("builtin", kind);
 }
 
 std::shared_ptr<MAttr> newLoc(MAttr::LocKind loc_kind) {
@@ -103,9 +100,16 @@ Status shapedTypeMember(EntryReader& r, MTypePtr& out) {
   return Status::ok();
 }
 
-Status readDenseIntOrFp(EntryReader& r, MAttrPtr& out) {
-  auto attr = newBuiltinAttr(MAttr::Kind::DenseElements);
+// The elements attributes (dense, resource, sparse), whose first member is
+// their shaped type.
+StatusOr<std::shared_ptr<MAttr>> newElementsAttr(EntryReader& r, MAttr::Kind kind) {
+  auto attr = newBuiltinAttr(kind);
   JFT_RETURN_IF_ERROR(shapedTypeMember(r, attr->type));
+  return attr;
+}
+
+Status readDenseIntOrFp(EntryReader& r, MAttrPtr& out) {
+  JFT_ASSIGN_OR_RETURN(auto attr, newElementsAttr(r, MAttr::Kind::DenseElements));
   const uint8_t* bytes = nullptr;
   size_t size = 0;
   JFT_RETURN_IF_ERROR(r.blob(bytes, size));
@@ -116,8 +120,7 @@ Status readDenseIntOrFp(EntryReader& r, MAttrPtr& out) {
 }
 
 Status readDenseString(EntryReader& r, MAttrPtr& out) {
-  auto attr = newBuiltinAttr(MAttr::Kind::DenseString);
-  JFT_RETURN_IF_ERROR(shapedTypeMember(r, attr->type));
+  JFT_ASSIGN_OR_RETURN(auto attr, newElementsAttr(r, MAttr::Kind::DenseString));
   uint64_t is_splat = 0;
   JFT_RETURN_IF_ERROR(r.varint(is_splat));
   uint64_t count = 1;
@@ -346,8 +349,7 @@ Status decodeBuiltinAttr(EntryReader& r, MAttrPtr& out) {
     case kFileLineColRange:
       return readLocation(code, r, out);
     case kDenseResourceElements: {
-      auto attr = newBuiltinAttr(MAttr::Kind::DenseElements);
-      JFT_RETURN_IF_ERROR(shapedTypeMember(r, attr->type));
+      JFT_ASSIGN_OR_RETURN(auto attr, newElementsAttr(r, MAttr::Kind::DenseElements));
       const DialectResource* resource = nullptr;
       JFT_RETURN_IF_ERROR(r.table.resources().read(r.in, resource));
       attr->name = resource->key;
@@ -367,10 +369,9 @@ Status decodeBuiltinAttr(EntryReader& r, MAttrPtr& out) {
     case kDenseStringElements:
       return readDenseString(r, out);
     case kSparseElements: {
-      auto attr = newBuiltinAttr(MAttr::Kind::Opaque);
+      JFT_ASSIGN_OR_RETURN(auto attr, newElementsAttr(r, MAttr::Kind::Opaque));
       attr->name = "sparse";
       attr->elements.resize(2);
-      JFT_RETURN_IF_ERROR(shapedTypeMember(r, attr->type));
       JFT_RETURN_IF_ERROR(r.attr(attr->elements[0]));
       JFT_RETURN_IF_ERROR(r.attr(attr->elements[1]));
       out = attr;
@@ -417,19 +418,15 @@ Status decodeBuiltinType(EntryReader& r, MTypePtr& out) {
       out = makeSimpleType("builtin", MType::Kind::None);
       return Status::ok();
     case kFunctionType: {
-      auto type = std::make_shared<MType>();
-      type->kind = MType::Kind::Function;
-      type->dialect = "builtin";
+      auto type = newType("builtin", MType::Kind::Function);
       JFT_RETURN_IF_ERROR(readFunctionMembers(r, *type));
       out = type;
       return Status::ok();
     }
     case kComplexType:
     case kUnrankedTensorType: {
-      auto type = std::make_shared<MType>();
-      type->kind =
-          code == kComplexType ? MType::Kind::Complex : MType::Kind::UnrankedTensor;
-      type->dialect = "builtin";
+      auto type = newType("builtin", code == kComplexType ? MType::Kind::Complex
+                                                          : MType::Kind::UnrankedTensor);
       type->elements.resize(1);
       JFT_RETURN_IF_ERROR(r.type(type->elements[0]));
       out = type;
@@ -438,9 +435,7 @@ Status decodeBuiltinType(EntryReader& r, MTypePtr& out) {
     case kRankedTensorType:
     case kRankedTensorTypeWithEncoding:
     case kVectorType: {
-      auto type = std::make_shared<MType>();
-      type->kind = MType::Kind::RankedTensor;
-      type->dialect = "builtin";
+      auto type = newType("builtin", MType::Kind::RankedTensor);
       JFT_RETURN_IF_ERROR(
           readRankedTensorMembers(r, *type, code == kRankedTensorTypeWithEncoding));
       if (code == kVectorType) {
@@ -451,9 +446,7 @@ Status decodeBuiltinType(EntryReader& r, MTypePtr& out) {
       return Status::ok();
     }
     case kTupleType: {
-      auto type = std::make_shared<MType>();
-      type->kind = MType::Kind::Tuple;
-      type->dialect = "builtin";
+      auto type = newType("builtin", MType::Kind::Tuple);
       JFT_RETURN_IF_ERROR(r.types(type->elements));
       out = type;
       return Status::ok();

@@ -77,44 +77,47 @@ double decodeMinifloat(const FloatFormat& f, uint64_t bits) {
 
 }  // namespace
 
-MTypePtr makeIntegerType(std::string dialect, unsigned width,
-                         MType::Signedness signedness) {
-  auto type = std::make_shared<MType>();
-  type->kind = MType::Kind::Integer;
-  type->dialect = std::move(dialect);
-  type->width = width;
-  type->signedness = signedness;
-  return type;
-}
-
-MTypePtr makeFloatType(std::string dialect, std::string float_name) {
-  auto type = std::make_shared<MType>();
-  type->kind = MType::Kind::Float;
-  type->dialect = std::move(dialect);
-  type->float_name = std::move(float_name);
-  return type;
-}
-
-MTypePtr makeSimpleType(std::string dialect, MType::Kind kind) {
+std::shared_ptr<MType> newType(std::string dialect, MType::Kind kind) {
   auto type = std::make_shared<MType>();
   type->kind = kind;
   type->dialect = std::move(dialect);
   return type;
 }
 
+std::shared_ptr<MAttr> newAttr(std::string dialect, MAttr::Kind kind) {
+  auto attr = std::make_shared<MAttr>();
+  attr->kind = kind;
+  attr->dialect = std::move(dialect);
+  return attr;
+}
+
+MTypePtr makeIntegerType(std::string dialect, unsigned width,
+                         MType::Signedness signedness) {
+  auto type = newType(std::move(dialect), MType::Kind::Integer);
+  type->width = width;
+  type->signedness = signedness;
+  return type;
+}
+
+MTypePtr makeFloatType(std::string dialect, std::string float_name) {
+  auto type = newType(std::move(dialect), MType::Kind::Float);
+  type->float_name = std::move(float_name);
+  return type;
+}
+
+MTypePtr makeSimpleType(std::string dialect, MType::Kind kind) {
+  return newType(std::move(dialect), kind);
+}
+
 MTypePtr makeOpaqueType(std::string dialect, std::string text) {
-  auto type = std::make_shared<MType>();
-  type->kind = MType::Kind::Opaque;
-  type->dialect = std::move(dialect);
+  auto type = newType(std::move(dialect), MType::Kind::Opaque);
   type->text = std::move(text);
   return type;
 }
 
 MAttrPtr makeUnknownLoc() {
   static const MAttrPtr unknown = [] {
-    auto loc = std::make_shared<MAttr>();
-    loc->kind = MAttr::Kind::Location;
-    loc->dialect = "builtin";
+    auto loc = newAttr("builtin", MAttr::Kind::Location);
     loc->loc_kind = MAttr::LocKind::Unknown;
     return loc;
   }();

@@ -13,6 +13,11 @@
 
 namespace jft::frontend::bytecode {
 
+// A type or attribute of `dialect` and `kind`, its other members still to
+// fill: where every constructor below and in the codecs starts.
+std::shared_ptr<MType> newType(std::string dialect, MType::Kind kind);
+std::shared_ptr<MAttr> newAttr(std::string dialect, MAttr::Kind kind);
+
 MTypePtr makeIntegerType(std::string dialect, unsigned width,
                          MType::Signedness signedness);
 MTypePtr makeFloatType(std::string dialect, std::string float_name);

@@ -81,18 +81,13 @@ bool vhloIntegerType(uint64_t code, unsigned& width, MType::Signedness& signedne
 }
 
 std::shared_ptr<MAttr> newVhloAttr(MAttr::Kind kind, std::string name = "") {
-  auto attr = std::make_shared<MAttr>();
-  attr->kind = kind;
-  attr->dialect = "vhlo";
+  auto attr = newAttr("vhlo", kind);
   attr->name = std::move(name);
   return attr;
 }
 
-std::shared_ptr<MType> newType(MType::Kind kind) {
-  auto type = std::make_shared<MType>();
-  type->kind = kind;
-  type->dialect = "vhlo";
-  return type;
+std::shared_ptr<MType> newVhloType(MType::Kind kind) {
+  return newType("vhlo", kind);
 }
 
 MAttrPtr intList(std::vector<int64_t> ints) {
@@ -257,7 +252,7 @@ Status readStructAttr(uint64_t code, EntryReader& r, MAttrPtr& out) {
 }
 
 Status readQuantized(uint64_t code, EntryReader& r, MTypePtr& out) {
-  auto type = newType(MType::Kind::Quantized);
+  auto type = newVhloType(MType::Kind::Quantized);
   uint64_t flags = 0;
   MTypePtr storage, expressed;
   JFT_RETURN_IF_ERROR(r.varint(flags));
@@ -405,15 +400,15 @@ Status decodeVhloType(EntryReader& r, MTypePtr& out) {
       return Status::ok();
     case kComplexV1Type:
     case kUnrankedTensorV1Type: {
-      auto type = newType(code == kComplexV1Type ? MType::Kind::Complex
-                                                 : MType::Kind::UnrankedTensor);
+      auto type = newVhloType(code == kComplexV1Type ? MType::Kind::Complex
+                                                     : MType::Kind::UnrankedTensor);
       type->elements.resize(1);
       JFT_RETURN_IF_ERROR(r.type(type->elements[0]));
       out = type;
       return Status::ok();
     }
     case kFunctionV1Type: {
-      auto type = newType(MType::Kind::Function);
+      auto type = newVhloType(MType::Kind::Function);
       JFT_RETURN_IF_ERROR(readFunctionMembers(r, *type));
       out = type;
       return Status::ok();
@@ -421,7 +416,7 @@ Status decodeVhloType(EntryReader& r, MTypePtr& out) {
     case kRankedTensorV1Type:
     case kRankedTensorV1TypeWithEncoding:
     case kRankedBufferV1Type: {
-      auto type = newType(MType::Kind::RankedTensor);
+      auto type = newVhloType(MType::Kind::RankedTensor);
       JFT_RETURN_IF_ERROR(
           readRankedTensorMembers(r, *type, code == kRankedTensorV1TypeWithEncoding));
       if (code == kRankedBufferV1Type) {
@@ -433,7 +428,7 @@ Status decodeVhloType(EntryReader& r, MTypePtr& out) {
     }
     case kTupleV1Type:
     case kFutureV1Type: {
-      auto type = newType(MType::Kind::Tuple);
+      auto type = newVhloType(MType::Kind::Tuple);
       JFT_RETURN_IF_ERROR(r.types(type->elements));
       if (code == kFutureV1Type) {
         type->kind = MType::Kind::Opaque;
