@@ -32,18 +32,6 @@ constexpr EnumName<SolverTranspose> kTransposes[] = {
 };
 // clang-format on
 
-const char* kindName(SolverKind kind) {
-  return nameOf(kSolverKinds, kind, "solver?");
-}
-
-const char* typeName(SolverType type) {
-  return nameOf(kSolverTypes, type, "?");
-}
-
-const char* transposeName(SolverTranspose t) {
-  return nameOf(kTransposes, t, "?");
-}
-
 }  // namespace
 
 int64_t solverTypeBytes(SolverType type) {
@@ -240,14 +228,14 @@ void choleskyRankOneUpdate(void* r, void* w, SolverType type, int64_t batch, int
 }
 
 std::string solverText(const SolverDesc& desc) {
-  std::string text = std::string(kindName(desc.kind)) + " " + typeName(desc.type) +
-                     " batch " + std::to_string(desc.batch) + " " +
-                     std::to_string(desc.m) + "x" + std::to_string(desc.n);
-  if (desc.kind == SolverKind::kPotrf) text += desc.lower ? " lower" : " upper";
-  if (desc.kind == SolverKind::kOrgqr) text += " k " + std::to_string(desc.k);
-  if (desc.kind == SolverKind::kSytrd) text += desc.lower ? " lower" : " upper";
-  if (desc.kind == SolverKind::kSyevd) {
+  std::string text = std::string(nameOf(kSolverKinds, desc.kind, "solver?")) + " " +
+                     nameOf(kSolverTypes, desc.type, "?") + " batch " +
+                     std::to_string(desc.batch) + " " + std::to_string(desc.m) + "x" +
+                     std::to_string(desc.n);
+  if (isOneOf(desc.kind, {SolverKind::kPotrf, SolverKind::kSytrd, SolverKind::kSyevd}))
     text += desc.lower ? " lower" : " upper";
+  if (desc.kind == SolverKind::kOrgqr) text += " k " + std::to_string(desc.k);
+  if (desc.kind == SolverKind::kSyevd) {
     if (desc.algorithm == EigAlgorithm::kQr) text += " qr";
     if (desc.algorithm == EigAlgorithm::kJacobi) text += " jacobi";
   }
@@ -260,12 +248,12 @@ std::string solverText(const SolverDesc& desc) {
   if (desc.kind == SolverKind::kOrmqr) {
     text += " k " + std::to_string(desc.k);
     text += desc.left_side ? " left " : " right ";
-    text += transposeName(desc.transpose);
+    text += nameOf(kTransposes, desc.transpose, "?");
   }
   if (desc.kind == SolverKind::kTriangularSolve) {
     text += desc.left_side ? " left" : " right";
     text += desc.lower ? " lower " : " upper ";
-    text += transposeName(desc.transpose);
+    text += nameOf(kTransposes, desc.transpose, "?");
     if (desc.unit_diagonal) text += " unit";
   }
   return text;
