@@ -58,10 +58,16 @@ void Executable::planControl(const Program& program, const Thunk& thunk, Step& s
 }
 
 Status Executable::enqueueList(std::span<const Step> steps, const std::string& where) {
-  for (const Step& step : steps) {
-    Status status = enqueueStep(step);
+  for (size_t i = 0; i < steps.size();) {
+    if (GraphRun* run = graphRunAt(steps[i])) {
+      JFT_RETURN_IF_ERROR(replay(*run, where));
+      i += run->count;
+      continue;
+    }
+    Status status = enqueueStep(steps[i]);
     if (!status.isOk())
-      return status.withContext(where + "thunk " + std::to_string(step.thunk));
+      return status.withContext(where + "thunk " + std::to_string(steps[i].thunk));
+    ++i;
   }
   return Status::ok();
 }

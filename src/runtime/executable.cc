@@ -347,8 +347,10 @@ Status Executable::enqueue(std::span<const ExecuteArgument> arguments,
   const std::string where = "program '" + name_ + "', ";
   const ActivityScopeHooks* hooks = activityScopeHooks();
   ++executions_;
+  replaying_ = hooks == nullptr && !graphs_refused_ && !graph_runs_.empty() &&
+               executions_ >= device_.launchGraphsFrom();
   Status status =
-      hooks != nullptr ? enqueueTraced(*hooks, where) : enqueueWithGraphs(where);
+      hooks == nullptr ? enqueueList(steps_, where) : enqueueTraced(*hooks, where);
   participant_ = nullptr;
   return status;
 }

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "ffi/call_frame.h"
@@ -157,10 +158,11 @@ class Executable {
   // steps, each under its run's and step's label (executable_trace.cc).
   Status enqueueTraced(const ActivityScopeHooks& hooks, const std::string& where);
   std::string stepLabel(const Program& program, const Step& step) const;
-  // Runs of consecutive top-level launches replayed as one device graph each
+  // Runs of consecutive launches of any step list (top level, loop bodies and
+  // conditions, branches) replayed as one device graph each
   // (executable_graphs.cc), from the device's launchGraphsFrom() execution on.
   struct GraphRun {
-    size_t first = 0;  // its first step in steps_
+    const Step* first = nullptr;  // its first step; lists never change after load
     size_t count = 0;
     GraphHandle graph = nullptr;  // made on the run's first replay
     // Its launches that read parameter or output slots, and their values as
@@ -169,7 +171,9 @@ class Executable {
     std::vector<std::vector<uint64_t>> held;
   };
   void planGraphRuns();
-  Status enqueueWithGraphs(const std::string& where);
+  void planGraphRuns(const std::vector<Step>& steps, const std::vector<bool>& followed);
+  // The run starting at `step` when this execution replays graphs, else null.
+  GraphRun* graphRunAt(const Step& step);
   Status replay(GraphRun& run, const std::string& where);
   void destroyGraphs();
   Status runLoop(const Loop& loop);
@@ -225,8 +229,12 @@ class Executable {
   std::vector<Loop> loops_;
   std::vector<Conditional> conditionals_;
   std::vector<GraphRun> graph_runs_;
+  std::unordered_map<const Step*, size_t> graph_run_at_;
   int64_t executions_ = 0;
-  // Set when the device could not make a graph: its runs launch one by one.
+  // This execution replays graphs: not before the device's chosen execution,
+  // not while traced (each launch keeps its label), not once the device could
+  // not make one (the program's runs launch one by one from then on).
+  bool replaying_ = false;
   bool graphs_refused_ = false;
 };
 

@@ -1,9 +1,12 @@
-// Executable: runs of top-level launches replayed as device graphs. Between two
-// launches the device otherwise waits for the host's next call (a microsecond
-// or two per kernel, a large share of a training step made of hundreds of
-// short kernels); a graph hands it the whole run at once. The arena is fixed
-// at load, so a graph only changes where a launch reads a parameter or writes
-// an output: those launches are updated when an execution's slots move.
+// Executable: runs of launches replayed as device graphs. Between two launches
+// the device otherwise waits for the host's next call (a microsecond or two
+// per kernel, a large share of a training step made of hundreds of short
+// kernels, and most of a loop iteration whose body starts on an idle device
+// after the predicate read); a graph hands it the whole run at once. Every
+// step list is planned: the top level, loop conditions and bodies, branches.
+// The arena is fixed at load, so a graph only changes where a launch reads a
+// parameter or writes an output: those launches are updated when an
+// execution's slots move.
 #include <string>
 #include <vector>
 
@@ -21,15 +24,28 @@ void Executable::planGraphRuns() {
   if (device_.launchGraphsFrom() <= 0) return;
   std::vector<bool> followed(launches_.size(), false);
   for (const Patch& patch : patches_) followed[static_cast<size_t>(patch.launch)] = true;
-  for (size_t first = 0; first < steps_.size();) {
+  planGraphRuns(steps_, followed);
+  for (const Loop& loop : loops_)
+    for (const auto* list :
+         {&loop.cond, &loop.body, &loop.odd_cond, &loop.odd_body, &loop.odd_exit})
+      planGraphRuns(*list, followed);
+  for (const Conditional& conditional : conditionals_)
+    for (const std::vector<Step>& branch : conditional.branches)
+      planGraphRuns(branch, followed);
+  for (size_t r = 0; r < graph_runs_.size(); ++r) graph_run_at_[graph_runs_[r].first] = r;
+}
+
+void Executable::planGraphRuns(const std::vector<Step>& steps,
+                               const std::vector<bool>& followed) {
+  for (size_t first = 0; first < steps.size();) {
     size_t end = first;
-    while (end < steps_.size() && steps_[end].kind == Step::Kind::kLaunch) ++end;
+    while (end < steps.size() && steps[end].kind == Step::Kind::kLaunch) ++end;
     if (end - first >= kMinGraphLaunches) {
       GraphRun run;
-      run.first = first;
+      run.first = &steps[first];
       run.count = end - first;
       for (size_t s = first; s < end; ++s)
-        if (followed[static_cast<size_t>(steps_[s].launch)])
+        if (followed[static_cast<size_t>(steps[s].launch)])
           run.followed.push_back(static_cast<int>(s - first));
       graph_runs_.push_back(std::move(run));
     }
@@ -37,24 +53,15 @@ void Executable::planGraphRuns() {
   }
 }
 
-Status Executable::enqueueWithGraphs(const std::string& where) {
-  const int from = device_.launchGraphsFrom();
-  if (graph_runs_.empty() || executions_ < from) return enqueueList(steps_, where);
-  const std::span<const Step> steps(steps_);
-  size_t next = 0;
-  for (GraphRun& run : graph_runs_) {
-    JFT_RETURN_IF_ERROR(enqueueList(steps.subspan(next, run.first - next), where));
-    JFT_RETURN_IF_ERROR(graphs_refused_
-                            ? enqueueList(steps.subspan(run.first, run.count), where)
-                            : replay(run, where));
-    next = run.first + run.count;
-  }
-  return enqueueList(steps.subspan(next), where);
+Executable::GraphRun* Executable::graphRunAt(const Step& step) {
+  if (!replaying_) return nullptr;
+  auto it = graph_run_at_.find(&step);
+  return it == graph_run_at_.end() ? nullptr : &graph_runs_[it->second];
 }
 
 Status Executable::replay(GraphRun& run, const std::string& where) {
   auto launchAt = [&](size_t index) -> Launch& {
-    return launches_[static_cast<size_t>(steps_[run.first + index].launch)];
+    return launches_[static_cast<size_t>(run.first[index].launch)];
   };
   auto described = [](Launch& launch) {
     return GraphLaunch{launch.kernel, launch.dims, launch.pointers.data()};
@@ -81,18 +88,20 @@ Status Executable::replay(GraphRun& run, const std::string& where) {
       if (ready.isOk()) run.held[f] = launch.values;
     }
   }
+  const std::span<const Step> steps(run.first, run.count);
   if (ready.isOk()) {
     Status launched = device_.launchGraph(run.graph);
     if (launched.isOk()) return launched;
     return launched.withContext(where + "the graph of thunks " +
-                                std::to_string(steps_[run.first].thunk) + " to " +
-                                std::to_string(steps_[run.first + run.count - 1].thunk));
+                                std::to_string(steps.front().thunk) + " to " +
+                                std::to_string(steps.back().thunk));
   }
   // A graph only saves time: where the device cannot make or update one, the
   // program's launches go one by one from now on.
   graphs_refused_ = true;
+  replaying_ = false;
   destroyGraphs();
-  return enqueueList(std::span<const Step>(steps_).subspan(run.first, run.count), where);
+  return enqueueList(steps, where);
 }
 
 void Executable::destroyGraphs() {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "recording_device.h"
+#include "runtime/activity_scope.h"
 #include "runtime/executable.h"
 #include "test_programs.h"
 
@@ -49,6 +50,26 @@ Program chainProgram(const std::vector<int>& runs, bool launchWritesOutput = fal
   p.parameter_bytes = {kVectorBytes};
   p.output_slots = {4};
   p.output_aliases = {-1};
+  return p;
+}
+
+// t = x; a loop of `trips` (known) whose body adds c four times, its last
+// launch writing the output when `bodyWritesOutput` (then t = out after it):
+// out = x + 4 * trips * c.
+//   slots: 0 x, 1 c (constant), 2 t (temp at 0), 3 u (temp at 256), 4 out
+Program loopProgram(int64_t trips, bool bodyWritesOutput) {
+  Program p = chainProgram({0});
+  p.thunks.clear();
+  p.thunks.push_back(CopyThunk{0, 2, kVectorBytes});
+  const int last = bodyWritesOutput ? 4 : 2;
+  std::vector<Thunk> body = {
+      LaunchThunk{0, {1, 1, 1}, {2, 1, 3}}, LaunchThunk{0, {1, 1, 1}, {3, 1, 2}},
+      LaunchThunk{0, {1, 1, 1}, {2, 1, 3}}, LaunchThunk{0, {1, 1, 1}, {3, 1, last}}};
+  if (bodyWritesOutput) body.push_back(CopyThunk{4, 2, kVectorBytes});
+  p.lists.push_back({});    // 0: cond (a known trip count never runs it)
+  p.lists.push_back(body);  // 1: body
+  p.thunks.push_back(WhileThunk{0, -1, 1, trips});
+  if (!bodyWritesOutput) p.thunks.push_back(CopyThunk{2, 4, kVectorBytes});
   return p;
 }
 
@@ -170,6 +191,49 @@ TEST_F(LaunchGraphTest, RunsAreSplitByOtherStepsAndShortRunsLaunchOneByOne) {
     EXPECT_EQ(ops[lastGraph].bytes, 6u) << "the second graph is the run of six";
   }
   EXPECT_EQ(device_.liveGraphs(), 2u);
+  device_.deallocate(x, kVectorBytes);
+}
+
+TEST_F(LaunchGraphTest, ALoopBodyIsOneGraphReplayedEachIteration) {
+  device_.enableGraphs(1);
+  auto executable = load(loopProgram(3, /*bodyWritesOutput=*/false));
+  ASSERT_NE(executable, nullptr);
+  uint64_t x = input(1.0f);
+  for (int execution = 0; execution < 3; ++execution) {
+    auto ops = run(*executable, x, 12);
+    EXPECT_EQ(count(ops, Op::kGraphCreate), execution == 0 ? 1u : 0u);
+    EXPECT_EQ(count(ops, Op::kGraphLaunch), 3u) << "one replay per iteration";
+    EXPECT_EQ(count(ops, Op::kGraphUpdate), 0u);
+  }
+  device_.deallocate(x, kVectorBytes);
+}
+
+TEST_F(LaunchGraphTest, ABodyWritingTheOutputIsUpdatedOncePerExecution) {
+  device_.enableGraphs(1);
+  auto executable = load(loopProgram(5, /*bodyWritesOutput=*/true));
+  ASSERT_NE(executable, nullptr);
+  uint64_t x = input(1.0f);
+  for (int execution = 0; execution < 4; ++execution) {
+    auto ops = run(*executable, x, 20);
+    EXPECT_EQ(count(ops, Op::kGraphLaunch), 5u);
+    EXPECT_LE(count(ops, Op::kGraphUpdate), 1u)
+        << "the output moves between executions, not between iterations";
+  }
+  device_.deallocate(x, kVectorBytes);
+}
+
+TEST_F(LaunchGraphTest, TracedExecutionsLaunchOneByOne) {
+  device_.enableGraphs(1);
+  auto executable = load(loopProgram(2, /*bodyWritesOutput=*/false));
+  ASSERT_NE(executable, nullptr);
+  uint64_t x = input(1.0f);
+  const ActivityScopeHooks hooks{[](uint64_t) {}, [] {}};
+  setActivityScopeHooks(&hooks);
+  auto ops = run(*executable, x, 8);
+  setActivityScopeHooks(nullptr);
+  EXPECT_EQ(count(ops, Op::kGraphLaunch), 0u);
+  EXPECT_EQ(count(ops, Op::kLaunch), 8u);
+  EXPECT_EQ(count(run(*executable, x, 8), Op::kGraphLaunch), 2u) << "untraced again";
   device_.deallocate(x, kVectorBytes);
 }
 
