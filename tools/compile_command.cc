@@ -44,6 +44,8 @@ constexpr std::string_view kCompileHelp =
     "  --arch CC          target compute capability (default 90)\n"
     "  --dump-to DIR      write every stage into DIR (as --xla_dump_to)\n"
     "  --log              print one line per kernel on stderr (as XLA_FLAGTREE_LOG=1)\n"
+    "  --recompute        recompute cheap elementwise values in their readers\n"
+    "                     (as XLA_FLAGTREE_RECOMPUTE=1)\n"
     "  --help             print this help\n"
     "\n"
     "Exit status: 0 on success, 1 if FILE cannot be read or compiled (the error on\n"
@@ -145,6 +147,8 @@ std::optional<Settings> parse(std::span<const std::string> args, std::string& pr
       if (!value(s.options.dump_dir)) return std::nullopt;
     } else if (arg == "--log") {
       s.options.log = true;
+    } else if (arg == "--recompute") {
+      s.options.recompute = true;
     } else if (arg.starts_with("-") && arg != "-") {
       problem = "unknown option '" + arg + "'";
       return std::nullopt;

@@ -119,6 +119,10 @@ struct Options {
   // The attention family (plain-jnp attention as one flash-attention kernel,
   // fusion/attention_form.h); XLA_FLAGTREE_ATTENTION=0 turns it off.
   bool attention = true;
+  // XLA_FLAGTREE_RECOMPUTE=1: elementwise values every reader can recompute
+  // cheaply are recomputed there instead of stored
+  // (fusion::PlanOptions::recompute_elementwise).
+  bool recompute = false;
   // XLA_FLAGTREE_SORT_REGISTERS=1: sorts do their partner distances below 32
   // in registers (codegen/ttir/sort_emitter.h). Off: Triton 3.6 refused its
   // kernels for rows of 1024 and more on the GPU.

@@ -47,6 +47,7 @@ std::string fingerprint(std::string_view bytecode, const Options& options,
   if (!options.horizontal) field(hash, "no horizontal fusion");
   if (options.attention) field(hash, "attention family");
   if (options.sort_registers) field(hash, "sort register steps");
+  if (options.recompute) field(hash, "recompute elementwise");
   return kernel_compiler::toHex(hash.finish());
 }
 

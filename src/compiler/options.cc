@@ -136,6 +136,10 @@ StatusOr<Options> Options::fromEnvironment(const EnvLookup& env) {
     JFT_ASSIGN_OR_RETURN(options.attention,
                          parseSwitch("XLA_FLAGTREE_ATTENTION", *attention));
   }
+  if (std::optional<std::string> recompute = env("XLA_FLAGTREE_RECOMPUTE")) {
+    JFT_ASSIGN_OR_RETURN(options.recompute,
+                         parseSwitch("XLA_FLAGTREE_RECOMPUTE", *recompute));
+  }
   if (std::optional<std::string> sort = env("XLA_FLAGTREE_SORT_REGISTERS")) {
     JFT_ASSIGN_OR_RETURN(options.sort_registers,
                          parseSwitch("XLA_FLAGTREE_SORT_REGISTERS", *sort));

@@ -27,6 +27,7 @@ fusion::PlanOptions planOptions(const ir::Module& module, const Options& options
   plan_options.custom_call_route = true;
   plan_options.matmul = options.matmul;
   plan_options.attention = options.attention;
+  plan_options.recompute_elementwise = options.recompute;
   plan_options.conv = options.conv;
   // Native mode compiles no TTIR: the cost model's choice between the TTIR
   // matmul/conv families and the library is no choice there.

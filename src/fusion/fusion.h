@@ -8,7 +8,9 @@
 // scalar and splat constants go into each TTIR group that reads them (the
 // emitter materialises them as splats instead of loading a buffer), and
 // broadcast_in_dim, reshape, iota, convert and bitcast_convert into each TTIR
-// consumer group when their users sit in several groups. A duplicated op's
+// consumer group when their users sit in several groups (and, with
+// PlanOptions::recompute_elementwise, elementwise ops every TTIR reader can
+// recompute from one stored value of their size). A duplicated op's
 // results are never outputs of the groups holding a copy; when a user outside
 // those groups (another route, the return) needs them, the op also has a
 // group of its own. The rules are in src/fusion/README.md.
@@ -152,6 +154,13 @@ struct PlanOptions {
   // Whether plain attention (dot -> positional mask -> softmax -> dot) forms
   // one kAttention group (attention_form.h).
   bool attention = true;
+  // Whether an elementwise value that every TTIR loop or reduction reader can
+  // recompute from one stored value of its size (and smaller broadcasts) is
+  // recomputed there instead of stored by its producer's kernel: autodiff's
+  // residuals of a product's epilogue (a gelu's tanh, 1 + tanh, ...) then cost
+  // a few instructions in the backward kernels instead of a full-size store
+  // and load each. Off by default until measured on the GPU.
+  bool recompute_elementwise = false;
   ConvRoute conv = ConvRoute::kAuto;
   // Routes measured for dots (the compiler's autotuner), keyed by
   // matmulSignature (matmul_form.h). Under kAuto, with the library route

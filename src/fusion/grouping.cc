@@ -175,6 +175,16 @@ class Grouper {
         return;
       }
     }
+    if (options_.fuse && options_.recompute_elementwise && !escapes && ttir.size() > 1 &&
+        recomputable(i)) {
+      bool everyReader = true;
+      for (int g : ttir)
+        everyReader = everyReader && !isProductFamily(group(g).family) && canCopy(i, g);
+      if (everyReader) {
+        for (int g : ttir) addCopy(i, g);
+        return;
+      }
+    }
     if (options_.fuse && !libraryEpilogueAlone(i)) {
       const int g = outputHost(i, ttir);
       if (g >= 0) {
@@ -261,6 +271,56 @@ class Grouper {
       if (std::find(list.begin(), list.end(), reader) == list.end())
         list.push_back(reader);
     }
+  }
+
+  // Whether op `i` (elementwise) is worth recomputing in each reader rather
+  // than storing: walking back through the elementwise ops it is computed
+  // from (same shape, none reading a product: that one is the product's
+  // epilogue and stays there), at most kMaxRecomputed ops, reading at most
+  // one value of its own size from memory (smaller broadcast or constant
+  // operands cost little). Reading that one value costs no more than reading
+  // `i` itself, and a reader usually reads it anyway.
+  bool recomputable(size_t i) const {
+    constexpr size_t kMaxRecomputed = 16;
+    if (!isTtirElementwise(op(i).kind) || op(i).results.size() != 1) return false;
+    const ir::Type& type = module_.typeOf(op(i).results[0]);
+    if (!type.isTensor()) return false;
+    auto readsProduct = [&](size_t m) {
+      for (ir::ValueId v : op(m).operands) {
+        const long d = uses_.definingOp(v);
+        if (d >= 0 && isProduct(op(static_cast<size_t>(d)))) return true;
+      }
+      return false;
+    };
+    if (readsProduct(i)) return false;
+    std::vector<size_t> stack = {i};
+    std::vector<size_t> visited;
+    std::vector<ir::ValueId> stored;
+    while (!stack.empty()) {
+      const size_t m = stack.back();
+      stack.pop_back();
+      if (std::find(visited.begin(), visited.end(), m) != visited.end()) continue;
+      visited.push_back(m);
+      if (visited.size() > kMaxRecomputed) return false;
+      for (ir::ValueId v : op(m).operands) {
+        const ir::Type& operand = module_.typeOf(v);
+        if (operand.isTensor() && operand.numElements() < type.numElements()) continue;
+        const long d = uses_.definingOp(v);
+        const bool inside = d >= 0 && operand.dims == type.dims &&
+                            (isTtirElementwise(op(static_cast<size_t>(d)).kind) ||
+                             isCheap(op(static_cast<size_t>(d)))) &&
+                            !isProduct(op(static_cast<size_t>(d))) &&
+                            !readsProduct(static_cast<size_t>(d));
+        if (d >= 0 && isSplatConstant(op(static_cast<size_t>(d)))) continue;
+        if (inside) {
+          stack.push_back(static_cast<size_t>(d));
+        } else if (std::find(stored.begin(), stored.end(), v) == stored.end()) {
+          stored.push_back(v);
+          if (stored.size() > 1) return false;
+        }
+      }
+    }
+    return true;
   }
 
   static bool isProduct(const ir::Op& o) {

@@ -154,6 +154,14 @@ TEST(OptionsFromEnvironment, SortRegisterStepsAreOffUnlessTurnedOn) {
       Options::fromEnvironment(envOf({{"XLA_FLAGTREE_SORT_REGISTERS", "fast"}})).isOk());
 }
 
+TEST(OptionsFromEnvironment, RecomputingElementwiseValuesIsOffUnlessTurnedOn) {
+  EXPECT_FALSE(Options::fromEnvironment(envOf({}))->recompute);
+  EXPECT_TRUE(
+      Options::fromEnvironment(envOf({{"XLA_FLAGTREE_RECOMPUTE", "1"}}))->recompute);
+  EXPECT_FALSE(
+      Options::fromEnvironment(envOf({{"XLA_FLAGTREE_RECOMPUTE", "lots"}})).isOk());
+}
+
 TEST(OptionsFromEnvironment, BadValuesFailNamingTheVariable) {
   StatusOr<Options> mode = Options::fromEnvironment(envOf({{"XLA_MODE", "fast"}}));
   ASSERT_FALSE(mode.isOk());

@@ -4,6 +4,8 @@
 // (which ascending roots no longer are). Sibling loop groups merge.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "codegen/ttir/capability.h"
 #include "fusion_test_util.h"
 #include "plan_checks.h"
@@ -51,6 +53,91 @@ TEST(MultiOutput, IntermediateReadByTwoGroupsIsAnExtraOutput) {
   EXPECT_EQ(sum.family, Family::kReduction);
   EXPECT_EQ(sum.inputs, std::vector<ValueId>{e});  // read, not recomputed
   EXPECT_EQ(sum.outputs, std::vector<ValueId>{r});
+}
+
+PlanOptions recomputing() {
+  PlanOptions options;
+  options.recompute_elementwise = true;
+  return options;
+}
+
+// With PlanOptions::recompute_elementwise, e = exp(x) above is recomputed by
+// the reduction from x (which it reads at the same size) instead of stored by
+// the loop kernel and read back.
+TEST(MultiOutput, RecomputingAnElementwiseValueInEachReaderStoresItNowhere) {
+  Built built;
+  ir::Builder b(built.m);
+  auto x = b.beginFunction("main", {f32({4, 8})}, {f32({4, 8}), f32({4})});
+  ValueId e = b.op1(OpKind::Exponential, {x[0]}, f32({4, 8}));
+  ValueId y = b.op1(OpKind::Multiply, {e, splat(b, f32({4, 8}), 2)}, f32({4, 8}));
+  ValueId r = reduce(b, e, splat(b, f32(), 0), {1}, f32({4}));
+  b.ret({y, r});
+  b.endFunction();
+  Plan plan = planAndCheck(built, recomputing());
+  const std::string text = describePlan(built.m, built.main(), plan);
+  ASSERT_EQ(plan.fusions.size(), 2u) << text;
+  for (const Fusion& fusion : plan.fusions) {
+    EXPECT_EQ(fusion.inputs, x) << text;
+    EXPECT_EQ(std::count(fusion.outputs.begin(), fusion.outputs.end(), e), 0) << text;
+  }
+}
+
+// A gelu epilogue's residuals (tanh, 1 + tanh, 0.5 (1 + tanh)) read by the
+// forward epilogue and by two backward kernels: recomputed there from the
+// product's biased result, the product stores that and the gelu only, where
+// it stored every residual. Values read at two sizes (the bias) or two
+// stored values are never recomputed.
+TEST(MultiOutput, RecomputedResidualsLeaveTheProductTwoOutputs) {
+  Built built;
+  ir::Builder b(built.m);
+  const Type t = f32({64, 256});
+  auto a = b.beginFunction("main", {f32({64, 128}), f32({128, 256}), f32({256}), t},
+                           {t, f32({256}), t});
+  ir::NamedAttrs attrs{{"dot_dimension_numbers", [] {
+                          ir::DotDimensionNumbers dn;
+                          dn.lhs_contracting_dims = {1};
+                          dn.rhs_contracting_dims = {0};
+                          return dn;
+                        }()}};
+  ValueId d = b.op1(OpKind::DotGeneral, {a[0], a[1]}, t, attrs);
+  ValueId h = b.op1(OpKind::Add, {d, broadcast(b, a[2], t, {1})}, t);
+  ValueId th = b.op1(OpKind::Tanh, {h}, t);
+  ValueId u = b.op1(OpKind::Add, {splat(b, t, 1), th}, t);
+  ValueId half = b.op1(OpKind::Multiply, {splat(b, t, 0.5), u}, t);
+  ValueId gelu = b.op1(OpKind::Multiply, {h, half}, t);
+  const ValueId dy = a[3];
+  ValueId du = b.op1(OpKind::Multiply, {dy, half}, t);
+  ValueId bias_grad = reduce(b, du, splat(b, f32(), 0), {0}, f32({256}));
+  ValueId dt = b.op1(OpKind::Multiply, {dy, b.op1(OpKind::Multiply, {th, h}, t)}, t);
+  b.ret({gelu, bias_grad, dt});
+  b.endFunction();
+  PlanOptions options = recomputing();
+  options.matmul = MatmulRoute::kTtir;
+  Plan plan = planAndCheck(built, options);
+  const std::string text = describePlan(built.m, built.main(), plan);
+  const int product = groupOf(plan, opOf(built.main(), d));
+  ASSERT_GE(product, 0) << text;
+  EXPECT_EQ(plan.fusions[static_cast<size_t>(product)].family, Family::kMatmul) << text;
+  std::vector<ValueId> stored = plan.fusions[static_cast<size_t>(product)].outputs;
+  std::sort(stored.begin(), stored.end());
+  std::vector<ValueId> expected = {h, gelu};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(stored, expected) << text;
+  for (const Fusion& fusion : plan.fusions)
+    for (ValueId residual : {th, u, half})
+      EXPECT_EQ(std::count(fusion.inputs.begin(), fusion.inputs.end(), residual), 0)
+          << "%" << residual << " is recomputed, not read\n"
+          << text;
+
+  Plan stores = planAndCheck(built, [] {
+    PlanOptions o;
+    o.matmul = MatmulRoute::kTtir;
+    return o;
+  }());
+  const int before = groupOf(stores, opOf(built.main(), d));
+  EXPECT_GT(stores.fusions[static_cast<size_t>(before)].outputs.size(), 2u)
+      << "without the option the residuals are stored\n"
+      << describePlan(built.m, built.main(), stores);
 }
 
 // The same value also returned: still one write, by the kernel hosting it.

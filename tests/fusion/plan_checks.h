@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "fusion/fusion.h"
+#include "fusion/ttir_support.h"
 #include "ir/module.h"
 
 namespace jft::fusion::testing {
@@ -82,7 +83,10 @@ inline std::vector<int64_t> nonUnit(const std::vector<int64_t>& dims) {
   return out;
 }
 
-inline void checkPlan(const ir::Module& m, const ir::Region& body, const Plan& plan) {
+// `elementwiseCopies`: the plan was made with PlanOptions::recompute_elementwise,
+// so TTIR elementwise ops may be duplicated too.
+inline void checkPlan(const ir::Module& m, const ir::Region& body, const Plan& plan,
+                      bool elementwiseCopies = false) {
   const size_t n = body.ops.size() - (body.ops.back().kind == ir::OpKind::Return ? 1 : 0);
   std::set<ir::ValueId> returned;
   if (n < body.ops.size())
@@ -103,7 +107,8 @@ inline void checkPlan(const ir::Module& m, const ir::Region& body, const Plan& p
   for (size_t i = 0; i < n; ++i) {
     EXPECT_GE(count[i], 1) << "op " << i << " in no group";
     if (count[i] > 1) {
-      EXPECT_TRUE(copyable(body.ops[i]))
+      EXPECT_TRUE(copyable(body.ops[i]) ||
+                  (elementwiseCopies && isTtirElementwise(body.ops[i].kind)))
           << "op " << i << " (" << ir::opKindName(body.ops[i].kind) << ") in " << count[i]
           << " groups";
     }
@@ -186,8 +191,9 @@ inline void checkPlan(const ir::Module& m, const ir::Region& body, const Plan& p
     }
 }
 
-inline void checkPlan(const ir::Module& m, const ir::Function& f, const Plan& plan) {
-  checkPlan(m, f.body, plan);
+inline void checkPlan(const ir::Module& m, const ir::Function& f, const Plan& plan,
+                      bool elementwiseCopies = false) {
+  checkPlan(m, f.body, plan, elementwiseCopies);
 }
 
 }  // namespace jft::fusion::testing

@@ -22,7 +22,7 @@ struct Built {
 inline Plan planAndCheck(const Built& built, const PlanOptions& options = {}) {
   expectVerifies(built.m);
   Plan plan = planFusions(built.m, built.main(), ::jft::codegen::ttir::withTtir(options));
-  checkPlan(built.m, built.main(), plan);
+  checkPlan(built.m, built.main(), plan, options.recompute_elementwise);
   return plan;
 }
 
