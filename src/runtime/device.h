@@ -49,6 +49,9 @@ struct GraphLaunch {
   KernelHandle kernel = nullptr;
   LaunchDims dims;
   void** params = nullptr;  // as launchKernel's
+  // Instead of a kernel: library work this enqueues on the device (a gemm),
+  // recorded as it enqueues it, with the arguments it has then.
+  std::function<Status()> enqueue;
 };
 
 struct MemoryStats {
@@ -124,11 +127,14 @@ class Device {
   // recording); 0 where the device has none (the default: the calls below
   // answer UNIMPLEMENTED).
   virtual int launchGraphsFrom() const { return 0; }
+  // Whether a graph may hold library calls (GraphLaunch::enqueue) too.
+  virtual bool graphsRecordLibraryCalls() const { return false; }
   // The launches in order, each after the one before; every `params` value is
   // read before the call returns. The handle stays valid until destroyGraph.
   virtual StatusOr<GraphHandle> createLaunchGraph(std::span<const GraphLaunch> launches);
   // Launch `index` of the graph takes new parameter values (its kernel and
-  // dimensions stay those it was created with).
+  // dimensions stay those it was created with); a library call is recorded
+  // again with the arguments it has now.
   virtual Status updateGraphLaunch(GraphHandle graph, size_t index,
                                    const GraphLaunch& launch);
   // Queue-ordered replay of every launch of the graph.

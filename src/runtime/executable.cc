@@ -2,6 +2,7 @@
 #include "runtime/executable.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <variant>
 
@@ -414,6 +415,16 @@ Status Executable::runCollective(const CollectiveThunk& collective) {
   return p->runner->run(resolved.desc, resolved.clique, resolved.rank, input, output);
 }
 
+std::array<uint64_t, 4> Executable::gemmAddresses(const GemmThunk& gemm) const {
+  return {slot_addresses_[gemm.a], slot_addresses_[gemm.b], slot_addresses_[gemm.d],
+          gemm.bias >= 0 ? slot_addresses_[gemm.bias] : 0};
+}
+
+Status Executable::enqueueGemm(const GemmThunk& gemm) {
+  const std::array<uint64_t, 4> at = gemmAddresses(gemm);
+  return device_.gemm(gemm.gemm, at[0], at[1], at[2], at[3]);
+}
+
 Status Executable::enqueueStep(const Step& step) {
   switch (step.kind) {
     case Step::Kind::kLaunch: {
@@ -428,12 +439,8 @@ Status Executable::enqueueStep(const Step& step) {
     }
     case Step::Kind::kMemset:
       return device_.fill(slot_addresses_[step.destination], step.value, step.bytes);
-    case Step::Kind::kGemm: {
-      const GemmThunk& gemm = gemms_[step.gemm];
-      return device_.gemm(gemm.gemm, slot_addresses_[gemm.a], slot_addresses_[gemm.b],
-                          slot_addresses_[gemm.d],
-                          gemm.bias >= 0 ? slot_addresses_[gemm.bias] : 0);
-    }
+    case Step::Kind::kGemm:
+      return enqueueGemm(gemms_[step.gemm]);
     case Step::Kind::kLibrary: {
       const LibraryThunk& library = libraries_[step.gemm];
       library_addresses_.clear();

@@ -11,6 +11,7 @@
 // each other freely.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -154,22 +155,30 @@ class Executable {
                  const ParticipantContext* participant);
   Status enqueueList(std::span<const Step> steps, const std::string& where);
   Status enqueueStep(const Step& step);
+  // A product's addresses (a, b, d, bias or 0) as this execution's slots say.
+  std::array<uint64_t, 4> gemmAddresses(const GemmThunk& gemm) const;
+  Status enqueueGemm(const GemmThunk& gemm);
   // While a device tracer listens (runtime/activity_scope.h): the top-level
   // steps, each under its run's and step's label (executable_trace.cc).
   Status enqueueTraced(const ActivityScopeHooks& hooks, const std::string& where);
   std::string stepLabel(const Program& program, const Step& step) const;
-  // Runs of consecutive launches of any step list (top level, loop bodies and
-  // conditions, branches) replayed as one device graph each
-  // (executable_graphs.cc), from the device's launchGraphsFrom() execution on.
+  // Runs of consecutive launches (and library products, where the device
+  // records them) of any step list (top level, loop bodies and conditions,
+  // branches) replayed as one device graph each (executable_graphs.cc), from
+  // the device's launchGraphsFrom() execution on.
   struct GraphRun {
     const Step* first = nullptr;  // its first step; lists never change after load
     size_t count = 0;
     GraphHandle graph = nullptr;  // made on the run's first replay
-    // Its launches that read parameter or output slots, and their values as
-    // the graph holds them: an execution updates those whose slots moved.
+    // Its steps that read parameter or output slots, and their values (a
+    // launch's parameters, a product's addresses) as the graph holds them: an
+    // execution updates those whose slots moved.
     std::vector<int> followed;
     std::vector<std::vector<uint64_t>> held;
   };
+  bool graphable(const Step& step) const;
+  GraphLaunch graphItem(const Step& step);
+  std::vector<uint64_t> graphValues(const Step& step) const;
   void planGraphRuns();
   void planGraphRuns(const std::vector<Step>& steps, const std::vector<bool>& followed);
   // The run starting at `step` when this execution replays graphs, else null.

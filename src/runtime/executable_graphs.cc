@@ -1,12 +1,12 @@
-// Executable: runs of launches replayed as device graphs. Between two launches
-// the device otherwise waits for the host's next call (a microsecond or two
-// per kernel, a large share of a training step made of hundreds of short
-// kernels, and most of a loop iteration whose body starts on an idle device
-// after the predicate read); a graph hands it the whole run at once. Every
-// step list is planned: the top level, loop conditions and bodies, branches.
-// The arena is fixed at load, so a graph only changes where a launch reads a
-// parameter or writes an output: those launches are updated when an
-// execution's slots move.
+// Executable: runs of launches (and of library products, where the device
+// records them: Device::graphsRecordLibraryCalls) replayed as device graphs. Between two
+// launches the device otherwise waits for the host's next call (a microsecond or two per
+// kernel, a large share of a training step made of hundreds of short kernels, and most of
+// a loop iteration whose body starts on an idle device after the predicate read); a graph
+// hands it the whole run at once. Every step list is planned: the top level, loop
+// conditions and bodies, branches. The arena is fixed at load, so a graph only changes
+// where a launch reads a parameter or writes an output: those launches are updated when
+// an execution's slots move.
 #include <string>
 #include <vector>
 
@@ -15,10 +15,38 @@
 namespace jft::runtime {
 namespace {
 
-// A shorter run gains less from a graph than recording it costs.
+// A shorter run (in launches and products) gains less from a graph than
+// recording it costs.
 constexpr size_t kMinGraphLaunches = 4;
 
 }  // namespace
+
+bool Executable::graphable(const Step& step) const {
+  return step.kind == Step::Kind::kLaunch ||
+         (step.kind == Step::Kind::kGemm && device_.graphsRecordLibraryCalls());
+}
+
+GraphLaunch Executable::graphItem(const Step& step) {
+  GraphLaunch item;
+  if (step.kind == Step::Kind::kLaunch) {
+    Launch& launch = launches_[static_cast<size_t>(step.launch)];
+    item.kernel = launch.kernel;
+    item.dims = launch.dims;
+    item.params = launch.pointers.data();
+  } else {
+    const GemmThunk& gemm = gemms_[static_cast<size_t>(step.gemm)];
+    item.enqueue = [this, &gemm] { return enqueueGemm(gemm); };
+  }
+  return item;
+}
+
+std::vector<uint64_t> Executable::graphValues(const Step& step) const {
+  if (step.kind == Step::Kind::kLaunch)
+    return launches_[static_cast<size_t>(step.launch)].values;
+  const std::array<uint64_t, 4> at =
+      gemmAddresses(gemms_[static_cast<size_t>(step.gemm)]);
+  return {at.begin(), at.end()};
+}
 
 void Executable::planGraphRuns() {
   if (device_.launchGraphsFrom() <= 0) return;
@@ -37,16 +65,26 @@ void Executable::planGraphRuns() {
 
 void Executable::planGraphRuns(const std::vector<Step>& steps,
                                const std::vector<bool>& followed) {
+  auto dynamic = [&](int slot) {
+    return slot >= 0 &&
+           (slot_kinds_[static_cast<size_t>(slot)] == BufferSlot::Kind::kParameter ||
+            slot_kinds_[static_cast<size_t>(slot)] == BufferSlot::Kind::kOutput);
+  };
+  auto follows = [&](const Step& step) {
+    if (step.kind == Step::Kind::kLaunch)
+      return bool(followed[static_cast<size_t>(step.launch)]);
+    const GemmThunk& gemm = gemms_[static_cast<size_t>(step.gemm)];
+    return dynamic(gemm.a) || dynamic(gemm.b) || dynamic(gemm.d) || dynamic(gemm.bias);
+  };
   for (size_t first = 0; first < steps.size();) {
     size_t end = first;
-    while (end < steps.size() && steps[end].kind == Step::Kind::kLaunch) ++end;
+    while (end < steps.size() && graphable(steps[end])) ++end;
     if (end - first >= kMinGraphLaunches) {
       GraphRun run;
       run.first = &steps[first];
       run.count = end - first;
       for (size_t s = first; s < end; ++s)
-        if (followed[static_cast<size_t>(steps[s].launch)])
-          run.followed.push_back(static_cast<int>(s - first));
+        if (follows(steps[s])) run.followed.push_back(static_cast<int>(s - first));
       graph_runs_.push_back(std::move(run));
     }
     first = end == first ? first + 1 : end;
@@ -60,32 +98,27 @@ Executable::GraphRun* Executable::graphRunAt(const Step& step) {
 }
 
 Status Executable::replay(GraphRun& run, const std::string& where) {
-  auto launchAt = [&](size_t index) -> Launch& {
-    return launches_[static_cast<size_t>(run.first[index].launch)];
-  };
-  auto described = [](Launch& launch) {
-    return GraphLaunch{launch.kernel, launch.dims, launch.pointers.data()};
-  };
   Status ready = Status::ok();
   if (run.graph == nullptr) {
-    std::vector<GraphLaunch> launches;
-    for (size_t i = 0; i < run.count; ++i) launches.push_back(described(launchAt(i)));
-    StatusOr<GraphHandle> graph = device_.createLaunchGraph(launches);
+    std::vector<GraphLaunch> items;
+    for (size_t i = 0; i < run.count; ++i) items.push_back(graphItem(run.first[i]));
+    StatusOr<GraphHandle> graph = device_.createLaunchGraph(items);
     if (graph.isOk()) {
       run.graph = *graph;
       run.held.clear();
       for (int index : run.followed)
-        run.held.push_back(launchAt(static_cast<size_t>(index)).values);
+        run.held.push_back(graphValues(run.first[static_cast<size_t>(index)]));
     } else {
       ready = graph.status();
     }
   } else {
     for (size_t f = 0; f < run.followed.size() && ready.isOk(); ++f) {
-      Launch& launch = launchAt(static_cast<size_t>(run.followed[f]));
-      if (launch.values == run.held[f]) continue;
+      const Step& step = run.first[static_cast<size_t>(run.followed[f])];
+      std::vector<uint64_t> values = graphValues(step);
+      if (values == run.held[f]) continue;
       ready = device_.updateGraphLaunch(run.graph, static_cast<size_t>(run.followed[f]),
-                                        described(launch));
-      if (ready.isOk()) run.held[f] = launch.values;
+                                        graphItem(step));
+      if (ready.isOk()) run.held[f] = std::move(values);
     }
   }
   const std::span<const Step> steps(run.first, run.count);

@@ -49,6 +49,15 @@ static_assert(
     std::is_same_v<decltype(&::cuGraphInstantiateWithFlags),
                    ::CUresult (*)(::CUgraphExec*, ::CUgraph, unsigned long long)>);
 
+static_assert(kStreamCaptureModeThreadLocal == CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+static_assert(std::is_same_v<decltype(&::cuGraphAddChildGraphNode),
+                             ::CUresult (*)(::CUgraphNode*, ::CUgraph,
+                                            const ::CUgraphNode*, size_t, ::CUgraph)>);
+static_assert(std::is_same_v<decltype(&::cuGraphExecChildGraphNodeSetParams),
+                             ::CUresult (*)(::CUgraphExec, ::CUgraphNode, ::CUgraph)>);
+static_assert(std::is_same_v<decltype(&::cuStreamEndCapture),
+                             ::CUresult (*)(::CUstream, ::CUgraph*)>);
+
 #define JFT_STRINGIFY_INNER(x) #x
 #define JFT_STRINGIFY(x) JFT_STRINGIFY_INNER(x)
 
@@ -71,6 +80,8 @@ TEST(CudaDriverDecls, ExecutionEntryPointsAreTheCurrentSymbols) {
                "cuGraphExecKernelNodeSetParams_v2");
   EXPECT_STREQ(JFT_STRINGIFY(cuGraphInstantiate), "cuGraphInstantiateWithFlags");
   EXPECT_STREQ(JFT_STRINGIFY(cuGraphLaunch), "cuGraphLaunch");
+  EXPECT_STREQ(JFT_STRINGIFY(cuStreamBeginCapture), "cuStreamBeginCapture_v2");
+  EXPECT_STREQ(JFT_STRINGIFY(cuStreamEndCapture), "cuStreamEndCapture");
 }
 
 }  // namespace

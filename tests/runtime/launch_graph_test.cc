@@ -4,6 +4,7 @@
 // slots are updated when those move; results equal the launch-by-launch ones.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
 
 #include "recording_device.h"
@@ -234,6 +235,87 @@ TEST_F(LaunchGraphTest, TracedExecutionsLaunchOneByOne) {
   EXPECT_EQ(count(ops, Op::kGraphLaunch), 0u);
   EXPECT_EQ(count(ops, Op::kLaunch), 8u);
   EXPECT_EQ(count(run(*executable, x, 8), Op::kGraphLaunch), 2u) << "untraced again";
+  device_.deallocate(x, kVectorBytes);
+}
+
+// Launches and 4x4 products in one run: t = x + c; u = t W; t = u + c;
+// u = t + c; out = u W (out an output slot, so the last product follows it).
+Program productChainProgram() {
+  Program p = chainProgram({0});
+  p.thunks.clear();
+  BufferSlot w = slot(K::kConstant, kVectorBytes);
+  std::vector<float> values(kElements);
+  for (int i = 0; i < kElements; ++i) values[i] = static_cast<float>(i % 5) - 2.0f;
+  w.data = floatBytes(values);
+  p.slots.push_back(w);  // 5
+  GemmDesc g;
+  g.m = g.n = g.k = 4;
+  g.a = {GemmType::kF32, false, 4, 16};
+  g.b = {GemmType::kF32, false, 4, 16};
+  g.d_ld = 4;
+  g.d_batch_stride = 16;
+  p.thunks.push_back(LaunchThunk{0, {1, 1, 1}, {0, 1, 2}});
+  p.thunks.push_back(GemmThunk{g, 2, 5, 3});
+  p.thunks.push_back(LaunchThunk{0, {1, 1, 1}, {3, 1, 2}});
+  p.thunks.push_back(LaunchThunk{0, {1, 1, 1}, {2, 1, 3}});
+  p.thunks.push_back(GemmThunk{g, 3, 5, 4});
+  return p;
+}
+
+TEST_F(LaunchGraphTest, LibraryProductsJoinTheRunWhereTheDeviceRecordsThem) {
+  RecordingDevice reference;
+  reference.setKernelBody("add", [](const std::vector<uint64_t>& p, const LaunchDims&) {
+    for (int i = 0; i < kElements; ++i)
+      floats(p[2])[i] = floats(p[0])[i] + floats(p[1])[i];
+  });
+  auto direct = Executable::load(reference, productChainProgram());
+  ASSERT_TRUE(direct.isOk());
+  device_.enableGraphs(1, /*libraryCalls=*/true);
+  auto executable = load(productChainProgram());
+  ASSERT_NE(executable, nullptr);
+  std::vector<ExecuteResult> kept;  // outputs stay allocated, so each lands elsewhere
+  for (float start : {1.0f, 1.0f, -3.0f}) {
+    uint64_t x = input(start);
+    uint64_t expectedX = *reference.allocate(kVectorBytes);
+    std::memcpy(reinterpret_cast<void*>(expectedX), reinterpret_cast<void*>(x),
+                kVectorBytes);
+    ExecuteArgument argument{expectedX, kVectorBytes, false};
+    auto expected = (*direct)->execute({&argument, 1});
+    ASSERT_TRUE(expected.isOk());
+    device_.clearOps();
+    ExecuteArgument ours{x, kVectorBytes, false};
+    auto result = executable->execute({&ours, 1});
+    ASSERT_TRUE(result.isOk()) << result.status().toString();
+    auto ops = device_.ops();
+    EXPECT_EQ(count(ops, Op::kGraphLaunch), 1u) << "three launches and two products";
+    if (!kept.empty()) {
+      size_t libraryUpdates = 0;
+      for (const RecordedOp& op : ops)
+        libraryUpdates += op.kind == Op::kGraphUpdate && op.kernel == "library call";
+      EXPECT_EQ(libraryUpdates, 1u)
+          << "the product writing the moved output is recorded again";
+    }
+    for (int i = 0; i < kElements; ++i)
+      EXPECT_EQ(floats(result->outputs[0].address)[i],
+                floats(expected->outputs[0].address)[i])
+          << i;
+    kept.push_back(std::move(result).value());
+  }
+  for (const ExecuteResult& r : kept)
+    for (const auto& output : r.outputs) device_.deallocate(output.address, output.bytes);
+}
+
+TEST_F(LaunchGraphTest, WithoutRecordedLibraryCallsAProductEndsTheRun) {
+  device_.enableGraphs(1);
+  auto executable = load(productChainProgram());
+  ASSERT_NE(executable, nullptr);
+  uint64_t x = input(1.0f);
+  device_.clearOps();
+  ExecuteArgument argument{x, kVectorBytes, false};
+  auto result = executable->execute({&argument, 1});
+  ASSERT_TRUE(result.isOk());
+  EXPECT_EQ(count(device_.ops(), Op::kGraphLaunch), 0u) << "no run of four launches";
+  device_.deallocate(result->outputs[0].address, result->outputs[0].bytes);
   device_.deallocate(x, kVectorBytes);
 }
 

@@ -179,27 +179,55 @@ class RecordingDevice final : public Device {
     std::lock_guard<std::mutex> lock(mutex_);
     return graphsFrom_;
   }
+  bool graphsRecordLibraryCalls() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return graphsLibrary_;
+  }
+  // A library call in a graph is recorded as CUDA's stream capture records
+  // it: the gemms it enqueues, with the arguments they have then, replayed
+  // as they were.
   StatusOr<GraphHandle> createLaunchGraph(
       std::span<const GraphLaunch> launches) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (graphsFrom_ == 0 || failGraphs_) return unimplemented("no graphs here");
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (graphsFrom_ == 0 || failGraphs_) return unimplemented("no graphs here");
+    }
     auto graph = std::make_unique<Graph>();
-    for (const GraphLaunch& launch : launches)
-      graph->launches.push_back({launch.kernel, launch.dims, valuesOf(launch)});
+    for (const GraphLaunch& launch : launches) {
+      Graph::Launch item{launch.kernel, launch.dims, {}, {}};
+      if (launch.enqueue) {
+        JFT_ASSIGN_OR_RETURN(item.gemms, capture(launch));
+      } else {
+        item.values = valuesOf(launch);
+      }
+      graph->launches.push_back(std::move(item));
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
     ops_.push_back({RecordedOp::Kind::kGraphCreate, "", {}, {}, 0, 0, launches.size()});
     graphs_.push_back(std::move(graph));
     return static_cast<GraphHandle>(graphs_.back().get());
   }
   Status updateGraphLaunch(GraphHandle handle, size_t index,
                            const GraphLaunch& launch) override {
-    std::lock_guard<std::mutex> lock(mutex_);
     auto* graph = static_cast<Graph*>(handle);
+    std::vector<CapturedGemm> gemms;
+    if (launch.enqueue) {
+      JFT_ASSIGN_OR_RETURN(gemms, capture(launch));
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
     if (index >= graph->launches.size()) return invalidArgument("no such launch");
-    graph->launches[index].values = valuesOf(launch);
+    Graph::Launch& item = graph->launches[index];
+    if (launch.enqueue) {
+      item.gemms = std::move(gemms);
+      ops_.push_back(
+          {RecordedOp::Kind::kGraphUpdate, "library call", {}, {}, 0, 0, index});
+      return Status::ok();
+    }
+    item.values = valuesOf(launch);
     ops_.push_back({RecordedOp::Kind::kGraphUpdate,
                     nameOf(launch.kernel),
                     {},
-                    graph->launches[index].values,
+                    item.values,
                     0,
                     0,
                     index});
@@ -213,6 +241,9 @@ class RecordingDevice final : public Device {
       ops_.push_back({RecordedOp::Kind::kGraphLaunch, "", {}, {}, 0, 0, launches.size()});
     }
     for (Graph::Launch& launch : launches) {
+      for (const CapturedGemm& g : launch.gemms)
+        JFT_RETURN_IF_ERROR(gemm(g.desc, g.a, g.b, g.d, g.bias));
+      if (launch.kernel == nullptr) continue;
       std::vector<void*> pointers;
       for (uint64_t& value : launch.values) pointers.push_back(&value);
       JFT_RETURN_IF_ERROR(launchKernel(launch.kernel, launch.dims, pointers.data()));
@@ -228,9 +259,10 @@ class RecordingDevice final : public Device {
       }
     ++badFrees_;
   }
-  void enableGraphs(int from) {
+  void enableGraphs(int from, bool libraryCalls = false) {
     std::lock_guard<std::mutex> lock(mutex_);
     graphsFrom_ = from;
+    graphsLibrary_ = libraryCalls;
   }
   void failGraphs(bool fail) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -279,6 +311,10 @@ class RecordingDevice final : public Device {
   Status gemm(const GemmDesc& desc, uint64_t a, uint64_t b, uint64_t d,
               uint64_t bias) override {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (captureInto_ != nullptr) {
+      captureInto_->push_back({desc, a, b, d, bias});
+      return Status::ok();
+    }
     RecordedOp op{RecordedOp::Kind::kGemm};
     op.params = {a, b, d, bias};
     op.gemm = desc;
@@ -377,14 +413,31 @@ class RecordingDevice final : public Device {
   }
 
  private:
+  struct CapturedGemm {
+    GemmDesc desc;
+    uint64_t a, b, d, bias;
+  };
   struct Graph {
     struct Launch {
-      KernelHandle kernel;
+      KernelHandle kernel;  // null: a library call
       LaunchDims dims;
       std::vector<uint64_t> values;
+      std::vector<CapturedGemm> gemms;
     };
     std::vector<Launch> launches;
   };
+  StatusOr<std::vector<CapturedGemm>> capture(const GraphLaunch& launch) {
+    std::vector<CapturedGemm> gemms;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      captureInto_ = &gemms;
+    }
+    Status enqueued = launch.enqueue();
+    std::lock_guard<std::mutex> lock(mutex_);
+    captureInto_ = nullptr;
+    if (!enqueued.isOk()) return enqueued;
+    return gemms;
+  }
   static std::vector<uint64_t> valuesOf(const GraphLaunch& launch) {
     auto* image = static_cast<const KernelImage*>(launch.kernel);
     std::vector<uint64_t> values(image->params.size());
@@ -411,7 +464,9 @@ class RecordingDevice final : public Device {
   std::vector<EventPtr> held_;
   int badFrees_ = 0;
   int graphsFrom_ = 0;
+  bool graphsLibrary_ = false;
   bool failGraphs_ = false;
+  std::vector<CapturedGemm>* captureInto_ = nullptr;
   std::vector<std::unique_ptr<Graph>> graphs_;
 };
 

@@ -84,6 +84,8 @@ StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::open(const Driver& driver, int
     if (memory.preallocate) device->reserveInPool(limit);
   }
   device->graphs_from_ = graphsFrom(driver);
+  if (const char* library = std::getenv("JFT_CUDA_GRAPHS_LIBRARY"))
+    device->graphs_library_ = device->graphs_from_ > 0 && std::strcmp(library, "1") == 0;
   device->completions_ = std::make_unique<CompletionThread>(driver, device->context_);
   device->staging_ = std::make_unique<PinnedStaging>(driver);
   return device;
@@ -106,6 +108,7 @@ CudaDevice::~CudaDevice() {
   // others): hand its cached memory back.
   if (pool_ != nullptr) driver_.memPoolTrimTo(pool_, 0);
   if (stream_ != nullptr) driver_.streamDestroy(stream_);
+  if (capture_stream_ != nullptr) driver_.streamDestroy(capture_stream_);
   driver_.primaryCtxRelease(device_);
 }
 

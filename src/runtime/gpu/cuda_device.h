@@ -63,6 +63,9 @@ class CudaDevice final : public Device {
   // CUDA graphs of kernel nodes (cuda_graphs.cc), replayed from a program's
   // second execution on; JFT_CUDA_GRAPHS=N from its N-th, 0 never.
   int launchGraphsFrom() const override { return graphs_from_; }
+  // JFT_CUDA_GRAPHS_LIBRARY=1: cuBLASLt products join the graphs, recorded by
+  // stream capture on a stream of their own (a child graph each).
+  bool graphsRecordLibraryCalls() const override { return graphs_library_; }
   StatusOr<GraphHandle> createLaunchGraph(std::span<const GraphLaunch> launches) override;
   Status updateGraphLaunch(GraphHandle graph, size_t index,
                            const GraphLaunch& launch) override;
@@ -108,7 +111,9 @@ class CudaDevice final : public Device {
   Status makeCurrent() const;
   // The stream every operation of this device is ordered on (library calls
   // such as cuBLASLt enqueue on it too).
-  CUstream stream() const { return stream_; }
+  // While this thread records a library call into a graph, the capture
+  // stream (cuda_graphs.cc).
+  CUstream stream() const;
   void* nativeStream() override { return stream_; }
   Status waitForStream(void* foreign) override;
 
@@ -133,6 +138,12 @@ class CudaDevice final : public Device {
   CUmemoryPool pool_ = nullptr;   // null: cuMemAlloc
   int max_shared_per_block_ = 0;  // opt-in limit for dynamic shared memory
   int graphs_from_ = 0;           // launchGraphsFrom()
+  bool graphs_library_ = false;   // graphsRecordLibraryCalls()
+  // Records `item`'s library work by stream capture into a new graph the
+  // caller owns (cuda_graphs.cc); one capture at a time per device.
+  StatusOr<CUgraph> captureLibraryCall(const GraphLaunch& item);
+  std::mutex capture_mutex_;
+  CUstream capture_stream_ = nullptr;  // made on the first capture
   std::unique_ptr<CompletionThread> completions_;
   std::unique_ptr<PinnedStaging> staging_;
   // Small reads (a while loop's predicate, a branch index: one per iteration)

@@ -77,6 +77,8 @@ inline constexpr int kMemPoolAttrReservedMemCurrent = 5;
 inline constexpr int kMemPoolAttrReservedMemHigh = 6;
 
 inline constexpr unsigned kStreamNonBlocking = 0x1;
+// CUstreamCaptureMode: only the capturing thread's unsafe calls are refused.
+inline constexpr int kStreamCaptureModeThreadLocal = 1;
 inline constexpr unsigned kHostAllocPortable = 0x1;
 inline constexpr unsigned kEventBlockingSync = 0x1;
 inline constexpr unsigned kEventDisableTiming = 0x2;
@@ -141,17 +143,23 @@ inline constexpr unsigned kEventDisableTiming = 0x2;
 
 // Launch graphs (runtime/gpu/cuda_graphs.cc), resolved apart: a driver
 // without them runs every launch one by one.
-#define JFT_CUDA_GRAPH_FUNCTIONS(X)                                      \
-  X(graphCreate, "cuGraphCreate", CUresult (*)(CUgraph*, unsigned))      \
-  X(graphAddKernelNode, "cuGraphAddKernelNode_v2",                       \
-    CUresult (*)(CUgraphNode*, CUgraph, const CUgraphNode*, size_t,      \
-                 const CudaKernelNodeParams*))                           \
-  X(graphInstantiate, "cuGraphInstantiateWithFlags",                     \
-    CUresult (*)(CUgraphExec*, CUgraph, unsigned long long))             \
-  X(graphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2",   \
-    CUresult (*)(CUgraphExec, CUgraphNode, const CudaKernelNodeParams*)) \
-  X(graphLaunch, "cuGraphLaunch", CUresult (*)(CUgraphExec, CUstream))   \
-  X(graphExecDestroy, "cuGraphExecDestroy", CUresult (*)(CUgraphExec))   \
-  X(graphDestroy, "cuGraphDestroy", CUresult (*)(CUgraph))
+#define JFT_CUDA_GRAPH_FUNCTIONS(X)                                             \
+  X(graphCreate, "cuGraphCreate", CUresult (*)(CUgraph*, unsigned))             \
+  X(graphAddKernelNode, "cuGraphAddKernelNode_v2",                              \
+    CUresult (*)(CUgraphNode*, CUgraph, const CUgraphNode*, size_t,             \
+                 const CudaKernelNodeParams*))                                  \
+  X(graphInstantiate, "cuGraphInstantiateWithFlags",                            \
+    CUresult (*)(CUgraphExec*, CUgraph, unsigned long long))                    \
+  X(graphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2",          \
+    CUresult (*)(CUgraphExec, CUgraphNode, const CudaKernelNodeParams*))        \
+  X(graphLaunch, "cuGraphLaunch", CUresult (*)(CUgraphExec, CUstream))          \
+  X(graphExecDestroy, "cuGraphExecDestroy", CUresult (*)(CUgraphExec))          \
+  X(graphDestroy, "cuGraphDestroy", CUresult (*)(CUgraph))                      \
+  X(streamBeginCapture, "cuStreamBeginCapture_v2", CUresult (*)(CUstream, int)) \
+  X(streamEndCapture, "cuStreamEndCapture", CUresult (*)(CUstream, CUgraph*))   \
+  X(graphAddChildGraphNode, "cuGraphAddChildGraphNode",                         \
+    CUresult (*)(CUgraphNode*, CUgraph, const CUgraphNode*, size_t, CUgraph))   \
+  X(graphExecChildGraphNodeSetParams, "cuGraphExecChildGraphNodeSetParams",     \
+    CUresult (*)(CUgraphExec, CUgraphNode, CUgraph))
 
 }  // namespace jft::runtime::gpu
