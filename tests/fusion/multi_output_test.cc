@@ -27,18 +27,30 @@ ValueId firstColumn(ir::Builder& b, ValueId v) {
 }
 
 // e = exp(x) read by a loop group (y = 2e, returned) and a reduction group
-// (row sums, returned): e becomes a second output of y's kernel, which runs
-// first; the reduction reads it. Two kernels where one group per reader
-// pattern made three (exp, multiply, reduce).
-TEST(MultiOutput, IntermediateReadByTwoGroupsIsAnExtraOutput) {
+// (r: row sums, returned).
+struct ExpReadTwice {
   Built built;
-  ir::Builder b(built.m);
-  auto x = b.beginFunction("main", {f32({4, 8})}, {f32({4, 8}), f32({4})});
-  ValueId e = b.op1(OpKind::Exponential, {x[0]}, f32({4, 8}));
-  ValueId y = b.op1(OpKind::Multiply, {e, splat(b, f32({4, 8}), 2)}, f32({4, 8}));
-  ValueId r = reduce(b, e, splat(b, f32(), 0), {1}, f32({4}));
-  b.ret({y, r});
-  b.endFunction();
+  std::vector<ValueId> x;
+  ValueId e, y, r;
+  ExpReadTwice() {
+    ir::Builder b(built.m);
+    x = b.beginFunction("main", {f32({4, 8})}, {f32({4, 8}), f32({4})});
+    e = b.op1(OpKind::Exponential, {x[0]}, f32({4, 8}));
+    y = b.op1(OpKind::Multiply, {e, splat(b, f32({4, 8}), 2)}, f32({4, 8}));
+    r = reduce(b, e, splat(b, f32(), 0), {1}, f32({4}));
+    b.ret({y, r});
+    b.endFunction();
+  }
+};
+
+// e becomes a second output of y's kernel, which runs first; the reduction
+// reads it. Two kernels where one group per reader pattern made three (exp,
+// multiply, reduce).
+TEST(MultiOutput, IntermediateReadByTwoGroupsIsAnExtraOutput) {
+  ExpReadTwice p;
+  const Built& built = p.built;
+  const std::vector<ValueId>& x = p.x;
+  const ValueId e = p.e, y = p.y, r = p.r;
   Plan plan = planAndCheck(built);
   const std::string text = describePlan(built.m, built.main(), plan);
   ASSERT_EQ(plan.fusions.size(), 2u) << text;
@@ -65,20 +77,13 @@ PlanOptions recomputing() {
 // the reduction from x (which it reads at the same size) instead of stored by
 // the loop kernel and read back.
 TEST(MultiOutput, RecomputingAnElementwiseValueInEachReaderStoresItNowhere) {
-  Built built;
-  ir::Builder b(built.m);
-  auto x = b.beginFunction("main", {f32({4, 8})}, {f32({4, 8}), f32({4})});
-  ValueId e = b.op1(OpKind::Exponential, {x[0]}, f32({4, 8}));
-  ValueId y = b.op1(OpKind::Multiply, {e, splat(b, f32({4, 8}), 2)}, f32({4, 8}));
-  ValueId r = reduce(b, e, splat(b, f32(), 0), {1}, f32({4}));
-  b.ret({y, r});
-  b.endFunction();
-  Plan plan = planAndCheck(built, recomputing());
-  const std::string text = describePlan(built.m, built.main(), plan);
+  ExpReadTwice p;
+  Plan plan = planAndCheck(p.built, recomputing());
+  const std::string text = p.built.text(plan);
   ASSERT_EQ(plan.fusions.size(), 2u) << text;
   for (const Fusion& fusion : plan.fusions) {
-    EXPECT_EQ(fusion.inputs, x) << text;
-    EXPECT_EQ(std::count(fusion.outputs.begin(), fusion.outputs.end(), e), 0) << text;
+    EXPECT_EQ(fusion.inputs, p.x) << text;
+    EXPECT_EQ(std::count(fusion.outputs.begin(), fusion.outputs.end(), p.e), 0) << text;
   }
 }
 

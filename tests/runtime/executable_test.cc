@@ -10,6 +10,7 @@
 
 #include "recording_device.h"
 #include "test_programs.h"
+#include "vector_fixture.h"
 
 namespace jft::runtime::testing {
 namespace {
@@ -18,35 +19,7 @@ using K = BufferSlot::Kind;
 using Op = RecordedOp::Kind;
 using P = KernelImage::Param;
 
-class ExecutableTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    device_.setKernelBody("add", [](const std::vector<uint64_t>& p, const LaunchDims&) {
-      for (int i = 0; i < kElements; ++i)
-        floats(p[2])[i] = floats(p[0])[i] + floats(p[1])[i];
-    });
-  }
-
-  std::unique_ptr<Executable> load(Program program) {
-    auto executable = Executable::load(device_, std::move(program));
-    EXPECT_TRUE(executable.isOk()) << executable.status().toString();
-    return executable.isOk() ? std::move(executable).value() : nullptr;
-  }
-
-  // A device vector x[i] = start + i.
-  uint64_t input(float start) {
-    uint64_t address = *device_.allocate(kVectorBytes);
-    for (int i = 0; i < kElements; ++i)
-      floats(address)[i] = start + static_cast<float>(i);
-    return address;
-  }
-
-  void release(const ExecuteResult& result) {
-    for (auto& output : result.outputs) device_.deallocate(output.address, output.bytes);
-  }
-
-  RecordingDevice device_;
-};
+class ExecutableTest : public VectorDeviceTest {};
 
 TEST_F(ExecutableTest, RunsLaunchesCopiesAndConstants) {
   auto executable = load(vectorProgram());

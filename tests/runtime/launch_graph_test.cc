@@ -11,6 +11,7 @@
 #include "runtime/activity_scope.h"
 #include "runtime/executable.h"
 #include "test_programs.h"
+#include "vector_fixture.h"
 
 namespace jft::runtime::testing {
 namespace {
@@ -74,25 +75,8 @@ Program loopProgram(int64_t trips, bool bodyWritesOutput) {
   return p;
 }
 
-class LaunchGraphTest : public ::testing::Test {
+class LaunchGraphTest : public VectorDeviceTest {
  protected:
-  void SetUp() override {
-    device_.setKernelBody("add", [](const std::vector<uint64_t>& p, const LaunchDims&) {
-      for (int i = 0; i < kElements; ++i)
-        floats(p[2])[i] = floats(p[0])[i] + floats(p[1])[i];
-    });
-  }
-  std::unique_ptr<Executable> load(Program program) {
-    auto executable = Executable::load(device_, std::move(program));
-    EXPECT_TRUE(executable.isOk()) << executable.status().toString();
-    return executable.isOk() ? std::move(executable).value() : nullptr;
-  }
-  uint64_t input(float start) {
-    uint64_t address = *device_.allocate(kVectorBytes);
-    for (int i = 0; i < kElements; ++i)
-      floats(address)[i] = start + static_cast<float>(i);
-    return address;
-  }
   // Runs once with `x` and checks out = x + additions; the ops it queued.
   std::vector<RecordedOp> run(Executable& executable, uint64_t x, int additions) {
     device_.clearOps();
@@ -110,7 +94,6 @@ class LaunchGraphTest : public ::testing::Test {
     for (const RecordedOp& op : ops) n += op.kind == kind;
     return n;
   }
-  RecordingDevice device_;
 };
 
 TEST_F(LaunchGraphTest, ARunIsOneGraphFromTheDevicesExecutionOn) {
@@ -264,10 +247,7 @@ Program productChainProgram() {
 
 TEST_F(LaunchGraphTest, LibraryProductsJoinTheRunWhereTheDeviceRecordsThem) {
   RecordingDevice reference;
-  reference.setKernelBody("add", [](const std::vector<uint64_t>& p, const LaunchDims&) {
-    for (int i = 0; i < kElements; ++i)
-      floats(p[2])[i] = floats(p[0])[i] + floats(p[1])[i];
-  });
+  reference.setKernelBody("add", addBody());
   auto direct = Executable::load(reference, productChainProgram());
   ASSERT_TRUE(direct.isOk());
   device_.enableGraphs(1, /*libraryCalls=*/true);
