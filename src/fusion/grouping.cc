@@ -306,12 +306,11 @@ class Grouper {
         const ir::Type& operand = module_.typeOf(v);
         if (operand.isTensor() && operand.numElements() < type.numElements()) continue;
         const long d = uses_.definingOp(v);
+        if (d >= 0 && isSplatConstant(op(static_cast<size_t>(d)))) continue;
         const bool inside = d >= 0 && operand.dims == type.dims &&
                             (isTtirElementwise(op(static_cast<size_t>(d)).kind) ||
                              isCheap(op(static_cast<size_t>(d)))) &&
-                            !isProduct(op(static_cast<size_t>(d))) &&
                             !readsProduct(static_cast<size_t>(d));
-        if (d >= 0 && isSplatConstant(op(static_cast<size_t>(d)))) continue;
         if (inside) {
           stack.push_back(static_cast<size_t>(d));
         } else if (std::find(stored.begin(), stored.end(), v) == stored.end()) {

@@ -203,8 +203,7 @@ void Executable::planThunks(const Program& program, const std::vector<Thunk>& th
         if (param == KernelImage::Param::kBuffer) {
           int slot = launch->buffers[nextBuffer++];
           value = slot_addresses_[slot];
-          BufferSlot::Kind kind = slot_kinds_[slot];
-          if (kind == BufferSlot::Kind::kParameter || kind == BufferSlot::Kind::kOutput)
+          if (dynamicSlot(slot))
             patches_.push_back(
                 Patch{launchIndex, static_cast<int>(planned.values.size()), slot});
         } else if (param == KernelImage::Param::kGlobalScratch) {
@@ -413,6 +412,12 @@ Status Executable::runCollective(const CollectiveThunk& collective) {
                            "over a donated argument?); only all_reduce and "
                            "collective_broadcast run in place");
   return p->runner->run(resolved.desc, resolved.clique, resolved.rank, input, output);
+}
+
+bool Executable::dynamicSlot(int slot) const {
+  if (slot < 0) return false;
+  const BufferSlot::Kind kind = slot_kinds_[static_cast<size_t>(slot)];
+  return kind == BufferSlot::Kind::kParameter || kind == BufferSlot::Kind::kOutput;
 }
 
 std::array<uint64_t, 4> Executable::gemmAddresses(const GemmThunk& gemm) const {

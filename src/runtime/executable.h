@@ -155,6 +155,8 @@ class Executable {
                  const ParticipantContext* participant);
   Status enqueueList(std::span<const Step> steps, const std::string& where);
   Status enqueueStep(const Step& step);
+  // A parameter or output slot: its address changes per execution (-1: none).
+  bool dynamicSlot(int slot) const;
   // A product's addresses (a, b, d, bias or 0) as this execution's slots say.
   std::array<uint64_t, 4> gemmAddresses(const GemmThunk& gemm) const;
   Status enqueueGemm(const GemmThunk& gemm);
@@ -175,6 +177,9 @@ class Executable {
     // execution updates those whose slots moved.
     std::vector<int> followed;
     std::vector<std::vector<uint64_t>> held;
+    // The execution `held` was last brought up to date in: slots move only
+    // between executions, so a loop body's later iterations check nothing.
+    int64_t synced = 0;
   };
   bool graphable(const Step& step) const;
   GraphLaunch graphItem(const Step& step);

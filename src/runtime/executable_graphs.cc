@@ -65,16 +65,12 @@ void Executable::planGraphRuns() {
 
 void Executable::planGraphRuns(const std::vector<Step>& steps,
                                const std::vector<bool>& followed) {
-  auto dynamic = [&](int slot) {
-    return slot >= 0 &&
-           (slot_kinds_[static_cast<size_t>(slot)] == BufferSlot::Kind::kParameter ||
-            slot_kinds_[static_cast<size_t>(slot)] == BufferSlot::Kind::kOutput);
-  };
   auto follows = [&](const Step& step) {
     if (step.kind == Step::Kind::kLaunch)
       return bool(followed[static_cast<size_t>(step.launch)]);
     const GemmThunk& gemm = gemms_[static_cast<size_t>(step.gemm)];
-    return dynamic(gemm.a) || dynamic(gemm.b) || dynamic(gemm.d) || dynamic(gemm.bias);
+    return dynamicSlot(gemm.a) || dynamicSlot(gemm.b) || dynamicSlot(gemm.d) ||
+           dynamicSlot(gemm.bias);
   };
   for (size_t first = 0; first < steps.size();) {
     size_t end = first;
@@ -111,7 +107,7 @@ Status Executable::replay(GraphRun& run, const std::string& where) {
     } else {
       ready = graph.status();
     }
-  } else {
+  } else if (run.synced != executions_) {
     for (size_t f = 0; f < run.followed.size() && ready.isOk(); ++f) {
       const Step& step = run.first[static_cast<size_t>(run.followed[f])];
       std::vector<uint64_t> values = graphValues(step);
@@ -121,6 +117,7 @@ Status Executable::replay(GraphRun& run, const std::string& where) {
       if (ready.isOk()) run.held[f] = std::move(values);
     }
   }
+  run.synced = executions_;
   const std::span<const Step> steps(run.first, run.count);
   if (ready.isOk()) {
     Status launched = device_.launchGraph(run.graph);
