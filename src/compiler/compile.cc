@@ -9,6 +9,7 @@
 #include "compiler/compile_tree.h"
 #include "compiler/compiler.h"
 #include "compiler/cost_analysis.h"
+#include "compiler/entry_layouts.h"
 #include "compiler/entry_value.h"
 #include "compiler/fingerprint.h"
 #include "compiler/input_output_alias.h"
@@ -168,6 +169,11 @@ StatusOr<Executable> compileOnce(ir::Module module, std::string_view input,
                                  Stages* stages, Dumper& dump) {
   dump.write("ir_imported.txt", ir::printModule(module));
   JFT_RETURN_IF_ERROR(ir::verifyModule(module));
+  EntryLayouts layouts;
+  if (const ir::Function* entry = module.entry(); entry != nullptr) {
+    JFT_ASSIGN_OR_RETURN(layouts,
+                         applyEntryLayouts(module, *module.findFunction(entry->name)));
+  }
   const passes::ParticipantGrid grid{options.num_replicas, options.num_partitions};
   JFT_RETURN_IF_ERROR(runPassStage(module, grid, stages, dump));
   JFT_ASSIGN_OR_RETURN(const ir::Function* function, entryOf(module));
@@ -196,6 +202,14 @@ StatusOr<Executable> compileOnce(ir::Module module, std::string_view input,
   JFT_ASSIGN_OR_RETURN(Executable executable,
                        buildExecutable(module, *function, top, kernels, input, options,
                                        backends, kernel_compiler, on_kernel, compiled));
+  if (!layouts.parameter_types.empty() || !layouts.output_types.empty()) {
+    // The caller passes and receives the logical shapes; the layouts say
+    // how their bytes are ordered.
+    executable.parameter_types = std::move(layouts.parameter_types);
+    executable.output_types = std::move(layouts.output_types);
+    executable.parameter_layouts = std::move(layouts.parameters);
+    executable.output_layouts = std::move(layouts.outputs);
+  }
   executable.report =
       programReport(module, *function, top, compiled, tuned.notes, options.log);
   if (options.log)

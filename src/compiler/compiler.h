@@ -179,6 +179,10 @@ struct Executable {
   // shardings name host memory); one per parameter / output.
   std::vector<std::string> parameter_memory_kinds;
   std::vector<std::string> output_memory_kinds;
+  // The order in memory of each parameter / output as a minor-to-major list
+  // of its dims (entry_layouts.h); empty where dense row-major.
+  std::vector<std::vector<int64_t>> parameter_layouts;
+  std::vector<std::vector<int64_t>> output_layouts;
   runtime::Program program;
   RouteReport report;
   ProgramCost cost;  // flops and transcendentals (cost_analysis.h)

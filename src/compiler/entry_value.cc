@@ -7,12 +7,14 @@ namespace jft::compiler {
 namespace {
 
 std::vector<EntryValue> describeAll(const std::vector<ir::Type>& types,
-                                    const std::vector<std::string>& memory_kinds) {
+                                    const std::vector<std::string>& memory_kinds,
+                                    const std::vector<std::vector<int64_t>>& layouts) {
   std::vector<EntryValue> values;
   values.reserve(types.size());
   for (size_t i = 0; i < types.size(); ++i) {
     values.push_back(describeEntryValue(types[i]));
     if (i < memory_kinds.size()) values.back().memory_kind = memory_kinds[i];
+    if (i < layouts.size()) values.back().minor_to_major = layouts[i];
   }
   return values;
 }
@@ -48,11 +50,13 @@ std::vector<std::string> entryMemoryKinds(const std::vector<ir::NamedAttrs>& att
 }
 
 std::vector<EntryValue> entryParameters(const Executable& executable) {
-  return describeAll(executable.parameter_types, executable.parameter_memory_kinds);
+  return describeAll(executable.parameter_types, executable.parameter_memory_kinds,
+                     executable.parameter_layouts);
 }
 
 std::vector<EntryValue> entryOutputs(const Executable& executable) {
-  return describeAll(executable.output_types, executable.output_memory_kinds);
+  return describeAll(executable.output_types, executable.output_memory_kinds,
+                     executable.output_layouts);
 }
 
 }  // namespace jft::compiler

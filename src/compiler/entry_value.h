@@ -24,6 +24,9 @@ struct EntryValue {
   int64_t bytes = 0;                       // kArray only
   std::string text;                        // the type as written: "tensor<2x3xf32>"
   std::string memory_kind = "device";      // or "pinned_host"
+  // The order of its bytes, minor-to-major dims (entry_layouts.h); empty
+  // where dense row-major.
+  std::vector<int64_t> minor_to_major;
 };
 
 EntryValue describeEntryValue(const ir::Type& type);

@@ -5,6 +5,7 @@
 #include "pjrt/device.h"
 #include "pjrt/entry_points.h"
 #include "pjrt/event.h"
+#include "pjrt/shape.h"
 
 void PJRT_Buffer::release() {
   if (alias_link != nullptr) {
@@ -90,6 +91,11 @@ void PJRT_Buffer::destroy(PJRT_Buffer* buffer) {
 bool PJRT_Buffer::isDeleted() {
   std::lock_guard<std::mutex> lock(mutex);
   return deleted;
+}
+
+std::vector<int64_t> PJRT_Buffer::layoutOrder() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return jft::pjrt::canonicalOrder(minor_to_major);
 }
 
 namespace jft::pjrt {

@@ -35,7 +35,9 @@ struct PJRT_Buffer {
   PJRT_Memory* memory = nullptr;
   PJRT_Buffer_Type type = PJRT_Buffer_Type_INVALID;
   std::vector<int64_t> dims;
-  std::vector<int64_t> minor_to_major;  // always the dense order: rank-1 ... 0
+  // The order of its elements in memory, minor-to-major dims; empty where
+  // dense row-major (Buffer_GetMemoryLayout spells that out on first ask).
+  std::vector<int64_t> minor_to_major;
   uint64_t byte_size = 0;
   uint64_t address = 0;  // device memory, when not on pinned host memory
   void* host = nullptr;  // pinned host memory
@@ -61,6 +63,8 @@ struct PJRT_Buffer {
   // reference goes); later calls do nothing.
   void release();
   bool isDeleted();
+  // Its element order, empty where row-major (however minor_to_major spells it).
+  std::vector<int64_t> layoutOrder();
   // Gives up one external reference; frees (and deletes the handle when Destroy
   // came first) if it was the last. FAILED_PRECONDITION when none is held.
   static jft::Status dropExternalReference(PJRT_Buffer* buffer);

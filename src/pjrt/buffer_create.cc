@@ -20,15 +20,20 @@ struct PJRT_FulfillAliasBufferCallback {
 namespace jft::pjrt {
 namespace {
 
-// The caller's array, which must have the dense major-to-minor layout.
-StatusOr<DenseShape> checkShape(PJRT_Buffer_Type type, const int64_t* dims,
-                                size_t numDims, const PJRT_Buffer_MemoryLayout* layout,
-                                const char* function) {
-  JFT_ASSIGN_OR_RETURN(DenseShape shape, denseShape(type, dims, numDims, function));
-  if (!isDefaultLayout(layout, shape.dims, shape.element_bytes))
-    return unimplemented(std::string(function) +
-                         ": only the dense major-to-minor layout is supported");
-  return shape;
+// The caller's array, whose layout must be dense in some order of its dims.
+struct LaidOutShape {
+  DenseShape shape;
+  std::vector<int64_t> order;  // minor to major; empty where row-major
+};
+
+StatusOr<LaidOutShape> checkShape(PJRT_Buffer_Type type, const int64_t* dims,
+                                  size_t numDims, const PJRT_Buffer_MemoryLayout* layout,
+                                  const char* function) {
+  LaidOutShape out;
+  JFT_ASSIGN_OR_RETURN(out.shape, denseShape(type, dims, numDims, function));
+  JFT_ASSIGN_OR_RETURN(
+      out.order, layoutOrder(layout, out.shape.dims, out.shape.element_bytes, function));
+  return out;
 }
 
 Status checkErrorCode(PJRT_Error_Code code, const char* function) {
@@ -58,14 +63,15 @@ std::unique_ptr<PJRT_Buffer> makeErrorBuffer(PJRT_Client& client, BufferTarget t
 JFT_PJRT_ENTRY(
     clientCreateUninitializedBuffer, Client_CreateUninitializedBuffer, buffer, {
       JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
-      JFT_ASSIGN_OR_RETURN(DenseShape shape,
+      JFT_ASSIGN_OR_RETURN(LaidOutShape laid,
                            checkShape(args->shape_element_type, args->shape_dims,
                                       args->shape_num_dims, args->shape_layout, kName));
       JFT_ASSIGN_OR_RETURN(BufferTarget target, resolveTarget(*args->client, args->device,
                                                               args->memory, kName));
       auto buffer = allocateBuffer(*args->client, target, args->shape_element_type,
-                                   std::move(shape.dims), shape.bytes);
+                                   std::move(laid.shape.dims), laid.shape.bytes);
       if (!buffer.isOk()) return buffer.status().withContext(kName);
+      (*buffer)->minor_to_major = std::move(laid.order);
       (*buffer)->ready = runtime::Event::ready();  // defined by whatever writes it next
       args->buffer = buffer->release();
     })
@@ -75,27 +81,31 @@ JFT_PJRT_ENTRY(clientCreateErrorBuffer, Client_CreateErrorBuffer, buffer, {
   JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", kName));
   JFT_RETURN_IF_ERROR(checkErrorCode(args->error_code, kName));
   Status error = errorOf(args->error_code, args->error_message, args->error_message_size);
-  JFT_ASSIGN_OR_RETURN(DenseShape shape,
+  JFT_ASSIGN_OR_RETURN(LaidOutShape laid,
                        checkShape(args->shape_element_type, args->shape_dims,
                                   args->shape_num_dims, args->shape_layout, kName));
   JFT_ASSIGN_OR_RETURN(BufferTarget target,
                        resolveTarget(*args->client, nullptr, args->memory, kName));
-  args->buffer = makeErrorBuffer(*args->client, target, args->shape_element_type,
-                                 std::move(shape.dims), shape.bytes, std::move(error))
-                     .release();
+  auto buffer =
+      makeErrorBuffer(*args->client, target, args->shape_element_type,
+                      std::move(laid.shape.dims), laid.shape.bytes, std::move(error));
+  buffer->minor_to_major = std::move(laid.order);
+  args->buffer = buffer.release();
 })
 
 JFT_PJRT_ENTRY(
     clientCreateAliasBuffer, Client_CreateAliasBuffer, fulfill_alias_buffer_cb, {
       JFT_RETURN_IF_ERROR(requireNonNull(args->client, "client", kName));
       JFT_RETURN_IF_ERROR(requireNonNull(args->memory, "memory", kName));
-      JFT_ASSIGN_OR_RETURN(DenseShape shape,
+      JFT_ASSIGN_OR_RETURN(LaidOutShape laid,
                            checkShape(args->shape_element_type, args->shape_dims,
                                       args->shape_num_dims, args->shape_layout, kName));
       JFT_ASSIGN_OR_RETURN(BufferTarget target,
                            resolveTarget(*args->client, nullptr, args->memory, kName));
-      auto alias = makeErrorBuffer(*args->client, target, args->shape_element_type,
-                                   std::move(shape.dims), shape.bytes, Status::ok());
+      auto alias =
+          makeErrorBuffer(*args->client, target, args->shape_element_type,
+                          std::move(laid.shape.dims), laid.shape.bytes, Status::ok());
+      alias->minor_to_major = std::move(laid.order);
       alias->ready = runtime::Event::create();
       alias->incomplete = true;
       alias->alias_link = std::make_shared<AliasLink>();

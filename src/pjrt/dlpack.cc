@@ -48,11 +48,10 @@ JFT_PJRT_ENTRY(clientCreateViewOfDeviceBuffer, Client_CreateViewOfDeviceBuffer, 
                        denseShape(args->element_type, args->dims, args->num_dims, kName));
   if (shape.bytes > 0 && args->device_buffer_ptr == nullptr)
     return invalidArgument(std::string(kName) + ": device_buffer_ptr is null");
-  if (!isDefaultLayout(args->layout, shape.dims, shape.element_bytes))
-    return unimplemented(std::string(kName) +
-                         ": only the dense row-major (major-to-minor) layout can be "
-                         "viewed; make the array contiguous first (e.g. "
-                         "torch.Tensor.contiguous())");
+  // Any dense order of the dims can be viewed (a transposed torch tensor);
+  // the buffer keeps it as its layout.
+  JFT_ASSIGN_OR_RETURN(std::vector<int64_t> order,
+                       layoutOrder(args->layout, shape.dims, shape.element_bytes, kName));
   // `memory` (when the caller's struct has it) wins over `device`, as for
   // BufferFromHostBuffer. A view of "pinned_host" memory is a page-locked host
   // array (DLPack's kDLCUDAHost, e.g. torch's pin_memory()).
@@ -71,6 +70,7 @@ JFT_PJRT_ENTRY(clientCreateViewOfDeviceBuffer, Client_CreateViewOfDeviceBuffer, 
 
   auto buffer = describeBuffer(client, target, args->element_type, std::move(shape.dims),
                                shape.bytes);
+  buffer->minor_to_major = std::move(order);
   if (buffer->pinned_host) {
     buffer->host = args->device_buffer_ptr;
   } else {

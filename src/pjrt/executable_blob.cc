@@ -17,6 +17,7 @@ void encodeSpec(ByteWriter& out, const ArraySpec& spec) {
   out.ints(spec.dims);
   out.u64(spec.bytes);
   out.bytes(spec.memory_kind);
+  out.ints(spec.minor_to_major);
 }
 
 StatusOr<ArraySpec> decodeSpec(ByteReader& in) {
@@ -31,6 +32,18 @@ StatusOr<ArraySpec> decodeSpec(ByteReader& in) {
   if (spec.memory_kind != "device" && spec.memory_kind != "pinned_host")
     return invalidArgument("array memory kind '" + spec.memory_kind +
                            "' is not one we keep");
+  JFT_ASSIGN_OR_RETURN(spec.minor_to_major,
+                       in.i64s("array layout rank", "array layout dim"));
+  std::vector<bool> seen(spec.dims.size(), false);
+  bool permutation =
+      spec.minor_to_major.empty() || spec.minor_to_major.size() == spec.dims.size();
+  for (int64_t d : spec.minor_to_major) {
+    permutation = permutation && d >= 0 && static_cast<size_t>(d) < seen.size() &&
+                  !seen[static_cast<size_t>(d)];
+    if (permutation) seen[static_cast<size_t>(d)] = true;
+  }
+  if (!permutation)
+    return invalidArgument("array layout is not a permutation of its dims");
   return spec;
 }
 

@@ -26,8 +26,9 @@
 
 namespace jft::pjrt {
 
-inline constexpr uint32_t kFormatVersion =
-    4;  // 2: cost analysis counts; 3: memory kinds; 4: while ping-pong lists
+// 2: cost analysis counts; 3: memory kinds; 4: while ping-pong lists;
+// 5: entry layouts.
+inline constexpr uint32_t kFormatVersion = 5;
 
 std::string serializeExecutable(const ExecutableInfo& info, std::string_view identity);
 

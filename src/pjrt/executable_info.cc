@@ -3,6 +3,7 @@
 
 #include "pjrt/element_types.h"
 #include "pjrt/executable_cost.h"
+#include "pjrt/shape.h"
 
 namespace jft::pjrt {
 
@@ -99,6 +100,7 @@ StatusOr<ArraySpec> arraySpec(const compiler::EntryValue& value) {
   spec.dims = value.dims;
   spec.bytes = static_cast<uint64_t>(value.bytes);
   spec.memory_kind = value.memory_kind;
+  spec.minor_to_major = value.minor_to_major;
   return spec;
 }
 
@@ -149,6 +151,17 @@ Status ExecutableInfo::finish() {
   for (const ArraySpec& parameter : parameters) {
     parameter_kinds.push_back(parameter.memory_kind.c_str());
     parameter_kind_sizes.push_back(parameter.memory_kind.size());
+  }
+  layout_objects.clear();
+  parameter_layouts.clear();
+  output_layouts.clear();
+  for (auto* list : {&parameters, &outputs}) {
+    for (const ArraySpec& spec : *list) {
+      layout_objects.push_back(std::make_unique<PJRT_Layouts_MemoryLayout>(
+          PJRT_Layouts_MemoryLayout{layoutText(spec.minor_to_major, spec.dims.size())}));
+      (list == &parameters ? parameter_layouts : output_layouts)
+          .push_back(layout_objects.back().get());
+    }
   }
   code_bytes = 0;
   for (const runtime::KernelImage& kernel : program.kernels)

@@ -11,6 +11,7 @@
 #include "compiler/compiler.h"
 #include "compiler/entry_value.h"
 #include "pjrt/abi.h"
+#include "pjrt/layouts_extension.h"
 #include "pjrt/named_values.h"
 #include "runtime/program.h"
 #include "support/status.h"
@@ -26,6 +27,9 @@ struct ArraySpec {
   // stages such a parameter into device memory and such an output out of it).
   std::string memory_kind = "device";
   bool onHost() const { return memory_kind == "pinned_host"; }
+  // The order of its elements in memory, minor-to-major dims; empty where
+  // dense row-major (compiler/entry_layouts.h).
+  std::vector<int64_t> minor_to_major;
   std::string text() const;  // "f32[2,3]"
 };
 
@@ -61,6 +65,10 @@ struct ExecutableInfo {
   std::vector<size_t> output_kind_sizes;
   std::vector<const char*> parameter_kinds;
   std::vector<size_t> parameter_kind_sizes;
+  // What the layouts extension hands out, one per parameter / output.
+  std::vector<std::unique_ptr<PJRT_Layouts_MemoryLayout>> layout_objects;
+  std::vector<PJRT_Layouts_MemoryLayout*> parameter_layouts;
+  std::vector<PJRT_Layouts_MemoryLayout*> output_layouts;
   int64_t code_bytes = 0;
   int64_t argument_bytes = 0;
   int64_t output_bytes = 0;

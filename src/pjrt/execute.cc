@@ -21,6 +21,7 @@
 #include "pjrt/entry_points.h"
 #include "pjrt/event.h"
 #include "pjrt/executable.h"
+#include "pjrt/shape.h"
 
 namespace jft::pjrt {
 namespace {
@@ -145,6 +146,13 @@ Status checkArgument(const PJRT_Buffer& buffer, size_t index, const ArraySpec& s
   if (buffer.byte_size != spec.bytes)
     return fail(what + " holds " + std::to_string(buffer.byte_size) +
                 " bytes but the program expects " + std::to_string(spec.bytes));
+  // The caller holds the buffer's lock.
+  if (canonicalOrder(buffer.minor_to_major) != spec.minor_to_major)
+    return fail(what + " has the layout " +
+                layoutText(buffer.minor_to_major, buffer.dims.size()) +
+                " but the program expects " +
+                layoutText(spec.minor_to_major, spec.dims.size()) +
+                "; compile for the argument's layout or relayout it first");
   return Status::ok();
 }
 
@@ -313,6 +321,7 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
       buffer->memory = device->default_memory;
       buffer->type = spec.type;
       buffer->dims = spec.dims;
+      buffer->minor_to_major = spec.minor_to_major;
       buffer->byte_size = spec.bytes;
       buffer->ready = launched.done;
       launched.outputs.push_back(buffer);
@@ -373,6 +382,7 @@ StatusOr<Launched> launchOn(PJRT_LoadedExecutable& executable, PJRT_Device* devi
     buffer->memory = device->default_memory;
     buffer->type = info.outputs[o].type;
     buffer->dims = info.outputs[o].dims;
+    buffer->minor_to_major = info.outputs[o].minor_to_major;
     buffer->byte_size = output.bytes;
     buffer->address = output.address;
     buffer->ready = ready;

@@ -8,6 +8,7 @@
 #include "pjrt/args.h"
 #include "pjrt/dlpack.h"
 #include "pjrt/entry_points.h"
+#include "pjrt/layouts_extension.h"
 #include "pjrt/profiler_extension.h"
 
 namespace jft::pjrt {
@@ -80,7 +81,7 @@ struct Chain {
   Chain() {
     gpu.base.struct_size = sizeof(PJRT_Gpu_Custom_Call);
     gpu.base.type = PJRT_Extension_Type_Gpu_Custom_Call;
-    gpu.base.next = streamExtension(profilerExtension(nullptr));
+    gpu.base.next = streamExtension(layoutsExtension(profilerExtension(nullptr)));
     gpu.custom_call = &registerCustomCall;
     ffi.base.struct_size = sizeof(PJRT_FFI_Extension);
     ffi.base.type = PJRT_Extension_Type_FFI;

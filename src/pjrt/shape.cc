@@ -1,8 +1,10 @@
 // Shape helpers.
 #include "pjrt/shape.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "pjrt/element_types.h"
@@ -124,6 +126,142 @@ void packStrided(const void* src, std::span<const int64_t> dims,
     }
     if (rank == 0) return;
   }
+}
+
+namespace {
+
+std::vector<int64_t> rowMajorOrder(size_t rank) {
+  std::vector<int64_t> order;
+  for (size_t d = rank; d-- > 0;) order.push_back(static_cast<int64_t>(d));
+  return order;
+}
+
+bool isPermutation(std::span<const int64_t> order, size_t rank) {
+  if (order.size() != rank) return false;
+  std::vector<bool> seen(rank, false);
+  for (int64_t d : order) {
+    if (d < 0 || static_cast<size_t>(d) >= rank || seen[static_cast<size_t>(d)])
+      return false;
+    seen[static_cast<size_t>(d)] = true;
+  }
+  return true;
+}
+
+// The order of dense byte strides, minor to major, or nothing when they
+// leave gaps or overlap.
+std::optional<std::vector<int64_t>> strideOrder(std::span<const int64_t> dims,
+                                                std::span<const int64_t> byteStrides,
+                                                uint64_t elementBytes) {
+  std::vector<int64_t> moving;  // dims of extent > 1, minor to major by stride
+  for (size_t d = 0; d < dims.size(); ++d)
+    if (dims[d] != 1) moving.push_back(static_cast<int64_t>(d));
+  std::stable_sort(moving.begin(), moving.end(), [&](int64_t a, int64_t b) {
+    return byteStrides[static_cast<size_t>(a)] < byteStrides[static_cast<size_t>(b)];
+  });
+  int64_t expected = static_cast<int64_t>(elementBytes);
+  for (int64_t d : moving) {
+    if (byteStrides[static_cast<size_t>(d)] != expected) return std::nullopt;
+    expected *= dims[static_cast<size_t>(d)];
+  }
+  // Extent-1 dims go where row-major would put them relative to each other,
+  // outermost; the order stays row-major when the moving dims are.
+  std::vector<int64_t> order = moving;
+  for (size_t d = dims.size(); d-- > 0;)
+    if (dims[d] == 1) order.push_back(static_cast<int64_t>(d));
+  if (std::is_sorted(moving.rbegin(), moving.rend())) return rowMajorOrder(dims.size());
+  return order;
+}
+
+}  // namespace
+
+StatusOr<std::vector<int64_t>> layoutOrder(const PJRT_Buffer_MemoryLayout* layout,
+                                           std::span<const int64_t> dims,
+                                           uint64_t elementBytes,
+                                           const std::string& context) {
+  if (layout == nullptr) return std::vector<int64_t>();
+  std::vector<int64_t> order;
+  if (layout->type == PJRT_Buffer_MemoryLayout_Type_Tiled) {
+    const auto& tiled = layout->tiled;
+    if (tiled.num_tiles != 0)
+      return unimplemented(context + ": tiled layouts are not supported (" +
+                           std::to_string(tiled.num_tiles) + " tiles)");
+    if (tiled.minor_to_major_size > 0 && tiled.minor_to_major == nullptr)
+      return invalidArgument(context + ": the layout's minor_to_major is null");
+    order.assign(tiled.minor_to_major, tiled.minor_to_major + tiled.minor_to_major_size);
+    if (!isPermutation(order, dims.size()))
+      return invalidArgument(context +
+                             ": the layout's minor_to_major is not a "
+                             "permutation of the " +
+                             std::to_string(dims.size()) + " dims");
+  } else {
+    const auto& strides = layout->strides;
+    if (strides.num_byte_strides != dims.size())
+      return invalidArgument(context + ": " + std::to_string(strides.num_byte_strides) +
+                             " byte strides for " + std::to_string(dims.size()) +
+                             " dims");
+    if (strides.num_byte_strides > 0 && strides.byte_strides == nullptr)
+      return invalidArgument(context + ": the layout's byte_strides is null");
+    for (int64_t dim : dims)
+      if (dim == 0) return std::vector<int64_t>();
+    std::optional<std::vector<int64_t>> found =
+        strideOrder(dims, {strides.byte_strides, strides.num_byte_strides}, elementBytes);
+    if (!found)
+      return unimplemented(context +
+                           ": the byte strides do not address a dense array in any order "
+                           "of its dims; make it contiguous first (e.g. "
+                           "torch.Tensor.contiguous())");
+    order = std::move(*found);
+  }
+  for (int64_t dim : dims)
+    if (dim == 0) return std::vector<int64_t>();
+  return canonicalOrder(order);
+}
+
+std::vector<int64_t> canonicalOrder(std::span<const int64_t> minorToMajor) {
+  for (size_t i = 0; i < minorToMajor.size(); ++i)
+    if (minorToMajor[i] != static_cast<int64_t>(minorToMajor.size() - 1 - i))
+      return {minorToMajor.begin(), minorToMajor.end()};
+  return {};
+}
+
+std::string layoutText(std::span<const int64_t> minorToMajor, size_t rank) {
+  const std::vector<int64_t> order =
+      minorToMajor.empty()
+          ? rowMajorOrder(rank)
+          : std::vector<int64_t>(minorToMajor.begin(), minorToMajor.end());
+  std::string text = "{";
+  for (size_t i = 0; i < order.size(); ++i)
+    text += (i == 0 ? "" : ",") + std::to_string(order[i]);
+  return text + "}";
+}
+
+std::vector<int64_t> orderedByteStrides(std::span<const int64_t> dims,
+                                        std::span<const int64_t> minorToMajor,
+                                        uint64_t elementBytes) {
+  if (minorToMajor.empty()) return denseByteStrides(dims, elementBytes);
+  std::vector<int64_t> strides(dims.size());
+  int64_t stride = static_cast<int64_t>(elementBytes);
+  for (int64_t d : minorToMajor) {
+    strides[static_cast<size_t>(d)] = stride;
+    stride *= dims[static_cast<size_t>(d)] > 0 ? dims[static_cast<size_t>(d)] : 1;
+  }
+  return strides;
+}
+
+void repackOrder(const void* src, std::span<const int64_t> dims,
+                 std::span<const int64_t> from, std::span<const int64_t> to,
+                 uint64_t elementBytes, void* dst) {
+  // Read with `from`'s strides, walked in `to`'s order major to minor.
+  const std::vector<int64_t> source = orderedByteStrides(dims, from, elementBytes);
+  std::vector<int64_t> order(to.begin(), to.end());
+  if (order.empty()) order = rowMajorOrder(dims.size());
+  std::vector<int64_t> walked_dims, walked_strides;
+  for (size_t i = order.size(); i-- > 0;) {
+    const auto d = static_cast<size_t>(order[i]);
+    walked_dims.push_back(dims[d]);
+    walked_strides.push_back(source[d]);
+  }
+  packStrided(src, walked_dims, walked_strides, elementBytes, dst);
 }
 
 }  // namespace jft::pjrt

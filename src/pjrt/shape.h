@@ -48,6 +48,36 @@ bool stridesAreDense(std::span<const int64_t> dims, std::span<const int64_t> byt
 bool isDefaultLayout(const PJRT_Buffer_MemoryLayout* layout,
                      std::span<const int64_t> dims, uint64_t elementBytes);
 
+// The order in memory a layout describes, as minor-to-major dims: empty for
+// null, for the dense row-major order and for arrays with no elements. A
+// tiled layout without tiles names its order; byte strides must address a
+// dense array in some order of the dims (extent-1 dims may stride anyhow).
+// Tiles and gapped or overlapping strides are UNIMPLEMENTED, carrying
+// `context`.
+StatusOr<std::vector<int64_t>> layoutOrder(const PJRT_Buffer_MemoryLayout* layout,
+                                           std::span<const int64_t> dims,
+                                           uint64_t elementBytes,
+                                           const std::string& context);
+
+// `minorToMajor`, or empty when it is the row-major order (rank-1 ... 0).
+std::vector<int64_t> canonicalOrder(std::span<const int64_t> minorToMajor);
+
+// "{1,0}": an order as XLA writes a layout ("{}" for rank 0); the row-major
+// order of `rank` dims when `minorToMajor` is empty.
+std::string layoutText(std::span<const int64_t> minorToMajor, size_t rank);
+
+// Byte strides, per dim, of a dense array stored in `minorToMajor` order
+// (empty: row-major).
+std::vector<int64_t> orderedByteStrides(std::span<const int64_t> dims,
+                                        std::span<const int64_t> minorToMajor,
+                                        uint64_t elementBytes);
+
+// Repacks a dense array from one order of its dims to another (either
+// empty: row-major).
+void repackOrder(const void* src, std::span<const int64_t> dims,
+                 std::span<const int64_t> from, std::span<const int64_t> to,
+                 uint64_t elementBytes, void* dst);
+
 // Copies the array at `src` (addressed with `byteStrides`, which may be negative
 // or zero) into `dst` densely, major to minor.
 void packStrided(const void* src, std::span<const int64_t> dims,

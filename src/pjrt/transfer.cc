@@ -105,9 +105,9 @@ JFT_PJRT_ENTRY(clientBufferFromHostBuffer, Client_BufferFromHostBuffer, buffer, 
                            std::to_string(args->num_dims) + " dimensions");
   if (args->num_byte_strides != 0 && args->byte_strides == nullptr)
     return invalidArgument(std::string(kName) + ": byte_strides is null");
-  if (!isDefaultLayout(args->device_layout, shape.dims, shape.element_bytes))
-    return unimplemented(std::string(kName) +
-                         ": only the dense major-to-minor device layout is supported");
+  JFT_ASSIGN_OR_RETURN(
+      std::vector<int64_t> order,
+      layoutOrder(args->device_layout, shape.dims, shape.element_bytes, kName));
   JFT_ASSIGN_OR_RETURN(Target target,
                        resolveTarget(client, args->device, args->memory, kName));
 
@@ -122,9 +122,18 @@ JFT_PJRT_ENTRY(clientBufferFromHostBuffer, Client_BufferFromHostBuffer, buffer, 
       source = staging->data();
     }
   }
+  // A device layout other than row-major: the staging copy holds the
+  // elements in its order.
+  if (!order.empty()) {
+    auto ordered = std::make_shared<std::vector<unsigned char>>(shape.bytes);
+    repackOrder(source, shape.dims, {}, order, shape.element_bytes, ordered->data());
+    staging = std::move(ordered);
+    source = staging->data();
+  }
 
   JFT_ASSIGN_OR_RETURN(
       auto buffer, allocateBuffer(client, target, args->type, shape.dims, shape.bytes));
+  buffer->minor_to_major = std::move(order);
   if (buffer->pinned_host) {
     // Host to pinned host is a plain copy, finished before we return.
     if (shape.bytes > 0) std::memcpy(buffer->host, source, shape.bytes);
@@ -155,9 +164,14 @@ JFT_PJRT_ENTRY(bufferToHostBuffer, Buffer_ToHostBuffer, event, {
   PJRT_Buffer& buffer = *args->src;
   auto elementBytes = transferableElementBytes(buffer.type);
   if (!elementBytes.isOk()) return elementBytes.status().withContext(kName);
-  if (!isDefaultLayout(args->host_layout, buffer.dims, *elementBytes))
-    return unimplemented(std::string(kName) +
-                         ": only the dense major-to-minor host layout is supported");
+  // The host gets the order it asks for (its layout's; the buffer's own
+  // when it names none): read as the bytes lie, then repacked on the host.
+  const std::vector<int64_t> stored = buffer.layoutOrder();
+  std::vector<int64_t> wanted = stored;
+  if (args->host_layout != nullptr) {
+    JFT_ASSIGN_OR_RETURN(
+        wanted, layoutOrder(args->host_layout, buffer.dims, *elementBytes, kName));
+  }
   if (args->dst == nullptr) {
     args->dst_size = buffer.byte_size;
     args->event = nullptr;
@@ -169,9 +183,22 @@ JFT_PJRT_ENTRY(bufferToHostBuffer, Buffer_ToHostBuffer, event, {
                            std::to_string(buffer.byte_size) + " bytes of the buffer");
   if (buffer.isDeleted())
     return failedPrecondition(std::string(kName) + ": the buffer has been deleted");
-  auto read = readRaw(buffer, args->dst, 0, buffer.byte_size);
+  if (wanted == stored) {
+    auto read = readRaw(buffer, args->dst, 0, buffer.byte_size);
+    if (!read.isOk()) return read.status().withContext(kName);
+    args->event = wrapEvent(*read);
+    return Status::ok();
+  }
+  auto raw = std::make_shared<std::vector<unsigned char>>(buffer.byte_size);
+  auto read = readRaw(buffer, raw->data(), 0, buffer.byte_size);
   if (!read.isOk()) return read.status().withContext(kName);
-  args->event = wrapEvent(*read);
+  auto done = runtime::Event::create();
+  (*read)->onReady([done, raw, dims = buffer.dims, stored, wanted,
+                    element = *elementBytes, dst = args->dst](const Status& status) {
+    if (status.isOk()) repackOrder(raw->data(), dims, stored, wanted, element, dst);
+    done->complete(status);
+  });
+  args->event = wrapEvent(done);
 })
 
 namespace {
@@ -303,6 +330,7 @@ StatusOr<PJRT_Buffer*> copyBuffer(PJRT_Buffer& source, Target target,
         .release();
   JFT_ASSIGN_OR_RETURN(auto copy, allocateBuffer(*source.client, target, source.type,
                                                  source.dims, source.byte_size));
+  copy->minor_to_major = source.layoutOrder();  // the bytes are copied as they lie
   StatusOr<runtime::EventPtr> copied = runtime::Event::ready();
   if (source.pinned_host && copy->pinned_host) {
     copied = readPinned(source, copy->host, 0, source.byte_size);
