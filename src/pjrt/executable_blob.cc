@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "pjrt/shape.h"
 #include "runtime/program_codec.h"
 #include "support/byte_stream.h"
 
@@ -34,14 +35,8 @@ StatusOr<ArraySpec> decodeSpec(ByteReader& in) {
                            "' is not one we keep");
   JFT_ASSIGN_OR_RETURN(spec.minor_to_major,
                        in.i64s("array layout rank", "array layout dim"));
-  std::vector<bool> seen(spec.dims.size(), false);
-  bool permutation =
-      spec.minor_to_major.empty() || spec.minor_to_major.size() == spec.dims.size();
-  for (int64_t d : spec.minor_to_major) {
-    permutation = permutation && d >= 0 && static_cast<size_t>(d) < seen.size() &&
-                  !seen[static_cast<size_t>(d)];
-    if (permutation) seen[static_cast<size_t>(d)] = true;
-  }
+  const bool permutation =
+      spec.minor_to_major.empty() || isPermutation(spec.minor_to_major, spec.dims.size());
   if (!permutation)
     return invalidArgument("array layout is not a permutation of its dims");
   return spec;

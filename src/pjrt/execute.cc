@@ -147,7 +147,7 @@ Status checkArgument(const PJRT_Buffer& buffer, size_t index, const ArraySpec& s
     return fail(what + " holds " + std::to_string(buffer.byte_size) +
                 " bytes but the program expects " + std::to_string(spec.bytes));
   // The caller holds the buffer's lock.
-  if (canonicalOrder(buffer.minor_to_major) != spec.minor_to_major)
+  if (!sameOrder(buffer.minor_to_major, spec.minor_to_major))
     return fail(what + " has the layout " +
                 layoutText(buffer.minor_to_major, buffer.dims.size()) +
                 " but the program expects " +

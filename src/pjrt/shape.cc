@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "compiler/entry_layouts.h"
 #include "pjrt/element_types.h"
 
 namespace jft::pjrt {
@@ -130,23 +131,6 @@ void packStrided(const void* src, std::span<const int64_t> dims,
 
 namespace {
 
-std::vector<int64_t> rowMajorOrder(size_t rank) {
-  std::vector<int64_t> order;
-  for (size_t d = rank; d-- > 0;) order.push_back(static_cast<int64_t>(d));
-  return order;
-}
-
-bool isPermutation(std::span<const int64_t> order, size_t rank) {
-  if (order.size() != rank) return false;
-  std::vector<bool> seen(rank, false);
-  for (int64_t d : order) {
-    if (d < 0 || static_cast<size_t>(d) >= rank || seen[static_cast<size_t>(d)])
-      return false;
-    seen[static_cast<size_t>(d)] = true;
-  }
-  return true;
-}
-
 // The order of dense byte strides, minor to major, or nothing when they
 // leave gaps or overlap.
 std::optional<std::vector<int64_t>> strideOrder(std::span<const int64_t> dims,
@@ -168,7 +152,8 @@ std::optional<std::vector<int64_t>> strideOrder(std::span<const int64_t> dims,
   std::vector<int64_t> order = moving;
   for (size_t d = dims.size(); d-- > 0;)
     if (dims[d] == 1) order.push_back(static_cast<int64_t>(d));
-  if (std::is_sorted(moving.rbegin(), moving.rend())) return rowMajorOrder(dims.size());
+  if (std::is_sorted(moving.rbegin(), moving.rend()))
+    return compiler::rowMajor(dims.size());
   return order;
 }
 
@@ -217,22 +202,43 @@ StatusOr<std::vector<int64_t>> layoutOrder(const PJRT_Buffer_MemoryLayout* layou
   return canonicalOrder(order);
 }
 
+namespace {
+
+bool rowMajorOrEmpty(std::span<const int64_t> order) {
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] != static_cast<int64_t>(order.size() - 1 - i)) return false;
+  return true;
+}
+
+}  // namespace
+
+bool isPermutation(std::span<const int64_t> order, size_t rank) {
+  if (order.size() != rank) return false;
+  std::vector<bool> seen(rank, false);
+  for (int64_t d : order) {
+    if (d < 0 || static_cast<size_t>(d) >= rank || seen[static_cast<size_t>(d)])
+      return false;
+    seen[static_cast<size_t>(d)] = true;
+  }
+  return true;
+}
+
 std::vector<int64_t> canonicalOrder(std::span<const int64_t> minorToMajor) {
-  for (size_t i = 0; i < minorToMajor.size(); ++i)
-    if (minorToMajor[i] != static_cast<int64_t>(minorToMajor.size() - 1 - i))
-      return {minorToMajor.begin(), minorToMajor.end()};
-  return {};
+  if (rowMajorOrEmpty(minorToMajor)) return {};
+  return {minorToMajor.begin(), minorToMajor.end()};
+}
+
+bool sameOrder(std::span<const int64_t> a, std::span<const int64_t> b) {
+  if (rowMajorOrEmpty(a) || rowMajorOrEmpty(b))
+    return rowMajorOrEmpty(a) && rowMajorOrEmpty(b);
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
 }
 
 std::string layoutText(std::span<const int64_t> minorToMajor, size_t rank) {
-  const std::vector<int64_t> order =
+  return compiler::layoutText(
       minorToMajor.empty()
-          ? rowMajorOrder(rank)
-          : std::vector<int64_t>(minorToMajor.begin(), minorToMajor.end());
-  std::string text = "{";
-  for (size_t i = 0; i < order.size(); ++i)
-    text += (i == 0 ? "" : ",") + std::to_string(order[i]);
-  return text + "}";
+          ? compiler::rowMajor(rank)
+          : compiler::MinorToMajor(minorToMajor.begin(), minorToMajor.end()));
 }
 
 std::vector<int64_t> orderedByteStrides(std::span<const int64_t> dims,
@@ -254,7 +260,7 @@ void repackOrder(const void* src, std::span<const int64_t> dims,
   // Read with `from`'s strides, walked in `to`'s order major to minor.
   const std::vector<int64_t> source = orderedByteStrides(dims, from, elementBytes);
   std::vector<int64_t> order(to.begin(), to.end());
-  if (order.empty()) order = rowMajorOrder(dims.size());
+  if (order.empty()) order = compiler::rowMajor(dims.size());
   std::vector<int64_t> walked_dims, walked_strides;
   for (size_t i = order.size(); i-- > 0;) {
     const auto d = static_cast<size_t>(order[i]);

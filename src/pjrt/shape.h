@@ -61,6 +61,11 @@ StatusOr<std::vector<int64_t>> layoutOrder(const PJRT_Buffer_MemoryLayout* layou
 
 // `minorToMajor`, or empty when it is the row-major order (rank-1 ... 0).
 std::vector<int64_t> canonicalOrder(std::span<const int64_t> minorToMajor);
+// True when two orders are the same, empty meaning row-major in either;
+// allocates nothing (Execute asks it for every argument).
+bool sameOrder(std::span<const int64_t> a, std::span<const int64_t> b);
+// True when `order` lists each of `rank` dims once.
+bool isPermutation(std::span<const int64_t> order, size_t rank);
 
 // "{1,0}": an order as XLA writes a layout ("{}" for rank 0); the row-major
 // order of `rank` dims when `minorToMajor` is empty.
